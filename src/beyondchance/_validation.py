@@ -1,0 +1,292 @@
+"""The one place where inputs are checked and coerced.
+
+Every public function calls the helpers below; nothing else re-checks lengths,
+weights or label sets.  Each helper raises :class:`InvalidInputError` with a
+message that names the offending argument, so that the command line can print it
+as one line.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ._warnings import InvalidInputError
+
+__all__ = [
+    "as_1d",
+    "as_float_1d",
+    "check_consistent_length",
+    "check_sample_weight",
+    "encode_labels",
+    "check_probabilities",
+    "check_unit_interval",
+    "check_prevalence",
+]
+
+#: Largest span (max - min + 1) of integer labels for which the integer fast path
+#: (``bincount`` without sorting) is used.
+_INT_FAST_SPAN = 1 << 12
+
+
+def _to_array(x: Any, name: str) -> np.ndarray:
+    if x is None:
+        raise InvalidInputError(f"{name} is required, got None")
+    # pandas / polars / pyarrow objects all support __array__
+    try:
+        arr = np.asarray(x)
+    except Exception as exc:  # pragma: no cover - exotic inputs
+        raise InvalidInputError(f"{name} could not be converted to an array: {exc}") from exc
+    return arr
+
+
+def as_1d(x: Any, name: str, *, allow_empty: bool = False) -> np.ndarray:
+    """Return ``x`` as a 1-D array (a column vector is flattened).
+
+    Raises if the input is empty (unless ``allow_empty``) or has more dimensions.
+    """
+    arr = _to_array(x, name)
+    if arr.ndim == 2 and arr.shape[1] == 1:
+        arr = arr.ravel()
+    if arr.ndim == 0:
+        raise InvalidInputError(f"{name} must be 1-dimensional, got a scalar")
+    if arr.ndim != 1:
+        raise InvalidInputError(f"{name} must be 1-dimensional, got shape {arr.shape}")
+    if arr.size == 0 and not allow_empty:
+        raise InvalidInputError(f"{name} is empty")
+    if arr.dtype == object:
+        # strings or mixed objects; refuse None / NaN inside
+        for v in arr:
+            if v is None or (isinstance(v, float) and not np.isfinite(v)):
+                raise InvalidInputError(f"{name} contains a missing value ({v!r})")
+    return arr
+
+
+def as_float_1d(x: Any, name: str) -> np.ndarray:
+    """Return ``x`` as a finite float64 1-D array."""
+    arr = as_1d(x, name)
+    if arr.dtype.kind not in "biuf":
+        try:
+            arr = arr.astype(np.float64)
+        except (TypeError, ValueError) as exc:
+            raise InvalidInputError(f"{name} must be numeric, got dtype {arr.dtype}") from exc
+    arr = np.asarray(arr, dtype=np.float64)
+    if not np.isfinite(arr).all():
+        raise InvalidInputError(f"{name} contains NaN or infinite values")
+    return arr
+
+
+def as_float_2d(x: Any, name: str) -> np.ndarray:
+    """Return ``x`` as a finite float64 array with 1 or 2 dimensions (kept as is)."""
+    arr = _to_array(x, name)
+    if arr.ndim not in (1, 2):
+        raise InvalidInputError(f"{name} must be 1- or 2-dimensional, got shape {arr.shape}")
+    if arr.shape[0] == 0:
+        raise InvalidInputError(f"{name} is empty")
+    try:
+        arr = np.asarray(arr, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise InvalidInputError(f"{name} must be numeric, got dtype {arr.dtype}") from exc
+    if not np.isfinite(arr).all():
+        raise InvalidInputError(f"{name} contains NaN or infinite values")
+    return arr
+
+
+def check_consistent_length(**arrays: Any) -> int:
+    """Check that all non-None arrays have the same first dimension; return it."""
+    lengths = {name: len(a) for name, a in arrays.items() if a is not None}
+    if len(set(lengths.values())) > 1:
+        detail = ", ".join(f"{k}={v}" for k, v in lengths.items())
+        raise InvalidInputError(f"inputs have different lengths: {detail}")
+    return next(iter(lengths.values()))
+
+
+def check_sample_weight(sample_weight: Any, n: int) -> np.ndarray | None:
+    """Validate sample weights: 1-D, length ``n``, finite, non-negative, positive sum.
+
+    Returns ``None`` for ``None`` so that unweighted fast paths stay unweighted.
+    """
+    if sample_weight is None:
+        return None
+    w = as_float_1d(sample_weight, "sample_weight")
+    if w.shape[0] != n:
+        raise InvalidInputError(
+            f"sample_weight has length {w.shape[0]} but the data has {n} samples"
+        )
+    if (w < 0).any():
+        raise InvalidInputError("sample_weight contains negative weights")
+    if not w.sum() > 0:
+        raise InvalidInputError("sample_weight sums to zero: there is nothing to evaluate")
+    return w
+
+
+def _check_label_values(arr: np.ndarray, name: str) -> None:
+    if arr.dtype.kind == "f" and not np.isfinite(arr).all():
+        raise InvalidInputError(f"{name} contains NaN or infinite values")
+    if arr.dtype.kind == "c":
+        raise InvalidInputError(f"{name} must hold class labels, got complex numbers")
+
+
+def _label_kind(arr: np.ndarray) -> str:
+    if arr.dtype.kind in "biuf":
+        return "number"
+    if arr.dtype.kind in "USO":
+        kinds = {type(v) for v in arr[: min(arr.size, 1000)]} if arr.dtype == object else {str}
+        if all(issubclass(k, str) for k in kinds):
+            return "string"
+        if all(issubclass(k, (int, float, np.integer, np.floating, bool, np.bool_)) for k in kinds):
+            return "number"
+        return "mixed"
+    return "other"
+
+
+def encode_labels(
+    y_true: Any,
+    y_pred: Any | None = None,
+    *,
+    labels: Any | None = None,
+    names: tuple[str, str] = ("y_true", "y_pred"),
+) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
+    """Map class labels to integer codes ``0..k-1``.
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like of labels (``y_pred`` may be None)
+    labels : array-like, optional
+        The label set, in the order of the codes.  Labels occurring in the data but
+        not in ``labels`` are an error.  By default the sorted union of the labels
+        present in ``y_true`` and ``y_pred``.
+
+    Returns
+    -------
+    codes_true, codes_pred, classes
+    """
+    yt = as_1d(y_true, names[0])
+    _check_label_values(yt, names[0])
+    yp = None
+    if y_pred is not None:
+        yp = as_1d(y_pred, names[1])
+        _check_label_values(yp, names[1])
+        check_consistent_length(**{names[0]: yt, names[1]: yp})
+        kinds = {_label_kind(yt), _label_kind(yp)}
+        if len(kinds) > 1 or "mixed" in kinds:
+            raise InvalidInputError(
+                f"{names[0]} and {names[1]} mix string and numeric labels "
+                f"({yt.dtype} and {yp.dtype})"
+            )
+
+    if labels is None and yt.dtype.kind in "biu" and (yp is None or yp.dtype.kind in "biu"):
+        fast = _encode_small_integers(yt, yp)
+        if fast is not None:
+            return fast
+
+    if labels is None:
+        classes = np.unique(yt) if yp is None else np.unique(np.concatenate([yt, yp]))
+    else:
+        classes = as_1d(labels, "labels")
+        if np.unique(classes).size != classes.size:
+            raise InvalidInputError("labels contains duplicates")
+    order = np.argsort(classes, kind="stable")
+    sorted_classes = classes[order]
+
+    def _codes(y: np.ndarray, name: str) -> np.ndarray:
+        pos = np.searchsorted(sorted_classes, y)
+        pos_clip = np.minimum(pos, sorted_classes.size - 1)
+        bad = sorted_classes[pos_clip] != y
+        if bad.any():
+            unknown = np.unique(y[bad])[:5]
+            raise InvalidInputError(
+                f"{name} contains labels not in `labels`: {unknown.tolist()}"
+            )
+        return order[pos_clip]
+
+    try:
+        ct = _codes(yt, names[0])
+        cp = None if yp is None else _codes(yp, names[1])
+    except TypeError as exc:
+        raise InvalidInputError(f"labels of incompatible types: {exc}") from exc
+    return ct.astype(np.intp, copy=False), (None if cp is None else cp.astype(np.intp, copy=False)), classes
+
+
+def _encode_small_integers(
+    yt: np.ndarray, yp: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray | None, np.ndarray] | None:
+    """Integer labels with a small span: codes via a lookup table, no sorting."""
+    lo = int(yt.min()) if yp is None else min(int(yt.min()), int(yp.min()))
+    hi = int(yt.max()) if yp is None else max(int(yt.max()), int(yp.max()))
+    span = hi - lo + 1
+    if span > _INT_FAST_SPAN:
+        return None
+    rt = yt.astype(np.intp) - lo
+    present = np.bincount(rt, minlength=span) > 0
+    rp = None
+    if yp is not None:
+        rp = yp.astype(np.intp) - lo
+        present |= np.bincount(rp, minlength=span) > 0
+    values = np.flatnonzero(present)
+    classes = (values + lo).astype(yt.dtype if yt.dtype.kind != "b" else np.int64)
+    if yt.dtype.kind == "b" and (yp is None or yp.dtype.kind == "b"):
+        classes = classes.astype(bool)
+    if values.size == span:
+        return rt, rp, classes
+    lut = np.full(span, -1, dtype=np.intp)
+    lut[values] = np.arange(values.size)
+    return lut[rt], (None if rp is None else lut[rp]), classes
+
+
+def check_probabilities(
+    y_prob: Any,
+    name: str = "y_prob",
+    *,
+    n_classes: int | None = None,
+    normalize: bool = False,
+    atol: float = 1e-6,
+) -> np.ndarray:
+    """Validate probabilities.
+
+    A 1-D array is read as the probability of the positive class and must lie in
+    [0, 1].  A 2-D array holds one row per sample and one column per class; rows
+    must sum to 1 within ``atol`` unless ``normalize=True``, in which case they are
+    divided by their sum.
+    """
+    p = as_float_2d(y_prob, name)
+    if (p < 0).any():
+        raise InvalidInputError(f"{name} must hold probabilities in [0, 1], found a negative value")
+    if (p > 1).any() and not (normalize and p.ndim == 2):
+        raise InvalidInputError(f"{name} must hold probabilities in [0, 1], found a value above 1")
+    if p.ndim == 2:
+        if n_classes is not None and p.shape[1] != n_classes:
+            raise InvalidInputError(
+                f"{name} has {p.shape[1]} columns but there are {n_classes} classes"
+            )
+        sums = p.sum(axis=1)
+        if normalize:
+            if (sums <= 0).any():
+                raise InvalidInputError(f"{name} has a row summing to 0; cannot normalize")
+            p = p / sums[:, None]
+        elif not np.allclose(sums, 1.0, rtol=0.0, atol=atol):
+            worst = float(np.max(np.abs(sums - 1)))
+            raise InvalidInputError(
+                f"{name} rows must sum to 1 (largest deviation {worst:.3g}); "
+                "pass normalize=True to rescale them"
+            )
+    return p
+
+
+def check_unit_interval(x: Any, name: str, *, open_: bool = False) -> np.ndarray:
+    """Check that every value of ``x`` lies in [0, 1] (or (0, 1) with ``open_``)."""
+    arr = np.asarray(x, dtype=np.float64)
+    if not np.isfinite(arr).all():
+        raise InvalidInputError(f"{name} contains NaN or infinite values")
+    bad = (arr <= 0) | (arr >= 1) if open_ else (arr < 0) | (arr > 1)
+    if bad.any():
+        interval = "(0, 1)" if open_ else "[0, 1]"
+        value = arr[bad].ravel()[0]
+        raise InvalidInputError(f"{name} must lie in {interval}, got {value!r}")
+    return arr
+
+
+def check_prevalence(prevalence: Any) -> np.ndarray:
+    """Check that the prevalence lies strictly inside (0, 1)."""
+    return check_unit_interval(prevalence, "prevalence", open_=True)

@@ -1,0 +1,350 @@
+r"""The confusion matrix: the sufficient statistic of every labeling measure.
+
+:class:`ConfusionMatrix` holds (weighted) counts ``C[i, j]`` = total weight of the
+samples whose true label is ``labels[i]`` and predicted label is ``labels[j]``
+(scikit-learn's orientation).  It is built in one pass over the data
+(``numpy.bincount``), merges with another matrix by addition, and exposes the
+re-parametrisation (n, π, α, β, q) of the OPS paper and every metric of
+:mod:`beyondchance.metrics`.
+
+>>> from beyondchance import ConfusionMatrix
+>>> cm = ConfusionMatrix.from_predictions([0, 0, 1, 1, 1], [0, 1, 1, 1, 0])
+>>> cm.tp, cm.fp, cm.fn, cm.tn
+(2.0, 1.0, 1.0, 1.0)
+>>> cm.prevalence, cm.alpha, cm.beta, cm.q
+(0.6, 0.5, 0.3333333333333333, 0.6)
+>>> cm.metric("f1")
+0.6666666666666666
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+
+from ._validation import check_sample_weight, encode_labels
+from ._warnings import InvalidInputError, warn_undefined
+from .metrics import METRICS, LabelingMetric, get_metric
+
+__all__ = ["ConfusionMatrix"]
+
+Average = Literal["binary", "macro", "weighted", "micro"] | None
+
+
+def _weighted_bincount(codes: np.ndarray, weights: np.ndarray | None, size: int) -> np.ndarray:
+    out = np.bincount(codes, weights=weights, minlength=size)
+    return out.astype(np.float64, copy=False)
+
+
+@dataclass(frozen=True, eq=False)
+class ConfusionMatrix:
+    """Weighted confusion counts; rows are true labels, columns predicted labels.
+
+    Parameters
+    ----------
+    matrix : (k, k) array of non-negative counts or weight sums
+    labels : the k class labels in the order of the rows/columns
+    pos_label : the positive class for binary measures (default 1, or ``True``)
+
+    Notes
+    -----
+    Binary quantities (``tp``, ``prevalence``, ``alpha`` …) treat ``pos_label`` as
+    positive and every other class as negative; for more than two classes they are
+    the one-vs-rest counts of ``pos_label``.
+    """
+
+    matrix: np.ndarray
+    labels: np.ndarray
+    pos_label: Any = 1
+
+    def __post_init__(self) -> None:
+        m = np.asarray(self.matrix, dtype=np.float64)
+        if m.ndim != 2 or m.shape[0] != m.shape[1]:
+            raise InvalidInputError(f"a confusion matrix must be square, got shape {m.shape}")
+        if not np.isfinite(m).all() or (m < 0).any():
+            raise InvalidInputError("confusion counts must be finite and non-negative")
+        labels = np.asarray(self.labels)
+        if labels.shape != (m.shape[0],):
+            raise InvalidInputError(
+                f"{m.shape[0]} x {m.shape[0]} matrix needs {m.shape[0]} labels, got {labels.shape}"
+            )
+        m.setflags(write=False)
+        object.__setattr__(self, "matrix", m)
+        object.__setattr__(self, "labels", labels)
+
+    # --- construction -----------------------------------------------------------
+
+    @classmethod
+    def from_predictions(
+        cls,
+        y_true: Any,
+        y_pred: Any,
+        *,
+        sample_weight: Any = None,
+        labels: Any = None,
+        pos_label: Any = 1,
+    ) -> "ConfusionMatrix":
+        """Count (weighted) pairs of true and predicted labels in one pass.
+
+        >>> ConfusionMatrix.from_predictions(["a", "b", "b"], ["a", "a", "b"], pos_label="b").matrix
+        array([[1., 0.],
+               [1., 1.]])
+        """
+        ct, cp, classes = encode_labels(y_true, y_pred, labels=labels)
+        w = check_sample_weight(sample_weight, ct.shape[0])
+        k = classes.shape[0]
+        flat = ct * k + cp
+        m = _weighted_bincount(flat, w, k * k).reshape(k, k)
+        return cls(m, classes, pos_label=_default_pos_label(classes, pos_label))
+
+    @classmethod
+    def from_counts(
+        cls, *, tp: float, fp: float, fn: float, tn: float, labels: Any = (0, 1)
+    ) -> "ConfusionMatrix":
+        """A binary matrix from its four counts (``labels`` = (negative, positive)).
+
+        >>> ConfusionMatrix.from_counts(tp=81, fp=0, fn=0, tn=225).prevalence
+        0.2647058823529412
+        """
+        labels = np.asarray(labels)
+        if labels.shape != (2,):
+            raise InvalidInputError("labels must be (negative label, positive label)")
+        return cls(np.array([[tn, fp], [fn, tp]], dtype=np.float64), labels, pos_label=labels[1])
+
+    def merge(self, other: "ConfusionMatrix") -> "ConfusionMatrix":
+        """The confusion matrix of the concatenated data (labels are aligned)."""
+        if not isinstance(other, ConfusionMatrix):
+            raise InvalidInputError(f"cannot merge a ConfusionMatrix with {type(other).__name__}")
+        if self.labels.shape == other.labels.shape and np.array_equal(self.labels, other.labels):
+            return ConfusionMatrix(self.matrix + other.matrix, self.labels, self.pos_label)
+        union = np.unique(np.concatenate([self.labels, other.labels]))
+        out = np.zeros((union.size, union.size))
+        for cm in (self, other):
+            idx = np.searchsorted(union, cm.labels)
+            out[np.ix_(idx, idx)] += cm.matrix
+        return ConfusionMatrix(out, union, self.pos_label)
+
+    __add__ = merge
+
+    # --- derived counts ---------------------------------------------------------
+
+    @property
+    def n(self) -> float:
+        """Total count (sum of weights)."""
+        return float(self.matrix.sum())
+
+    @property
+    def n_classes(self) -> int:
+        return int(self.labels.shape[0])
+
+    @property
+    def true_counts(self) -> np.ndarray:
+        """Count of each true label (row sums)."""
+        return self.matrix.sum(axis=1)
+
+    @property
+    def pred_counts(self) -> np.ndarray:
+        """Count of each predicted label (column sums)."""
+        return self.matrix.sum(axis=0)
+
+    @property
+    def prior(self) -> np.ndarray:
+        """Empirical label distribution p_k of the true labels."""
+        return self.true_counts / self.n
+
+    def per_class_counts(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """One-vs-rest (tp, fp, fn, tn) for each class, as arrays of length k."""
+        tp = np.diag(self.matrix).copy()
+        fn = self.true_counts - tp
+        fp = self.pred_counts - tp
+        tn = self.n - tp - fn - fp
+        return tp, fp, fn, tn
+
+    def _pos_index(self) -> int | None:
+        hits = np.flatnonzero(self.labels == self.pos_label)
+        if hits.size:
+            return int(hits[0])
+        if self.n_classes == 1:
+            return None  # the only label is the negative one
+        raise InvalidInputError(
+            f"pos_label={self.pos_label!r} is not one of the labels {self.labels.tolist()}"
+        )
+
+    def binary_counts(self) -> tuple[float, float, float, float]:
+        """(tp, fp, fn, tn) with ``pos_label`` positive and all other labels negative."""
+        i = self._pos_index()
+        if i is None:
+            return 0.0, 0.0, 0.0, self.n
+        tp = float(self.matrix[i, i])
+        fn = float(self.matrix[i].sum()) - tp
+        fp = float(self.matrix[:, i].sum()) - tp
+        return tp, fp, fn, self.n - tp - fp - fn
+
+    tp = property(lambda self: self.binary_counts()[0], doc="True positives.")
+    fp = property(lambda self: self.binary_counts()[1], doc="False positives.")
+    fn = property(lambda self: self.binary_counts()[2], doc="False negatives.")
+    tn = property(lambda self: self.binary_counts()[3], doc="True negatives.")
+
+    @property
+    def prevalence(self) -> float:
+        """π = (TP + FN) / n."""
+        tp, fp, fn, tn = self.binary_counts()
+        return (tp + fn) / self.n
+
+    @property
+    def alpha(self) -> float:
+        """Type-I error α = FP / (FP + TN) (nan when there are no negatives)."""
+        tp, fp, fn, tn = self.binary_counts()
+        return fp / (fp + tn) if fp + tn > 0 else float("nan")
+
+    @property
+    def beta(self) -> float:
+        """Type-II error β = FN / (TP + FN) (nan when there are no positives)."""
+        tp, fp, fn, tn = self.binary_counts()
+        return fn / (tp + fn) if tp + fn > 0 else float("nan")
+
+    @property
+    def q(self) -> float:
+        """Predicted-positive rate q = (TP + FP) / n."""
+        tp, fp, fn, tn = self.binary_counts()
+        return (tp + fp) / self.n
+
+    # --- metrics ----------------------------------------------------------------
+
+    def metric(
+        self,
+        name: str | LabelingMetric,
+        *,
+        average: Average = None,
+        zero_division: Literal["warn", "nan"] | float = "warn",
+        **options: Any,
+    ) -> Any:
+        """Value of a labeling metric (see :data:`beyondchance.metrics.METRICS`).
+
+        Parameters
+        ----------
+        name : metric name or alias
+        average : for a per-class metric on more than two classes: ``"macro"`` (mean
+            over classes), ``"weighted"`` (weighted by true counts), ``"micro"``
+            (from the summed one-vs-rest counts) or ``None`` (one value per class).
+            ``"binary"`` (the default with two or fewer classes) uses ``pos_label``.
+            Metrics with a native multi-class definition (accuracy, balanced
+            accuracy, κ, MCC, pure accuracy, PA) ignore it.
+        zero_division : what to return when the metric is undefined: ``"warn"``
+            (nan and an :class:`UndefinedMeasureWarning`), ``"nan"`` (silently), or
+            a number.
+        **options : metric options, e.g. ``beta`` for ``fbeta``.
+        """
+        m = get_metric(name)
+        if m.multiclass == "native" and self.n_classes > 2:
+            value = _native_multiclass(m.name, self.matrix)
+        elif average in (None, "binary") and self.n_classes <= 2:
+            value = m.compute(*self.binary_counts(), **options)
+        elif average == "binary":
+            raise InvalidInputError(
+                f"average='binary' needs two classes, found {self.n_classes}: {self.labels.tolist()}"
+            )
+        elif average is None and m.multiclass == "native":
+            value = _native_multiclass(m.name, self.matrix)
+        else:
+            value = self._averaged(m, average, options)
+        return _apply_zero_division(value, zero_division, m.name)
+
+    def _averaged(self, m: LabelingMetric, average: Average, options: dict) -> Any:
+        tp, fp, fn, tn = self.per_class_counts()
+        if average == "micro":
+            return m.compute(tp.sum(), fp.sum(), fn.sum(), tn.sum(), **options)
+        per_class = np.asarray(m.compute(tp, fp, fn, tn, **options), dtype=np.float64)
+        if average is None:
+            return per_class
+        if average == "macro":
+            return float(np.mean(per_class))
+        if average == "weighted":
+            support = tp + fn
+            return float(np.sum(per_class * support) / support.sum())
+        raise InvalidInputError(
+            f"average must be one of None, 'binary', 'macro', 'weighted', 'micro'; got {average!r}"
+        )
+
+    def metrics(self, names: Any = None, **kwargs: Any) -> dict[str, Any]:
+        """Several metrics at once (all registered ones by default) as a dict."""
+        names = list(METRICS) if names is None else list(names)
+        out = {}
+        for name in names:
+            m = get_metric(name)
+            if m.options:
+                continue
+            out[m.name] = self.metric(m, **kwargs)
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe representation."""
+        return {
+            "labels": self.labels.tolist(),
+            "matrix": self.matrix.tolist(),
+            "pos_label": self.pos_label.item() if hasattr(self.pos_label, "item") else self.pos_label,
+        }
+
+    def __repr__(self) -> str:
+        return f"ConfusionMatrix(labels={self.labels.tolist()}, n={self.n:g}, matrix={self.matrix.tolist()})"
+
+
+def _default_pos_label(classes: np.ndarray, pos_label: Any) -> Any:
+    if pos_label is None:  # no binary view needed (multi-class measures only)
+        return None
+    if classes.dtype.kind == "b" and pos_label == 1:
+        return True
+    if pos_label in set(classes.tolist()) or classes.shape[0] > 2:
+        return pos_label
+    if classes.shape[0] == 1:
+        return pos_label  # a single class; _pos_index decides whether it is positive
+    raise InvalidInputError(
+        f"pos_label={pos_label!r} is not one of the labels {classes.tolist()}; "
+        "pass pos_label= the positive class"
+    )
+
+
+def _native_multiclass(name: str, c: np.ndarray) -> float:
+    """Multi-class definitions from the full k x k matrix."""
+    n = c.sum()
+    t = c.sum(axis=1)  # true counts
+    p = c.sum(axis=0)  # predicted counts
+    correct = np.trace(c)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if name == "accuracy":
+            return float(correct / n)
+        if name == "error":
+            return float(1 - correct / n)
+        if name == "balanced_accuracy":
+            present = t > 0
+            return float(np.mean(np.diag(c)[present] / t[present]))
+        if name in ("kappa", "pure_accuracy"):
+            # RA = Σ_k p_k q_k (Pure Accuracy paper, multi-class form) — equals Cohen's κ
+            ra = float(np.dot(t, p) / n**2)
+            return (correct / n - ra) / (1 - ra) if ra != 1 else float("nan")
+        if name == "mcc":
+            cov_ytyp = correct * n - np.dot(t, p)
+            cov_ypyp = n**2 - np.dot(p, p)
+            cov_ytyt = n**2 - np.dot(t, t)
+            den = np.sqrt(cov_ytyt * cov_ypyp)
+            return float(cov_ytyp / den) if den > 0 else float("nan")
+        if name == "prediction_advantage":
+            r0 = 1 - t.max() / n
+            return float(1 - (1 - correct / n) / r0) if r0 > 0 else float("nan")
+    raise AssertionError(name)  # pragma: no cover
+
+
+def _apply_zero_division(value: Any, zero_division: Any, name: str) -> Any:
+    undefined = np.isnan(value)
+    if not np.any(undefined):
+        return value
+    if zero_division == "warn":
+        warn_undefined(f"{name} is undefined for this confusion matrix (0/0); returning nan")
+        return value
+    if zero_division == "nan":
+        return value
+    if isinstance(zero_division, (int, float)):
+        return np.where(undefined, float(zero_division), value)[()] if np.ndim(value) else float(zero_division)
+    raise InvalidInputError(f"zero_division must be 'warn', 'nan' or a number, got {zero_division!r}")
