@@ -75,8 +75,8 @@ def pure_accuracy(
 def pure_loss(y_true: Any, y_pred: Any, *, sample_weight: Any = None, strict: bool = False) -> float:
     """Pure loss PL = (1 − A) / (1 − RA) = 1 − pure accuracy.
 
-    >>> pure_loss([1, 1, 0, 0, 0], [1, 0, 0, 0, 0])
-    0.45454545454545453
+    >>> round(pure_loss([1, 1, 0, 0, 0], [1, 0, 0, 0, 0]), 12)    # 1 - 6/11
+    0.454545454545
     """
     cm = ConfusionMatrix.from_predictions(y_true, y_pred, sample_weight=sample_weight, pos_label=None)
     ra, accuracy = _ra_and_accuracy(cm)
