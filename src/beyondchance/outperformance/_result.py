@@ -1,0 +1,65 @@
+"""The result type shared by every outperformance-score computation."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+__all__ = ["OPSResult"]
+
+
+def _jsonable(x: Any) -> Any:
+    if isinstance(x, np.ndarray):
+        return x.tolist()
+    if isinstance(x, np.generic):
+        return x.item()
+    return x
+
+
+@dataclass(frozen=True)
+class OPSResult:
+    """Outperformance score of a metric value at a prevalence, with its audit trail.
+
+    Attributes
+    ----------
+    score : OPS in [0, 1] (float, or an array when the inputs were arrays)
+    metric : canonical metric name (or the callable's name)
+    value : the metric value(s) scored
+    prevalence : the prevalence(s) π
+    method : how the area/probability was computed: ``"closed-form"``, ``"exact"``
+        (quadrature), ``"monte-carlo"`` (uniform reference) or ``"dbt"`` (Monte Carlo
+        over Directed-Binary-Tree curves)
+    standard_error : Monte Carlo standard error (0 for exact methods)
+    reference : description of the reference distribution
+    n_samples : Monte Carlo sample count (None for exact methods)
+    options : metric options used (``beta``, ``at``, depth, ...)
+    """
+
+    score: Any
+    metric: str
+    value: Any
+    prevalence: Any
+    method: str
+    standard_error: Any = 0.0
+    reference: str = "uniform (alpha, beta) on [0, 1]^2"
+    n_samples: int | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def __float__(self) -> float:
+        return float(self.score)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe representation."""
+        return {
+            "score": _jsonable(self.score),
+            "metric": self.metric,
+            "value": _jsonable(self.value),
+            "prevalence": _jsonable(self.prevalence),
+            "method": self.method,
+            "standard_error": _jsonable(self.standard_error),
+            "reference": self.reference,
+            "n_samples": self.n_samples,
+            "options": {k: _jsonable(v) for k, v in self.options.items()},
+        }
