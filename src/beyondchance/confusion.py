@@ -156,20 +156,25 @@ class ConfusionMatrix:
 
     def per_class_counts(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """One-vs-rest (tp, fp, fn, tn) for each class, as arrays of length k."""
-        tp = np.diag(self.matrix).copy()
-        fn = self.true_counts - tp
-        fp = self.pred_counts - tp
-        tn = self.n - tp - fn - fp
+        # every count is a direct sum of cells (never a difference of totals), so that
+        # tiny weights next to large ones do not cancel
+        m = self.matrix
+        tp = np.diag(m).copy()
+        off = m - np.diag(tp)
+        fn = off.sum(axis=1)
+        fp = off.sum(axis=0)
+        tn = np.array([np.delete(np.delete(m, k, axis=0), k, axis=1).sum() for k in range(m.shape[0])])
         return tp, fp, fn, tn
 
     def _pos_index(self) -> int | None:
         hits = np.flatnonzero(self.labels == self.pos_label)
         if hits.size:
             return int(hits[0])
-        if self.n_classes == 1:
+        if self.n_classes == 1 and self.pos_label is not None:
             return None  # the only label is the negative one
         raise InvalidInputError(
-            f"pos_label={self.pos_label!r} is not one of the labels {self.labels.tolist()}"
+            f"pos_label={self.pos_label!r} is not one of the labels {self.labels.tolist()}; "
+            "pass pos_label= the positive class"
         )
 
     def binary_counts(self) -> tuple[float, float, float, float]:
@@ -177,10 +182,12 @@ class ConfusionMatrix:
         i = self._pos_index()
         if i is None:
             return 0.0, 0.0, 0.0, self.n
-        tp = float(self.matrix[i, i])
-        fn = float(self.matrix[i].sum()) - tp
-        fp = float(self.matrix[:, i].sum()) - tp
-        return tp, fp, fn, self.n - tp - fp - fn
+        m = self.matrix
+        tp = float(m[i, i])
+        fn = float(np.delete(m[i], i).sum())
+        fp = float(np.delete(m[:, i], i).sum())
+        tn = float(np.delete(np.delete(m, i, axis=0), i, axis=1).sum())
+        return tp, fp, fn, tn
 
     tp = property(lambda self: self.binary_counts()[0], doc="True positives.")
     fp = property(lambda self: self.binary_counts()[1], doc="False positives.")
@@ -217,7 +224,7 @@ class ConfusionMatrix:
         self,
         name: str | LabelingMetric,
         *,
-        average: Average = None,
+        average: Average = "binary",
         zero_division: Literal["warn", "nan"] | float = "warn",
         **options: Any,
     ) -> Any:
@@ -226,28 +233,31 @@ class ConfusionMatrix:
         Parameters
         ----------
         name : metric name or alias
-        average : for a per-class metric on more than two classes: ``"macro"`` (mean
-            over classes), ``"weighted"`` (weighted by true counts), ``"micro"``
-            (from the summed one-vs-rest counts) or ``None`` (one value per class).
-            ``"binary"`` (the default with two or fewer classes) uses ``pos_label``.
-            Metrics with a native multi-class definition (accuracy, balanced
-            accuracy, κ, MCC, pure accuracy, PA) ignore it.
+        average : as in scikit-learn. ``"binary"`` (default; at most two classes)
+            scores ``pos_label`` against the rest; for per-class metrics
+            ``"macro"`` (mean over classes), ``"weighted"`` (weighted by true
+            counts), ``"micro"`` (from the summed one-vs-rest counts) or ``None``
+            (one value per class).  Metrics with a native multi-class definition
+            (accuracy, balanced accuracy, κ, MCC, pure accuracy, PA) ignore it.
         zero_division : what to return when the metric is undefined: ``"warn"``
             (nan and an :class:`UndefinedMeasureWarning`), ``"nan"`` (silently), or
             a number.
         **options : metric options, e.g. ``beta`` for ``fbeta``.
         """
         m = get_metric(name)
-        if m.multiclass == "native" and self.n_classes > 2:
+        if m.multiclass == "native" and self.n_classes == 2:
+            # symmetric in the labels, so either class may play the positive one
+            c = self.matrix
+            value = m.compute(c[1, 1], c[0, 1], c[1, 0], c[0, 0], **options)
+        elif m.multiclass == "native":
             value = _native_multiclass(m.name, self.matrix)
-        elif average in (None, "binary") and self.n_classes <= 2:
-            value = m.compute(*self.binary_counts(), **options)
         elif average == "binary":
-            raise InvalidInputError(
-                f"average='binary' needs two classes, found {self.n_classes}: {self.labels.tolist()}"
-            )
-        elif average is None and m.multiclass == "native":
-            value = _native_multiclass(m.name, self.matrix)
+            if self.n_classes > 2:
+                raise InvalidInputError(
+                    f"average='binary' needs two classes, found {self.n_classes}: "
+                    f"{self.labels.tolist()}; pass average='macro', 'weighted', 'micro' or None"
+                )
+            value = m.compute(*self.binary_counts(), **options)
         else:
             value = self._averaged(m, average, options)
         return _apply_zero_division(value, zero_division, m.name)
@@ -292,18 +302,10 @@ class ConfusionMatrix:
 
 
 def _default_pos_label(classes: np.ndarray, pos_label: Any) -> Any:
-    if pos_label is None:  # no binary view needed (multi-class measures only)
-        return None
-    if classes.dtype.kind == "b" and pos_label == 1:
+    """``pos_label=1`` means ``True`` for boolean labels; checked lazily by the binary view."""
+    if classes.dtype.kind == "b" and pos_label is not None and pos_label == 1:
         return True
-    if pos_label in set(classes.tolist()) or classes.shape[0] > 2:
-        return pos_label
-    if classes.shape[0] == 1:
-        return pos_label  # a single class; _pos_index decides whether it is positive
-    raise InvalidInputError(
-        f"pos_label={pos_label!r} is not one of the labels {classes.tolist()}; "
-        "pass pos_label= the positive class"
-    )
+    return pos_label
 
 
 def _native_multiclass(name: str, c: np.ndarray) -> float:
@@ -322,8 +324,10 @@ def _native_multiclass(name: str, c: np.ndarray) -> float:
             return float(np.mean(np.diag(c)[present] / t[present]))
         if name in ("kappa", "pure_accuracy"):
             # RA = Σ_k p_k q_k (Pure Accuracy paper, multi-class form) — equals Cohen's κ
-            ra = float(np.dot(t, p) / n**2)
-            return (correct / n - ra) / (1 - ra) if ra != 1 else float("nan")
+            # (A − RA)/(1 − RA) multiplied through by n² to avoid cancellation
+            chance = float(np.dot(t, p))
+            den = n * n - chance
+            return float((n * correct - chance) / den) if den > 0 else float("nan")
         if name == "mcc":
             cov_ytyp = correct * n - np.dot(t, p)
             cov_ypyp = n**2 - np.dot(p, p)

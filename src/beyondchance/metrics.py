@@ -93,7 +93,13 @@ def _f1(tp, fp, fn, tn):
 
 
 def _balanced_accuracy(tp, fp, fn, tn):
-    return (_recall(tp, fp, fn, tn) + _specificity(tp, fp, fn, tn)) / 2
+    """Mean recall over the classes present in the truth (scikit-learn's convention:
+    with one class present it is that class's recall)."""
+    rates = np.stack(np.broadcast_arrays(_recall(tp, fp, fn, tn), _specificity(tp, fp, fn, tn)))
+    present = ~np.isnan(rates)
+    with np.errstate(invalid="ignore"):
+        out = np.where(present, rates, 0.0).sum(axis=0) / present.sum(axis=0)
+    return out[()] if out.ndim == 0 else out
 
 
 def _informedness(tp, fp, fn, tn):
@@ -124,8 +130,12 @@ def _random_accuracy(tp, fp, fn, tn):
 
 
 def _pure_accuracy(tp, fp, fn, tn):
-    ra = _random_accuracy(tp, fp, fn, tn)
-    return _div(_accuracy(tp, fp, fn, tn) - ra, 1 - ra)
+    """(A − RA)/(1 − RA), computed as (n·(TP+TN) − Σ t_k p_k)/(n² − Σ t_k p_k) to avoid
+    cancellation when RA is close to 1."""
+    tp, fp, fn, tn = (np.asarray(x, dtype=np.float64) for x in (tp, fp, fn, tn))
+    n = tp + fp + fn + tn
+    chance = (tp + fn) * (tp + fp) + (tn + fp) * (tn + fn)
+    return _div(n * (tp + tn) - chance, n * n - chance)
 
 
 def _kappa(tp, fp, fn, tn):
@@ -191,8 +201,15 @@ class LabelingMetric:
         out = self.func(tp, fp, fn, tn, **options)
         return float(out) if np.ndim(out) == 0 else out
 
-    def from_rates(self, prevalence: Any, alpha: Any, beta: Any, **options: Any) -> Any:
-        """Evaluate on the (π, α, β) parametrisation with n = 1 (OPS paper, section 2)."""
+    def from_rates(self, prevalence: Any, alpha: Any, beta: Any, /, **options: Any) -> Any:
+        """Evaluate on the (π, α, β) parametrisation with n = 1 (OPS paper, section 2).
+
+        The rates are positional-only, so that F-β's option ``beta=`` is never
+        confused with the Type-II error β:
+
+        >>> METRICS["fbeta"].from_rates(0.5, 0.2, 0.1, beta=2.0)
+        0.8823529411764706
+        """
         pi = np.asarray(prevalence, dtype=np.float64)
         a = np.asarray(alpha, dtype=np.float64)
         b = np.asarray(beta, dtype=np.float64)

@@ -31,11 +31,12 @@ from .confusion import ConfusionMatrix
 __all__ = ["random_accuracy", "pure_accuracy", "pure_loss"]
 
 
-def _ra_and_accuracy(cm: ConfusionMatrix) -> tuple[float, float]:
+def _chance_terms(y_true: Any, y_pred: Any, sample_weight: Any) -> tuple[float, float, float]:
+    """(n², n·(correct weight), Σ_k t_k p_k) — the pure-accuracy terms multiplied by n²,
+    which avoids cancellation when RA is close to 1."""
+    cm = ConfusionMatrix.from_predictions(y_true, y_pred, sample_weight=sample_weight, pos_label=None)
     n = cm.n
-    ra = float(np.dot(cm.true_counts, cm.pred_counts) / n**2)
-    accuracy = float(np.trace(cm.matrix) / n)
-    return ra, accuracy
+    return n * n, n * float(np.trace(cm.matrix)), float(np.dot(cm.true_counts, cm.pred_counts))
 
 
 def random_accuracy(y_true: Any, y_pred: Any, *, sample_weight: Any = None) -> float:
@@ -46,8 +47,8 @@ def random_accuracy(y_true: Any, y_pred: Any, *, sample_weight: Any = None) -> f
     >>> random_accuracy([1, 1, 0, 0, 0], [1, 0, 0, 0, 0])   # p = 0.4, q = 0.2
     0.56
     """
-    cm = ConfusionMatrix.from_predictions(y_true, y_pred, sample_weight=sample_weight, pos_label=None)
-    return _ra_and_accuracy(cm)[0]
+    n2, _, chance = _chance_terms(y_true, y_pred, sample_weight)
+    return chance / n2
 
 
 def pure_accuracy(
@@ -64,12 +65,11 @@ def pure_accuracy(
     >>> pure_accuracy([1, 1, 0, 0, 0], [0, 0, 0, 0, 0])    # a constant predictor
     0.0
     """
-    cm = ConfusionMatrix.from_predictions(y_true, y_pred, sample_weight=sample_weight, pos_label=None)
-    ra, accuracy = _ra_and_accuracy(cm)
-    if ra >= 1:
+    n2, correct, chance = _chance_terms(y_true, y_pred, sample_weight)
+    if chance >= n2:
         warn_undefined("pure accuracy is undefined when RA = 1 (one constant label)", strict=strict)
         return float("nan")
-    return (accuracy - ra) / (1 - ra)
+    return (correct - chance) / (n2 - chance)
 
 
 def pure_loss(y_true: Any, y_pred: Any, *, sample_weight: Any = None, strict: bool = False) -> float:
@@ -78,9 +78,8 @@ def pure_loss(y_true: Any, y_pred: Any, *, sample_weight: Any = None, strict: bo
     >>> round(pure_loss([1, 1, 0, 0, 0], [1, 0, 0, 0, 0]), 12)    # 1 - 6/11
     0.454545454545
     """
-    cm = ConfusionMatrix.from_predictions(y_true, y_pred, sample_weight=sample_weight, pos_label=None)
-    ra, accuracy = _ra_and_accuracy(cm)
-    if ra >= 1:
+    n2, correct, chance = _chance_terms(y_true, y_pred, sample_weight)
+    if chance >= n2:
         warn_undefined("pure loss is undefined when RA = 1 (one constant label)", strict=strict)
         return float("nan")
-    return (1 - accuracy) / (1 - ra)
+    return (n2 - correct) / (n2 - chance)

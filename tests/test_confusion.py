@@ -1,0 +1,303 @@
+"""ConfusionMatrix and the labeling-metric registry against scikit-learn."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+import sklearn.metrics as skm
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+import beyondchance as bc
+from beyondchance import ConfusionMatrix, InvalidInputError, UndefinedMeasureWarning
+from beyondchance.metrics import METRICS, get_metric
+
+TOL = 1e-12
+
+
+@st.composite
+def labeled_predictions(draw, max_classes=4, weighted=True, min_size=1):
+    k = draw(st.integers(2, max_classes))
+    n = draw(st.integers(min_size, 60))
+    y_true = draw(arrays(np.int64, n, elements=st.integers(0, k - 1)))
+    y_pred = draw(arrays(np.int64, n, elements=st.integers(0, k - 1)))
+    w = None
+    if weighted and draw(st.booleans()):
+        # zero or at least 0.1: with weight ratios near 1e-7 scikit-learn's own formulas
+        # (e.g. MCC via covariances) lose more than 1e-12 to cancellation
+        w = draw(arrays(np.float64, n, elements=st.just(0.0) | st.floats(0.1, 10.0)))
+        if w.sum() == 0:
+            w[0] = 1.0
+    return y_true, y_pred, w
+
+
+def _silently(func, *args, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return func(*args, **kwargs)
+
+
+@settings(max_examples=60, deadline=None)
+@given(labeled_predictions())
+def test_matrix_equals_sklearn_confusion_matrix(data):
+    y_true, y_pred, w = data
+    cm = ConfusionMatrix.from_predictions(y_true, y_pred, sample_weight=w)
+    expected = skm.confusion_matrix(y_true, y_pred, labels=cm.labels, sample_weight=w)
+    np.testing.assert_allclose(cm.matrix, expected, rtol=TOL, atol=TOL)
+    assert cm.n == pytest.approx(len(y_true) if w is None else w.sum(), rel=TOL)
+
+
+def test_matrix_with_string_labels_and_explicit_label_order():
+    y_true = ["cat", "dog", "dog", "bird"]
+    y_pred = ["dog", "dog", "cat", "bird"]
+    cm = ConfusionMatrix.from_predictions(y_true, y_pred, labels=["dog", "cat", "bird"], pos_label="dog")
+    expected = skm.confusion_matrix(y_true, y_pred, labels=["dog", "cat", "bird"])
+    np.testing.assert_array_equal(cm.matrix, expected)
+    assert cm.labels.tolist() == ["dog", "cat", "bird"]
+
+
+BINARY_AGREEMENT = {
+    "accuracy": lambda t, p, w: skm.accuracy_score(t, p, sample_weight=w),
+    "balanced_accuracy": lambda t, p, w: skm.balanced_accuracy_score(t, p, sample_weight=w),
+    "f1": lambda t, p, w: skm.f1_score(t, p, sample_weight=w, zero_division=np.nan),
+    "precision": lambda t, p, w: skm.precision_score(t, p, sample_weight=w, zero_division=np.nan),
+    "recall": lambda t, p, w: skm.recall_score(t, p, sample_weight=w, zero_division=np.nan),
+    "specificity": lambda t, p, w: skm.recall_score(t, p, pos_label=0, sample_weight=w, zero_division=np.nan),
+    "npv": lambda t, p, w: skm.precision_score(t, p, pos_label=0, sample_weight=w, zero_division=np.nan),
+    "kappa": lambda t, p, w: skm.cohen_kappa_score(t, p, sample_weight=w),
+    "pure_accuracy": lambda t, p, w: skm.cohen_kappa_score(t, p, sample_weight=w),
+    "mcc": lambda t, p, w: skm.matthews_corrcoef(t, p, sample_weight=w),
+    "error": lambda t, p, w: skm.zero_one_loss(t, p, sample_weight=w),
+    "informedness": lambda t, p, w: skm.balanced_accuracy_score(t, p, sample_weight=w, adjusted=True),
+}
+
+
+@settings(max_examples=80, deadline=None)
+@given(labeled_predictions(max_classes=2, min_size=2))
+def test_binary_metrics_agree_with_sklearn(data):
+    y_true, y_pred, w = data
+    cm = ConfusionMatrix.from_predictions(y_true, y_pred, sample_weight=w, labels=[0, 1])
+    both_classes = cm.true_counts.min() > 0
+    for name, reference in BINARY_AGREEMENT.items():
+        ours = cm.metric(name, zero_division="nan")
+        if np.isnan(ours):
+            continue  # undefined: sklearn substitutes a value of its own choice
+        if name == "informedness" and not both_classes:
+            continue  # sklearn averages over the classes present in y_true only
+        theirs = _silently(reference, y_true, y_pred, w)
+        assert ours == pytest.approx(theirs, abs=TOL), name
+
+
+@settings(max_examples=100, deadline=None)
+@given(labeled_predictions(max_classes=2, min_size=2), st.floats(0.1, 5.0))
+def test_fbeta_agrees_with_sklearn(data, beta):
+    y_true, y_pred, w = data
+    cm = ConfusionMatrix.from_predictions(y_true, y_pred, sample_weight=w, labels=[0, 1])
+    ours = cm.metric("fbeta", beta=beta, zero_division="nan")
+    if not np.isnan(ours):
+        theirs = _silently(skm.fbeta_score, y_true, y_pred, beta=beta, sample_weight=w, zero_division=np.nan)
+        assert ours == pytest.approx(theirs, abs=TOL)
+
+
+@settings(max_examples=60, deadline=None)
+@given(labeled_predictions(max_classes=5, min_size=3))
+def test_multiclass_metrics_agree_with_sklearn(data):
+    y_true, y_pred, w = data
+    cm = ConfusionMatrix.from_predictions(y_true, y_pred, sample_weight=w)
+    labels = cm.labels
+    for average in ("macro", "weighted", "micro"):
+        for name, func in (("f1", skm.f1_score), ("precision", skm.precision_score), ("recall", skm.recall_score)):
+            per_class = cm.metric(name, average=None, zero_division="nan")
+            if np.isnan(per_class).any():
+                continue
+            ours = cm.metric(name, average=average, zero_division="nan")
+            theirs = _silently(func, y_true, y_pred, labels=labels, average=average, sample_weight=w, zero_division=np.nan)
+            assert ours == pytest.approx(theirs, abs=TOL), (name, average)
+    for name, func in (("kappa", skm.cohen_kappa_score), ("mcc", skm.matthews_corrcoef)):
+        ours = cm.metric(name, zero_division="nan")
+        if not np.isnan(ours):
+            assert ours == pytest.approx(_silently(func, y_true, y_pred, sample_weight=w), abs=TOL), name
+    assert cm.metric("accuracy") == pytest.approx(skm.accuracy_score(y_true, y_pred, sample_weight=w), abs=TOL)
+    ba = _silently(skm.balanced_accuracy_score, y_true, y_pred, sample_weight=w)
+    assert cm.metric("balanced_accuracy") == pytest.approx(ba, abs=TOL)
+
+
+@settings(max_examples=100, deadline=None)
+@given(labeled_predictions(max_classes=5, min_size=2))
+def test_pure_accuracy_is_cohens_kappa(data):
+    y_true, y_pred, w = data
+    ours = _silently(bc.pure_accuracy, y_true, y_pred, sample_weight=w)
+    kappa = _silently(skm.cohen_kappa_score, y_true, y_pred, sample_weight=w)
+    if not np.isnan(ours):
+        assert ours == pytest.approx(kappa, abs=TOL)
+        assert bc.pure_loss(y_true, y_pred, sample_weight=w) == pytest.approx(1 - ours, abs=TOL)
+
+
+def test_random_accuracy_matches_definition():
+    # p = 0.3 positives, q = 0.6 predicted positives: RA = 0.3*0.6 + 0.7*0.4 = 0.46
+    y_true = np.r_[np.ones(3), np.zeros(7)]
+    y_pred = np.r_[np.ones(6), np.zeros(4)]
+    assert bc.random_accuracy(y_true, y_pred) == pytest.approx(0.46, abs=TOL)
+
+
+def test_constant_prediction_has_zero_pure_accuracy():
+    y = np.array([0, 1, 1, 0, 0, 0, 1])
+    assert bc.pure_accuracy(y, np.zeros_like(y)) == 0.0
+    assert bc.pure_accuracy(y, np.ones_like(y)) == 0.0
+
+
+def test_pure_accuracy_undefined_when_truth_and_prediction_are_one_constant():
+    with pytest.warns(UndefinedMeasureWarning):
+        assert np.isnan(bc.pure_accuracy([1, 1, 1], [1, 1, 1]))
+    with pytest.raises(bc.UndefinedMeasureError):
+        bc.pure_accuracy([1, 1, 1], [1, 1, 1], strict=True)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.floats(0.01, 0.99), st.floats(0.0, 1.0), st.floats(0.0, 1.0), st.floats(1.0, 1e4),
+)
+def test_rates_parametrisation_matches_counts(pi, alpha, beta, n):
+    """M(π, α, β) evaluated via from_rates equals M on counts of any size n."""
+    tp, fn = n * pi * (1 - beta), n * pi * beta
+    fp, tn = n * (1 - pi) * alpha, n * (1 - pi) * (1 - alpha)
+    cm = ConfusionMatrix.from_counts(tp=tp, fp=fp, fn=fn, tn=tn)
+    assert cm.prevalence == pytest.approx(pi)
+    assert cm.alpha == pytest.approx(alpha, abs=1e-12)
+    assert cm.beta == pytest.approx(beta, abs=1e-12)
+    for m in METRICS.values():
+        options = {"beta": 2.0} if m.options else {}
+        a = m.from_rates(pi, alpha, beta, **options)
+        b = cm.metric(m, zero_division="nan", **options)
+        if np.isnan(a):
+            assert np.isnan(b)
+        else:
+            assert a == pytest.approx(b, rel=1e-9, abs=1e-12), m.name
+
+
+def test_every_metric_stays_in_its_declared_range():
+    rng = np.random.default_rng(0)
+    pi, alpha, beta = rng.uniform(0.01, 0.99, 20000), rng.uniform(size=20000), rng.uniform(size=20000)
+    for m in METRICS.values():
+        options = {"beta": 0.5} if m.options else {}
+        values = m.from_rates(pi, alpha, beta, **options)
+        lo, hi = m.range_at(pi)
+        ok = np.isnan(values) | ((values >= np.asarray(lo) - 1e-12) & (values <= np.asarray(hi) + 1e-12))
+        assert ok.all(), m.name
+
+
+def test_binary_view_of_multiclass_is_one_vs_rest():
+    y_true = [0, 1, 2, 2, 1, 0, 2]
+    y_pred = [0, 2, 2, 1, 1, 0, 2]
+    cm = ConfusionMatrix.from_predictions(y_true, y_pred, pos_label=2)
+    tp, fp, fn, tn = cm.binary_counts()
+    assert (tp, fp, fn, tn) == (2.0, 1.0, 1.0, 3.0)
+    per_class = cm.metric("recall", average=None)
+    np.testing.assert_allclose(per_class, skm.recall_score(y_true, y_pred, average=None))
+
+
+def test_single_class_data():
+    cm = ConfusionMatrix.from_predictions([0, 0, 0], [0, 0, 0])
+    assert cm.binary_counts() == (0.0, 0.0, 0.0, 3.0)
+    assert cm.metric("accuracy") == 1.0
+    with pytest.warns(UndefinedMeasureWarning):
+        assert np.isnan(cm.metric("prediction_advantage"))
+    with pytest.warns(UndefinedMeasureWarning):
+        assert np.isnan(cm.metric("recall"))
+    assert cm.metric("recall", zero_division=0.0) == 0.0
+
+
+def test_labels_in_pred_absent_from_true_are_allowed_and_the_reverse():
+    cm = ConfusionMatrix.from_predictions([0, 0, 1, 1], [0, 2, 1, 1])
+    assert cm.labels.tolist() == [0, 1, 2]
+    assert cm.metric("accuracy") == 0.75
+    cm = ConfusionMatrix.from_predictions([0, 2, 1, 1], [0, 0, 1, 1])
+    assert cm.true_counts.tolist() == [1, 2, 1]
+
+
+def test_merge_equals_concatenation():
+    rng = np.random.default_rng(1)
+    y_true, y_pred = rng.integers(0, 3, 500), rng.integers(0, 3, 500)
+    w = rng.uniform(0, 2, 500)
+    whole = ConfusionMatrix.from_predictions(y_true, y_pred, sample_weight=w)
+    parts = [ConfusionMatrix.from_predictions(y_true[s], y_pred[s], sample_weight=w[s])
+             for s in (slice(0, 100), slice(100, 101), slice(101, 500))]
+    merged = parts[2].merge(parts[0]) + parts[1]
+    np.testing.assert_allclose(merged.matrix, whole.matrix, rtol=1e-12)
+    # different label sets are aligned
+    a = ConfusionMatrix.from_predictions([0, 1], [0, 1])
+    b = ConfusionMatrix.from_predictions([2, 2], [1, 2])
+    assert (a + b).labels.tolist() == [0, 1, 2]
+    np.testing.assert_array_equal((a + b).matrix, [[1, 0, 0], [0, 1, 0], [0, 1, 1]])
+
+
+def test_boolean_and_float_labels():
+    cm = ConfusionMatrix.from_predictions([True, False, True], [True, True, False])
+    assert cm.binary_counts() == (1.0, 1.0, 1.0, 0.0)
+    cm = ConfusionMatrix.from_predictions([1.0, 0.0, 1.0], [1.0, 1.0, 0.0])
+    assert cm.binary_counts() == (1.0, 1.0, 1.0, 0.0)
+
+
+@pytest.mark.parametrize(
+    "y_true, y_pred, kwargs, message",
+    [
+        ([0, 1, 1], [0, 1], {}, "different lengths"),
+        ([], [], {}, "empty"),
+        ([0.0, np.nan], [0, 1], {}, "NaN"),
+        ([0, 1], [0, np.inf], {}, "NaN or infinite"),
+        ([0, 1], [0, 1], {"sample_weight": [1, -1]}, "negative"),
+        ([0, 1], [0, 1], {"sample_weight": [1, np.nan]}, "NaN"),
+        ([0, 1], [0, 1], {"sample_weight": [1, 1, 1]}, "length"),
+        ([0, 1], [0, 1], {"sample_weight": [0, 0]}, "sums to zero"),
+        (["a", "b"], [0, 1], {}, "mix string and numeric"),
+        ([0, 1, 2], [0, 1, 2], {"labels": [0, 1]}, "not in `labels`"),
+        ([[0, 1], [1, 0]], [0, 1], {}, "1-dimensional"),
+    ],
+)
+def test_bad_input_is_a_clear_error(y_true, y_pred, kwargs, message):
+    with pytest.raises(InvalidInputError, match=message):
+        ConfusionMatrix.from_predictions(y_true, y_pred, **kwargs)
+
+
+def test_missing_positive_label_is_reported_when_a_binary_measure_is_asked_for():
+    cm = ConfusionMatrix.from_predictions(["a", "b"], ["a", "b"])
+    assert cm.metric("accuracy") == 1.0
+    with pytest.raises(InvalidInputError, match="pos_label=1 is not one of the labels"):
+        cm.metric("f1")
+    assert ConfusionMatrix.from_predictions(["a", "b"], ["a", "b"], pos_label="b").metric("f1") == 1.0
+
+
+def test_unknown_metric_lists_known_names():
+    cm = ConfusionMatrix.from_predictions([0, 1], [0, 1])
+    with pytest.raises(InvalidInputError, match="known metrics: accuracy, error"):
+        cm.metric("acuracy")
+    with pytest.raises(InvalidInputError, match="known options"):
+        cm.metric("f1", beta=2)
+    with pytest.raises(InvalidInputError, match="beta must be positive"):
+        cm.metric("fbeta", beta=-1)
+
+
+def test_aliases_resolve():
+    assert get_metric("TPR") is METRICS["recall"]
+    assert get_metric("youden-j") is METRICS["informedness"]
+    assert get_metric("cohen_kappa") is METRICS["kappa"]
+
+
+def test_average_binary_on_multiclass_is_an_error():
+    cm = ConfusionMatrix.from_predictions([0, 1, 2], [0, 1, 2])
+    with pytest.raises(InvalidInputError, match="two classes"):
+        cm.metric("f1", average="binary")
+    with pytest.raises(InvalidInputError, match="average must be"):
+        cm.metric("f1", average="samples")
+
+
+def test_bad_matrix_construction():
+    with pytest.raises(InvalidInputError, match="square"):
+        ConfusionMatrix(np.ones((2, 3)), np.array([0, 1]))
+    with pytest.raises(InvalidInputError, match="non-negative"):
+        ConfusionMatrix(np.array([[1, -1], [0, 1]]), np.array([0, 1]))
+    with pytest.raises(InvalidInputError, match="labels"):
+        ConfusionMatrix(np.ones((2, 2)), np.array([0, 1, 2]))
