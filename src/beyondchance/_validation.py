@@ -19,10 +19,17 @@ __all__ = [
     "as_float_1d",
     "check_consistent_length",
     "check_sample_weight",
+    "check_label_pair",
     "encode_labels",
     "check_probabilities",
     "check_unit_interval",
     "check_prevalence",
+    "check_rate_curves",
+    "as_samples",
+    "check_positive_int",
+    "check_option",
+    "check_random_state",
+    "check_frequency_weights",
 ]
 
 #: Largest span (max - min + 1) of integer labels for which the integer fast path
@@ -141,6 +148,26 @@ def _label_kind(arr: np.ndarray) -> str:
     return "other"
 
 
+def check_label_pair(
+    y_true: Any, y_pred: Any | None, *, names: tuple[str, str] = ("y_true", "y_pred")
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """Two label arrays: 1-D, same length, no missing values, not mixing strings and numbers."""
+    yt = as_1d(y_true, names[0])
+    _check_label_values(yt, names[0])
+    yp = None
+    if y_pred is not None:
+        yp = as_1d(y_pred, names[1])
+        _check_label_values(yp, names[1])
+        check_consistent_length(**{names[0]: yt, names[1]: yp})
+        kinds = {_label_kind(yt), _label_kind(yp)}
+        if len(kinds) > 1 or "mixed" in kinds:
+            raise InvalidInputError(
+                f"{names[0]} and {names[1]} mix string and numeric labels "
+                f"({yt.dtype} and {yp.dtype})"
+            )
+    return yt, yp
+
+
 def encode_labels(
     y_true: Any,
     y_pred: Any | None = None,
@@ -162,19 +189,7 @@ def encode_labels(
     -------
     codes_true, codes_pred, classes
     """
-    yt = as_1d(y_true, names[0])
-    _check_label_values(yt, names[0])
-    yp = None
-    if y_pred is not None:
-        yp = as_1d(y_pred, names[1])
-        _check_label_values(yp, names[1])
-        check_consistent_length(**{names[0]: yt, names[1]: yp})
-        kinds = {_label_kind(yt), _label_kind(yp)}
-        if len(kinds) > 1 or "mixed" in kinds:
-            raise InvalidInputError(
-                f"{names[0]} and {names[1]} mix string and numeric labels "
-                f"({yt.dtype} and {yp.dtype})"
-            )
+    yt, yp = check_label_pair(y_true, y_pred, names=names)
 
     if labels is None and yt.dtype.kind in "biu" and (yp is None or yp.dtype.kind in "biu"):
         fast = _encode_small_integers(yt, yp)
@@ -290,3 +305,118 @@ def check_unit_interval(x: Any, name: str, *, open_: bool = False) -> np.ndarray
 def check_prevalence(prevalence: Any) -> np.ndarray:
     """Check that the prevalence lies strictly inside (0, 1)."""
     return check_unit_interval(prevalence, "prevalence", open_=True)
+
+
+def check_rate_curves(alpha: Any, beta: Any, *, check_order: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """Validate a batch of curves in (α, β) space (OPS paper, section 2.4).
+
+    ``alpha`` and ``beta`` are broadcast to a common shape ``(..., m)`` with
+    ``m >= 2``; every value must be finite and in [0, 1].  With ``check_order`` the
+    points must run by decreasing threshold (α non-decreasing, β non-increasing
+    along the last axis) from the end point (α, β) = (0, 1) to (1, 0).
+    """
+    try:
+        a, b = np.broadcast_arrays(np.asarray(alpha, dtype=np.float64), np.asarray(beta, dtype=np.float64))
+    except ValueError as exc:
+        raise InvalidInputError(
+            f"alpha and beta have incompatible shapes {np.shape(alpha)} and {np.shape(beta)}"
+        ) from exc
+    if a.ndim == 0 or a.shape[-1] < 2:
+        raise InvalidInputError(
+            f"alpha and beta need at least 2 points along the last axis, got shape {a.shape}"
+        )
+    for arr, name in ((a, "alpha"), (b, "beta")):
+        if not np.isfinite(arr).all():
+            raise InvalidInputError(f"{name} contains NaN or infinite values")
+        if ((arr < 0) | (arr > 1)).any():
+            raise InvalidInputError(f"{name} must lie in [0, 1]")
+    if check_order:
+        if (np.diff(a, axis=-1) < 0).any():
+            raise InvalidInputError("alpha must be non-decreasing along the last axis (decreasing threshold)")
+        if (np.diff(b, axis=-1) > 0).any():
+            raise InvalidInputError("beta must be non-increasing along the last axis (decreasing threshold)")
+        if (a[..., 0] != 0).any() or (b[..., 0] != 1).any():
+            raise InvalidInputError("curves must start at the end point (alpha, beta) = (0, 1)")
+        if (a[..., -1] != 1).any() or (b[..., -1] != 0).any():
+            raise InvalidInputError("curves must end at the end point (alpha, beta) = (1, 0)")
+    return a, b
+
+
+# --- resampling inputs (bootstrap confidence intervals) ------------------------------
+
+
+def as_samples(x: Any, name: str) -> np.ndarray:
+    """Return ``x`` as an array whose first axis indexes the samples.
+
+    For measures that take any per-sample input (labels, real values, or rows such
+    as class probabilities): at least one dimension, at least one sample, no NaN or
+    infinite value in numeric input.  No other coercion.
+    """
+    arr = _to_array(x, name)
+    if arr.ndim == 0:
+        raise InvalidInputError(f"{name} must have one value (or row) per sample, got a scalar")
+    if arr.shape[0] == 0:
+        raise InvalidInputError(f"{name} is empty")
+    if arr.dtype.kind in "fc" and not np.isfinite(arr).all():
+        raise InvalidInputError(f"{name} contains NaN or infinite values")
+    if arr.dtype == object:
+        flat = arr.ravel()
+        for v in flat[: min(flat.size, 100_000)]:
+            if v is None or (isinstance(v, float) and not np.isfinite(v)):
+                raise InvalidInputError(f"{name} contains a missing value ({v!r})")
+    return arr
+
+
+def check_positive_int(value: Any, name: str) -> int:
+    """Check that ``value`` is an integer >= 1 (booleans and non-integral floats refused)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise InvalidInputError(f"{name} must be a positive integer, got {value!r}")
+    if value < 1:
+        raise InvalidInputError(f"{name} must be a positive integer, got {value!r}")
+    return int(value)
+
+
+def check_option(value: Any, name: str, choices: tuple[str, ...]) -> str:
+    """Check a string option (case-insensitive); return its canonical lower-case form."""
+    if isinstance(value, str) and value.lower() in choices:
+        return value.lower()
+    raise InvalidInputError(f"{name} must be one of {', '.join(map(repr, choices))}; got {value!r}")
+
+
+def check_random_state(random_state: Any) -> np.random.Generator:
+    """A :class:`numpy.random.Generator` from a seed.
+
+    Accepts None (fresh entropy), a non-negative int, a ``Generator`` (used as is, so
+    its state advances), a ``SeedSequence`` / ``BitGenerator``, or a legacy
+    ``RandomState`` (a seed is drawn from it).
+    """
+    if isinstance(random_state, np.random.Generator):
+        return random_state
+    if isinstance(random_state, np.random.RandomState):
+        return np.random.default_rng(random_state.randint(0, 2**32 - 1, dtype=np.int64))
+    if random_state is None or isinstance(random_state, (np.random.SeedSequence, np.random.BitGenerator)):
+        return np.random.default_rng(random_state)
+    if isinstance(random_state, (int, np.integer)) and not isinstance(random_state, (bool, np.bool_)):
+        if random_state < 0:
+            raise InvalidInputError(f"random_state must be a non-negative integer, got {random_state!r}")
+        return np.random.default_rng(int(random_state))
+    raise InvalidInputError(
+        "random_state must be None, a non-negative int or a numpy Generator, "
+        f"got {type(random_state).__name__}"
+    )
+
+
+def check_frequency_weights(sample_weight: Any, n: int) -> np.ndarray | None:
+    """Validate frequency weights: the checks of :func:`check_sample_weight`, and integers.
+
+    A frequency weight w says that its row stands for w identical observations.
+    Returns int64 counts (``None`` for ``None``).
+    """
+    w = check_sample_weight(sample_weight, n)
+    if w is None:
+        return None
+    if (w != np.round(w)).any() or w.max() >= 2.0**53:
+        raise InvalidInputError(
+            "sample_weight must hold integer counts when the weights are frequencies"
+        )
+    return w.astype(np.int64)
