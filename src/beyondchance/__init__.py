@@ -15,9 +15,35 @@ from ._warnings import (
     UndefinedMeasureError,
     UndefinedMeasureWarning,
 )
+from .advantage import (
+    PACoverageCurve,
+    PredictionAdvantageResult,
+    pa_coverage_curve,
+    prediction_advantage,
+    prediction_advantage_result,
+)
+from .baselines import (
+    AbsoluteLoss,
+    BayesMarginalPrediction,
+    BrierLoss,
+    CallableLoss,
+    CostMatrixLoss,
+    CrossEntropyLoss,
+    Loss,
+    PinballLoss,
+    QuantileLoss,
+    SquaredLoss,
+    ZeroOneLoss,
+    bayes_marginal_prediction,
+    get_loss,
+    loss_names,
+    weighted_quantile,
+)
 from .confusion import ConfusionMatrix
 from .metrics import METRICS, LabelingMetric, get_metric, metric_names
 from .pure import pure_accuracy, pure_loss, random_accuracy
+from .outperformance import OPSResult, outperformance_score
+from .uncertainty import BootstrapResult, ConfidenceInterval, bootstrap_ci
 
 __version__ = "0.1.0"
 
@@ -34,4 +60,29 @@ __all__ = [
     "pure_accuracy",
     "pure_loss",
     "random_accuracy",
+    "prediction_advantage",
+    "prediction_advantage_result",
+    "PredictionAdvantageResult",
+    "pa_coverage_curve",
+    "PACoverageCurve",
+    "bayes_marginal_prediction",
+    "BayesMarginalPrediction",
+    "Loss",
+    "ZeroOneLoss",
+    "CostMatrixLoss",
+    "CrossEntropyLoss",
+    "BrierLoss",
+    "SquaredLoss",
+    "AbsoluteLoss",
+    "PinballLoss",
+    "QuantileLoss",
+    "CallableLoss",
+    "get_loss",
+    "loss_names",
+    "weighted_quantile",
+    "outperformance_score",
+    "OPSResult",
+    "bootstrap_ci",
+    "BootstrapResult",
+    "ConfidenceInterval",
 ]

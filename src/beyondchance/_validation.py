@@ -25,6 +25,7 @@ __all__ = [
     "check_unit_interval",
     "check_prevalence",
     "check_rate_curves",
+    "binary_target",
     "as_samples",
     "check_positive_int",
     "check_option",
@@ -420,3 +421,84 @@ def check_frequency_weights(sample_weight: Any, n: int) -> np.ndarray | None:
             "sample_weight must hold integer counts when the weights are frequencies"
         )
     return w.astype(np.int64)
+
+
+def union_labels(*arrays: Any, names: tuple[str, ...] | None = None) -> np.ndarray:
+    """Sorted union of several label arrays; refuses to mix string and numeric labels.
+
+    (``numpy.concatenate`` would silently turn ``[0, 1]`` and ``["a"]`` into strings.)
+
+    >>> union_labels([2, 0], [1, 2]).tolist()
+    [0, 1, 2]
+    """
+    names = names or tuple(f"labels #{i + 1}" for i in range(len(arrays)))
+    parts = []
+    for arr, name in zip(arrays, names):
+        a = as_1d(arr, name, allow_empty=True)
+        _check_label_values(a, name)
+        if a.size:
+            parts.append((a, name))
+    if not parts:
+        raise InvalidInputError(f"{', '.join(names)} hold no labels")
+    kinds = {_label_kind(a) for a, _ in parts}
+    if len(kinds) > 1 or "mixed" in kinds:
+        detail = ", ".join(f"{name} ({a.dtype})" for a, name in parts)
+        raise InvalidInputError(f"string and numeric labels are mixed: {detail}")
+    try:
+        return np.unique(np.concatenate([a for a, _ in parts]))
+    except TypeError as exc:
+        raise InvalidInputError(f"labels of incompatible types: {exc}") from exc
+
+
+__all__ += ["union_labels"]
+
+
+def binary_target(y_true: Any, *, pos_label: Any = None, name: str = "y_true") -> tuple[np.ndarray, Any]:
+    """``y_true`` as a boolean array (True = positive class) for score-based measures.
+
+    With ``pos_label=None`` the labels must be a subset of {0, 1}, {-1, 1} or
+    {False, True} and the positive class is 1 (True), as in scikit-learn; other
+    label sets need an explicit ``pos_label``.  More than two distinct labels is an
+    error.  A single class is accepted here (measures that need both classes report
+    themselves undefined).  Returns ``(is_positive, pos_label)``.
+    """
+    y = as_1d(y_true, name)
+    _check_label_values(y, name)
+    kind = y.dtype.kind
+    if kind == "b":
+        if pos_label is None or (not isinstance(pos_label, str) and pos_label == 1):
+            return y, True
+        if not isinstance(pos_label, str) and pos_label == 0:
+            return ~y, False
+        raise InvalidInputError(f"pos_label={pos_label!r} is not a label of {name} (True/False)")
+    if kind in "iuf":
+        lo, hi = y.min(), y.max()
+        if pos_label is None:
+            if lo >= 0 and hi <= 1:
+                if kind == "f" and not ((y == 0) | (y == 1)).all():
+                    raise InvalidInputError(f"{name} must hold binary labels, got non-integer values")
+                return y == 1, 1
+            if lo == -1 and hi == 1 and not ((y == 0).any() or (kind == "f" and not ((y == -1) | (y == 1)).all())):
+                return y == 1, 1
+    codes, _, classes = encode_labels(y, names=(name, "y_pred"))
+    if classes.size > 2:
+        shown = classes[:5].tolist()
+        raise InvalidInputError(
+            f"{name} must be binary, got {classes.size} classes (first: {shown})"
+        )
+    if pos_label is None:
+        raise InvalidInputError(
+            f"{name} has labels {classes.tolist()}; pass pos_label to say which one is positive"
+        )
+    try:
+        hit = np.flatnonzero(classes == pos_label)
+    except (TypeError, ValueError):  # pragma: no cover - incomparable types
+        hit = np.array([], dtype=np.intp)
+    if hit.size == 0:
+        if classes.size == 2:
+            raise InvalidInputError(
+                f"pos_label={pos_label!r} is not one of the labels of {name} {classes.tolist()}"
+            )
+        # one class present, and it is not pos_label: every sample is negative
+        return np.zeros(codes.shape[0], dtype=bool), pos_label
+    return codes == hit[0], pos_label
