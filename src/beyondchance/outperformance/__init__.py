@@ -1,0 +1,21 @@
+"""Outperformance Score (Zhao, Bui, Yu & Dzieciolowski): a metric value's percentile among
+all possible classifiers at the test set's prevalence.
+
+* :func:`outperformance_score` — the one entry point, for labeling metrics, a user's
+  vectorised ``M(prevalence, alpha, beta)`` and (via ``scoring``, imported lazily)
+  scoring metrics.
+* :mod:`.labeling` — exact / closed-form / Monte Carlo OPS of labeling metrics.
+* :class:`OPSResult` — the result, with its method, reference distribution and Monte
+  Carlo standard error.
+"""
+
+from ._result import OPSResult
+from .api import outperformance_score
+from .labeling import f1_outperformance_closed_form, labeling_outperformance_score
+
+__all__ = [
+    "OPSResult",
+    "outperformance_score",
+    "labeling_outperformance_score",
+    "f1_outperformance_closed_form",
+]
