@@ -327,14 +327,15 @@ def check_rate_curves(alpha: Any, beta: Any, *, check_order: bool = True) -> tup
             f"alpha and beta need at least 2 points along the last axis, got shape {a.shape}"
         )
     for arr, name in ((a, "alpha"), (b, "beta")):
-        if not np.isfinite(arr).all():
-            raise InvalidInputError(f"{name} contains NaN or infinite values")
-        if ((arr < 0) | (arr > 1)).any():
+        lo, hi = arr.min(), arr.max()  # nan propagates: one pass each, no temporaries
+        if not (lo >= 0 and hi <= 1):
+            if not np.isfinite(arr).all():
+                raise InvalidInputError(f"{name} contains NaN or infinite values")
             raise InvalidInputError(f"{name} must lie in [0, 1]")
     if check_order:
-        if (np.diff(a, axis=-1) < 0).any():
+        if np.less(a[..., 1:], a[..., :-1]).any():
             raise InvalidInputError("alpha must be non-decreasing along the last axis (decreasing threshold)")
-        if (np.diff(b, axis=-1) > 0).any():
+        if np.greater(b[..., 1:], b[..., :-1]).any():
             raise InvalidInputError("beta must be non-increasing along the last axis (decreasing threshold)")
         if (a[..., 0] != 0).any() or (b[..., 0] != 1).any():
             raise InvalidInputError("curves must start at the end point (alpha, beta) = (0, 1)")
