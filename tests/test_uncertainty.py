@@ -75,15 +75,6 @@ def acceleration_bruteforce(values):
 # --- the vectorised evaluation is ConfusionMatrix.metric -----------------------------
 
 
-@pytest.mark.parametrize("name", list(METRICS))
-def test_every_binary_metric_is_vectorised(name):
-    rng = np.random.default_rng(0)
-    y, p = _noisy_labels(rng, 300, 0.3, 0.8)
-    opts = {"beta": 2.0} if name == "fbeta" else {}
-    stat = _ConfusionStatistic.build(get_metric(name), y, p, None, "importance", opts)
-    assert stat.evaluator.vectorised, f"{name} falls back to the per-matrix loop"
-
-
 @settings(max_examples=25, deadline=None)
 @given(
     k=st.integers(1, 3),

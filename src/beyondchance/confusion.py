@@ -26,9 +26,9 @@ import numpy as np
 
 from ._validation import check_label_pair, check_sample_weight, encode_labels
 from ._warnings import InvalidInputError, warn_undefined
-from .metrics import METRICS, LabelingMetric, get_metric
+from .metrics import METRICS, LabelingMetric, _div, get_metric
 
-__all__ = ["ConfusionMatrix"]
+__all__ = ["ConfusionMatrix", "metric_from_matrices"]
 
 Average = Literal["binary", "macro", "weighted", "micro"] | None
 
@@ -193,15 +193,7 @@ class ConfusionMatrix:
 
     def per_class_counts(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """One-vs-rest (tp, fp, fn, tn) for each class, as arrays of length k."""
-        # every count is a direct sum of cells (never a difference of totals), so that
-        # tiny weights next to large ones do not cancel
-        m = self.matrix
-        tp = np.diag(m).copy()
-        off = m - np.diag(tp)
-        fn = off.sum(axis=1)
-        fp = off.sum(axis=0)
-        tn = np.array([np.delete(np.delete(m, k, axis=0), k, axis=1).sum() for k in range(m.shape[0])])
-        return tp, fp, fn, tn
+        return _per_class_counts(self.matrix)
 
     def _pos_index(self) -> int | None:
         hits = np.flatnonzero(self.labels == self.pos_label)
@@ -219,12 +211,7 @@ class ConfusionMatrix:
         i = self._pos_index()
         if i is None:
             return 0.0, 0.0, 0.0, self.n
-        m = self.matrix
-        tp = float(m[i, i])
-        fn = float(np.delete(m[i], i).sum())
-        fp = float(np.delete(m[:, i], i).sum())
-        tn = float(np.delete(np.delete(m, i, axis=0), i, axis=1).sum())
-        return tp, fp, fn, tn
+        return tuple(float(x) for x in _one_vs_rest_counts(self.matrix, i))  # type: ignore[return-value]
 
     tp = property(lambda self: self.binary_counts()[0], doc="True positives.")
     fp = property(lambda self: self.binary_counts()[1], doc="False positives.")
@@ -282,38 +269,11 @@ class ConfusionMatrix:
         **options : metric options, e.g. ``beta`` for ``fbeta``.
         """
         m = get_metric(name)
-        if m.multiclass == "native" and self.n_classes == 2:
-            # symmetric in the labels, so either class may play the positive one
-            c = self.matrix
-            value = m.compute(c[1, 1], c[0, 1], c[1, 0], c[0, 0], **options)
-        elif m.multiclass == "native":
-            value = _native_multiclass(m.name, self.matrix)
-        elif average == "binary":
-            if self.n_classes > 2:
-                raise InvalidInputError(
-                    f"average='binary' needs two classes, found {self.n_classes}: "
-                    f"{self.labels.tolist()}; pass average='macro', 'weighted', 'micro' or None"
-                )
-            value = m.compute(*self.binary_counts(), **options)
-        else:
-            value = self._averaged(m, average, options)
-        return _apply_zero_division(value, zero_division, m.name)
-
-    def _averaged(self, m: LabelingMetric, average: Average, options: dict) -> Any:
-        tp, fp, fn, tn = self.per_class_counts()
-        if average == "micro":
-            return m.compute(tp.sum(), fp.sum(), fn.sum(), tn.sum(), **options)
-        per_class = np.asarray(m.compute(tp, fp, fn, tn, **options), dtype=np.float64)
-        if average is None:
-            return per_class
-        if average == "macro":
-            return float(np.mean(per_class))
-        if average == "weighted":
-            support = tp + fn
-            return float(np.sum(per_class * support) / support.sum())
-        raise InvalidInputError(
-            f"average must be one of None, 'binary', 'macro', 'weighted', 'micro'; got {average!r}"
+        needs_pos = m.multiclass != "native" and average == "binary"
+        value = metric_from_matrices(
+            self.matrix, m, average=average, pos_index=self._pos_index() if needs_pos else None, **options
         )
+        return _apply_zero_division(value, zero_division, m.name)
 
     def metrics(self, names: Any = None, **kwargs: Any) -> dict[str, Any]:
         """Several metrics at once (all registered ones by default) as a dict."""
@@ -345,36 +305,112 @@ def _default_pos_label(classes: np.ndarray, pos_label: Any) -> Any:
     return pos_label
 
 
-def _native_multiclass(name: str, c: np.ndarray) -> float:
-    """Multi-class definitions from the full k x k matrix."""
-    n = c.sum()
-    t = c.sum(axis=1)  # true counts
-    p = c.sum(axis=0)  # predicted counts
-    correct = np.trace(c)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        if name == "accuracy":
-            return float(correct / n)
-        if name == "error":
-            return float(1 - correct / n)
-        if name == "balanced_accuracy":
-            present = t > 0
-            return float(np.mean(np.diag(c)[present] / t[present]))
-        if name in ("kappa", "pure_accuracy"):
-            # RA = Σ_k p_k q_k (Pure Accuracy paper, multi-class form) — equals Cohen's κ
-            # (A − RA)/(1 − RA) multiplied through by n² to avoid cancellation
-            chance = float(np.dot(t, p))
-            den = n * n - chance
-            return float((n * correct - chance) / den) if den > 0 else float("nan")
-        if name == "mcc":
-            cov_ytyp = correct * n - np.dot(t, p)
-            cov_ypyp = n**2 - np.dot(p, p)
-            cov_ytyt = n**2 - np.dot(t, t)
-            den = np.sqrt(cov_ytyt * cov_ypyp)
-            return float(cov_ytyp / den) if den > 0 else float("nan")
-        if name == "prediction_advantage":
-            r0 = 1 - t.max() / n
-            return float(1 - (1 - correct / n) / r0) if r0 > 0 else float("nan")
-    raise AssertionError(name)  # pragma: no cover
+def _one_vs_rest_counts(c: np.ndarray, i: int) -> tuple[np.ndarray, ...]:
+    """(tp, fp, fn, tn) of class ``i`` against the rest for a stack (..., k, k).
+
+    Every count is a direct sum of cells, never a difference of totals, so that tiny
+    weights next to large ones do not cancel.
+    """
+    tp = c[..., i, i]
+    fn = np.delete(c[..., i, :], i, axis=-1).sum(axis=-1)
+    fp = np.delete(c[..., :, i], i, axis=-1).sum(axis=-1)
+    tn = np.delete(np.delete(c, i, axis=-2), i, axis=-1).sum(axis=(-2, -1))
+    return tp, fp, fn, tn
+
+
+def _per_class_counts(c: np.ndarray) -> tuple[np.ndarray, ...]:
+    """One-vs-rest counts of every class, each of shape (..., k)."""
+    counts = [_one_vs_rest_counts(c, i) for i in range(c.shape[-1])]
+    return tuple(np.stack([cls[j] for cls in counts], axis=-1) for j in range(4))
+
+
+def metric_from_matrices(
+    matrices: np.ndarray,
+    metric: str | LabelingMetric,
+    *,
+    average: Average = "binary",
+    pos_index: int | None = None,
+    **options: Any,
+) -> Any:
+    """A labeling metric on one confusion matrix or a stack of them, shape (..., k, k).
+
+    The single definition behind :meth:`ConfusionMatrix.metric` and the bootstrap
+    (which evaluates thousands of resampled matrices at once).  ``pos_index`` is the
+    row of the positive class for binary per-class metrics (None: no positive class
+    present, all counts are negatives).  Undefined values are nan (no warning).
+
+    >>> import numpy as np
+    >>> stack = np.array([[[5, 1], [2, 2]], [[3, 3], [0, 4]]], dtype=float)
+    >>> metric_from_matrices(stack, "f1", pos_index=1)
+    array([0.57142857, 0.72727273])
+    """
+    m = get_metric(metric)
+    c = np.asarray(matrices, dtype=np.float64)
+    k = c.shape[-1]
+    if m.multiclass == "native":
+        if k == 2:  # symmetric in the labels: either class may play the positive one
+            return m.compute(*_one_vs_rest_counts(c, 1), **options)
+        return _native_multiclass(m.name, c)
+    if average == "binary":
+        if k > 2:
+            raise InvalidInputError(
+                f"average='binary' needs two classes, found {k}; "
+                "pass average='macro', 'weighted', 'micro' or None"
+            )
+        if pos_index is None:
+            n = c.sum(axis=(-2, -1))
+            zero = np.zeros_like(n)
+            return m.compute(zero, zero, zero, n, **options)
+        return m.compute(*_one_vs_rest_counts(c, pos_index), **options)
+    if average not in (None, "macro", "weighted", "micro"):
+        raise InvalidInputError(
+            f"average must be one of None, 'binary', 'macro', 'weighted', 'micro'; got {average!r}"
+        )
+    tp, fp, fn, tn = _per_class_counts(c)
+    if average == "micro":
+        return m.compute(tp.sum(axis=-1), fp.sum(axis=-1), fn.sum(axis=-1), tn.sum(axis=-1), **options)
+    per_class = np.asarray(m.compute(tp, fp, fn, tn, **options), dtype=np.float64)
+    if average is None:
+        return per_class
+    if average == "macro":
+        out = per_class.mean(axis=-1)
+    else:  # weighted by the true counts
+        support = tp + fn
+        out = _div((per_class * support).sum(axis=-1), support.sum(axis=-1))
+    return float(out) if np.ndim(out) == 0 else out
+
+
+def _native_multiclass(name: str, c: np.ndarray) -> Any:
+    """Multi-class definitions from the full (..., k, k) matrices (k ≠ 2)."""
+    n = c.sum(axis=(-2, -1))
+    t = c.sum(axis=-1)  # true counts
+    p = c.sum(axis=-2)  # predicted counts
+    diag = np.diagonal(c, axis1=-2, axis2=-1)
+    correct = diag.sum(axis=-1)
+    if name == "accuracy":
+        out = _div(correct, n)
+    elif name == "error":
+        out = _div(n - correct, n)
+    elif name == "balanced_accuracy":  # mean recall over the classes present in the truth
+        present = t > 0
+        recall = np.where(present, diag / np.where(present, t, 1.0), 0.0)
+        out = _div(recall.sum(axis=-1), present.sum(axis=-1))
+    elif name in ("kappa", "pure_accuracy"):
+        # RA = Σ_k p_k q_k (Pure Accuracy paper, multi-class form) — equals Cohen's κ;
+        # (A − RA)/(1 − RA) multiplied through by n² to avoid cancellation
+        chance = (t * p).sum(axis=-1)
+        out = _div(n * correct - chance, np.where(n * n - chance > 0, n * n - chance, 0.0))
+    elif name == "mcc":  # Gorodkin's R_K, as scikit-learn
+        cov_ytyp = correct * n - (t * p).sum(axis=-1)
+        cov_ypyp = n**2 - (p * p).sum(axis=-1)
+        cov_ytyt = n**2 - (t * t).sum(axis=-1)
+        den = np.sqrt(np.maximum(cov_ytyt * cov_ypyp, 0.0))
+        out = _div(cov_ytyp, den)
+    elif name == "prediction_advantage":  # 1 − err / (1 − max_k p_k)
+        out = 1 - _div(n - correct, n - t.max(axis=-1))
+    else:  # pragma: no cover
+        raise AssertionError(name)
+    return float(out) if np.ndim(out) == 0 else out
 
 
 def _apply_zero_division(value: Any, zero_division: Any, name: str) -> Any:

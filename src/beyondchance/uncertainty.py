@@ -117,7 +117,7 @@ from ._warnings import (
     UndefinedMeasureError,
     UndefinedMeasureWarning,
 )
-from .confusion import ConfusionMatrix
+from .confusion import ConfusionMatrix, metric_from_matrices
 from .metrics import LabelingMetric, get_metric
 
 __all__ = ["bootstrap_ci", "BootstrapResult", "ConfidenceInterval"]
@@ -679,8 +679,6 @@ class _ConfusionStatistic(_Statistic):
 
     def exact_jackknife(self) -> tuple[np.ndarray, np.ndarray] | None:
         g = self.m.size
-        if not self.evaluator.vectorised and g > _JACKKNIFE_EXACT_MAX:
-            return None
         values = np.empty(g)
         base = self.cm.matrix.ravel()
         chunk = _chunk_size(self.k * self.k, g)
@@ -694,124 +692,30 @@ class _ConfusionStatistic(_Statistic):
 
 
 class _MatrixEvaluator:
-    """``ConfusionMatrix.metric`` on a stack of (k, k) matrices.
-
-    The definition is :meth:`ConfusionMatrix.metric` itself (``reference``).  A
-    vectorised kernel -- the registry function on the stacked binary counts, or on the
-    stacked one-vs-rest counts followed by the average -- replaces the per-matrix call
-    when it reproduces ``reference`` on probe matrices that include the degenerate
-    cases a resample can produce (a class absent from the truth or the predictions,
-    all mass in one cell); otherwise every matrix goes through ``reference``.
-    """
+    """:func:`~beyondchance.confusion.metric_from_matrices` — the definition behind
+    ``ConfusionMatrix.metric`` — on a stack of resampled (k, k) matrices."""
 
     def __init__(self, cm: ConfusionMatrix, metric: LabelingMetric, average: Any, options: dict) -> None:
-        self.labels, self.pos_label = cm.labels, cm.pos_label
-        self.metric, self.average, self.options = metric, average, options
-        # ``average`` is passed on only when given, so ConfusionMatrix keeps its default
-        self._kwargs = dict(options) if average is _UNSET else dict(options, average=average)
-        value = self.reference(cm.matrix)  # raises on bad options / average here
-        if np.ndim(value) != 0:
+        self.metric, self.options = metric, options
+        self.average = "binary" if average is _UNSET else average
+        needs_pos = metric.multiclass != "native" and self.average == "binary"
+        self.pos_index = cm._pos_index() if needs_pos else None
+        value = self(cm.matrix[None])  # raises on bad options / average here
+        if value.ndim != 1:
             raise InvalidInputError(
                 f"{metric.name} gives one value per class here (average={average!r}); "
                 "bootstrap_ci needs a single number: pass average='macro', 'weighted' or 'micro'"
             )
-        self.kernel: Callable[[np.ndarray], np.ndarray] | None = None
-        probes = _probe_matrices(cm.matrix)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            try:
-                expected = np.array([float(self.reference(p)) for p in probes])
-            except (InvalidInputError, ValueError, TypeError):  # pragma: no cover - defensive
-                expected = None
-            if expected is not None:
-                for kernel in self._candidate_kernels(cm.n_classes):
-                    try:
-                        got = np.asarray(kernel(probes), dtype=np.float64)
-                    except (InvalidInputError, ValueError, TypeError):  # pragma: no cover
-                        continue
-                    if got.shape == expected.shape and np.allclose(
-                        got, expected, rtol=1e-9, atol=1e-12, equal_nan=True
-                    ):
-                        self.kernel = kernel
-                        break
 
-    @property
-    def vectorised(self) -> bool:
-        return self.kernel is not None
-
-    def reference(self, matrix: np.ndarray) -> Any:
-        cm = ConfusionMatrix(matrix, self.labels, pos_label=self.pos_label)
-        return cm.metric(self.metric, zero_division="nan", **self._kwargs)
+    def reference(self, matrix: np.ndarray) -> float:
+        return float(self(matrix[None])[0])
 
     def __call__(self, mats: np.ndarray) -> np.ndarray:
-        with warnings.catch_warnings(), np.errstate(all="ignore"):
-            warnings.simplefilter("ignore")
-            if self.kernel is not None:
-                return np.asarray(self.kernel(mats), dtype=np.float64).reshape(mats.shape[0])
-            return np.array([float(self.reference(m)) for m in mats])
-
-    def _candidate_kernels(self, k: int) -> list[Callable[[np.ndarray], np.ndarray]]:
-        metric, options = self.metric, self.options
-        kernels: list[Callable[[np.ndarray], np.ndarray]] = []
-        if k <= 2:
-            hits = np.flatnonzero(self.labels == self.pos_label)
-            # a symmetric (native) metric does not care which class is positive
-            pos = int(hits[0]) if hits.size else (None if k == 1 else k - 1)
-
-            def binary(mats: np.ndarray) -> np.ndarray:
-                n = mats.sum(axis=(1, 2))
-                if pos is None:
-                    zero = np.zeros_like(n)
-                    return metric.compute(zero, zero, zero, n, **options)
-                tp = mats[:, pos, pos]
-                fn = mats[:, pos, :].sum(axis=1) - tp
-                fp = mats[:, :, pos].sum(axis=1) - tp
-                return metric.compute(tp, fp, fn, n - tp - fp - fn, **options)
-
-            kernels.append(binary)
-        average = self.average
-        if average in ("macro", "weighted", "micro"):
-
-            def per_class(mats: np.ndarray) -> np.ndarray:
-                tp = np.diagonal(mats, axis1=1, axis2=2)
-                t, p = mats.sum(axis=2), mats.sum(axis=1)
-                n = t.sum(axis=1, keepdims=True)
-                fn, fp = t - tp, p - tp
-                tn = n - tp - fn - fp
-                if average == "micro":
-                    return metric.compute(tp.sum(1), fp.sum(1), fn.sum(1), tn.sum(1), **options)
-                pc = np.asarray(metric.compute(tp, fp, fn, tn, **options), dtype=np.float64)
-                if average == "weighted":
-                    return np.sum(pc * t, axis=1) / t.sum(axis=1)
-                return pc.mean(axis=1)
-
-            kernels.append(per_class)
-        return kernels
-
-
-def _probe_matrices(c: np.ndarray) -> np.ndarray:
-    """The matrix, its degenerate relatives (classes absent, one cell) and random ones."""
-    k = c.shape[0]
-    n = c.sum()
-    probes = [c, np.diag(np.diag(c)), c - np.diag(np.diag(c))]
-    for i in range(k):
-        for axis in (0, 1):
-            p = c.copy()
-            if axis == 0:
-                p[i, :] = 0
-            else:
-                p[:, i] = 0
-            probes.append(p)
-    for cell in range(k * k):
-        p = np.zeros(k * k)
-        p[cell] = n
-        probes.append(p.reshape(k, k))
-    local = np.random.default_rng(20240611)  # fixed: never touches the user's stream
-    for _ in range(3):
-        probes.append(local.multinomial(max(int(n), 4 * k * k), local.dirichlet(np.ones(k * k))).reshape(k, k).astype(float))
-    probes.append(np.ones((k, k)))
-    stack = np.stack(probes).astype(np.float64)
-    return stack[stack.sum(axis=(1, 2)) > 0]
+        with np.errstate(all="ignore"):
+            out = metric_from_matrices(
+                mats, self.metric, average=self.average, pos_index=self.pos_index, **self.options
+            )
+        return np.asarray(out, dtype=np.float64)
 
 
 # --- any callable: count weights -----------------------------------------------------------------
