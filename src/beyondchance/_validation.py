@@ -472,14 +472,21 @@ def binary_target(y_true: Any, *, pos_label: Any = None, name: str = "y_true") -
         if not isinstance(pos_label, str) and pos_label == 0:
             return ~y, False
         raise InvalidInputError(f"pos_label={pos_label!r} is not a label of {name} (True/False)")
-    if kind in "iuf":
+    numeric_pos = pos_label is None or (
+        isinstance(pos_label, (int, float, np.integer, np.floating)) and not isinstance(pos_label, bool)
+    )
+    if kind in "iuf" and numeric_pos:
+        # fast path for {0, 1} and {-1, 1} labels: no sorting, no encoding
         lo, hi = y.min(), y.max()
-        if pos_label is None:
-            if lo >= 0 and hi <= 1:
-                if kind == "f" and not ((y == 0) | (y == 1)).all():
-                    raise InvalidInputError(f"{name} must hold binary labels, got non-integer values")
+        if lo >= 0 and hi <= 1:
+            if kind == "f" and not ((y == 0) | (y == 1)).all():
+                raise InvalidInputError(f"{name} must hold binary labels, got non-integer values")
+            if pos_label is None or pos_label == 1:
                 return y == 1, 1
-            if lo == -1 and hi == 1 and not ((y == 0).any() or (kind == "f" and not ((y == -1) | (y == 1)).all())):
+            if pos_label == 0:
+                return y == 0, pos_label
+        elif pos_label is None and lo == -1 and hi == 1:
+            if not ((y == 0).any() or (kind == "f" and not ((y == -1) | (y == 1)).all())):
                 return y == 1, 1
     codes, _, classes = encode_labels(y, names=(name, "y_pred"))
     if classes.size > 2:
