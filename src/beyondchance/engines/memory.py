@@ -1,0 +1,325 @@
+"""The in-memory engine: numpy arrays (or columns of an in-memory table) to statistics.
+
+Every statistic is built by the constructors of :mod:`beyondchance.stats` and the
+measure modules (``ConfusionMatrix.from_predictions``, ``threshold_counts``, the loss
+objects' per-sample losses), with the package's one set of input checks.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from .._validation import (
+    as_1d,
+    as_float_1d,
+    binary_target,
+    check_consistent_length,
+    check_probabilities,
+    check_sample_weight,
+    encode_labels,
+)
+from .._warnings import InvalidInputError
+from ..baselines import get_loss
+from ..confusion import ConfusionMatrix
+from ..curves import threshold_counts
+from ..stats import (
+    PROBABILITY_LOSSES,
+    BinnedScoreCounts,
+    LabelCounts,
+    LossSums,
+    Moments,
+    SufficientStatistics,
+    ValueHistogram,
+    _binary_confusion,
+)
+from ._common import Spec, make_spec, resolve_task
+
+__all__ = ["statistics_from_arrays", "statistics_from_table", "read_columns"]
+
+
+def _wsum(w: np.ndarray | None, values: np.ndarray) -> float:
+    return float(np.sum(values)) if w is None else float(np.sum(np.multiply(w, values)))
+
+
+def _total(w: np.ndarray | None, n: int) -> float:
+    return float(n) if w is None else float(np.sum(w))
+
+
+def _is_float(x: Any) -> bool:
+    return np.asarray(x).dtype.kind == "f" if x is not None else False
+
+
+def statistics_from_arrays(
+    y_true: Any,
+    *,
+    y_score: Any = None,
+    y_pred: Any = None,
+    y_proba: Any = None,
+    sample_weight: Any = None,
+    task: str = "auto",
+    statistics: Any = None,
+    threshold: Any = 0.5,
+    pos_label: Any = None,
+    labels: Any = None,
+    score_bins: Any = None,
+    target_bin_width: Any = None,
+    pinball_alphas: Any = (),
+    normalize: bool = False,
+) -> SufficientStatistics:
+    """The sufficient statistics of in-memory arrays (the ``"memory"`` engine).
+
+    Parameters
+    ----------
+    y_true : (n,) true labels or real targets
+    y_score : (n,) scores of the positive class (binary task)
+    y_pred : (n,) predicted labels (labels task) or real predictions (regression)
+    y_proba : (n, k) class probabilities, columns in the order of ``labels`` (or of
+        the sorted labels of ``y_true``)
+    sample_weight : (n,) non-negative weights
+    task : ``"auto"`` (from the prediction given: y_score → binary, y_proba →
+        probabilities, y_pred → regression if y_true and y_pred are floating point,
+        else labels) or one of ``"binary"``, ``"labels"``, ``"probabilities"``,
+        ``"regression"``
+    statistics : subset of the task's statistics (:data:`beyondchance.stats.STATISTICS`)
+    threshold : binary task: a score ≥ threshold is predicted positive
+    pos_label : binary task: the positive label (default 1 for {0, 1} / {-1, 1} labels)
+    labels : labels / probabilities tasks: the class set, in order
+    score_bins : None (exact score counts) or bins per unit score (binned counts)
+    target_bin_width : None (exact value histogram) or the width of the target bins
+    pinball_alphas : regression: quantile levels whose pinball losses are summed too
+    normalize : probabilities: rescale rows that do not sum to 1
+
+    >>> st = statistics_from_arrays([0, 1, 1, 0], y_score=[0.2, 0.7, 0.4, 0.1])
+    >>> st.task, st.metric("accuracy"), st.auc("roc")
+    ('binary', 0.75, 1.0)
+    """
+    t = resolve_task(
+        task,
+        has_score=y_score is not None,
+        has_pred=y_pred is not None,
+        has_proba=y_proba is not None,
+        true_is_float=_is_float(y_true),
+        pred_is_float=_is_float(y_pred),
+    )
+    spec = make_spec(
+        t,
+        statistics=statistics,
+        threshold=threshold,
+        pos_label=pos_label,
+        labels=labels,
+        score_bins=score_bins,
+        target_bin_width=target_bin_width,
+        pinball_alphas=pinball_alphas,
+        normalize=normalize,
+    )
+    return compute(spec, y_true, y_score=y_score, y_pred=y_pred, y_proba=y_proba, sample_weight=sample_weight)
+
+
+def compute(
+    spec: Spec, y_true: Any, *, y_score: Any = None, y_pred: Any = None, y_proba: Any = None, sample_weight: Any = None
+) -> SufficientStatistics:
+    """Statistics of arrays for a checked :class:`~._common.Spec`."""
+    if spec.task == "binary":
+        return _binary(spec, y_true, y_score, sample_weight)
+    if spec.task == "labels":
+        return _labels(spec, y_true, y_pred, sample_weight)
+    if spec.task == "probabilities":
+        return _probabilities(spec, y_true, y_proba, sample_weight)
+    return _regression(spec, y_true, y_pred, sample_weight)
+
+
+def _binary(spec: Spec, y_true: Any, y_score: Any, sample_weight: Any) -> SufficientStatistics:
+    yb, pos_label = binary_target(y_true, pos_label=spec.pos_label)
+    s = as_float_1d(y_score, "y_score")
+    n = check_consistent_length(y_true=yb, y_score=s)
+    w = check_sample_weight(sample_weight, n)
+    out: dict[str, Any] = {}
+    if spec.wants("confusion"):
+        out["confusion"] = _binary_confusion(yb, s >= spec.threshold, w)
+    if spec.wants("label_counts"):
+        out["label_counts"] = LabelCounts.from_labels(y_true, sample_weight=w)
+    if spec.wants("loss_sums") and s.min() >= 0 and s.max() <= 1:
+        proba = np.column_stack([1.0 - s, s])
+        codes = yb.astype(np.intp)
+        sums = {name: _wsum(w, get_loss(name).sample_losses_proba(proba, codes)) for name in PROBABILITY_LOSSES}
+        out["loss_sums"] = LossSums(_total(w, n), sums)
+    if spec.wants("scores"):
+        if spec.score_bins is None:
+            out["scores"] = threshold_counts(y_true, s, sample_weight=w, pos_label=spec.pos_label)
+        else:
+            out["scores"] = BinnedScoreCounts.from_scores(
+                y_true, s, sample_weight=w, pos_label=spec.pos_label, bins=spec.score_bins
+            )
+    return SufficientStatistics("binary", threshold=spec.threshold, pos_label=pos_label, **out)
+
+
+def _labels(spec: Spec, y_true: Any, y_pred: Any, sample_weight: Any) -> SufficientStatistics:
+    out: dict[str, Any] = {}
+    pos = 1 if spec.pos_label is None else spec.pos_label
+    if spec.wants("confusion"):
+        cm = ConfusionMatrix.from_predictions(y_true, y_pred, sample_weight=sample_weight, labels=spec.labels, pos_label=pos)
+        out["confusion"] = cm
+        if spec.wants("label_counts"):
+            out["label_counts"] = LabelCounts(cm.labels, cm.true_counts)
+    else:
+        yt = as_1d(y_true, "y_true")
+        check_consistent_length(y_true=yt, y_pred=as_1d(y_pred, "y_pred"))
+        codes, _, classes = encode_labels(yt, labels=spec.labels)
+        w = check_sample_weight(sample_weight, codes.shape[0])
+        out["label_counts"] = LabelCounts(classes, np.bincount(codes, weights=w, minlength=classes.shape[0]))
+    return SufficientStatistics("labels", **out)
+
+
+def _probabilities(spec: Spec, y_true: Any, y_proba: Any, sample_weight: Any) -> SufficientStatistics:
+    yt = as_1d(y_true, "y_true")
+    codes, _, classes = encode_labels(yt, labels=spec.labels)
+    k = classes.shape[0]
+    if k < 2:
+        raise InvalidInputError(
+            f"class probabilities need at least two classes; y_true has {k} ({classes.tolist()}): pass labels="
+        )
+    proba = _as_proba(y_proba, k, spec.normalize)
+    n = check_consistent_length(y_true=yt, y_proba=proba)
+    w = check_sample_weight(sample_weight, n)
+    out: dict[str, Any] = {}
+    if spec.wants("confusion"):
+        pred = np.argmax(proba, axis=1)
+        m = np.bincount(codes * k + pred, weights=w, minlength=k * k).astype(np.float64).reshape(k, k)
+        pos = 1 if spec.pos_label is None else spec.pos_label
+        out["confusion"] = ConfusionMatrix(m, classes, pos_label=pos)
+    if spec.wants("label_counts"):
+        out["label_counts"] = LabelCounts(classes, np.bincount(codes, weights=w, minlength=k))
+    if spec.wants("loss_sums"):
+        sums = {name: _wsum(w, get_loss(name).sample_losses_proba(proba, codes)) for name in PROBABILITY_LOSSES}
+        out["loss_sums"] = LossSums(_total(w, n), sums)
+    return SufficientStatistics("probabilities", **out)
+
+
+def _as_proba(y_proba: Any, k: int, normalize: bool) -> np.ndarray:
+    """(n, k) probabilities; a 1-D array is the probability of the second of two classes."""
+    arr = np.asarray(y_proba)
+    if arr.ndim == 2 and arr.shape[1] == 1:
+        arr = arr.ravel()
+    p = check_probabilities(arr, "y_proba", n_classes=k if arr.ndim == 2 else None, normalize=normalize)
+    if p.ndim == 1:
+        if k != 2:
+            raise InvalidInputError(f"y_proba holds one probability per sample but there are {k} classes")
+        p = np.column_stack([1.0 - p, p])
+    return p
+
+
+def _regression(spec: Spec, y_true: Any, y_pred: Any, sample_weight: Any) -> SufficientStatistics:
+    y = as_float_1d(y_true, "y_true")
+    f = as_float_1d(y_pred, "y_pred")
+    n = check_consistent_length(y_true=y, y_pred=f)
+    w = check_sample_weight(sample_weight, n)
+    out: dict[str, Any] = {}
+    if spec.wants("loss_sums"):
+        sums = {lo.name: _wsum(w, lo.pointwise(f, y)) for lo in spec.regression_losses()}
+        out["loss_sums"] = LossSums(_total(w, n), sums)
+    if spec.wants("moments"):
+        out["moments"] = Moments.from_values(y, sample_weight=w)
+    if spec.wants("targets"):
+        out["targets"] = ValueHistogram.from_values(y, sample_weight=w, bin_width=spec.target_bin_width)
+    return SufficientStatistics("regression", **out)
+
+
+# =====================================================================================
+# in-memory tables and files
+# =====================================================================================
+
+
+def _column(source: Any, name: Any) -> np.ndarray:
+    """One column of a pandas / polars DataFrame, a pyarrow Table / RecordBatch or a mapping."""
+    if not isinstance(name, str):
+        raise InvalidInputError(f"column names must be strings, got {name!r}")
+    try:
+        col = source[name]
+    except Exception as exc:  # KeyError (pandas, pyarrow, mappings), polars ColumnNotFoundError ...
+        raise InvalidInputError(f"column {name!r} not found; available columns: {_column_names(source)}") from exc
+    if hasattr(col, "to_numpy"):
+        try:
+            return np.asarray(col.to_numpy(zero_copy_only=False))  # pyarrow
+        except TypeError:
+            return np.asarray(col.to_numpy())  # pandas / polars
+    return np.asarray(col)
+
+
+def _column_names(source: Any) -> list[str]:
+    for attr in ("column_names", "columns"):
+        names = getattr(source, attr, None)
+        if names is not None:
+            return [str(c) for c in list(names)]
+    return [str(k) for k in source.keys()] if isinstance(source, Mapping) else []
+
+
+def read_columns(source: Any, names: list[str]) -> dict[str, np.ndarray]:
+    """The named columns of an in-memory table, or of a CSV / Parquet file read with pyarrow."""
+    if isinstance(source, (str, os.PathLike)):
+        source = _read_file(os.fspath(source), names)
+    return {name: _column(source, name) for name in names}
+
+
+def _read_file(path: str, names: list[str]) -> Any:
+    import pyarrow.dataset as ds
+
+    fmt = "csv" if path.lower().endswith((".csv", ".csv.gz", ".tsv", ".txt")) else "parquet"
+    try:
+        dataset = ds.dataset(path if not any(c in path for c in "*?[") else _glob(path), format=fmt)
+        return dataset.to_table(columns=names)
+    except (FileNotFoundError, OSError) as exc:
+        raise InvalidInputError(f"cannot read {path!r}: {exc}") from exc
+    except Exception as exc:  # pyarrow.lib.ArrowInvalid: missing columns, bad files
+        raise InvalidInputError(f"cannot read {path!r}: {' '.join(str(exc).split())}") from exc
+
+
+def _glob(pattern: str) -> list[str]:
+    import glob
+
+    files = sorted(glob.glob(pattern))
+    if not files:
+        raise InvalidInputError(f"no file matches {pattern!r}")
+    return files
+
+
+def statistics_from_table(
+    source: Any,
+    *,
+    y_true: str,
+    y_score: str | None = None,
+    y_pred: str | None = None,
+    y_proba: Any = None,
+    weight: str | None = None,
+    **options: Any,
+) -> SufficientStatistics:
+    """:func:`statistics_from_arrays` on the named columns of a table (or a file read with pyarrow)."""
+    proba_cols = _proba_columns(y_proba)
+    names = [c for c in (y_true, y_score, y_pred, weight) if c is not None] + proba_cols
+    cols = read_columns(source, names)
+    proba = None if not proba_cols else np.column_stack([cols[c] for c in proba_cols])
+    return statistics_from_arrays(
+        cols[y_true],
+        y_score=None if y_score is None else cols[y_score],
+        y_pred=None if y_pred is None else cols[y_pred],
+        y_proba=proba,
+        sample_weight=None if weight is None else cols[weight],
+        **options,
+    )
+
+
+def _proba_columns(y_proba: Any) -> list[str]:
+    if y_proba is None:
+        return []
+    cols = [y_proba] if isinstance(y_proba, str) else list(y_proba)
+    if not all(isinstance(c, str) for c in cols):
+        raise InvalidInputError("y_proba must be a list of column names, one per class")
+    if len(cols) < 2:
+        raise InvalidInputError(
+            "y_proba needs one column per class (at least two columns); "
+            "for the probability of the positive class alone use y_score"
+        )
+    return cols

@@ -1,0 +1,454 @@
+r"""One definition of every aggregation as SQL, shared by the DuckDB and Spark engines.
+
+Each task needs one or two ``GROUP BY`` queries over the source; their text is
+generated here once, from quoted column names, and runs unchanged on DuckDB and on
+Spark SQL (the only dialect difference is the identifier quote, supplied by the
+engine).  The query results are a few rows per label or per score bin; they are
+turned into the statistics of :mod:`beyondchance.stats` by the same constructors
+the in-memory engine uses.
+
+Grouping by the true label (rather than comparing with a positive-label literal)
+lets one scan serve every choice of positive label: the groups are assigned to the
+positive or the negative class afterwards, in Python, by
+:func:`~beyondchance._validation.binary_target` — the same rule as in memory.
+
+Per-row expressions are written as the in-memory losses compute them (clipping to
+[eps, 1 − eps], ``(f − y)²``, ``where(y − f ≥ 0, α(y − f), (α − 1)(y − f))`` …);
+only the order of the summation differs, so sums agree to rounding and counts
+exactly.  Invalid rows (NULL, NaN or infinite values, negative weights, scores
+outside [0, 1] where probabilities are needed) are counted in the same scan and
+reported with the messages of the in-memory checks.
+
+=============  ==========================================================================
+task           queries
+=============  ==========================================================================
+binary         (1) GROUP BY y: rows, Σw, Σw·[s ≥ t], Σw·[s < t], log-loss and Brier sums
+               for either class, invalid counts; (2) GROUP BY y, s (exact) or
+               y, FLOOR(s·bins) (binned, with MIN(s)): Σw
+labels         GROUP BY y, ŷ: rows, Σw, invalid counts
+probabilities  GROUP BY y, argmax: rows, Σw, per column j: Σw·(−ln clip p_j) and
+               Σw·(Σ_k p_k² − 2p_j + 1), invalid counts
+regression     (1) Σw, Σw·y, Σw·(f − y)², Σw·|f − y|, pinball sums, invalid counts;
+               (2) GROUP BY y (exact) or FLOOR(y / h): Σw, Σw·y, MIN, MAX, Σw·(y − ȳ)²
+=============  ==========================================================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+import numpy as np
+
+from .._validation import as_1d, binary_target, encode_labels
+from .._warnings import InvalidInputError
+from ..confusion import ConfusionMatrix
+from ..stats import (
+    PROBABILITY_LOSSES,
+    BinnedScoreCounts,
+    LabelCounts,
+    LossSums,
+    Moments,
+    SufficientStatistics,
+    ValueHistogram,
+    _scores_from_groups,
+)
+from ._common import Spec, make_spec, resolve_task
+
+__all__ = ["Runner", "sql_statistics", "binary_queries", "labels_query", "probabilities_query", "regression_queries"]
+
+_EPS = float(np.finfo(np.float64).eps)
+_ROW_SUM_ATOL = 1e-6  # as check_probabilities
+
+
+class Runner(Protocol):
+    """What an SQL engine provides."""
+
+    relation: str  # the FROM item
+
+    def quote(self, name: str) -> str: ...
+
+    def run(self, sql: str) -> dict[str, np.ndarray]: ...
+
+    def column_kinds(self) -> dict[str, str]: ...  # name -> float | int | bool | string | other
+
+
+def lit(x: float) -> str:
+    """A DOUBLE literal that both dialects parse exactly (repr round-trips)."""
+    return f"CAST('{float(x)!r}' AS DOUBLE)"
+
+
+def _bad_number(e: str) -> str:
+    """1 where e is NULL, NaN or infinite (x − x = 0 only for finite x)."""
+    return f"CASE WHEN {e} IS NULL OR NOT (({e}) - ({e}) = 0) THEN 1 ELSE 0 END"
+
+
+def _null(e: str) -> str:
+    return f"CASE WHEN {e} IS NULL THEN 1 ELSE 0 END"
+
+
+def _clip(e: str) -> str:
+    return f"LEAST(GREATEST({e}, {lit(_EPS)}), {lit(1 - _EPS)})"
+
+
+class _Cols:
+    """Quoted expressions of the source columns."""
+
+    def __init__(self, q: Callable[[str], str], kinds: dict[str, str]):
+        self.q = q
+        self.kinds = kinds
+
+    def label(self, name: str) -> tuple[str, str]:
+        """(expression, invalid-row flag) of a label column."""
+        e = self.q(name)
+        flag = _bad_number(e) if self.kinds.get(name) == "float" else _null(e)
+        return e, flag
+
+    def number(self, name: str) -> str:
+        return f"CAST({self.q(name)} AS DOUBLE)"
+
+    def weight(self, name: str | None) -> tuple[str, str, str]:
+        """(expression, non-finite flag, negative flag)."""
+        if name is None:
+            return lit(1.0), "0", "0"
+        e = self.number(name)
+        return e, _bad_number(e), f"CASE WHEN {e} < 0 THEN 1 ELSE 0 END"
+
+
+# =====================================================================================
+# query text
+# =====================================================================================
+
+
+def binary_queries(
+    q: Callable[[str], str], relation: str, kinds: dict[str, str], *, y_true: str, y_score: str,
+    weight: str | None, threshold: float, score_bins: int | None,
+) -> tuple[str, str]:
+    """(per-label query, score query) of a binary task."""
+    c = _Cols(q, kinds)
+    y, bad_y = c.label(y_true)
+    s = c.number(y_score)
+    w, w_nan, w_neg = c.weight(weight)
+    inner = (
+        f"SELECT {y} AS y, {s} AS s, {w} AS w, {bad_y} AS bad_y, {_bad_number(s)} AS bad_s, "
+        f"{w_nan} AS w_nan, {w_neg} AS w_neg FROM {relation}"
+    )
+    t = lit(threshold)
+    zero = lit(0.0)
+    brier = "((1 - s) * (1 - s) + s * s)"
+    q1 = (
+        "SELECT y, COUNT(*) AS n_rows, SUM(w) AS w, "
+        f"SUM(CASE WHEN s >= {t} THEN w ELSE {zero} END) AS w_pp, "
+        f"SUM(CASE WHEN s >= {t} THEN {zero} ELSE w END) AS w_pn, "
+        "SUM(bad_y) AS bad_y, SUM(bad_s) AS bad_s, SUM(w_nan) AS w_nan, SUM(w_neg) AS w_neg, "
+        "SUM(CASE WHEN s < 0 OR s > 1 THEN 1 ELSE 0 END) AS out01, "
+        f"SUM(w * -LN({_clip('s')})) AS ce_pos, SUM(w * -LN({_clip('1 - s')})) AS ce_neg, "
+        f"SUM(w * ({brier} - 2 * s + 1)) AS br_pos, SUM(w * ({brier} - 2 * (1 - s) + 1)) AS br_neg "
+        f"FROM ({inner}) t GROUP BY y"
+    )
+    if score_bins is None:
+        q2 = f"SELECT y, s, SUM(w) AS w FROM (SELECT {y} AS y, {s} + 0.0 AS s, {w} AS w FROM {relation}) t GROUP BY y, s"
+    else:
+        q2 = (
+            f"SELECT y, k, MIN(CASE WHEN w > 0 THEN s ELSE NULL END) AS smin, SUM(w) AS w FROM (SELECT {y} AS y, FLOOR({s} * {int(score_bins)}) AS k, "
+            f"{s} AS s, {w} AS w FROM {relation}) t GROUP BY y, k"
+        )
+    return q1, q2
+
+
+def labels_query(
+    q: Callable[[str], str], relation: str, kinds: dict[str, str], *, y_true: str, y_pred: str,
+    weight: str | None, by_prediction: bool = True,
+) -> str:
+    """The labels task: confusion cells (or label counts only)."""
+    c = _Cols(q, kinds)
+    y, bad_y = c.label(y_true)
+    p, bad_p = c.label(y_pred)
+    w, w_nan, w_neg = c.weight(weight)
+    inner = (
+        f"SELECT {y} AS y, {p} AS p, {w} AS w, {bad_y} AS bad_y, {bad_p} AS bad_p, "
+        f"{w_nan} AS w_nan, {w_neg} AS w_neg FROM {relation}"
+    )
+    keys = "y, p" if by_prediction else "y"
+    return (
+        f"SELECT {keys}, COUNT(*) AS n_rows, SUM(w) AS w, SUM(bad_y) AS bad_y, SUM(bad_p) AS bad_p, "
+        f"SUM(w_nan) AS w_nan, SUM(w_neg) AS w_neg FROM ({inner}) t GROUP BY {keys}"
+    )
+
+
+def probabilities_query(
+    q: Callable[[str], str], relation: str, kinds: dict[str, str], *, y_true: str, y_proba: list[str],
+    weight: str | None, normalize: bool,
+) -> str:
+    """The probabilities task: per (label, arg-max column) group, the loss sums for every column."""
+    c = _Cols(q, kinds)
+    y, bad_y = c.label(y_true)
+    w, w_nan, w_neg = c.weight(weight)
+    k = len(y_proba)
+    raw = [c.number(col) for col in y_proba]
+    lvl1 = ", ".join(f"{r} AS r{j}" for j, r in enumerate(raw))
+    rs = " + ".join(f"r{j}" for j in range(k))
+    flags = (
+        f"{' + '.join(_bad_number(f'r{j}') for j in range(k))} AS bad_c, "
+        f"{' + '.join(f'CASE WHEN r{j} < 0 THEN 1 ELSE 0 END' for j in range(k))} AS neg_c, "
+        f"{' + '.join(f'CASE WHEN r{j} > 1 THEN 1 ELSE 0 END' for j in range(k))} AS gt1_c, "
+        f"CASE WHEN ABS(({rs}) - 1) > {lit(_ROW_SUM_ATOL)} THEN 1 ELSE 0 END AS off_c, "
+        f"CASE WHEN ({rs}) <= 0 THEN 1 ELSE 0 END AS zero_c"
+    )
+    probs = ", ".join((f"r{j} / ({rs}) AS c{j}" if normalize else f"r{j} AS c{j}") for j in range(k))
+    level1 = f"SELECT {y} AS y, {w} AS w, {bad_y} AS bad_y, {w_nan} AS w_nan, {w_neg} AS w_neg, {lvl1} FROM {relation}"
+    level2 = f"SELECT y, w, bad_y, w_nan, w_neg, {flags}, {probs} FROM ({level1}) t1"
+    # arg max, first maximal column (numpy.argmax): the first j with c_j >= every later column
+    cases = []
+    for j in range(k - 1):
+        cond = " AND ".join(f"c{j} >= c{m}" for m in range(j + 1, k))
+        cases.append(f"WHEN {cond} THEN {j}")
+    argmax = f"CASE {' '.join(cases)} ELSE {k - 1} END"
+    sq = " + ".join(f"c{j} * c{j}" for j in range(k))
+    level3 = f"SELECT t2.*, {argmax} AS a, {sq} AS sq FROM ({level2}) t2"
+    sums = ", ".join(
+        f"SUM(w * -LN({_clip(f'c{j}')})) AS ce{j}, SUM(w * (sq - 2 * c{j} + 1)) AS br{j}" for j in range(k)
+    )
+    return (
+        "SELECT y, a, COUNT(*) AS n_rows, SUM(w) AS w, SUM(bad_y) AS bad_y, SUM(w_nan) AS w_nan, "
+        "SUM(w_neg) AS w_neg, SUM(bad_c) AS bad_c, SUM(neg_c) AS neg_c, SUM(gt1_c) AS gt1_c, "
+        f"SUM(off_c) AS off_c, SUM(zero_c) AS zero_c, {sums} FROM ({level3}) t3 GROUP BY y, a"
+    )
+
+
+def regression_queries(
+    q: Callable[[str], str], relation: str, kinds: dict[str, str], *, y_true: str, y_pred: str,
+    weight: str | None, pinball_alphas: tuple[float, ...],
+) -> tuple[str, Callable[[float, bool, float | None], str]]:
+    """(scalar query, second-pass query as a function of the mean)."""
+    c = _Cols(q, kinds)
+    y = c.number(y_true)
+    f = c.number(y_pred)
+    w, w_nan, w_neg = c.weight(weight)
+    inner = (
+        f"SELECT {y} AS y, {f} AS f, {w} AS w, {_bad_number(y)} AS bad_y, {_bad_number(f)} AS bad_f, "
+        f"{w_nan} AS w_nan, {w_neg} AS w_neg FROM {relation}"
+    )
+    pins = "".join(
+        f", SUM(w * CASE WHEN (y - f) >= 0 THEN {lit(a)} * (y - f) ELSE {lit(a - 1)} * (y - f) END) AS pin{i}"
+        for i, a in enumerate(pinball_alphas)
+    )
+    q1 = (
+        "SELECT COUNT(*) AS n_rows, SUM(w) AS w, SUM(w * y) AS wy, SUM(bad_y) AS bad_y, SUM(bad_f) AS bad_f, "
+        "SUM(w_nan) AS w_nan, SUM(w_neg) AS w_neg, SUM(w * ((f - y) * (f - y))) AS sq, "
+        f"SUM(w * ABS(f - y)) AS ab{pins} FROM ({inner}) t"
+    )
+
+    def second(mean: float, histogram: bool, bin_width: float | None) -> str:
+        m = lit(mean)
+        src = f"SELECT {y} AS y, {w} AS w FROM {relation}"
+        m2 = f"SUM(w * ((y - {m}) * (y - {m}))) AS m2"
+        if not histogram:
+            return f"SELECT {m2} FROM ({src}) t"
+        key = "y + 0.0" if bin_width is None else f"FLOOR(y / {lit(bin_width)})"
+        return (
+            f"SELECT k, SUM(w) AS w, SUM(w * y) AS wy, MIN(y) AS vmin, MAX(y) AS vmax, {m2} "
+            f"FROM (SELECT {key} AS k, y, w FROM ({src}) t0) t GROUP BY k"
+        )
+
+    return q1, second
+
+
+# =====================================================================================
+# checks of the aggregated invalid-row counts
+# =====================================================================================
+
+
+def _total(r: dict[str, np.ndarray], name: str) -> float:
+    col = r.get(name)
+    if col is None or col.size == 0:
+        return 0.0
+    return float(np.nansum(np.asarray(col, dtype=np.float64)))
+
+
+def _check_rows(r: dict[str, np.ndarray], weight: str | None, **columns: str) -> None:
+    if _total(r, "n_rows") == 0:
+        raise InvalidInputError("y_true is empty")
+    for flag, name in columns.items():
+        n = _total(r, flag)
+        if n:
+            raise InvalidInputError(f"{name} contains NULL, NaN or infinite values ({int(n)} rows)")
+    if weight is not None:
+        if _total(r, "w_nan"):
+            raise InvalidInputError("sample_weight contains NaN or infinite values")
+        if _total(r, "w_neg"):
+            raise InvalidInputError("sample_weight contains negative weights")
+        if not _total(r, "w") > 0:
+            raise InvalidInputError("sample_weight sums to zero: there is nothing to evaluate")
+
+
+def _f64(a: Any) -> np.ndarray:
+    return np.asarray(a, dtype=np.float64)
+
+
+# =====================================================================================
+# the engine-independent driver
+# =====================================================================================
+
+
+def sql_statistics(
+    runner: Runner,
+    *,
+    y_true: str,
+    y_score: str | None = None,
+    y_pred: str | None = None,
+    y_proba: Any = None,
+    weight: str | None = None,
+    task: str = "auto",
+    **options: Any,
+) -> SufficientStatistics:
+    """Run the task's queries on an SQL engine and assemble the statistics."""
+    from .memory import _proba_columns
+
+    proba = None if y_proba is None else _proba_columns(y_proba)
+    kinds = runner.column_kinds()
+    wanted = [c for c in (y_true, y_score, y_pred, weight, *(proba or [])) if c is not None]
+    for col in wanted:
+        if not isinstance(col, str):
+            raise InvalidInputError(f"column names must be strings, got {col!r}")
+        if col not in kinds:
+            raise InvalidInputError(f"column {col!r} not found; available columns: {list(kinds)}")
+    t = resolve_task(
+        task,
+        has_score=y_score is not None,
+        has_pred=y_pred is not None,
+        has_proba=proba is not None,
+        true_is_float=kinds.get(y_true) == "float",
+        pred_is_float=y_pred is not None and kinds.get(y_pred) == "float",
+    )
+    spec = make_spec(t, **options)
+    q, rel = runner.quote, runner.relation
+    if t == "binary":
+        return _binary(runner, spec, q, rel, kinds, y_true, y_score, weight)  # type: ignore[arg-type]
+    if t == "labels":
+        return _labels(runner, spec, q, rel, kinds, y_true, y_pred, weight)  # type: ignore[arg-type]
+    if t == "probabilities":
+        return _probabilities(runner, spec, q, rel, kinds, y_true, proba, weight)
+    return _regression(runner, spec, q, rel, kinds, y_true, y_pred, weight)  # type: ignore[arg-type]
+
+
+def _binary(runner: Runner, spec: Spec, q, rel, kinds, y_true: str, y_score: str, weight: str | None) -> SufficientStatistics:
+    q1, q2 = binary_queries(
+        q, rel, kinds, y_true=y_true, y_score=y_score, weight=weight,
+        threshold=spec.threshold, score_bins=spec.score_bins,
+    )
+    r = runner.run(q1)
+    _check_rows(r, weight, bad_y="y_true", bad_s="y_score")
+    labels = as_1d(r["y"], "y_true")
+    is_pos, pos_label = binary_target(labels, pos_label=spec.pos_label)
+    w = _f64(r["w"])
+    out: dict[str, Any] = {}
+    if spec.wants("confusion"):
+        m = np.array([
+            [_f64(r["w_pn"])[~is_pos].sum(), _f64(r["w_pp"])[~is_pos].sum()],
+            [_f64(r["w_pn"])[is_pos].sum(), _f64(r["w_pp"])[is_pos].sum()],
+        ])
+        out["confusion"] = ConfusionMatrix(m, np.array([False, True]), pos_label=True)
+    if spec.wants("label_counts"):
+        out["label_counts"] = LabelCounts(labels, w)
+    if spec.wants("loss_sums") and _total(r, "out01") == 0:
+        sums = {
+            "cross_entropy": float(np.where(is_pos, _f64(r["ce_pos"]), _f64(r["ce_neg"])).sum()),
+            "brier": float(np.where(is_pos, _f64(r["br_pos"]), _f64(r["br_neg"])).sum()),
+        }
+        assert tuple(sums) == PROBABILITY_LOSSES
+        out["loss_sums"] = LossSums(float(w.sum()), sums)
+    if spec.wants("scores"):
+        r2 = runner.run(q2)
+        row_pos, _ = binary_target(as_1d(r2["y"], "y_true"), pos_label=spec.pos_label)
+        if spec.score_bins is None:
+            out["scores"] = _scores_from_groups(_f64(r2["s"]), row_pos, _f64(r2["w"]), pos_label)
+        else:
+            out["scores"] = BinnedScoreCounts.from_groups(
+                _f64(r2["k"]), _f64(r2["smin"]), row_pos, _f64(r2["w"]), bins=spec.score_bins, pos_label=pos_label
+            )
+    return SufficientStatistics("binary", threshold=spec.threshold, pos_label=pos_label, **out)
+
+
+def _labels(runner: Runner, spec: Spec, q, rel, kinds, y_true: str, y_pred: str, weight: str | None) -> SufficientStatistics:
+    by_pred = spec.wants("confusion")
+    r = runner.run(labels_query(q, rel, kinds, y_true=y_true, y_pred=y_pred, weight=weight, by_prediction=by_pred))
+    _check_rows(r, weight, bad_y="y_true", bad_p="y_pred")
+    w = _f64(r["w"])
+    out: dict[str, Any] = {}
+    pos = 1 if spec.pos_label is None else spec.pos_label
+    if by_pred:
+        cm = ConfusionMatrix.from_predictions(r["y"], r["p"], sample_weight=w, labels=spec.labels, pos_label=pos)
+        out["confusion"] = cm
+        if spec.wants("label_counts"):
+            out["label_counts"] = LabelCounts(cm.labels, cm.true_counts)
+    else:
+        codes, _, classes = encode_labels(r["y"], labels=spec.labels)
+        out["label_counts"] = LabelCounts(classes, np.bincount(codes, weights=w, minlength=classes.shape[0]))
+    return SufficientStatistics("labels", **out)
+
+
+def _probabilities(runner: Runner, spec: Spec, q, rel, kinds, y_true: str, proba: list[str], weight: str | None) -> SufficientStatistics:
+    r = runner.run(probabilities_query(q, rel, kinds, y_true=y_true, y_proba=proba, weight=weight, normalize=spec.normalize))
+    _check_rows(r, weight, bad_y="y_true", bad_c="y_proba")
+    if _total(r, "neg_c"):
+        raise InvalidInputError("y_proba must hold probabilities in [0, 1], found a negative value")
+    if _total(r, "gt1_c") and not spec.normalize:
+        raise InvalidInputError("y_proba must hold probabilities in [0, 1], found a value above 1")
+    if spec.normalize and _total(r, "zero_c"):
+        raise InvalidInputError("y_proba has a row summing to 0; cannot normalize")
+    ys = as_1d(r["y"], "y_true")
+    if spec.labels is None:
+        classes = encode_labels(ys)[2]
+    else:
+        classes = as_1d(spec.labels, "labels")
+    k = classes.shape[0]
+    if k < 2:
+        raise InvalidInputError(
+            f"class probabilities need at least two classes; y_true has {k} ({classes.tolist()}): pass labels="
+        )
+    if len(proba) != k:
+        raise InvalidInputError(f"y_proba has {len(proba)} columns but there are {k} classes")
+    if not spec.normalize and _total(r, "off_c"):
+        raise InvalidInputError("y_proba rows must sum to 1; pass normalize=True to rescale them")
+    codes = encode_labels(ys, labels=classes)[0]
+    w = _f64(r["w"])
+    a = np.asarray(r["a"], dtype=np.intp)
+    out: dict[str, Any] = {}
+    if spec.wants("confusion"):
+        m = np.bincount(codes * k + a, weights=w, minlength=k * k).astype(np.float64).reshape(k, k)
+        out["confusion"] = ConfusionMatrix(m, classes, pos_label=1 if spec.pos_label is None else spec.pos_label)
+    if spec.wants("label_counts"):
+        out["label_counts"] = LabelCounts(classes, np.bincount(codes, weights=w, minlength=k))
+    if spec.wants("loss_sums"):
+        ce = np.column_stack([_f64(r[f"ce{j}"]) for j in range(k)])
+        br = np.column_stack([_f64(r[f"br{j}"]) for j in range(k)])
+        rows = np.arange(codes.shape[0])
+        sums = {"cross_entropy": float(ce[rows, codes].sum()), "brier": float(br[rows, codes].sum())}
+        out["loss_sums"] = LossSums(float(w.sum()), sums)
+    return SufficientStatistics("probabilities", **out)
+
+
+def _regression(runner: Runner, spec: Spec, q, rel, kinds, y_true: str, y_pred: str, weight: str | None) -> SufficientStatistics:
+    q1, second = regression_queries(
+        q, rel, kinds, y_true=y_true, y_pred=y_pred, weight=weight, pinball_alphas=spec.pinball_alphas
+    )
+    r = runner.run(q1)
+    _check_rows(r, weight, bad_y="y_true", bad_f="y_pred")
+    total = _total(r, "w")
+    out: dict[str, Any] = {}
+    if spec.wants("loss_sums"):
+        names = [lo.name for lo in spec.regression_losses()]
+        values = [_total(r, "sq"), _total(r, "ab")] + [_total(r, f"pin{i}") for i in range(len(spec.pinball_alphas))]
+        out["loss_sums"] = LossSums(total, dict(zip(names, values)))
+    if spec.wants("moments") or spec.wants("targets"):
+        mean = _total(r, "wy") / total
+        r2 = runner.run(second(mean, spec.wants("targets"), spec.target_bin_width))
+        if spec.wants("moments"):
+            out["moments"] = Moments(total, mean, max(_total(r2, "m2"), 0.0))
+        if spec.wants("targets"):
+            out["targets"] = ValueHistogram.from_groups(
+                _f64(r2["k"]), _f64(r2["w"]), _f64(r2["wy"]), _f64(r2["vmin"]), _f64(r2["vmax"]),
+                bin_width=spec.target_bin_width,
+            )
+    return SufficientStatistics("regression", **out)

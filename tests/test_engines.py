@@ -1,0 +1,291 @@
+"""The same predictions through every engine (memory, DuckDB, Spark local mode) give
+identical counts and the same metrics; bad input is refused by every engine."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import warnings
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import beyondchance as bc
+from beyondchance import InvalidInputError, compute_statistics
+from beyondchance.curves import ThresholdCounts
+from beyondchance.engines import detect_engine
+from beyondchance.stats import SufficientStatistics
+
+REL = 1e-12
+
+
+def make_frame(n: int = 600, seed: int = 0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    P = rng.dirichlet(np.ones(3), n)
+    yr = rng.normal(size=n) * 3
+    return pd.DataFrame({
+        "y": y,
+        "score": np.clip(np.round(0.35 * y + 0.65 * rng.random(n), 3), 0, 1),
+        "margin": rng.normal(size=n) + y,
+        "w": rng.integers(0, 4, n).astype(float),
+        "label": rng.choice(["a", "b", "c"], n),
+        "pred": rng.choice(["a", "b", "c", "d"], n),
+        "p0": P[:, 0], "p1": P[:, 1], "p2": P[:, 2],
+        "yr": np.round(yr, 1),
+        "fr": yr + rng.normal(size=n),
+        "ys": np.where(y == 1, "pos", "neg"),
+    })
+
+
+#: (keyword arguments, description) — one case per task and option
+CASES = [
+    dict(y_true="y", y_score="score", weight="w"),
+    dict(y_true="y", y_score="score", score_bins=20),
+    dict(y_true="y", y_score="margin", weight="w", threshold=0.0),
+    dict(y_true="ys", y_score="score", pos_label="pos"),
+    dict(y_true="label", y_pred="pred", weight="w"),
+    dict(y_true="label", y_proba=["p0", "p1", "p2"], weight="w"),
+    dict(y_true="yr", y_pred="fr", weight="w", pinball_alphas=[0.9]),
+    dict(y_true="yr", y_pred="fr", target_bin_width=0.5),
+]
+
+
+def assert_same(a: SufficientStatistics, b: SufficientStatistics) -> None:
+    """Identical counts, sums equal to rounding, the same measures."""
+    assert a.task == b.task and a.threshold == b.threshold and a.pos_label == b.pos_label
+    for name in ("confusion", "label_counts", "loss_sums", "scores", "moments", "targets"):
+        x, y = getattr(a, name), getattr(b, name)
+        assert (x is None) == (y is None), name
+    if a.confusion is not None:
+        assert np.array_equal(a.confusion.labels, b.confusion.labels)
+        assert np.array_equal(a.confusion.matrix, b.confusion.matrix)
+    if a.label_counts is not None:
+        assert np.array_equal(a.label_counts.labels, b.label_counts.labels)
+        assert np.array_equal(a.label_counts.counts, b.label_counts.counts)
+    if a.loss_sums is not None:
+        assert a.loss_sums.weight == b.loss_sums.weight
+        assert set(a.loss_sums.sums) == set(b.loss_sums.sums)
+        for k in a.loss_sums.sums:
+            assert np.isclose(a.loss_sums.sums[k], b.loss_sums.sums[k], rtol=1e-10), k
+    if isinstance(a.scores, ThresholdCounts):
+        for f in ("thresholds", "tps", "fps"):
+            assert np.array_equal(getattr(a.scores, f), getattr(b.scores, f)), f
+    elif a.scores is not None:
+        for f in ("keys", "smin", "pos", "neg"):
+            assert np.array_equal(getattr(a.scores, f), getattr(b.scores, f)), f
+    if a.moments is not None:
+        assert a.moments.weight == b.moments.weight
+        assert np.isclose(a.moments.mean, b.moments.mean, rtol=1e-12, atol=1e-14)
+        assert np.isclose(a.moments.m2, b.moments.m2, rtol=1e-10)
+    if a.targets is not None:
+        for f in ("keys", "weight", "vmin", "vmax"):
+            assert np.array_equal(getattr(a.targets, f), getattr(b.targets, f)), f
+        assert np.allclose(a.targets.wsum, b.targets.wsum, rtol=1e-12, atol=1e-12)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        sa, sb = a.summary(), b.summary()
+    assert sa.keys() == sb.keys()
+    for k in sa:
+        if isinstance(sa[k], str):
+            assert sa[k] == sb[k]
+        else:
+            assert np.isclose(sa[k], sb[k], rtol=1e-9, equal_nan=True), (k, sa[k], sb[k])
+
+
+@pytest.fixture(scope="module")
+def frame() -> pd.DataFrame:
+    return make_frame()
+
+
+@pytest.fixture(scope="module")
+def parquet_dir(tmp_path_factory, frame) -> str:
+    """The frame written in 4 chunks (row groups of 100) to a directory of Parquet files."""
+    d = tmp_path_factory.mktemp("parts")
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    for i, start in enumerate(range(0, len(frame), 150)):
+        pq.write_table(table.slice(start, 150), d / f"part-{i}.parquet", row_group_size=100)
+    return str(d)
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: "-".join(f"{k}={v}" for k, v in c.items()))
+def test_memory_and_duckdb_identical(case, frame, parquet_dir):
+    mem = compute_statistics(frame, **case)  # auto: memory
+    assert_same(mem, compute_statistics(frame, engine="duckdb", **case))
+    assert_same(mem, compute_statistics(os.path.join(parquet_dir, "*.parquet"), **case))  # auto: duckdb
+    assert_same(mem, compute_statistics(os.path.join(parquet_dir, "*.parquet"), engine="memory", **case))
+
+
+def test_duckdb_csv_and_directory_and_arrays(frame, parquet_dir, tmp_path):
+    case = dict(y_true="y", y_score="score", weight="w")
+    csv = tmp_path / "data.csv"
+    frame.to_csv(csv, index=False)
+    mem = compute_statistics(None, y_true=frame.y.to_numpy(), y_score=frame.score.to_numpy(), weight=frame.w.to_numpy())
+    assert_same(mem, compute_statistics(str(csv), **case))
+    assert_same(mem, compute_statistics(parquet_dir, **case))
+    assert_same(mem, compute_statistics(pa.Table.from_pandas(frame), engine="duckdb", **case))
+    import duckdb
+
+    con = duckdb.connect()
+    rel = con.from_df(frame)
+    assert detect_engine(rel) == "duckdb"
+    assert_same(mem, compute_statistics(rel, connection=con, **case))
+
+
+def test_measures_against_scikit_learn_through_duckdb(parquet_dir, frame):
+    import sklearn.metrics as skm
+
+    st_ = compute_statistics(parquet_dir, y_true="y", y_score="score", weight="w")
+    assert np.isclose(st_.auc("roc"), skm.roc_auc_score(frame.y, frame.score, sample_weight=frame.w), rtol=REL)
+    assert np.isclose(st_.auc("pr"), skm.average_precision_score(frame.y, frame.score, sample_weight=frame.w), rtol=REL)
+    pred = (frame.score >= 0.5).astype(int)
+    assert np.isclose(st_.metric("f1"), skm.f1_score(frame.y, pred, sample_weight=frame.w), rtol=REL)
+    rg = compute_statistics(parquet_dir, y_true="yr", y_pred="fr", weight="w")
+    assert np.isclose(rg.prediction_advantage().value, skm.r2_score(frame.yr, frame.fr, sample_weight=frame.w), rtol=1e-10)
+    assert np.isclose(
+        rg.prediction_advantage("absolute").value,
+        skm.d2_absolute_error_score(frame.yr, frame.fr, sample_weight=frame.w), rtol=1e-10,
+    )
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**31 - 1), st.integers(1, 40), st.sampled_from([None, 5]))
+def test_property_memory_equals_duckdb(seed, n, bins):
+    rng = np.random.default_rng(seed)
+    df = pd.DataFrame({
+        "y": rng.integers(0, 2, n),
+        "s": np.round(rng.random(n), int(rng.integers(1, 4))),
+        "w": rng.integers(0, 3, n).astype(float),
+    })
+    df.loc[0, "w"] = 1.0  # a positive total weight (one class only is allowed: measures are nan)
+    kw = dict(y_true="y", y_score="s", weight="w", score_bins=bins)
+    assert_same(compute_statistics(df, **kw), compute_statistics(df, engine="duckdb", **kw))
+
+
+# =====================================================================================
+# bad input: every engine refuses it with an InvalidInputError
+# =====================================================================================
+
+BAD = [
+    (dict(score=[0.1, np.nan, 0.3]), dict(y_true="y", y_score="score"), "y_score"),
+    (dict(w=[1.0, -1.0, 1.0]), dict(y_true="y", y_score="score", weight="w"), "negative"),
+    (dict(w=[0.0, 0.0, 0.0]), dict(y_true="y", y_score="score", weight="w"), "sums to zero"),
+    (dict(w=[1.0, np.inf, 1.0]), dict(y_true="y", y_score="score", weight="w"), "NaN or infinite"),
+    (dict(y=[0, 1, 2]), dict(y_true="y", y_score="score"), "binary"),
+    (dict(), dict(y_true="y", y_score="nope"), "not found"),
+    (dict(), dict(y_true="y", y_score="score", statistics=["moments"]), "statistics for task"),
+    (dict(p0=[0.5, 0.5, 0.5], p1=[0.5, 0.6, 0.5]), dict(y_true="y", y_proba=["p0", "p1"]), "sum to 1"),
+    (dict(p0=[-0.1, 0.5, 0.5], p1=[1.1, 0.5, 0.5]), dict(y_true="y", y_proba=["p0", "p1"]), "negative"),
+    (dict(p0=[0.5, 0.5, 0.5], p1=[0.5, 0.5, 0.5]), dict(y_true="y", y_proba=["p0"]), "columns"),
+    (dict(yr=[1.0, np.inf, 2.0], fr=[1.0, 1.0, 1.0]), dict(y_true="yr", y_pred="fr"), "y_true"),
+]
+
+
+def _bad_frame(**overrides) -> pd.DataFrame:
+    base = {"y": [0, 1, 1], "score": [0.1, 0.5, 0.9], "w": [1.0, 1.0, 1.0], "p0": [0.5, 0.5, 0.5],
+            "p1": [0.5, 0.5, 0.5], "yr": [1.0, 2.0, 3.0], "fr": [1.0, 2.0, 2.5]}
+    base.update(overrides)
+    return pd.DataFrame(base)
+
+
+@pytest.mark.parametrize("engine", ["memory", "duckdb"])
+@pytest.mark.parametrize("overrides,kwargs,match", BAD)
+def test_bad_input_every_engine(engine, overrides, kwargs, match):
+    with pytest.raises(InvalidInputError, match=match):
+        compute_statistics(_bad_frame(**overrides), engine=engine, **kwargs)
+
+
+def test_null_labels_and_files(tmp_path):
+    t = pa.table({"y": pa.array([0, None, 1]), "s": [0.1, 0.2, 0.3]})
+    path = tmp_path / "nulls.parquet"
+    pq.write_table(t, path)
+    with pytest.raises(InvalidInputError, match="y_true"):
+        compute_statistics(str(path), y_true="y", y_score="s")
+    with pytest.raises(InvalidInputError, match="y_true"):
+        compute_statistics(str(path), y_true="y", y_score="s", engine="memory")
+    empty = tmp_path / "empty.parquet"
+    pq.write_table(t.slice(0, 0), empty)
+    with pytest.raises(InvalidInputError, match="empty"):
+        compute_statistics(str(empty), y_true="y", y_score="s")
+    with pytest.raises(InvalidInputError, match="cannot read"):
+        compute_statistics(str(tmp_path / "missing.parquet"), y_true="y", y_score="s")
+    with pytest.raises(InvalidInputError, match="format"):
+        compute_statistics(str(tmp_path / "data.json"), y_true="y", y_score="s")
+    with pytest.raises(InvalidInputError, match="engine must be"):
+        compute_statistics(str(path), y_true="y", y_score="s", engine="hive")
+    with pytest.raises(InvalidInputError, match="needs a source"):
+        compute_statistics(None, y_true=[0, 1], y_score=[0.1, 0.2], engine="duckdb")
+
+
+def test_files_are_not_modified(parquet_dir):
+    before = {f: os.path.getmtime(os.path.join(parquet_dir, f)) for f in os.listdir(parquet_dir)}
+    compute_statistics(parquet_dir, y_true="y", y_score="score")
+    assert before == {f: os.path.getmtime(os.path.join(parquet_dir, f)) for f in os.listdir(parquet_dir)}
+
+
+def test_top_level_exports():
+    for name in ("compute_statistics", "SufficientStatistics", "StatisticsAccumulator", "BinnedScoreCounts"):
+        assert hasattr(bc, name) and name in bc.__all__
+
+
+# =====================================================================================
+# Spark (local mode): one test, one session, small data
+# =====================================================================================
+
+
+def _spark_unavailable() -> str | None:
+    try:
+        import pyspark  # noqa: F401
+    except ImportError:
+        return "pyspark is not installed (pip install 'beyondchance[spark]')"
+    if not (shutil.which("java") or os.environ.get("JAVA_HOME")):
+        return "no Java runtime (java on PATH or JAVA_HOME) for Spark"
+    return None
+
+
+@pytest.fixture(scope="module")
+def spark():
+    reason = _spark_unavailable()
+    if reason:
+        pytest.skip(reason)
+    from pyspark.sql import SparkSession
+
+    session = (
+        SparkSession.builder.master("local[2]")
+        .appName("beyondchance-tests")
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.sql.shuffle.partitions", "2")
+        .config("spark.default.parallelism", "2")
+        .config("spark.driver.memory", "1g")
+        .config("spark.sql.execution.arrow.pyspark.enabled", "true")
+        .getOrCreate()
+    )
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()
+
+
+@pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas")
+def test_spark_local_identical(spark, frame, parquet_dir):
+    """All tasks through Spark SQL equal the in-memory statistics (one test: one JVM under xdist)."""
+    sdf = spark.createDataFrame(frame)
+    assert detect_engine(sdf) == "spark"
+    spark_cases = [  # one per task (each Spark query costs seconds): binary, labels, probabilities, regression
+        dict(y_true="ys", y_score="score", weight="w", pos_label="pos"),
+        CASES[4],
+        CASES[5],
+        dict(y_true="yr", y_pred="fr", weight="w", pinball_alphas=[0.9], target_bin_width=0.5),
+    ]
+    for case in spark_cases:
+        assert_same(compute_statistics(frame, **case), compute_statistics(sdf, **case))
+    # a path read by Spark
+    case = dict(y_true="y", y_score="score", weight="w", score_bins=50)
+    assert_same(compute_statistics(frame, **case), compute_statistics(parquet_dir, engine="spark", spark=spark, **case))
+    with pytest.raises(InvalidInputError, match="y_score"):
+        compute_statistics(spark.createDataFrame(_bad_frame(score=[0.1, float("nan"), 0.3])), y_true="y", y_score="score")
