@@ -13,14 +13,22 @@ statistic on this machine, so by default it is run at full size for accuracy onl
 for every measure in a second table at n = 10^4 (``--scipy-bca-all`` runs them all at
 full size).
 
+The prediction advantage is timed three ways: "(callable)" passes the function
+behind an opaque wrapper (bootstrap_ci's generic path, one call per resample),
+"(fast)" passes the function itself (per-resample sums; same seed, same resamples, so
+the largest difference of the two bootstrap distributions is printed too), and scipy.
+A first table times ways of drawing the resample counts (the floor of every row path).
+
 Usage::
 
     /work/venv/bin/python benchmarks/bench_bootstrap.py [--n 100000] [--resamples 2000]
+        [--only "PA squared" "PA log" ...] [--no-draws] [--small-n 0]
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import time
 import warnings
 from typing import Any, Callable
@@ -74,6 +82,23 @@ def s_pa_squared(y, f, axis=-1):
     return 1 - np.sum((y - f) ** 2, axis=axis) / np.sum((y - mean) ** 2, axis=axis)
 
 
+def s_pa_log(y, q, axis=-1):
+    # the BMP of the log loss is the resample's prior p; its risk is the entropy H(p)
+    p = np.mean(y, axis=axis)
+    entropy = -(p * np.log(p) + (1 - p) * np.log(1 - p))
+    logloss = -np.mean(y * np.log(q) + (1 - y) * np.log(1 - q), axis=axis)
+    return 1 - logloss / entropy
+
+
+def s_pa_absolute(y, f, axis=-1):
+    # the BMP of the absolute loss is the resample's median
+    med = np.median(y, axis=axis, keepdims=True)
+    return 1 - np.sum(np.abs(y - f), axis=axis) / np.sum(np.abs(y - med), axis=axis)
+
+
+_REAL_STATS = (s_pa_squared, s_pa_log, s_pa_absolute)
+
+
 def _cases(n: int, seed: int) -> list[tuple[str, Any, Callable, np.ndarray, np.ndarray]]:
     rng = np.random.default_rng(seed)
     y = rng.random(n) < 0.3
@@ -89,22 +114,34 @@ def _cases(n: int, seed: int) -> list[tuple[str, Any, Callable, np.ndarray, np.n
         ("pure accuracy (callable)", bc.pure_accuracy, s_pure_accuracy, yi, pi),
         ("PA 0/1 (name)", "prediction_advantage", s_pa01, yi, pi),
     ]
-    pa = getattr(bc, "prediction_advantage", None)
-    if pa is not None:
-        pa01 = lambda yt, yp, sample_weight=None: pa(yt, yp, loss="zero_one", sample_weight=sample_weight)  # noqa: E731
-        pa01.__name__ = "prediction_advantage"
-        pasq = lambda yt, yp, sample_weight=None: pa(yt, yp, loss="squared", sample_weight=sample_weight)  # noqa: E731
-        pasq.__name__ = "prediction_advantage"
-        cases += [
-            ("PA 0/1 (callable)", pa01, s_pa01, yi, pi),
-            ("PA squared (callable)", pasq, s_pa_squared, yr, fr),
-        ]
+    yc = (rng.random(n) < 0.3).astype(np.int64)
+    qc = np.clip(np.where(yc == 1, rng.beta(4, 2, n), rng.beta(2, 4, n)), 1e-6, 1 - 1e-6)
+    pa = bc.prediction_advantage
+
+    def opaque(loss):  # the function behind a wrapper: bootstrap_ci's generic callable path
+        def measure(yt, yp, sample_weight=None):
+            return pa(yt, yp, loss=loss, sample_weight=sample_weight)
+        measure.__name__ = "prediction_advantage"
+        return measure
+
+    def fast(loss):  # the function itself (here with its loss bound): the sums fast path
+        return functools.partial(pa, loss=loss)
+
+    cases += [
+        ("PA 0/1 (callable)", opaque("zero_one"), s_pa01, yi, pi),
+        ("PA squared (callable)", opaque("squared"), s_pa_squared, yr, fr),
+        ("PA squared (fast)", fast("squared"), s_pa_squared, yr, fr),
+        ("PA log loss (callable)", opaque("log_loss"), s_pa_log, yc, qc),
+        ("PA log loss (fast)", fast("log_loss"), s_pa_log, yc, qc),
+        ("PA absolute (callable)", opaque("absolute"), s_pa_absolute, yr, fr),
+        ("PA absolute (fast)", fast("absolute"), s_pa_absolute, yr, fr),
+    ]
     return cases
 
 
 def _scipy_data(stat: Callable, yt: np.ndarray, yp: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    if stat is s_pa_squared:
-        return yt, yp
+    if stat in _REAL_STATS:
+        return yt.astype(np.float64), yp
     return yt.astype(bool), yp.astype(bool)
 
 
@@ -130,6 +167,44 @@ def _scipy(stat, yt, yp, method, b, seed, batch):
     )
 
 
+def _draw_table(n: int, b: int, seed: int) -> None:
+    """Ways to draw B resamples of n rows as count vectors, timed on a share of B."""
+    from beyondchance.uncertainty import _chunk_size, _draw_counts
+
+    chunk = _chunk_size(2 * n, b)  # what bootstrap_ci uses for n rows
+    timed = max(chunk, min(b, 200))
+    rng = np.random.default_rng(seed)
+    m = np.ones(n, dtype=np.int64)
+    p = np.full(n, 1.0 / n)
+
+    def in_chunks(draw):
+        done = 0
+        while done < timed:
+            size = min(chunk, timed - done)
+            draw(size)
+            done += size
+
+    def int_bincount_flat(size):  # one bincount over the chunk, rows offset
+        idx = rng.integers(0, n, size=(size, n)) + (np.arange(size) * n)[:, None]
+        return np.bincount(idx.ravel(), minlength=size * n).reshape(size, n)
+
+    methods = [
+        ("integers(int32) + bincount per row [used]", lambda size: _draw_counts(rng, m, n, size)),
+        ("integers(int64) + one flat bincount", int_bincount_flat),
+        ("multinomial(n, 1/n, size=chunk)", lambda size: rng.multinomial(n, p, size=size)),
+        ("poisson(1) [NOT the same distribution]", lambda size: rng.poisson(1.0, size=(size, n))),
+    ]
+    print(f"Drawing the counts of B = {b:,} resamples of n = {n:,} rows (chunks of {chunk}; "
+          f"timed on {timed} resamples, scaled to B)")
+    head = f"{'method':<44}{'ms / resample':>14}{'s for B':>9}"
+    print(head)
+    print("-" * len(head))
+    for label, draw in methods:
+        sec, _ = _time(lambda: in_chunks(draw))
+        print(f"{label:<44}{1e3 * sec / timed:>14.3f}{sec * b / timed:>9.2f}")
+    print()
+
+
 def _diff(ours, ref) -> float:
     se = ref.standard_error
     ci = ref.confidence_interval
@@ -143,9 +218,20 @@ def main() -> None:
     ap.add_argument("--small-n", type=int, default=10_000, help="n of the all-measures BCa table")
     ap.add_argument("--scipy-bca-all", action="store_true", help="scipy BCa for every measure at --n")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--only", nargs="*", default=None,
+                    help="run only the rows whose label contains one of these strings")
+    ap.add_argument("--no-draws", action="store_true", help="skip the table of count-drawing methods")
     args = ap.parse_args()
     b, n = args.resamples, args.n
     batch = max(1, 4_000_000 // n)  # bounds scipy's memory (batch x n per sample)
+
+    def selected(cases):
+        if not args.only:
+            return cases
+        return [c for c in cases if any(key.lower() in c[0].lower() for key in args.only)]
+
+    if not args.no_draws:
+        _draw_table(n, b, args.seed)
 
     print(f"bootstrap_ci vs scipy.stats.bootstrap(paired=True, vectorized=True, batch={batch}); "
           f"n = {n:,}, B = {b:,}, numpy {np.__version__}, scipy {__import__('scipy').__version__}")
@@ -153,9 +239,11 @@ def main() -> None:
             f"{'scipy BCa s':>12}{'ratio BCa':>10}{'|Δ|/SE pct':>11}{'|Δ|/SE BCa':>11}  jackknife")
     print(head)
     print("-" * len(head))
-    for label, measure, stat, yt, yp in _cases(n, args.seed):
+    runs = {}
+    for label, measure, stat, yt, yp in selected(_cases(n, args.seed)):
         t_pct, r_pct = _ours(measure, yt, yp, "percentile", b, 1)
         t_bca, r_bca = _ours(measure, yt, yp, "bca", b, 1)
+        runs[label] = (t_pct, r_pct, t_bca, r_bca)
         s_pct, ref_pct = _scipy(stat, yt, yp, "percentile", b, 2, batch)
         if args.scipy_bca_all or label == "accuracy":
             s_bca, ref_bca = _scipy(stat, yt, yp, "BCa", b, 2, batch)
@@ -166,6 +254,21 @@ def main() -> None:
         print(f"{label:<26}{t_pct:>11.3f}{t_bca:>11.3f}{s_pct:>12.2f}{s_pct / t_pct:>10.3g}"
               f"{bca_cols}{_diff(r_pct, ref_pct):>11.2f}{d_bca}  {r_bca.jackknife}")
 
+    pairs = [(lab, lab.replace("(fast)", "(callable)")) for lab in runs if lab.endswith("(fast)")]
+    pairs = [(f, c) for f, c in pairs if c in runs]
+    if pairs:
+        print("\nPA fast path vs the generic callable path, same seed (so the same resamples)")
+        head3 = (f"{'loss':<14}{'fast pct s':>11}{'call pct s':>11}{'speed-up':>9}{'fast BCa s':>11}"
+                 f"{'call BCa s':>11}{'speed-up':>9}{'max |Δθ*|':>11}  BCa jackknife fast / callable")
+        print(head3)
+        print("-" * len(head3))
+        for f, c in pairs:
+            tf, rf, tfb, rfb = runs[f]
+            tc, rc, tcb, rcb = runs[c]
+            diff = np.nanmax(np.abs(rf.distribution - rc.distribution))
+            print(f"{f.split('(')[0].replace('PA ', ''):<14}{tf:>11.2f}{tc:>11.2f}{tc / tf:>9.3g}{tfb:>11.2f}"
+                  f"{tcb:>11.2f}{tcb / tfb:>9.3g}{diff:>11.1e}  {rfb.jackknife} / {rcb.jackknife}")
+
     if not args.scipy_bca_all and args.small_n:
         n2 = args.small_n
         batch2 = max(1, 4_000_000 // n2)
@@ -173,7 +276,7 @@ def main() -> None:
         head2 = f"{'measure':<26}{'ours BCa s':>11}{'scipy BCa s':>12}{'ratio':>8}{'|Δ|/SE':>8}  ours / scipy interval"
         print(head2)
         print("-" * len(head2))
-        for label, measure, stat, yt, yp in _cases(n2, args.seed):
+        for label, measure, stat, yt, yp in selected(_cases(n2, args.seed)):
             t_bca, r_bca = _ours(measure, yt, yp, "bca", b, 1)
             s_bca, ref = _scipy(stat, yt, yp, "BCa", b, 2, batch2)
             ci = ref.confidence_interval
