@@ -40,19 +40,80 @@ from .baselines import (
     weighted_quantile,
 )
 from .confusion import ConfusionMatrix
+from .curves import (
+    CURVES,
+    Curve,
+    ThresholdCounts,
+    auc_from_rates,
+    average_precision,
+    curve_auc,
+    curve_nauc,
+    curve_value_at,
+    gain_auc,
+    gain_curve,
+    ideal_auc,
+    lift_at_k,
+    lift_auc,
+    lift_curve,
+    pr_auc,
+    precision_at_k,
+    precision_at_recall,
+    precision_recall_curve,
+    recall_at_precision,
+    recall_at_precision_from_rates,
+    roc_auc,
+    roc_curve,
+    threshold_counts,
+    value_at_from_rates,
+)
 from .metrics import METRICS, LabelingMetric, get_metric, metric_names
 from .pure import pure_accuracy, pure_loss, random_accuracy
+from .pure import PureAccuracyOptimalThreshold, pure_accuracy_optimal_threshold
 from .outperformance import OPSResult, outperformance_score
+from .outperformance.curves import OPSCurve, ops_lift_curve, ops_precision_recall_curve
 from .uncertainty import BootstrapResult, ConfidenceInterval, bootstrap_ci
+from .stats import BinnedScoreCounts, LabelCounts, LossSums, Moments, SufficientStatistics, ValueHistogram
+from .engines import compute_statistics
+from .streaming import StatisticsAccumulator
+from .report import Comparison, MetricResult, Report, compare, evaluate
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "evaluate",
+    "compare",
+    "Report",
+    "MetricResult",
+    "Comparison",
     "BeyondChanceWarning",
     "InvalidInputError",
     "UndefinedMeasureError",
     "UndefinedMeasureWarning",
     "ConfusionMatrix",
+    "CURVES",
+    "Curve",
+    "ThresholdCounts",
+    "auc_from_rates",
+    "average_precision",
+    "curve_auc",
+    "curve_nauc",
+    "curve_value_at",
+    "gain_auc",
+    "gain_curve",
+    "ideal_auc",
+    "lift_at_k",
+    "lift_auc",
+    "lift_curve",
+    "pr_auc",
+    "precision_at_k",
+    "precision_at_recall",
+    "precision_recall_curve",
+    "recall_at_precision",
+    "recall_at_precision_from_rates",
+    "roc_auc",
+    "roc_curve",
+    "threshold_counts",
+    "value_at_from_rates",
     "METRICS",
     "LabelingMetric",
     "get_metric",
@@ -60,6 +121,8 @@ __all__ = [
     "pure_accuracy",
     "pure_loss",
     "random_accuracy",
+    "pure_accuracy_optimal_threshold",
+    "PureAccuracyOptimalThreshold",
     "prediction_advantage",
     "prediction_advantage_result",
     "PredictionAdvantageResult",
@@ -82,7 +145,18 @@ __all__ = [
     "weighted_quantile",
     "outperformance_score",
     "OPSResult",
+    "OPSCurve",
+    "ops_precision_recall_curve",
+    "ops_lift_curve",
     "bootstrap_ci",
     "BootstrapResult",
     "ConfidenceInterval",
+    "SufficientStatistics",
+    "LabelCounts",
+    "LossSums",
+    "Moments",
+    "ValueHistogram",
+    "BinnedScoreCounts",
+    "compute_statistics",
+    "StatisticsAccumulator",
 ]
