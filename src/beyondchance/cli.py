@@ -1,38 +1,85 @@
 """The ``beyondchance`` command line: a thin layer over the library.
 
-Every command parses its arguments, calls the library, and turns bad input into
-one line on stderr with exit status 2 (never a traceback).
+Every command parses its arguments, calls :mod:`beyondchance.report` (or the demo),
+and renders.  Bad input — a missing file or column, a non-numeric score column, an
+unreadable Parquet file, and every case of SPEC §6 — is answered with one line
+``beyondchance: error: ...`` on stderr and exit status 2, never a traceback.  Input
+files are only read.
 """
 
 from __future__ import annotations
 
-import functools
+import json
+import os
 import sys
+import warnings
+from pathlib import Path
 from typing import Any, Callable
 
 import click
 
-from ._warnings import InvalidInputError
+from ._warnings import BeyondChanceWarning, InvalidInputError
 
 __all__ = ["main"]
 
+_DEBUG_ENV = "BEYONDCHANCE_DEBUG"
 
-def _one_line_errors(func: Callable[..., Any]) -> Callable[..., Any]:
-    """Report InvalidInputError / OSError as ``beyondchance: error: ...`` and exit 2."""
 
-    @functools.wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
+def _one_line(message: str) -> str:
+    return " ".join(str(message).split())
+
+
+def _fail(message: str, status: int = 2) -> None:
+    click.echo(f"beyondchance: error: {_one_line(message)}", err=True)
+    sys.exit(status)
+
+
+#: commands of other modules, imported only when used: name -> (module, attribute)
+_LAZY_COMMANDS = {"reproduce": ("beyondchance.experiments.command", "reproduce")}
+
+
+class _Group(click.Group):
+    """A click group whose errors are one line on stderr (status 2 for bad input)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(super().list_commands(ctx)) | set(_LAZY_COMMANDS))
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        command = super().get_command(ctx, name)
+        if command is None and name in _LAZY_COMMANDS:
+            import importlib
+
+            module, attr = _LAZY_COMMANDS[name]
+            try:
+                command = getattr(importlib.import_module(module), attr)
+            except Exception:  # pragma: no cover - absent or broken: the other commands still work
+                return None
+        return command
+
+    def main(self, args: Any = None, prog_name: str | None = None, **extra: Any) -> Any:  # type: ignore[override]
+        extra.pop("standalone_mode", None)
         try:
-            return func(*args, **kwargs)
+            rv = super().main(args, prog_name, standalone_mode=False, **extra)
+        except click.exceptions.Exit as exc:  # pragma: no cover - --help/--version inside commands
+            sys.exit(exc.exit_code)
+        except click.UsageError as exc:
+            hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx is not None else ""
+            _fail(exc.format_message() + hint)
+        except click.ClickException as exc:
+            _fail(exc.format_message())
+        except click.Abort:
+            click.echo("beyondchance: aborted", err=True)
+            sys.exit(1)
         except (InvalidInputError, OSError) as exc:
-            message = " ".join(str(exc).split())
-            click.echo(f"beyondchance: error: {message}", err=True)
-            sys.exit(2)
+            _fail(str(exc))
+        except Exception as exc:  # a bug: still one line, the traceback on request
+            if os.environ.get(_DEBUG_ENV):
+                raise
+            _fail(f"internal error ({type(exc).__name__}: {exc}); set {_DEBUG_ENV}=1 for the traceback", status=1)
+        sys.exit(rv if isinstance(rv, int) else 0)
 
-    return wrapper
 
-
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(package_name="beyondchance")
 def main() -> None:
     """Is this predictor better than the trivial one, and by how much?
@@ -40,27 +87,355 @@ def main() -> None:
     \b
     Examples:
       beyondchance demo
+      beyondchance report scores.parquet --y-true label --y-score score
+      beyondchance compare jan.csv feb.csv mar.csv --y-true label --y-score score
+      beyondchance compare monthly.csv --by month --y-true label --y-score score --format html --out drift.html
     """
+    warnings.simplefilter("ignore", BeyondChanceWarning)  # shown as notes in the output instead
+    warnings.simplefilter("ignore", RuntimeWarning)
+
+
+# ======================================================================================
+# progress
+# ======================================================================================
+
+
+class _Progress:
+    """A spinner with the current step on stderr (only on an interactive terminal)."""
+
+    def __init__(self, enabled: bool | None = None, console: Any = None) -> None:
+        from rich.console import Console
+
+        self.console = console if console is not None else Console(stderr=True)
+        self.enabled = self.console.is_terminal if enabled is None else enabled
+        self._progress = None
+        self._task = None
+
+    def __enter__(self) -> "_Progress":
+        if self.enabled:
+            from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+            self._progress = Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
+                                      console=self.console, transient=True)
+            self._progress.start()
+            self._task = self._progress.add_task("starting", total=None)
+        return self
+
+    def __call__(self, message: str) -> None:
+        if self._progress is not None:
+            self._progress.update(self._task, description=message)
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._progress is not None:
+            self._progress.stop()
+
+
+# ======================================================================================
+# shared options
+# ======================================================================================
+
+
+def _split(value: str | None) -> list[str] | None:
+    if value is None:
+        return None
+    items = [v.strip() for v in value.split(",") if v.strip()]
+    return items or None
+
+
+def _evaluation_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    options = [
+        click.option("--y-true", "y_true", required=True, metavar="COL", help="Column of the true labels (or targets)."),
+        click.option("--y-score", "y_score", multiple=True, metavar="COL",
+                     help="Column of scores (binary). Repeat it for class-probability columns, one per class, "
+                          "in the order of --labels (default: the sorted classes)."),
+        click.option("--y-pred", "y_pred", metavar="COL", help="Column of predicted labels (or real predictions)."),
+        click.option("--weight", metavar="COL", help="Column of non-negative sample weights."),
+        click.option("--pos-label", metavar="LABEL",
+                     help="Positive class of a binary task [default: 1 for 0/1 labels, else the minority class]."),
+        click.option("--threshold", type=float, metavar="T",
+                     help="Binary scores: score >= T is predicted positive [default: 0.5 for scores in [0, 1], else 0]."),
+        click.option("--task", type=click.Choice(["binary-scores", "binary-labels", "multiclass-labels",
+                                                  "multiclass-probabilities", "regression"]),
+                     help="Override the detected task."),
+        click.option("--labels", metavar="A,B,...", help="Class labels of the probability columns, in order."),
+        click.option("--metrics", metavar="M1,M2,...", help="Report only these metrics."),
+        click.option("--format", "fmt", type=click.Choice(["table", "json", "html"]), default="table",
+                     show_default=True, help="Output format."),
+        click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
+                     help="Write the output to this file (html default: beyondchance-report.html)."),
+        click.option("--confidence-level", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.95,
+                     show_default=True, help="Level of the bootstrap confidence intervals."),
+        click.option("--n-resamples", type=click.IntRange(min=1), default=2000, show_default=True,
+                     help="Bootstrap resamples."),
+        click.option("--no-ci", is_flag=True, help="Skip the confidence intervals."),
+        click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap."),
+        click.option("--normalize", is_flag=True, help="Rescale probability rows that do not sum to 1."),
+        click.option("--dbt-samples", type=click.IntRange(min=64), default=16_384, show_default=True, metavar="G",
+                     help="Random reference curves (Directed Binary Tree) for the OPS of the AUCs; standard "
+                          "error <= 0.5/sqrt(G). Built on first use at a prevalence, then cached."),
+        click.option("--engine", type=click.Choice(["memory"]), default="memory", show_default=True,
+                     help="Where the statistics are computed (memory: numpy on the columns read with pyarrow)."),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def _prediction_columns(y_score: tuple[str, ...], y_pred: str | None) -> tuple[list[str], list[str]]:
+    """(prediction columns, of which must be numeric)."""
+    if bool(y_score) == bool(y_pred):
+        raise InvalidInputError("give either --y-score COL (scores or probability columns) or --y-pred COL")
+    if y_score:
+        return list(y_score), list(y_score)
+    return [y_pred], []
+
+
+def _coerce_labels(labels: list[str] | None, y_true: Any) -> Any:
+    """``--labels`` typed like y_true's labels."""
+    if labels is None:
+        return None
+    import numpy as np
+
+    if y_true.dtype.kind in "biuf":
+        try:
+            return np.asarray([float(v) for v in labels]).astype(y_true.dtype)
+        except ValueError:
+            raise InvalidInputError(f"--labels {','.join(labels)} are not numbers but y_true is numeric") from None
+    return np.asarray(labels, dtype=object)
+
+
+def _read(source: str, y_true: str, pred_cols: list[str], numeric: list[str], weight: str | None,
+          extra: list[str] = ()) -> tuple[Any, Any, Any, dict]:
+    import numpy as np
+
+    from .report.io import read_columns
+
+    cols = [y_true, *pred_cols, *([weight] if weight else []), *extra]
+    table = read_columns(source, cols, numeric=numeric + ([weight] if weight else []))
+    c = table.columns
+    y = c[pred_cols[0]] if len(pred_cols) == 1 else np.column_stack([c[p] for p in pred_cols])
+    return c[y_true], y, (c[weight] if weight else None), c
+
+
+def _check_out(out: Path | None, inputs: list[str]) -> None:
+    if out is None:
+        return
+    target = out.resolve()
+    for src in inputs:
+        if src != "-" and Path(src).exists() and Path(src).resolve() == target:
+            raise InvalidInputError(f"--out {out} is an input file; input files are never overwritten")
+
+
+def _write(text: str, out: Path | None, what: str) -> None:
+    if out is None:
+        click.echo(text, nl=not text.endswith("\n"))
+        return
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(text, encoding="utf-8")
+    click.echo(f"{what} written to {out}", err=True)
+
+
+def _eval_kwargs(opts: dict[str, Any], y_true: Any) -> dict[str, Any]:
+    return dict(
+        task=opts["task"], pos_label=opts["pos_label"], threshold=opts["threshold"],
+        labels=_coerce_labels(_split(opts["labels"]), y_true), metrics=_split(opts["metrics"]),
+        confidence_level=opts["confidence_level"], n_resamples=opts["n_resamples"], ci=not opts["no_ci"],
+        random_state=opts["seed"], normalize=opts["normalize"], dbt_samples=opts["dbt_samples"],
+    )
+
+
+# ======================================================================================
+# report
+# ======================================================================================
+
+
+@main.command()
+@click.argument("file", metavar="FILE")
+@_evaluation_options
+def report(file: str, **opts: Any) -> None:
+    """Evaluate predictions in a CSV or Parquet FILE (- for CSV on stdin) against the trivial predictor.
+
+    For every metric: its value, the best constant prediction's value, the advantage over
+    it (the prediction advantage), the outperformance score at this prevalence, a
+    bootstrap confidence interval and a verdict. The task (binary scores or labels,
+    multi-class labels or probabilities, regression) is detected and stated; --task
+    overrides it.
+
+    \b
+    Examples:
+      beyondchance report scores.parquet --y-true default --y-score score
+      beyondchance report preds.csv --y-true y --y-pred y_hat --format json
+      beyondchance report probs.csv --y-true species --y-score p_a --y-score p_b --y-score p_c --labels a,b,c
+      cat scores.csv | beyondchance report - --y-true label --y-score score --format html --out report.html
+    """
+    from .report import evaluate
+
+    pred_cols, numeric = _prediction_columns(opts["y_score"], opts["y_pred"])
+    out = opts["out"]
+    if opts["fmt"] == "html" and out is None:
+        out = Path("beyondchance-report.html")
+    _check_out(out, [file])
+    with _Progress() as progress:
+        progress(f"reading {file}")
+        y_true, y, w, _ = _read(file, opts["y_true"], pred_cols, numeric, opts["weight"])
+        name = "<stdin>" if file == "-" else Path(file).name
+        result = evaluate(y_true, y, sample_weight=w, name=name, progress=progress, strict=True,
+                          **_eval_kwargs(opts, y_true))
+        if opts["fmt"] == "html":
+            from .report.render_html import report_html
+
+            text = report_html(result, progress=progress)
+    if opts["fmt"] == "json":
+        _write(json.dumps(result.to_dict(), indent=2, allow_nan=False), out, "JSON report")
+    elif opts["fmt"] == "html":
+        _write(text, out, "HTML report")
+    else:
+        from .report.render_terminal import render_report, render_report_text
+
+        if out is None:
+            render_report(result)
+        else:
+            _write(render_report_text(result, width=140), out, "report")
+
+
+# ======================================================================================
+# compare
+# ======================================================================================
+
+
+@main.command()
+@click.argument("files", nargs=-1, required=True, metavar="FILE...")
+@click.option("--by", metavar="COL", help="Split one file into test sets by this column (a month, a segment ...).")
+@click.option("--reference", metavar="NAME", help="The test set the others are compared with [default: the first].")
+@_evaluation_options
+def compare(files: tuple[str, ...], by: str | None, reference: str | None, **opts: Any) -> None:
+    """Compare test sets side by side: several FILEs, or one FILE split --by a column.
+
+    Nominal metrics move with the prevalence even when the model does not change; the
+    advantage over the constant prediction and the outperformance score show whether
+    the model itself changed (OPS paper, section 4). Test sets whose OPS interval lies
+    entirely below / above the reference's are flagged.
+
+    \b
+    Examples:
+      beyondchance example examples/
+      beyondchance compare examples/credit_default_monthly.csv --by month --y-true default --y-score score
+      beyondchance compare jan.parquet feb.parquet --y-true label --y-score score --format html --out drift.html
+    """
+    import numpy as np
+
+    from .report.compare import compare as compare_sets
+
+    pred_cols, numeric = _prediction_columns(opts["y_score"], opts["y_pred"])
+    if by is not None and len(files) != 1:
+        raise InvalidInputError("--by splits one file; give exactly one FILE with --by")
+    if by is None and len(files) < 2:
+        raise InvalidInputError("compare needs two or more FILEs, or one FILE with --by COL")
+    out = opts["out"]
+    if opts["fmt"] == "html" and out is None:
+        out = Path("beyondchance-compare.html")
+    _check_out(out, list(files))
+    with _Progress() as progress:
+        sets: dict[str, tuple] = {}
+        if by is not None:
+            progress(f"reading {files[0]}")
+            y_true, y, w, cols = _read(files[0], opts["y_true"], pred_cols, numeric, opts["weight"], [by])
+            groups, inverse = np.unique(cols[by], return_inverse=True)
+            if groups.size > 200:
+                raise InvalidInputError(f"--by {by} has {groups.size} distinct values; at most 200 test sets")
+            for g, value in enumerate(groups):
+                idx = np.flatnonzero(inverse == g)
+                value = value.item() if hasattr(value, "item") else value
+                sets[str(value)] = (y_true[idx], y[idx]) + ((w[idx],) if w is not None else ())
+        else:
+            stems = [Path(f).stem for f in files]
+            names = stems if len(set(stems)) == len(stems) else list(files)
+            if len(set(names)) != len(names):
+                raise InvalidInputError("the same file is given twice")
+            for name, f in zip(names, files):
+                progress(f"reading {f}")
+                y_true, y, w, _ = _read(f, opts["y_true"], pred_cols, numeric, opts["weight"])
+                sets[name] = (y_true, y) + ((w,) if w is not None else ())
+        first_true = next(iter(sets.values()))[0]
+        kwargs = _eval_kwargs(opts, first_true)
+        comparison = compare_sets(sets, reference=reference, progress=progress, strict=True, **kwargs)
+        if opts["fmt"] == "html":
+            from .report.render_html import comparison_html
+
+            progress("drawing the plots")
+            text = comparison_html(comparison)
+    if opts["fmt"] == "json":
+        _write(json.dumps(comparison.to_dict(), indent=2, allow_nan=False), out, "JSON comparison")
+    elif opts["fmt"] == "html":
+        _write(text, out, "HTML comparison")
+    else:
+        from .report.render_terminal import render_comparison, render_comparison_text
+
+        if out is None:
+            render_comparison(comparison)
+        else:
+            _write(render_comparison_text(comparison), out, "comparison")
+
+
+# ======================================================================================
+# demo and example
+# ======================================================================================
 
 
 @main.command()
 @click.option("--folds", default=10, show_default=True, type=click.IntRange(min=2), help="Cross-validation folds.")
-@click.option("--seed", default=0, show_default=True, help="Random seed of the fold split.")
-@_one_line_errors
-def demo(folds: int, seed: int) -> None:
-    """Evaluate a real classifier on the bundled Haberman survival data.
+@click.option("--seed", default=0, show_default=True, help="Random seed of the fold split and the bootstrap.")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=Path("beyondchance-demo.html"),
+              show_default=True, help="Where to write the HTML report.")
+@click.option("--no-html", is_flag=True, help="Only print to the terminal.")
+@click.option("--dbt-samples", type=click.IntRange(min=64), default=8_192, show_default=True, metavar="G",
+              help="Random reference curves for the OPS of the AUCs (standard error <= 0.0056; "
+                   "built on first use and cached).")
+def demo(folds: int, seed: int, out: Path, no_html: bool, dbt_samples: int) -> None:
+    """Run the whole thing on bundled real data and write the HTML report.
 
-    Five common classifiers reach 66-75% cross-validated accuracy; always answering
-    "survived" scores 73.5%. Prediction Advantage and pure accuracy show how
-    little of that accuracy is the models' own.
+    1. Haberman survival (PA paper, Appendix A): five cross-validated classifiers reach
+    66-75% accuracy; always answering "survived" scores 73.5%.
+    2. A credit-default model (ISLR Default data) monitored over six months whose
+    prevalence rises from 3% to 30%: nominal precision climbs, its outperformance
+    score stays put — except in the month where the model really degraded.
 
     \b
     Example:
-      beyondchance demo --folds 5 --seed 1
+      beyondchance demo --folds 5 --seed 1 --out demo.html
     """
-    from .demo import haberman_demo, render_haberman_demo
+    from rich.console import Console
 
-    render_haberman_demo(haberman_demo(folds=folds, seed=seed))
+    from .demo import run_demo
+
+    console = Console()  # the spinner shares it, so that printed lines go above it
+    with _Progress(console=console) as progress:
+        run_demo(folds=folds, seed=seed, out=None if no_html else out, progress=progress, dbt_samples=dbt_samples,
+                 console=console)
+
+
+@main.command()
+@click.argument("directory", type=click.Path(file_okay=False, path_type=Path), default=Path("beyondchance-example"))
+@click.option("--seed", default=0, show_default=True, help="Random seed of the sampling.")
+def example(directory: Path, seed: int) -> None:
+    """Write the bundled scored example (a credit-default model over six months) as CSV files.
+
+    The files are generated from the bundled ISLR Default data: one CSV with a month
+    column, and one CSV per month. The commands to try are printed.
+
+    \b
+    Example:
+      beyondchance example examples/
+    """
+    from .report.example import write_example
+
+    paths = write_example(directory, seed=seed)
+    click.echo(f"wrote {len(paths)} files to {directory}/")
+    click.echo("try:")
+    click.echo(f"  beyondchance report {paths['2024-01']} --y-true default --y-score score")
+    click.echo(f"  beyondchance compare {paths['all']} --by month --y-true default --y-score score")
+    months = [p for k, p in paths.items() if k != "all"]
+    click.echo(f"  beyondchance compare {' '.join(str(p) for p in months[:3])} --y-true default --y-score score")
 
 
 if __name__ == "__main__":  # pragma: no cover

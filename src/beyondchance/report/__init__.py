@@ -1,0 +1,34 @@
+"""The main job: evaluate a predictor against the trivial one and render the result.
+
+* :func:`evaluate` → :class:`Report` (value, baseline, advantage, OPS, CI, verdict per metric)
+* :func:`compare` → :class:`Comparison` (several test sets side by side)
+* renderers: :mod:`.render_terminal` (rich), :mod:`.render_html` (one self-contained page),
+  :mod:`.plots` (matplotlib); reading files: :mod:`.io`; the bundled scored example:
+  :mod:`.example`.
+"""
+
+from .compare import Change, Comparison, compare
+from .evaluate import (
+    TASKS,
+    MetricCI,
+    MetricResult,
+    Report,
+    detect_task,
+    evaluate,
+    evaluate_counts,
+    metrics_for_task,
+)
+
+__all__ = [
+    "TASKS",
+    "Change",
+    "Comparison",
+    "MetricCI",
+    "MetricResult",
+    "Report",
+    "compare",
+    "detect_task",
+    "evaluate",
+    "evaluate_counts",
+    "metrics_for_task",
+]

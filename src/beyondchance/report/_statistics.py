@@ -1,0 +1,393 @@
+r"""Report measures of a scored binary test set, from its sufficient statistic alone.
+
+Everything the report needs about binary scores — the confusion matrix at the
+threshold, the log loss and Brier score, the curves and their bootstrap, the
+PA–coverage curve — is computed from :class:`~beyondchance.curves.ThresholdCounts`
+(distinct scores with cumulative positive and negative weights), never from the rows
+again.  An out-of-core engine that produces the same counts therefore produces the
+same report.
+
+Bootstrap of the score-based measures
+-------------------------------------
+The pools of the bootstrap are the cells (score, label): a resample draws U units
+(rows of positive weight) with replacement, i.e. cell counts
+``Multinomial(U, m_c / U)``, which is the ordinary row bootstrap when every cell holds
+one distinct score.  When there are more than ``max_bins`` distinct scores, adjacent
+scores are pooled into ``max_bins`` bins of (nearly) equal row count; the resampled
+measure is then that of the binned scores (ties within a bin), and the interval is
+centred on the exact estimate (below).  Beyond :data:`POISSON_ABOVE` rows the cell
+counts are drawn as independent ``Poisson(m_c)`` (the Poisson bootstrap: each row is
+drawn Poisson(1) times, asymptotically equivalent to the multinomial and half its
+cost):
+
+.. math::
+
+    [\hat\theta + (\theta^*_{bin})_{(\alpha/2)} - \hat\theta_{bin},\
+     \hat\theta + (\theta^*_{bin})_{(1-\alpha/2)} - \hat\theta_{bin}]
+
+(a percentile interval of the binned statistic shifted by the binning error, which is
+reported).  With sample weights a resampled unit adds the mean weight (and mean
+weighted loss) of its cell, exact when the rows of a cell share one weight.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..curves import ThresholdCounts, auc_from_rates
+
+__all__ = [
+    "confusion_at_threshold",
+    "per_threshold",
+    "compress_counts",
+    "loss_terms",
+    "loss_sums",
+    "loss_baseline",
+    "ScoreCells",
+    "pa_coverage_from_counts",
+]
+
+_EPS = float(np.finfo(np.float64).eps)
+#: beyond this many rows the cell counts are drawn as independent Poissons
+POISSON_ABOVE = 1_000_000
+
+#: score measures computed from the cells: name -> (curve, method) or a loss
+SCORE_MEASURES = ("roc_auc", "pr_auc", "lift_auc", "log_loss", "brier")
+_CURVE_OF = {"roc_auc": ("roc", "trapezoid"), "pr_auc": ("pr", "ap"), "lift_auc": ("lift", "interpolated")}
+
+
+def _padded(tc: ThresholdCounts) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    return tc.__dict__["_padded"]
+
+
+def confusion_at_threshold(tc: ThresholdCounts, threshold: float) -> tuple[float, float, float, float]:
+    """(tp, fp, fn, tn) when a score ≥ ``threshold`` is predicted positive.
+
+    >>> from beyondchance.curves import threshold_counts
+    >>> tc = threshold_counts([0, 1, 1, 0, 1], [0.1, 0.9, 0.4, 0.6, 0.5])
+    >>> confusion_at_threshold(tc, 0.5)
+    (2.0, 1.0, 1.0, 1.0)
+    """
+    thr, tps, fps = _padded(tc)
+    # thresholds are decreasing: count those >= threshold (the +inf pad is always in)
+    j = int(np.searchsorted(-thr, -threshold, side="right")) - 1
+    tp, fp = float(tps[j]), float(fps[j])
+    return tp, fp, tc.n_pos - tp, tc.n_neg - fp
+
+
+def per_threshold(tc: ThresholdCounts) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Distinct scores (decreasing) and the positive / negative weight at each."""
+    return tc.thresholds, np.diff(_padded(tc)[1]), np.diff(_padded(tc)[2])
+
+
+_per_threshold = per_threshold
+
+
+def compress_counts(tc: ThresholdCounts) -> ThresholdCounts:
+    r"""The same curves on fewer points: interior points of negative-only runs dropped.
+
+    Consecutive thresholds that add only negatives move the curve point along a
+    straight line in (α, β) (β constant), so dropping the interior points of such a
+    run changes no curve: the ROC trapezoid and the lift / PR areas under eq. 9's
+    interpolation are integrals along the same path, the steps of average precision
+    on them have Δrecall = 0, and every later point keeps its cumulative counts.  On
+    continuous scores this keeps about n·π + (number of runs) of the n points, and
+    every AUC and point metric computed by :mod:`beyondchance.curves` on the result
+    equals the one on ``tc`` (up to rounding).
+
+    >>> from beyondchance.curves import threshold_counts
+    >>> tc = threshold_counts([1, 0, 0, 0, 1, 0, 0], [.9, .8, .7, .6, .5, .4, .3])
+    >>> small = compress_counts(tc)
+    >>> small.thresholds.tolist(), small.auc("roc") == tc.auc("roc"), small.auc("pr") == tc.auc("pr")
+    ([0.9, 0.6, 0.5, 0.3], True, True)
+    """
+    thr, tps, fps = _padded(tc)
+    k = thr.shape[0] - 1
+    if k <= 2:
+        return tc
+    neg_only = np.diff(tps) == 0  # segment j (point j-1 -> j), j = 1..k
+    # point j (1..k-1) is interior when segments j and j+1 both add negatives only
+    interior = neg_only[:-1] & neg_only[1:]
+    if not interior.any():
+        return tc
+    keep = np.flatnonzero(~interior) + 1
+    keep = np.r_[keep, k] if keep[-1] != k else keep
+    return ThresholdCounts(thr[keep], tps[keep], fps[keep], tc.pos_label)
+
+
+def loss_terms(v: np.ndarray, loss: str) -> tuple[np.ndarray, np.ndarray]:
+    """Per-sample loss of a positive and of a negative with score (probability) v.
+
+    ``log_loss``: −log p of the true class, probabilities clipped to [eps, 1 − eps] as
+    scikit-learn's ``log_loss`` does; ``brier``: (v − y)², scikit-learn's binary
+    ``brier_score_loss``.  (In-place arithmetic: two temporaries for 10⁷ scores.)
+    """
+    if loss == "log_loss":
+        lp = np.clip(v, _EPS, 1 - _EPS)
+        np.log(lp, out=lp)
+        np.negative(lp, out=lp)
+        ln = np.subtract(1.0, v)
+        np.clip(ln, _EPS, 1 - _EPS, out=ln)
+        np.log(ln, out=ln)
+        np.negative(ln, out=ln)
+        return lp, ln
+    if loss == "brier":
+        lp = np.subtract(1.0, v)
+        np.square(lp, out=lp)
+        return lp, np.square(v)
+    raise ValueError(loss)  # pragma: no cover
+
+
+def loss_sums(
+    tc: ThresholdCounts, loss: str, *, terms: tuple | None = None, per: tuple | None = None
+) -> tuple[float, float]:
+    """(weighted loss sum, total weight) of a probabilistic loss, from the counts.
+
+    >>> from beyondchance.curves import threshold_counts
+    >>> tc = threshold_counts([0, 1], [0.2, 0.6])
+    >>> s, w = loss_sums(tc, "brier"); round(s / w, 6)    # ((0.2)^2 + (0.4)^2) / 2
+    0.1
+    """
+    v, dp, dn = _per_threshold(tc) if per is None else per
+    lp, ln = loss_terms(v, loss) if terms is None else terms
+    return float(np.dot(dp, lp) + np.dot(dn, ln)), tc.n
+
+
+def loss_baseline(prevalence: Any, loss: str) -> Any:
+    """Risk of the Bayesian marginal prediction (the constant probability π).
+
+    log loss: the entropy H(π); Brier: π(1 − π) (scikit-learn's binary scale).
+    """
+    pi = np.asarray(prevalence, dtype=np.float64)
+    if loss == "log_loss":
+        with np.errstate(divide="ignore", invalid="ignore"):
+            h = -(np.where(pi > 0, pi * np.log(np.where(pi > 0, pi, 1.0)), 0.0)
+                  + np.where(pi < 1, (1 - pi) * np.log(np.where(pi < 1, 1 - pi, 1.0)), 0.0))
+        return h
+    return pi * (1.0 - pi)
+
+
+@dataclass(frozen=True, eq=False)
+class ScoreCells:
+    """Pools of the score bootstrap: (bin of adjacent scores) x (class).
+
+    Attributes
+    ----------
+    pos_units, neg_units : (K,) rows of positive weight per bin and class
+    pos_weight, neg_weight : (K,) their weight sums
+    pos_loss, neg_loss : dict loss -> (K,) weighted loss sums (scores in [0, 1] only)
+    n_distinct : number of distinct scores
+    exact : whether every bin holds one distinct score
+    """
+
+    pos_units: np.ndarray
+    neg_units: np.ndarray
+    pos_weight: np.ndarray
+    neg_weight: np.ndarray
+    pos_loss: dict
+    neg_loss: dict
+    n_distinct: int
+    exact: bool
+
+    @classmethod
+    def from_counts(
+        cls,
+        tc: ThresholdCounts,
+        units: ThresholdCounts | None = None,
+        *,
+        max_bins: int = 1000,
+        losses: tuple[str, ...] = (),
+        terms: dict | None = None,
+        per: tuple | None = None,
+    ) -> "ScoreCells":
+        """Cells from the weighted counts ``tc`` and the unit counts ``units``.
+
+        ``units`` counts rows (weight 1 for every row of positive weight) on the same
+        thresholds; ``None`` when the data are unweighted (``tc`` counts rows).
+        ``terms``: precomputed :func:`loss_terms` per loss (reused, not recomputed).
+        """
+        given = terms
+        v, dp, dn = _per_threshold(tc) if per is None else per
+        if units is None:
+            up, un = dp, dn
+        else:
+            if units.thresholds.shape != v.shape or not np.array_equal(units.thresholds, v):
+                raise ValueError("units must be counted on the same thresholds")  # pragma: no cover
+            _, up, un = _per_threshold(units)
+        k = v.shape[0]
+        terms = {loss: (loss_terms(v, loss) if given is None else given[loss]) for loss in losses}
+        if k <= max_bins:
+            starts = np.arange(k)
+            exact = True
+        else:
+            cum = np.cumsum(up + un)
+            edges = np.searchsorted(cum, cum[-1] * np.arange(1, max_bins) / max_bins, side="left") + 1
+            starts = np.unique(np.r_[0, edges[edges < k]])
+            exact = False
+
+        def pool(x: np.ndarray) -> np.ndarray:
+            return np.add.reduceat(x, starts) if not exact else np.asarray(x, dtype=np.float64).copy()
+
+        pos_loss = {loss: pool(dp * t[0]) for loss, t in terms.items()}
+        neg_loss = {loss: pool(dn * t[1]) for loss, t in terms.items()}
+        return cls(pool(up), pool(un), pool(dp), pool(dn), pos_loss, neg_loss, k, exact)
+
+    @property
+    def n_bins(self) -> int:
+        return int(self.pos_units.shape[0])
+
+    def describe(self) -> str:
+        units = float(self.pos_units.sum() + self.neg_units.sum())
+        draw = "Poisson" if units > POISSON_ABOVE else "multinomial"
+        if self.exact:
+            return f"{draw} bootstrap, one cell per distinct score ({self.n_distinct} distinct scores)"
+        return (f"{draw} bootstrap on {self.n_bins} bins of adjacent scores of equal row count "
+                f"({self.n_distinct} distinct scores), shifted by the binning error")
+
+    # --- measures of (a stack of) cell weights -------------------------------------
+
+    def measures(
+        self, pos_w: np.ndarray, neg_w: np.ndarray, pos_l: dict, neg_l: dict, names: tuple[str, ...]
+    ) -> dict[str, np.ndarray]:
+        """The measures of cell weights of shape (B, K); nan where a class is absent."""
+        P = pos_w.sum(axis=1)
+        N = neg_w.sum(axis=1)
+        ok = (P > 0) & (N > 0)
+        out: dict[str, np.ndarray] = {}
+        curves = [nm for nm in names if nm in _CURVE_OF]
+        if curves:
+            b, k = pos_w.shape
+            tps = np.zeros((b, k + 1))
+            fps = np.zeros((b, k + 1))
+            np.cumsum(pos_w, axis=1, out=tps[:, 1:])
+            np.cumsum(neg_w, axis=1, out=fps[:, 1:])
+            Ps = np.where(ok, tps[:, -1], 1.0)[:, None]
+            Ns = np.where(ok, fps[:, -1], 1.0)[:, None]
+            alpha = fps / Ns
+            beta = 1.0 - tps / Ps
+            # a resample without one class: any valid curve, then nan
+            alpha[~ok] = np.linspace(0.0, 1.0, k + 1)
+            beta[~ok] = 1.0 - alpha[~ok]
+            alpha[:, -1], beta[:, -1] = 1.0, 0.0
+            alpha[:, 0], beta[:, 0] = 0.0, 1.0
+            pi = np.where(ok, P / np.where(ok, P + N, 1.0), 0.5)
+            for nm in curves:
+                curve, method = _CURVE_OF[nm]
+                val = auc_from_rates(alpha, beta, pi, curve=curve, method=method, validate=False)
+                out[nm] = np.where(ok, val, np.nan)
+        W = P + N
+        for nm in names:
+            if nm in ("log_loss", "brier"):
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    out[nm] = np.where(W > 0, (pos_l[nm].sum(axis=1) + neg_l[nm].sum(axis=1)) / W, np.nan)
+        out["_prevalence"] = np.where(W > 0, P / np.where(W > 0, W, 1.0), np.nan)
+        return out
+
+    def point_measures(self, names: tuple[str, ...]) -> dict[str, float]:
+        """The measures of the (binned) sample itself."""
+        pl = {k: v[None] for k, v in self.pos_loss.items()}
+        nl = {k: v[None] for k, v in self.neg_loss.items()}
+        out = self.measures(self.pos_weight[None], self.neg_weight[None], pl, nl, names)
+        return {k: float(v[0]) for k, v in out.items()}
+
+    def bootstrap(
+        self, names: tuple[str, ...], *, n_resamples: int, rng: np.random.Generator, chunk: int = 250
+    ) -> dict[str, np.ndarray]:
+        """Bootstrap distributions (B,) of the measures (and ``"_prevalence"``)."""
+        m = np.concatenate([self.pos_units, self.neg_units])
+        total = int(round(m.sum()))
+        k = self.n_bins
+        with np.errstate(divide="ignore", invalid="ignore"):
+            vpos = np.where(self.pos_units > 0, self.pos_weight / np.where(self.pos_units > 0, self.pos_units, 1), 0.0)
+            vneg = np.where(self.neg_units > 0, self.neg_weight / np.where(self.neg_units > 0, self.neg_units, 1), 0.0)
+            lpos = {nm: np.where(self.pos_units > 0, s / np.where(self.pos_units > 0, self.pos_units, 1), 0.0)
+                    for nm, s in self.pos_loss.items()}
+            lneg = {nm: np.where(self.neg_units > 0, s / np.where(self.neg_units > 0, self.neg_units, 1), 0.0)
+                    for nm, s in self.neg_loss.items()}
+        nz = np.flatnonzero(m > 0)  # empty cells stay empty: draw the others only
+        p = m[nz] / m.sum()
+        results: dict[str, list[np.ndarray]] = {}
+        for start in range(0, n_resamples, chunk):
+            size = min(chunk, n_resamples - start)
+            counts = np.zeros((size, m.size))
+            if total <= POISSON_ABOVE:  # the ordinary bootstrap: U rows drawn with replacement
+                counts[:, nz] = rng.multinomial(total, p, size=size)
+            else:  # many rows: the Poisson bootstrap (independent Poisson(m_c) cell counts)
+                counts[:, nz] = rng.poisson(m[nz], size=(size, nz.size))
+            cp, cn = counts[:, :k], counts[:, k:]
+            out = self.measures(
+                cp * vpos, cn * vneg,
+                {nm: cp * lpos[nm] for nm in lpos}, {nm: cn * lneg[nm] for nm in lneg}, names,
+            )
+            for nm, val in out.items():
+                results.setdefault(nm, []).append(val)
+        return {nm: np.concatenate(v) for nm, v in results.items()}
+
+
+@dataclass(frozen=True, eq=False)
+class CoverageCurve:
+    """PA–coverage curve of thresholded scores, confidence |score − threshold|."""
+
+    coverage: np.ndarray
+    confidence: np.ndarray
+    pa: np.ndarray
+    risk: np.ndarray
+    baseline_risk: np.ndarray
+    area: float
+
+
+def pa_coverage_from_counts(tc: ThresholdCounts, threshold: float, *, levels: int | None = None) -> CoverageCurve:
+    r"""PA–coverage curve (PA paper, section 6) of the predictor "score ≥ threshold".
+
+    The confidence of a prediction is its distance |s − t| from the threshold; at each
+    coverage the most confident samples are kept and the BMP (majority class) is
+    re-estimated on them: PA = 1 − errors / min(positives, negatives) of the covered
+    samples.  Computed from the per-score counts: the scores above and below the
+    threshold are two runs already sorted by confidence, merged in linear time.
+    Equals :func:`beyondchance.pa_coverage_curve` with ``confidence = |s − t|``; the
+    area is over every achievable coverage, ``levels`` only thins the returned points
+    as ``coverages=levels`` does there.
+
+    >>> from beyondchance.curves import threshold_counts
+    >>> tc = threshold_counts([0, 0, 1, 1, 1, 0], [0.1, 0.3, 0.6, 0.9, 0.45, 0.7])
+    >>> c = pa_coverage_from_counts(tc, 0.5)
+    >>> c.coverage.round(3).tolist(), c.pa.round(3).tolist()
+    ([0.333, 0.5, 0.667, 0.833, 1.0], [1.0, 1.0, 0.0, 0.5, 0.333])
+    """
+    v, dp, dn = _per_threshold(tc)
+    above = v >= threshold
+    conf = np.abs(v - threshold)
+    err = np.where(above, dn, dp)
+    # above: v decreasing -> confidence decreasing; below: reversed -> decreasing
+    ia = np.flatnonzero(above)
+    ib = np.flatnonzero(~above)[::-1]
+    idx = np.concatenate([ia, ib])
+    order = idx[np.argsort(-conf[idx], kind="stable")]  # two sorted runs: linear merge
+    c = conf[order]
+    wp = np.cumsum(dp[order])
+    wn = np.cumsum(dn[order])
+    e = np.cumsum(err[order])
+    ends = np.flatnonzero(np.r_[c[1:] != c[:-1], True])
+    w = wp + wn
+    grows = np.diff(np.r_[0.0, w[ends]]) > 0
+    ends = ends[grows]
+    total = w[-1]
+    wj = w[ends]
+    base_w = np.minimum(wp[ends], wn[ends])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        pa = np.where(base_w > 0, 1.0 - e[ends] / base_w, np.nan)
+    coverage = wj / total
+    ok = np.isfinite(pa)
+    area = float(np.trapezoid(pa[ok], coverage[ok])) if ok.sum() >= 2 else float("nan")
+    risk = e[ends] / wj
+    base = base_w / wj
+    conf_pts = c[ends]
+    if levels is not None:
+        lv = np.arange(1, int(levels) + 1) / int(levels)
+        pos = np.minimum(np.searchsorted(coverage, lv * (1 - 1e-12), side="left"), coverage.shape[0] - 1)
+        keep = np.unique(pos)
+        coverage, conf_pts, pa, risk, base = coverage[keep], conf_pts[keep], pa[keep], risk[keep], base[keep]
+    return CoverageCurve(coverage, conf_pts, pa, risk, base, area)

@@ -1,0 +1,291 @@
+r"""``compare``: several test sets (files, months, segments) side by side.
+
+The monitoring use of the OPS paper (section 4): nominal metrics move with the test
+set's prevalence even when the model does not change, so a dashboard of F1 or
+precision cannot tell a drifting population from a degrading model.  For every test
+set the comparison shows the nominal value next to its advantage over the constant
+prediction and its outperformance score (OPS) at that set's prevalence, and flags the
+sets whose OPS interval lies entirely below (▼) or above (▲) the reference set's.
+
+Why OPS separates the two: under a pure change of prevalence (the class-conditional
+score distributions stay the same — class-wise resampling) the Type-I and Type-II
+errors (α, β) of a fixed classifier do not change, while precision
+π(1−β)/(π(1−β) + (1−π)α) does.  The OPS of precision depends on (α, β) only through
+α/(1−β) — the level line {precision = μ} through the classifier's point is the same
+line for every π — so OPS(precision) (= OPS(lift)) is *exactly* invariant under a
+change of prevalence and moves only when the classifier's errors move.  Other
+metrics' OPS are only approximately invariant.
+
+>>> import numpy as np
+>>> from beyondchance.report.compare import compare
+>>> rng = np.random.default_rng(0)
+>>> def test_set(pi, n=4000):
+...     y = (rng.random(n) < pi).astype(int)
+...     return y, np.clip(0.5 + 0.25 * (2 * y - 1) + rng.normal(0, 0.2, n), 0, 1)
+>>> c = compare({"5%": test_set(0.05), "30%": test_set(0.3)}, metrics=["precision", "f1"], ci=False)
+>>> p5, p30 = (r["precision"] for r in c.reports)
+>>> bool(p30.value - p5.value > 0.3), bool(abs(p30.ops - p5.ops) < 0.02)
+(True, True)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from .._validation import as_1d, encode_labels
+from .._warnings import InvalidInputError
+from .evaluate import Report, _resolve_positive, detect_task, evaluate, fmt_value
+
+__all__ = ["Comparison", "Change", "compare"]
+
+#: metrics tried, in order, for the comparison's headline (the first with an OPS everywhere)
+FOCUS_METRICS = ("precision", "pr_auc", "f1", "mcc", "accuracy")
+
+
+@dataclass(frozen=True)
+class Change:
+    """How one metric moved on one test set relative to the reference set."""
+
+    test_set: str
+    metric: str
+    value: float
+    reference_value: float
+    ops: float
+    reference_ops: float
+    ops_ci: tuple[float, float] | None
+    reference_ops_ci: tuple[float, float] | None
+    direction: str  # "worse", "better", "no evidence of change", "no interval"
+
+    def to_dict(self) -> dict[str, Any]:
+        def num(x: Any) -> Any:
+            return None if x is None or not math.isfinite(x) else float(x)
+
+        return {
+            "test_set": self.test_set,
+            "metric": self.metric,
+            "value": num(self.value),
+            "reference_value": num(self.reference_value),
+            "ops": num(self.ops),
+            "reference_ops": num(self.reference_ops),
+            "ops_ci": None if self.ops_ci is None else [num(v) for v in self.ops_ci],
+            "reference_ops_ci": None if self.reference_ops_ci is None else [num(v) for v in self.reference_ops_ci],
+            "direction": self.direction,
+        }
+
+
+@dataclass(frozen=True, eq=False)
+class Comparison:
+    """Reports of several test sets and how their metrics moved (see :func:`compare`)."""
+
+    reports: tuple[Report, ...]
+    reference: str
+    metric_names: tuple[str, ...]
+    focus: str | None
+    changes: tuple[Change, ...]
+    verdict: tuple[str, ...]
+    notes: tuple[str, ...] = ()
+
+    def report(self, name: str) -> Report:
+        for r in self.reports:
+            if r.name == name:
+                return r
+        raise InvalidInputError(f"no test set {name!r}; test sets: {', '.join(str(r.name) for r in self.reports)}")
+
+    def change(self, test_set: str, metric: str) -> Change | None:
+        for c in self.changes:
+            if c.test_set == test_set and c.metric == metric:
+                return c
+        return None
+
+    def flag(self, test_set: str, metric: str) -> str:
+        """``"▼"`` / ``"▲"`` when the OPS interval lies below / above the reference's."""
+        c = self.change(test_set, metric)
+        if c is None:
+            return ""
+        return {"worse": "▼", "better": "▲"}.get(c.direction, "")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "reference": self.reference,
+            "focus_metric": self.focus,
+            "verdict": list(self.verdict),
+            "metrics": list(self.metric_names),
+            "test_sets": [r.to_dict() for r in self.reports],
+            "changes": [c.to_dict() for c in self.changes],
+            "notes": list(self.notes),
+        }
+
+    def to_frame(self):
+        """Long :class:`pandas.DataFrame`: one row per (test set, metric)."""
+        import pandas as pd
+
+        frames = []
+        for r in self.reports:
+            f = r.to_frame().reset_index()
+            f.insert(0, "test_set", r.name)
+            f.insert(1, "prevalence", r.prevalence)
+            frames.append(f)
+        return pd.concat(frames, ignore_index=True)
+
+
+def _as_sets(test_sets: Any) -> list[tuple[str, Any, Any, Any]]:
+    items: list[tuple[str, Any, Any, Any]] = []
+    pairs = test_sets.items() if isinstance(test_sets, Mapping) else test_sets
+    for entry in pairs:
+        if isinstance(test_sets, Mapping):
+            name, data = entry
+        else:
+            name, *data = entry
+            data = tuple(data)
+        data = tuple(data)
+        if len(data) not in (2, 3):
+            raise InvalidInputError(
+                f"test set {name!r} must be (y_true, y) or (y_true, y, sample_weight), got {len(data)} items"
+            )
+        items.append((str(name), data[0], data[1], data[2] if len(data) == 3 else None))
+    if len(items) < 1:
+        raise InvalidInputError("compare needs at least one test set")
+    names = [n for n, *_ in items]
+    if len(set(names)) != len(names):
+        raise InvalidInputError(f"test set names must be unique, got {names}")
+    return items
+
+
+def compare(
+    test_sets: Mapping[str, tuple] | Sequence[tuple],
+    *,
+    reference: str | None = None,
+    task: str | None = None,
+    pos_label: Any = None,
+    threshold: float | None = None,
+    metrics: Sequence[str] | None = None,
+    progress: Callable[[str], None] | None = None,
+    **options: Any,
+) -> Comparison:
+    """Evaluate several test sets with the same settings and compare them.
+
+    Parameters
+    ----------
+    test_sets : mapping name -> (y_true, y) or (y_true, y, sample_weight), or a
+        sequence of (name, y_true, y[, sample_weight])
+    reference : the test set the others are compared with (default: the first)
+    task, pos_label, threshold, metrics : as in :func:`~beyondchance.report.evaluate`,
+        resolved once for all sets (the task and positive class from the first set /
+        the pooled labels; the default threshold 0.5 if every set's scores lie in
+        [0, 1], else 0)
+    progress : called with a short description before each test set
+    **options : passed to :func:`~beyondchance.report.evaluate` (``confidence_level``,
+        ``n_resamples``, ``ci``, ``random_state``, ``labels``, ``normalize`` ...)
+
+    Returns
+    -------
+    Comparison
+    """
+    items = _as_sets(test_sets)
+    names = [n for n, *_ in items]
+    if reference is None:
+        reference = names[0]
+    elif reference not in names:
+        raise InvalidInputError(f"reference {reference!r} is not a test set; test sets: {', '.join(names)}")
+    step = progress or (lambda message: None)
+    if task is None:
+        task, _ = detect_task(items[0][1], items[0][2])
+    if task.startswith("binary"):
+        if pos_label is None:
+            pooled = np.concatenate([as_1d(yt, f"y_true of {n}") for n, yt, _, _ in items])
+            codes, _, classes = encode_labels(pooled)
+            pos_label, _, _ = _resolve_positive(classes, np.bincount(codes, minlength=classes.size), None)
+        if task == "binary-scores" and threshold is None:
+            in_unit = True
+            for _, _, y, _ in items:
+                arr = np.asarray(y, dtype=np.float64)
+                in_unit &= bool(arr.size and arr.min() >= 0 and arr.max() <= 1)
+            threshold = 0.5 if in_unit else 0.0
+    reports = []
+    for name, yt, y, w in items:
+        step(f"evaluating {name}")
+        try:
+            reports.append(evaluate(
+                yt, y, sample_weight=w, task=task, pos_label=pos_label, threshold=threshold,
+                metrics=metrics, name=name, **options,
+            ))
+        except InvalidInputError as exc:
+            raise InvalidInputError(f"test set {name!r}: {exc}") from None
+    metric_names = tuple(reports[0].metrics)
+    ref = reports[names.index(reference)]
+    changes = []
+    for r in reports:
+        if r.name == reference:
+            continue
+        for m in metric_names:
+            a, b = r.metrics.get(m), ref.metrics.get(m)
+            if a is None or b is None or a.ops is None or b.ops is None:
+                continue
+            if a.ops_ci is None or b.ops_ci is None:
+                direction = "no interval"
+            elif a.ops_ci[1] < b.ops_ci[0]:
+                direction = "worse"
+            elif a.ops_ci[0] > b.ops_ci[1]:
+                direction = "better"
+            else:
+                direction = "no evidence of change"
+            changes.append(Change(str(r.name), m, a.value, b.value, a.ops, b.ops, a.ops_ci, b.ops_ci, direction))
+    focus = next((m for m in FOCUS_METRICS if m in metric_names
+                  and all(r.metrics[m].ops is not None for r in reports)), None)
+    verdict = _verdict(reports, ref, focus, changes)
+    where: dict[str, list[str]] = {}
+    for r in reports:
+        for note in r.notes:
+            where.setdefault(note, []).append(str(r.name))
+    notes = [f"{'all test sets' if len(sets_) == len(reports) and len(reports) > 1 else ', '.join(sets_)}: {note}"
+             for note, sets_ in where.items()]
+    return Comparison(tuple(reports), str(reference), metric_names, focus, tuple(changes), verdict, tuple(notes))
+
+
+def _verdict(reports: list[Report], ref: Report, focus: str | None, changes: list[Change]) -> tuple[str, ...]:
+    lines: list[str] = []
+    prev = [r.prevalence for r in reports if r.prevalence is not None and math.isfinite(r.prevalence)]
+    if focus is None:
+        if prev:
+            lines.append(f"Prevalence ranges {100 * min(prev):.1f}%–{100 * max(prev):.1f}% across the test sets.")
+        lines.append("No metric has an outperformance score on every test set; compare the advantages.")
+        return tuple(lines)
+    title = ref.metrics[focus].title.split(" (")[0]
+    vals = [r.metrics[focus].value for r in reports]
+    ops = [r.metrics[focus].ops for r in reports]
+    head = f"Across {len(reports)} test sets"
+    if prev:
+        head += f" the prevalence ranges {100 * min(prev):.1f}%–{100 * max(prev):.1f}%;"
+    head += (f" nominal {title} ranges {fmt_value(min(vals))}–{fmt_value(max(vals))}, "
+             f"its OPS {min(ops):.3f}–{max(ops):.3f}.")
+    lines.append(head)
+    focus_changes = [c for c in changes if c.metric == focus]
+    moved = [c for c in focus_changes if c.direction in ("worse", "better")]
+    for c in moved:
+        r = next(r for r in reports if r.name == c.test_set)
+        nominal = "rose" if c.value > c.reference_value else "fell"
+        lines.append(
+            f"{c.test_set}: the model got {c.direction} — OPS({title}) {c.ops:.3f} "
+            f"[{c.ops_ci[0]:.3f}, {c.ops_ci[1]:.3f}] vs {c.reference_ops:.3f} "
+            f"[{c.reference_ops_ci[0]:.3f}, {c.reference_ops_ci[1]:.3f}] in {ref.name}, while nominal {title} "
+            f"{nominal} from {fmt_value(c.reference_value)} to {fmt_value(c.value)}"
+            + (f" (prevalence {100 * r.prevalence:.1f}% vs {100 * ref.prevalence:.1f}%)."
+               if r.prevalence is not None and ref.prevalence is not None else ".")
+        )
+    same = [c for c in focus_changes if c.direction == "no evidence of change"]
+    if same:
+        biggest = max(same, key=lambda c: abs(c.value - c.reference_value))
+        lines.append(
+            f"{', '.join(c.test_set for c in same)}: nominal {title} moved by up to "
+            f"{biggest.value - biggest.reference_value:+.3f} ({biggest.test_set}) against {ref.name}, but "
+            f"OPS({title}) stayed within the reference's interval: no evidence that the model changed — "
+            "the nominal change follows the prevalence."
+        )
+    if not moved and not same and len(reports) > 1:
+        lines.append(f"Confidence intervals are off: changes of OPS({title}) are not tested.")
+    return tuple(lines)

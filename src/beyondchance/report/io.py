@@ -1,0 +1,260 @@
+"""Reading the columns of a test set from a CSV or Parquet file (or CSV on stdin).
+
+Only the columns asked for are read (Parquet: column projection; CSV: pyarrow's
+``include_columns``), as numpy arrays.  Every problem with the file itself — missing
+file, unreadable Parquet, a column that is not there, a score column that is not
+numeric, missing cells — is raised as :class:`~beyondchance.InvalidInputError` with
+one line that names the file and the column.  Files are opened read-only and never
+written.
+
+>>> import io, pathlib, tempfile
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "t.csv"
+>>> _ = path.write_text("y,score\\n0,0.2\\n1,0.9\\n")
+>>> table = read_columns(path, ["y", "score"], numeric=["score"])
+>>> table.n_rows, table.columns["score"].tolist(), table.format
+(2, [0.2, 0.9], 'csv')
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable
+
+import numpy as np
+
+from .._warnings import InvalidInputError
+
+__all__ = ["TableColumns", "read_columns", "file_format", "ENGINES", "check_engine"]
+
+#: engines that can compute a report's statistics; "memory" reads the columns with
+#: pyarrow and computes in numpy (out-of-core engines plug in here)
+ENGINES: tuple[str, ...] = ("memory",)
+
+_PARQUET_SUFFIXES = (".parquet", ".pq", ".parq")
+_CSV_SUFFIXES = (".csv", ".tsv", ".txt", ".gz", ".bz2")
+
+
+def check_engine(engine: str) -> str:
+    """The engine name, checked against :data:`ENGINES`."""
+    if engine not in ENGINES:
+        raise InvalidInputError(f"unknown engine {engine!r}; available: {', '.join(ENGINES)}")
+    return engine
+
+
+@dataclass(frozen=True)
+class TableColumns:
+    """Columns read from one source.
+
+    Attributes
+    ----------
+    columns : column name -> 1-D numpy array (numbers, booleans, or str objects)
+    n_rows : number of data rows
+    source : the file name (``"<stdin>"`` for ``-``)
+    format : ``"csv"`` or ``"parquet"``
+    """
+
+    columns: dict[str, np.ndarray]
+    n_rows: int
+    source: str
+    format: str
+
+
+def file_format(path: str | Path) -> str:
+    """``"parquet"`` or ``"csv"``: by the file suffix, else by the Parquet magic bytes."""
+    p = Path(path)
+    suffix = p.suffix.lower()
+    if suffix in _PARQUET_SUFFIXES:
+        return "parquet"
+    if suffix in _CSV_SUFFIXES:
+        return "csv"
+    try:
+        with p.open("rb") as fh:
+            head = fh.read(4)
+    except OSError:
+        return "csv"
+    return "parquet" if head == b"PAR1" else "csv"
+
+
+def _unique(names: Iterable[str]) -> list[str]:
+    out: list[str] = []
+    for name in names:
+        if name not in out:
+            out.append(name)
+    return out
+
+
+def _missing_columns(wanted: list[str], present: list[str], source: str) -> None:
+    missing = [c for c in wanted if c not in present]
+    if missing:
+        shown = ", ".join(repr(c) for c in present[:20]) + (" ..." if len(present) > 20 else "")
+        what = "column" if len(missing) == 1 else "columns"
+        raise InvalidInputError(
+            f"{what} {', '.join(repr(c) for c in missing)} not found in {source}; its columns: {shown}"
+        )
+
+
+def read_columns(
+    source: str | Path,
+    columns: Iterable[str],
+    *,
+    numeric: Iterable[str] = (),
+    stdin: Any = None,
+) -> TableColumns:
+    """Read ``columns`` from a CSV or Parquet file, or from CSV on stdin (``source="-"``).
+
+    Parameters
+    ----------
+    source : path, or ``"-"`` for CSV on standard input
+    columns : the columns to read (order kept, duplicates dropped)
+    numeric : the columns that must be numeric (scores, probabilities, weights)
+    stdin : a binary stream to read instead of ``sys.stdin`` (for tests)
+
+    Returns
+    -------
+    TableColumns
+    """
+    wanted = _unique(columns)
+    numeric = set(numeric)
+    if str(source) == "-":
+        stream = stdin if stdin is not None else sys.stdin.buffer
+        data = stream.read()
+        table, name, fmt = _read_csv_bytes(data, wanted, "<stdin>"), "<stdin>", "csv"
+    else:
+        path = Path(source)
+        name = str(source)
+        if not path.exists():
+            raise InvalidInputError(f"file not found: {name}")
+        if path.is_dir():
+            raise InvalidInputError(f"{name} is a directory, not a CSV or Parquet file")
+        fmt = file_format(path)
+        table = _read_parquet(path, wanted, name) if fmt == "parquet" else _read_csv_path(path, wanted, name)
+    n_rows = table.num_rows
+    if n_rows == 0:
+        raise InvalidInputError(f"{name} has no data rows")
+    out = {c: _column_to_numpy(table.column(c), c, name, c in numeric) for c in wanted}
+    return TableColumns(out, int(n_rows), name, fmt)
+
+
+def _read_parquet(path: Path, wanted: list[str], name: str):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        pf = pq.ParquetFile(path)
+        present = list(pf.schema_arrow.names)
+    except (pa.ArrowException, OSError, ValueError) as exc:
+        raise InvalidInputError(f"cannot read {name} as Parquet: {_one_line(exc)}") from exc
+    _missing_columns(wanted, present, name)
+    try:
+        return pf.read(columns=wanted, use_threads=True)
+    except (pa.ArrowException, OSError, ValueError) as exc:
+        raise InvalidInputError(f"cannot read {name} as Parquet: {_one_line(exc)}") from exc
+
+
+def _csv_header(first_line: bytes, name: str) -> list[str]:
+    text = first_line.decode("utf-8-sig", errors="replace").rstrip("\r\n")
+    if not text.strip():
+        raise InvalidInputError(f"{name} is empty (no header line)")
+    return next(csv.reader([text]))
+
+
+def _read_csv_path(path: Path, wanted: list[str], name: str):
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    compressed = path.suffix.lower() in (".gz", ".bz2")
+    if compressed:
+        return _read_csv_stream(pa.input_stream(str(path), compression="detect"), wanted, name)
+    try:
+        with path.open("rb") as fh:
+            first = fh.readline()
+    except OSError as exc:
+        raise InvalidInputError(f"cannot read {name}: {_one_line(exc)}") from exc
+    _missing_columns(wanted, _csv_header(first, name), name)
+    try:
+        return pacsv.read_csv(path, convert_options=pacsv.ConvertOptions(include_columns=wanted))
+    except (pa.ArrowException, OSError, ValueError) as exc:
+        raise InvalidInputError(f"cannot read {name} as CSV: {_one_line(exc)}") from exc
+
+
+def _read_csv_stream(stream: Any, wanted: list[str], name: str):
+    import pyarrow as pa
+
+    try:
+        data = stream.read()
+    except (pa.ArrowException, OSError) as exc:
+        raise InvalidInputError(f"cannot read {name}: {_one_line(exc)}") from exc
+    return _read_csv_bytes(data, wanted, name)
+
+
+def _read_csv_bytes(data: bytes, wanted: list[str], name: str):
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    if not data.strip():
+        raise InvalidInputError(f"{name} is empty (no header line)")
+    first = data.split(b"\n", 1)[0]
+    _missing_columns(wanted, _csv_header(first, name), name)
+    try:
+        return pacsv.read_csv(io.BytesIO(data), convert_options=pacsv.ConvertOptions(include_columns=wanted))
+    except (pa.ArrowException, OSError, ValueError) as exc:
+        raise InvalidInputError(f"cannot read {name} as CSV: {_one_line(exc)}") from exc
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split()) or type(exc).__name__
+
+
+def _column_to_numpy(column: Any, cname: str, source: str, numeric: bool) -> np.ndarray:
+    """One column as a numpy array; nulls and non-numeric values named with their row."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    ctype = column.type
+    if column.null_count:
+        first = int(pc.index(pc.is_null(column), True).as_py())
+        raise InvalidInputError(
+            f"column {cname!r} of {source} has {column.null_count} missing value(s) "
+            f"(first in data row {first + 1})"
+        )
+    if pa.types.is_dictionary(ctype):
+        column = column.cast(ctype.value_type)
+        ctype = column.type
+    is_number = pa.types.is_integer(ctype) or pa.types.is_floating(ctype) or pa.types.is_boolean(ctype)
+    if numeric and not (pa.types.is_integer(ctype) or pa.types.is_floating(ctype)):
+        example = column.slice(0, 1).to_pylist()[0]
+        if pa.types.is_string(ctype) or pa.types.is_large_string(ctype):
+            values = column.to_numpy(zero_copy_only=False)
+            bad = _first_non_numeric(values)
+            if bad is not None:
+                raise InvalidInputError(
+                    f"column {cname!r} of {source} must be numeric; data row {bad[0] + 1} holds {bad[1]!r}"
+                )
+        raise InvalidInputError(
+            f"column {cname!r} of {source} must be numeric, it holds {ctype} values (e.g. {example!r})"
+        )
+    if is_number:
+        arr = column.to_numpy()
+        if numeric and arr.dtype.kind == "f" and not np.isfinite(arr).all():
+            first = int(np.flatnonzero(~np.isfinite(arr))[0])
+            raise InvalidInputError(
+                f"column {cname!r} of {source} holds a non-finite value ({arr[first]!r} in data row {first + 1})"
+            )
+        return arr
+    if pa.types.is_string(ctype) or pa.types.is_large_string(ctype):
+        return column.to_numpy(zero_copy_only=False).astype(object)
+    # dates, timestamps, decimals ...: their text form serves as a label / group value
+    return np.asarray(column.cast(pa.string()).to_numpy(zero_copy_only=False), dtype=object)
+
+
+def _first_non_numeric(values: np.ndarray) -> tuple[int, str] | None:
+    for i, v in enumerate(values):
+        try:
+            float(v)
+        except (TypeError, ValueError):
+            return i, v
+    return None

@@ -1,0 +1,265 @@
+"""Figures of a report (matplotlib, object API: no pyplot state, no display needed).
+
+Every function returns a :class:`matplotlib.figure.Figure`; :func:`figure_png_base64`
+turns one into an inline ``data:`` URI for the self-contained HTML page.
+
+* :func:`roc_figure` — ROC curve, the constant score's diagonal, the threshold's point;
+* :func:`pr_oprc_figure` — precision–recall curve and the OPRC (OPS of precision
+  against recall, OPS paper Fig. 4);
+* :func:`lift_ops_figure` — lift curve and the OPS(lift) curve (Fig. 6);
+* :func:`pa_coverage_figure` — PA–coverage curve (PA paper, section 6);
+* :func:`metrics_figure` — advantage and OPS of every metric (any task);
+* :func:`compare_figure` — nominal values and OPS across test sets.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import math
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "roc_figure",
+    "pr_oprc_figure",
+    "lift_ops_figure",
+    "pa_coverage_figure",
+    "metrics_figure",
+    "compare_figure",
+    "report_figures",
+    "figure_png_base64",
+]
+
+_BLUE = "#1f5fa8"
+_RED = "#c0392b"
+_GREEN = "#2e8b57"
+_GREY = "#7f7f7f"
+_ORANGE = "#d9822b"
+_MAX_POINTS = 2000
+
+
+def _figure(width: float = 6.4, height: float = 4.2, ncols: int = 1):
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(width, height), layout="constrained")
+    axes = fig.subplots(1, ncols, squeeze=False)[0]
+    return fig, axes
+
+
+def figure_png_base64(fig: Any, *, dpi: int = 110) -> str:
+    """The figure as a base64 PNG (for ``<img src="data:image/png;base64,...">``)."""
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi)
+    return base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+def _thin(*arrays: np.ndarray, max_points: int = _MAX_POINTS) -> tuple[np.ndarray, ...]:
+    n = arrays[0].shape[0]
+    if n <= max_points:
+        return arrays
+    idx = np.unique(np.round(np.linspace(0, n - 1, max_points)).astype(np.intp))
+    return tuple(a[idx] for a in arrays)
+
+
+def _threshold_point(report: Any) -> tuple[float, float, float, float] | None:
+    cm = report.confusion
+    if cm is None or report.counts is None:
+        return None
+    tp, fp, fn, tn = cm.binary_counts()
+    P, N = tp + fn, fp + tn
+    if P <= 0 or N <= 0:
+        return None
+    q = (tp + fp) / (P + N)
+    precision = tp / (tp + fp) if tp + fp > 0 else float("nan")
+    return fp / N, tp / P, precision, q
+
+
+def roc_figure(report: Any):
+    """ROC curve with the constant score's diagonal and the threshold's operating point."""
+    c = report.curve("roc")
+    fig, (ax,) = _figure(5.2, 4.4)
+    x, y = _thin(c.x, c.y)
+    m = report.metrics.get("roc_auc")
+    ax.plot(x, y, color=_BLUE, lw=2, label=f"model (AUC {c.auc():.3f})")
+    ax.plot([0, 1], [0, 1], ls="--", color=_GREY, label="constant score (AUC 0.5)")
+    pt = _threshold_point(report)
+    if pt is not None:
+        ax.plot(pt[0], pt[1], "o", color=_ORANGE, ms=7, label=f"threshold {report.threshold:g}")
+    title = "ROC curve"
+    if m is not None and m.ops is not None:
+        title += f" — OPS(AUC) {m.ops:.3f}"
+    ax.set(xlabel="false positive rate α", ylabel="recall 1 − β", xlim=(0, 1), ylim=(0, 1.01), title=title)
+    ax.legend(loc="lower right", fontsize=8)
+    ax.grid(alpha=0.3)
+    return fig
+
+
+def pr_oprc_figure(report: Any, *, levels: Any = None):
+    """Precision–recall curve and the OPRC (OPS of precision at 20 recall levels, or ``levels``)."""
+    c = report.curve("pr")
+    fig, (ax, ax2) = _figure(10.0, 4.2, 2)
+    x, y = _thin(c.x, c.y)
+    pi = report.prevalence
+    ax.plot(x, y, color=_BLUE, lw=2, label=f"model (AP {report.metrics['pr_auc'].value:.3f})"
+            if "pr_auc" in report.metrics else "model")
+    ax.axhline(pi, ls="--", color=_GREY, label=f"constant score (precision = π = {pi:.3f})")
+    pt = _threshold_point(report)
+    if pt is not None and math.isfinite(pt[2]):
+        ax.plot(pt[1], pt[2], "o", color=_ORANGE, ms=7, label=f"threshold {report.threshold:g}")
+    ax.set(xlabel="recall 1 − β", ylabel="precision", xlim=(0, 1), ylim=(0, 1.02), title="Precision–recall curve")
+    ax.legend(loc="upper right", fontsize=8)
+    ax.grid(alpha=0.3)
+    o = report.oprc(levels=levels)
+    _ops_panel(ax2, o["x"], o["ops"], o["method"], "recall 1 − β", "OPS(precision)",
+               "OPRC: OPS of precision at each recall", report, "precision")
+    return fig
+
+
+def _ops_panel(ax: Any, x: np.ndarray, ops: np.ndarray | None, method: str | None, xlabel: str,
+               ylabel: str, title: str, report: Any, fallback_metric: str) -> None:
+    if ops is None:
+        ax.text(0.5, 0.5, "OPS of this point metric is not available", ha="center", va="center",
+                transform=ax.transAxes, color=_GREY)
+        ax.set(xlabel=xlabel, ylabel=ylabel, title=title, xlim=(0, 1), ylim=(0, 1.02))
+        return
+    ax.plot(x, ops, "o-", color=_GREEN, lw=2, ms=4, label="model")
+    ax.axhline(0.5, ls=":", color=_GREY, label="median possible classifier")
+    ax.set(xlabel=f"{xlabel}\nreference: {method}", ylabel=ylabel, title=title, xlim=(0, 1), ylim=(0, 1.02))
+    ax.legend(loc="lower left", fontsize=8)
+    ax.grid(alpha=0.3)
+
+
+def lift_ops_figure(report: Any, *, levels: Any = None):
+    """Lift curve (with the ideal and the constant) and the OPS(lift) curve."""
+    c = report.curve("lift")
+    fig, (ax, ax2) = _figure(10.0, 4.2, 2)
+    x, y = _thin(c.x, c.y)
+    pi = report.prevalence
+    ax.plot(x[1:], y[1:], color=_BLUE, lw=2, label="model")
+    q = np.linspace(max(1e-3, pi / 20), 1, 400)
+    ax.plot(q, np.minimum(1 / pi, 1 / q), color=_GREEN, lw=1, ls="-.", label="ideal classifier")
+    ax.axhline(1.0, ls="--", color=_GREY, label="constant score (lift 1)")
+    ax.set(xlabel="predicted-positive rate q", ylabel="lift = precision / π", xlim=(0, 1),
+           ylim=(0, 1.05 / pi), title="Lift curve")
+    ax.legend(loc="upper right", fontsize=8)
+    ax.grid(alpha=0.3)
+    o = report.ops_lift(levels=levels)
+    _ops_panel(ax2, o["x"], o["ops"], o["method"], "predicted-positive rate q", "OPS(lift)",
+               "OPS(lift) curve", report, "lift")
+    return fig
+
+
+def pa_coverage_figure(report: Any):
+    """PA against coverage: the most confident predictions kept, BMP re-estimated on them."""
+    cov = report.pa_coverage(levels=200)
+    fig, (ax,) = _figure(5.2, 4.2)
+    ok = np.isfinite(cov.pa)
+    ax.plot(cov.coverage[ok], cov.pa[ok], color=_BLUE, lw=2,
+            label=f"model (area {cov.area:.3f})" if math.isfinite(cov.area) else "model")
+    ax.axhline(0.0, ls="--", color=_GREY, label="covered subset's majority class (PA 0)")
+    lo = float(np.nanmin(cov.pa[ok])) if ok.any() else -1.0
+    ax.set(xlabel="coverage (share of the most confident predictions kept)", ylabel="prediction advantage",
+           xlim=(0, 1), ylim=(min(-0.1, lo - 0.05), 1.02),
+           title="PA–coverage (confidence |score − threshold|)")
+    ax.legend(loc="lower left", fontsize=8)
+    ax.grid(alpha=0.3)
+    return fig
+
+
+def metrics_figure(report: Any):
+    """Advantage over the best constant prediction, and OPS, for every metric."""
+    rows = [m for m in report.metrics.values()]
+    names = [m.title for m in rows]
+    adv = np.array([m.advantage if math.isfinite(m.advantage) else np.nan for m in rows])
+    ops = np.array([np.nan if m.ops is None else m.ops for m in rows])
+    height = max(2.8, 0.32 * len(rows) + 1.2)
+    fig, (ax, ax2) = _figure(10.0, height, 2)
+    yy = np.arange(len(rows))[::-1]
+    colors = [_GREEN if (math.isfinite(a) and a > 0) else _RED for a in adv]
+    ax.barh(yy, np.nan_to_num(adv, nan=0.0), color=colors)
+    for y_, a in zip(yy, adv):
+        if not math.isfinite(a):
+            ax.text(0.01, y_, "undefined", va="center", fontsize=8, color=_GREY)
+    ax.axvline(0, color="black", lw=1)
+    ax.set_yticks(yy, names, fontsize=8)
+    finite = adv[np.isfinite(adv)]
+    left = min(-0.1, float(finite.min()) - 0.05) if finite.size else -0.1
+    ax.set(xlim=(max(left, -1.5), 1.0), xlabel="advantage: (value − constant) / (perfect − constant)",
+           title="Advantage over the best constant prediction")
+    ax.grid(axis="x", alpha=0.3)
+    ax2.barh(yy, np.nan_to_num(ops, nan=0.0), color=_BLUE)
+    for y_, o in zip(yy, ops):
+        if not math.isfinite(o):
+            ax2.text(0.01, y_, "n/a", va="center", fontsize=8, color=_GREY)
+    ax2.axvline(0.5, color=_GREY, ls=":", lw=1)
+    ax2.set_yticks(yy, [""] * len(rows))
+    ax2.set(xlim=(0, 1), xlabel="outperformance score", title="OPS at this prevalence")
+    ax2.grid(axis="x", alpha=0.3)
+    return fig
+
+
+def report_figures(report: Any) -> list[tuple[str, str, Any]]:
+    """(key, caption, figure) of every plot that applies to the report."""
+    out = [("metrics", "Advantage over the best constant prediction and outperformance score of each metric.",
+            metrics_figure)]
+    if report.counts is not None and report.counts.is_defined:
+        out += [
+            ("roc", "ROC curve; the dashed diagonal is a constant score.", roc_figure),
+            ("pr", "Precision–recall curve (the dashed line is a constant score: precision = prevalence) "
+                   "and the OPRC, the OPS of the precision at 20 recall levels (OPS paper, Fig. 4).",
+             pr_oprc_figure),
+            ("lift", "Lift curve with the ideal classifier and the OPS(lift) curve (OPS paper, Fig. 6).",
+             lift_ops_figure),
+            ("pa_coverage", "PA–coverage curve: at each coverage the most confident predictions are kept "
+                            "and the baseline (majority class) is re-estimated on them (PA paper, section 6).",
+             pa_coverage_figure),
+        ]
+    return [(key, caption, func(report)) for key, caption, func in out]
+
+
+def compare_figure(comparison: Any, *, metrics: tuple[str, ...] | None = None):
+    """Prevalence, nominal value and OPS (with its interval) of a few metrics across test sets."""
+    reports = comparison.reports
+    names = [str(r.name) for r in reports]
+    if metrics is None:
+        prefer = [comparison.focus, "f1", "pr_auc", "prediction_advantage", "mcc", "accuracy", "r2"]
+        metrics = tuple(dict.fromkeys(m for m in prefer if m and m in comparison.metric_names))[:3]
+    n = len(metrics) + 1
+    fig, axes = _figure(4.0 * n, 3.8, n)
+    x = np.arange(len(reports))
+    prev = [np.nan if r.prevalence is None else r.prevalence for r in reports]
+    axes[0].bar(x, prev, color=_GREY)
+    axes[0].set(title="Prevalence", ylim=(0, max(0.05, np.nanmax(prev) * 1.2) if np.isfinite(prev).any() else 1))
+    for ax, name in zip(axes[1:], metrics):
+        vals = np.array([r.metrics[name].value if name in r.metrics else np.nan for r in reports])
+        ops = np.array([np.nan if name not in r.metrics or r.metrics[name].ops is None else r.metrics[name].ops
+                        for r in reports])
+        title = reports[0].metrics[name].title.split(" (")[0]
+        ax.plot(x, vals, "o-", color=_BLUE, lw=2, label=f"nominal {title}")
+        if np.isfinite(ops).any():
+            lo = np.array([np.nan if name not in r.metrics or r.metrics[name].ops_ci is None
+                           else r.metrics[name].ops_ci[0] for r in reports])
+            hi = np.array([np.nan if name not in r.metrics or r.metrics[name].ops_ci is None
+                           else r.metrics[name].ops_ci[1] for r in reports])
+            ax.plot(x, ops, "s--", color=_GREEN, lw=2, label=f"OPS({title})")
+            ok = np.isfinite(lo) & np.isfinite(hi)
+            if ok.any():
+                ax.errorbar(x[ok], ops[ok], yerr=[ops[ok] - lo[ok], hi[ok] - ops[ok]], fmt="none",
+                            ecolor=_GREEN, capsize=3, lw=1)
+            for xi, r in zip(x, reports):
+                flag = comparison.flag(r.name, name)
+                if flag:
+                    ax.annotate(flag, (xi, ops[xi]), textcoords="offset points", xytext=(0, -14),
+                                ha="center", color=_RED, fontsize=12)
+        finite = np.concatenate([vals[np.isfinite(vals)], ops[np.isfinite(ops)]])
+        low = min(0.0, float(finite.min()) - 0.05) if finite.size else 0.0
+        high = max(1.0, float(finite.max()) + 0.05) if finite.size else 1.0
+        ax.set(title=title, ylim=(low, high))
+        ax.legend(loc="lower left", fontsize=8)
+        ax.grid(alpha=0.3)
+    for ax in axes:
+        ax.set_xticks(x, names, rotation=45 if len(names) > 4 else 0, ha="right" if len(names) > 4 else "center",
+                      fontsize=8)
+    return fig

@@ -1,0 +1,198 @@
+"""One self-contained HTML page: the verdict, the table and the plots.
+
+No network access is needed to view it: the style sheet is inline and every plot is a
+base64 PNG in an ``<img src="data:...">``.  A few lines of inline script count the
+plots the browser has decoded and record it on ``<body data-plots-rendered="k/n">``
+(used by the headless-browser test; the page needs no script to display).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import html
+import math
+from typing import Any, Callable
+
+from .evaluate import Report, fmt_value
+from .plots import compare_figure, figure_png_base64, report_figures
+from .render_terminal import describe_task
+
+__all__ = ["report_html", "comparison_html", "page", "report_section", "comparison_section"]
+
+_CSS = """
+body { font-family: -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif; margin: 2em auto;
+       max-width: 1180px; padding: 0 1em; color: #222; line-height: 1.45; }
+h1 { font-size: 1.6em; margin-bottom: 0.2em; } h2 { font-size: 1.25em; margin-top: 1.6em; }
+.context { color: #555; }
+.verdict { background: #f4f7fb; border-left: 5px solid #1f5fa8; padding: 0.6em 1em; }
+.verdict li { margin: 0.3em 0; }
+table { border-collapse: collapse; font-size: 0.88em; margin: 0.8em 0; }
+th, td { border-bottom: 1px solid #ddd; padding: 0.3em 0.6em; text-align: right; vertical-align: top; }
+th { background: #f0f0f0; } td.name, th.name, td.verdict-cell { text-align: left; }
+td { white-space: nowrap; } td.verdict-cell { white-space: normal; }
+.good { color: #1e7b45; } .bad { color: #b03a2e; } .undef { color: #9a7d0a; }
+figure { margin: 1em 0; } figure img { max-width: 100%; border: 1px solid #eee; }
+figcaption { color: #555; font-size: 0.9em; }
+.legend, .notes, footer { color: #666; font-size: 0.85em; }
+.flag { color: #b03a2e; font-weight: bold; }
+"""
+
+_SCRIPT = """
+<script>
+(function () {
+  function count() {
+    var imgs = document.querySelectorAll('img.plot');
+    var ok = 0;
+    for (var i = 0; i < imgs.length; i++) {
+      if (imgs[i].complete && imgs[i].naturalWidth > 0) { ok++; }
+    }
+    document.body.setAttribute('data-plots-rendered', ok + '/' + imgs.length);
+  }
+  if (document.readyState === 'complete') { count(); } else { window.addEventListener('load', count); }
+})();
+</script>
+"""
+
+
+def _e(x: Any) -> str:
+    return html.escape(str(x), quote=True)
+
+
+def _cls(m: Any) -> str:
+    beats = m.beats_baseline
+    return "undef" if beats is None else ("good" if beats else "bad")
+
+
+def _img(fig: Any, alt: str, caption: str, key: str) -> str:
+    data = figure_png_base64(fig)
+    return (f'<figure id="plot-{_e(key)}"><img class="plot" alt="{_e(alt)}" '
+            f'src="data:image/png;base64,{data}"><figcaption>{_e(caption)}</figcaption></figure>')
+
+
+def _metrics_table(report: Report) -> str:
+    level = int(round(report.confidence_level * 100))
+    head = ("<tr><th class='name'>metric</th><th>value</th><th>" + f"{level}% CI" +
+            "</th><th>constant</th><th>advantage</th><th>OPS</th><th>OPS at CI ends</th>"
+            "<th class='name'>verdict</th></tr>")
+    rows = []
+    for m in report.metrics.values():
+        ci = "–" if m.ci is None else f"{fmt_value(m.ci.low)} – {fmt_value(m.ci.high)}"
+        adv = "–" if not math.isfinite(m.advantage) else f"{m.advantage:+.3f}"
+        ops = "–" if m.ops is None else f"{m.ops:.4f}"
+        ops_ci = "–" if m.ops_ci is None else f"{m.ops_ci[0]:.3f} – {m.ops_ci[1]:.3f}"
+        rows.append(
+            f"<tr data-metric='{_e(m.name)}'><td class='name'>{_e(m.title)}</td>"
+            f"<td class='{_cls(m)}'>{_e(fmt_value(m.value))}</td><td>{_e(ci)}</td>"
+            f"<td title='{_e(m.baseline_prediction)}'>{_e(fmt_value(m.baseline))}</td><td>{_e(adv)}</td>"
+            f"<td>{_e(ops)}</td><td>{_e(ops_ci)}</td><td class='verdict-cell {_cls(m)}'>{_e(m.verdict)}</td></tr>"
+        )
+    return f"<table id='metrics'>{head}{''.join(rows)}</table>"
+
+
+_LEGEND = (
+    "constant = the value of the best constant prediction (for accuracy: always the majority class); "
+    "advantage = (value − constant) / (perfect − constant), the metric's prediction advantage (for "
+    "accuracy exactly PA = 1 − error / error of the majority class, El-Yaniv et al.); OPS = the share of "
+    "all possible classifiers at this prevalence that the value beats (Zhao et al.)."
+)
+
+
+def report_section(report: Report, *, heading: str | None = None, level: int = 2,
+                   progress: Callable[[str], None] | None = None) -> str:
+    """The verdict, the table and the plots of one report, as an HTML fragment."""
+    step = progress or (lambda message: None)
+    h = f"h{level}"
+    parts = []
+    if heading:
+        parts.append(f"<{h}>{_e(heading)}</{h}>")
+    parts.append("<div class='verdict' id='verdict'><strong>Verdict</strong><ul>"
+                 + "".join(f"<li>{_e(line)}</li>" for line in report.verdict) + "</ul></div>")
+    parts.append(f"<p class='context'>{_e(describe_task(report))}</p>")
+    parts.append(_metrics_table(report))
+    parts.append(f"<p class='legend'>{_e(_LEGEND)} Confidence intervals: {_e(report.ci_description)}.</p>")
+    step("drawing the plots")
+    figs = report_figures(report)
+    parts.append("<div class='plots'>" + "".join(
+        _img(fig, key.replace("_", " "), caption, key) for key, caption, fig in figs) + "</div>")
+    if report.notes:
+        parts.append("<div class='notes'><strong>Notes</strong><ul>"
+                     + "".join(f"<li>{_e(n)}</li>" for n in report.notes) + "</ul></div>")
+    return "\n".join(parts)
+
+
+def _comparison_table(comparison: Any) -> str:
+    reports = comparison.reports
+    head = "<tr><th class='name'>metric</th>" + "".join(f"<th>{_e(r.name)}</th>" for r in reports) + "</tr>"
+    rows = ["<tr><td class='name'>n</td>" + "".join(f"<td>{r.n:,}</td>" for r in reports) + "</tr>"]
+    rows.append("<tr><td class='name'>prevalence</td>" + "".join(
+        "<td>–</td>" if r.prevalence is None else f"<td>{100 * r.prevalence:.2f}%</td>" for r in reports) + "</tr>")
+    for name in comparison.metric_names:
+        cells = []
+        for r in reports:
+            m = r.metrics.get(name)
+            if m is None:
+                cells.append("<td>–</td>")
+                continue
+            adv = "–" if not math.isfinite(m.advantage) else f"{m.advantage:+.3f}"
+            ops = "–" if m.ops is None else f"{m.ops:.3f}"
+            flag = comparison.flag(r.name, name)
+            flag_html = f" <span class='flag'>{_e(flag)}</span>" if flag else ""
+            cells.append(f"<td><span class='{_cls(m)}'>{_e(fmt_value(m.value))}</span><br>"
+                         f"adv {_e(adv)}<br>OPS {_e(ops)}{flag_html}</td>")
+        title = reports[0].metrics[name].title if name in reports[0].metrics else name
+        rows.append(f"<tr data-metric='{_e(name)}'><td class='name'>{_e(title)}</td>{''.join(cells)}</tr>")
+    return f"<table id='comparison'>{head}{''.join(rows)}</table>"
+
+
+def comparison_section(comparison: Any, *, heading: str | None = None, level: int = 2) -> str:
+    """Verdict, side-by-side table and plot of a comparison, as an HTML fragment."""
+    h = f"h{level}"
+    parts = []
+    if heading:
+        parts.append(f"<{h}>{_e(heading)}</{h}>")
+    parts.append("<div class='verdict' id='verdict'><strong>Verdict</strong><ul>"
+                 + "".join(f"<li>{_e(line)}</li>" for line in comparison.verdict) + "</ul></div>")
+    parts.append(_comparison_table(comparison))
+    parts.append(
+        "<p class='legend'>Each cell: the nominal value, its advantage over the best constant prediction and "
+        "its OPS at that test set's prevalence. ▼/▲: the OPS interval lies entirely below/above the reference's "
+        f"({_e(comparison.reference)}). For precision, recall, specificity and balanced accuracy the OPS does "
+        "not depend on the prevalence at fixed error rates, so a flag there means the model changed; the OPS "
+        "of F1, MCC, κ and accuracy also drifts with the prevalence.</p>")
+    parts.append(_img(compare_figure(comparison), "comparison plot",
+                      "Prevalence, nominal values and OPS (with its interval at the CI ends) across the test sets.",
+                      "compare"))
+    if comparison.notes:
+        parts.append("<div class='notes'><strong>Notes</strong><ul>"
+                     + "".join(f"<li>{_e(n)}</li>" for n in comparison.notes) + "</ul></div>")
+    return "\n".join(parts)
+
+
+def page(title: str, body: str, *, subtitle: str | None = None) -> str:
+    """Wrap HTML fragments into one self-contained page."""
+    from .. import __version__
+
+    stamp = _dt.datetime.now().strftime("%Y-%m-%d %H:%M")
+    sub = f"<p class='context'>{_e(subtitle)}</p>" if subtitle else ""
+    return (
+        "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
+        "<meta name='viewport' content='width=device-width, initial-scale=1'>"
+        f"<title>{_e(title)}</title><style>{_CSS}</style></head>\n<body>\n"
+        f"<header><h1>{_e(title)}</h1>{sub}</header>\n{body}\n"
+        f"<footer><p>Generated by beyondchance {_e(__version__)} on {_e(stamp)}. Prediction Advantage "
+        "(El-Yaniv, Geifman &amp; Wiener), Pure Accuracy (Wang, Qian &amp; Li), Outperformance Score "
+        "(Zhao, Bui, Yu &amp; Dzieciolowski).</p></footer>\n"
+        f"{_SCRIPT}</body></html>\n"
+    )
+
+
+def report_html(report: Report, *, title: str | None = None, progress: Callable[[str], None] | None = None) -> str:
+    """A complete page for one report."""
+    title = title or (f"beyondchance report — {report.name}" if report.name else "beyondchance report")
+    return page(title, report_section(report, progress=progress))
+
+
+def comparison_html(comparison: Any, *, title: str | None = None) -> str:
+    """A complete page for a comparison of test sets."""
+    title = title or f"beyondchance compare — {len(comparison.reports)} test sets"
+    return page(title, comparison_section(comparison))
