@@ -63,6 +63,7 @@ from ._validation import (
     union_labels,
 )
 from ._warnings import InvalidInputError
+from ._json import jsonable as _jsonable
 
 __all__ = [
     "Loss",
@@ -88,12 +89,6 @@ _KINDS = ("label", "real", "probability")
 _EPS = float(np.finfo(np.float64).eps)
 
 
-def _jsonable(x: Any) -> Any:
-    if isinstance(x, np.ndarray):
-        return [_jsonable(v) for v in x.tolist()] if x.dtype == object else x.tolist()
-    if isinstance(x, np.generic):
-        return x.item()
-    return x
 
 
 # =====================================================================================

@@ -96,6 +96,7 @@ from ._validation import (
     binary_target,
 )
 from ._warnings import InvalidInputError, warn_undefined
+from ._json import jsonable as _jsonable
 
 __all__ = [
     "CURVES",
@@ -513,12 +514,6 @@ def _recall_at_precision_rates(a: np.ndarray, b: np.ndarray, pi: np.ndarray, p: 
 # =====================================================================================
 
 
-def _jsonable(x: Any) -> Any:
-    if isinstance(x, np.ndarray):
-        return x.tolist()
-    if isinstance(x, np.generic):
-        return x.item()
-    return x
 
 
 def _readonly(*arrays: np.ndarray) -> None:

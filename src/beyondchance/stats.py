@@ -111,6 +111,7 @@ from .baselines import (
 )
 from .confusion import ConfusionMatrix
 from .curves import ThresholdCounts
+from ._json import jsonable as _jsonable
 
 __all__ = [
     "ConfusionMatrix",
@@ -151,14 +152,6 @@ def _get_loss(loss: Any) -> Loss:
     return get_loss(loss)
 
 
-def _jsonable(x: Any) -> Any:
-    if isinstance(x, np.ndarray):
-        return [_jsonable(v) for v in x.tolist()] if x.dtype == object else x.tolist()
-    if isinstance(x, np.generic):
-        return x.item()
-    if isinstance(x, float) and not math.isfinite(x):
-        return None
-    return x
 
 
 def _readonly(arr: np.ndarray) -> np.ndarray:

@@ -159,6 +159,7 @@ from .baselines import (
 )
 from .confusion import ConfusionMatrix, metric_from_matrices
 from .metrics import LabelingMetric, get_metric
+from ._json import jsonable as _jsonable
 
 __all__ = ["bootstrap_ci", "BootstrapResult", "ConfidenceInterval"]
 
@@ -297,9 +298,6 @@ class BootstrapResult:
         )
 
 
-def _jsonable(x: float) -> float | None:
-    x = float(x)
-    return x if np.isfinite(x) else None
 
 
 # --- the public function -------------------------------------------------------------

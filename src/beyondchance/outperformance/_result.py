@@ -5,17 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
+from .._json import jsonable as _jsonable
 
 __all__ = ["OPSResult"]
 
 
-def _jsonable(x: Any) -> Any:
-    if isinstance(x, np.ndarray):
-        return x.tolist()
-    if isinstance(x, np.generic):
-        return x.item()
-    return x
 
 
 @dataclass(frozen=True)

@@ -55,6 +55,7 @@ import numpy as np
 from .._validation import check_unit_interval
 from .._warnings import InvalidInputError, warn_undefined
 from ..curves import threshold_counts
+from .._json import jsonable as _jsonable
 
 __all__ = ["OPSCurve", "ops_precision_recall_curve", "ops_lift_curve", "DEFAULT_LEVELS"]
 
@@ -62,12 +63,6 @@ __all__ = ["OPSCurve", "ops_precision_recall_curve", "ops_lift_curve", "DEFAULT_
 DEFAULT_LEVELS = np.round(np.r_[np.arange(1, 20) / 20, 0.99], 10)
 
 
-def _jsonable(x: Any) -> Any:
-    if isinstance(x, np.ndarray):
-        return [None if (isinstance(v, float) and np.isnan(v)) else v for v in x.tolist()]
-    if isinstance(x, np.generic):
-        return x.item()
-    return x
 
 
 @dataclass(frozen=True)
