@@ -9,6 +9,7 @@ files are only read.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import sys
@@ -173,8 +174,17 @@ def _evaluation_options(func: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--dbt-samples", type=click.IntRange(min=64), default=16_384, show_default=True, metavar="G",
                      help="Random reference curves (Directed Binary Tree) for the OPS of the AUCs; standard "
                           "error <= 0.5/sqrt(G). Built on first use at a prevalence, then cached."),
-        click.option("--engine", type=click.Choice(["memory"]), default="memory", show_default=True,
-                     help="Where the statistics are computed (memory: numpy on the columns read with pyarrow)."),
+        click.option("--engine", type=click.Choice(["memory", "duckdb", "spark"]), default="memory",
+                     show_default=True,
+                     help="Where the statistics are computed. memory: numpy on the columns read with pyarrow; "
+                          "duckdb: SQL aggregation over the file(s) (glob patterns allowed), rows never loaded "
+                          "into Python; spark: the same in a Spark session. duckdb and spark compute binary "
+                          "and multi-class label and binary score reports (CIs of weighted data: memory only)."),
+        click.option("--score-bins", type=click.IntRange(min=1), metavar="N",
+                     help="Binary scores: bin them into floor(score * N) instead of keeping every distinct "
+                          "score (fixed-size statistic); the AUC error bound is stated in the output."),
+        click.option("--spark-master", default="local[*]", show_default=True, metavar="URL",
+                     help="Master of the Spark session of --engine spark."),
     ]
     for option in reversed(options):
         func = option(func)
@@ -244,6 +254,60 @@ def _eval_kwargs(opts: dict[str, Any], y_true: Any) -> dict[str, Any]:
     )
 
 
+_GLOB = set("*?[")
+
+
+def _engine_source(file: str, engine: str) -> str:
+    """A file or glob pattern for an engine that reads the files itself."""
+    if file == "-":
+        raise InvalidInputError(f"--engine {engine} reads files, not stdin; use --engine memory for '-'")
+    if not (_GLOB & set(file)):
+        path = Path(file)
+        if not path.exists():
+            raise InvalidInputError(f"file not found: {file}")
+        if path.is_dir() and engine == "duckdb":
+            raise InvalidInputError(f"{file} is a directory; give a glob pattern such as {file}/*.parquet")
+    return file
+
+
+def _spark_session(master: str) -> Any:
+    """A local (or given) SparkSession, quiet."""
+    from .engines.spark import _import_pyspark
+
+    sql = _import_pyspark()
+    try:
+        spark = (sql.SparkSession.builder.master(master).appName("beyondchance")
+                 .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
+                 .getOrCreate())
+    except Exception as exc:
+        raise InvalidInputError(f"cannot start Spark (master {master}): {_one_line(str(exc))[:300]}") from exc
+    spark.sparkContext.setLogLevel("ERROR")
+    return spark
+
+
+def _engine_kwargs(opts: dict[str, Any], y_true_sample: Any = None) -> dict[str, Any]:
+    """Options of :func:`beyondchance.report.engine.evaluate_source` from the command line."""
+    labels = _split(opts["labels"])
+    if labels is not None and y_true_sample is not None:
+        labels = _coerce_labels(labels, y_true_sample)
+    if opts["normalize"]:
+        raise InvalidInputError("--normalize applies to probability columns, which need --engine memory")
+    return dict(
+        y_true=opts["y_true"], y_score=tuple(opts["y_score"]), y_pred=opts["y_pred"], weight=opts["weight"],
+        score_bins=opts["score_bins"], task=opts["task"], pos_label=opts["pos_label"],
+        threshold=opts["threshold"], labels=labels, metrics=_split(opts["metrics"]),
+        confidence_level=opts["confidence_level"], n_resamples=opts["n_resamples"], ci=not opts["no_ci"],
+        random_state=opts["seed"], dbt_samples=opts["dbt_samples"],
+    )
+
+
+def _memory_columns(file: str, opts: dict[str, Any]) -> tuple[dict[str, Any], Any]:
+    """The columns of a file read in memory, as a mapping (for the statistics path)."""
+    pred_cols, numeric = _prediction_columns(opts["y_score"], opts["y_pred"])
+    y_true, _, _, cols = _read(file, opts["y_true"], pred_cols, numeric, opts["weight"])
+    return cols, y_true
+
+
 # ======================================================================================
 # report
 # ======================================================================================
@@ -275,12 +339,27 @@ def report(file: str, **opts: Any) -> None:
     if opts["fmt"] == "html" and out is None:
         out = Path("beyondchance-report.html")
     _check_out(out, [file])
+    engine = opts["engine"]
     with _Progress() as progress:
-        progress(f"reading {file}")
-        y_true, y, w, _ = _read(file, opts["y_true"], pred_cols, numeric, opts["weight"])
         name = "<stdin>" if file == "-" else Path(file).name
-        result = evaluate(y_true, y, sample_weight=w, name=name, progress=progress, strict=True,
-                          **_eval_kwargs(opts, y_true))
+        if engine == "memory" and opts["score_bins"] is None:
+            progress(f"reading {file}")
+            y_true, y, w, _ = _read(file, opts["y_true"], pred_cols, numeric, opts["weight"])
+            result = evaluate(y_true, y, sample_weight=w, name=name, progress=progress, strict=True,
+                              **_eval_kwargs(opts, y_true))
+            result = dataclasses.replace(result, engine="memory")
+        else:
+            from .report.engine import evaluate_source
+
+            sample = None
+            if engine == "memory":
+                progress(f"reading {file}")
+                source, sample = _memory_columns(file, opts)
+            else:
+                source = _engine_source(file, engine)
+            spark = _spark_session(opts["spark_master"]) if engine == "spark" else None
+            result = evaluate_source(source, engine=engine, spark=spark, name=name, progress=progress, strict=True,
+                                     **_engine_kwargs(opts, sample))
         if opts["fmt"] == "html":
             from .report.render_html import report_html
 
@@ -335,9 +414,12 @@ def compare(files: tuple[str, ...], by: str | None, reference: str | None, **opt
     if opts["fmt"] == "html" and out is None:
         out = Path("beyondchance-compare.html")
     _check_out(out, list(files))
+    engine = opts["engine"]
     with _Progress() as progress:
         sets: dict[str, tuple] = {}
-        if by is not None:
+        if engine != "memory" or opts["score_bins"] is not None:
+            comparison = _compare_engine(files, by, reference, opts, progress)
+        elif by is not None:
             progress(f"reading {files[0]}")
             y_true, y, w, cols = _read(files[0], opts["y_true"], pred_cols, numeric, opts["weight"], [by])
             groups, inverse = np.unique(cols[by], return_inverse=True)
@@ -356,16 +438,20 @@ def compare(files: tuple[str, ...], by: str | None, reference: str | None, **opt
                 progress(f"reading {f}")
                 y_true, y, w, _ = _read(f, opts["y_true"], pred_cols, numeric, opts["weight"])
                 sets[name] = (y_true, y) + ((w,) if w is not None else ())
-        first_true = next(iter(sets.values()))[0]
-        kwargs = _eval_kwargs(opts, first_true)
-        comparison = compare_sets(sets, reference=reference, progress=progress, strict=True, **kwargs)
+        if sets:
+            first_true = next(iter(sets.values()))[0]
+            kwargs = _eval_kwargs(opts, first_true)
+            comparison = compare_sets(sets, reference=reference, progress=progress, strict=True, **kwargs)
+            comparison = dataclasses.replace(
+                comparison, reports=tuple(dataclasses.replace(r, engine="memory") for r in comparison.reports))
         if opts["fmt"] == "html":
             from .report.render_html import comparison_html
 
             progress("drawing the plots")
             text = comparison_html(comparison)
     if opts["fmt"] == "json":
-        _write(json.dumps(comparison.to_dict(), indent=2, allow_nan=False), out, "JSON comparison")
+        _write(json.dumps({"engine": engine, **comparison.to_dict()}, indent=2, allow_nan=False), out,
+               "JSON comparison")
     elif opts["fmt"] == "html":
         _write(text, out, "HTML comparison")
     else:
@@ -375,6 +461,33 @@ def compare(files: tuple[str, ...], by: str | None, reference: str | None, **opt
             render_comparison(comparison)
         else:
             _write(render_comparison_text(comparison), out, "comparison")
+
+
+def _compare_engine(files: tuple[str, ...], by: str | None, reference: str | None, opts: dict[str, Any],
+                    progress: Any) -> Any:
+    """``compare`` through :func:`beyondchance.report.engine.compare_sources`."""
+    from .report.engine import compare_sources
+
+    engine = opts["engine"]
+    if by is not None:
+        raise InvalidInputError(f"--by is computed in memory; with --engine {engine} give one FILE (or glob) per "
+                                "test set, or use --engine memory")
+    stems = [Path(f).stem for f in files]
+    names = stems if len(set(stems)) == len(stems) else list(files)
+    if len(set(names)) != len(names):
+        raise InvalidInputError("the same file is given twice")
+    sources: dict[str, Any] = {}
+    sample = None
+    for name, f in zip(names, files):
+        if engine == "memory":
+            progress(f"reading {f}")
+            sources[name], s = _memory_columns(f, opts)
+            sample = s if sample is None else sample
+        else:
+            sources[name] = _engine_source(f, engine)
+    spark = _spark_session(opts["spark_master"]) if engine == "spark" else None
+    return compare_sources(sources, engine=engine, spark=spark, reference=reference, progress=progress,
+                           strict=True, **_engine_kwargs(opts, sample))
 
 
 # ======================================================================================

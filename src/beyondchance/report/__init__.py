@@ -7,7 +7,8 @@
   :mod:`.example`.
 """
 
-from .compare import Change, Comparison, compare
+from .compare import Change, Comparison, compare, compare_reports
+from .engine import compare_sources, evaluate_source
 from .evaluate import (
     TASKS,
     MetricCI,
@@ -27,6 +28,9 @@ __all__ = [
     "MetricResult",
     "Report",
     "compare",
+    "compare_reports",
+    "compare_sources",
+    "evaluate_source",
     "detect_task",
     "evaluate",
     "evaluate_counts",

@@ -216,6 +216,15 @@ def compare(
             ))
         except InvalidInputError as exc:
             raise InvalidInputError(f"test set {name!r}: {exc}") from None
+    return compare_reports(reports, reference=reference)
+
+
+def compare_reports(reports: Sequence[Report], *, reference: str | None = None) -> Comparison:
+    """The :class:`Comparison` of reports already computed with the same settings (named, unique)."""
+    reports = list(reports)
+    names = [str(r.name) for r in reports]
+    if reference is None:
+        reference = names[0]
     metric_names = tuple(reports[0].metrics)
     ref = reports[names.index(reference)]
     changes = []

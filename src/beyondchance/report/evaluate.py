@@ -296,6 +296,8 @@ class Report:
     name : the test set's name (file, group)
     confusion : the confusion matrix (classification)
     counts : the :class:`ThresholdCounts` (binary scores)
+    engine : the engine that computed the statistics (None: :func:`evaluate` on rows)
+    score_statistic : binned scores: ``{"bins", "auc_error_bound": {...}}``
     """
 
     task: str
@@ -319,6 +321,8 @@ class Report:
     counts: ThresholdCounts | None = field(default=None, repr=False)
     confidence_level: float = 0.95
     dbt_samples: int | None = None
+    engine: str | None = None
+    score_statistic: dict | None = None
 
     def __getitem__(self, name: str) -> MetricResult:
         try:
@@ -360,6 +364,10 @@ class Report:
         out["confidence_level"] = self.confidence_level
         out["ci_method"] = self.ci_description
         out["notes"] = list(self.notes)
+        if self.engine is not None:
+            out["engine"] = self.engine
+        if self.score_statistic is not None:
+            out["score_statistic"] = dict(self.score_statistic)
         return out
 
     def to_frame(self):

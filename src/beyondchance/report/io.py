@@ -31,8 +31,9 @@ from .._warnings import InvalidInputError
 __all__ = ["TableColumns", "read_columns", "file_format", "ENGINES", "check_engine"]
 
 #: engines that can compute a report's statistics; "memory" reads the columns with
-#: pyarrow and computes in numpy (out-of-core engines plug in here)
-ENGINES: tuple[str, ...] = ("memory",)
+#: pyarrow and computes in numpy; "duckdb" / "spark" aggregate the files in SQL
+#: (:mod:`beyondchance.report.engine`)
+ENGINES: tuple[str, ...] = ("memory", "duckdb", "spark")
 
 _PARQUET_SUFFIXES = (".parquet", ".pq", ".parq")
 _CSV_SUFFIXES = (".csv", ".tsv", ".txt", ".gz", ".bz2")

@@ -1,0 +1,497 @@
+r"""Reports from sufficient statistics computed by an engine (DuckDB, Spark, or memory).
+
+:func:`evaluate_source` is :func:`~beyondchance.report.evaluate` for a source that is
+never loaded into Python: the engine of :func:`beyondchance.compute_statistics`
+(``"duckdb"`` over CSV / Parquet files and glob patterns, ``"spark"`` through a
+SparkSession, ``"memory"`` over columns in memory) aggregates the rows into the
+task's statistics, and the report is built from them alone.
+
+=====================  ================================================================
+task                   from the statistics
+=====================  ================================================================
+binary scores          everything: the report is a function of the
+                       :class:`~beyondchance.curves.ThresholdCounts` (exact) or of the
+                       :class:`~beyondchance.stats.BinnedScoreCounts` (``score_bins``,
+                       with the stated AUC error bound); CIs on the cells as in memory
+binary / multi-class   everything: a function of the confusion matrix; CIs on the
+labels                 cells as in memory
+multi-class            not supported: the log loss / Brier intervals need the rows
+probabilities,         (row bootstrap); one-line error naming ``engine="memory"``
+regression
+=====================  ================================================================
+
+Weighted data: every value is computed, but the confidence intervals of weighted
+data resample the rows, so they are skipped (a note says so).  For unweighted data
+every number equals :func:`~beyondchance.report.evaluate` on the rows with the same
+seed, because the memory path bootstraps the same cells.
+
+Detection without the rows differs in one respect from :func:`evaluate`: the task
+follows the column *types* (a floating-point score column holds scores, an integer
+or text column labels; regression when both y_true and y_pred are floating point),
+where :func:`evaluate` looks at the values (a float column holding only whole
+numbers is labels there).  ``task=`` overrides both.
+
+Examples
+--------
+>>> import pandas as pd
+>>> from beyondchance.report import evaluate
+>>> df = pd.DataFrame({"y": [0, 1, 1, 0, 1, 0, 0, 1], "s": [.1, .8, .4, .3, .9, .6, .2, .7]})
+>>> a = evaluate_source(df, y_true="y", y_score="s", engine="duckdb", n_resamples=200, dbt_samples=1024)
+>>> b = evaluate(df["y"].to_numpy(), df["s"].to_numpy(), n_resamples=200, dbt_samples=1024)
+>>> a.engine, a["roc_auc"].value == b["roc_auc"].value, a["f1"].ci == b["f1"].ci
+('duckdb', True, True)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import os
+from typing import Any, Callable, Mapping, Sequence
+
+import numpy as np
+
+from .._warnings import InvalidInputError
+from ..confusion import ConfusionMatrix
+from .evaluate import (
+    REPORT_DBT_SAMPLES,
+    TASKS,
+    Report,
+    _binary_scores_from_counts,
+    _fmt_label,
+    _label,
+    _labeling_rows,
+    _resolve_positive,
+    _run,
+    _select_metrics,
+    _single_class,
+    metrics_for_task,
+)
+
+__all__ = ["evaluate_source", "compare_sources", "ENGINE_TASKS"]
+
+#: report tasks an engine computes from the statistics alone
+ENGINE_TASKS: tuple[str, ...] = ("binary-scores", "binary-labels", "multiclass-labels")
+
+
+def _numpy_kind(a: np.ndarray) -> str:
+    k = np.asarray(a).dtype.kind
+    return {"f": "float", "i": "int", "u": "int", "b": "bool", "U": "string", "O": "string"}.get(k, "other")
+
+
+class _Source:
+    """One source and the engine that scans it."""
+
+    def __init__(self, source: Any, engine: str, *, spark: Any = None, name: str | None = None):
+        if engine not in ("memory", "duckdb", "spark"):
+            raise InvalidInputError(f"engine must be memory, duckdb or spark, got {engine!r}")
+        self.source = source
+        self.engine = engine
+        self.spark = spark
+        self.name = name
+        self.connection = None
+        if engine == "duckdb" and isinstance(source, (str, os.PathLike)) and \
+                os.fspath(source).lower().endswith((".csv", ".tsv", ".txt", ".csv.gz", ".tsv.gz")):
+            self._csv_relation(os.fspath(source))
+
+    def _csv_relation(self, path: str) -> None:
+        """A CSV relation typed as pyarrow types it (the memory engine's reader).
+
+        DuckDB's sniffer reads ``yes``/``no`` (``y``/``n``, ``t``/``f``) as BOOLEAN; pyarrow
+        only ``true``/``false``/``1``/``0``.  Boolean columns holding other spellings are
+        read as text, so that both engines see the same labels.
+        """
+        import duckdb
+
+        from ..engines.duckdb import DuckDBRunner, _sql_string
+
+        con = duckdb.connect()
+        runner = DuckDBRunner(path, connection=con)
+        arg = _sql_string(path)
+        kinds = runner._execute(f"DESCRIBE SELECT * FROM read_csv({arg}, header = true)").fetchall()
+        text = []
+        for col, typ, *_ in kinds:
+            if str(typ).upper() == "BOOLEAN":
+                q = runner.quote(str(col))
+                other = runner._execute(
+                    f"SELECT COUNT(*) FROM read_csv({arg}, header = true, all_varchar = true) WHERE {q} IS NOT NULL "
+                    "AND NOT list_contains(['1', '0', 'True', 'TRUE', 'true', 'False', 'FALSE', 'false'], "
+                    f"{q})").fetchall()[0][0]
+                if other:
+                    text.append(str(col))
+        if text:
+            types = "{" + ", ".join(f"{_sql_string(c)}: 'VARCHAR'" for c in text) + "}"
+            self.source = con.sql(f"SELECT * FROM read_csv({arg}, header = true, types = {types})")
+            self.connection = con
+        else:
+            con.close()
+
+    def kinds(self) -> dict[str, str]:
+        """Column name -> float | int | bool | string | other (no rows read)."""
+        if self.engine == "duckdb":
+            from ..engines.duckdb import DuckDBRunner
+
+            runner = DuckDBRunner(self.source, connection=self.connection)
+            try:
+                return runner.column_kinds()
+            finally:
+                runner.close()
+        if self.engine == "spark":
+            from ..engines.spark import SparkRunner
+
+            runner = SparkRunner(self.source, spark=self.spark)
+            try:
+                return runner.column_kinds()
+            finally:
+                runner.close()
+        if isinstance(self.source, Mapping):
+            return {str(k): _numpy_kind(np.asarray(v)) for k, v in self.source.items()}
+        raise InvalidInputError("engine='memory' takes a mapping of columns here")
+
+    def statistics(self, **kwargs: Any):
+        from ..engines import compute_statistics
+
+        extra = {"spark": self.spark} if self.engine == "spark" else {}
+        if self.connection is not None:
+            extra["connection"] = self.connection
+        return compute_statistics(self.source, engine=self.engine, **extra, **kwargs)  # type: ignore[arg-type]
+
+
+def _check_columns(kinds: dict[str, str], columns: Sequence[str], name: str) -> None:
+    for c in columns:
+        if c not in kinds:
+            raise InvalidInputError(f"{name}: column {c!r} not found; available columns: {', '.join(kinds)}")
+
+
+def _detect(
+    kinds: dict[str, str], y_true: str, y_score: Sequence[str], y_pred: str | None, k_true: int, shown: str
+) -> tuple[str, str]:
+    """(task, reason) from the column types and the number of true classes."""
+    if len(y_score) > 1:
+        return "multiclass-probabilities", f"y has {len(y_score)} columns of class probabilities"
+    col = y_score[0] if y_score else y_pred
+    t_kind, p_kind = kinds.get(y_true), kinds.get(col)  # type: ignore[arg-type]
+    true_numeric = t_kind in ("float", "int")
+    if t_kind == "float" and (y_pred is not None and p_kind == "float"):
+        return "regression", "y_true and y_pred are floating-point columns"
+    if p_kind == "float" or (y_score and p_kind == "int" and not true_numeric):
+        if k_true <= 2:
+            what = "a floating-point column" if p_kind == "float" else "numbers"
+            return "binary-scores", f"y_true has {k_true} classes ({shown}) and y is {what}: scores"
+        if t_kind == "float":
+            return "regression", f"y_true has {k_true} distinct values and y holds floating-point numbers"
+        raise InvalidInputError(
+            f"y_true has {k_true} classes but y holds one number per row; give the class probabilities "
+            f"as {k_true} columns, or predicted labels"
+        )
+    return "labels", "y_true and y hold labels"
+
+
+def _unsupported(task: str, engine: str) -> InvalidInputError:
+    return InvalidInputError(
+        f"the {task} report needs the rows (row bootstrap of its losses); engine {engine!r} computes "
+        f"{', '.join(ENGINE_TASKS)} reports: use engine 'memory' for this file"
+    )
+
+
+@dataclasses.dataclass
+class _Prepared:
+    """What one scan of a source found: the task, the classes, the statistic."""
+
+    task: str
+    source: str
+    reason: str
+    n_rows: int
+    weighted: bool
+    classes: np.ndarray  # the classes of y_true (labels: of y_true and y)
+    counts0: np.ndarray  # unweighted row counts of y_true per class (0 for classes only in y)
+    true_classes: np.ndarray
+    stats: Any = None
+
+
+def _prepare(
+    src: _Source, *, y_true: str, y_score: Sequence[str], y_pred: str | None, weight: str | None,
+    task: str | None, labels: Any, score_bins: int | None, pos_label: Any = None, scan: bool = True,
+) -> _Prepared:
+    """Detect the task and scan the labels (one cheap ``GROUP BY y_true``)."""
+    if bool(y_score) == bool(y_pred):
+        raise InvalidInputError("give either y_score (scores or probability columns) or y_pred")
+    kinds = src.kinds()
+    cols = [y_true, *y_score, *([y_pred] if y_pred else []), *([weight] if weight else [])]
+    _check_columns(kinds, cols, src.name or "input")
+    for c in [*y_score, *([weight] if weight else [])]:
+        if kinds[c] not in ("float", "int"):
+            raise InvalidInputError(f"{src.name or 'input'}: column {c!r} is not numeric ({kinds[c]})")
+    lc = src.statistics(y_true=y_true, y_pred=y_true, task="labels", statistics=("label_counts",),
+                        labels=labels if y_pred is None else None).label_counts
+    classes, counts0 = lc.labels, lc.counts
+    shown = ", ".join(map(_fmt_label, classes[:2]))
+    if task is None:
+        detected, reason = _detect(kinds, y_true, y_score, y_pred, int(classes.size), shown)
+        how = "detected"
+    else:
+        if task not in TASKS:
+            raise InvalidInputError(f"task must be one of {', '.join(TASKS)}, got {task!r}")
+        detected, reason, how = task, "given", "given"
+    n_rows = int(round(float(counts0.sum())))
+    p = _Prepared(detected, how, reason, n_rows, weight is not None, classes, counts0, classes)
+    if detected in ("multiclass-probabilities", "regression") or (detected == "binary-scores" and len(y_score) != 1):
+        raise _unsupported(detected if len(y_score) <= 1 else "multi-column probability", src.engine)
+    if detected == "binary-scores" and classes.size > 2:
+        raise InvalidInputError(
+            f"a binary report needs two classes; y_true has {classes.size} "
+            f"({', '.join(map(_fmt_label, classes[:5]))} ...)"
+        )
+    if detected == "binary-labels" and y_pred is None:
+        y_pred = y_score[0]  # a score column holding labels
+    if detected in ("labels", "binary-labels", "multiclass-labels"):
+        stats = src.statistics(y_true=y_true, y_pred=y_pred, weight=weight, task="labels",
+                               statistics=("confusion",), labels=labels)
+        cm = stats.confusion
+        union = np.asarray(cm.labels)
+        idx = {(_label(c)): i for i, c in enumerate(union.tolist())}
+        full = np.zeros(union.size)
+        for c, n in zip(classes.tolist(), counts0.tolist()):
+            if _label(c) in idx:
+                full[idx[_label(c)]] = n
+        p.classes, p.counts0, p.stats = union, full, cm
+        if detected == "labels":
+            p.task = "binary-labels" if union.size <= 2 else "multiclass-labels"
+            p.reason = f"y_true and y hold {union.size} labels ({', '.join(map(_fmt_label, union[:5]))})" \
+                if union.size <= 2 else f"y_true has {classes.size} classes and y holds labels"
+        elif detected == "binary-labels" and union.size > 2:
+            raise InvalidInputError(
+                f"a binary report needs two classes; y_true and y hold {union.size} "
+                f"({', '.join(map(_fmt_label, union[:5]))}); use task='multiclass-labels'"
+            )
+    return p
+
+
+def _scan_scores(src: _Source, p: _Prepared, *, y_true: str, y_score: str, weight: str | None, pos: Any,
+                 score_bins: int | None) -> None:
+    stats = src.statistics(y_true=y_true, y_score=y_score, weight=weight, task="binary", pos_label=pos,
+                           statistics=("scores",), score_bins=score_bins)
+    p.stats = stats.scores
+
+
+def _report(
+    p: _Prepared, *, engine: str, pos_label: Any = None, threshold: Any = None, metrics: Any = None,
+    confidence_level: float = 0.95, n_resamples: int = 2000, ci: bool = True, random_state: int = 0,
+    strict: bool = False, name: str | None = None, dbt_samples: int | None = REPORT_DBT_SAMPLES,
+    progress: Callable[[str], None] | None = None, pos: tuple | None = None,
+) -> Report:
+    """The report of a prepared (and scanned) source."""
+    from ..stats import BinnedScoreCounts
+
+    score_statistic = None
+    notes: list[str] = []
+    if p.weighted and ci:
+        notes.append(f"confidence intervals of weighted data resample the rows: not computed by engine "
+                     f"{engine!r} (use engine 'memory' for them)")
+
+    def compute(ctx: Any) -> tuple[dict[str, Any], str, str, str]:
+        nonlocal score_statistic
+        if metrics is not None:
+            _select_metrics(dict.fromkeys(metrics_for_task(p.task)), metrics, p.task)
+        true_present = p.classes[p.counts0 > 0]
+        if true_present.size < 2:
+            _single_class(true_present, ctx)
+        if p.task == "binary-scores":
+            pl, nl, reason = pos if pos is not None else _resolve_positive(p.classes, p.counts0, pos_label)
+            stat = p.stats
+            tc = stat
+            if isinstance(stat, BinnedScoreCounts):
+                tc = stat.threshold_counts()
+                bounds = {"roc_auc": stat.auc_error_bound("roc"), "pr_auc": stat.auc_error_bound("pr")}
+                score_statistic = {"kind": "binned", "bins": stat.bins, "n_bins": int(stat.keys.size),
+                                   "auc_error_bound": {k: (None if not math.isfinite(v) else v)
+                                                       for k, v in bounds.items()}}
+                notes.append(
+                    f"scores binned into floor(score * {stat.bins}) ({stat.keys.size} occupied bins): "
+                    f"|ROC AUC - exact| <= {bounds['roc_auc']:.3g}, |PR AUC (AP) - exact| <= {bounds['pr_auc']:.3g}"
+                )
+            out = _binary_scores_from_counts(tc, None, threshold, pl, nl, reason, ctx, rows=None, n_rows=p.n_rows)
+            if p.weighted:
+                out["total_weight"] = float(tc.n)
+        else:
+            cm = p.stats
+            if p.task == "binary-labels":
+                pl, nl, reason = pos if pos is not None else _resolve_positive(p.classes, p.counts0, pos_label)
+                if nl is None:
+                    nl = "negative" if not isinstance(pl, (int, float)) else (0 if pl != 0 else 1)
+                is_pos = np.array([_label(c) == pl for c in p.classes.tolist()], dtype=np.intp)
+                m = np.zeros((2, 2))
+                np.add.at(m, (is_pos[:, None].repeat(is_pos.size, 1), is_pos[None, :].repeat(is_pos.size, 0)),
+                          cm.matrix)
+                cm2 = ConfusionMatrix(m, np.array([nl, pl], dtype=object), pos_label=pl)
+                out = _labeling_rows(cm2, ctx, binary=True, rows=None)
+                out.update(positive_label=pl, negative_label=nl, positive_reason=reason,
+                           prevalence=cm2.prevalence, classes=(nl, pl))
+            else:
+                cm2 = ConfusionMatrix(np.asarray(cm.matrix, dtype=np.float64), cm.labels, pos_label=None)
+                out = _labeling_rows(cm2, ctx, binary=False, rows=None)
+                out.update(classes=tuple(_label(c) for c in cm2.labels.tolist()))
+            out.update(n=p.n_rows, total_weight=float(cm.n) if p.weighted else None)
+        out["notes"] = list(out.get("notes", ())) + notes
+        return out, p.task, p.source, p.reason
+
+    report = _run(compute, metrics=metrics, confidence_level=confidence_level, n_resamples=n_resamples,
+                  ci=ci and not p.weighted, random_state=random_state, strict=strict, name=name,
+                  dbt_samples=dbt_samples, progress=progress)
+    return dataclasses.replace(report, engine=engine, score_statistic=score_statistic)
+
+
+def _as_source(source: Any, engine: str, spark: Any, name: str | None) -> _Source:
+    if isinstance(source, _Source):
+        return source
+    return _Source(source, engine, spark=spark, name=name)
+
+
+def _names(source: Any) -> str:
+    if isinstance(source, (list, tuple)):
+        return ", ".join(os.fspath(s) for s in source)
+    return os.fspath(source) if isinstance(source, (str, os.PathLike)) else type(source).__name__
+
+
+def evaluate_source(
+    source: Any,
+    *,
+    y_true: str,
+    y_score: str | Sequence[str] = (),
+    y_pred: str | None = None,
+    weight: str | None = None,
+    engine: str = "duckdb",
+    score_bins: int | None = None,
+    spark: Any = None,
+    task: str | None = None,
+    pos_label: Any = None,
+    threshold: float | None = None,
+    labels: Any = None,
+    metrics: Sequence[str] | None = None,
+    confidence_level: float = 0.95,
+    n_resamples: int = 2000,
+    ci: bool = True,
+    random_state: int = 0,
+    strict: bool = False,
+    name: str | None = None,
+    dbt_samples: int | None = REPORT_DBT_SAMPLES,
+    progress: Callable[[str], None] | None = None,
+) -> Report:
+    """:func:`~beyondchance.report.evaluate` on a source scanned by an engine (module docstring).
+
+    Parameters
+    ----------
+    source : what :func:`beyondchance.compute_statistics` takes for the engine: a CSV /
+        Parquet path, glob pattern or list of paths (duckdb, spark), a table or a
+        mapping of columns (memory, duckdb), a Spark DataFrame (spark)
+    y_true, y_score, y_pred, weight : column names (``y_score``: one score column)
+    engine : ``"duckdb"``, ``"spark"`` or ``"memory"``
+    score_bins : binary scores: bin the scores (``floor(score · bins)``) instead of
+        keeping every distinct score; the AUC error bound is stated in
+        ``Report.score_statistic`` and the notes
+    spark : the SparkSession of ``engine="spark"`` (default: the active one)
+    task, pos_label, threshold, labels, metrics, confidence_level, n_resamples, ci,
+    random_state, strict, name, dbt_samples, progress : as in
+        :func:`~beyondchance.report.evaluate`
+
+    Returns
+    -------
+    Report
+        With ``engine`` set.
+    """
+    y_score = (y_score,) if isinstance(y_score, str) else tuple(y_score)
+    src = _as_source(source, engine, spark, name)
+    step = progress or (lambda message: None)
+    step(f"scanning the labels ({engine})")
+    p = _prepare(src, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=weight, task=task, labels=labels,
+                 score_bins=score_bins)
+    if score_bins is not None and p.task != "binary-scores":
+        raise InvalidInputError(f"score_bins applies to binary scores, not to a {p.task} report")
+    if p.task == "binary-scores":
+        pos = _resolve_positive(p.classes, p.counts0, pos_label)
+        step(f"aggregating the scores ({engine})")
+        _scan_scores(src, p, y_true=y_true, y_score=y_score[0], weight=weight, pos=pos[0], score_bins=score_bins)
+    return _report(p, engine=src.engine, pos_label=pos_label, threshold=threshold, metrics=metrics,
+                   confidence_level=confidence_level, n_resamples=n_resamples, ci=ci, random_state=random_state,
+                   strict=strict, name=name, dbt_samples=dbt_samples, progress=progress)
+
+
+def compare_sources(
+    sources: Mapping[str, Any],
+    *,
+    y_true: str,
+    y_score: str | Sequence[str] = (),
+    y_pred: str | None = None,
+    weight: str | None = None,
+    engine: str = "duckdb",
+    score_bins: int | None = None,
+    spark: Any = None,
+    reference: str | None = None,
+    task: str | None = None,
+    pos_label: Any = None,
+    threshold: float | None = None,
+    labels: Any = None,
+    metrics: Sequence[str] | None = None,
+    progress: Callable[[str], None] | None = None,
+    **options: Any,
+):
+    """:func:`~beyondchance.report.compare` of sources scanned by an engine.
+
+    The task comes from the first source; the positive class from the pooled label
+    counts and the default threshold from every set's score range, as in
+    :func:`~beyondchance.report.compare`.
+    """
+    from ..curves import ThresholdCounts
+    from ..stats import BinnedScoreCounts, LabelCounts
+    from .compare import compare_reports
+
+    y_score = (y_score,) if isinstance(y_score, str) else tuple(y_score)
+    names = list(sources)
+    if reference is not None and reference not in names:
+        raise InvalidInputError(f"reference {reference!r} is not a test set; test sets: {', '.join(names)}")
+    step = progress or (lambda message: None)
+    prepared: list[tuple[str, _Source, _Prepared]] = []
+    for nm in names:
+        step(f"scanning {nm} ({engine})")
+        src = _as_source(sources[nm], engine, spark, nm)
+        try:
+            p = _prepare(src, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=weight,
+                         task=task if not prepared else prepared[0][2].task, labels=labels, score_bins=score_bins)
+        except InvalidInputError as exc:
+            raise InvalidInputError(f"test set {nm!r}: {exc}") from None
+        prepared.append((nm, src, p))
+    for _, _, p in prepared:  # as compare(): the task is resolved once, then given to every set
+        p.source, p.reason = "given", "given"
+    first = prepared[0][2]
+    pos = None
+    if first.task.startswith("binary"):
+        pooled = LabelCounts(prepared[0][2].classes, prepared[0][2].counts0)
+        for _, _, p in prepared[1:]:
+            pooled = pooled.merge(LabelCounts(p.classes, p.counts0))
+        pl = pos_label if pos_label is not None else _resolve_positive(pooled.labels, pooled.counts, None)[0]
+        for nm, src, p in prepared:
+            try:
+                resolved = _resolve_positive(p.classes, p.counts0, pl)
+            except InvalidInputError as exc:
+                raise InvalidInputError(f"test set {nm!r}: {exc}") from None
+            if first.task == "binary-scores":
+                step(f"aggregating the scores of {nm} ({engine})")
+                _scan_scores(src, p, y_true=y_true, y_score=y_score[0], weight=weight, pos=resolved[0],
+                             score_bins=score_bins)
+        pos_label = pl
+        if first.task == "binary-scores" and threshold is None:
+            in_unit = True
+            for _, _, p in prepared:
+                tc = p.stats.threshold_counts() if isinstance(p.stats, BinnedScoreCounts) else p.stats
+                assert isinstance(tc, ThresholdCounts)
+                in_unit &= bool(tc.thresholds.size and tc.thresholds[-1] >= 0 and tc.thresholds[0] <= 1)
+            threshold = 0.5 if in_unit else 0.0
+    reports = []
+    for nm, src, p in prepared:
+        step(f"evaluating {nm}")
+        try:
+            reports.append(_report(p, engine=src.engine, pos_label=pos_label, threshold=threshold, metrics=metrics,
+                                   name=nm, progress=progress, **options))
+        except InvalidInputError as exc:
+            raise InvalidInputError(f"test set {nm!r}: {exc}") from None
+    return compare_reports(reports, reference=reference)

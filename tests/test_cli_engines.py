@@ -1,0 +1,192 @@
+"""``beyondchance report / compare --engine memory|duckdb|spark``: the same JSON from every engine.
+
+The memory engine evaluates the rows read with pyarrow (``evaluate``); duckdb and spark
+aggregate the files in SQL and build the report from the sufficient statistics alone —
+two independent code paths, compared number for number.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+
+FAST = ["--dbt-samples", "1024", "--n-resamples", "200", "--format", "json"]
+
+
+def _run(*args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONWARNINGS": "ignore"}
+    env.pop("BEYONDCHANCE_DEBUG", None)
+    return subprocess.run([sys.executable, "-m", "beyondchance.cli", *map(str, args)], capture_output=True,
+                          text=True, env=env, timeout=120)
+
+
+def _json(*args: str) -> dict:
+    r = _run(*args, *FAST)
+    assert r.returncode == 0, r.stderr
+    return json.loads(r.stdout)
+
+
+def _strip(d: dict) -> dict:
+    """Drop what legitimately differs between engines: the engine, the file name, the wording
+    of the detection reason (memory looks at the values, the engines at the column types)."""
+    d = dict(d)
+    for key in ("engine", "name", "task_reason"):
+        d.pop(key, None)
+    if "test_sets" in d:
+        d["test_sets"] = [_strip(t) for t in d["test_sets"]]
+    return d
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory) -> dict:
+    tmp = tmp_path_factory.mktemp("engines")
+    rng = np.random.default_rng(7)
+    n = 1500
+    y = (rng.random(n) < 0.3).astype(np.int64)
+    s = np.clip(rng.normal(0.35 + 0.3 * y, 0.2), 0, 1).round(3)
+    cls = rng.choice(["a", "b", "c"], n)
+    df = pd.DataFrame({
+        "y": y, "s": s, "lab": np.where(rng.random(n) < 0.8, y, 1 - y),
+        "cls": cls, "pc": np.where(rng.random(n) < 0.6, cls, rng.choice(["a", "b", "c"], n)),
+        "w": rng.random(n) + 0.5, "ys": np.where(y == 1, "yes", "no"), "t": rng.normal(size=n),
+    })
+    paths = {"csv": tmp / "d.csv", "parquet": tmp / "d.parquet"}
+    df.to_csv(paths["csv"], index=False)
+    df.to_parquet(paths["parquet"])
+    for i in range(3):
+        df.iloc[i * 500:(i + 1) * 500].to_parquet(tmp / f"part-{i}.parquet")
+    paths["glob"] = str(tmp / "part-*.parquet")
+    paths["parts"] = [tmp / f"part-{i}.parquet" for i in range(3)]
+    paths["tmp"] = tmp
+    return paths
+
+
+@pytest.mark.parametrize("fmt, args", [
+    ("parquet", ["--y-true", "y", "--y-score", "s"]),                          # binary scores
+    ("csv", ["--y-true", "ys", "--y-score", "s"]),                             # text labels, minority positive
+    ("csv", ["--y-true", "y", "--y-pred", "lab"]),                             # binary labels
+    ("parquet", ["--y-true", "cls", "--y-pred", "pc"]),                        # multi-class labels
+    ("parquet", ["--y-true", "y", "--y-score", "s", "--score-bins", "20"]),    # binned scores
+])
+def test_duckdb_equals_memory(data, fmt, args):
+    mem = _json("report", data[fmt], *args, "--engine", "memory")
+    ddb = _json("report", data[fmt], *args, "--engine", "duckdb")
+    assert mem["engine"] == "memory" and ddb["engine"] == "duckdb"
+    assert _strip(mem) == _strip(ddb)  # every count, value, OPS and CI (same seed, same cells)
+    assert ddb["metrics"]["accuracy"]["ci"] is not None
+
+
+def test_binned_scores_state_the_bound(data):
+    exact = _json("report", data["parquet"], "--y-true", "y", "--y-score", "s", "--no-ci", "--engine", "duckdb")
+    binned = _json("report", data["parquet"], "--y-true", "y", "--y-score", "s", "--no-ci", "--engine", "duckdb",
+                   "--score-bins", "10")
+    stat = binned["score_statistic"]
+    assert stat["bins"] == 10 and "score_statistic" not in exact
+    for m in ("roc_auc", "pr_auc"):  # the stated bound holds against the exact AUC
+        err = abs(binned["metrics"][m]["value"] - exact["metrics"][m]["value"])
+        assert err <= stat["auc_error_bound"][m] + 1e-12
+    assert abs(binned["metrics"]["roc_auc"]["value"] - exact["metrics"]["roc_auc"]["value"]) > 0
+    assert any("ROC AUC - exact| <=" in note for note in binned["notes"])
+    # labeling metrics at threshold 0.5 = a bin edge of floor(s * 10): exact
+    assert binned["metrics"]["f1"]["value"] == exact["metrics"]["f1"]["value"]
+
+
+def test_glob_of_parquet_parts_equals_the_whole_file(data):
+    whole = _json("report", data["parquet"], "--y-true", "y", "--y-score", "s", "--engine", "memory")
+    parts = _json("report", data["glob"], "--y-true", "y", "--y-score", "s", "--engine", "duckdb")
+    assert parts["n"] == 1500
+    assert _strip(whole) == _strip(parts)
+
+
+def test_weighted_values_equal_and_cis_skipped(data):
+    args = ["--y-true", "y", "--y-score", "s", "--weight", "w"]
+    mem = _json("report", data["parquet"], *args)
+    ddb = _json("report", data["parquet"], *args, "--engine", "duckdb")
+    assert ddb["total_weight"] == pytest.approx(mem["total_weight"], rel=1e-12)
+    assert ddb["n"] == mem["n"] == 1500
+    for name, m in mem["metrics"].items():
+        v = ddb["metrics"][name]["value"]
+        assert v == pytest.approx(m["value"], rel=1e-9, abs=1e-12), name
+        assert ddb["metrics"][name]["ci"] is None
+    assert any("weighted data" in note for note in ddb["notes"])
+
+
+def test_compare_duckdb_equals_memory(data):
+    args = ["--y-true", "y", "--y-score", "s"]
+    mem = _json("compare", *data["parts"], *args)
+    ddb = _json("compare", *data["parts"], *args, "--engine", "duckdb")
+    assert ddb["engine"] == "duckdb" and all(t["engine"] == "duckdb" for t in ddb["test_sets"])
+    assert _strip(mem) == _strip(ddb)
+
+
+def _has_spark() -> str | None:
+    try:
+        import pyspark  # noqa: F401
+    except ImportError:
+        return "pyspark is not installed"
+    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
+        return "no Java runtime"
+    return None
+
+
+@pytest.mark.skipif(_has_spark() is not None, reason=str(_has_spark()))
+def test_spark_equals_memory_on_a_glob(data):
+    mem = _json("report", data["parquet"], "--y-true", "y", "--y-score", "s")
+    spk = _json("report", data["glob"], "--y-true", "y", "--y-score", "s", "--engine", "spark",
+                "--spark-master", "local[1]")
+    assert spk["engine"] == "spark"
+    assert _strip(mem) == _strip(spk)
+
+
+def _error(*args: str) -> str:
+    r = _run(*args)
+    assert r.returncode == 2, (r.returncode, r.stdout, r.stderr)
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("beyondchance: error: "), r.stderr
+    return lines[0]
+
+
+@pytest.fixture(scope="module")
+def bad(data) -> dict:
+    tmp = data["tmp"]
+    out = {}
+    frame = pd.DataFrame({"y": [0, 1, 0, 1], "s": [0.1, 0.9, 0.4, 0.6], "w": [1.0, -1.0, 1.0, 1.0]})
+    frame.to_parquet(tmp / "negw.parquet")
+    frame.assign(s=[0.1, np.nan, 0.4, 0.6]).to_parquet(tmp / "nan.parquet")
+    (tmp / "null.csv").write_text("y,s\n0,0.1\n1,\n0,0.4\n1,0.6\n")
+    (tmp / "text.csv").write_text("y,s\n0,low\n1,high\n0,low\n1,high\n")
+    for name in ("negw.parquet", "nan.parquet", "null.csv", "text.csv"):
+        out[name] = tmp / name
+    return out
+
+
+@pytest.mark.parametrize("case, args, expected", [
+    ("missing file", ["nope.parquet", "--y-true", "y", "--y-score", "s"], "file not found"),
+    ("missing column", ["{parquet}", "--y-true", "label", "--y-score", "s"], "'label' not found"),
+    ("text scores", ["{text.csv}", "--y-true", "y", "--y-score", "s"], "not numeric"),
+    ("NULL score", ["{null.csv}", "--y-true", "y", "--y-score", "s"], "NULL, NaN"),
+    ("NaN score", ["{nan.parquet}", "--y-true", "y", "--y-score", "s"], "NULL, NaN"),
+    ("negative weight", ["{negw.parquet}", "--y-true", "y", "--y-score", "s", "--weight", "w"], "negative"),
+    ("no match", ["{tmp}/zz-*.parquet", "--y-true", "y", "--y-score", "s"], "No files found"),
+    ("regression", ["{parquet}", "--y-true", "t", "--y-pred", "s"], "use engine 'memory'"),
+    ("stdin", ["-", "--y-true", "y", "--y-score", "s"], "stdin"),
+])
+def test_bad_input_one_line_exit_2(data, bad, case, args, expected):
+    names = {**{k: str(v) for k, v in data.items() if k in ("csv", "parquet", "tmp")},
+             **{k: str(v) for k, v in bad.items()}}
+    for key, value in names.items():
+        args = [a.replace("{" + key + "}", value) for a in args]
+    line = _error("report", *args, "--engine", "duckdb")
+    assert expected in line, line
+
+
+def test_by_is_memory_only(data):
+    line = _error("compare", data["parquet"], "--by", "cls", "--y-true", "y", "--y-score", "s", "--engine", "duckdb")
+    assert "--by" in line
