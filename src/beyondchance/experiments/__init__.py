@@ -31,7 +31,7 @@ __all__ = [
 ]
 
 #: modules registering experiments (one module per artefact or family)
-_MODULES: tuple[str, ...] = ()
+_MODULES: tuple[str, ...] = ("ops_figures", "ops_experiments", "ops_tables", "pa_examples", "pa_figure1", "pure_examples", "pure_tables")
 
 
 def _load_all() -> None:
