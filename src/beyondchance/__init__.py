@@ -71,6 +71,12 @@ from .pure import pure_accuracy, pure_loss, random_accuracy
 from .pure import PureAccuracyOptimalThreshold, pure_accuracy_optimal_threshold
 from .outperformance import OPSResult, outperformance_score
 from .outperformance.curves import OPSCurve, ops_lift_curve, ops_precision_recall_curve
+from .outperformance.extensions import (
+    MulticlassOPSResult,
+    OPSInterval,
+    multiclass_outperformance_score,
+    outperformance_score_ci,
+)
 from .uncertainty import BootstrapResult, ConfidenceInterval, bootstrap_ci
 from .stats import BinnedScoreCounts, LabelCounts, LossSums, Moments, SufficientStatistics, ValueHistogram
 from .engines import compute_statistics
@@ -148,6 +154,10 @@ __all__ = [
     "OPSCurve",
     "ops_precision_recall_curve",
     "ops_lift_curve",
+    "outperformance_score_ci",
+    "OPSInterval",
+    "multiclass_outperformance_score",
+    "MulticlassOPSResult",
     "bootstrap_ci",
     "BootstrapResult",
     "ConfidenceInterval",

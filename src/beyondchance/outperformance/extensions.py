@@ -1,0 +1,481 @@
+r"""Beyond the OPS paper: confidence intervals and multi-class / multi-label OPS.
+
+Two extensions of the outperformance score (OPS paper, Definition 1, eq. 6),
+OPS_M(μ; π) = Pr{M(π, A, B) < μ} with A, B ~ Uniform[0, 1] independent:
+
+:func:`outperformance_score_ci`
+    A bootstrap confidence interval for the OPS of a labeling metric **over the test
+    set**.  The OPS of a test set depends on the data through two estimates, the
+    metric value μ̂ and the prevalence π̂; both are re-estimated in every resample and
+    OPS(μ̂*_b; π̂*_b) is recomputed, so the interval carries the sampling uncertainty
+    of both.  A resample of the n rows (drawn with replacement) is, for a function of
+    the confusion matrix, a draw of the resampled matrix: Multinomial(n, C / n) over
+    the four cells without weights, or over the (cell, weight) pools of the rows with
+    importance weights (the pools of :func:`beyondchance.bootstrap_ci`, drawn by the
+    same helper).  The B metric values come from
+    :func:`~beyondchance.confusion.metric_from_matrices` on the stack of resampled
+    matrices, the B prevalences from its row sums, and the B scores from **one**
+    vectorised :func:`~beyondchance.outperformance_score` call.  The interval is the
+    percentile interval [θ*_(α/2), θ*_(1−α/2)] (Efron & Tibshirani 1993, ch. 13).
+
+:func:`multiclass_outperformance_score`
+    One-vs-rest OPS: class k's (tp, fp, fn, tn) against the rest give its value μ_k
+    and prevalence π_k = (tp_k + fn_k)/n, hence OPS_k = OPS_M(μ_k; π_k); the
+    aggregate is the macro mean (1/K) Σ_k OPS_k or the prevalence-weighted mean
+    Σ_k π_k OPS_k / Σ_k π_k.  Multi-label indicator matrices (n × L, 0/1) are L
+    binary problems, one per column.
+
+>>> import numpy as np
+>>> from beyondchance.outperformance import multiclass_outperformance_score
+>>> r = multiclass_outperformance_score("f1", [0, 0, 1, 1, 2, 2], [0, 1, 1, 1, 2, 0])
+>>> r.labels.tolist(), r.prevalences.round(3).tolist()
+([0, 1, 2], [0.333, 0.333, 0.333])
+>>> bool(r.score == r.scores.mean())
+True
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+
+from .._json import jsonable as _jsonable
+from .._validation import (
+    as_1d,
+    check_consistent_length,
+    check_option,
+    check_positive_int,
+    check_random_state,
+    check_sample_weight,
+)
+from .._warnings import InvalidInputError, UndefinedMeasureWarning
+from ..confusion import ConfusionMatrix, metric_from_matrices
+from ..metrics import LabelingMetric, get_metric
+from .api import _EXPECTED_SCORING, _normalise, outperformance_score
+
+__all__ = [
+    "OPSInterval",
+    "MulticlassOPSResult",
+    "outperformance_score_ci",
+    "multiclass_outperformance_score",
+]
+
+_AVERAGES = ("macro", "weighted")
+
+
+def _labeling_metric(metric: Any) -> LabelingMetric:
+    """The registered labeling metric, with a clear error for scoring metrics."""
+    if isinstance(metric, LabelingMetric):
+        return metric
+    if isinstance(metric, str):
+        key = _normalise(metric)
+        if key in _EXPECTED_SCORING or "auc" in key or "_at_" in key:
+            raise InvalidInputError(
+                f"metric {metric!r} is a scoring metric (it needs scores, not labels); "
+                "this function supports labeling metrics only (f1, mcc, accuracy, ...)"
+            )
+    return get_metric(metric)
+
+
+def _check_level(confidence_level: Any) -> float:
+    if isinstance(confidence_level, (bool, np.bool_)) or not isinstance(
+        confidence_level, (int, float, np.integer, np.floating)
+    ) or not 0 < confidence_level < 1:
+        raise InvalidInputError(f"confidence_level must be a number in (0, 1), got {confidence_level!r}")
+    return float(confidence_level)
+
+
+# --- confidence interval ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OPSInterval:
+    """Bootstrap confidence interval of an outperformance score over the test set.
+
+    Attributes
+    ----------
+    estimate : OPS of the full test set, OPS_M(μ̂; π̂)
+    low, high : percentile interval ends
+    standard_error : standard deviation (ddof=1) of the defined bootstrap OPS values
+    confidence_level : nominal coverage
+    method : ``"percentile"``
+    n_resamples : B
+    n_undefined : resamples left out (metric undefined, or one class only so that π̂* ∈ {0, 1})
+    metric : canonical metric name
+    value, prevalence : μ̂ and π̂ of the full test set
+    distribution : the B bootstrap OPS values (nan where undefined)
+    """
+
+    estimate: float
+    low: float
+    high: float
+    standard_error: float
+    confidence_level: float
+    method: str
+    n_resamples: int
+    n_undefined: int
+    metric: str
+    value: float
+    prevalence: float
+    distribution: np.ndarray = field(repr=False, compare=False)
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self, *, distribution: bool = False) -> dict[str, Any]:
+        """JSON-safe representation (the bootstrap distribution only on request)."""
+        out = {
+            "estimate": _jsonable(self.estimate),
+            "low": _jsonable(self.low),
+            "high": _jsonable(self.high),
+            "standard_error": _jsonable(self.standard_error),
+            "confidence_level": self.confidence_level,
+            "method": self.method,
+            "n_resamples": self.n_resamples,
+            "n_undefined": self.n_undefined,
+            "metric": self.metric,
+            "value": _jsonable(self.value),
+            "prevalence": _jsonable(self.prevalence),
+            "options": {k: _jsonable(v) for k, v in self.options.items()},
+        }
+        if distribution:
+            out["distribution"] = _jsonable(self.distribution)
+        return out
+
+
+def _stack(counts: np.ndarray, cells: np.ndarray, v: np.ndarray, k: int) -> np.ndarray:
+    """Resampled (b, k, k) matrices from (b, G) pool counts: cell c gets Σ_g counts·v."""
+    design = np.zeros((cells.size, k * k))
+    design[np.arange(cells.size), cells] = v
+    return (counts @ design).reshape(-1, k, k)
+
+
+def outperformance_score_ci(
+    metric: str | LabelingMetric,
+    y_true: Any,
+    y_pred: Any,
+    *,
+    sample_weight: Any = None,
+    n_resamples: int = 2000,
+    confidence_level: float = 0.95,
+    random_state: Any = None,
+    pos_label: Any = 1,
+    **options: Any,
+) -> OPSInterval:
+    r"""Percentile bootstrap interval of the OPS of a labeling metric over the test set.
+
+    In resample b (n rows drawn with replacement) the confusion matrix C*_b gives
+    μ*_b = M(C*_b) and π*_b = (TP*_b + FN*_b)/n*_b, and θ*_b = OPS_M(μ*_b; π*_b)
+    (OPS paper, eq. 6; both arguments re-estimated).  The interval is
+    [θ*_(α/2), θ*_(1−α/2)], α = 1 − ``confidence_level``.
+
+    Parameters
+    ----------
+    metric : str or LabelingMetric
+        A labeling metric (``"f1"``, ``"mcc"``, ``"accuracy"`` …).  Scoring metrics
+        (``"roc_auc"``, ``"pr_auc"`` …) are not supported yet.
+    y_true, y_pred : array-like of shape (n,)
+        Binary true and predicted labels.
+    sample_weight : array-like of shape (n,), optional
+        Importance weights: rows are resampled and keep their weights.
+    n_resamples : int, default 2000
+    confidence_level : float in (0, 1), default 0.95
+    random_state : None, int or numpy.random.Generator
+    pos_label : the positive class (default 1)
+    **options
+        Metric options, e.g. ``beta`` for ``"fbeta"``.
+
+    Returns
+    -------
+    OPSInterval
+
+    Notes
+    -----
+    Resamples where the metric is undefined (0/0) or that hold one true class only
+    (π* ∈ {0, 1}, where OPS is undefined) are left out with an
+    :class:`~beyondchance.UndefinedMeasureWarning` giving their number; the interval is
+    then conditional on OPS being defined.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from beyondchance.outperformance import outperformance_score, outperformance_score_ci
+    >>> rng = np.random.default_rng(0)
+    >>> y = (rng.random(400) < 0.2).astype(int)
+    >>> pred = np.where(rng.random(400) < 0.85, y, 1 - y)
+    >>> ci = outperformance_score_ci("f1", y, pred, random_state=0)
+    >>> ci.method, ci.n_resamples
+    ('percentile', 2000)
+    >>> bool(ci.low < ci.estimate < ci.high)
+    True
+    >>> point = outperformance_score("f1", ci.value, ci.prevalence).score
+    >>> bool(ci.estimate == point)
+    True
+    """
+    from ..uncertainty import _chunk_size, _confusion_pools, _draw_counts, _uses_multinomial
+
+    m = _labeling_metric(metric)
+    n_resamples = check_positive_int(n_resamples, "n_resamples")
+    level = _check_level(confidence_level)
+    rng = check_random_state(random_state)
+    if "average" in options or "labels" in options:
+        raise InvalidInputError(
+            "outperformance_score_ci is for binary problems (no average=/labels=); "
+            "use multiclass_outperformance_score for several classes"
+        )
+    cm, cells, v, pools = _confusion_pools(y_true, y_pred, sample_weight, "importance", None, pos_label)
+    k = cm.n_classes
+    if k > 2:
+        raise InvalidInputError(
+            f"y_true/y_pred hold {k} classes; outperformance_score_ci needs a binary problem "
+            "(use multiclass_outperformance_score)"
+        )
+    pos = cm._pos_index()  # raises if pos_label is not a label (and there are two)
+
+    def values_and_prevalences(mats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        with np.errstate(all="ignore"):
+            val = np.asarray(metric_from_matrices(mats, m, pos_index=pos, **options), dtype=np.float64)
+            n = mats.sum(axis=(-2, -1))
+            npos = mats[:, pos, :].sum(axis=-1) if pos is not None else np.zeros_like(n)
+            prev = npos / n
+        return np.atleast_1d(val), np.atleast_1d(prev)
+
+    mu0, pi0 = values_and_prevalences(cm.matrix[None])
+    total = int(pools.sum())
+    per = pools.size if _uses_multinomial(pools, total) else total + pools.size
+    chunk = _chunk_size(per, n_resamples)
+    mu = np.empty(n_resamples)
+    pi = np.empty(n_resamples)
+    for start in range(0, n_resamples, chunk):
+        size = min(chunk, n_resamples - start)
+        counts = _draw_counts(rng, pools, total, size)
+        mu[start : start + size], pi[start : start + size] = values_and_prevalences(_stack(counts, cells, v, k))
+
+    # one vectorised OPS call for the estimate and every defined resample
+    all_mu, all_pi = np.r_[mu0, mu], np.r_[pi0, pi]
+    ok = np.isfinite(all_mu) & (all_pi > 0) & (all_pi < 1)
+    scores = np.full(all_mu.size, np.nan)
+    if ok.any():
+        res = outperformance_score(m, all_mu[ok], all_pi[ok], **options)
+        scores[ok] = np.atleast_1d(res.score)
+    estimate, distribution = float(scores[0]), scores[1:]
+    distribution.setflags(write=False)
+    n_undefined = int(n_resamples - ok[1:].sum())
+    theta = distribution[np.isfinite(distribution)]
+    nan = float("nan")
+    if not np.isfinite(estimate):
+        warnings.warn(
+            f"the OPS of {m.name} is undefined on the data (metric 0/0 or one class only); no interval",
+            UndefinedMeasureWarning,
+            stacklevel=2,
+        )
+        low = high = se = nan
+    else:
+        if n_undefined:
+            warnings.warn(
+                f"OPS of {m.name} is undefined in {n_undefined} of {n_resamples} bootstrap resamples; "
+                "they were left out, so the interval is conditional on OPS being defined",
+                UndefinedMeasureWarning,
+                stacklevel=2,
+            )
+        if theta.size:
+            a = (1.0 - level) / 2.0
+            low, high = (float(x) for x in np.percentile(theta, [100 * a, 100 * (1 - a)]))
+        else:
+            low = high = nan
+        se = float(np.std(theta, ddof=1)) if theta.size > 1 else nan
+    return OPSInterval(
+        estimate=estimate,
+        low=low,
+        high=high,
+        standard_error=se,
+        confidence_level=level,
+        method="percentile",
+        n_resamples=n_resamples,
+        n_undefined=n_undefined,
+        metric=m.name,
+        value=float(mu0[0]),
+        prevalence=float(pi0[0]),
+        distribution=distribution,
+        options=dict(options),
+    )
+
+
+# --- multi-class and multi-label ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MulticlassOPSResult:
+    """One-vs-rest outperformance scores of a multi-class or multi-label problem.
+
+    Attributes
+    ----------
+    score : the aggregate (macro or prevalence-weighted mean of the defined per-class
+        scores), or the per-class array when ``average`` is None
+    scores : OPS of each class (nan where undefined: class absent from, or the only
+        class of, the truth; or metric 0/0)
+    values : metric value of each class against the rest
+    prevalences : prevalence π_k of each class (true share; weighted)
+    labels : the classes (or column indices of a multi-label matrix)
+    average : ``"macro"``, ``"weighted"`` or None
+    metric : canonical metric name
+    multilabel : whether the input was an indicator matrix
+    """
+
+    score: Any
+    scores: np.ndarray
+    values: np.ndarray
+    prevalences: np.ndarray
+    labels: np.ndarray
+    average: str | None
+    metric: str
+    multilabel: bool = False
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe representation."""
+        return {
+            "score": _jsonable(self.score),
+            "scores": _jsonable(self.scores),
+            "values": _jsonable(self.values),
+            "prevalences": _jsonable(self.prevalences),
+            "labels": _jsonable(self.labels),
+            "average": self.average,
+            "metric": self.metric,
+            "multilabel": self.multilabel,
+            "options": {k: _jsonable(v) for k, v in self.options.items()},
+        }
+
+
+def _indicator(x: Any, name: str) -> np.ndarray:
+    arr = np.asarray(x)
+    if arr.ndim != 2 or arr.shape[0] == 0 or arr.shape[1] == 0:
+        raise InvalidInputError(f"{name} must be a non-empty (n, L) indicator matrix, got shape {arr.shape}")
+    if arr.dtype.kind == "b":
+        return arr.astype(np.float64)
+    if arr.dtype.kind not in "iuf" or not np.isin(arr, (0, 1)).all():
+        raise InvalidInputError(f"{name} must hold only 0/1 (or booleans) as a multi-label indicator matrix")
+    return arr.astype(np.float64)
+
+
+def _multilabel_counts(y_true: Any, y_pred: Any, sample_weight: Any) -> tuple[np.ndarray, ...]:
+    yt, yp = _indicator(y_true, "y_true"), _indicator(y_pred, "y_pred")
+    if yt.shape != yp.shape:
+        raise InvalidInputError(f"y_true has shape {yt.shape} but y_pred has shape {yp.shape}")
+    w = check_sample_weight(sample_weight, yt.shape[0])
+    w = np.ones(yt.shape[0]) if w is None else w
+    tp = w @ (yt * yp)
+    fn = w @ (yt * (1 - yp))
+    fp = w @ ((1 - yt) * yp)
+    tn = w @ ((1 - yt) * (1 - yp))
+    return tp, fp, fn, tn
+
+
+def multiclass_outperformance_score(
+    metric: str | LabelingMetric,
+    y_true: Any,
+    y_pred: Any,
+    *,
+    sample_weight: Any = None,
+    labels: Any = None,
+    average: Literal["macro", "weighted"] | None = "macro",
+    **options: Any,
+) -> MulticlassOPSResult:
+    r"""One-vs-rest outperformance scores of a multi-class or multi-label classifier.
+
+    For each class k (or label column), with its one-vs-rest counts,
+    μ_k = M(tp_k, fp_k, fn_k, tn_k), π_k = (tp_k + fn_k)/n and
+    OPS_k = OPS_M(μ_k; π_k) (OPS paper, eq. 6, applied per class).  Aggregates:
+
+    .. math::
+
+        \text{macro} = \frac1K\sum_k \mathrm{OPS}_k,\qquad
+        \text{weighted} = \frac{\sum_k \pi_k\,\mathrm{OPS}_k}{\sum_k \pi_k},
+
+    over the classes whose OPS is defined (a class absent from the truth, the only
+    class of the truth, or with an undefined metric value is left out with an
+    :class:`~beyondchance.UndefinedMeasureWarning`).
+
+    Parameters
+    ----------
+    metric : str or LabelingMetric
+        A labeling metric; it is evaluated on each class's 2 × 2 one-vs-rest counts.
+    y_true, y_pred : array-like of shape (n,) (class labels) or (n, L) (0/1 indicators)
+    sample_weight : array-like of shape (n,), optional
+    labels : array-like, optional
+        Class labels to score, in order (multi-class); names of the L columns
+        (multi-label; default 0 … L−1).
+    average : {"macro", "weighted"} or None, default "macro"
+        None returns the per-class scores as ``score``.
+    **options
+        Metric options, e.g. ``beta``.
+
+    Returns
+    -------
+    MulticlassOPSResult
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> yt = np.array([[1, 0], [1, 1], [0, 1], [0, 0], [1, 0], [0, 1]])
+    >>> yp = np.array([[1, 0], [0, 1], [0, 1], [0, 0], [1, 1], [0, 1]])
+    >>> r = multiclass_outperformance_score("f1", yt, yp, average="weighted")
+    >>> r.multilabel, r.prevalences.tolist()
+    (True, [0.5, 0.5])
+    """
+    m = _labeling_metric(metric)
+    if average is not None:
+        average = check_option(average, "average", _AVERAGES)  # type: ignore[assignment]
+    multilabel = np.ndim(y_true) == 2 or np.ndim(y_pred) == 2
+    if multilabel:
+        tp, fp, fn, tn = _multilabel_counts(y_true, y_pred, sample_weight)
+        if labels is None:
+            classes = np.arange(tp.size)
+        else:
+            classes = as_1d(labels, "labels")
+            if classes.size != tp.size:
+                raise InvalidInputError(
+                    f"labels has {classes.size} entries but the indicator matrices have {tp.size} columns"
+                )
+    else:
+        yt, yp = as_1d(y_true, "y_true"), as_1d(y_pred, "y_pred")
+        check_consistent_length(y_true=yt, y_pred=yp)
+        cm = ConfusionMatrix.from_predictions(yt, yp, sample_weight=sample_weight, labels=labels)
+        tp, fp, fn, tn = cm.per_class_counts()
+        classes = cm.labels
+    with np.errstate(all="ignore"):
+        values = np.asarray(m.compute(tp, fp, fn, tn, **options), dtype=np.float64)
+        n = tp + fp + fn + tn
+        prevalences = (tp + fn) / n
+    ok = np.isfinite(values) & (prevalences > 0) & (prevalences < 1)
+    scores = np.full(values.size, np.nan)
+    if ok.any():
+        scores[ok] = np.atleast_1d(outperformance_score(m, values[ok], prevalences[ok], **options).score)
+    if not ok.all():
+        bad = classes[~ok].tolist()
+        warnings.warn(
+            f"OPS of {m.name} is undefined for class(es) {bad} (absent from the truth, the only "
+            "true class, or metric 0/0); they are nan and left out of the average",
+            UndefinedMeasureWarning,
+            stacklevel=2,
+        )
+    if average is None:
+        score: Any = scores
+    elif not ok.any():
+        score = float("nan")
+    elif average == "macro":
+        score = float(scores[ok].mean())
+    else:
+        score = float(np.average(scores[ok], weights=prevalences[ok]))
+    return MulticlassOPSResult(
+        score=score,
+        scores=scores,
+        values=values,
+        prevalences=prevalences,
+        labels=classes,
+        average=average,
+        metric=m.name,
+        multilabel=multilabel,
+        options=dict(options),
+    )
