@@ -289,3 +289,26 @@ def test_spark_local_identical(spark, frame, parquet_dir):
     assert_same(compute_statistics(frame, **case), compute_statistics(parquet_dir, engine="spark", spark=spark, **case))
     with pytest.raises(InvalidInputError, match="y_score"):
         compute_statistics(spark.createDataFrame(_bad_frame(score=[0.1, float("nan"), 0.3])), y_true="y", y_score="score")
+
+
+def test_duckdb_reads_csv_yes_no_labels_as_text_like_pyarrow(tmp_path):
+    """DuckDB's sniffer would read yes/no as BOOLEAN; the engine keeps them as text, so the
+    positive label "yes" means the same in every engine (true/false stays boolean)."""
+    import duckdb
+
+    from beyondchance.engines.duckdb import DuckDBRunner
+
+    path = tmp_path / "yes_no.csv"
+    path.write_text("label,flag,score\nyes,true,0.9\nno,false,0.2\nno,true,0.4\nyes,false,0.7\n")
+    assert duckdb.sql(f"DESCRIBE SELECT * FROM read_csv('{path}', header = true)").fetchall()[0][1] == "BOOLEAN"
+    runner = DuckDBRunner(str(path))
+    try:
+        assert runner.column_kinds() == {"label": "string", "flag": "bool", "score": "float"}
+    finally:
+        runner.close()
+    stats = bc.compute_statistics(str(path), y_true="label", y_score="score", pos_label="yes", engine="duckdb")
+    memory = bc.compute_statistics(
+        {"label": np.array(["yes", "no", "no", "yes"]), "score": np.array([0.9, 0.2, 0.4, 0.7])},
+        y_true="label", y_score="score", pos_label="yes", engine="memory",
+    )
+    assert stats.auc("roc") == memory.auc("roc") == 1.0

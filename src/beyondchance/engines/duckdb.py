@@ -78,6 +78,8 @@ class DuckDBRunner:
         self._view: str | None = None
         if isinstance(source, (str, os.PathLike, list, tuple)):
             self.relation = _file_relation(source)
+            if self.relation.startswith("read_csv("):
+                self._read_yes_no_as_text()
         else:
             name = f"bc_source_{uuid.uuid4().hex}"
             if isinstance(source, duckdb.DuckDBPyRelation):
@@ -86,6 +88,30 @@ class DuckDBRunner:
                 self.con.register(name, source)
             self._view = name
             self.relation = self.quote(name)
+
+    def _read_yes_no_as_text(self) -> None:
+        """Type CSV columns as pyarrow (the memory engine's reader) does.
+
+        DuckDB's CSV sniffer reads ``yes``/``no`` (``y``/``n``, ``t``/``f``) as BOOLEAN;
+        pyarrow only ``true``/``false``/``1``/``0``.  A BOOLEAN column holding any other
+        spelling is re-read as text, so that every engine sees the same labels.
+        """
+        args = self.relation[len("read_csv("):-1]  # "<paths>, header = true"
+        kinds = self._execute(f"DESCRIBE SELECT * FROM {self.relation}").fetchall()
+        booleans = [str(col) for col, typ, *_ in kinds if str(typ).upper() == "BOOLEAN"]
+        if not booleans:
+            return
+        raw = f"read_csv({args}, all_varchar = true)"
+        spelled = ", ".join(
+            f"COUNT(*) FILTER (WHERE {self.quote(c)} IS NOT NULL AND lower({self.quote(c)}) "
+            "NOT IN ('1', '0', 'true', 'false'))"
+            for c in booleans
+        )
+        counts = self._execute(f"SELECT {spelled} FROM {raw}").fetchall()[0]
+        text = [c for c, k in zip(booleans, counts) if k]
+        if text:
+            types = "{" + ", ".join(f"{_sql_string(c)}: 'VARCHAR'" for c in text) + "}"
+            self.relation = f"read_csv({args}, types = {types})"
 
     def quote(self, name: str) -> str:
         return '"' + name.replace('"', '""') + '"'

@@ -89,49 +89,13 @@ class _Source:
         self.engine = engine
         self.spark = spark
         self.name = name
-        self.connection = None
-        if engine == "duckdb" and isinstance(source, (str, os.PathLike)) and \
-                os.fspath(source).lower().endswith((".csv", ".tsv", ".txt", ".csv.gz", ".tsv.gz")):
-            self._csv_relation(os.fspath(source))
-
-    def _csv_relation(self, path: str) -> None:
-        """A CSV relation typed as pyarrow types it (the memory engine's reader).
-
-        DuckDB's sniffer reads ``yes``/``no`` (``y``/``n``, ``t``/``f``) as BOOLEAN; pyarrow
-        only ``true``/``false``/``1``/``0``.  Boolean columns holding other spellings are
-        read as text, so that both engines see the same labels.
-        """
-        import duckdb
-
-        from ..engines.duckdb import DuckDBRunner, _sql_string
-
-        con = duckdb.connect()
-        runner = DuckDBRunner(path, connection=con)
-        arg = _sql_string(path)
-        kinds = runner._execute(f"DESCRIBE SELECT * FROM read_csv({arg}, header = true)").fetchall()
-        text = []
-        for col, typ, *_ in kinds:
-            if str(typ).upper() == "BOOLEAN":
-                q = runner.quote(str(col))
-                other = runner._execute(
-                    f"SELECT COUNT(*) FROM read_csv({arg}, header = true, all_varchar = true) WHERE {q} IS NOT NULL "
-                    "AND NOT list_contains(['1', '0', 'True', 'TRUE', 'true', 'False', 'FALSE', 'false'], "
-                    f"{q})").fetchall()[0][0]
-                if other:
-                    text.append(str(col))
-        if text:
-            types = "{" + ", ".join(f"{_sql_string(c)}: 'VARCHAR'" for c in text) + "}"
-            self.source = con.sql(f"SELECT * FROM read_csv({arg}, header = true, types = {types})")
-            self.connection = con
-        else:
-            con.close()
 
     def kinds(self) -> dict[str, str]:
         """Column name -> float | int | bool | string | other (no rows read)."""
         if self.engine == "duckdb":
             from ..engines.duckdb import DuckDBRunner
 
-            runner = DuckDBRunner(self.source, connection=self.connection)
+            runner = DuckDBRunner(self.source)
             try:
                 return runner.column_kinds()
             finally:
@@ -152,8 +116,6 @@ class _Source:
         from ..engines import compute_statistics
 
         extra = {"spark": self.spark} if self.engine == "spark" else {}
-        if self.connection is not None:
-            extra["connection"] = self.connection
         return compute_statistics(self.source, engine=self.engine, **extra, **kwargs)  # type: ignore[arg-type]
 
 
