@@ -220,6 +220,63 @@ def test_sklearn_agreement_large_with_ties():
     assert abs(counts.auc("pr") - skm.average_precision_score(y, s)) < 1e-12
 
 
+@FAST
+@given(scored_data(weighted=False, max_n=80))
+def test_unweighted_counts_equal_the_weighted_algorithm(data):
+    # two algorithms: per-class sorts merged by binary search / one argsort with weights
+    y, s, _ = data
+    for yy in (y, np.ones_like(y), np.zeros_like(y)):  # both classes, then one class only
+        fast = threshold_counts(yy, s)
+        slow = threshold_counts(yy, s, sample_weight=np.ones(s.shape[0]))
+        for name in ("thresholds", "tps", "fps"):
+            np.testing.assert_array_equal(getattr(fast, name), getattr(slow, name))
+
+
+def test_long_curves_are_summed_by_blocks_without_changing_the_area():
+    from beyondchance.curves import _BLOCK, _auc_rates_dense, _auc_xy
+    from beyondchance.curves import _resolve_method as _resolve
+
+    rng = np.random.default_rng(11)
+    n = 6 * _BLOCK
+    y = (rng.random(n) < 0.2).astype(int)
+    s = rng.normal(size=n) + y
+    s[: n // 3] = np.round(s[: n // 3], 3)  # ties as well
+    counts = threshold_counts(y, s)
+    assert counts.thresholds.shape[0] > 4 * _BLOCK  # the blocked path runs
+    a, tpr = counts._alpha_tpr()
+    pi = np.asarray(counts.prevalence)[None]
+    for kind in KINDS:
+        curve = counts.curve(kind)
+        for method in METHODS[kind]:
+            resolved = _resolve(kind, method)
+            dense = float(_auc_rates_dense(a, tpr, pi, kind, resolved))
+            assert counts.auc(kind, method=method) == pytest.approx(dense, rel=1e-13)
+            if resolved != "interpolated" or kind in ("roc", "gain"):
+                whole = float(_auc_xy(curve.x, curve.y, resolved))
+                assert curve.auc(method) == pytest.approx(whole, rel=1e-13)
+    assert abs(counts.auc("roc") - skm.roc_auc_score(y, s)) < 1e-12
+    assert abs(counts.auc("pr") - skm.average_precision_score(y, s)) < 1e-12
+    fpr, tpr_sk, _ = skm.roc_curve(y, s, drop_intermediate=False)
+    np.testing.assert_array_equal(counts.curve("roc").y, tpr_sk)  # recall is tps / n_pos, bit for bit
+    np.testing.assert_array_equal(counts.curve("roc").x, fpr)
+
+
+def test_blocked_area_skips_a_long_run_at_the_origin():
+    # a long run of copies of the end point (alpha, beta) = (0, 1), where q = 0 and
+    # precision / lift are 0/0, lies entirely inside the first blocks
+    from beyondchance.curves import _BLOCK
+
+    m = 3 * _BLOCK
+    alpha = np.concatenate([np.zeros(m), np.linspace(0, 1, 1001)[1:]])
+    beta = np.concatenate([np.ones(m), 1 - np.linspace(0, 1, 1001)[1:] ** 0.5])
+    for kind in KINDS:
+        for method in METHODS[kind]:
+            long_ = auc_from_rates(alpha, beta, 0.3, curve=kind, method=method)
+            short = auc_from_rates(alpha[m - 1 :], beta[m - 1 :], 0.3, curve=kind, method=method)
+            assert np.isfinite(long_)
+            assert long_ == pytest.approx(short, rel=1e-13)
+
+
 # --- rate space == score space ------------------------------------------------------------
 
 
@@ -235,12 +292,16 @@ def test_score_auc_equals_rate_auc(data):
         # the curve's own alpha/beta are the statistic's (same formula)
         np.testing.assert_array_equal(curve.alpha, a)
         np.testing.assert_array_equal(curve.beta, b)
+        # one kernel on both sides; the statistic holds recall as tps / n_pos, the rate
+        # functions as 1 - beta, which can differ in the last bit
         for method in METHODS[kind]:
             from_rates = auc_from_rates(a, b, pi, curve=kind, method=method)
-            assert counts.auc(kind, method=method) == from_rates
-            assert curve.auc(method) == from_rates
+            assert counts.auc(kind, method=method) == pytest.approx(from_rates, rel=1e-13, abs=1e-15)
+            assert curve.auc(method) == pytest.approx(from_rates, rel=1e-13, abs=1e-15)
         for u in (0.0, 0.3, 0.5, 0.9, 1.0):
-            assert counts.value_at(kind, u) == value_at_from_rates(a, b, pi, curve=kind, at=u)
+            assert counts.value_at(kind, u) == pytest.approx(
+                value_at_from_rates(a, b, pi, curve=kind, at=u), rel=1e-13, abs=1e-15
+            )
 
 
 @FAST

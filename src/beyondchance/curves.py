@@ -80,6 +80,7 @@ array([0.75, 1.  ])
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -194,25 +195,6 @@ def _prepare_rates(
     return a, b, pi[..., None]
 
 
-def _ratio_with_limit(num: np.ndarray, q: np.ndarray, *, inplace: bool = False) -> np.ndarray:
-    """num / q, where q == 0 (the leading end point(s)) takes the value at the first q > 0.
-
-    q is non-decreasing along the last axis, so the q == 0 points form a prefix.  With
-    ``inplace`` the result overwrites ``num`` (a temporary of the caller).
-    """
-    with np.errstate(divide="ignore", invalid="ignore"):
-        y = np.divide(num, q, out=num) if inplace and num.shape == q.shape else num / q
-    if q.ndim == 1:
-        k = int(np.searchsorted(q, 0.0, side="right"))
-        if 0 < k < q.shape[0]:
-            y[:k] = y[k]
-        return y
-    pos = q > 0
-    first = np.argmax(pos, axis=-1)[..., None]
-    y0 = np.take_along_axis(y, first, axis=-1)
-    return np.where(pos, y, y0)
-
-
 def _pred_rate(alpha: np.ndarray, tpr: np.ndarray, pi: np.ndarray) -> np.ndarray:
     """q = π(1−β) + (1−π)α, written α + π(tpr − α) so that q = 0 at (0, 1) and 1 at (1, 0)."""
     q = np.subtract(tpr, alpha)
@@ -224,17 +206,45 @@ def _pred_rate(alpha: np.ndarray, tpr: np.ndarray, pi: np.ndarray) -> np.ndarray
     return q
 
 
-def _xy(alpha: np.ndarray, beta: np.ndarray, pi: np.ndarray, curve: str) -> tuple[np.ndarray, np.ndarray]:
-    """The curve's coordinates at (α, β) points (OPS paper, Table 3)."""
-    tpr = np.subtract(1.0, beta)
+def _leading_origin_points(alpha: np.ndarray, tpr: np.ndarray) -> int:
+    """Number of leading points at the end point (α, tpr) = (0, 0), where q = 0 (1-D curves)."""
+    return int(min(np.searchsorted(alpha, 0.0, side="right"), np.searchsorted(tpr, 0.0, side="right")))
+
+
+def _tpr_over_q(alpha: np.ndarray, tpr: np.ndarray, pi: np.ndarray) -> np.ndarray:
+    """tpr / q in one new array; at the end point(s) q = 0 it takes the value at the first q > 0.
+
+    q = 0 only at the leading copies of (α, tpr) = (0, 0), where tpr / q is 0/0; the
+    ratio is constant on the segment leaving that point (eq. 9), hence the limit.
+    """
+    y = _pred_rate(alpha, tpr, pi)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        np.divide(tpr, y, out=y)
+    if y.ndim == 1:
+        k = _leading_origin_points(alpha, tpr)
+        if 0 < k < y.shape[0]:
+            y[:k] = y[k]
+        return y
+    undefined = np.isnan(y)
+    first = np.argmax(~undefined, axis=-1)[..., None]
+    return np.where(undefined, np.take_along_axis(y, first, axis=-1), y)
+
+
+def _xy(alpha: np.ndarray, tpr: np.ndarray, pi: np.ndarray, curve: str) -> tuple[np.ndarray, np.ndarray]:
+    """The curve's coordinates at points (α, 1 − β) (OPS paper, Table 3).
+
+    At most two new arrays (the ROC curve is (alpha, tpr) itself); callers that hold a
+    curve of millions of points therefore keep few full-length temporaries.
+    """
     if curve == "roc":
         return alpha, tpr
-    q = _pred_rate(alpha, tpr, pi)
     if curve == "gain":
-        return q, tpr
+        return _pred_rate(alpha, tpr, pi), tpr
+    ratio = _tpr_over_q(alpha, tpr, pi)
     if curve == "pr":
-        return tpr, _ratio_with_limit(np.multiply(pi, tpr), q, inplace=True)
-    return q, _ratio_with_limit(tpr.copy(), q, inplace=True)  # lift
+        ratio *= pi  # precision = π tpr / q (ratio already has π's broadcast shape)
+        return tpr, ratio
+    return _pred_rate(alpha, tpr, pi), ratio  # lift
 
 
 def _lift_segment_areas(r: np.ndarray, q: np.ndarray) -> np.ndarray:
@@ -255,9 +265,31 @@ def _lift_segment_areas(r: np.ndarray, q: np.ndarray) -> np.ndarray:
     return np.where(dq > 0, area, 0.0)
 
 
-def _auc_rates(a: np.ndarray, b: np.ndarray, pi: np.ndarray, curve: str, method: str) -> np.ndarray:
+#: Points per block when a single long curve is summed (see :func:`_sum_by_blocks`).
+_BLOCK = 1 << 15
+
+
+def _sum_by_blocks(segment_sum: Any, arrays: tuple[np.ndarray, ...], start: int = 0) -> Any:
+    """Σ ``segment_sum(*blocks)`` over blocks of 1-D point arrays that overlap by one point.
+
+    An area is a sum over the segments between consecutive points, so a curve of
+    millions of points can be summed in cache-sized blocks: the kernels' temporaries
+    then never span the whole curve (no fresh full-length arrays to page in, which is
+    most of the cost beyond the sort on 10^7 scores).  Batched (2-D) curves and short
+    curves are summed in one call.  Segments before ``start`` are skipped.
+    """
+    m = arrays[0].shape[0]
+    if arrays[0].ndim != 1 or m - start <= 2 * _BLOCK:
+        return segment_sum(*(arr[..., start:] for arr in arrays))
+    parts = [
+        float(segment_sum(*(arr[i : i + _BLOCK + 1] for arr in arrays)))
+        for i in range(start, m - 1, _BLOCK)
+    ]
+    return np.float64(math.fsum(parts))
+
+
+def _auc_rates_dense(a: np.ndarray, tpr: np.ndarray, pi: np.ndarray, curve: str, method: str) -> np.ndarray:
     if method == "interpolated" and curve in ("lift", "pr"):
-        tpr = 1.0 - b
         q = _pred_rate(a, tpr, pi)
         seg = _lift_segment_areas(tpr, q)
         if curve == "lift":
@@ -268,8 +300,20 @@ def _auc_rates(a: np.ndarray, b: np.ndarray, pi: np.ndarray, curve: str, method:
         with np.errstate(divide="ignore", invalid="ignore"):
             slope = np.where(dq > 0, dr / dq, 0.0)
         return np.sum(pi * slope * seg, axis=-1)
-    x, y = _xy(a, b, pi, curve)
+    x, y = _xy(a, tpr, pi, curve)
     return _auc_xy(x, y, method)
+
+
+def _auc_rates(a: np.ndarray, tpr: np.ndarray, pi: np.ndarray, curve: str, method: str) -> np.ndarray:
+    """Area under curves given by (α, tpr) points: the one estimator of every AUC here.
+
+    A single long curve is summed by blocks; the segments between leading copies of
+    the end point (0, 0), where q = 0, have zero width on every axis and are skipped.
+    """
+    start = 0
+    if a.ndim == 1 and a.shape[0] > 2 * _BLOCK:
+        start = max(_leading_origin_points(a, tpr) - 1, 0)
+    return _sum_by_blocks(lambda aa, tt: _auc_rates_dense(aa, tt, pi, curve, method), (a, tpr), start)
 
 
 def auc_from_rates(
@@ -339,7 +383,7 @@ def auc_from_rates(
     curve = _check_curve(curve)
     method = _resolve_method(curve, method)
     a, b, pi = _prepare_rates(alpha, beta, prevalence, validate)
-    out = _auc_rates(a, b, pi, curve, method)
+    out = _auc_rates(a, 1.0 - b, pi, curve, method)
     return out[()] if np.ndim(out) == 0 else out
 
 
@@ -364,9 +408,9 @@ def ideal_auc(prevalence: Any, *, curve: CurveKind = "roc") -> Any:
     return out[()] if out.ndim == 0 else out
 
 
-def _value_at_rates(a: np.ndarray, b: np.ndarray, pi: np.ndarray, curve: str, u: np.ndarray) -> np.ndarray:
-    """Eq. 9 at x = u for valid rates; u broadcastable to the batch shape (or any shape if 1-D)."""
-    x, y = _xy(a, b, pi, curve)
+def _value_at_rates(a: np.ndarray, tpr: np.ndarray, pi: np.ndarray, curve: str, u: np.ndarray) -> np.ndarray:
+    """Eq. 9 at x = u for valid (α, tpr) points; u broadcastable to the batch shape (or any shape if 1-D)."""
+    x, y = _xy(a, tpr, pi, curve)
     if x.ndim == 1:
         # one curve, any number of x values: binary search
         left = np.searchsorted(x, u, side="left")
@@ -381,7 +425,7 @@ def _value_at_rates(a: np.ndarray, b: np.ndarray, pi: np.ndarray, curve: str, u:
         x = np.broadcast_to(x, shape + x.shape[-1:])
         y = np.broadcast_to(y, shape + y.shape[-1:])
         a = np.broadcast_to(a, shape + a.shape[-1:])
-        b = np.broadcast_to(b, shape + b.shape[-1:])
+        tpr = np.broadcast_to(tpr, shape + tpr.shape[-1:])
         left = np.broadcast_to(left, shape)
         right = np.broadcast_to(right, shape)
         take = lambda arr, idx: np.take_along_axis(arr, idx[..., None], axis=-1)[..., 0]  # noqa: E731
@@ -395,17 +439,17 @@ def _value_at_rates(a: np.ndarray, b: np.ndarray, pi: np.ndarray, curve: str, u:
     r = np.clip(left, 1, m - 1)
     lo = r - 1
     xl, xr = take(x, lo), take(x, r)
-    al, ar, bl, br = take(a, lo), take(a, r), take(b, lo), take(b, r)
+    al, ar, tl, tr = take(a, lo), take(a, r), take(tpr, lo), take(tpr, r)
     with np.errstate(divide="ignore", invalid="ignore"):
         t = np.where(xr > xl, (u - xl) / (xr - xl), 0.0)
     ah = al + t * (ar - al)
-    bh = bl + t * (br - bl)
-    _, yh = _xy(np.asarray(ah)[..., None], np.asarray(bh)[..., None], np.asarray(pi_pt)[..., None], curve)
+    th = tl + t * (tr - tl)
+    _, yh = _xy(np.asarray(ah)[..., None], np.asarray(th)[..., None], np.asarray(pi_pt)[..., None], curve)
     yh = yh[..., 0]
     if curve in ("pr", "lift"):
         # on a segment leaving the end point (0, 1) precision and lift are constant: use
-        # the right point's value (1 - beta-hat can round to 0 for a tiny u)
-        yh = np.where((al == 0) & (bl == 1), take(y, r), yh)
+        # the right point's value (the interpolated q can round to 0 for a tiny u)
+        yh = np.where((al == 0) & (tl == 0), take(y, r), yh)
     out = np.where(tie, y_tie, yh)
     return out
 
@@ -459,7 +503,7 @@ def value_at_from_rates(
             raise InvalidInputError(
                 f"at of shape {u.shape} does not broadcast to the batch shape {a.shape[:-1]}"
             ) from exc
-    out = _value_at_rates(a, b, pi, curve, u)
+    out = _value_at_rates(a, 1.0 - b, pi, curve, u)
     return out[()] if np.ndim(out) == 0 else out
 
 
@@ -488,11 +532,10 @@ def recall_at_precision_from_rates(
     """
     p = check_unit_interval(precision, "precision")
     a, b, pi = _prepare_rates(alpha, beta, prevalence, validate)
-    return _recall_at_precision_rates(a, b, pi, p)
+    return _recall_at_precision_rates(a, 1.0 - b, pi, p)
 
 
-def _recall_at_precision_rates(a: np.ndarray, b: np.ndarray, pi: np.ndarray, p: np.ndarray) -> Any:
-    r = 1.0 - b
+def _recall_at_precision_rates(a: np.ndarray, r: np.ndarray, pi: np.ndarray, p: np.ndarray) -> Any:
     q = _pred_rate(a, r, pi)
     g = pi * r - np.asarray(p)[..., None] * q
     gl, gr = g[..., :-1], g[..., 1:]
@@ -677,16 +720,23 @@ class ThresholdCounts:
         α = fps / n_neg, β = 1 − tps / n_pos (nan when a class is absent).
         """
         cached = self.__dict__.get("_rates")
-        if cached is not None:
-            return cached
-        _, tps, fps = self.__dict__["_padded"]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            alpha = np.divide(fps, fps[-1])
-            beta = np.divide(tps, tps[-1])
-        np.subtract(1.0, beta, out=beta)
-        _readonly(alpha, beta)
-        self.__dict__["_rates"] = (alpha, beta)
-        return alpha, beta
+        if cached is None:
+            alpha, tpr = self._alpha_tpr()
+            beta = np.subtract(1.0, tpr)
+            _readonly(beta)
+            cached = self.__dict__["_rates"] = (alpha, beta)
+        return cached
+
+    def _alpha_tpr(self) -> tuple[np.ndarray, np.ndarray]:
+        """(α, 1 − β) = (fps / n_neg, tps / n_pos), computed once: the ROC curve itself."""
+        cached = self.__dict__.get("_alpha_tpr_cache")
+        if cached is None:
+            _, tps, fps = self.__dict__["_padded"]
+            with np.errstate(divide="ignore", invalid="ignore"):
+                cached = (np.divide(fps, fps[-1]), np.divide(tps, tps[-1]))
+            _readonly(*cached)
+            self.__dict__["_alpha_tpr_cache"] = cached
+        return cached
 
     def _check_defined(self, what: str, strict: bool) -> bool:
         if self.is_defined:
@@ -706,8 +756,8 @@ class ThresholdCounts:
         kind = _check_curve(kind)
         thr, tps, fps = self.__dict__["_padded"]
         if self._check_defined(f"the {kind} curve", strict):
-            a, b = self.rates()
-            x, y = _xy(a, b, np.asarray(self.prevalence)[None], kind)
+            a, tpr = self._alpha_tpr()
+            x, y = _xy(a, tpr, np.asarray(self.prevalence)[None], kind)
         else:
             x = np.full(thr.shape[0], np.nan)
             y = np.full(thr.shape[0], np.nan)
@@ -719,8 +769,8 @@ class ThresholdCounts:
         method = _resolve_method(kind, method)
         if not self._check_defined(f"the area under the {kind} curve", strict):
             return float("nan")
-        a, b = self.rates()
-        return float(_auc_rates(a, b, np.asarray(self.prevalence)[None], kind, method))
+        a, tpr = self._alpha_tpr()
+        return float(_auc_rates(a, tpr, np.asarray(self.prevalence)[None], kind, method))
 
     def nauc(self, kind: CurveKind = "roc", *, method: AucMethod = "default", strict: bool = False) -> float:
         """Normalised AUC = AUC / ideal AUC (OPS paper eq. 3)."""
@@ -736,8 +786,8 @@ class ThresholdCounts:
         if not self._check_defined(f"the {kind} curve", strict):
             out = np.full(u.shape, np.nan)
         else:
-            a, b = self.rates()
-            out = _value_at_rates(a, b, np.asarray(self.prevalence)[None], kind, u)
+            a, tpr = self._alpha_tpr()
+            out = _value_at_rates(a, tpr, np.asarray(self.prevalence)[None], kind, u)
         return float(out) if np.ndim(out) == 0 else out
 
     def recall_at_precision(self, precision: Any, *, strict: bool = False) -> Any:
@@ -745,11 +795,11 @@ class ThresholdCounts:
         p = check_unit_interval(precision, "precision")
         if not self._check_defined("recall at precision", strict):
             return float("nan") if p.ndim == 0 else np.full(p.shape, np.nan)
-        a, b = self.rates()
+        a, tpr = self._alpha_tpr()
         if p.ndim == 0:
-            out = _recall_at_precision_rates(a, b, np.asarray(self.prevalence)[None], p)
+            out = _recall_at_precision_rates(a, tpr, np.asarray(self.prevalence)[None], p)
         else:
-            out = _recall_at_precision_rates(a[None], b[None], np.asarray(self.prevalence)[None], p.ravel())
+            out = _recall_at_precision_rates(a[None], tpr[None], np.asarray(self.prevalence)[None], p.ravel())
             out = np.asarray(out).reshape(p.shape)
         if np.any(np.isnan(out)):
             warn_undefined(
@@ -786,66 +836,85 @@ def _set_padded(obj: ThresholdCounts, thr0: np.ndarray, tps0: np.ndarray, fps0: 
     object.__setattr__(obj, "fps", fps0[1:])
 
 
-def _from_runs(
-    v: np.ndarray, starts: np.ndarray, tps_desc: np.ndarray, fps_desc: np.ndarray | None, pos_label: Any
-) -> ThresholdCounts:
-    """Counts from ascending sorted scores ``v``, the start index of each run of equal
-    scores, and the cumulative positive (and negative) weights by decreasing threshold
-    (``fps_desc=None``: unweighted, samples with score ≥ threshold minus positives)."""
-    k = starts.shape[0]
-    rev = starts[::-1]
-    thr0 = np.empty(k + 1)
-    thr0[0] = np.inf
-    np.take(v, rev, out=thr0[1:], mode="clip")  # 'clip': no bounds-check buffer
-    tps0 = np.empty(k + 1)
-    tps0[0] = 0.0
-    tps0[1:] = tps_desc
-    fps0 = np.empty(k + 1)
-    fps0[0] = 0.0
-    if fps_desc is None:
-        np.subtract(v.shape[0], rev, out=fps0[1:], casting="unsafe")
-        fps0[1:] -= tps0[1:]
-    else:
-        fps0[1:] = fps_desc
+def _new_counts(thr0: np.ndarray, tps0: np.ndarray, fps0: np.ndarray, pos_label: Any) -> ThresholdCounts:
+    """A ThresholdCounts around padded arrays known to be valid (no copy, no checks)."""
     obj = object.__new__(ThresholdCounts)
     object.__setattr__(obj, "pos_label", pos_label)
     _set_padded(obj, thr0, tps0, fps0)
     return obj
 
 
-def _run_starts(v: np.ndarray) -> np.ndarray:
-    """Start index of each run of equal values in a sorted array."""
-    neq = np.empty(v.shape[0], dtype=bool)
-    neq[0] = True
-    np.not_equal(v[1:], v[:-1], out=neq[1:])
-    return np.flatnonzero(neq)
+def _padded_outputs(k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Empty padded arrays for k thresholds, the end point (+inf, 0, 0) filled in."""
+    thr0, tps0, fps0 = np.empty(k + 1), np.empty(k + 1), np.empty(k + 1)
+    thr0[0], tps0[0], fps0[0] = np.inf, 0.0, 0.0
+    return thr0, tps0, fps0
+
+
+def _first_of_runs(v: np.ndarray) -> np.ndarray:
+    """Mask of the first element of each run of equal values in a sorted array."""
+    first = np.empty(v.shape[0], dtype=bool)
+    first[:1] = True
+    np.not_equal(v[1:], v[:-1], out=first[1:])
+    return first
+
+
+def _counts_one_class(v: np.ndarray, positive: bool, pos_label: Any) -> ThresholdCounts:
+    """Counts when every sample belongs to one class (``v``: its scores, sorted)."""
+    starts = np.flatnonzero(_first_of_runs(v))
+    thr0, tps0, fps0 = _padded_outputs(starts.shape[0])
+    np.take(v, starts[::-1], out=thr0[1:], mode="clip")  # valid indices: no bounds buffer
+    ones, zeros = (tps0, fps0) if positive else (fps0, tps0)
+    np.subtract(v.shape[0], starts[::-1], out=ones[1:], casting="unsafe")
+    zeros[1:] = 0.0
+    return _new_counts(thr0, tps0, fps0, pos_label)
 
 
 def _counts_unweighted(pos: np.ndarray, s: np.ndarray, pos_label: Any) -> ThresholdCounts:
-    """Sort the scores of each class (values only), merge the two sorted runs."""
-    n = s.shape[0]
-    n_pos = int(np.count_nonzero(pos))
-    n_neg = n - n_pos
-    buf = np.empty(n)
-    np.compress(~pos, s, out=buf[:n_neg])
-    np.compress(pos, s, out=buf[n_neg:])
-    buf[:n_neg].sort()
-    buf[n_neg:].sort()
-    # two sorted runs: the stable sort (timsort) merges them in linear time
-    order = np.argsort(buf, kind="stable")
-    v = buf[order]
-    del buf
-    is_pos = np.greater_equal(order, n_neg).view(np.uint8)
-    del order
-    starts = _run_starts(v)
-    # positives before each run start, from one cumulative count
-    cum = np.cumsum(is_pos, dtype=np.int32 if n < 2**31 else np.int64)
-    before = cum[starts]
-    before -= is_pos[starts]
-    del cum
-    # positives with score >= threshold, in decreasing threshold order
-    tps_desc = np.subtract(n_pos, before[::-1], dtype=np.float64)
-    return _from_runs(v, starts, tps_desc, None, pos_label)
+    """Sort the scores of each class, then merge their distinct values by position.
+
+    With the negatives' scores sorted (``neg``) and the positives' (``p``): every
+    distinct negative score t has ``start`` = #negatives < t; every distinct positive
+    score u has #negatives < u by a binary search in ``neg`` and its rank among the
+    distinct negative scores by a second one, which places it in the merged ascending
+    order of all distinct scores.  Thresholds, tps and fps are written straight into
+    the (decreasing) output arrays; only the two class sorts touch all n scores.
+    """
+    neg = s[~pos]
+    neg.sort()
+    p = s[pos]
+    p.sort()
+    n_neg, n_pos = neg.shape[0], p.shape[0]
+    if n_pos == 0 or n_neg == 0:
+        return _counts_one_class(p if n_neg == 0 else neg, n_neg == 0, pos_label)
+    first_neg = _first_of_runs(neg)
+    starts_neg = np.flatnonzero(first_neg)  # #negatives below each distinct negative score
+    k_neg = starts_neg.shape[0]
+    starts_pos = np.flatnonzero(_first_of_runs(p))
+    u_pos = p[starts_pos]  # distinct positive scores, ascending
+    count_pos = np.diff(starts_pos, append=n_pos)
+    neg_below = np.searchsorted(neg, u_pos, side="left")  # #negatives below u
+    rank = np.searchsorted(starts_neg, neg_below, side="left")  # #distinct negative scores below u
+    shared = rank < k_neg
+    shared[shared] = neg[starts_neg[rank[shared]]] == u_pos[shared]
+    added = ~shared  # positive scores that no negative has
+    added_before = np.cumsum(added) - added
+    merged_pos = rank + added_before  # ascending position of u among all distinct scores
+    k = k_neg + int(added_before[-1] + added[-1])
+    at_added = merged_pos[added]
+    is_neg_score = np.ones(k, dtype=bool)
+    is_neg_score[at_added] = False
+    thr0, tps0, fps0 = _padded_outputs(k)
+    thr_up, tps_up, fps_up = thr0[:0:-1], tps0[:0:-1], fps0[:0:-1]  # ascending views
+    thr_up[is_neg_score] = neg[first_neg]
+    thr_up[at_added] = u_pos[added]
+    fps_up[is_neg_score] = starts_neg
+    fps_up[at_added] = neg_below[added]
+    np.subtract(n_neg, fps0[1:], out=fps0[1:])  # negatives with score >= threshold
+    tps0[1:] = 0.0
+    tps_up[merged_pos] = count_pos
+    np.cumsum(tps0[1:], out=tps0[1:])  # positives with score >= threshold
+    return _new_counts(thr0, tps0, fps0, pos_label)
 
 
 def _counts_weighted(pos: np.ndarray, s: np.ndarray, w: np.ndarray, pos_label: Any) -> ThresholdCounts:
@@ -854,12 +923,16 @@ def _counts_weighted(pos: np.ndarray, s: np.ndarray, w: np.ndarray, pos_label: A
         pos, s, w = pos[keep], s[keep], w[keep]
     order = np.argsort(s, kind="stable")
     v = s[order]
-    pv = pos[order]
     wv = w[order]
-    starts = _run_starts(v)
+    pv = pos[order]
+    starts = np.flatnonzero(_first_of_runs(v))
     pos_runs = np.add.reduceat(np.where(pv, wv, 0.0), starts)
     neg_runs = np.add.reduceat(np.where(pv, 0.0, wv), starts)
-    return _from_runs(v, starts, np.cumsum(pos_runs[::-1]), np.cumsum(neg_runs[::-1]), pos_label)
+    thr0, tps0, fps0 = _padded_outputs(starts.shape[0])
+    np.take(v, starts[::-1], out=thr0[1:], mode="clip")  # valid indices: no bounds buffer
+    np.cumsum(pos_runs[::-1], out=tps0[1:])
+    np.cumsum(neg_runs[::-1], out=fps0[1:])
+    return _new_counts(thr0, tps0, fps0, pos_label)
 
 
 def threshold_counts(
@@ -867,10 +940,10 @@ def threshold_counts(
 ) -> ThresholdCounts:
     r"""The sufficient statistic of every curve: distinct thresholds and cumulative counts.
 
-    One pass: the scores of each class are sorted (values only when unweighted; one
-    argsort with weights), the two sorted runs merged, and the cumulative positive
-    and negative weights read at the last position of each distinct score, so tied
-    scores form one threshold.  Zero-weight samples are dropped.
+    Unweighted: the scores of each class are sorted (values only, no argsort) and
+    their distinct values merged by binary search; with weights: one stable argsort
+    and the weights summed per distinct score.  Tied scores form one threshold;
+    zero-weight samples are dropped.
 
     Parameters
     ----------
@@ -954,8 +1027,12 @@ class Curve:
     @property
     def beta(self) -> np.ndarray:
         """Type-II error β = FN / positives at each point."""
+        return 1.0 - self._tpr
+
+    @property
+    def _tpr(self) -> np.ndarray:
         with np.errstate(divide="ignore", invalid="ignore"):
-            return 1.0 - self.tps / self.tps[-1]
+            return self.tps / self.tps[-1]
 
     @property
     def ideal_auc(self) -> float:
@@ -971,8 +1048,8 @@ class Curve:
             return float("nan")
         if method == "interpolated" and self.kind in ("lift", "pr"):
             pi = np.asarray(self.prevalence)[None]
-            return float(_auc_rates(self.alpha, self.beta, pi, self.kind, method))
-        return float(_auc_xy(self.x, self.y, method))
+            return float(_auc_rates(self.alpha, self._tpr, pi, self.kind, method))
+        return float(_sum_by_blocks(lambda x, y: _auc_xy(x, y, method), (self.x, self.y)))
 
     def nauc(self, method: AucMethod = "default") -> float:
         """AUC / ideal AUC (OPS paper eq. 3)."""
@@ -984,7 +1061,7 @@ class Curve:
         if np.isnan(self.x[-1]):
             out = np.full(u.shape, np.nan)
         else:
-            out = _value_at_rates(self.alpha, self.beta, np.asarray(self.prevalence)[None], self.kind, u)
+            out = _value_at_rates(self.alpha, self._tpr, np.asarray(self.prevalence)[None], self.kind, u)
         return float(out) if np.ndim(out) == 0 else out
 
     def to_dict(self) -> dict[str, Any]:
