@@ -25,7 +25,7 @@ from beyondchance import (
 from beyondchance.curves import threshold_counts
 from beyondchance.datasets import load_keel
 from beyondchance.report import compare, detect_task, evaluate, evaluate_counts
-from beyondchance.report._statistics import (
+from beyondchance.score_statistics import (
     ScoreCells,
     compress_counts,
     confusion_at_threshold,

@@ -4,19 +4,23 @@ Two extensions of the outperformance score (OPS paper, Definition 1, eq. 6),
 OPS_M(μ; π) = Pr{M(π, A, B) < μ} with A, B ~ Uniform[0, 1] independent:
 
 :func:`outperformance_score_ci`
-    A bootstrap confidence interval for the OPS of a labeling metric **over the test
-    set**.  The OPS of a test set depends on the data through two estimates, the
-    metric value μ̂ and the prevalence π̂; both are re-estimated in every resample and
-    OPS(μ̂*_b; π̂*_b) is recomputed, so the interval carries the sampling uncertainty
-    of both.  A resample of the n rows (drawn with replacement) is, for a function of
-    the confusion matrix, a draw of the resampled matrix: Multinomial(n, C / n) over
-    the four cells without weights, or over the (cell, weight) pools of the rows with
-    importance weights (the pools of :func:`beyondchance.bootstrap_ci`, drawn by the
-    same helper).  The B metric values come from
+    A bootstrap confidence interval for the OPS of a labeling or a scoring metric
+    **over the test set**.  The OPS of a test set depends on the data through two
+    estimates, the metric value μ̂ and the prevalence π̂; both are re-estimated in
+    every resample and OPS(μ̂*_b; π̂*_b) is recomputed, so the interval carries the
+    sampling uncertainty of both.  A resample of the n rows (drawn with replacement)
+    is, for a function of the confusion matrix, a draw of the resampled matrix:
+    Multinomial(n, C / n) over the four cells without weights, or over the (cell,
+    weight) pools of the rows with importance weights (the pools of
+    :func:`beyondchance.bootstrap_ci`, drawn by the same helper); for a function of
+    the curve, a draw over the (distinct score, class) cells
+    (:class:`beyondchance.score_statistics.ScoreCells`, the report's score
+    bootstrap).  The B metric values come from
     :func:`~beyondchance.confusion.metric_from_matrices` on the stack of resampled
-    matrices, the B prevalences from its row sums, and the B scores from **one**
-    vectorised :func:`~beyondchance.outperformance_score` call.  The interval is the
-    percentile interval [θ*_(α/2), θ*_(1−α/2)] (Efron & Tibshirani 1993, ch. 13).
+    matrices, or from the resampled curves by the classifier's own estimator; the B
+    scores from **one** vectorised :func:`~beyondchance.outperformance_score` call.
+    The interval is the percentile interval [θ*_(α/2), θ*_(1−α/2)] (Efron &
+    Tibshirani 1993, ch. 13).
 
 :func:`multiclass_outperformance_score`
     One-vs-rest OPS: class k's (tp, fp, fn, tn) against the rest give its value μ_k
@@ -54,7 +58,7 @@ from .._validation import (
 from .._warnings import InvalidInputError, UndefinedMeasureWarning
 from ..confusion import ConfusionMatrix, metric_from_matrices
 from ..metrics import LabelingMetric, get_metric
-from .api import _EXPECTED_SCORING, _normalise, outperformance_score
+from .api import _normalise, outperformance_score
 
 __all__ = [
     "OPSInterval",
@@ -67,15 +71,16 @@ _AVERAGES = ("macro", "weighted")
 
 
 def _labeling_metric(metric: Any) -> LabelingMetric:
-    """The registered labeling metric, with a clear error for scoring metrics."""
+    """The registered labeling metric (scoring metric names are dispatched before this)."""
     if isinstance(metric, LabelingMetric):
         return metric
     if isinstance(metric, str):
         key = _normalise(metric)
-        if key in _EXPECTED_SCORING or "auc" in key or "_at_" in key:
+        if "auc" in key or "_at_" in key:
+            from .scoring import SCORING_METRICS
+
             raise InvalidInputError(
-                f"metric {metric!r} is a scoring metric (it needs scores, not labels); "
-                "this function supports labeling metrics only (f1, mcc, accuracy, ...)"
+                f"unknown scoring metric {metric!r}; known scoring metrics: {', '.join(SCORING_METRICS)}"
             )
     return get_metric(metric)
 
@@ -161,30 +166,53 @@ def outperformance_score_ci(
     confidence_level: float = 0.95,
     random_state: Any = None,
     pos_label: Any = 1,
+    score_bins: int = 1000,
     **options: Any,
 ) -> OPSInterval:
-    r"""Percentile bootstrap interval of the OPS of a labeling metric over the test set.
+    r"""Percentile bootstrap interval of the OPS of a metric over the test set.
 
-    In resample b (n rows drawn with replacement) the confusion matrix C*_b gives
-    μ*_b = M(C*_b) and π*_b = (TP*_b + FN*_b)/n*_b, and θ*_b = OPS_M(μ*_b; π*_b)
-    (OPS paper, eq. 6; both arguments re-estimated).  The interval is
-    [θ*_(α/2), θ*_(1−α/2)], α = 1 − ``confidence_level``.
+    In resample b (n rows drawn with replacement) the metric value μ*_b and the
+    prevalence π*_b are recomputed and θ*_b = OPS_M(μ*_b; π*_b) (OPS paper, eq. 6
+    for a labeling metric, eq. 8 / 10 for a scoring metric; both arguments
+    re-estimated).  The interval is [θ*_(α/2), θ*_(1−α/2)], α = 1 − ``confidence_level``.
+
+    * Labeling metric: the resampled confusion matrix C*_b gives μ*_b = M(C*_b) and
+      π*_b = (TP*_b + FN*_b)/n*_b.
+    * Scoring metric (``"roc_auc"``, ``"pr_auc"``, ``"lift_auc"``, ``"gain_auc"``, the
+      NAUC variants, ``"precision_at_recall"``, ``"lift_at_rate"``,
+      ``"precision_at_rate"``): the resampled cells (distinct score, class) give the
+      resampled curve, hence μ*_b by the classifier's own estimator
+      (:func:`~beyondchance.outperformance.scoring.scoring_metric_from_rates`).  With
+      more than ``score_bins`` distinct scores adjacent scores are pooled into
+      ``score_bins`` bins of equal row count for the resamples, and μ*_b is shifted
+      by the binning error μ̂ − μ̂_bin (:mod:`beyondchance.score_statistics`); beyond
+      10⁶ rows the cell counts are Poisson draws.  The OPS of every μ*_b is read from
+      one Directed-Binary-Tree reference (its options — ``n_samples``, ``depth``,
+      ``reference``, ``auc_method``, ``at`` — pass through ``**options``; its seed is
+      the reference default, not ``random_state``).
 
     Parameters
     ----------
     metric : str or LabelingMetric
-        A labeling metric (``"f1"``, ``"mcc"``, ``"accuracy"`` …).  Scoring metrics
-        (``"roc_auc"``, ``"pr_auc"`` …) are not supported yet.
-    y_true, y_pred : array-like of shape (n,)
-        Binary true and predicted labels.
+        A labeling metric (``"f1"``, ``"mcc"``, ``"accuracy"`` …) or a scoring metric
+        name (above).
+    y_true : array-like of shape (n,)
+        Binary true labels.
+    y_pred : array-like of shape (n,)
+        Predicted labels (labeling metric) or scores, higher meaning more likely
+        positive (scoring metric).
     sample_weight : array-like of shape (n,), optional
         Importance weights: rows are resampled and keep their weights.
     n_resamples : int, default 2000
     confidence_level : float in (0, 1), default 0.95
     random_state : None, int or numpy.random.Generator
+        Seed of the resampling.
     pos_label : the positive class (default 1)
+    score_bins : int, default 1000
+        Scoring metrics: the most cells per class in a resample (see above).
     **options
-        Metric options, e.g. ``beta`` for ``"fbeta"``.
+        Metric options, e.g. ``beta`` for ``"fbeta"``; ``at`` and ``auc_method`` for
+        scoring metrics, and the reference's ``n_samples``, ``depth``, ``reference``.
 
     Returns
     -------
@@ -215,10 +243,17 @@ def outperformance_score_ci(
     """
     from ..uncertainty import _chunk_size, _confusion_pools, _draw_counts, _uses_multinomial
 
-    m = _labeling_metric(metric)
     n_resamples = check_positive_int(n_resamples, "n_resamples")
     level = _check_level(confidence_level)
     rng = check_random_state(random_state)
+    scoring = _scoring_name(metric)
+    if scoring is not None:
+        mu0, pi0, mu, pi = _scoring_resamples(
+            scoring, y_true, y_pred, sample_weight, pos_label, n_resamples, rng,
+            check_positive_int(score_bins, "score_bins"), options,
+        )
+        return _interval(scoring, mu0, pi0, mu, pi, level, n_resamples, options)
+    m = _labeling_metric(metric)
     if "average" in options or "labels" in options:
         raise InvalidInputError(
             "outperformance_score_ci is for binary problems (no average=/labels=); "
@@ -252,12 +287,21 @@ def outperformance_score_ci(
         counts = _draw_counts(rng, pools, total, size)
         mu[start : start + size], pi[start : start + size] = values_and_prevalences(_stack(counts, cells, v, k))
 
+    return _interval(m, mu0, pi0, mu, pi, level, n_resamples, options)
+
+
+def _interval(
+    metric: Any, mu0: np.ndarray, pi0: np.ndarray, mu: np.ndarray, pi: np.ndarray,
+    level: float, n_resamples: int, options: dict[str, Any],
+) -> OPSInterval:
+    """The percentile interval from the sample's (μ̂, π̂) and the resampled (μ*, π*)."""
+    name = metric if isinstance(metric, str) else metric.name
     # one vectorised OPS call for the estimate and every defined resample
     all_mu, all_pi = np.r_[mu0, mu], np.r_[pi0, pi]
     ok = np.isfinite(all_mu) & (all_pi > 0) & (all_pi < 1)
     scores = np.full(all_mu.size, np.nan)
     if ok.any():
-        res = outperformance_score(m, all_mu[ok], all_pi[ok], **options)
+        res = outperformance_score(metric, all_mu[ok], all_pi[ok], **options)
         scores[ok] = np.atleast_1d(res.score)
     estimate, distribution = float(scores[0]), scores[1:]
     distribution.setflags(write=False)
@@ -266,18 +310,18 @@ def outperformance_score_ci(
     nan = float("nan")
     if not np.isfinite(estimate):
         warnings.warn(
-            f"the OPS of {m.name} is undefined on the data (metric 0/0 or one class only); no interval",
+            f"the OPS of {name} is undefined on the data (metric 0/0 or one class only); no interval",
             UndefinedMeasureWarning,
-            stacklevel=2,
+            stacklevel=3,
         )
         low = high = se = nan
     else:
         if n_undefined:
             warnings.warn(
-                f"OPS of {m.name} is undefined in {n_undefined} of {n_resamples} bootstrap resamples; "
+                f"OPS of {name} is undefined in {n_undefined} of {n_resamples} bootstrap resamples; "
                 "they were left out, so the interval is conditional on OPS being defined",
                 UndefinedMeasureWarning,
-                stacklevel=2,
+                stacklevel=3,
             )
         if theta.size:
             a = (1.0 - level) / 2.0
@@ -294,12 +338,64 @@ def outperformance_score_ci(
         method="percentile",
         n_resamples=n_resamples,
         n_undefined=n_undefined,
-        metric=m.name,
+        metric=name,
         value=float(mu0[0]),
         prevalence=float(pi0[0]),
         distribution=distribution,
         options=dict(options),
     )
+
+
+def _scoring_name(metric: Any) -> str | None:
+    """The canonical scoring-metric name, or None for anything else."""
+    if not isinstance(metric, str):
+        return None
+    from .scoring import SCORING_METRICS
+
+    key = _normalise(metric)
+    return key if key in SCORING_METRICS else None
+
+
+def _scoring_resamples(
+    metric: str, y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any,
+    n_resamples: int, rng: np.random.Generator, score_bins: int, options: dict[str, Any],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(μ̂, π̂) of the data and (μ*_b, π*_b) of the resampled (score, class) cells.
+
+    The cells and their draws are :class:`~beyondchance.score_statistics.ScoreCells`
+    (the report's score bootstrap); μ*_b is shifted by the binning error and clipped
+    to the metric's range, nan where a resample lacks a class.
+    """
+    from ..curves import threshold_counts
+    from ..score_statistics import ScoreCells
+    from .scoring import scoring_metric_from_rates, scoring_metric_upper
+
+    value_opts = {k: options[k] for k in ("at", "auc_method") if k in options}
+    tc = threshold_counts(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label)
+    units = None
+    if sample_weight is not None:  # unit counts on the same thresholds (rows of positive weight)
+        keep = np.asarray(sample_weight, dtype=np.float64) > 0
+        units = threshold_counts(as_1d(y_true, "y_true")[keep], np.asarray(y_score)[keep], pos_label=pos_label)
+    nan = np.full(1, np.nan)
+    if not tc.is_defined:
+        return nan, np.atleast_1d(tc.prevalence), np.full(n_resamples, np.nan), np.full(n_resamples, np.nan)
+
+    def value(alpha: np.ndarray, beta: np.ndarray, pi: Any) -> np.ndarray:
+        return np.atleast_1d(scoring_metric_from_rates(metric, alpha, beta, pi, validate=False, **value_opts))
+
+    alpha, beta = tc.rates()
+    mu0, pi0 = value(alpha, beta, tc.prevalence), np.atleast_1d(tc.prevalence)
+    cells = ScoreCells.from_counts(tc, units, max_bins=score_bins)
+    a, b, p, _ = cells.curve_rates(cells.pos_weight[None], cells.neg_weight[None])
+    shift = float(mu0[0] - value(a, b, p)[0])  # the binning error (0 when exact)
+    vpos, vneg = cells.unit_weights()
+    mus, pis = [], []
+    for cp, cn in cells.resamples(n_resamples, rng):
+        a, b, p, ok = cells.curve_rates(cp * vpos, cn * vneg)
+        upper = scoring_metric_upper(metric, p, auc_method=value_opts.get("auc_method", "default"))
+        mus.append(np.where(ok, np.clip(value(a, b, p) + shift, 0.0, upper), np.nan))
+        pis.append(np.where(ok, p, np.nan))
+    return mu0, pi0, np.concatenate(mus), np.concatenate(pis)
 
 
 # --- multi-class and multi-label ---------------------------------------------------------------
@@ -400,8 +496,15 @@ def multiclass_outperformance_score(
     Parameters
     ----------
     metric : str or LabelingMetric
-        A labeling metric; it is evaluated on each class's 2 × 2 one-vs-rest counts.
-    y_true, y_pred : array-like of shape (n,) (class labels) or (n, L) (0/1 indicators)
+        A labeling metric, evaluated on each class's 2 × 2 one-vs-rest counts; or a
+        scoring metric (``"roc_auc"``, ``"pr_auc"`` …, see
+        :func:`~beyondchance.outperformance_score`), evaluated on the curve of each
+        class's column of scores.
+    y_true : array-like of shape (n,) (class labels) or (n, L) (0/1 indicators)
+    y_pred : array-like
+        Predicted labels, of the shape of ``y_true`` (labeling metric); or scores of
+        shape (n, K), column k for the k-th class of ``labels`` (default: the sorted
+        classes of ``y_true``, as scikit-learn) or for label column k (scoring metric).
     sample_weight : array-like of shape (n,), optional
     labels : array-like, optional
         Class labels to score, in order (multi-class); names of the L columns
@@ -409,7 +512,8 @@ def multiclass_outperformance_score(
     average : {"macro", "weighted"} or None, default "macro"
         None returns the per-class scores as ``score``.
     **options
-        Metric options, e.g. ``beta``.
+        Metric options, e.g. ``beta``; ``at``, ``auc_method`` and the reference's
+        options for a scoring metric.
 
     Returns
     -------
@@ -424,9 +528,57 @@ def multiclass_outperformance_score(
     >>> r.multilabel, r.prevalences.tolist()
     (True, [0.5, 0.5])
     """
-    m = _labeling_metric(metric)
     if average is not None:
         average = check_option(average, "average", _AVERAGES)  # type: ignore[assignment]
+    scoring = _scoring_name(metric)
+    if scoring is not None:
+        name, m_ops = scoring, scoring
+        values, prevalences, classes, multilabel = _one_vs_rest_scoring(
+            scoring, y_true, y_pred, sample_weight, labels, options
+        )
+    else:
+        m = _labeling_metric(metric)
+        name, m_ops = m.name, m
+        values, prevalences, classes, multilabel = _one_vs_rest_labeling(
+            m, y_true, y_pred, sample_weight, labels, options
+        )
+    ok = np.isfinite(values) & (prevalences > 0) & (prevalences < 1)
+    scores = np.full(values.size, np.nan)
+    if ok.any():
+        scores[ok] = np.atleast_1d(outperformance_score(m_ops, values[ok], prevalences[ok], **options).score)
+    if not ok.all():
+        bad = classes[~ok].tolist()
+        warnings.warn(
+            f"OPS of {name} is undefined for class(es) {bad} (absent from the truth, the only "
+            "true class, or metric 0/0); they are nan and left out of the average",
+            UndefinedMeasureWarning,
+            stacklevel=2,
+        )
+    if average is None:
+        score: Any = scores
+    elif not ok.any():
+        score = float("nan")
+    elif average == "macro":
+        score = float(scores[ok].mean())
+    else:
+        score = float(np.average(scores[ok], weights=prevalences[ok]))
+    return MulticlassOPSResult(
+        score=score,
+        scores=scores,
+        values=values,
+        prevalences=prevalences,
+        labels=classes,
+        average=average,
+        metric=name,
+        multilabel=multilabel,
+        options=dict(options),
+    )
+
+
+def _one_vs_rest_labeling(
+    m: LabelingMetric, y_true: Any, y_pred: Any, sample_weight: Any, labels: Any, options: dict[str, Any]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
+    """(values, prevalences, classes, multilabel) from each class's one-vs-rest counts."""
     multilabel = np.ndim(y_true) == 2 or np.ndim(y_pred) == 2
     if multilabel:
         tp, fp, fn, tn = _multilabel_counts(y_true, y_pred, sample_weight)
@@ -448,34 +600,53 @@ def multiclass_outperformance_score(
         values = np.asarray(m.compute(tp, fp, fn, tn, **options), dtype=np.float64)
         n = tp + fp + fn + tn
         prevalences = (tp + fn) / n
-    ok = np.isfinite(values) & (prevalences > 0) & (prevalences < 1)
-    scores = np.full(values.size, np.nan)
-    if ok.any():
-        scores[ok] = np.atleast_1d(outperformance_score(m, values[ok], prevalences[ok], **options).score)
-    if not ok.all():
-        bad = classes[~ok].tolist()
-        warnings.warn(
-            f"OPS of {m.name} is undefined for class(es) {bad} (absent from the truth, the only "
-            "true class, or metric 0/0); they are nan and left out of the average",
-            UndefinedMeasureWarning,
-            stacklevel=2,
+    return values, prevalences, classes, multilabel
+
+
+def _one_vs_rest_scoring(
+    metric: str, y_true: Any, y_score: Any, sample_weight: Any, labels: Any, options: dict[str, Any]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
+    """(values, prevalences, classes, multilabel) of a scoring metric, one class against the rest.
+
+    Class k's curve is traced by column k of the (n, K) score matrix with "class k"
+    as the positive label (scikit-learn's ``roc_auc_score(multi_class="ovr")``);
+    with an (n, L) indicator matrix as ``y_true``, column l of the truth and of the
+    scores (``average=None`` of scikit-learn's multi-label scores).
+    """
+    from ..curves import threshold_counts
+    from .scoring import scoring_metric_from_rates
+
+    scores = np.asarray(y_score)
+    if scores.ndim != 2 or scores.shape[1] < 2:
+        raise InvalidInputError(
+            f"a scoring metric needs an (n, K) score matrix, one column per class, got shape {scores.shape}"
         )
-    if average is None:
-        score: Any = scores
-    elif not ok.any():
-        score = float("nan")
-    elif average == "macro":
-        score = float(scores[ok].mean())
+    multilabel = np.ndim(y_true) == 2
+    if multilabel:
+        truth = _indicator(y_true, "y_true")
+        if truth.shape != scores.shape:
+            raise InvalidInputError(f"y_true has shape {truth.shape} but y_score has shape {scores.shape}")
+        classes = np.arange(truth.shape[1]) if labels is None else as_1d(labels, "labels")
+        if classes.size != truth.shape[1]:
+            raise InvalidInputError(f"labels has {classes.size} entries but y_true has {truth.shape[1]} columns")
+        columns = [truth[:, j] for j in range(truth.shape[1])]
     else:
-        score = float(np.average(scores[ok], weights=prevalences[ok]))
-    return MulticlassOPSResult(
-        score=score,
-        scores=scores,
-        values=values,
-        prevalences=prevalences,
-        labels=classes,
-        average=average,
-        metric=m.name,
-        multilabel=multilabel,
-        options=dict(options),
-    )
+        yt = as_1d(y_true, "y_true")
+        check_consistent_length(y_true=yt, y_score=scores)
+        classes = np.unique(yt) if labels is None else as_1d(labels, "labels")
+        if classes.size != scores.shape[1]:
+            raise InvalidInputError(
+                f"y_score has {scores.shape[1]} columns but there are {classes.size} classes "
+                f"{classes.tolist()[:10]}; pass labels= naming the class of each column"
+            )
+        columns = [(yt == c).astype(np.int8) for c in classes]
+    value_opts = {k: options[k] for k in ("at", "auc_method") if k in options}
+    values = np.full(classes.size, np.nan)
+    prevalences = np.full(classes.size, np.nan)
+    for j, truth_j in enumerate(columns):
+        counts = threshold_counts(truth_j, scores[:, j], sample_weight=sample_weight, pos_label=1)
+        prevalences[j] = counts.prevalence
+        if counts.is_defined:
+            alpha, beta = counts.rates()
+            values[j] = scoring_metric_from_rates(metric, alpha, beta, counts.prevalence, validate=False, **value_opts)
+    return values, prevalences, classes, multilabel

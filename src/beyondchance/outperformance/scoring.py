@@ -109,6 +109,8 @@ __all__ = [
     "GRID_STEP",
     "GRID_LIMIT",
     "scoring_outperformance_score",
+    "scoring_metric_from_rates",
+    "scoring_metric_upper",
     "reference_distribution",
     "warm_reference_cache",
     "prevalence_grid",
@@ -518,6 +520,55 @@ def _check_at(spec: _Spec, at: Any) -> np.ndarray | None:
 # =====================================================================================
 # the public functions
 # =====================================================================================
+
+
+def scoring_metric_from_rates(
+    metric: str,
+    alpha: Any,
+    beta: Any,
+    prevalence: Any,
+    *,
+    at: Any = None,
+    auc_method: str = "default",
+    validate: bool = True,
+) -> Any:
+    r"""The value of a scoring metric on curves given by their (α, β) points.
+
+    The estimator of the reference curves and of a classifier's own curve (its
+    :meth:`~beyondchance.curves.ThresholdCounts.rates`): AUC by
+    :func:`~beyondchance.curves.auc_from_rates` (NAUC = AUC / ideal AUC), points by
+    :func:`~beyondchance.curves.value_at_from_rates` (eq. 9), precision at a rate = π ·
+    lift at that rate.  Batched as those functions (curves ``(..., m)``, π
+    broadcastable); ``at`` must be a scalar here.
+
+    >>> import numpy as np
+    >>> a = np.array([0.0, 0.0, 0.5, 1.0]); b = np.array([1.0, 0.5, 0.0, 0.0])
+    >>> float(scoring_metric_from_rates("roc_auc", a, b, 0.2))
+    0.875
+    >>> float(scoring_metric_from_rates("precision_at_rate", a, b, 0.5, at=0.5))
+    0.75
+    """
+    spec = _resolve_spec(metric, auc_method)
+    at_arr = _check_at(spec, at)
+    if at_arr is not None and at_arr.ndim:
+        raise InvalidInputError("at must be a scalar here")
+    if not spec.point:
+        value = auc_from_rates(alpha, beta, prevalence, curve=spec.curve, method=spec.method, validate=validate)
+        return value / _ideal(spec.curve, prevalence) if spec.family == "nauc" else value
+    curve = "pr" if spec.family == "precision_at_recall" else "lift"
+    value = value_at_from_rates(alpha, beta, prevalence, curve=curve, at=float(at_arr), validate=validate)
+    if spec.family == "precision_at_rate":
+        value = value * np.asarray(prevalence, dtype=np.float64)
+    return value
+
+
+def scoring_metric_upper(metric: str, prevalence: Any, *, auc_method: str = "default") -> Any:
+    """Largest value the metric's estimator can return at π (its OPS is 1 there).
+
+    >>> float(scoring_metric_upper("lift_at_rate", 0.25))
+    4.0
+    """
+    return _resolve_spec(metric, auc_method).upper(np.asarray(prevalence, dtype=np.float64))
 
 
 def scoring_outperformance_score(

@@ -39,7 +39,7 @@ Tasks (detected from the data, or given with ``task=``):
 (The statistics engines of :mod:`beyondchance.stats` call the first "binary", the label
 tasks "labels" and the probabilities "probabilities".)  A binary report with scores is a
 function of :class:`~beyondchance.curves.ThresholdCounts` alone (plus the rows for
-weighted confidence intervals), see :mod:`beyondchance.report._statistics`.
+weighted confidence intervals), see :mod:`beyondchance.score_statistics`.
 """
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ from ..curves import ThresholdCounts, threshold_counts
 from ..metrics import METRICS, get_metric
 from ..outperformance import outperformance_score
 from ..uncertainty import bootstrap_ci
-from ._statistics import (
+from ..score_statistics import (
     CoverageCurve,
     ScoreCells,
     compress_counts,
@@ -692,7 +692,7 @@ def evaluate(
     independent of n (baselines and prevalence re-estimated in each resample).  AUCs,
     log loss and Brier score: percentile bootstrap of multinomial draws of the
     (score, label) cells, exact up to :data:`MAX_SCORE_BINS` distinct scores, binned
-    beyond (see :mod:`beyondchance.report._statistics`).  Regression and multi-class
+    beyond (see :mod:`beyondchance.score_statistics`).  Regression and multi-class
     probability losses: percentile row bootstrap, on a random subsample of
     :data:`MAX_BOOTSTRAP_ROWS` rows beyond that size with the interval rescaled by
     √(m/n).

@@ -1,11 +1,11 @@
-r"""Report measures of a scored binary test set, from its sufficient statistic alone.
+r"""Measures of a scored binary test set, from its sufficient statistic alone.
 
-Everything the report needs about binary scores — the confusion matrix at the
-threshold, the log loss and Brier score, the curves and their bootstrap, the
-PA–coverage curve — is computed from :class:`~beyondchance.curves.ThresholdCounts`
-(distinct scores with cumulative positive and negative weights), never from the rows
-again.  An out-of-core engine that produces the same counts therefore produces the
-same report.
+Everything the report (and the OPS interval of a scoring metric) needs about binary
+scores — the confusion matrix at a threshold, the log loss and Brier score, the
+curves and their bootstrap, the PA–coverage curve — is computed from
+:class:`~beyondchance.curves.ThresholdCounts` (distinct scores with cumulative positive
+and negative weights), never from the rows again.  An out-of-core engine that
+produces the same counts therefore produces the same report.
 
 Bootstrap of the score-based measures
 -------------------------------------
@@ -32,12 +32,13 @@ weighted loss) of its cell, exact when the rows of a cell share one weight.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ..curves import ThresholdCounts, auc_from_rates
+from .curves import ThresholdCounts, auc_from_rates
 
 __all__ = [
     "confusion_at_threshold",
@@ -249,36 +250,46 @@ class ScoreCells:
 
     # --- measures of (a stack of) cell weights -------------------------------------
 
+    def curve_rates(
+        self, pos_w: np.ndarray, neg_w: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Curves of cell weights of shape (B, K): ``(alpha, beta, prevalence, ok)``.
+
+        ``alpha``, ``beta`` of shape (B, K + 1) by decreasing score with both end
+        points (the input of :func:`~beyondchance.curves.auc_from_rates`); ``ok`` marks
+        the rows with both classes — the others get a valid placeholder curve and
+        prevalence 1/2, whose measures the caller discards.
+        """
+        b, k = pos_w.shape
+        tps = np.zeros((b, k + 1))
+        fps = np.zeros((b, k + 1))
+        np.cumsum(pos_w, axis=1, out=tps[:, 1:])
+        np.cumsum(neg_w, axis=1, out=fps[:, 1:])
+        P, N = tps[:, -1], fps[:, -1]
+        ok = (P > 0) & (N > 0)
+        alpha = fps / np.where(ok, N, 1.0)[:, None]
+        beta = 1.0 - tps / np.where(ok, P, 1.0)[:, None]
+        alpha[~ok] = np.linspace(0.0, 1.0, k + 1)
+        beta[~ok] = 1.0 - alpha[~ok]
+        alpha[:, -1], beta[:, -1] = 1.0, 0.0
+        alpha[:, 0], beta[:, 0] = 0.0, 1.0
+        pi = np.where(ok, P / np.where(ok, P + N, 1.0), 0.5)
+        return alpha, beta, pi, ok
+
     def measures(
         self, pos_w: np.ndarray, neg_w: np.ndarray, pos_l: dict, neg_l: dict, names: tuple[str, ...]
     ) -> dict[str, np.ndarray]:
         """The measures of cell weights of shape (B, K); nan where a class is absent."""
-        P = pos_w.sum(axis=1)
-        N = neg_w.sum(axis=1)
-        ok = (P > 0) & (N > 0)
         out: dict[str, np.ndarray] = {}
         curves = [nm for nm in names if nm in _CURVE_OF]
         if curves:
-            b, k = pos_w.shape
-            tps = np.zeros((b, k + 1))
-            fps = np.zeros((b, k + 1))
-            np.cumsum(pos_w, axis=1, out=tps[:, 1:])
-            np.cumsum(neg_w, axis=1, out=fps[:, 1:])
-            Ps = np.where(ok, tps[:, -1], 1.0)[:, None]
-            Ns = np.where(ok, fps[:, -1], 1.0)[:, None]
-            alpha = fps / Ns
-            beta = 1.0 - tps / Ps
-            # a resample without one class: any valid curve, then nan
-            alpha[~ok] = np.linspace(0.0, 1.0, k + 1)
-            beta[~ok] = 1.0 - alpha[~ok]
-            alpha[:, -1], beta[:, -1] = 1.0, 0.0
-            alpha[:, 0], beta[:, 0] = 0.0, 1.0
-            pi = np.where(ok, P / np.where(ok, P + N, 1.0), 0.5)
+            alpha, beta, pi, ok = self.curve_rates(pos_w, neg_w)
             for nm in curves:
                 curve, method = _CURVE_OF[nm]
                 val = auc_from_rates(alpha, beta, pi, curve=curve, method=method, validate=False)
                 out[nm] = np.where(ok, val, np.nan)
-        W = P + N
+        P = pos_w.sum(axis=1)
+        W = P + neg_w.sum(axis=1)
         for nm in names:
             if nm in ("log_loss", "brier"):
                 with np.errstate(divide="ignore", invalid="ignore"):
@@ -293,23 +304,20 @@ class ScoreCells:
         out = self.measures(self.pos_weight[None], self.neg_weight[None], pl, nl, names)
         return {k: float(v[0]) for k, v in out.items()}
 
-    def bootstrap(
-        self, names: tuple[str, ...], *, n_resamples: int, rng: np.random.Generator, chunk: int = 250
-    ) -> dict[str, np.ndarray]:
-        """Bootstrap distributions (B,) of the measures (and ``"_prevalence"``)."""
+    def resamples(
+        self, n_resamples: int, rng: np.random.Generator, chunk: int = 250
+    ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        """Resampled unit counts per cell, ``(positive, negative)`` of shape (size, K) per chunk.
+
+        Multinomial(U, m_c / U) over the cells of positive count (the row bootstrap),
+        or independent Poisson(m_c) beyond :data:`POISSON_ABOVE` rows (module doc).
+        Multiply by the mean weight of a cell's units to get resampled weights.
+        """
         m = np.concatenate([self.pos_units, self.neg_units])
         total = int(round(m.sum()))
         k = self.n_bins
-        with np.errstate(divide="ignore", invalid="ignore"):
-            vpos = np.where(self.pos_units > 0, self.pos_weight / np.where(self.pos_units > 0, self.pos_units, 1), 0.0)
-            vneg = np.where(self.neg_units > 0, self.neg_weight / np.where(self.neg_units > 0, self.neg_units, 1), 0.0)
-            lpos = {nm: np.where(self.pos_units > 0, s / np.where(self.pos_units > 0, self.pos_units, 1), 0.0)
-                    for nm, s in self.pos_loss.items()}
-            lneg = {nm: np.where(self.neg_units > 0, s / np.where(self.neg_units > 0, self.neg_units, 1), 0.0)
-                    for nm, s in self.neg_loss.items()}
         nz = np.flatnonzero(m > 0)  # empty cells stay empty: draw the others only
         p = m[nz] / m.sum()
-        results: dict[str, list[np.ndarray]] = {}
         for start in range(0, n_resamples, chunk):
             size = min(chunk, n_resamples - start)
             counts = np.zeros((size, m.size))
@@ -317,7 +325,21 @@ class ScoreCells:
                 counts[:, nz] = rng.multinomial(total, p, size=size)
             else:  # many rows: the Poisson bootstrap (independent Poisson(m_c) cell counts)
                 counts[:, nz] = rng.poisson(m[nz], size=(size, nz.size))
-            cp, cn = counts[:, :k], counts[:, k:]
+            yield counts[:, :k], counts[:, k:]
+
+    def unit_weights(self) -> tuple[np.ndarray, np.ndarray]:
+        """Mean weight of a unit (row) of each positive and each negative cell."""
+        return _per_unit(self.pos_weight, self.pos_units), _per_unit(self.neg_weight, self.neg_units)
+
+    def bootstrap(
+        self, names: tuple[str, ...], *, n_resamples: int, rng: np.random.Generator, chunk: int = 250
+    ) -> dict[str, np.ndarray]:
+        """Bootstrap distributions (B,) of the measures (and ``"_prevalence"``)."""
+        vpos, vneg = self.unit_weights()
+        lpos = {nm: _per_unit(s, self.pos_units) for nm, s in self.pos_loss.items()}
+        lneg = {nm: _per_unit(s, self.neg_units) for nm, s in self.neg_loss.items()}
+        results: dict[str, list[np.ndarray]] = {}
+        for cp, cn in self.resamples(n_resamples, rng, chunk):
             out = self.measures(
                 cp * vpos, cn * vneg,
                 {nm: cp * lpos[nm] for nm in lpos}, {nm: cn * lneg[nm] for nm in lneg}, names,
@@ -325,6 +347,12 @@ class ScoreCells:
             for nm, val in out.items():
                 results.setdefault(nm, []).append(val)
         return {nm: np.concatenate(v) for nm, v in results.items()}
+
+
+def _per_unit(total: np.ndarray, units: np.ndarray) -> np.ndarray:
+    """total / units per cell (0 in empty cells)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(units > 0, total / np.where(units > 0, units, 1), 0.0)
 
 
 @dataclass(frozen=True, eq=False)
