@@ -231,7 +231,9 @@ class MetricResult:
     advantage : (value − baseline) / (ideal − baseline)
     greater_is_better : direction
     ops : outperformance score (None where OPS does not apply or is unavailable)
-    ops_ci : OPS at the ends of the CI, at the observed prevalence
+    ops_ci : OPS at the ends of the metric's CI, at the observed prevalence (OPS is
+        monotone in the value there); :func:`beyondchance.outperformance_score_ci`
+        gives the interval with the prevalence re-estimated in every resample
     ops_method : how the OPS was computed
     ci : :class:`MetricCI` or None
     verdict : one line
