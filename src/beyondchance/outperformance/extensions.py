@@ -223,7 +223,13 @@ def outperformance_score_ci(
     Resamples where the metric is undefined (0/0) or that hold one true class only
     (π* ∈ {0, 1}, where OPS is undefined) are left out with an
     :class:`~beyondchance.UndefinedMeasureWarning` giving their number; the interval is
-    then conditional on OPS being defined.
+    then conditional on OPS being defined.  For a scoring metric the interval is the
+    sampling uncertainty of the test set only: every resample is scored against the
+    same Monte Carlo reference, whose own standard error (``OPSResult.standard_error``
+    of :func:`~beyondchance.outperformance_score`, ≤ 0.0015 at the default G) is not
+    in it.  Measured coverage of the population OPS by the 95% interval (binormal
+    scores, n = 200, π = 0.3, 1,000 test sets, B = 1,000): 0.946 for roc_auc, 0.936
+    for pr_auc.
 
     Examples
     --------
