@@ -551,6 +551,46 @@ def test_user_sampler_and_depth_reference():
     assert d.options["depth"] == 5
 
 
+def test_uniform_reference_with_one_point_is_the_labeling_reference():
+    """Uniform curves of one point (α, β) ~ U[0, 1]²: the ROC AUC of such a curve is
+    1 − (α + β)/2 = balanced accuracy, so OPS(roc_auc) over them is the exact labeling
+    OPS of balanced accuracy (uniform (A, B)) up to the Monte Carlo error."""
+    from beyondchance.outperformance.dbt import UniformCurves, resolve_reference
+
+    assert resolve_reference("uniform", depth=1) == UniformCurves(1)
+    mu = np.array([0.3, 0.5, 0.62, 0.8, 0.95])
+    G = 16 * 1024
+    r = ops("roc_auc", mu, 0.3, n_samples=G, reference="uniform", depth=1)
+    from beyondchance import outperformance_score
+
+    exact = outperformance_score("balanced_accuracy", mu, 0.3).score
+    assert r.method == "monte-carlo" and "uniform" in r.reference
+    assert np.all(np.abs(r.score - exact) <= 4 * np.maximum(r.standard_error, 0.5 / G))
+
+
+def test_uniform_reference_curves():
+    from beyondchance.outperformance.dbt import UniformCurves, resolve_reference
+
+    ref = resolve_reference("Uniform", depth=4)
+    assert ref == UniformCurves(15) and ref.n_points == 17 and ref.cache_key == "uniform(points=15)"
+    a, b = ref(2000, np.random.default_rng(0))
+    assert a.shape == b.shape == (2000, 17)
+    assert (a[:, 0] == 0).all() and (b[:, 0] == 1).all() and (a[:, -1] == 1).all() and (b[:, -1] == 0).all()
+    assert (np.diff(a, axis=1) >= 0).all() and (np.diff(b, axis=1) <= 0).all()
+    # the interior errors, pooled, are i.i.d. uniform
+    assert stats.kstest(a[:, 1:-1].ravel()[:20000], "uniform").pvalue > 1e-3
+    assert stats.kstest(b[:, 1:-1].ravel()[:20000], "uniform").pvalue > 1e-3
+    # a different distribution from the DBT of the same size (the DBT's first point is
+    # uniform, its others are not)
+    d = ops("roc_auc", 0.7, 0.2, n_samples=4096, reference="uniform", depth=4)
+    t = ops("roc_auc", 0.7, 0.2, n_samples=4096, depth=4)
+    assert abs(d.score - t.score) > 4 * max(d.standard_error, t.standard_error)
+    with pytest.raises(InvalidInputError, match="uniform"):
+        resolve_reference("gaussian")
+    with pytest.raises(InvalidInputError, match="points"):
+        UniformCurves(0)
+
+
 def test_user_sampler_straight_lines():
     # a sampler of chance-level curves (the diagonal): PR AUC (step) of every curve is π
     def diagonal(n, rng):

@@ -75,6 +75,7 @@ __all__ = [
     "CHUNK_SIZE",
     "sample_dbt",
     "DirectedBinaryTree",
+    "UniformCurves",
     "resolve_reference",
     "reference_chunks",
     "for_each_chunk",
@@ -213,12 +214,68 @@ class DirectedBinaryTree:
         )
 
 
-def resolve_reference(reference: Any = None, depth: Any = DEFAULT_DEPTH) -> Any:
-    """The reference sampler: a :class:`DirectedBinaryTree` or the user's callable.
+@dataclass(frozen=True)
+class UniformCurves:
+    r"""Random monotone curves whose points have i.i.d. uniform errors, sorted.
 
-    ``reference=None`` → DBT of ``depth``; an int → DBT of that depth; a callable
-    ``f(n_curves, rng) -> (alpha, beta)`` is used as is (its optional ``cache_key``
-    string attribute enables the disk cache for it).
+    Each curve has J = ``n_interior`` points besides the end points (0, 1) and
+    (1, 0): J Type-I errors drawn i.i.d. Uniform[0, 1] and sorted increasingly, J
+    Type-II errors drawn i.i.d. Uniform[0, 1] and sorted decreasingly, paired in that
+    order.  With J = 1 this is exactly the reference of the labeling metrics (A, B ~
+    Uniform[0, 1] independent; OPS paper, Definition 1), so OPS over these curves
+    extends that reference to every J.  Unlike the DBT, whose later points are drawn
+    inside the intervals left by the earlier ones, a curve's errors pooled are i.i.d.
+    uniform (the j-th smallest α is Beta(j, J + 1 − j)).
+
+    >>> ref = UniformCurves(3)
+    >>> a, b = ref(2, np.random.default_rng(0))
+    >>> a.shape, bool((np.diff(a) >= 0).all() and (np.diff(b) <= 0).all())
+    ((2, 5), True)
+    >>> ref.cache_key
+    'uniform(points=3)'
+    """
+
+    n_interior: int = (1 << DEFAULT_DEPTH) - 1
+
+    def __post_init__(self) -> None:
+        if isinstance(self.n_interior, bool) or not isinstance(self.n_interior, (int, np.integer)) or not (
+            1 <= self.n_interior <= 1 << 16
+        ):
+            raise InvalidInputError(f"the number of points must be an integer in [1, 65536], got {self.n_interior!r}")
+
+    def __call__(self, n_curves: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+        m = int(self.n_interior)
+        alpha = np.empty((n_curves, m + 2))
+        beta = np.empty((n_curves, m + 2))
+        alpha[:, 0], beta[:, 0], alpha[:, -1], beta[:, -1] = 0.0, 1.0, 1.0, 0.0
+        alpha[:, 1:-1] = np.sort(rng.random((n_curves, m)), axis=1)
+        beta[:, 1:-1] = np.sort(rng.random((n_curves, m)), axis=1)[:, ::-1]
+        return alpha, beta
+
+    @property
+    def cache_key(self) -> str:
+        """Identifies the distribution in cache keys."""
+        return f"uniform(points={int(self.n_interior)})"
+
+    @property
+    def n_points(self) -> int:
+        """Points per curve, end points included."""
+        return int(self.n_interior) + 2
+
+    def __str__(self) -> str:
+        return (
+            f"uniform monotone curves ({int(self.n_interior)} points with i.i.d. uniform errors, sorted, "
+            "+ the end points (0, 1), (1, 0) per curve)"
+        )
+
+
+def resolve_reference(reference: Any = None, depth: Any = DEFAULT_DEPTH) -> Any:
+    """The reference sampler: a :class:`DirectedBinaryTree`, :class:`UniformCurves` or the user's callable.
+
+    ``reference=None`` (or ``"dbt"``) → DBT of ``depth``; an int → DBT of that depth;
+    ``"uniform"`` → :class:`UniformCurves` with as many points as the DBT of ``depth``
+    (2^depth − 1); a callable ``f(n_curves, rng) -> (alpha, beta)`` is used as is (its
+    optional ``cache_key`` string attribute enables the disk cache for it).
     """
     if reference is None:
         return DirectedBinaryTree(_check_depth(depth))
@@ -228,17 +285,19 @@ def resolve_reference(reference: Any = None, depth: Any = DEFAULT_DEPTH) -> Any:
         return DirectedBinaryTree(_check_depth(reference))
     if isinstance(reference, str) and reference.strip().lower() in ("dbt", "directed-binary-tree"):
         return DirectedBinaryTree(_check_depth(depth))
+    if isinstance(reference, str) and reference.strip().lower() == "uniform":
+        return UniformCurves((1 << _check_depth(depth)) - 1)
     if callable(reference):
         return reference
     raise InvalidInputError(
-        "reference must be None (the DBT), a DBT depth (int) or a callable "
+        "reference must be None or 'dbt' (the DBT), a DBT depth (int), 'uniform' or a callable "
         f"f(n_curves, rng) -> (alpha, beta), got {reference!r}"
     )
 
 
 def reference_name(sampler: Any) -> str:
     """Human-readable description of a sampler."""
-    if isinstance(sampler, DirectedBinaryTree):
+    if isinstance(sampler, (DirectedBinaryTree, UniformCurves)):
         return str(sampler)
     return f"user sampler {getattr(sampler, '__name__', type(sampler).__name__)}"
 

@@ -624,8 +624,10 @@ def scoring_outperformance_score(
         Seed of the reference sample (default 0: a fixed, cached reference; None also
         means 0).  A Generator draws a seed from itself (then nothing is written to the
         disk cache).
-    reference : None, int or callable
-        None: the DBT of ``depth``; an int: the DBT of that depth; a callable
+    reference : None, int, "uniform" or callable
+        None: the DBT of ``depth``; an int: the DBT of that depth; ``"uniform"``:
+        :class:`~beyondchance.outperformance.dbt.UniformCurves` with 2^depth − 1 points
+        (i.i.d. uniform errors, sorted; one point = the labeling metrics' reference); a callable
         ``f(n_curves, rng) -> (alpha, beta)`` returning arrays (n_curves, m) of curves
         by decreasing threshold with both end points (validated); give it a string
         attribute ``cache_key`` to enable caching.  It is called once per chunk of
