@@ -71,18 +71,21 @@ def as_1d(x: Any, name: str, *, allow_empty: bool = False) -> np.ndarray:
     return arr
 
 
-def as_float_1d(x: Any, name: str) -> np.ndarray:
-    """Return ``x`` as a finite float64 1-D array."""
-    arr = as_1d(x, name)
-    if arr.dtype.kind not in "biuf":
-        try:
-            arr = arr.astype(np.float64)
-        except (TypeError, ValueError) as exc:
-            raise InvalidInputError(f"{name} must be numeric, got dtype {arr.dtype}") from exc
-    arr = np.asarray(arr, dtype=np.float64)
-    if not np.isfinite(arr).all():
+def as_float(x: Any, name: str, *, finite: bool = True) -> np.ndarray:
+    """Return ``x`` (any shape) as a float64 array; with ``finite``, refuse NaN and ±inf."""
+    try:
+        arr = np.asarray(x, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        got = f"dtype {x.dtype}" if isinstance(x, np.ndarray) else repr(x)
+        raise InvalidInputError(f"{name} must be numeric, got {got}") from exc
+    if finite and not np.isfinite(arr).all():
         raise InvalidInputError(f"{name} contains NaN or infinite values")
     return arr
+
+
+def as_float_1d(x: Any, name: str) -> np.ndarray:
+    """Return ``x`` as a finite float64 1-D array."""
+    return as_float(as_1d(x, name), name)
 
 
 def as_float_2d(x: Any, name: str) -> np.ndarray:
@@ -92,13 +95,7 @@ def as_float_2d(x: Any, name: str) -> np.ndarray:
         raise InvalidInputError(f"{name} must be 1- or 2-dimensional, got shape {arr.shape}")
     if arr.shape[0] == 0:
         raise InvalidInputError(f"{name} is empty")
-    try:
-        arr = np.asarray(arr, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise InvalidInputError(f"{name} must be numeric, got dtype {arr.dtype}") from exc
-    if not np.isfinite(arr).all():
-        raise InvalidInputError(f"{name} contains NaN or infinite values")
-    return arr
+    return as_float(arr, name)
 
 
 def check_consistent_length(**arrays: Any) -> int:

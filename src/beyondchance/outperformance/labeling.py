@@ -79,7 +79,7 @@ import numpy as np
 from numpy.polynomial.legendre import leggauss
 from scipy import integrate, optimize
 
-from .._validation import check_prevalence
+from .._validation import as_float, check_prevalence
 from .._warnings import InvalidInputError
 from ..metrics import LabelingMetric, get_metric
 from ._result import OPSResult
@@ -510,14 +510,8 @@ def _check_n_samples(n_samples: Any) -> int:
 
 
 def _check_values(value: Any, prevalence: Any) -> tuple[np.ndarray, np.ndarray, tuple[int, ...]]:
-    try:
-        mu = np.asarray(value, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise InvalidInputError(f"value must be numeric, got {value!r}") from exc
-    try:
-        p_raw = np.asarray(prevalence, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise InvalidInputError(f"prevalence must be numeric, got {prevalence!r}") from exc
+    mu = as_float(value, "value", finite=False)
+    p_raw = as_float(prevalence, "prevalence", finite=False)
     if mu.size == 0:
         raise InvalidInputError("value is empty")
     if p_raw.size == 0:

@@ -86,7 +86,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_prevalence
+from .._validation import as_float, check_prevalence
 from .._warnings import InvalidInputError
 from ..curves import auc_from_rates, value_at_from_rates
 from ..curves import _resolve_method as _curves_resolve_method
@@ -492,16 +492,6 @@ def _check_method(method: Any) -> None:
         )
 
 
-def _as_float_array(x: Any, name: str) -> np.ndarray:
-    try:
-        arr = np.asarray(x, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise InvalidInputError(f"{name} must be numeric, got {x!r}") from exc
-    if not np.isfinite(arr).all():
-        raise InvalidInputError(f"{name} contains NaN or infinite values")
-    return arr
-
-
 def _check_at(spec: _Spec, at: Any) -> np.ndarray | None:
     if not spec.point:
         if at is not None:
@@ -510,7 +500,7 @@ def _check_at(spec: _Spec, at: Any) -> np.ndarray | None:
     if at is None:
         what = "recall" if spec.family == "precision_at_recall" else "predicted-positive rate"
         raise InvalidInputError(f"{spec.name!r} needs at= (the {what} in (0, 1])")
-    arr = _as_float_array(at, "at")
+    arr = as_float(at, "at")
     bad = (arr <= 0) | (arr > 1)
     if bad.any():
         raise InvalidInputError(f"at must lie in (0, 1], got {arr[bad].ravel()[0]!r}")
@@ -676,7 +666,7 @@ def scoring_outperformance_score(
     if not isinstance(interpolate, (bool, np.bool_)):
         raise InvalidInputError(f"interpolate must be True or False, got {interpolate!r}")
 
-    mu_in = _as_float_array(value, "value")
+    mu_in = as_float(value, "value")
     pi_in = check_prevalence(prevalence)
     arrays = [mu_in, pi_in] + ([at_arr] if at_arr is not None else [])
     try:
