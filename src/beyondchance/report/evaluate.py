@@ -91,6 +91,7 @@ __all__ = [
     "evaluate",
     "metrics_for_task",
     "fmt_value",
+    "shorten",
     "evaluate_counts",
     "REPORT_DBT_SAMPLES",
 ]
@@ -188,9 +189,24 @@ def _label(x: Any) -> Any:
     return x.item() if isinstance(x, np.generic) else x
 
 
+#: labels and names longer than this are shortened with an ellipsis in text meant to be
+#: read (verdicts, reasons, renderings); the data fields keep them whole
+MAX_NAME_CHARS = 40
+
+
+def shorten(text: Any, limit: int = MAX_NAME_CHARS) -> str:
+    """``text`` as a string of at most ``limit`` characters, an ellipsis marking a cut.
+
+    >>> shorten("x" * 50)
+    'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…'
+    """
+    text = str(text)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def _fmt_label(x: Any) -> str:
     x = _label(x)
-    return f"'{x}'" if isinstance(x, str) else str(x)
+    return f"'{shorten(x)}'" if isinstance(x, str) else shorten(x)
 
 
 @dataclass(frozen=True)
