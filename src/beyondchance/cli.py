@@ -68,6 +68,12 @@ class _Group(click.Group):
                 return None
         return command
 
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:  # before click's own handler, which exits with status 1
+            _quiet_exit()
+
     def main(self, args: Any = None, prog_name: str | None = None, **extra: Any) -> Any:  # type: ignore[override]
         extra.pop("standalone_mode", None)
         try:
