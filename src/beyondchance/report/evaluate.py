@@ -836,7 +836,7 @@ def _run(
         if issubclass(w.category, BeyondChanceWarning):
             collector.add(str(w.message))
     notes = tuple(report.get("notes", ())) + tuple(collector.notes)
-    verdict = _overall_verdict(detected, rows, report)
+    verdict = _overall_verdict(detected, rows)
     result = Report(
         task=detected,
         task_source=source,
@@ -1510,7 +1510,7 @@ def _with_verdict(r: MetricResult, pi: float | None) -> MetricResult:
     return MetricResult(**{**r.__dict__, "verdict": verdict})
 
 
-def _overall_verdict(task: str, rows: dict[str, MetricResult], report: dict[str, Any]) -> tuple[str, ...]:
+def _overall_verdict(task: str, rows: dict[str, MetricResult]) -> tuple[str, ...]:
     lines: list[str] = []
 
     def ci_text(r: MetricResult) -> str:
@@ -1552,12 +1552,10 @@ def _overall_verdict(task: str, rows: dict[str, MetricResult], report: dict[str,
     elif pa is not None:
         lines.append("The prediction advantage is undefined on this test set (a single class).")
     # the other lines quote the rows' own verdicts: the headline never says more than the table
-    pi = report.get("prevalence")
     for key in ("f1", "mcc"):
         r = rows.get(key)
         if r is not None and r.ops is not None and math.isfinite(r.value):
-            where = f" (prevalence {100 * pi:.1f}%)" if pi is not None else ""
-            lines.append(f"{r.title} {r.value:.3f}: {r.verdict}{where}.")
+            lines.append(f"{r.title} {r.value:.3f}: {r.verdict}.")
             break
     aucs = [rows[k] for k in ("roc_auc", "pr_auc") if k in rows and math.isfinite(rows[k].value)]
     if aucs:
