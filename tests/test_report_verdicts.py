@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from beyondchance.report import compare, evaluate
-from beyondchance.report.example import credit_default_example, scored_holdout
+from beyondchance.report.example import scored_holdout
 from beyondchance.report.render_html import comparison_html, report_html
 from beyondchance.report.render_terminal import render_comparison_text, render_report_text
 

@@ -174,7 +174,8 @@ def _evaluation_options(func: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--pos-label", metavar="LABEL",
                      help="Positive class of a binary task [default: 1 for 0/1 labels, else the minority class]."),
         click.option("--threshold", type=float, metavar="T",
-                     help="Binary scores: score >= T is predicted positive [default: 0.5 for scores in [0, 1], else 0]."),
+                     help="Binary scores: score >= T is predicted positive [default: 0.5 for scores in [0, 1], else 0, "
+                          "which the report notes]."),
         click.option("--task", type=click.Choice(["binary-scores", "binary-labels", "multiclass-labels",
                                                   "multiclass-probabilities", "regression"]),
                      help="Override the detected task."),

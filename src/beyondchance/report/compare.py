@@ -177,7 +177,8 @@ def compare(
     task, pos_label, threshold, metrics : as in :func:`~beyondchance.report.evaluate`,
         resolved once for all sets (the task and positive class from the first set /
         the pooled labels; the default threshold 0.5 if every set's scores lie in
-        [0, 1], else 0)
+        [0, 1], else 0).  The reports say which were detected or assumed rather than
+        given, as :func:`~beyondchance.report.evaluate` does
     progress : called with a short description before each test set
     **options : passed to :func:`~beyondchance.report.evaluate` (``confidence_level``,
         ``n_resamples``, ``ci``, ``random_state``, ``labels``, ``normalize`` ...)
