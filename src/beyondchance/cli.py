@@ -35,6 +35,17 @@ def _fail(message: str, status: int = 2) -> None:
     sys.exit(status)
 
 
+def _quiet_exit() -> None:
+    """The reader of stdout is gone (``| head``): stop quietly, as a filter does.
+
+    The rest of the output goes to /dev/null so that the interpreter's final flush does
+    not fail again (Python docs, "Note on SIGPIPE").
+    """
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    sys.exit(0)
+
+
 #: commands of other modules, imported only when used: name -> (module, attribute)
 _LAZY_COMMANDS = {"reproduce": ("beyondchance.experiments.command", "reproduce")}
 
@@ -57,10 +68,19 @@ class _Group(click.Group):
                 return None
         return command
 
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:  # before click's own handler, which exits with status 1
+            _quiet_exit()
+
     def main(self, args: Any = None, prog_name: str | None = None, **extra: Any) -> Any:  # type: ignore[override]
         extra.pop("standalone_mode", None)
         try:
             rv = super().main(args, prog_name, standalone_mode=False, **extra)
+            sys.stdout.flush()  # a closed pipe shows here, not at exit
+        except BrokenPipeError:
+            _quiet_exit()
         except click.exceptions.Exit as exc:  # pragma: no cover - --help/--version inside commands
             sys.exit(exc.exit_code)
         except click.UsageError as exc:
@@ -154,7 +174,8 @@ def _evaluation_options(func: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--pos-label", metavar="LABEL",
                      help="Positive class of a binary task [default: 1 for 0/1 labels, else the minority class]."),
         click.option("--threshold", type=float, metavar="T",
-                     help="Binary scores: score >= T is predicted positive [default: 0.5 for scores in [0, 1], else 0]."),
+                     help="Binary scores: score >= T is predicted positive [default: 0.5 for scores in [0, 1], else 0, "
+                          "which the report notes]."),
         click.option("--task", type=click.Choice(["binary-scores", "binary-labels", "multiclass-labels",
                                                   "multiclass-probabilities", "regression"]),
                      help="Override the detected task."),
@@ -227,20 +248,35 @@ def _read(source: str, y_true: str, pred_cols: list[str], numeric: list[str], we
     return c[y_true], y, (c[weight] if weight else None), c
 
 
+def _input_files(source: str) -> list[str]:
+    """The files an input names: itself, or what its glob pattern matches."""
+    if source == "-":
+        return []
+    if Path(source).exists() or not (_GLOB & set(source)):
+        return [source]
+    import glob
+
+    return glob.glob(source, recursive=True)
+
+
 def _check_out(out: Path | None, inputs: list[str]) -> None:
+    """--out must be in an existing directory and must not be an input (by name, link or glob)."""
     if out is None:
         return
-    target = out.resolve()
+    if not out.parent.is_dir():
+        raise InvalidInputError(f"--out {out}: the directory {out.parent} does not exist")
+    if not out.exists():
+        return
     for src in inputs:
-        if src != "-" and Path(src).exists() and Path(src).resolve() == target:
-            raise InvalidInputError(f"--out {out} is an input file; input files are never overwritten")
+        for path in _input_files(src):
+            if os.path.samefile(path, out):  # same (device, inode): also hard and symbolic links
+                raise InvalidInputError(f"--out {out} is an input file ({src}); input files are never overwritten")
 
 
 def _write(text: str, out: Path | None, what: str) -> None:
     if out is None:
         click.echo(text, nl=not text.endswith("\n"))
         return
-    out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(text, encoding="utf-8")
     click.echo(f"{what} written to {out}", err=True)
 
@@ -425,7 +461,8 @@ def compare(files: tuple[str, ...], by: str | None, reference: str | None, **opt
             groups, inverse = np.unique(cols[by], return_inverse=True)
             if groups.size > 200:
                 raise InvalidInputError(f"--by {by} has {groups.size} distinct values; at most 200 test sets")
-            for g, value in enumerate(groups):
+            for g in _natural_order(groups):
+                value = groups[g]
                 idx = np.flatnonzero(inverse == g)
                 value = value.item() if hasattr(value, "item") else value
                 sets[str(value)] = (y_true[idx], y[idx]) + ((w[idx],) if w is not None else ())
@@ -461,6 +498,20 @@ def compare(files: tuple[str, ...], by: str | None, reference: str | None, **opt
             render_comparison(comparison)
         else:
             _write(render_comparison_text(comparison), out, "comparison")
+
+
+def _natural_order(values: Any) -> list[int]:
+    """Indices of distinct group values in their natural order: numbers numerically, dates
+    chronologically (any format pandas reads), other text lexicographically."""
+    import pandas as pd
+
+    texts = [str(v) for v in values]
+    keys: Any = pd.to_numeric(pd.Series(values, dtype=object), errors="coerce")
+    if keys.isna().any():
+        keys = pd.to_datetime(pd.Series(texts), format="mixed", errors="coerce")
+    if keys.isna().any():
+        keys = pd.Series(texts)
+    return sorted(range(len(texts)), key=lambda i: (keys[i], texts[i]))
 
 
 def _compare_engine(files: tuple[str, ...], by: str | None, reference: str | None, opts: dict[str, Any],
@@ -517,11 +568,12 @@ def demo(folds: int, seed: int, out: Path, no_html: bool, dbt_samples: int) -> N
     Example:
       beyondchance demo --folds 5 --seed 1 --out demo.html
     """
-    from rich.console import Console
-
     from .demo import run_demo
+    from .report.render_terminal import _console
 
-    console = Console()  # the spinner shares it, so that printed lines go above it
+    if not no_html:
+        _check_out(out, [])
+    console = _console()  # the spinner shares it, so that printed lines go above it
     with _Progress(console=console) as progress:
         run_demo(folds=folds, seed=seed, out=None if no_html else out, progress=progress, dbt_samples=dbt_samples,
                  console=console)

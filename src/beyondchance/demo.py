@@ -126,7 +126,9 @@ def render_haberman_demo(result: HabermanDemo, *, console: Any = None) -> None:
     )
     table = Table(show_header=True, header_style="bold")
     for column in ("classifier", "accuracy", "bal. acc.", "F1", "pred. adv.", "pure acc.", "beats BMP"):
-        table.add_column(column, justify="left" if column == "classifier" else "right")
+        # the names are kept whole; the numeric columns' headers wrap instead (80 columns)
+        table.add_column(column, justify="left" if column == "classifier" else "right",
+                         no_wrap=column == "classifier", overflow="fold")
     table.add_row("constant (BMP)", f"{result.majority_accuracy:.4f}", "0.5000",
                   "0.0000", "+0.0000", "+0.0000", "-")
     for m in result.models:
@@ -233,7 +235,6 @@ def run_demo(
             + comparison_section(comp)
         )
         path = Path(out)
-        path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(page("beyondchance demo", body,
                              subtitle="Is this predictor better than the trivial one, and by how much?"),
                         encoding="utf-8")

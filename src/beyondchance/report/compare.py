@@ -32,14 +32,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Sequence
 
 import numpy as np
 
 from .._validation import as_1d, encode_labels
 from .._warnings import InvalidInputError
-from .evaluate import Report, _resolve_positive, detect_task, evaluate, fmt_value
+from .evaluate import Report, _resolve_positive, _threshold_choice, detect_task, evaluate, fmt_value, shorten
 
 __all__ = ["Comparison", "Change", "compare"]
 
@@ -177,7 +177,8 @@ def compare(
     task, pos_label, threshold, metrics : as in :func:`~beyondchance.report.evaluate`,
         resolved once for all sets (the task and positive class from the first set /
         the pooled labels; the default threshold 0.5 if every set's scores lie in
-        [0, 1], else 0)
+        [0, 1], else 0).  The reports say which were detected or assumed rather than
+        given, as :func:`~beyondchance.report.evaluate` does
     progress : called with a short description before each test set
     **options : passed to :func:`~beyondchance.report.evaluate` (``confidence_level``,
         ``n_resamples``, ``ci``, ``random_state``, ``labels``, ``normalize`` ...)
@@ -193,19 +194,21 @@ def compare(
     elif reference not in names:
         raise InvalidInputError(f"reference {reference!r} is not a test set; test sets: {', '.join(names)}")
     step = progress or (lambda message: None)
+    detected = None  # (task, reason) when the task is detected rather than given
+    assumed = None  # (threshold, reason, note) when the threshold is a default
     if task is None:
-        task, _ = detect_task(items[0][1], items[0][2])
+        task, reason = detect_task(items[0][1], items[0][2])
+        detected = (task, reason)
     if task.startswith("binary"):
         if pos_label is None:
             pooled = np.concatenate([as_1d(yt, f"y_true of {n}") for n, yt, _, _ in items])
             codes, _, classes = encode_labels(pooled)
             pos_label, _, _ = _resolve_positive(classes, np.bincount(codes, minlength=classes.size), None)
         if task == "binary-scores" and threshold is None:
-            in_unit = True
-            for _, _, y, _ in items:
-                arr = np.asarray(y, dtype=np.float64)
-                in_unit &= bool(arr.size and arr.min() >= 0 and arr.max() <= 1)
-            threshold = 0.5 if in_unit else 0.0
+            scores = [np.asarray(y, dtype=np.float64) for _, _, y, _ in items]
+            scores = [a for a in scores if a.size] or [np.zeros(1)]
+            assumed = _threshold_choice(None, min(a.min() for a in scores), max(a.max() for a in scores))
+            threshold = assumed[0]
     reports = []
     for name, yt, y, w in items:
         step(f"evaluating {name}")
@@ -216,7 +219,21 @@ def compare(
             ))
         except InvalidInputError as exc:
             raise InvalidInputError(f"test set {name!r}: {exc}") from None
-    return compare_reports(reports, reference=reference)
+    return compare_reports(_resolved_once(reports, detected, assumed), reference=reference)
+
+
+def _resolved_once(reports: list[Report], detected: tuple[str, str] | None,
+                   assumed: tuple[float, str, str | None] | None) -> list[Report]:
+    """The reports of test sets evaluated with a task and threshold that compare resolved once
+    and passed on, saying that they were detected / assumed (not given), as one report would."""
+    changes: dict[str, Any] = {}
+    if detected is not None:
+        changes.update(task_source="detected", task_reason=f"{detected[1]} (in the first test set)")
+    note = None
+    if assumed is not None:
+        changes["threshold_reason"] = assumed[1]
+        note = assumed[2]
+    return [replace(r, **changes, notes=((note,) if note else ()) + r.notes) for r in reports]
 
 
 def compare_reports(reports: Sequence[Report], *, reference: str | None = None) -> Comparison:
@@ -251,8 +268,10 @@ def compare_reports(reports: Sequence[Report], *, reference: str | None = None) 
     for r in reports:
         for note in r.notes:
             where.setdefault(note, []).append(str(r.name))
-    notes = [f"{'all test sets' if len(sets_) == len(reports) and len(reports) > 1 else ', '.join(sets_)}: {note}"
-             for note, sets_ in where.items()]
+    notes = []
+    for note, sets_ in where.items():
+        which = "all test sets" if len(sets_) == len(reports) > 1 else ", ".join(map(shorten, sets_))
+        notes.append(f"{which}: {note}")
     return Comparison(tuple(reports), str(reference), metric_names, focus, tuple(changes), verdict, tuple(notes))
 
 
@@ -279,9 +298,9 @@ def _verdict(reports: list[Report], ref: Report, focus: str | None, changes: lis
         r = next(r for r in reports if r.name == c.test_set)
         nominal = "rose" if c.value > c.reference_value else "fell"
         lines.append(
-            f"{c.test_set}: the model got {c.direction} — OPS({title}) {c.ops:.3f} "
+            f"{shorten(c.test_set)}: the model got {c.direction} — OPS({title}) {c.ops:.3f} "
             f"[{c.ops_ci[0]:.3f}, {c.ops_ci[1]:.3f}] vs {c.reference_ops:.3f} "
-            f"[{c.reference_ops_ci[0]:.3f}, {c.reference_ops_ci[1]:.3f}] in {ref.name}, while nominal {title} "
+            f"[{c.reference_ops_ci[0]:.3f}, {c.reference_ops_ci[1]:.3f}] in {shorten(ref.name)}, while nominal {title} "
             f"{nominal} from {fmt_value(c.reference_value)} to {fmt_value(c.value)}"
             + (f" (prevalence {100 * r.prevalence:.1f}% vs {100 * ref.prevalence:.1f}%)."
                if r.prevalence is not None and ref.prevalence is not None else ".")
@@ -290,8 +309,9 @@ def _verdict(reports: list[Report], ref: Report, focus: str | None, changes: lis
     if same:
         biggest = max(same, key=lambda c: abs(c.value - c.reference_value))
         lines.append(
-            f"{', '.join(c.test_set for c in same)}: nominal {title} moved by up to "
-            f"{biggest.value - biggest.reference_value:+.3f} ({biggest.test_set}) against {ref.name}, but "
+            f"{', '.join(shorten(c.test_set) for c in same)}: nominal {title} moved by up to "
+            f"{biggest.value - biggest.reference_value:+.3f} ({shorten(biggest.test_set)}) against "
+            f"{shorten(ref.name)}, but "
             f"OPS({title}) stayed within the reference's interval: no evidence that the model changed — "
             "the nominal change follows the prevalence."
         )

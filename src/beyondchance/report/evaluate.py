@@ -91,6 +91,7 @@ __all__ = [
     "evaluate",
     "metrics_for_task",
     "fmt_value",
+    "shorten",
     "evaluate_counts",
     "REPORT_DBT_SAMPLES",
 ]
@@ -188,9 +189,24 @@ def _label(x: Any) -> Any:
     return x.item() if isinstance(x, np.generic) else x
 
 
+#: labels and names longer than this are shortened with an ellipsis in text meant to be
+#: read (verdicts, reasons, renderings); the data fields keep them whole
+MAX_NAME_CHARS = 40
+
+
+def shorten(text: Any, limit: int = MAX_NAME_CHARS) -> str:
+    """``text`` as a string of at most ``limit`` characters, an ellipsis marking a cut.
+
+    >>> shorten("x" * 50)
+    'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…'
+    """
+    text = str(text)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def _fmt_label(x: Any) -> str:
     x = _label(x)
-    return f"'{x}'" if isinstance(x, str) else str(x)
+    return f"'{shorten(x)}'" if isinstance(x, str) else shorten(x)
 
 
 @dataclass(frozen=True)
@@ -232,8 +248,10 @@ class MetricResult:
     greater_is_better : direction
     ops : outperformance score (None where OPS does not apply or is unavailable)
     ops_ci : OPS at the ends of the metric's CI, at the observed prevalence (OPS is
-        monotone in the value there); :func:`beyondchance.outperformance_score_ci`
-        gives the interval with the prevalence re-estimated in every resample
+        monotone in the value there; an end beyond the values attainable at that
+        prevalence — the bootstrap re-estimates the prevalence — counts as the range's
+        end, OPS 0 or 1); :func:`beyondchance.outperformance_score_ci` gives the
+        interval with the prevalence re-estimated in every resample
     ops_method : how the OPS was computed
     ci : :class:`MetricCI` or None
     verdict : one line
@@ -818,7 +836,7 @@ def _run(
         if issubclass(w.category, BeyondChanceWarning):
             collector.add(str(w.message))
     notes = tuple(report.get("notes", ())) + tuple(collector.notes)
-    verdict = _overall_verdict(detected, rows, report)
+    verdict = _overall_verdict(detected, rows)
     result = Report(
         task=detected,
         task_source=source,
@@ -1037,6 +1055,25 @@ def _binary_scores(
     )
 
 
+def _threshold_choice(threshold: Any, smin: float, smax: float) -> tuple[float, str, str | None]:
+    """(threshold, why, note) for binary scores in [smin, smax]; the note says loudly what
+    was assumed when no threshold is given and the scores are not probabilities."""
+    if threshold is not None:
+        try:
+            thr = float(threshold)
+        except (TypeError, ValueError):
+            raise InvalidInputError(f"threshold must be a number, got {threshold!r}") from None
+        if not math.isfinite(thr):
+            raise InvalidInputError(f"threshold must be finite, got {threshold!r}")
+        return thr, "given", None
+    if smin >= 0.0 and smax <= 1.0:
+        return 0.5, "the default for probabilities", None
+    return 0.0, "assumed: scores outside [0, 1] are taken as real-valued margins", (
+        f"scores lie outside [0, 1] (range [{smin:.4g}, {smax:.4g}]): treated as real-valued scores, "
+        "threshold 0 assumed; give the threshold (--threshold) that the model uses"
+    )
+
+
 def _binary_scores_from_counts(
     tc: ThresholdCounts, units: ThresholdCounts | None, threshold: Any, pos: Any, neg: Any,
     pos_reason: str, ctx: _Context, *, rows: tuple | None, n_rows: int,
@@ -1044,18 +1081,7 @@ def _binary_scores_from_counts(
     """The binary-scores report from the sufficient statistic (rows only for weighted CIs)."""
     smax, smin = float(tc.thresholds[0]), float(tc.thresholds[-1])
     probabilities = smin >= 0.0 and smax <= 1.0
-    if threshold is None:
-        thr = 0.5 if probabilities else 0.0
-        thr_reason = ("the default for probabilities" if probabilities
-                      else "the default for scores outside [0, 1], such as decision-function margins")
-    else:
-        try:
-            thr = float(threshold)
-        except (TypeError, ValueError):
-            raise InvalidInputError(f"threshold must be a number, got {threshold!r}") from None
-        if not math.isfinite(thr):
-            raise InvalidInputError(f"threshold must be finite, got {threshold!r}")
-        thr_reason = "given"
+    thr, thr_reason, thr_note = _threshold_choice(threshold, smin, smax)
     tp, fp, fn, tn = confusion_at_threshold(tc, thr)
     cm = ConfusionMatrix(np.array([[tn, fp], [fn, tp]]), np.array([neg, pos], dtype=object), pos_label=pos)
     label_rows = None
@@ -1063,6 +1089,11 @@ def _binary_scores_from_counts(
         is_pos, s, w = rows
         label_rows = (is_pos, s >= thr, w)
     out = _labeling_rows(cm, ctx, binary=True, rows=label_rows)
+    if thr_note:
+        out["notes"].append(thr_note)
+    if tp + fp == 0 or tn + fn == 0:
+        out["notes"].append(f"at threshold {thr:g} every row is predicted {'negative' if tp + fp == 0 else 'positive'}"
+                            f" (scores range over [{smin:.4g}, {smax:.4g}])")
     pi = tc.prevalence if tc.n > 0 else float("nan")
     defined = tc.is_defined
     # --- score measures from the cells
@@ -1390,7 +1421,9 @@ def _finish_rows(report: dict[str, Any], chosen: list[str], ctx: _Context) -> di
         ops = ops_ci = ops_method = None
         if (name in METRICS or name in _SCORING) and math.isfinite(value):
             if binary and pi is not None and 0 < pi < 1:
-                vals = [value] + ([ci_obj.low, ci_obj.high] if ci_obj is not None else [])
+                vals = [value]
+                if ci_obj is not None:  # the prevalence varies between resamples: ends may lie beyond
+                    vals += list(np.clip([ci_obj.low, ci_obj.high], *_attainable(name, pi)))
                 scores, ops_method, problem = _ops_of(name, np.array(vals), pi, dbt_samples=ctx.dbt_samples)
                 if scores is not None:
                     ops = float(scores[0])
@@ -1411,6 +1444,16 @@ def _finish_rows(report: dict[str, Any], chosen: list[str], ctx: _Context) -> di
         )
         rows[name] = _with_verdict(r, pi if binary else None)
     return rows
+
+
+def _attainable(name: str, pi: float) -> tuple[float, float]:
+    """The values a metric can take at prevalence π: its OPS is 0 and 1 at the ends."""
+    if name in METRICS:
+        lo, hi = get_metric(name).range_at(pi)
+        return float(lo), float(hi)
+    from ..outperformance.scoring import scoring_metric_upper
+
+    return 0.0, float(scoring_metric_upper(name, pi))
 
 
 def _macro_ops(name: str, cm: ConfusionMatrix, ctx: _Context) -> tuple[float | None, str | None]:
@@ -1467,7 +1510,7 @@ def _with_verdict(r: MetricResult, pi: float | None) -> MetricResult:
     return MetricResult(**{**r.__dict__, "verdict": verdict})
 
 
-def _overall_verdict(task: str, rows: dict[str, MetricResult], report: dict[str, Any]) -> tuple[str, ...]:
+def _overall_verdict(task: str, rows: dict[str, MetricResult]) -> tuple[str, ...]:
     lines: list[str] = []
 
     def ci_text(r: MetricResult) -> str:
@@ -1508,20 +1551,18 @@ def _overall_verdict(task: str, rows: dict[str, MetricResult], report: dict[str,
             )
     elif pa is not None:
         lines.append("The prediction advantage is undefined on this test set (a single class).")
-    pi = report.get("prevalence")
+    # the other lines quote the rows' own verdicts: the headline never says more than the table
     for key in ("f1", "mcc"):
         r = rows.get(key)
         if r is not None and r.ops is not None and math.isfinite(r.value):
-            where = f"at this prevalence ({100 * pi:.1f}%)" if pi is not None else "(one-vs-rest, macro average)"
-            lines.append(f"{r.title} {r.value:.3f} is better than {_pct(r.ops)} of possible classifiers {where}.")
+            lines.append(f"{r.title} {r.value:.3f}: {r.verdict}.")
             break
     aucs = [rows[k] for k in ("roc_auc", "pr_auc") if k in rows and math.isfinite(rows[k].value)]
     if aucs:
         parts = []
         for r in aucs:
-            s = f"{r.title.split(' (')[0]} {r.value:.3f} (constant score: {r.baseline:.3f})"
-            if r.ops is not None:
-                s += f", better than {_pct(r.ops)} of random score curves"
-            parts.append(s)
+            s = f"{r.title.split(' (')[0]} {r.value:.3f}"
+            parts.append(f"{s} (constant score: {r.baseline:.3f}), {r.verdict}" if r.beats_baseline
+                         else f"{s}: {r.verdict}")
         lines.append("Ranking: " + "; ".join(parts) + ".")
     return tuple(lines)

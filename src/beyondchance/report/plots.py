@@ -21,6 +21,8 @@ from typing import Any
 
 import numpy as np
 
+from .evaluate import shorten
+
 __all__ = [
     "roc_figure",
     "pr_oprc_figure",
@@ -38,6 +40,9 @@ _GREEN = "#2e8b57"
 _GREY = "#7f7f7f"
 _ORANGE = "#d9822b"
 _MAX_POINTS = 2000
+#: text artists carrying text from the data (test-set names): shown as given, never as
+#: mathtext ($...$) or LaTeX
+_LITERAL = {"parse_math": False, "usetex": False}
 
 
 def _figure(width: float = 6.4, height: float = 4.2, ncols: int = 1):
@@ -260,6 +265,6 @@ def compare_figure(comparison: Any, *, metrics: tuple[str, ...] | None = None):
         ax.legend(loc="lower left", fontsize=8)
         ax.grid(alpha=0.3)
     for ax in axes:
-        ax.set_xticks(x, names, rotation=45 if len(names) > 4 else 0, ha="right" if len(names) > 4 else "center",
-                      fontsize=8)
+        ax.set_xticks(x, [shorten(n) for n in names], rotation=45 if len(names) > 4 else 0,
+                      ha="right" if len(names) > 4 else "center", fontsize=8, **_LITERAL)
     return fig

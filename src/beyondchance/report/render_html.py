@@ -13,9 +13,9 @@ import html
 import math
 from typing import Any, Callable
 
-from .evaluate import Report, fmt_value
+from .evaluate import Report, fmt_value, shorten
 from .plots import compare_figure, figure_png_base64, report_figures
-from .render_terminal import describe_task
+from .render_terminal import describe_comparison, describe_task
 
 __all__ = ["report_html", "comparison_html", "page", "report_section", "comparison_section"]
 
@@ -122,7 +122,7 @@ def report_section(report: Report, *, heading: str | None = None, level: int = 2
 
 def _comparison_table(comparison: Any) -> str:
     reports = comparison.reports
-    head = "<tr><th class='name'>metric</th>" + "".join(f"<th>{_e(r.name)}</th>" for r in reports) + "</tr>"
+    head = "<tr><th class='name'>metric</th>" + "".join(f"<th>{_e(shorten(r.name))}</th>" for r in reports) + "</tr>"
     rows = ["<tr><td class='name'>n</td>" + "".join(f"<td>{r.n:,}</td>" for r in reports) + "</tr>"]
     rows.append("<tr><td class='name'>prevalence</td>" + "".join(
         "<td>–</td>" if r.prevalence is None else f"<td>{100 * r.prevalence:.2f}%</td>" for r in reports) + "</tr>")
@@ -152,11 +152,12 @@ def comparison_section(comparison: Any, *, heading: str | None = None, level: in
         parts.append(f"<{h}>{_e(heading)}</{h}>")
     parts.append("<div class='verdict' id='verdict'><strong>Verdict</strong><ul>"
                  + "".join(f"<li>{_e(line)}</li>" for line in comparison.verdict) + "</ul></div>")
+    parts.append(f"<p class='context'>{_e(describe_comparison(comparison))}</p>")
     parts.append(_comparison_table(comparison))
     parts.append(
         "<p class='legend'>Each cell: the nominal value, its advantage over the best constant prediction and "
         "its OPS at that test set's prevalence. ▼/▲: the OPS interval lies entirely below/above the reference's "
-        f"({_e(comparison.reference)}). For precision, recall, specificity and balanced accuracy the OPS does "
+        f"({_e(shorten(comparison.reference))}). For precision, recall, specificity and balanced accuracy the OPS does "
         "not depend on the prevalence at fixed error rates, so a flag there means the model changed; the OPS "
         "of F1, MCC, κ and accuracy also drifts with the prevalence.</p>")
     parts.append(_img(compare_figure(comparison), "comparison plot",
@@ -188,7 +189,7 @@ def page(title: str, body: str, *, subtitle: str | None = None) -> str:
 
 def report_html(report: Report, *, title: str | None = None, progress: Callable[[str], None] | None = None) -> str:
     """A complete page for one report."""
-    title = title or (f"beyondchance report — {report.name}" if report.name else "beyondchance report")
+    title = title or (f"beyondchance report — {shorten(report.name)}" if report.name else "beyondchance report")
     return page(title, report_section(report, progress=progress))
 
 

@@ -13,9 +13,10 @@ import io
 import math
 from typing import Any
 
-from .evaluate import MetricResult, Report, fmt_value
+from .evaluate import MetricResult, Report, _fmt_label, fmt_value, shorten
 
-__all__ = ["render_report", "render_report_text", "render_comparison", "render_comparison_text", "describe_task"]
+__all__ = ["render_report", "render_report_text", "render_comparison", "render_comparison_text", "describe_task",
+           "describe_comparison"]
 
 _TASK_WORDS = {
     "binary-scores": "binary classification with scores",
@@ -26,25 +27,38 @@ _TASK_WORDS = {
 }
 
 
-def _lbl(x: Any) -> str:
-    x = x.item() if hasattr(x, "item") else x
-    return f"'{x}'" if isinstance(x, str) else str(x)
+def _task_text(report: Report) -> str:
+    return (f"{_TASK_WORDS[report.task]} ({report.task_source}"
+            + (f": {report.task_reason})" if report.task_source == "detected" else ")"))
+
+
+def _threshold_text(report: Report) -> str:
+    return (f"threshold {report.threshold:g} ({report.threshold_reason}; "
+            f"a score ≥ {report.threshold:g} is predicted positive)")
 
 
 def describe_task(report: Report) -> str:
     """One line: task (and why), size, positive class, prevalence, threshold."""
-    parts = [f"{_TASK_WORDS[report.task]} ({report.task_source}"
-             + (f": {report.task_reason})" if report.task_source == "detected" else ")")]
+    parts = [_task_text(report)]
     parts.append(f"n = {report.n:,}" + (f" (total weight {report.total_weight:,.6g})" if report.total_weight else ""))
     if report.positive_label is not None:
-        parts.append(f"positive class {_lbl(report.positive_label)} ({report.positive_reason})")
+        parts.append(f"positive class {_fmt_label(report.positive_label)} ({report.positive_reason})")
     if report.prevalence is not None and math.isfinite(report.prevalence):
         parts.append(f"prevalence {100 * report.prevalence:.2f}%")
     elif report.classes is not None and report.task.startswith("multiclass"):
         parts.append(f"{len(report.classes)} classes")
     if report.threshold is not None:
-        parts.append(f"threshold {report.threshold:g} ({report.threshold_reason}; "
-                     f"a score ≥ {report.threshold:g} is predicted positive)")
+        parts.append(_threshold_text(report))
+    return "; ".join(parts) + "."
+
+
+def describe_comparison(comparison: Any) -> str:
+    """One line: how many test sets, the task (and why), the threshold, the reference."""
+    first = comparison.reports[0]
+    parts = [f"{len(comparison.reports)} test sets", _task_text(first)]
+    if first.threshold is not None:
+        parts.append(_threshold_text(first))
+    parts.append(f"reference: {shorten(comparison.reference)}")
     return "; ".join(parts) + "."
 
 
@@ -67,6 +81,17 @@ def _style(m: MetricResult) -> str:
     return "green" if beats else "red"
 
 
+def _text(x: Any) -> str:
+    """Text from the data (labels, names, verdicts quoting them) as literal rich markup."""
+    from rich.markup import escape
+
+    return escape(str(x))
+
+
+def _styled(style: str, text: str) -> str:
+    return f"[{style}]{_text(text)}[/{style}]"
+
+
 #: below this console width the verdicts are listed under the table instead of in it
 _WIDE = 130
 
@@ -76,38 +101,47 @@ def _table(report: Report, *, with_verdict: bool = True):
 
     level = int(round(report.confidence_level * 100))
     table = Table(show_header=True, header_style="bold", expand=False, title=None, pad_edge=False)
-    table.add_column("metric", no_wrap=True)
-    table.add_column("value", justify="right", no_wrap=True)
-    table.add_column(f"{level}% CI", justify="right", no_wrap=True)
-    table.add_column("constant", justify="right", no_wrap=True)
-    table.add_column("advantage", justify="right", no_wrap=True)
-    table.add_column("OPS", justify="right", no_wrap=True)
+    # names wrap on a narrow terminal; numbers (and headers) are never cut: "fold", not "…"
+    table.add_column("metric", overflow="fold")
+    for header in ("value", f"{level}% CI", "constant", "advantage", "OPS"):
+        table.add_column(header, justify="right", no_wrap=True, overflow="fold")
     if with_verdict:
         table.add_column("verdict", overflow="fold", ratio=1)
     for m in report.metrics.values():
         style = _style(m)
         adv = "-" if not math.isfinite(m.advantage) else f"{m.advantage:+.3f}"
-        cells = [m.title, f"[{style}]{fmt_value(m.value)}[/{style}]", _ci_text(m), fmt_value(m.baseline), adv,
+        cells = [_text(m.title), _styled(style, fmt_value(m.value)), _ci_text(m), fmt_value(m.baseline), adv,
                  _ops_text(m)]
         if with_verdict:
-            cells.append(f"[{style}]{m.verdict}[/{style}]")
+            cells.append(_styled(style, m.verdict))
         table.add_row(*cells)
     return table
 
 
+def _verdict_list(report: Report):
+    """The metrics' verdicts under the table (narrow terminals): wrapped lines stay indented."""
+    from rich.table import Table
+
+    grid = Table.grid(padding=(0, 1), pad_edge=True)
+    grid.add_column(no_wrap=True)
+    grid.add_column(overflow="fold")
+    for m in report.metrics.values():
+        grid.add_row(_text(f"{m.title}:"), _styled(_style(m), m.verdict))
+    return grid
+
+
 def _print_report(console: Any, report: Report, *, title: str | None = None) -> None:
-    heading = title or (f"beyondchance report — {report.name}" if report.name else "beyondchance report")
-    console.print("[bold]Verdict[/bold]" + (f" ({report.name})" if report.name else ""))
+    name = shorten(report.name) if report.name else None
+    heading = title or (f"beyondchance report — {name}" if name else "beyondchance report")
+    console.print("[bold]Verdict[/bold]" + (f" ({_text(name)})" if name else ""))
     for line in report.verdict:
-        console.print(f"  • {line}", highlight=False)
+        console.print(f"  • {_text(line)}", highlight=False)
     console.print()
-    console.print(f"[bold]{heading}[/bold]: {describe_task(report)}", highlight=False)
+    console.print(f"[bold]{_text(heading)}[/bold]: {_text(describe_task(report))}", highlight=False)
     wide = console.width >= _WIDE
     console.print(_table(report, with_verdict=wide))
     if not wide:
-        for m in report.metrics.values():
-            style = _style(m)
-            console.print(f"  {m.title}: [{style}]{m.verdict}[/{style}]", highlight=False)
+        console.print(_verdict_list(report), highlight=False)
     console.print(
         "constant = the value of the best constant prediction (for accuracy: the majority class); "
         "advantage = (value − constant) / (perfect − constant), the prediction advantage of the metric "
@@ -115,15 +149,22 @@ def _print_report(console: Any, report: Report, *, title: str | None = None) -> 
         "classifiers at this prevalence that the value beats (Zhao et al.).",
         style="dim", highlight=False,
     )
-    console.print(f"Confidence intervals: {report.ci_description}.", style="dim", highlight=False)
+    console.print(f"Confidence intervals: {_text(report.ci_description)}.", style="dim", highlight=False)
     for note in report.notes:
-        console.print(f"note: {note}", style="yellow", highlight=False)
+        console.print(f"note: {_text(note)}", style="yellow", highlight=False)
 
 
 def _console(file: Any = None, width: int | None = None, force_terminal: bool | None = None):
+    """A rich console whose closed pipe raises :class:`BrokenPipeError` (the command line
+    then stops quietly) instead of rich's own ``SystemExit(1)``."""
     from rich.console import Console
 
-    return Console(file=file, width=width, force_terminal=force_terminal, soft_wrap=False)
+    class _Console(Console):
+        def on_broken_pipe(self) -> None:
+            self.quiet = True
+            raise BrokenPipeError
+
+    return _Console(file=file, width=width, force_terminal=force_terminal, soft_wrap=False)
 
 
 def render_report(report: Report, *, console: Any = None) -> None:
@@ -148,7 +189,7 @@ def _comparison_table(comparison: Any):
     table = Table(show_header=True, header_style="bold", pad_edge=False)
     table.add_column("metric", no_wrap=True)
     for r in reports:
-        table.add_column(str(r.name), justify="right", no_wrap=True)
+        table.add_column(_text(shorten(r.name)), justify="right", no_wrap=True)
     table.add_row("n", *[f"{r.n:,}" for r in reports])
     table.add_row("prevalence", *[
         "-" if r.prevalence is None or not math.isfinite(r.prevalence) else f"{100 * r.prevalence:.2f}%"
@@ -163,25 +204,23 @@ def _comparison_table(comparison: Any):
                 continue
             style = _style(m)
             adv = "-" if not math.isfinite(m.advantage) else f"{m.advantage:+.3f}"
-            lines = [f"[{style}]{fmt_value(m.value)}[/{style}]", f"adv {adv}"]
+            lines = [_styled(style, fmt_value(m.value)), f"adv {adv}"]
             lines.append(f"OPS {_ops_text(m)}" if m.ops is not None else "OPS -")
             flag = comparison.flag(r.name, name)
             if flag:
                 lines[-1] = f"[bold magenta]{lines[-1]} {flag}[/bold magenta]"
             cells.append("\n".join(lines))
         title = comparison.reports[0].metrics[name].title if name in comparison.reports[0].metrics else name
-        table.add_row(title, *cells, end_section=True)
+        table.add_row(_text(title), *cells, end_section=True)
     return table
 
 
 def _print_comparison(console: Any, comparison: Any) -> None:
     console.print("[bold]Verdict[/bold]")
     for line in comparison.verdict:
-        console.print(f"  • {line}", highlight=False)
+        console.print(f"  • {_text(line)}", highlight=False)
     console.print()
-    first = comparison.reports[0]
-    console.print(f"[bold]beyondchance compare[/bold]: {len(comparison.reports)} test sets; "
-                  f"{describe_task(first).split(';')[0]}; reference: {comparison.reference}.", highlight=False)
+    console.print(f"[bold]beyondchance compare[/bold]: {_text(describe_comparison(comparison))}", highlight=False)
     console.print(_comparison_table(comparison))
     console.print(
         "Each cell: the nominal value, its advantage over the best constant prediction (the metric's "
@@ -191,9 +230,10 @@ def _print_comparison(console: Any, comparison: Any) -> None:
         "changed; the OPS of F1, MCC, kappa and accuracy also drifts with the prevalence.",
         style="dim", highlight=False,
     )
-    console.print(f"Confidence intervals: {first.ci_description}.", style="dim", highlight=False)
+    console.print(f"Confidence intervals: {_text(comparison.reports[0].ci_description)}.", style="dim",
+                  highlight=False)
     for note in comparison.notes:
-        console.print(f"note: {note}", style="yellow", highlight=False)
+        console.print(f"note: {_text(note)}", style="yellow", highlight=False)
 
 
 def render_comparison(comparison: Any, *, console: Any = None) -> None:
