@@ -8,6 +8,7 @@ as one line.
 
 from __future__ import annotations
 
+import numbers
 from typing import Any
 
 import numpy as np
@@ -64,10 +65,7 @@ def as_1d(x: Any, name: str, *, allow_empty: bool = False) -> np.ndarray:
     if arr.size == 0 and not allow_empty:
         raise InvalidInputError(f"{name} is empty")
     if arr.dtype == object:
-        # strings or mixed objects; refuse None / NaN inside
-        for v in arr:
-            if v is None or (isinstance(v, float) and not np.isfinite(v)):
-                raise InvalidInputError(f"{name} contains a missing value ({v!r})")
+        _check_missing(arr, name)
     return arr
 
 
@@ -126,24 +124,105 @@ def check_sample_weight(sample_weight: Any, n: int) -> np.ndarray | None:
     return w
 
 
-def _check_label_values(arr: np.ndarray, name: str) -> None:
-    if arr.dtype.kind == "f" and not np.isfinite(arr).all():
-        raise InvalidInputError(f"{name} contains NaN or infinite values")
+#: Strings that spell a missing value: the defaults of ``pandas.read_csv`` (``na_values``),
+#: which pyarrow's CSV reader also reads as null in non-string columns.  Blank strings
+#: (empty or only white space) are missing too.
+MISSING_STRINGS = frozenset({
+    "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN",
+    "<NA>", "N/A", "NA", "NULL", "NaN", "None", "n/a", "nan", "null",
+})
+
+
+def _value_kind(v: Any) -> str:
+    """``"missing"``, ``"string"``, ``"number"`` or ``"other"`` for one value of an object array."""
+    if isinstance(v, bytes):
+        v = v.decode("utf-8", "replace")
+    if isinstance(v, str):
+        return "missing" if v in MISSING_STRINGS or not v.strip() else "string"
+    if v is None:
+        return "missing"
+    if isinstance(v, (numbers.Number, np.number, np.bool_)):
+        return "missing" if v != v else "number"  # NaN (float, Decimal, numpy) is missing
+    try:  # pandas.NA, NaT, numpy.datetime64("NaT")
+        return "missing" if bool(_isna(v)) else "other"
+    except (TypeError, ValueError):  # not a scalar
+        return "other"
+
+
+def _isna(v: Any) -> Any:
+    import pandas as pd  # a dependency; imported here to keep `import beyondchance` light
+
+    return pd.isna(v)
+
+
+def _value_kinds(arr: np.ndarray, name: str) -> set[str]:
+    """The kinds of the distinct values of a string or object array (hashing, not sorting)."""
+    import pandas as pd
+
+    try:
+        distinct = pd.unique(arr.ravel())
+    except TypeError as exc:
+        raise InvalidInputError(f"{name} must hold hashable labels: {exc}") from exc
+    return {_value_kind(v) for v in distinct}
+
+
+def _where(arr: np.ndarray, hit: np.ndarray) -> str:
+    """The first value of ``arr`` where ``hit`` holds, and its row (first axis)."""
+    j = int(np.argmax(hit.ravel()))
+    i = j // max(1, arr.size // arr.shape[0])
+    v = arr.ravel()[j]
+    shown = "NaN" if isinstance(v, (float, np.floating)) and v != v else repr(v.item() if isinstance(v, np.generic) else v)
+    return f"{shown} in row {i + 1} (index {i})"
+
+
+def _of_kind(arr: np.ndarray, kind: str) -> np.ndarray:
+    return np.frompyfunc(lambda v: _value_kind(v) == kind, 1, 1)(arr).astype(bool)
+
+
+def _check_missing(arr: np.ndarray, name: str) -> set[str]:
+    """Refuse missing values; return the kinds of the values (see :func:`_value_kind`).
+
+    Missing values are None, NaN, pandas ``NA`` and ``NaT``, blank strings and the
+    strings in :data:`MISSING_STRINGS` (``"NA"``, ``"N/A"``, ``"null"``, ``"NaN"`` …);
+    the error names the first one and its row.
+    """
+    kind = arr.dtype.kind
+    if kind == "f":
+        nan = np.isnan(arr)
+        if nan.any():
+            raise InvalidInputError(
+                f"{name} holds a missing value: {_where(arr, nan)}; drop or fill the rows without a value"
+            )
+        return {"number"}
+    if kind not in "USO":
+        return {"number"} if kind in "biu" else {"other"}
+    kinds = _value_kinds(arr, name)
+    if "missing" in kinds:
+        raise InvalidInputError(
+            f"{name} holds a missing value: {_where(arr, _of_kind(arr, 'missing'))}; "
+            "drop or fill the rows without a value"
+        )
+    return kinds
+
+
+def _check_label_values(arr: np.ndarray, name: str) -> str:
+    """Refuse missing, infinite and complex labels and a mix of strings and numbers.
+
+    Returns the kind of the labels: ``"number"``, ``"string"`` or ``"other"``.
+    """
     if arr.dtype.kind == "c":
         raise InvalidInputError(f"{name} must hold class labels, got complex numbers")
-
-
-def _label_kind(arr: np.ndarray) -> str:
-    if arr.dtype.kind in "biuf":
-        return "number"
-    if arr.dtype.kind in "USO":
-        kinds = {type(v) for v in arr[: min(arr.size, 1000)]} if arr.dtype == object else {str}
-        if all(issubclass(k, str) for k in kinds):
-            return "string"
-        if all(issubclass(k, (int, float, np.integer, np.floating, bool, np.bool_)) for k in kinds):
-            return "number"
-        return "mixed"
-    return "other"
+    kinds = _check_missing(arr, name)
+    if arr.dtype.kind == "f" and np.isinf(arr).any():
+        raise InvalidInputError(
+            f"{name} holds an infinite value: {_where(arr, np.isinf(arr))}; labels must be finite"
+        )
+    if {"string", "number"} <= kinds:
+        raise InvalidInputError(
+            f"{name} mixes string and numeric labels: {_where(arr, _of_kind(arr, 'string'))}, "
+            f"{_where(arr, _of_kind(arr, 'number'))}"
+        )
+    return kinds.pop() if len(kinds) == 1 else "other"
 
 
 def check_label_pair(
@@ -151,14 +230,13 @@ def check_label_pair(
 ) -> tuple[np.ndarray, np.ndarray | None]:
     """Two label arrays: 1-D, same length, no missing values, not mixing strings and numbers."""
     yt = as_1d(y_true, names[0])
-    _check_label_values(yt, names[0])
+    kind_true = _check_label_values(yt, names[0])
     yp = None
     if y_pred is not None:
         yp = as_1d(y_pred, names[1])
-        _check_label_values(yp, names[1])
+        kind_pred = _check_label_values(yp, names[1])
         check_consistent_length(**{names[0]: yt, names[1]: yp})
-        kinds = {_label_kind(yt), _label_kind(yp)}
-        if len(kinds) > 1 or "mixed" in kinds:
+        if "string" in {kind_true, kind_pred} and kind_true != kind_pred:
             raise InvalidInputError(
                 f"{names[0]} and {names[1]} mix string and numeric labels "
                 f"({yt.dtype} and {yp.dtype})"
@@ -359,10 +437,7 @@ def as_samples(x: Any, name: str) -> np.ndarray:
     if arr.dtype.kind in "fc" and not np.isfinite(arr).all():
         raise InvalidInputError(f"{name} contains NaN or infinite values")
     if arr.dtype == object:
-        flat = arr.ravel()
-        for v in flat[: min(flat.size, 100_000)]:
-            if v is None or (isinstance(v, float) and not np.isfinite(v)):
-                raise InvalidInputError(f"{name} contains a missing value ({v!r})")
+        _check_missing(arr, name)
     return arr
 
 
@@ -431,15 +506,15 @@ def union_labels(*arrays: Any, names: tuple[str, ...] | None = None) -> np.ndarr
     """
     names = names or tuple(f"labels #{i + 1}" for i in range(len(arrays)))
     parts = []
+    kinds = set()
     for arr, name in zip(arrays, names):
         a = as_1d(arr, name, allow_empty=True)
-        _check_label_values(a, name)
         if a.size:
+            kinds.add(_check_label_values(a, name))
             parts.append((a, name))
     if not parts:
         raise InvalidInputError(f"{', '.join(names)} hold no labels")
-    kinds = {_label_kind(a) for a, _ in parts}
-    if len(kinds) > 1 or "mixed" in kinds:
+    if "string" in kinds and len(kinds) > 1:
         detail = ", ".join(f"{name} ({a.dtype})" for a, name in parts)
         raise InvalidInputError(f"string and numeric labels are mixed: {detail}")
     try:
