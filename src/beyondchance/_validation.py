@@ -34,6 +34,10 @@ __all__ = [
     "check_frequency_weights",
 ]
 
+#: Largest accepted total of the sample weights: the measures multiply up to four
+#: weight totals (MCC's denominator), and 1e75**4 stays below float64's largest value.
+MAX_WEIGHT_TOTAL = 1e75
+
 #: Largest span (max - min + 1) of integer labels for which the integer fast path
 #: (``bincount`` without sorting) is used.
 _INT_FAST_SPAN = 1 << 12
@@ -78,6 +82,13 @@ def as_float(x: Any, name: str, *, finite: bool = True) -> np.ndarray:
         raise InvalidInputError(f"{name} must be numeric, got {got}") from exc
     if finite and not np.isfinite(arr).all():
         raise InvalidInputError(f"{name} contains NaN or infinite values")
+    if isinstance(x, np.ndarray) and x.dtype.kind in "iu" and x.size:
+        big = np.abs(arr) > 2.0**53
+        if big.any():
+            raise InvalidInputError(
+                f"{name} holds an integer float64 cannot represent exactly (beyond 2**53): "
+                f"{_where(x, big)}"
+            )
     return arr
 
 
@@ -119,8 +130,17 @@ def check_sample_weight(sample_weight: Any, n: int) -> np.ndarray | None:
         )
     if (w < 0).any():
         raise InvalidInputError("sample_weight contains negative weights")
-    if not w.sum() > 0:
+    with np.errstate(over="ignore"):
+        total = w.sum()
+    if not total > 0:
         raise InvalidInputError("sample_weight sums to zero: there is nothing to evaluate")
+    if not total <= MAX_WEIGHT_TOTAL:
+        raise InvalidInputError(
+            f"sample_weight sums to {'more than float64 holds' if np.isinf(total) else f'{total:.3g}'}, "
+            f"above {MAX_WEIGHT_TOTAL:.0e}: the measures multiply "
+            "up to four weight totals, which would overflow float64; divide the weights by a "
+            "constant (e.g. their mean) -- the measures depend only on their ratios"
+        )
     return w
 
 
@@ -273,7 +293,8 @@ def encode_labels(
             return fast
 
     if labels is None:
-        classes = np.unique(yt) if yp is None else np.unique(np.concatenate([yt, yp]))
+        dtype = _label_dtype(yt, yp)
+        classes = np.unique(yt) if yp is None else np.unique(np.concatenate([yt.astype(dtype), yp.astype(dtype)]))
     else:
         classes = as_1d(labels, "labels")
         if np.unique(classes).size != classes.size:
@@ -282,9 +303,11 @@ def encode_labels(
     sorted_classes = classes[order]
 
     def _codes(y: np.ndarray, name: str) -> np.ndarray:
-        pos = np.searchsorted(sorted_classes, y)
+        dtype = _label_dtype(sorted_classes, y)  # compare exactly, never as float64
+        known, y_ = sorted_classes.astype(dtype, copy=False), y.astype(dtype, copy=False)
+        pos = np.searchsorted(known, y_)
         pos_clip = np.minimum(pos, sorted_classes.size - 1)
-        bad = sorted_classes[pos_clip] != y
+        bad = known[pos_clip] != y_
         if bad.any():
             unknown = np.unique(y[bad])[:5]
             raise InvalidInputError(
@@ -309,21 +332,42 @@ def _encode_small_integers(
     span = hi - lo + 1
     if span > _INT_FAST_SPAN:
         return None
-    rt = yt.astype(np.intp) - lo
+    # offsets y - lo in [0, span), computed modulo 2**64 so that no value of any integer
+    # dtype (uint64 near 2**64, int64 near -2**63) overflows on the way
+    lo64 = np.uint64(lo % 2**64)
+    rt = (yt.astype(np.uint64) - lo64).astype(np.intp)
     present = np.bincount(rt, minlength=span) > 0
     rp = None
     if yp is not None:
-        rp = yp.astype(np.intp) - lo
+        rp = (yp.astype(np.uint64) - lo64).astype(np.intp)
         present |= np.bincount(rp, minlength=span) > 0
     values = np.flatnonzero(present)
-    classes = (values + lo).astype(yt.dtype if yt.dtype.kind != "b" else np.int64)
-    if yt.dtype.kind == "b" and (yp is None or yp.dtype.kind == "b"):
-        classes = classes.astype(bool)
+    classes = (values.astype(np.uint64) + lo64).astype(_label_dtype(yt, yp))
     if values.size == span:
         return rt, rp, classes
     lut = np.full(span, -1, dtype=np.intp)
     lut[values] = np.arange(values.size)
     return lut[rt], (None if rp is None else lut[rp]), classes
+
+
+def _label_dtype(*arrays: np.ndarray | None) -> np.dtype:
+    """The dtype in which the labels of every array compare exactly.
+
+    numpy promotes uint64 with a signed integer, and integers with floats, to float64,
+    which merges integer labels beyond 2**53; those fall back to uint64, int64 or
+    Python objects.
+    """
+    arrays = tuple(a for a in arrays if a is not None)
+    dtype = np.result_type(*arrays)
+    ints = [a for a in arrays if a.dtype.kind in "biu" and a.size]
+    if dtype.kind != "f" or not ints:
+        return dtype
+    lo, hi = min(int(a.min()) for a in ints), max(int(a.max()) for a in ints)
+    if len(ints) < len(arrays):  # floats too: float64 is exact up to 2**53
+        return dtype if max(-lo, hi) <= 2**53 else np.dtype(object)
+    if lo >= 0:
+        return np.dtype(np.uint64)
+    return np.dtype(np.int64) if hi < 2**63 else np.dtype(object)
 
 
 def check_probabilities(
@@ -518,7 +562,8 @@ def union_labels(*arrays: Any, names: tuple[str, ...] | None = None) -> np.ndarr
         detail = ", ".join(f"{name} ({a.dtype})" for a, name in parts)
         raise InvalidInputError(f"string and numeric labels are mixed: {detail}")
     try:
-        return np.unique(np.concatenate([a for a, _ in parts]))
+        dtype = _label_dtype(*(a for a, _ in parts))
+        return np.unique(np.concatenate([a.astype(dtype, copy=False) for a, _ in parts]))
     except TypeError as exc:
         raise InvalidInputError(f"labels of incompatible types: {exc}") from exc
 
