@@ -247,7 +247,7 @@ def test_boolean_and_float_labels():
         ([0, 1, 1], [0, 1], {}, "different lengths"),
         ([], [], {}, "empty"),
         ([0.0, np.nan], [0, 1], {}, "NaN"),
-        ([0, 1], [0, np.inf], {}, "NaN or infinite"),
+        ([0, 1], [0, np.inf], {}, r"infinite value: inf in row 2 \(index 1\)"),
         ([0, 1], [0, 1], {"sample_weight": [1, -1]}, "negative"),
         ([0, 1], [0, 1], {"sample_weight": [1, np.nan]}, "NaN"),
         ([0, 1], [0, 1], {"sample_weight": [1, 1, 1]}, "length"),
