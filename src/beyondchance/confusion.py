@@ -447,8 +447,8 @@ def _warn_zero_division(cm: ConfusionMatrix, m: LabelingMetric, average: Any, va
             more = f" and {undefined.size - 5} more" if undefined.size > 5 else ""
             where = "set to 0" if average is None else f"counted as 0 in the {average} average"
             warn_undefined(
-                f"{m.name} is undefined (0/0) for class {shown}{more}: {where} (zero_division='warn'; "
-                "pass zero_division=0 to silence this, or 'nan' to leave such classes out)",
+                f"{m.name} is undefined (0/0) for class {shown}{more}: {where}, as in scikit-learn "
+                "(zero_division='warn'; pass 0 to silence this, or 'nan' to leave such classes out)",
                 stacklevel=4,
             )
     elif np.any(np.isnan(value)):
