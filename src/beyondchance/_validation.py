@@ -51,6 +51,9 @@ def _to_array(x: Any, name: str) -> np.ndarray:
         arr = np.asarray(x)
     except Exception as exc:  # pragma: no cover - exotic inputs
         raise InvalidInputError(f"{name} could not be converted to an array: {exc}") from exc
+    if isinstance(x, (list, tuple)) and arr.dtype.kind in "US" and arr.ndim == 1:
+        if not all(isinstance(v, (str, bytes)) for v in x):
+            arr = np.asarray(x, dtype=object)  # numpy would turn [1, "1"] into ["1", "1"]
     return arr
 
 
