@@ -4,6 +4,20 @@ Every public function calls the helpers below; nothing else re-checks lengths,
 weights or label sets.  Each helper raises :class:`InvalidInputError` with a
 message that names the offending argument, so that the command line can print it
 as one line.
+
+The rules for labels:
+
+* missing values are refused, naming the first one and its row: None, NaN, pandas
+  ``NA`` and ``NaT``, blank strings, and the strings ``pandas.read_csv`` reads as
+  missing (:data:`MISSING_STRINGS`: ``"NA"``, ``"N/A"``, ``"null"``, ``"NaN"`` …);
+* one array may not mix strings and numbers (``"1"`` and ``1`` are different labels
+  to numpy, the same to a reader), nor may ``y_true`` and ``y_pred``;
+* integer labels compare exactly whatever their dtypes (numpy would compare uint64
+  with int64 as float64); integers beyond 2**53 are refused where real values are
+  expected, as float64 cannot hold them.
+
+Sample weights: finite, non-negative, with a positive total of at most
+:data:`MAX_WEIGHT_TOTAL`.
 """
 
 from __future__ import annotations
