@@ -187,17 +187,19 @@ def _value_kind(v: Any) -> str:
 
 
 def _isna(v: Any) -> Any:
-    import pandas as pd  # a dependency; imported here to keep `import beyondchance` light
+    import pandas as pd
 
     return pd.isna(v)
 
 
 def _value_kinds(arr: np.ndarray, name: str) -> set[str]:
-    """The kinds of the distinct values of a string or object array (hashing, not sorting)."""
-    import pandas as pd
+    """The kinds of the distinct values of a string or object array."""
+    if arr.dtype.kind in "US":
+        return {_value_kind(v) for v in np.unique(arr)}
+    import pandas as pd  # a dependency; imported here to keep `import beyondchance` light
 
     try:
-        distinct = pd.unique(arr.ravel())
+        distinct = pd.unique(arr.ravel())  # hashing: works on mixed types, unlike sorting
     except TypeError as exc:
         raise InvalidInputError(f"{name} must hold hashable labels: {exc}") from exc
     return {_value_kind(v) for v in distinct}
