@@ -247,7 +247,7 @@ def test_boolean_and_float_labels():
         ([0, 1, 1], [0, 1], {}, "different lengths"),
         ([], [], {}, "empty"),
         ([0.0, np.nan], [0, 1], {}, "NaN"),
-        ([0, 1], [0, np.inf], {}, "NaN or infinite"),
+        ([0, 1], [0, np.inf], {}, r"infinite value: inf in row 2 \(index 1\)"),
         ([0, 1], [0, 1], {"sample_weight": [1, -1]}, "negative"),
         ([0, 1], [0, 1], {"sample_weight": [1, np.nan]}, "NaN"),
         ([0, 1], [0, 1], {"sample_weight": [1, 1, 1]}, "length"),
@@ -301,3 +301,81 @@ def test_bad_matrix_construction():
         ConfusionMatrix(np.array([[1, -1], [0, 1]]), np.array([0, 1]))
     with pytest.raises(InvalidInputError, match="labels"):
         ConfusionMatrix(np.ones((2, 2)), np.array([0, 1, 2]))
+
+
+# --- zero_division: scikit-learn's policy, class by class ------------------------------------
+
+
+def test_weighted_recall_ignores_a_class_without_support():
+    """A class that is only predicted has weight 0 in the weighted average (issue 11)."""
+    y_true, y_pred = [0, 1, 1, 0], [0, 1, 2, 0]
+    cm = ConfusionMatrix.from_predictions(y_true, y_pred)
+    expected = _silently(skm.recall_score, y_true, y_pred, average="weighted")
+    with pytest.warns(UndefinedMeasureWarning, match="recall is undefined .* for class 2: counted as 0"):
+        assert cm.metric("recall", average="weighted") == pytest.approx(expected, abs=TOL)
+
+
+@pytest.mark.parametrize("zero_division", [0, 1, np.nan])
+def test_numeric_zero_division_is_substituted_per_class(zero_division):
+    """Macro precision with class 2 never predicted: sklearn gives 4/9 for zero_division=0."""
+    y_true, y_pred = [0, 1, 2, 2], [0, 1, 1, 1]
+    cm = ConfusionMatrix.from_predictions(y_true, y_pred)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a number is an explicit choice: no warning
+        ours = cm.metric("precision", average="macro", zero_division=zero_division)
+    theirs = skm.precision_score(y_true, y_pred, average="macro", zero_division=zero_division)
+    assert ours == pytest.approx(theirs, abs=TOL)
+
+
+@st.composite
+def _predictions_with_label_set(draw):
+    """Labels 0..k-1 with classes that are never predicted, never true, or neither."""
+    k = draw(st.integers(2, 5))
+    n = draw(st.integers(1, 30))
+    true_set = draw(st.lists(st.integers(0, k - 1), min_size=1, max_size=k, unique=True))
+    pred_set = draw(st.lists(st.integers(0, k - 1), min_size=1, max_size=k, unique=True))
+    y_true = np.array(draw(st.lists(st.sampled_from(true_set), min_size=n, max_size=n)))
+    y_pred = np.array(draw(st.lists(st.sampled_from(pred_set), min_size=n, max_size=n)))
+    w = None
+    if draw(st.booleans()):
+        w = draw(arrays(np.float64, n, elements=st.just(0.0) | st.floats(0.1, 10.0)))
+        if w.sum() == 0:
+            w[0] = 1.0
+    return y_true, y_pred, w, np.arange(k)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    _predictions_with_label_set(),
+    st.sampled_from(["macro", "weighted", "micro"]),
+    st.sampled_from(["warn", 0, 1, np.nan]),
+    st.sampled_from([1.0, 0.5, 2.0]),
+)
+def test_averages_equal_sklearn_precision_recall_fscore_support(data, average, zero_division, beta):
+    y_true, y_pred, w, labels = data
+    cm = ConfusionMatrix.from_predictions(y_true, y_pred, sample_weight=w, labels=labels)
+    theirs = _silently(
+        skm.precision_recall_fscore_support, y_true, y_pred, beta=beta, labels=labels, average=average,
+        sample_weight=w, zero_division=zero_division,
+    )[:3]
+    ours = [
+        _silently(cm.metric, "precision", average=average, zero_division=zero_division),
+        _silently(cm.metric, "recall", average=average, zero_division=zero_division),
+        _silently(cm.metric, "fbeta", average=average, zero_division=zero_division, beta=beta),
+    ]
+    if beta == 1.0:
+        assert _silently(cm.metric, "f1", average=average, zero_division=zero_division) == ours[2]
+    np.testing.assert_allclose(ours, theirs, rtol=0, atol=TOL, equal_nan=True)
+
+
+def test_bootstrap_estimate_and_interval_follow_the_per_class_policy():
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 3, 200)
+    p = np.where(rng.random(200) < 0.7, y, rng.integers(0, 3, 200))
+    p[p == 2] = 1  # class 2 is never predicted
+    for zero_division in (0, 1, "warn"):
+        expected = _silently(skm.precision_score, y, p, average="macro", zero_division=zero_division)
+        res = _silently(bc.bootstrap_ci, "precision", y, p, average="macro", zero_division=zero_division,
+                        n_resamples=200, random_state=0)
+        assert res.estimate == pytest.approx(expected, abs=TOL)
+        assert res.n_undefined == 0 and res.low <= res.estimate <= res.high

@@ -345,12 +345,37 @@ def test_multiclass_labels_against_sklearn():
     # macro F1 of a constant: only its class scores, 2p/(1+p), divided by 4
     p = np.mean(y == "a")
     assert r["f1"].baseline == pytest.approx(2 * p / (1 + p) / 4)
-    ref = bootstrap_ci("f1", y, pred, average="macro", n_resamples=200, random_state=0, zero_division="nan")
+    ref = bootstrap_ci("f1", y, pred, average="macro", n_resamples=200, random_state=0, zero_division=0)
     assert (r["f1"].ci.low, r["f1"].ci.high) == pytest.approx((ref.low, ref.high), abs=1e-12)
     # one-vs-rest OPS, macro-averaged
     per_class = skm.f1_score(y, pred, average=None)
     prev = np.array([np.mean(y == c) for c in "abcd"])
     assert r["f1"].ops == pytest.approx(np.mean(outperformance_score("f1", per_class, prev).score))
+
+
+def test_macro_average_with_a_class_never_predicted_is_sklearns_and_says_so():
+    """Seven classes, one never predicted: macro precision counts it as 0, as scikit-learn
+    does, in the value, the baseline and the interval, and a note says so (issue 11)."""
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 7, 300)
+    pred = np.where(rng.random(300) < 0.7, y, rng.integers(0, 7, 300))
+    pred[pred == 6] = 5
+    r = evaluate(y, pred, n_resamples=200)
+    for name in ("precision", "recall", "f1"):
+        func = getattr(skm, f"{name}_score")
+        assert r[name].value == pytest.approx(_quiet(func, y, pred, average="macro", zero_division=0), abs=1e-12)
+        assert r[name].ci.low <= r[name].value <= r[name].ci.high
+    # the best constant prediction, "always 0": its class's precision p_0, every other class 0
+    assert r["precision"].baseline == pytest.approx(max(np.bincount(y) / 300) / 7, abs=1e-12)
+    ref = bootstrap_ci("precision", y, pred, average="macro", n_resamples=200, random_state=0, zero_division=0)
+    assert (r["precision"].ci.low, r["precision"].ci.high) == pytest.approx((ref.low, ref.high), abs=1e-12)
+    assert [n for n in r.notes if "precision is undefined (0/0) for class 6: counted as 0" in n]
+
+
+def _quiet(func, *args, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return func(*args, **kwargs)
 
 
 def test_multiclass_probabilities_against_sklearn():

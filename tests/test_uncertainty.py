@@ -80,8 +80,10 @@ def acceleration_bruteforce(values):
     k=st.integers(1, 3),
     average=st.sampled_from(["default", "macro", "weighted", "micro"]),
     seed=st.integers(0, 2**32 - 1),
+    zero_division=st.sampled_from(["warn", "nan", 0.0, 1.0, np.nan]),
 )
-def test_evaluation_on_stacks_equals_confusion_matrix_metric(k, average, seed):
+def test_evaluation_on_stacks_equals_confusion_matrix_metric(k, average, seed, zero_division):
+    """The bootstrap's batched path is ConfusionMatrix.metric, undefined classes included."""
     rng = np.random.default_rng(seed)
     y = rng.integers(0, k, 40)
     p = np.where(rng.random(40) < 0.6, y, rng.integers(0, k, 40))
@@ -97,12 +99,13 @@ def test_evaluation_on_stacks_equals_confusion_matrix_metric(k, average, seed):
             opts["average"] = average
         if k > 2 and average == "default" and metric.multiclass != "native":
             continue  # binary average on 3 classes is an error (tested below)
-        stat = _quiet(_ConfusionStatistic.build, metric, y, p, None, "importance", dict(opts, labels=labels))
+        stat = _quiet(_ConfusionStatistic.build, metric, y, p, None, "importance",
+                      dict(opts, labels=labels, zero_division=zero_division))
         got = stat.evaluator(mats)
         kw = {key: v for key, v in opts.items()}
         want = np.array(
             [
-                _quiet(ConfusionMatrix(m, labels, pos_label=1 if k > 1 else 1).metric, metric, zero_division="nan", **kw)
+                _quiet(ConfusionMatrix(m, labels, pos_label=1).metric, metric, zero_division=zero_division, **kw)
                 for m in mats
             ],
             dtype=float,

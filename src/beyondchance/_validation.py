@@ -4,10 +4,25 @@ Every public function calls the helpers below; nothing else re-checks lengths,
 weights or label sets.  Each helper raises :class:`InvalidInputError` with a
 message that names the offending argument, so that the command line can print it
 as one line.
+
+The rules for labels:
+
+* missing values are refused, naming the first one and its row: None, NaN, pandas
+  ``NA`` and ``NaT``, blank strings, and the strings ``pandas.read_csv`` reads as
+  missing (:data:`MISSING_STRINGS`: ``"NA"``, ``"N/A"``, ``"null"``, ``"NaN"`` …);
+* one array may not mix strings and numbers (``"1"`` and ``1`` are different labels
+  to numpy, the same to a reader), nor may ``y_true`` and ``y_pred``;
+* integer labels compare exactly whatever their dtypes (numpy would compare uint64
+  with int64 as float64); integers beyond 2**53 are refused where real values are
+  expected, as float64 cannot hold them.
+
+Sample weights: finite, non-negative, with a positive total of at most
+:data:`MAX_WEIGHT_TOTAL`.
 """
 
 from __future__ import annotations
 
+import numbers
 from typing import Any
 
 import numpy as np
@@ -33,6 +48,10 @@ __all__ = [
     "check_frequency_weights",
 ]
 
+#: Largest accepted total of the sample weights: the measures multiply up to four
+#: weight totals (MCC's denominator), and 1e75**4 stays below float64's largest value.
+MAX_WEIGHT_TOTAL = 1e75
+
 #: Largest span (max - min + 1) of integer labels for which the integer fast path
 #: (``bincount`` without sorting) is used.
 _INT_FAST_SPAN = 1 << 12
@@ -46,6 +65,9 @@ def _to_array(x: Any, name: str) -> np.ndarray:
         arr = np.asarray(x)
     except Exception as exc:  # pragma: no cover - exotic inputs
         raise InvalidInputError(f"{name} could not be converted to an array: {exc}") from exc
+    if isinstance(x, (list, tuple)) and arr.dtype.kind in "US" and arr.ndim == 1:
+        if not all(isinstance(v, (str, bytes)) for v in x):
+            arr = np.asarray(x, dtype=object)  # numpy would turn [1, "1"] into ["1", "1"]
     return arr
 
 
@@ -64,10 +86,7 @@ def as_1d(x: Any, name: str, *, allow_empty: bool = False) -> np.ndarray:
     if arr.size == 0 and not allow_empty:
         raise InvalidInputError(f"{name} is empty")
     if arr.dtype == object:
-        # strings or mixed objects; refuse None / NaN inside
-        for v in arr:
-            if v is None or (isinstance(v, float) and not np.isfinite(v)):
-                raise InvalidInputError(f"{name} contains a missing value ({v!r})")
+        _check_missing(arr, name)
     return arr
 
 
@@ -80,6 +99,13 @@ def as_float(x: Any, name: str, *, finite: bool = True) -> np.ndarray:
         raise InvalidInputError(f"{name} must be numeric, got {got}") from exc
     if finite and not np.isfinite(arr).all():
         raise InvalidInputError(f"{name} contains NaN or infinite values")
+    if isinstance(x, np.ndarray) and x.dtype.kind in "iu" and x.size:
+        big = np.abs(arr) > 2.0**53
+        if big.any():
+            raise InvalidInputError(
+                f"{name} holds an integer float64 cannot represent exactly (beyond 2**53): "
+                f"{_where(x, big)}"
+            )
     return arr
 
 
@@ -121,29 +147,121 @@ def check_sample_weight(sample_weight: Any, n: int) -> np.ndarray | None:
         )
     if (w < 0).any():
         raise InvalidInputError("sample_weight contains negative weights")
-    if not w.sum() > 0:
+    with np.errstate(over="ignore"):
+        total = w.sum()
+    if not total > 0:
         raise InvalidInputError("sample_weight sums to zero: there is nothing to evaluate")
+    if not total <= MAX_WEIGHT_TOTAL:
+        raise InvalidInputError(
+            f"sample_weight sums to {'more than float64 holds' if np.isinf(total) else f'{total:.3g}'}, "
+            f"above {MAX_WEIGHT_TOTAL:.0e}: the measures multiply "
+            "up to four weight totals, which would overflow float64; divide the weights by a "
+            "constant (e.g. their mean) -- the measures depend only on their ratios"
+        )
     return w
 
 
-def _check_label_values(arr: np.ndarray, name: str) -> None:
-    if arr.dtype.kind == "f" and not np.isfinite(arr).all():
-        raise InvalidInputError(f"{name} contains NaN or infinite values")
+#: Strings that spell a missing value: the defaults of ``pandas.read_csv`` (``na_values``),
+#: which pyarrow's CSV reader also reads as null in non-string columns.  Blank strings
+#: (empty or only white space) are missing too.
+MISSING_STRINGS = frozenset({
+    "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN",
+    "<NA>", "N/A", "NA", "NULL", "NaN", "None", "n/a", "nan", "null",
+})
+
+
+def _value_kind(v: Any) -> str:
+    """``"missing"``, ``"string"``, ``"number"`` or ``"other"`` for one value of an object array."""
+    if isinstance(v, bytes):
+        v = v.decode("utf-8", "replace")
+    if isinstance(v, str):
+        return "missing" if v in MISSING_STRINGS or not v.strip() else "string"
+    if v is None:
+        return "missing"
+    if isinstance(v, (numbers.Number, np.number, np.bool_)):
+        return "missing" if v != v else "number"  # NaN (float, Decimal, numpy) is missing
+    try:  # pandas.NA, NaT, numpy.datetime64("NaT")
+        return "missing" if bool(_isna(v)) else "other"
+    except (TypeError, ValueError):  # not a scalar
+        return "other"
+
+
+def _isna(v: Any) -> Any:
+    import pandas as pd
+
+    return pd.isna(v)
+
+
+def _value_kinds(arr: np.ndarray, name: str) -> set[str]:
+    """The kinds of the distinct values of a string or object array."""
+    if arr.dtype.kind in "US":
+        return {_value_kind(v) for v in np.unique(arr)}
+    import pandas as pd  # a dependency; imported here to keep `import beyondchance` light
+
+    try:
+        distinct = pd.unique(arr.ravel())  # hashing: works on mixed types, unlike sorting
+    except TypeError as exc:
+        raise InvalidInputError(f"{name} must hold hashable labels: {exc}") from exc
+    return {_value_kind(v) for v in distinct}
+
+
+def _where(arr: np.ndarray, hit: np.ndarray) -> str:
+    """The first value of ``arr`` where ``hit`` holds, and its row (first axis)."""
+    j = int(np.argmax(hit.ravel()))
+    i = j // max(1, arr.size // arr.shape[0])
+    v = arr.ravel()[j]
+    shown = "NaN" if isinstance(v, (float, np.floating)) and v != v else repr(v.item() if isinstance(v, np.generic) else v)
+    return f"{shown} in row {i + 1} (index {i})"
+
+
+def _of_kind(arr: np.ndarray, kind: str) -> np.ndarray:
+    return np.frompyfunc(lambda v: _value_kind(v) == kind, 1, 1)(arr).astype(bool)
+
+
+def _check_missing(arr: np.ndarray, name: str) -> set[str]:
+    """Refuse missing values; return the kinds of the values (see :func:`_value_kind`).
+
+    Missing values are None, NaN, pandas ``NA`` and ``NaT``, blank strings and the
+    strings in :data:`MISSING_STRINGS` (``"NA"``, ``"N/A"``, ``"null"``, ``"NaN"`` …);
+    the error names the first one and its row.
+    """
+    kind = arr.dtype.kind
+    if kind == "f":
+        nan = np.isnan(arr)
+        if nan.any():
+            raise InvalidInputError(
+                f"{name} holds a missing value: {_where(arr, nan)}; drop or fill the rows without a value"
+            )
+        return {"number"}
+    if kind not in "USO":
+        return {"number"} if kind in "biu" else {"other"}
+    kinds = _value_kinds(arr, name)
+    if "missing" in kinds:
+        raise InvalidInputError(
+            f"{name} holds a missing value: {_where(arr, _of_kind(arr, 'missing'))}; "
+            "drop or fill the rows without a value"
+        )
+    return kinds
+
+
+def _check_label_values(arr: np.ndarray, name: str) -> str:
+    """Refuse missing, infinite and complex labels and a mix of strings and numbers.
+
+    Returns the kind of the labels: ``"number"``, ``"string"`` or ``"other"``.
+    """
     if arr.dtype.kind == "c":
         raise InvalidInputError(f"{name} must hold class labels, got complex numbers")
-
-
-def _label_kind(arr: np.ndarray) -> str:
-    if arr.dtype.kind in "biuf":
-        return "number"
-    if arr.dtype.kind in "USO":
-        kinds = {type(v) for v in arr[: min(arr.size, 1000)]} if arr.dtype == object else {str}
-        if all(issubclass(k, str) for k in kinds):
-            return "string"
-        if all(issubclass(k, (int, float, np.integer, np.floating, bool, np.bool_)) for k in kinds):
-            return "number"
-        return "mixed"
-    return "other"
+    kinds = _check_missing(arr, name)
+    if arr.dtype.kind == "f" and np.isinf(arr).any():
+        raise InvalidInputError(
+            f"{name} holds an infinite value: {_where(arr, np.isinf(arr))}; labels must be finite"
+        )
+    if {"string", "number"} <= kinds:
+        raise InvalidInputError(
+            f"{name} mixes string and numeric labels: {_where(arr, _of_kind(arr, 'string'))}, "
+            f"{_where(arr, _of_kind(arr, 'number'))}"
+        )
+    return kinds.pop() if len(kinds) == 1 else "other"
 
 
 def check_label_pair(
@@ -151,14 +269,13 @@ def check_label_pair(
 ) -> tuple[np.ndarray, np.ndarray | None]:
     """Two label arrays: 1-D, same length, no missing values, not mixing strings and numbers."""
     yt = as_1d(y_true, names[0])
-    _check_label_values(yt, names[0])
+    kind_true = _check_label_values(yt, names[0])
     yp = None
     if y_pred is not None:
         yp = as_1d(y_pred, names[1])
-        _check_label_values(yp, names[1])
+        kind_pred = _check_label_values(yp, names[1])
         check_consistent_length(**{names[0]: yt, names[1]: yp})
-        kinds = {_label_kind(yt), _label_kind(yp)}
-        if len(kinds) > 1 or "mixed" in kinds:
+        if "string" in {kind_true, kind_pred} and kind_true != kind_pred:
             raise InvalidInputError(
                 f"{names[0]} and {names[1]} mix string and numeric labels "
                 f"({yt.dtype} and {yp.dtype})"
@@ -195,7 +312,8 @@ def encode_labels(
             return fast
 
     if labels is None:
-        classes = np.unique(yt) if yp is None else np.unique(np.concatenate([yt, yp]))
+        dtype = _label_dtype(yt, yp)
+        classes = np.unique(yt) if yp is None else np.unique(np.concatenate([yt.astype(dtype), yp.astype(dtype)]))
     else:
         classes = as_1d(labels, "labels")
         if np.unique(classes).size != classes.size:
@@ -204,9 +322,11 @@ def encode_labels(
     sorted_classes = classes[order]
 
     def _codes(y: np.ndarray, name: str) -> np.ndarray:
-        pos = np.searchsorted(sorted_classes, y)
+        dtype = _label_dtype(sorted_classes, y)  # compare exactly, never as float64
+        known, y_ = sorted_classes.astype(dtype, copy=False), y.astype(dtype, copy=False)
+        pos = np.searchsorted(known, y_)
         pos_clip = np.minimum(pos, sorted_classes.size - 1)
-        bad = sorted_classes[pos_clip] != y
+        bad = known[pos_clip] != y_
         if bad.any():
             unknown = np.unique(y[bad])[:5]
             raise InvalidInputError(
@@ -231,21 +351,42 @@ def _encode_small_integers(
     span = hi - lo + 1
     if span > _INT_FAST_SPAN:
         return None
-    rt = yt.astype(np.intp) - lo
+    # offsets y - lo in [0, span), computed modulo 2**64 so that no value of any integer
+    # dtype (uint64 near 2**64, int64 near -2**63) overflows on the way
+    lo64 = np.uint64(lo % 2**64)
+    rt = (yt.astype(np.uint64) - lo64).astype(np.intp)
     present = np.bincount(rt, minlength=span) > 0
     rp = None
     if yp is not None:
-        rp = yp.astype(np.intp) - lo
+        rp = (yp.astype(np.uint64) - lo64).astype(np.intp)
         present |= np.bincount(rp, minlength=span) > 0
     values = np.flatnonzero(present)
-    classes = (values + lo).astype(yt.dtype if yt.dtype.kind != "b" else np.int64)
-    if yt.dtype.kind == "b" and (yp is None or yp.dtype.kind == "b"):
-        classes = classes.astype(bool)
+    classes = (values.astype(np.uint64) + lo64).astype(_label_dtype(yt, yp))
     if values.size == span:
         return rt, rp, classes
     lut = np.full(span, -1, dtype=np.intp)
     lut[values] = np.arange(values.size)
     return lut[rt], (None if rp is None else lut[rp]), classes
+
+
+def _label_dtype(*arrays: np.ndarray | None) -> np.dtype:
+    """The dtype in which the labels of every array compare exactly.
+
+    numpy promotes uint64 with a signed integer, and integers with floats, to float64,
+    which merges integer labels beyond 2**53; those fall back to uint64, int64 or
+    Python objects.
+    """
+    arrays = tuple(a for a in arrays if a is not None)
+    dtype = np.result_type(*arrays)
+    ints = [a for a in arrays if a.dtype.kind in "biu" and a.size]
+    if dtype.kind != "f" or not ints:
+        return dtype
+    lo, hi = min(int(a.min()) for a in ints), max(int(a.max()) for a in ints)
+    if len(ints) < len(arrays):  # floats too: float64 is exact up to 2**53
+        return dtype if max(-lo, hi) <= 2**53 else np.dtype(object)
+    if lo >= 0:
+        return np.dtype(np.uint64)
+    return np.dtype(np.int64) if hi < 2**63 else np.dtype(object)
 
 
 def check_probabilities(
@@ -359,10 +500,7 @@ def as_samples(x: Any, name: str) -> np.ndarray:
     if arr.dtype.kind in "fc" and not np.isfinite(arr).all():
         raise InvalidInputError(f"{name} contains NaN or infinite values")
     if arr.dtype == object:
-        flat = arr.ravel()
-        for v in flat[: min(flat.size, 100_000)]:
-            if v is None or (isinstance(v, float) and not np.isfinite(v)):
-                raise InvalidInputError(f"{name} contains a missing value ({v!r})")
+        _check_missing(arr, name)
     return arr
 
 
@@ -431,19 +569,20 @@ def union_labels(*arrays: Any, names: tuple[str, ...] | None = None) -> np.ndarr
     """
     names = names or tuple(f"labels #{i + 1}" for i in range(len(arrays)))
     parts = []
+    kinds = set()
     for arr, name in zip(arrays, names):
         a = as_1d(arr, name, allow_empty=True)
-        _check_label_values(a, name)
         if a.size:
+            kinds.add(_check_label_values(a, name))
             parts.append((a, name))
     if not parts:
         raise InvalidInputError(f"{', '.join(names)} hold no labels")
-    kinds = {_label_kind(a) for a, _ in parts}
-    if len(kinds) > 1 or "mixed" in kinds:
+    if "string" in kinds and len(kinds) > 1:
         detail = ", ".join(f"{name} ({a.dtype})" for a, name in parts)
         raise InvalidInputError(f"string and numeric labels are mixed: {detail}")
     try:
-        return np.unique(np.concatenate([a for a, _ in parts]))
+        dtype = _label_dtype(*(a for a, _ in parts))
+        return np.unique(np.concatenate([a.astype(dtype, copy=False) for a, _ in parts]))
     except TypeError as exc:
         raise InvalidInputError(f"labels of incompatible types: {exc}") from exc
 

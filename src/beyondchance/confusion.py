@@ -19,6 +19,7 @@ re-parametrisation (n, π, α, β, q) of the OPS paper and every metric of
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -28,7 +29,7 @@ from ._validation import check_label_pair, check_sample_weight, encode_labels
 from ._warnings import InvalidInputError, warn_undefined
 from .metrics import METRICS, LabelingMetric, _div, get_metric
 
-__all__ = ["ConfusionMatrix", "metric_from_matrices"]
+__all__ = ["ConfusionMatrix", "metric_from_matrices", "zero_division_value"]
 
 Average = Literal["binary", "macro", "weighted", "micro"] | None
 
@@ -263,17 +264,32 @@ class ConfusionMatrix:
             counts), ``"micro"`` (from the summed one-vs-rest counts) or ``None``
             (one value per class).  Metrics with a native multi-class definition
             (accuracy, balanced accuracy, κ, MCC, pure accuracy, PA) ignore it.
-        zero_division : what to return when the metric is undefined: ``"warn"``
-            (nan and an :class:`UndefinedMeasureWarning`), ``"nan"`` (silently), or
-            a number.
+        zero_division : the value of an undefined (0/0) quantity, as in
+            scikit-learn.  With ``average`` None, ``"macro"`` or ``"weighted"`` it
+            applies to each class before averaging: ``"warn"`` (default) counts an
+            undefined class as 0 and warns (:class:`UndefinedMeasureWarning`), a
+            number counts it as that number, ``"nan"`` (or ``np.nan``) leaves it
+            out of the average.  An undefined single value (``"binary"``,
+            ``"micro"``, native metrics) is nan with a warning under ``"warn"``,
+            nan under ``"nan"``, or the number given.
         **options : metric options, e.g. ``beta`` for ``fbeta``.
+
+        >>> cm = ConfusionMatrix.from_predictions([0, 1, 2, 2], [0, 1, 1, 1])
+        >>> round(cm.metric("precision", average="macro", zero_division=0), 6)  # class 2 never predicted
+        0.444444
+        >>> round(cm.metric("precision", average="macro", zero_division="nan"), 6)  # class 2 left out
+        0.666667
         """
         m = get_metric(name)
         needs_pos = m.multiclass != "native" and average == "binary"
+        fill = zero_division_value(zero_division, m, average)
         value = metric_from_matrices(
-            self.matrix, m, average=average, pos_index=self._pos_index() if needs_pos else None, **options
+            self.matrix, m, average=average, pos_index=self._pos_index() if needs_pos else None,
+            zero_division=fill, **options,
         )
-        return _apply_zero_division(value, zero_division, m.name)
+        if zero_division == "warn":
+            _warn_zero_division(self, m, average, value, options)
+        return value
 
     def metrics(self, names: Any = None, **kwargs: Any) -> dict[str, Any]:
         """Several metrics at once (all registered ones by default) as a dict."""
@@ -330,6 +346,7 @@ def metric_from_matrices(
     *,
     average: Average = "binary",
     pos_index: int | None = None,
+    zero_division: float = np.nan,
     **options: Any,
 ) -> Any:
     """A labeling metric on one confusion matrix or a stack of them, shape (..., k, k).
@@ -337,7 +354,10 @@ def metric_from_matrices(
     The single definition behind :meth:`ConfusionMatrix.metric` and the bootstrap
     (which evaluates thousands of resampled matrices at once).  ``pos_index`` is the
     row of the positive class for binary per-class metrics (None: no positive class
-    present, all counts are negatives).  Undefined values are nan (no warning).
+    present, all counts are negatives).  ``zero_division`` (a number; no warning) is
+    the value of an undefined (0/0) per-class value before averaging and of an
+    undefined single value; with nan, undefined classes are left out of the macro and
+    weighted averages (scikit-learn's ``zero_division=np.nan``).
 
     >>> import numpy as np
     >>> stack = np.array([[[5, 1], [2, 2]], [[3, 3], [0, 4]]], dtype=float)
@@ -349,8 +369,8 @@ def metric_from_matrices(
     k = c.shape[-1]
     if m.multiclass == "native":
         if k == 2:  # symmetric in the labels: either class may play the positive one
-            return m.compute(*_one_vs_rest_counts(c, 1), **options)
-        return _native_multiclass(m.name, c)
+            return _fill(m.compute(*_one_vs_rest_counts(c, 1), **options), zero_division)
+        return _fill(_native_multiclass(m.name, c), zero_division)
     if average == "binary":
         if k > 2:
             raise InvalidInputError(
@@ -360,24 +380,79 @@ def metric_from_matrices(
         if pos_index is None:
             n = c.sum(axis=(-2, -1))
             zero = np.zeros_like(n)
-            return m.compute(zero, zero, zero, n, **options)
-        return m.compute(*_one_vs_rest_counts(c, pos_index), **options)
+            return _fill(m.compute(zero, zero, zero, n, **options), zero_division)
+        return _fill(m.compute(*_one_vs_rest_counts(c, pos_index), **options), zero_division)
     if average not in (None, "macro", "weighted", "micro"):
         raise InvalidInputError(
             f"average must be one of None, 'binary', 'macro', 'weighted', 'micro'; got {average!r}"
         )
     tp, fp, fn, tn = _per_class_counts(c)
     if average == "micro":
-        return m.compute(tp.sum(axis=-1), fp.sum(axis=-1), fn.sum(axis=-1), tn.sum(axis=-1), **options)
-    per_class = np.asarray(m.compute(tp, fp, fn, tn, **options), dtype=np.float64)
+        return _fill(m.compute(tp.sum(axis=-1), fp.sum(axis=-1), fn.sum(axis=-1), tn.sum(axis=-1), **options),
+                     zero_division)
+    per_class = _fill(np.asarray(m.compute(tp, fp, fn, tn, **options), dtype=np.float64), zero_division)
     if average is None:
         return per_class
-    if average == "macro":
-        out = per_class.mean(axis=-1)
-    else:  # weighted by the true counts
-        support = tp + fn
-        out = _div((per_class * support).sum(axis=-1), support.sum(axis=-1))
-    return float(out) if np.ndim(out) == 0 else out
+    return _nanaverage(per_class, None if average == "macro" else tp + fn)
+
+
+def _fill(value: Any, zero_division: float) -> Any:
+    """``value`` with its undefined (nan) entries replaced by ``zero_division``."""
+    if np.isnan(zero_division):
+        return value
+    out = np.where(np.isnan(value), zero_division, value)
+    return float(out) if out.ndim == 0 else out
+
+
+def _nanaverage(values: np.ndarray, weights: np.ndarray | None) -> Any:
+    """Weighted mean over the last axis of the defined (non-nan) values.
+
+    scikit-learn's ``_nanaverage``: nan when no value is defined, and the plain mean
+    of the defined values when their weights sum to 0.
+    """
+    defined = ~np.isnan(values)
+    v = np.where(defined, values, 0.0)
+    w = defined.astype(np.float64) if weights is None else np.where(defined, weights, 0.0)
+    wsum, count = w.sum(axis=-1), defined.sum(axis=-1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.where(wsum > 0, (v * w).sum(axis=-1) / wsum, v.sum(axis=-1) / count)
+    return float(out) if out.ndim == 0 else out
+
+
+def zero_division_value(zero_division: Any, metric: LabelingMetric, average: Any) -> float:
+    """The number :func:`metric_from_matrices` substitutes for an undefined value.
+
+    The package's one statement of the ``zero_division`` policy (scikit-learn's):
+    ``"warn"`` counts an undefined class of a per-class average (``average`` None,
+    ``"macro"``, ``"weighted"``) as 0 and leaves an undefined single value nan (the
+    caller warns); ``"nan"`` / ``np.nan`` leave both undefined; a number replaces both.
+    """
+    if isinstance(zero_division, str) and zero_division in ("warn", "nan"):
+        per_class = metric.multiclass != "native" and average in (None, "macro", "weighted")
+        return 0.0 if zero_division == "warn" and per_class else np.nan
+    if isinstance(zero_division, (bool, np.bool_)) or not isinstance(zero_division, (numbers.Real, np.floating)):
+        raise InvalidInputError(
+            f"zero_division must be 'warn', 'nan' or a number, got {zero_division!r}"
+        )
+    return float(zero_division)
+
+
+def _warn_zero_division(cm: ConfusionMatrix, m: LabelingMetric, average: Any, value: Any, options: dict) -> None:
+    """The warning of ``zero_division="warn"``: which classes counted as 0, or that the value is nan."""
+    if m.multiclass != "native" and average in (None, "macro", "weighted"):
+        raw = metric_from_matrices(cm.matrix, m, average=None, **options)
+        undefined = cm.labels[np.isnan(raw)]
+        if undefined.size:
+            shown = ", ".join(repr(x.item() if isinstance(x, np.generic) else x) for x in undefined[:5])
+            more = f" and {undefined.size - 5} more" if undefined.size > 5 else ""
+            where = "set to 0" if average is None else f"counted as 0 in the {average} average"
+            warn_undefined(
+                f"{m.name} is undefined (0/0) for class {shown}{more}: {where}, as in scikit-learn "
+                "(zero_division='warn'; pass 0 to silence this, or 'nan' to leave such classes out)",
+                stacklevel=4,
+            )
+    elif np.any(np.isnan(value)):
+        warn_undefined(f"{m.name} is undefined for this confusion matrix (0/0); returning nan", stacklevel=4)
 
 
 def _native_multiclass(name: str, c: np.ndarray) -> Any:
@@ -411,17 +486,3 @@ def _native_multiclass(name: str, c: np.ndarray) -> Any:
     else:  # pragma: no cover
         raise AssertionError(name)
     return float(out) if np.ndim(out) == 0 else out
-
-
-def _apply_zero_division(value: Any, zero_division: Any, name: str) -> Any:
-    undefined = np.isnan(value)
-    if not np.any(undefined):
-        return value
-    if zero_division == "warn":
-        warn_undefined(f"{name} is undefined for this confusion matrix (0/0); returning nan")
-        return value
-    if zero_division == "nan":
-        return value
-    if isinstance(zero_division, (int, float)):
-        return np.where(undefined, float(zero_division), value)[()] if np.ndim(value) else float(zero_division)
-    raise InvalidInputError(f"zero_division must be 'warn', 'nan' or a number, got {zero_division!r}")

@@ -95,7 +95,11 @@ resamples out and warns (:class:`~beyondchance.UndefinedMeasureWarning`) with th
 number -- the interval is then conditional on the measure being defined;
 ``"propagate"`` returns a nan interval; ``"raise"`` raises
 :class:`~beyondchance.UndefinedMeasureError`.  ``zero_division=<number>`` (labeling
-metrics) substitutes the number instead, in the estimate and in every resample.
+metrics) substitutes the number instead, in the estimate and in every resample.  An
+undefined class inside a macro or weighted average follows the policy of
+:meth:`~beyondchance.ConfusionMatrix.metric` (0 under the default ``"warn"``, left out
+under ``"nan"``) in the estimate and in every resample, so that the interval belongs to
+the point estimate.
 
 >>> import numpy as np
 >>> from beyondchance import bootstrap_ci
@@ -157,7 +161,7 @@ from .baselines import (
     _losses,
     get_loss,
 )
-from .confusion import ConfusionMatrix, metric_from_matrices
+from .confusion import ConfusionMatrix, _warn_zero_division, metric_from_matrices, zero_division_value
 from .metrics import LabelingMetric, get_metric
 from ._json import jsonable as _jsonable
 
@@ -689,18 +693,16 @@ class _ConfusionStatistic(_Statistic):
     """
 
     def __init__(self, cm: ConfusionMatrix, cells: np.ndarray, v: np.ndarray, m: np.ndarray,
-                 evaluator: Any, name: str, zero_division: Any = None,
-                 estimate: float | None = None) -> None:
+                 evaluator: Any, name: str, estimate: float | None = None) -> None:
         order = np.argsort(cells, kind="stable")
         self.cells, self.v, self.m = cells[order], v[order], m[order]
         seg = np.flatnonzero(np.r_[True, self.cells[1:] != self.cells[:-1]])
         self._seg_starts, self._seg_cells = seg, self.cells[seg]
         self.cm, self.k = cm, cm.n_classes
-        self.zero_division = zero_division
         self.evaluator = evaluator
         self.name = name
         if estimate is None:
-            estimate = float(self._finish(np.array([self.evaluator.reference(cm.matrix)]))[0])
+            estimate = self.evaluator.reference(cm.matrix)
         self.estimate = float(estimate)
 
     @classmethod
@@ -711,27 +713,15 @@ class _ConfusionStatistic(_Statistic):
         pos_label = options.pop("pos_label", 1)
         average = options.pop("average", _UNSET)
         zero_division = options.pop("zero_division", "warn")
-        if isinstance(zero_division, str) and zero_division in ("warn", "nan"):
-            zero_division = None
-        elif isinstance(zero_division, bool) or not isinstance(zero_division, (int, float)):
-            raise InvalidInputError(
-                f"zero_division must be 'warn', 'nan' or a number, got {zero_division!r}"
-            )
         cm, cells, v, m = _confusion_pools(y_true, y_pred, sample_weight, weight_type, labels, pos_label)
-        evaluator = _MatrixEvaluator(cm, metric, average, options)
+        evaluator = _MatrixEvaluator(cm, metric, average, options, zero_division)
         name = metric.name if average in (_UNSET, "binary") else f"{metric.name} (average={average})"
-        return cls(cm, cells, v, m, evaluator, name, zero_division)
-
-    def _finish(self, values: np.ndarray) -> np.ndarray:
-        values = np.asarray(values, dtype=np.float64)
-        if self.zero_division is not None:
-            values = np.where(np.isnan(values), float(self.zero_division), values)
-        return values
+        return cls(cm, cells, v, m, evaluator, name)
 
     def evaluate(self, counts: np.ndarray) -> np.ndarray:
         mats = np.zeros((counts.shape[0], self.k * self.k))
         mats[:, self._seg_cells] = np.add.reduceat(counts * self.v, self._seg_starts, axis=1)
-        return self._finish(self.evaluator(mats.reshape(-1, self.k, self.k)))
+        return self.evaluator(mats.reshape(-1, self.k, self.k))
 
     def exact_jackknife(self) -> tuple[np.ndarray, np.ndarray] | None:
         g = self.m.size
@@ -743,7 +733,7 @@ class _ConfusionStatistic(_Statistic):
             mats = np.broadcast_to(base, (sl.stop - start, base.size)).copy()
             mats[np.arange(sl.stop - start), self.cells[sl]] -= self.v[sl]
             np.maximum(mats, 0.0, out=mats)
-            values[sl] = self._finish(self.evaluator(mats.reshape(-1, self.k, self.k)))
+            values[sl] = self.evaluator(mats.reshape(-1, self.k, self.k))
         return values, self.m
 
 
@@ -788,17 +778,24 @@ class _MatrixEvaluator:
     """:func:`~beyondchance.confusion.metric_from_matrices` — the definition behind
     ``ConfusionMatrix.metric`` — on a stack of resampled (k, k) matrices."""
 
-    def __init__(self, cm: ConfusionMatrix, metric: LabelingMetric, average: Any, options: dict) -> None:
+    def __init__(self, cm: ConfusionMatrix, metric: LabelingMetric, average: Any, options: dict,
+                 zero_division: Any) -> None:
         self.metric, self.options = metric, options
         self.average = "binary" if average is _UNSET else average
         needs_pos = metric.multiclass != "native" and self.average == "binary"
         self.pos_index = cm._pos_index() if needs_pos else None
+        # the policy of ConfusionMatrix.metric, in every resample: an undefined class of
+        # a per-class average counts as zero_division's value; an undefined single value
+        # stays nan (nan_policy) unless zero_division is a number
+        self.zero_division = zero_division_value(zero_division, metric, self.average)
         value = self(cm.matrix[None])  # raises on bad options / average here
         if value.ndim != 1:
             raise InvalidInputError(
                 f"{metric.name} gives one value per class here (average={average!r}); "
                 "bootstrap_ci needs a single number: pass average='macro', 'weighted' or 'micro'"
             )
+        if zero_division == "warn" and self.zero_division == 0:
+            _warn_zero_division(cm, metric, self.average, value, options)
 
     def reference(self, matrix: np.ndarray) -> float:
         return float(self(matrix[None])[0])
@@ -806,7 +803,8 @@ class _MatrixEvaluator:
     def __call__(self, mats: np.ndarray) -> np.ndarray:
         with np.errstate(all="ignore"):
             out = metric_from_matrices(
-                mats, self.metric, average=self.average, pos_index=self.pos_index, **self.options
+                mats, self.metric, average=self.average, pos_index=self.pos_index,
+                zero_division=self.zero_division, **self.options
             )
         return np.asarray(out, dtype=np.float64)
 
@@ -1029,7 +1027,7 @@ class _PALabelCells(_ConfusionStatistic):
             labels = union_labels(y_true, y_pred, extra, names=("y_true", "y_pred", "the loss's labels"))
         cm, cells, v, m = _confusion_pools(y_true, y_pred, sample_weight, weight_type, labels, None)
         table = None if type(lo) is ZeroOneLoss else lo.loss_matrix(cm.labels)
-        return cls(cm, cells, v, m, _PALabelEvaluator(table), name, None, estimate=float(estimate))
+        return cls(cm, cells, v, m, _PALabelEvaluator(table), name, estimate=float(estimate))
 
 
 # --- closed-form losses on rows: sums per resample ------------------------------------------------

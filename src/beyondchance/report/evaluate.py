@@ -938,8 +938,8 @@ def _labeling_ci(name: str, cm: ConfusionMatrix, rows: tuple | None, ctx: _Conte
         idx = np.sort(rng.choice(n, _WEIGHTED_SUBSAMPLE, replace=False))
         ws = w[idx]
         res = bootstrap_ci(name, yt[idx], yp[idx], sample_weight=ws, **{**common, "method": "percentile"})
-        estimate = float(cm.metric(name, zero_division="nan", **{k_: v for k_, v in options.items()
-                                                                  if k_ == "average"}))
+        estimate = float(cm.metric(name, **{k_: v for k_, v in options.items()
+                                            if k_ in ("average", "zero_division")}))
         scale = math.sqrt((ws.sum() ** 2 / np.dot(ws, ws)) / (w.sum() ** 2 / np.dot(w, w)))
         return MetricCI(
             float(estimate + (res.low - res.estimate) * scale), float(estimate + (res.high - res.estimate) * scale),
@@ -1199,9 +1199,13 @@ def _labeling_rows(cm: ConfusionMatrix, ctx: _Context, *, binary: bool, rows: tu
         options: dict[str, Any] = {}
         if m.multiclass == "per-class":
             options["average"] = average
+        # a macro average counts a class whose value is 0/0 as 0 (scikit-learn's policy), and
+        # its note says so; an undefined single value stays n/a
+        averaged = not binary and m.multiclass == "per-class"
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", BeyondChanceWarning)
-            value = float(cm.metric(name, zero_division="nan", **options))
+            value = float(cm.metric(name, zero_division="warn" if averaged else "nan", **options))
+        zero_division = 0.0 if averaged else "nan"
         for w in caught:
             ctx.collector.add(str(w.message))
         if binary:
@@ -1217,11 +1221,11 @@ def _labeling_rows(cm: ConfusionMatrix, ctx: _Context, *, binary: bool, rows: tu
                 # cells in the order (negative, positive) = codes (0, 1)
                 ci_obj = _labeling_ci(name, cm, None, ctx, pos_label=1, zero_division="nan")
             elif rows is None:
-                ci_obj = _labeling_ci(name, cm, None, ctx, zero_division="nan",
+                ci_obj = _labeling_ci(name, cm, None, ctx, zero_division=zero_division,
                                       **({"average": average} if m.multiclass == "per-class" else {}))
             else:
                 yt, yp, w = rows
-                ci_obj = _labeling_ci(name, cm, (yt, yp, w), ctx, zero_division="nan",
+                ci_obj = _labeling_ci(name, cm, (yt, yp, w), ctx, zero_division=zero_division,
                                       **({"pos_label": True} if binary else
                                          ({"average": average} if m.multiclass == "per-class" else {})))
         out["metrics"][name] = dict(
@@ -1458,7 +1462,7 @@ def _attainable(name: str, pi: float) -> tuple[float, float]:
 
 def _macro_ops(name: str, cm: ConfusionMatrix, ctx: _Context) -> tuple[float | None, str | None]:
     """One-vs-rest OPS per class, macro-averaged (classes present in y_true)."""
-    values = np.asarray(cm.metric(name, average=None, zero_division="nan"), dtype=np.float64)
+    values = np.asarray(cm.metric(name, average=None, zero_division=0.0), dtype=np.float64)
     prev = cm.true_counts / cm.n
     keep = (prev > 0) & (prev < 1) & np.isfinite(values)
     if not keep.any() or keep.sum() < (cm.true_counts > 0).sum():
