@@ -195,7 +195,7 @@ def test_weighted_quantile_unit_weights_is_numpy_averaged_inverted_cdf(values, a
         # α·n is (up to rounding) an integer: numpy takes it as a hit and averages; our
         # arithmetic is scikit-learn's, which may round below it; both minimise the risk.
         def risk(q: float) -> float:
-            return float(np.mean(PinballLoss(alpha)(np.asarray(values), np.full(len(values), q)))) if 0 < alpha < 1 else 0.0
+            return float(np.mean(PinballLoss(alpha)(np.full(len(values), q), np.asarray(values)))) if 0 < alpha < 1 else 0.0
 
         assert risk(ours) == pytest.approx(risk(float(expected)), rel=1e-9, abs=1e-9)
     else:
