@@ -252,3 +252,21 @@ def test_compare_html_with_markup_in_the_names(tmp_path):
         assert f"<th>{name.replace('&', '&amp;')}</th>" in page
     table = run("compare", str(src), "--by", "name", "--y-true", "y", "--y-score", "s", "--metrics", "f1", *FAST)
     assert table.returncode == 0, table.stderr
+
+
+# --- found by the CLI fuzzer (tests/test_cli_fuzz.py): compare's own checks -------------------
+
+
+def test_compare_names_test_sets_whose_labels_differ_in_kind(tmp_path):
+    (tmp_path / "s1.csv").write_text("y,p\nyes,yes\nno,no\n")
+    (tmp_path / "s2.csv").write_text("y,p\n0,0\n1,1\n")
+    result = CliRunner().invoke(main, ["compare", str(tmp_path / "s1.csv"), str(tmp_path / "s2.csv"),
+                                       "--y-true", "y", "--y-pred", "p", *FAST])
+    assert_one_line_error(result, "the test sets' labels are not of one kind ('s1': string, 's2': number)")
+
+
+def test_compare_by_with_text_scores_is_a_clear_error(tmp_path):
+    (tmp_path / "by.csv").write_text("y,p,g\n0,yes,a\n1,no,a\n0,no,b\n1,yes,b\n")
+    result = CliRunner().invoke(main, ["compare", str(tmp_path / "by.csv"), "--by", "g", "--y-true", "y",
+                                       "--y-pred", "p", "--task", "binary-scores", *FAST])
+    assert_one_line_error(result, "the scores of test set 'a' must be numeric")

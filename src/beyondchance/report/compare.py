@@ -37,7 +37,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from .._validation import as_1d, encode_labels
+from .._validation import _check_label_values, as_1d, as_float, encode_labels
 from .._warnings import InvalidInputError
 from .evaluate import Report, _resolve_positive, _threshold_choice, detect_task, evaluate, fmt_value, shorten
 
@@ -202,10 +202,14 @@ def compare(
     if task.startswith("binary"):
         if pos_label is None:
             pooled = np.concatenate([as_1d(yt, f"y_true of {n}") for n, yt, _, _ in items])
-            codes, _, classes = encode_labels(pooled)
+            try:
+                codes, _, classes = encode_labels(pooled)
+            except InvalidInputError:
+                _check_labels_per_set(items)  # names the test set and its row
+                raise
             pos_label, _, _ = _resolve_positive(classes, np.bincount(codes, minlength=classes.size), None)
         if task == "binary-scores" and threshold is None:
-            scores = [np.asarray(y, dtype=np.float64) for _, _, y, _ in items]
+            scores = [as_float(y, f"the scores of test set {n!r}") for n, _, y, _ in items]
             scores = [a for a in scores if a.size] or [np.zeros(1)]
             assumed = _threshold_choice(None, min(a.min() for a in scores), max(a.max() for a in scores))
             threshold = assumed[0]
@@ -220,6 +224,17 @@ def compare(
         except InvalidInputError as exc:
             raise InvalidInputError(f"test set {name!r}: {exc}") from None
     return compare_reports(_resolved_once(reports, detected, assumed), reference=reference)
+
+
+def _check_labels_per_set(items: list[tuple[str, Any, Any, Any]]) -> None:
+    """Refuse labels of each test set, then labels whose kinds differ between sets."""
+    kinds = {}
+    for name, yt, _, _ in items:
+        what = f"y_true of test set {name!r}"
+        kinds[name] = _check_label_values(as_1d(yt, what), what)
+    if len(set(kinds.values())) > 1:
+        shown = ", ".join(f"{name!r}: {kind}" for name, kind in kinds.items())
+        raise InvalidInputError(f"the test sets' labels are not of one kind ({shown}); give them the same labels")
 
 
 def _resolved_once(reports: list[Report], detected: tuple[str, str] | None,
