@@ -23,7 +23,7 @@ from typing import Any, BinaryIO
 
 from .._warnings import InvalidInputError
 
-__all__ = ["csv_delimiter", "check_quotes", "read_csv_table", "is_glob", "is_remote", "escape_glob", "PARQUET_SUFFIXES",
+__all__ = ["csv_delimiter", "check_quotes", "read_csv_table", "delimiter_hint", "is_glob", "is_remote", "escape_glob", "local_files", "PARQUET_SUFFIXES",
            "CSV_SUFFIXES"]
 
 PARQUET_SUFFIXES = (".parquet", ".pq", ".parq")
@@ -47,6 +47,17 @@ def csv_delimiter(path: Any, delimiter: str | None = None) -> str:
     return delimiter
 
 
+def delimiter_hint(header: list[str], delimiter: str) -> str:
+    """When a header reads as one column holding another delimiter: a sentence saying so, else ''."""
+    if len(header) != 1:
+        return ""
+    other = next((d for d in (",", ";", "\t", "|") if d != delimiter and d in header[0]), None)
+    if other is None:
+        return ""
+    return (f"; the header is one column {header[0][:60]!r} with delimiter {delimiter!r}, "
+            f"the delimiter looks like {other!r} (pass --delimiter / delimiter= {other!r})")
+
+
 def is_remote(path: str) -> bool:
     """True for a URL (``s3://``, ``https://`` …)."""
     return bool(_REMOTE.match(path))
@@ -55,6 +66,16 @@ def is_remote(path: str) -> bool:
 def is_glob(path: str) -> bool:
     """True for a glob pattern: glob characters, and no file of that literal name."""
     return bool(_GLOB_CHARS & set(path)) and not os.path.exists(path)
+
+
+def local_files(paths: list[str]) -> list[str]:
+    """The local files behind paths and glob patterns (remote paths are left out)."""
+    import glob
+
+    out: list[str] = []
+    for p in paths:
+        out.extend(sorted(glob.glob(p)) if is_glob(p) else [p] if os.path.isfile(p) else [])
+    return out
 
 
 def escape_glob(path: str, style: str) -> str:

@@ -29,7 +29,7 @@ from typing import Any, Iterable
 import numpy as np
 
 from .._warnings import InvalidInputError
-from ..engines._files import csv_delimiter, read_csv_table
+from ..engines._files import csv_delimiter, delimiter_hint, read_csv_table
 
 __all__ = ["TableColumns", "read_columns", "file_format", "ENGINES", "check_engine"]
 
@@ -169,13 +169,12 @@ def _csv_header(first_line: bytes, name: str, delimiter: str) -> list[str]:
 
 
 def _check_header(header: list[str], wanted: list[str], name: str, delimiter: str) -> None:
-    if len(header) == 1 and not all(c in header for c in wanted):
-        other = next((d for d in (",", ";", "\t", "|") if d != delimiter and d in header[0]), None)
-        if other is not None:
-            raise InvalidInputError(
-                f"{name} has one column {header[0][:60]!r} with delimiter {delimiter!r}; "
-                f"its delimiter looks like {other!r}: pass --delimiter (delimiter=) {other!r}"
-            )
+    missing = [c for c in wanted if c not in header]
+    if missing and delimiter_hint(header, delimiter):
+        what = "column" if len(missing) == 1 else "columns"
+        raise InvalidInputError(
+            f"{what} {', '.join(repr(c) for c in missing)} not found in {name}{delimiter_hint(header, delimiter)}"
+        )
     _missing_columns(wanted, header, name)
 
 
