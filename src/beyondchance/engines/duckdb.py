@@ -65,7 +65,7 @@ class DuckDBRunner:
     delimiter : CSV: the field delimiter (default: tab for ``.tsv``, else ``,``)
 
     Files are read once per runner: :meth:`load` copies the needed columns into a
-    temporary table (typed from every row; score and weight columns as DOUBLE), and
+    temporary table (typed from every row, as pyarrow types them), and
     every query runs on that copy — one consistent scan even if a file changes.
     """
 
@@ -126,9 +126,10 @@ class DuckDBRunner:
         return f"read_csv({arg}, {options})"
 
     def load(self, columns: list[str], numeric: list[str] = ()) -> None:
-        """Copy ``columns`` of the files into a temporary table (``numeric`` ones as DOUBLE).
+        """Copy ``columns`` of the files into a temporary table, typed from every row.
 
-        Checks that they exist and that no quote of a local CSV file is left open.
+        Checks that they exist, that no quote of a local CSV file is left open, and
+        that the ``numeric`` ones hold numbers (else the error names the line).
         In-memory sources are only checked.  Called once; later calls check the columns.
         """
         if self._files is not None and self._loaded is None and not self._parquet:
@@ -148,15 +149,18 @@ class DuckDBRunner:
             raise InvalidInputError(f"column {missing[0]!r} not found{where}; available columns: {available}{hint}")
         if self._files is None or self._loaded is not None:
             return
-        types = None if self._parquet else {c: "DOUBLE" for c in numeric}
         table = f"bc_snapshot_{uuid.uuid4().hex}"
         cols = ", ".join(self.quote(c) for c in dict.fromkeys(columns))
-        self._execute(f"CREATE TEMP TABLE {self.quote(table)} AS SELECT {cols} FROM {self._reader(types)}")
+        self._execute(f"CREATE TEMP TABLE {self.quote(table)} AS SELECT {cols} FROM {self._reader()}")
         self.relation = self.quote(table)
         self._snapshot = table
         self._loaded = set(columns)
         if not self._parquet:
             self._type_booleans()
+            kinds = self.column_kinds()
+            text = {c: "DOUBLE" for c in numeric if kinds.get(c) not in ("float", "int")}
+            if text:  # read them as numbers, for DuckDB's error naming the line of the first non-number
+                self._execute(f"SELECT {', '.join(f'COUNT({self.quote(c)})' for c in text)} FROM {self._reader(text)}")
 
     def _type_booleans(self) -> None:
         """Text columns holding only pyarrow's spellings of true / false become BOOLEAN (as in pyarrow)."""

@@ -261,7 +261,7 @@ def _column_names(source: Any) -> list[str]:
 def read_columns(source: Any, names: list[str], delimiter: str | None = None) -> dict[str, np.ndarray]:
     """The named columns of an in-memory table, or of CSV / Parquet files read with pyarrow."""
     if isinstance(source, (str, os.PathLike)):
-        source = _read_file(os.fspath(source), names, delimiter)
+        source = _read_file(os.fspath(source), list(dict.fromkeys(names)), delimiter)
     return {name: _column(source, name) for name in names}
 
 

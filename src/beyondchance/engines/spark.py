@@ -101,6 +101,14 @@ class SparkRunner:
         missing = [c for c in columns if c not in kinds]
         if missing:
             raise InvalidInputError(f"column {missing[0]!r} not found; available columns: {list(kinds)}")
+        for c in numeric:
+            if kinds[c] not in ("float", "int"):
+                bad = self.df.filter(f"{self.quote(c)} IS NOT NULL AND try_cast({self.quote(c)} AS DOUBLE) IS NULL")
+                example = [r[0] for r in bad.select(c).limit(1).collect()]
+                raise InvalidInputError(
+                    f"column {c!r} must be numeric; it holds {str(example[0])[:60]!r}" if example
+                    else f"column {c!r} must be numeric, it is {kinds[c]}"
+                )
         if self._loaded or not hasattr(self, "_paths"):
             return
         if self._csv:

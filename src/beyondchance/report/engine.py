@@ -189,7 +189,7 @@ def _prepare(
     if bool(y_score) == bool(y_pred):
         raise InvalidInputError("give either y_score (scores or probability columns) or y_pred")
     cols = [y_true, *y_score, *([y_pred] if y_pred else []), *([weight] if weight else [])]
-    kinds = src.open(cols, [weight] if weight else [])
+    kinds = src.open(cols, [*y_score, *([weight] if weight else [])])
     for c in [*y_score, *([weight] if weight else [])]:
         if kinds[c] not in ("float", "int"):
             raise InvalidInputError(f"{src.name or 'input'}: column {c!r} is not numeric ({kinds[c]})")
