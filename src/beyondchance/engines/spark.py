@@ -63,6 +63,8 @@ class SparkRunner:
 
     def __init__(self, source: Any, *, spark: Any = None, delimiter: str | None = None):
         sql = _import_pyspark()
+        self._paths: list[str] | None = None
+        self._csv = False
         if is_spark_dataframe(source):
             df = source
             self.spark = df.sparkSession
@@ -97,6 +99,9 @@ class SparkRunner:
 
     def load(self, columns: list[str], numeric: list[str] = ()) -> None:
         """Check the columns; for paths, keep them (one scan; a local CSV's quotes checked first)."""
+        if not self._loaded and self._csv:
+            for path in _local_files(self._paths):
+                check_quotes(path, path, self._delimiter)
         kinds = self.column_kinds()
         missing = [c for c in columns if c not in kinds]
         if missing:
@@ -109,11 +114,8 @@ class SparkRunner:
                     f"column {c!r} must be numeric; it holds {str(example[0])[:60]!r}" if example
                     else f"column {c!r} must be numeric, it is {kinds[c]}"
                 )
-        if self._loaded or not hasattr(self, "_paths"):
+        if self._loaded or self._paths is None:
             return
-        if self._csv:
-            for path in _local_files(self._paths):
-                check_quotes(path, path, self._delimiter)
         try:
             self.df = self.df.select(*[self.df[c] for c in dict.fromkeys(columns)]).localCheckpoint(eager=True)
         except Exception as exc:
