@@ -187,7 +187,7 @@ def _evaluation_options(func: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--score-bins", type=click.IntRange(min=1), metavar="N",
                      help="Binary scores: bin them into floor(score * N) instead of keeping every distinct "
                           "score; the AUC error bound is stated in the output. Exact statistics hold one row per "
-                          "distinct score in memory whatever the engine (about 100 bytes each: 10^7 distinct "
+                          "distinct score in memory whatever the engine (about 200 bytes each: 5 million distinct "
                           "scores need about 1 GB); above about 10^6 distinct scores pass --score-bins 10000 "
                           "(fixed size, |AUC error| stated)."),
         click.option("--delimiter", metavar="CHAR",
