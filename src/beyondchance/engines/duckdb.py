@@ -137,9 +137,8 @@ class DuckDBRunner:
                 check_quotes(path, path, self._delimiter)
         if self._loaded is not None:
             available = sorted(self._loaded)
-        elif self._files is not None:  # the header is enough
-            rows = self._execute(f"DESCRIBE SELECT * FROM {self._reader(sniff=False)}").fetchall()
-            available = [str(r[0]) for r in rows]
+        elif self._files is not None:
+            available = self._header()
         else:
             available = list(self.column_kinds())
         missing = [c for c in columns if c not in available]
@@ -161,6 +160,11 @@ class DuckDBRunner:
             text = {c: "DOUBLE" for c in numeric if kinds.get(c) not in ("float", "int")}
             if text:  # read them as numbers, for DuckDB's error naming the line of the first non-number
                 self._execute(f"SELECT {', '.join(f'COUNT({self.quote(c)})' for c in text)} FROM {self._reader(text)}")
+
+    def _header(self) -> list[str]:
+        """The column names of the files (a short sniff: the header is enough)."""
+        rows = self._execute(f"DESCRIBE SELECT * FROM {self._reader(sniff=False)}").fetchall()
+        return [str(r[0]) for r in rows]
 
     def _type_booleans(self) -> None:
         """Text columns holding only pyarrow's spellings of true / false become BOOLEAN (as in pyarrow)."""
@@ -197,6 +201,9 @@ class DuckDBRunner:
             raise InvalidInputError(f"DuckDB could not evaluate the input: {' '.join(str(exc).split())}") from exc
 
     def column_kinds(self) -> dict[str, str]:
+        """Column name -> float | int | bool | string | other (of files: once read, see :meth:`load`)."""
+        if self._files is not None and self._loaded is None:
+            self.load(self._header())
         rows = self._execute(f"DESCRIBE SELECT * FROM {self.relation}").fetchall()
         return {str(r[0]): _kind(str(r[1])) for r in rows}
 
