@@ -283,7 +283,7 @@ def test_integer_score_column(tmp_path):
     path = tmp_path / "ints.csv"
     rng = np.random.default_rng(1)
     y = (rng.random(300) < 0.4).astype(int)
-    s = rng.integers(0, 100, 300)
+    s = rng.integers(0, 6, 300)
     path.write_text("y,s\n" + "".join(f"{a},{b}\n" for a, b in zip(y, s)))
     args = ["--y-true", "y", "--y-score", "s"]
     _same_report(_json("report", path, *args, "--engine", "memory"), _json("report", path, *args, "--engine", "duckdb"))
