@@ -292,7 +292,7 @@ def _spark_session(master: str) -> Any:
                  .getOrCreate())
     except Exception as exc:
         raise InvalidInputError(f"cannot start Spark (master {master}): {_one_line(str(exc))[:300]}") from exc
-    spark.sparkContext.setLogLevel("ERROR")
+    spark.sparkContext.setLogLevel("OFF")  # a failed task logs its stack; the error is one line
     return spark
 
 

@@ -23,8 +23,8 @@ from typing import Any, BinaryIO
 
 from .._warnings import InvalidInputError
 
-__all__ = ["csv_delimiter", "check_quotes", "read_csv_table", "delimiter_hint", "is_glob", "is_remote", "escape_glob", "local_files", "PARQUET_SUFFIXES",
-           "CSV_SUFFIXES"]
+__all__ = ["csv_delimiter", "check_quotes", "read_csv_table", "delimiter_hint", "is_glob", "is_remote",
+           "escape_glob", "local_files", "PARQUET_SUFFIXES", "CSV_SUFFIXES"]
 
 PARQUET_SUFFIXES = (".parquet", ".pq", ".parq")
 CSV_SUFFIXES = (".csv", ".tsv", ".txt", ".csv.gz", ".tsv.gz", ".txt.gz", ".csv.bz2", ".tsv.bz2", ".csv.zst")

@@ -14,7 +14,9 @@ from typing import Any
 import numpy as np
 
 from .._warnings import InvalidInputError
-from ._files import CSV_SUFFIXES, PARQUET_SUFFIXES, check_quotes, csv_delimiter, delimiter_hint, escape_glob, is_remote, local_files
+from ._files import (
+    CSV_SUFFIXES, PARQUET_SUFFIXES, check_quotes, csv_delimiter, delimiter_hint, escape_glob, is_remote, local_files,
+)
 
 __all__ = ["DuckDBRunner", "duckdb_statistics"]
 
@@ -113,12 +115,11 @@ class DuckDBRunner:
         """The ``read_csv`` / ``read_parquet`` call of the files."""
         assert self._files is not None
         names = [escape_glob(p, "duckdb") for p in self._files]
-        if self._parquet:
-            if os.path.isdir(self._files[0]):
-                names = [os.path.join(escape_glob(self._files[0], "duckdb"), "**", "*.parquet")]
-            arg = _sql_string(names[0]) if len(names) == 1 else "[" + ", ".join(map(_sql_string, names)) + "]"
-            return f"read_parquet({arg})"
+        if self._parquet and os.path.isdir(self._files[0]):
+            names = [os.path.join(names[0], "**", "*.parquet")]
         arg = _sql_string(names[0]) if len(names) == 1 else "[" + ", ".join(map(_sql_string, names)) + "]"
+        if self._parquet:
+            return f"read_parquet({arg})"
         options = (f"header = true, delim = {_sql_string(self._delimiter)}, quote = '\"', escape = '\"', "
                    f"nullstr = '', auto_type_candidates = {_CSV_TYPES}, sample_size = {-1 if sniff else 2048}")
         if types:
@@ -198,7 +199,7 @@ class DuckDBRunner:
         except self._duckdb.ConversionException as exc:
             raise InvalidInputError(_conversion_error(str(exc))) from exc
         except self._duckdb.Error as exc:
-            raise InvalidInputError(f"DuckDB could not evaluate the input: {' '.join(str(exc).split())}") from exc
+            raise InvalidInputError(f"DuckDB could not evaluate the input: {' '.join(str(exc).split())[:400]}") from exc
 
     def column_kinds(self) -> dict[str, str]:
         """Column name -> float | int | bool | string | other (of files: once read, see :meth:`load`)."""

@@ -147,11 +147,10 @@ class SparkRunner:
 
 
 def _one_line(exc: BaseException) -> str:
-    """The first line of a Spark error that says what went wrong (not the JVM stack)."""
+    """What went wrong, from a Spark error: its innermost ``[ERROR_CLASS] message``, not the JVM stack."""
     text = str(exc)
-    cause = re.search(r"(?:Exception|Error): ([^\n]*)\n", text.split("Caused by:")[-1])
-    head = " ".join(text.split())[:200]
-    return head if cause is None else f"{head[:120]} ... {' '.join(cause.group(1).split())[:160]}"
+    classes = re.findall(r"\[[A-Z][A-Z0-9_.]+\][^\n]*", text)
+    return " ".join((classes[-1] if classes else text).split())[:300]
 
 
 def _as_pyarrow_types(df: Any) -> Any:
