@@ -170,7 +170,7 @@ def bad(data) -> dict:
 @pytest.mark.parametrize("case, args, expected", [
     ("missing file", ["nope.parquet", "--y-true", "y", "--y-score", "s"], "file not found"),
     ("missing column", ["{parquet}", "--y-true", "label", "--y-score", "s"], "'label' not found"),
-    ("text scores", ["{text.csv}", "--y-true", "y", "--y-score", "s"], "not numeric"),
+    ("text scores", ["{text.csv}", "--y-true", "y", "--y-score", "s"], "numeric"),
     ("NULL score", ["{null.csv}", "--y-true", "y", "--y-score", "s"], "NULL, NaN"),
     ("NaN score", ["{nan.parquet}", "--y-true", "y", "--y-score", "s"], "NULL, NaN"),
     ("negative weight", ["{negw.parquet}", "--y-true", "y", "--y-score", "s", "--weight", "w"], "negative"),

@@ -198,12 +198,21 @@ def _evaluation_options(func: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--engine", type=click.Choice(["memory", "duckdb", "spark"]), default="memory",
                      show_default=True,
                      help="Where the statistics are computed. memory: numpy on the columns read with pyarrow; "
-                          "duckdb: SQL aggregation over the file(s) (glob patterns allowed), rows never loaded "
-                          "into Python; spark: the same in a Spark session. duckdb and spark compute binary "
-                          "and multi-class label and binary score reports (CIs of weighted data: memory only)."),
+                          "duckdb: SQL aggregation over the file(s) (glob patterns allowed; a file that exists is "
+                          "read as itself even with [ ] in its name), rows never loaded into Python; spark: the "
+                          "same in a Spark session. Every engine reads CSV alike (RFC 4180 quotes, types from "
+                          "every row, see --delimiter). duckdb and spark compute binary and multi-class label and "
+                          "binary score reports (CIs of weighted data: memory only). duckdb never downloads "
+                          "extensions: remote paths (s3://, https://) need the library with a DuckDB connection "
+                          "of your own (compute_statistics(connection=...)), or --engine spark."),
         click.option("--score-bins", type=click.IntRange(min=1), metavar="N",
                      help="Binary scores: bin them into floor(score * N) instead of keeping every distinct "
-                          "score (fixed-size statistic); the AUC error bound is stated in the output."),
+                          "score; the AUC error bound is stated in the output. Exact statistics hold one row per "
+                          "distinct score in memory whatever the engine (about 200 bytes each: 5 million distinct "
+                          "scores need about 1 GB); above about 10^6 distinct scores pass --score-bins 10000 "
+                          "(fixed size, |AUC error| stated)."),
+        click.option("--delimiter", metavar="CHAR",
+                     help="CSV field delimiter, e.g. ';' or '\\t' [default: tab for .tsv files, else ',']."),
         click.option("--spark-master", default="local[*]", show_default=True, metavar="URL",
                      help="Master of the Spark session of --engine spark."),
     ]
@@ -242,7 +251,9 @@ def _read(source: str, y_true: str, pred_cols: list[str], numeric: list[str], we
     from .report.io import read_columns
 
     cols = [y_true, *pred_cols, *([weight] if weight else []), *extra]
-    table = read_columns(source, cols, numeric=numeric + ([weight] if weight else []))
+    ctx = click.get_current_context(silent=True)
+    delimiter = ctx.params.get("delimiter") if ctx is not None else None
+    table = read_columns(source, cols, numeric=numeric + ([weight] if weight else []), delimiter=delimiter)
     c = table.columns
     y = c[pred_cols[0]] if len(pred_cols) == 1 else np.column_stack([c[p] for p in pred_cols])
     return c[y_true], y, (c[weight] if weight else None), c
@@ -290,14 +301,14 @@ def _eval_kwargs(opts: dict[str, Any], y_true: Any) -> dict[str, Any]:
     )
 
 
-_GLOB = set("*?[")
-
-
 def _engine_source(file: str, engine: str) -> str:
-    """A file or glob pattern for an engine that reads the files itself."""
+    """A file or glob pattern for an engine that reads the files itself (a file that exists is
+    that file, even with ``[ ]`` in its name: the engines read it literally)."""
+    from .engines._files import is_glob
+
     if file == "-":
         raise InvalidInputError(f"--engine {engine} reads files, not stdin; use --engine memory for '-'")
-    if not (_GLOB & set(file)):
+    if not is_glob(file):
         path = Path(file)
         if not path.exists():
             raise InvalidInputError(f"file not found: {file}")
@@ -317,7 +328,7 @@ def _spark_session(master: str) -> Any:
                  .getOrCreate())
     except Exception as exc:
         raise InvalidInputError(f"cannot start Spark (master {master}): {_one_line(str(exc))[:300]}") from exc
-    spark.sparkContext.setLogLevel("ERROR")
+    spark.sparkContext.setLogLevel("OFF")  # a failed task logs its stack; the error is one line
     return spark
 
 
@@ -333,7 +344,7 @@ def _engine_kwargs(opts: dict[str, Any], y_true_sample: Any = None) -> dict[str,
         score_bins=opts["score_bins"], task=opts["task"], pos_label=opts["pos_label"],
         threshold=opts["threshold"], labels=labels, metrics=_split(opts["metrics"]),
         confidence_level=opts["confidence_level"], n_resamples=opts["n_resamples"], ci=not opts["no_ci"],
-        random_state=opts["seed"], dbt_samples=opts["dbt_samples"],
+        random_state=opts["seed"], dbt_samples=opts["dbt_samples"], delimiter=opts["delimiter"],
     )
 
 

@@ -70,6 +70,7 @@ def compute_statistics(
     normalize: bool = False,
     connection: Any = None,
     spark: Any = None,
+    delimiter: str | None = None,
 ) -> SufficientStatistics:
     r"""The sufficient statistics of predictions, computed by an engine.
 
@@ -101,6 +102,11 @@ def compute_statistics(
     normalize : probabilities: rescale rows that do not sum to 1
     connection : duckdb: an open connection to use (its memory_limit, threads …)
     spark : spark: the SparkSession to read a path with (default: the active one)
+    delimiter : CSV files: the field delimiter (default: tab for ``.tsv``, else ``,``).
+        Every engine reads CSV by the same rules (:mod:`beyondchance.engines._files`):
+        RFC 4180 quotes, column types from every row, an empty cell is missing, an
+        unclosed quote is an error naming its row; a path that exists is read as that
+        file even when its name holds ``[ ]``
 
     Returns
     -------
@@ -137,11 +143,11 @@ def compute_statistics(
     if chosen == "memory":
         from .memory import statistics_from_table
 
-        return statistics_from_table(source, **columns, **options)
+        return statistics_from_table(source, delimiter=delimiter, **columns, **options)
     if chosen == "duckdb":
         from .duckdb import duckdb_statistics
 
-        return duckdb_statistics(source, connection=connection, **columns, **options)
+        return duckdb_statistics(source, connection=connection, delimiter=delimiter, **columns, **options)
     from .spark import spark_statistics
 
-    return spark_statistics(source, spark=spark, **columns, **options)
+    return spark_statistics(source, spark=spark, delimiter=delimiter, **columns, **options)

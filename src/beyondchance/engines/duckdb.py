@@ -7,17 +7,23 @@ to disk when a ``GROUP BY`` outgrows memory; only the statistics come back to Py
 from __future__ import annotations
 
 import os
+import re
 import uuid
 from typing import Any
 
 import numpy as np
 
 from .._warnings import InvalidInputError
+from ._files import (
+    CSV_SUFFIXES, PARQUET_SUFFIXES, check_quotes, csv_delimiter, delimiter_hint, escape_glob, is_remote, local_files,
+)
 
 __all__ = ["DuckDBRunner", "duckdb_statistics"]
 
-_PARQUET = (".parquet", ".pq", ".parq")
-_CSV = (".csv", ".tsv", ".txt", ".csv.gz", ".tsv.gz", ".csv.zst")
+#: CSV columns are typed from every row, as pyarrow does (no BOOLEAN / date guessing:
+#: pyarrow's true / false spellings are recognised afterwards; dates stay text)
+_CSV_TYPES = "['BIGINT', 'DOUBLE', 'VARCHAR']"
+_TRUE, _FALSE = ("1", "True", "TRUE", "true"), ("0", "False", "FALSE", "false")  # pyarrow's defaults
 
 
 def _sql_string(s: str) -> str:
@@ -26,33 +32,23 @@ def _sql_string(s: str) -> str:
 
 def _kind(type_name: str) -> str:
     t = type_name.upper()
-    if t.startswith(("DOUBLE", "FLOAT", "REAL", "DECIMAL", "NUMERIC")):
-        return "float"
+    if t.startswith(("DOUBLE", "FLOAT", "REAL", "DECIMAL", "NUMERIC", "HUGEINT", "UHUGEINT")):
+        return "float"  # integers beyond 64 bits are read as floating point, as pyarrow reads them
     if t in ("BOOLEAN", "BOOL"):
         return "bool"
-    if t.startswith(("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT",
-                     "UINTEGER", "UBIGINT", "UHUGEINT", "INT")):
+    if t.startswith(("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "UTINYINT", "USMALLINT",
+                     "UINTEGER", "UBIGINT", "INT")):
         return "int"
     if t.startswith(("VARCHAR", "STRING", "TEXT", "ENUM")):
         return "string"
     return "other"
 
 
-def _file_relation(path: Any) -> str:
+def _paths(path: Any) -> list[str]:
     paths = [os.fspath(p) for p in path] if isinstance(path, (list, tuple)) else [os.fspath(path)]
     if not paths:
         raise InvalidInputError("no input file given")
-    lower = paths[0].lower()
-    arg = _sql_string(paths[0]) if len(paths) == 1 else "[" + ", ".join(map(_sql_string, paths)) + "]"
-    if lower.endswith(_PARQUET) or os.path.isdir(paths[0]):
-        if os.path.isdir(paths[0]):
-            arg = _sql_string(os.path.join(paths[0], "**", "*.parquet"))
-        return f"read_parquet({arg})"
-    if lower.endswith(_CSV):
-        return f"read_csv({arg}, header = true)"
-    raise InvalidInputError(
-        f"cannot tell the format of {paths[0]!r}: use a .parquet or .csv (.tsv, .txt) file name or pattern"
-    )
+    return paths
 
 
 class DuckDBRunner:
@@ -61,25 +57,51 @@ class DuckDBRunner:
     Parameters
     ----------
     source : a path, a glob pattern or a list of paths (Parquet or CSV, by extension;
-        a directory is read as ``dir/**/*.parquet``), or a pandas / polars DataFrame,
-        a pyarrow Table or a DuckDB relation
+        a directory is read as ``dir/**/*.parquet``; a path that exists is that file,
+        even with ``[`` in its name), or a pandas / polars DataFrame, a pyarrow Table
+        or a DuckDB relation
     connection : an open ``duckdb`` connection (its settings — memory_limit, threads,
-        temp_directory — apply); default: a new in-memory connection
+        temp_directory, extensions — apply); default: a new in-memory connection that
+        never installs or loads an extension, so remote paths (``s3://``, ``https://``)
+        need a connection of your own with ``httpfs`` loaded
+    delimiter : CSV: the field delimiter (default: tab for ``.tsv``, else ``,``)
+
+    Files are read once per runner: :meth:`load` copies the needed columns into a
+    temporary table (typed from every row, as pyarrow types them), and
+    every query runs on that copy — one consistent scan even if a file changes.
     """
 
-    def __init__(self, source: Any, *, connection: Any = None):
+    def __init__(self, source: Any, *, connection: Any = None, delimiter: str | None = None):
         import duckdb
 
         self._duckdb = duckdb
-        self.con = connection if connection is not None else duckdb.connect()
         self._own = connection is None
+        self._files: list[str] | None = None
+        self._loaded: set[str] | None = None
+        self._view: str | None = None
+        self._snapshot: str | None = None
+        if isinstance(source, (str, os.PathLike, list, tuple)):
+            self._files = _paths(source)
+            remote = [p for p in self._files if is_remote(p)]
+            if remote and self._own:
+                raise InvalidInputError(
+                    f"{remote[0]} is a remote path: engine 'duckdb' never downloads DuckDB extensions; "
+                    "pass connection= a duckdb connection of your own with httpfs (and credentials) loaded"
+                )
+            first = self._files[0]
+            self._parquet = first.lower().endswith(PARQUET_SUFFIXES) or os.path.isdir(first)
+            if not self._parquet and not first.lower().endswith(CSV_SUFFIXES):
+                raise InvalidInputError(
+                    f"cannot tell the format of {first!r}: use a .parquet or .csv (.tsv, .txt) file name or pattern"
+                )
+            self._delimiter = csv_delimiter(first, delimiter)
+        self.con = connection if connection is not None else duckdb.connect()
         if self._own:
             self.con.execute("SET preserve_insertion_order = false")
-        self._view: str | None = None
-        if isinstance(source, (str, os.PathLike, list, tuple)):
-            self.relation = _file_relation(source)
-            if self.relation.startswith("read_csv("):
-                self._read_yes_no_as_text()
+            self.con.execute("SET autoinstall_known_extensions = false")
+            self.con.execute("SET autoload_known_extensions = false")
+        if self._files is not None:
+            self.relation = self._reader()
         else:
             name = f"bc_source_{uuid.uuid4().hex}"
             if isinstance(source, duckdb.DuckDBPyRelation):
@@ -89,29 +111,79 @@ class DuckDBRunner:
             self._view = name
             self.relation = self.quote(name)
 
-    def _read_yes_no_as_text(self) -> None:
-        """Type CSV columns as pyarrow (the memory engine's reader) does.
+    def _reader(self, types: dict[str, str] | None = None, sniff: bool = True) -> str:
+        """The ``read_csv`` / ``read_parquet`` call of the files."""
+        assert self._files is not None
+        names = [escape_glob(p, "duckdb") for p in self._files]
+        if self._parquet and os.path.isdir(self._files[0]):
+            names = [os.path.join(names[0], "**", "*.parquet")]
+        arg = _sql_string(names[0]) if len(names) == 1 else "[" + ", ".join(map(_sql_string, names)) + "]"
+        if self._parquet:
+            return f"read_parquet({arg})"
+        options = (f"header = true, delim = {_sql_string(self._delimiter)}, quote = '\"', escape = '\"', "
+                   f"nullstr = '', auto_type_candidates = {_CSV_TYPES}, sample_size = {-1 if sniff else 2048}")
+        if types:
+            options += ", types = {" + ", ".join(f"{_sql_string(c)}: {_sql_string(t)}" for c, t in types.items()) + "}"
+        return f"read_csv({arg}, {options})"
 
-        DuckDB's CSV sniffer reads ``yes``/``no`` (``y``/``n``, ``t``/``f``) as BOOLEAN;
-        pyarrow only ``true``/``false``/``1``/``0``.  A BOOLEAN column holding any other
-        spelling is re-read as text, so that every engine sees the same labels.
+    def load(self, columns: list[str], numeric: list[str] = ()) -> None:
+        """Copy ``columns`` of the files into a temporary table, typed from every row.
+
+        Checks that they exist, that no quote of a local CSV file is left open, and
+        that the ``numeric`` ones hold numbers (else the error names the line).
+        In-memory sources are only checked.  Called once; later calls check the columns.
         """
-        args = self.relation[len("read_csv("):-1]  # "<paths>, header = true"
-        kinds = self._execute(f"DESCRIBE SELECT * FROM {self.relation}").fetchall()
-        booleans = [str(col) for col, typ, *_ in kinds if str(typ).upper() == "BOOLEAN"]
-        if not booleans:
+        if self._files is not None and self._loaded is None and not self._parquet:
+            for path in local_files(self._files):
+                check_quotes(path, path, self._delimiter)
+        if self._loaded is not None:
+            available = sorted(self._loaded)
+        elif self._files is not None:
+            available = self._header()
+        else:
+            available = list(self.column_kinds())
+        missing = [c for c in columns if c not in available]
+        if missing:
+            hint = "" if self._files is None or self._parquet else delimiter_hint(available, self._delimiter)
+            where = f" in {self._files[0]}" if self._files else ""
+            raise InvalidInputError(f"column {missing[0]!r} not found{where}; available columns: {available}{hint}")
+        if self._files is None or self._loaded is not None:
             return
-        raw = f"read_csv({args}, all_varchar = true)"
-        spelled = ", ".join(
-            f"COUNT(*) FILTER (WHERE {self.quote(c)} IS NOT NULL AND lower({self.quote(c)}) "
-            "NOT IN ('1', '0', 'true', 'false'))"
-            for c in booleans
+        table = f"bc_snapshot_{uuid.uuid4().hex}"
+        cols = ", ".join(self.quote(c) for c in dict.fromkeys(columns))
+        self._execute(f"CREATE TEMP TABLE {self.quote(table)} AS SELECT {cols} FROM {self._reader()}")
+        self.relation = self.quote(table)
+        self._snapshot = table
+        self._loaded = set(columns)
+        if not self._parquet:
+            self._type_booleans()
+            kinds = self.column_kinds()
+            text = {c: "DOUBLE" for c in numeric if kinds.get(c) not in ("float", "int")}
+            if text:  # read them as numbers, for DuckDB's error naming the line of the first non-number
+                self._execute(f"SELECT {', '.join(f'COUNT({self.quote(c)})' for c in text)} FROM {self._reader(text)}")
+
+    def _header(self) -> list[str]:
+        """The column names of the files (a short sniff: the header is enough)."""
+        rows = self._execute(f"DESCRIBE SELECT * FROM {self._reader(sniff=False)}").fetchall()
+        return [str(r[0]) for r in rows]
+
+    def _type_booleans(self) -> None:
+        """Text columns holding only pyarrow's spellings of true / false become BOOLEAN (as in pyarrow)."""
+        text = [c for c, k in self.column_kinds().items() if k == "string"]
+        if not text:
+            return
+        spellings = ", ".join(map(_sql_string, _TRUE + _FALSE))
+        checks = ", ".join(
+            f"COUNT({self.quote(c)}) > 0 AND COUNT(*) FILTER (WHERE {self.quote(c)} NOT IN ({spellings})) = 0"
+            for c in text
         )
-        counts = self._execute(f"SELECT {spelled} FROM {raw}").fetchall()[0]
-        text = [c for c, k in zip(booleans, counts) if k]
-        if text:
-            types = "{" + ", ".join(f"{_sql_string(c)}: 'VARCHAR'" for c in text) + "}"
-            self.relation = f"read_csv({args}, types = {types})"
+        flags = self._execute(f"SELECT {checks} FROM {self.relation}").fetchall()[0]
+        for c, flag in zip(text, flags):
+            if flag:
+                self._execute(
+                    f"ALTER TABLE {self.relation} ALTER {self.quote(c)} SET DATA TYPE BOOLEAN "
+                    f"USING ({self.quote(c)} IN ({', '.join(map(_sql_string, _TRUE))}))"
+                )
 
     def quote(self, name: str) -> str:
         return '"' + name.replace('"', '""') + '"'
@@ -124,10 +196,15 @@ class DuckDBRunner:
             return rel.to_arrow_table() if hasattr(rel, "to_arrow_table") else rel.arrow()
         except self._duckdb.IOException as exc:
             raise InvalidInputError(f"cannot read the input: {' '.join(str(exc).split())}") from exc
+        except self._duckdb.ConversionException as exc:
+            raise InvalidInputError(_conversion_error(str(exc))) from exc
         except self._duckdb.Error as exc:
-            raise InvalidInputError(f"DuckDB could not evaluate the input: {' '.join(str(exc).split())}") from exc
+            raise InvalidInputError(f"DuckDB could not evaluate the input: {' '.join(str(exc).split())[:400]}") from exc
 
     def column_kinds(self) -> dict[str, str]:
+        """Column name -> float | int | bool | string | other (of files: once read, see :meth:`load`)."""
+        if self._files is not None and self._loaded is None:
+            self.load(self._header())
         rows = self._execute(f"DESCRIBE SELECT * FROM {self.relation}").fetchall()
         return {str(r[0]): _kind(str(r[1])) for r in rows}
 
@@ -136,6 +213,8 @@ class DuckDBRunner:
         return {name: table.column(name).to_numpy(zero_copy_only=False) for name in table.column_names}
 
     def close(self) -> None:
+        if self._snapshot is not None and not self._own:
+            self.con.execute(f"DROP TABLE IF EXISTS {self.quote(self._snapshot)}")
         if self._view is not None:
             try:
                 self.con.unregister(self._view)
@@ -145,11 +224,24 @@ class DuckDBRunner:
             self.con.close()
 
 
-def duckdb_statistics(source: Any, *, connection: Any = None, **kwargs: Any):
+def _conversion_error(message: str) -> str:
+    """DuckDB's multi-line CSV conversion error as one line naming the line, column and value."""
+    text = " ".join(message.split())
+    line = re.search(r"CSV Error on Line: (\d+)", text)
+    value = re.search(r'converting column "(.*?)"\. Could not convert string "(.*?)" to \'(\w+)\'', text)
+    file = re.search(r"file = (\S+)", text)
+    if line and value:
+        where = f"{file.group(1)}: " if file else ""
+        return (f"{where}column {value.group(1)!r} must be numeric ({value.group(3)}); line {line.group(1)} "
+                f"holds {value.group(2)[:60]!r}")
+    return f"DuckDB could not convert a value: {text[:300]}"
+
+
+def duckdb_statistics(source: Any, *, connection: Any = None, delimiter: str | None = None, **kwargs: Any):
     """:func:`beyondchance.compute_statistics` with ``engine="duckdb"``."""
     from .sql import sql_statistics
 
-    runner = DuckDBRunner(source, connection=connection)
+    runner = DuckDBRunner(source, connection=connection, delimiter=delimiter)
     try:
         return sql_statistics(runner, **kwargs)
     finally:

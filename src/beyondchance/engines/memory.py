@@ -37,6 +37,7 @@ from ..stats import (
     _binary_confusion,
 )
 from ._common import Spec, make_spec, resolve_task
+from ._files import CSV_SUFFIXES, csv_delimiter, is_glob, read_csv_table
 
 __all__ = ["statistics_from_arrays", "statistics_from_table", "read_columns"]
 
@@ -257,20 +258,26 @@ def _column_names(source: Any) -> list[str]:
     return [str(k) for k in source.keys()] if isinstance(source, Mapping) else []
 
 
-def read_columns(source: Any, names: list[str]) -> dict[str, np.ndarray]:
-    """The named columns of an in-memory table, or of a CSV / Parquet file read with pyarrow."""
+def read_columns(source: Any, names: list[str], delimiter: str | None = None) -> dict[str, np.ndarray]:
+    """The named columns of an in-memory table, or of CSV / Parquet files read with pyarrow."""
     if isinstance(source, (str, os.PathLike)):
-        source = _read_file(os.fspath(source), names)
+        source = _read_file(os.fspath(source), list(dict.fromkeys(names)), delimiter)
     return {name: _column(source, name) for name in names}
 
 
-def _read_file(path: str, names: list[str]) -> Any:
+def _read_file(path: str, names: list[str], delimiter: str | None) -> Any:
+    """A file or glob pattern by the CSV rules of :mod:`._files` (Parquet: pyarrow.dataset)."""
+    import pyarrow as pa
     import pyarrow.dataset as ds
 
-    fmt = "csv" if path.lower().endswith((".csv", ".csv.gz", ".tsv", ".txt")) else "parquet"
+    files = _glob(path) if is_glob(path) else [path]
     try:
-        dataset = ds.dataset(path if not any(c in path for c in "*?[") else _glob(path), format=fmt)
-        return dataset.to_table(columns=names)
+        if path.lower().endswith(CSV_SUFFIXES):
+            tables = [read_csv_table(f, names, f, csv_delimiter(f, delimiter)) for f in files]
+            return pa.concat_tables(tables, promote_options="permissive")
+        return ds.dataset(files, format="parquet").to_table(columns=names)
+    except InvalidInputError:
+        raise
     except (FileNotFoundError, OSError) as exc:
         raise InvalidInputError(f"cannot read {path!r}: {exc}") from exc
     except Exception as exc:  # pyarrow.lib.ArrowInvalid: missing columns, bad files
@@ -294,12 +301,13 @@ def statistics_from_table(
     y_pred: str | None = None,
     y_proba: Any = None,
     weight: str | None = None,
+    delimiter: str | None = None,
     **options: Any,
 ) -> SufficientStatistics:
     """:func:`statistics_from_arrays` on the named columns of a table (or a file read with pyarrow)."""
     proba_cols = _proba_columns(y_proba)
     names = [c for c in (y_true, y_score, y_pred, weight) if c is not None] + proba_cols
-    cols = read_columns(source, names)
+    cols = read_columns(source, names, delimiter)
     proba = None if not proba_cols else np.column_stack([cols[c] for c in proba_cols])
     return statistics_from_arrays(
         cols[y_true],

@@ -11,12 +11,14 @@ configures.
 from __future__ import annotations
 
 import os
+import re
 import uuid
 from typing import Any
 
 import numpy as np
 
 from .._warnings import InvalidInputError
+from ._files import CSV_SUFFIXES, check_quotes, csv_delimiter, escape_glob, local_files as _local_files
 
 __all__ = ["SparkRunner", "spark_statistics", "is_spark_dataframe"]
 
@@ -51,10 +53,18 @@ def _kind(dtype: Any) -> str:
 
 
 class SparkRunner:
-    """Runs the shared SQL on Spark over a DataFrame or a path (temporary view)."""
+    """Runs the shared SQL on Spark over a DataFrame or a path (temporary view).
 
-    def __init__(self, source: Any, *, spark: Any = None):
+    Paths are read by the CSV rules of :mod:`._files` (``multiLine`` and ``escape='"'``
+    for RFC 4180, types inferred from every row, ``FAILFAST``); a local file whose
+    name holds ``[ ]`` is read as that file.  :meth:`load` keeps the needed columns
+    (``localCheckpoint``), so that every query of a call sees the same rows.
+    """
+
+    def __init__(self, source: Any, *, spark: Any = None, delimiter: str | None = None):
         sql = _import_pyspark()
+        self._paths: list[str] | None = None
+        self._csv = False
         if is_spark_dataframe(source):
             df = source
             self.spark = df.sparkSession
@@ -65,20 +75,53 @@ class SparkRunner:
                 )
             self.spark = spark if spark is not None else sql.SparkSession.builder.getOrCreate()
             paths = [os.fspath(p) for p in source] if isinstance(source, (list, tuple)) else [os.fspath(source)]
+            self._csv = paths[0].lower().endswith(CSV_SUFFIXES)
+            self._delimiter = csv_delimiter(paths[0], delimiter)
+            self._paths = paths
+            names = [escape_glob(p, "hadoop") for p in paths]
             try:
-                if paths[0].lower().endswith((".csv", ".tsv", ".txt", ".csv.gz")):
-                    df = self.spark.read.csv(paths, header=True, inferSchema=True)
+                if self._csv:
+                    df = self.spark.read.csv(names, header=True, inferSchema=True, sep=self._delimiter, quote='"',
+                                             escape='"', multiLine=True, mode="FAILFAST", nullValue="")
                 else:
-                    df = self.spark.read.parquet(*paths)
+                    df = self.spark.read.parquet(*names)
             except Exception as exc:
-                raise InvalidInputError(f"Spark cannot read {paths[0]!r}: {' '.join(str(exc).split())[:300]}") from exc
+                raise InvalidInputError(f"Spark cannot read {paths[0]!r}: {_one_line(exc)}") from exc
+            df = _as_pyarrow_types(df)
         self.df = df
+        self._loaded = False
         self.view = f"bc_source_{uuid.uuid4().hex}"
         df.createOrReplaceTempView(self.view)
         self.relation = self.quote(self.view)
 
     def quote(self, name: str) -> str:
         return "`" + name.replace("`", "``") + "`"
+
+    def load(self, columns: list[str], numeric: list[str] = ()) -> None:
+        """Check the columns; for paths, keep them (one scan; a local CSV's quotes checked first)."""
+        if not self._loaded and self._csv:
+            for path in _local_files(self._paths):
+                check_quotes(path, path, self._delimiter)
+        kinds = self.column_kinds()
+        missing = [c for c in columns if c not in kinds]
+        if missing:
+            raise InvalidInputError(f"column {missing[0]!r} not found; available columns: {list(kinds)}")
+        for c in numeric:
+            if kinds[c] not in ("float", "int"):
+                bad = self.df.filter(f"{self.quote(c)} IS NOT NULL AND try_cast({self.quote(c)} AS DOUBLE) IS NULL")
+                example = [r[0] for r in bad.select(c).limit(1).collect()]
+                raise InvalidInputError(
+                    f"column {c!r} must be numeric; it holds {str(example[0])[:60]!r}" if example
+                    else f"column {c!r} must be numeric, it is {kinds[c]}"
+                )
+        if self._loaded or self._paths is None:
+            return
+        try:
+            self.df = self.df.select(*[self.df[c] for c in dict.fromkeys(columns)]).localCheckpoint(eager=True)
+        except Exception as exc:
+            raise InvalidInputError(f"Spark cannot read {self._paths[0]!r}: {_one_line(exc)}") from exc
+        self.df.createOrReplaceTempView(self.view)
+        self._loaded = True
 
     def column_kinds(self) -> dict[str, str]:
         return {f.name: _kind(f.dataType) for f in self.df.schema.fields}
@@ -91,7 +134,7 @@ class SparkRunner:
                 return {n: table.column(n).to_numpy(zero_copy_only=False) for n in table.column_names}
             rows = result.collect()
         except Exception as exc:
-            raise InvalidInputError(f"Spark could not evaluate the input: {' '.join(str(exc).split())[:300]}") from exc
+            raise InvalidInputError(f"Spark could not evaluate the input: {_one_line(exc)}") from exc
         names = result.columns
         return {n: np.array([row[i] for row in rows], dtype=object if rows and isinstance(rows[0][i], str) else None)
                 for i, n in enumerate(names)}
@@ -103,11 +146,35 @@ class SparkRunner:
             pass
 
 
-def spark_statistics(source: Any, *, spark: Any = None, **kwargs: Any):
+def _one_line(exc: BaseException) -> str:
+    """What went wrong, from a Spark error: its innermost ``[ERROR_CLASS] message``, not the JVM stack."""
+    text = str(exc)
+    classes = re.findall(r"\[[A-Z][A-Z0-9_.]+\][^\n]*", text)
+    return " ".join((classes[-1] if classes else text).split())[:300]
+
+
+def _as_pyarrow_types(df: Any) -> Any:
+    """CSV columns typed as pyarrow types them: decimals (integers beyond 64 bits) as double,
+    dates and timestamps as their text."""
+    from pyspark.sql import functions as F
+
+    out = []
+    for f in df.schema.fields:
+        name = type(f.dataType).__name__
+        col = F.col("`" + f.name.replace("`", "``") + "`")
+        if name == "DecimalType":
+            col = col.cast("double")
+        elif name in ("DateType", "TimestampType", "TimestampNTZType"):
+            col = col.cast("string")
+        out.append(col.alias(f.name))
+    return df.select(*out)
+
+
+def spark_statistics(source: Any, *, spark: Any = None, delimiter: str | None = None, **kwargs: Any):
     """:func:`beyondchance.compute_statistics` with ``engine="spark"``."""
     from .sql import sql_statistics
 
-    runner = SparkRunner(source, spark=spark)
+    runner = SparkRunner(source, spark=spark, delimiter=delimiter)
     try:
         return sql_statistics(runner, **kwargs)
     finally:

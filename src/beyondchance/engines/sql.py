@@ -72,6 +72,8 @@ class Runner(Protocol):
 
     def column_kinds(self) -> dict[str, str]: ...  # name -> float | int | bool | string | other
 
+    def load(self, columns: list[str], numeric: list[str]) -> None: ...  # read the columns once (numeric: as DOUBLE)
+
 
 def lit(x: float) -> str:
     """A DOUBLE literal that both dialects parse exactly (repr round-trips)."""
@@ -101,6 +103,8 @@ class _Cols:
     def label(self, name: str) -> tuple[str, str]:
         """(expression, invalid-row flag) of a label column."""
         e = self.q(name)
+        if self.kinds.get(name) == "float":  # DECIMAL / 128-bit integers: floating point, as pyarrow reads them
+            e = f"CAST({e} AS DOUBLE)"
         flag = _bad_number(e) if self.kinds.get(name) == "float" else _null(e)
         return e, flag
 
@@ -306,13 +310,12 @@ def sql_statistics(
     from .memory import _proba_columns
 
     proba = None if y_proba is None else _proba_columns(y_proba)
-    kinds = runner.column_kinds()
     wanted = [c for c in (y_true, y_score, y_pred, weight, *(proba or [])) if c is not None]
     for col in wanted:
         if not isinstance(col, str):
             raise InvalidInputError(f"column names must be strings, got {col!r}")
-        if col not in kinds:
-            raise InvalidInputError(f"column {col!r} not found; available columns: {list(kinds)}")
+    runner.load(wanted, [c for c in (y_score, weight, *(proba or [])) if c is not None])
+    kinds = runner.column_kinds()
     t = resolve_task(
         task,
         has_score=y_score is not None,

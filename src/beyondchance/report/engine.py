@@ -80,43 +80,53 @@ def _numpy_kind(a: np.ndarray) -> str:
 
 
 class _Source:
-    """One source and the engine that scans it."""
+    """One source and the engine that scans it: the needed columns are read once (:meth:`open`)
+    and every statistic of the report is computed from that one read."""
 
-    def __init__(self, source: Any, engine: str, *, spark: Any = None, name: str | None = None):
+    def __init__(self, source: Any, engine: str, *, spark: Any = None, name: str | None = None,
+                 delimiter: str | None = None):
         if engine not in ("memory", "duckdb", "spark"):
             raise InvalidInputError(f"engine must be memory, duckdb or spark, got {engine!r}")
         self.source = source
         self.engine = engine
         self.spark = spark
         self.name = name
+        self.delimiter = delimiter
+        self._runner: Any = None
 
-    def kinds(self) -> dict[str, str]:
-        """Column name -> float | int | bool | string | other (no rows read)."""
-        if self.engine == "duckdb":
-            from ..engines.duckdb import DuckDBRunner
+    def open(self, columns: Sequence[str], numeric: Sequence[str]) -> dict[str, str]:
+        """Read ``columns`` (``numeric`` ones as numbers); column name -> float | int | bool | string | other."""
+        if self.engine == "memory":
+            if not isinstance(self.source, Mapping):
+                raise InvalidInputError("engine='memory' takes a mapping of columns here")
+            kinds = {str(k): _numpy_kind(np.asarray(v)) for k, v in self.source.items()}
+            _check_columns(kinds, columns, self.name or "input")
+            return kinds
+        if self._runner is None:
+            if self.engine == "duckdb":
+                from ..engines.duckdb import DuckDBRunner
 
-            runner = DuckDBRunner(self.source)
-            try:
-                return runner.column_kinds()
-            finally:
-                runner.close()
-        if self.engine == "spark":
-            from ..engines.spark import SparkRunner
+                self._runner = DuckDBRunner(self.source, delimiter=self.delimiter)
+            else:
+                from ..engines.spark import SparkRunner
 
-            runner = SparkRunner(self.source, spark=self.spark)
-            try:
-                return runner.column_kinds()
-            finally:
-                runner.close()
-        if isinstance(self.source, Mapping):
-            return {str(k): _numpy_kind(np.asarray(v)) for k, v in self.source.items()}
-        raise InvalidInputError("engine='memory' takes a mapping of columns here")
+                self._runner = SparkRunner(self.source, spark=self.spark, delimiter=self.delimiter)
+        self._runner.load(list(columns), list(numeric))
+        return self._runner.column_kinds()
 
     def statistics(self, **kwargs: Any):
+        if self._runner is not None:
+            from ..engines.sql import sql_statistics
+
+            return sql_statistics(self._runner, **kwargs)
         from ..engines import compute_statistics
 
-        extra = {"spark": self.spark} if self.engine == "spark" else {}
-        return compute_statistics(self.source, engine=self.engine, **extra, **kwargs)  # type: ignore[arg-type]
+        return compute_statistics(self.source, engine="memory", **kwargs)
+
+    def close(self) -> None:
+        if self._runner is not None:
+            self._runner.close()
+            self._runner = None
 
 
 def _check_columns(kinds: dict[str, str], columns: Sequence[str], name: str) -> None:
@@ -178,9 +188,8 @@ def _prepare(
     """Detect the task and scan the labels (one cheap ``GROUP BY y_true``)."""
     if bool(y_score) == bool(y_pred):
         raise InvalidInputError("give either y_score (scores or probability columns) or y_pred")
-    kinds = src.kinds()
     cols = [y_true, *y_score, *([y_pred] if y_pred else []), *([weight] if weight else [])]
-    _check_columns(kinds, cols, src.name or "input")
+    kinds = src.open(cols, [*y_score, *([weight] if weight else [])])
     for c in [*y_score, *([weight] if weight else [])]:
         if kinds[c] not in ("float", "int"):
             raise InvalidInputError(f"{src.name or 'input'}: column {c!r} is not numeric ({kinds[c]})")
@@ -204,8 +213,8 @@ def _prepare(
             f"a binary report needs two classes; y_true has {classes.size} "
             f"({', '.join(map(_fmt_label, classes[:5]))} ...)"
         )
-    if detected == "binary-labels" and y_pred is None:
-        y_pred = y_score[0]  # a score column holding labels
+    if detected in ("labels", "binary-labels") and y_pred is None:
+        y_pred = y_score[0]  # a score column holding labels (an integer column: as evaluate() reads it)
     if detected in ("labels", "binary-labels", "multiclass-labels"):
         stats = src.statistics(y_true=y_true, y_pred=y_pred, weight=weight, task="labels",
                                statistics=("confusion",), labels=labels)
@@ -303,10 +312,10 @@ def _report(
     return dataclasses.replace(report, engine=engine, score_statistic=score_statistic)
 
 
-def _as_source(source: Any, engine: str, spark: Any, name: str | None) -> _Source:
+def _as_source(source: Any, engine: str, spark: Any, name: str | None, delimiter: str | None = None) -> _Source:
     if isinstance(source, _Source):
         return source
-    return _Source(source, engine, spark=spark, name=name)
+    return _Source(source, engine, spark=spark, name=name, delimiter=delimiter)
 
 
 def _names(source: Any) -> str:
@@ -325,6 +334,7 @@ def evaluate_source(
     engine: str = "duckdb",
     score_bins: int | None = None,
     spark: Any = None,
+    delimiter: str | None = None,
     task: str | None = None,
     pos_label: Any = None,
     threshold: float | None = None,
@@ -352,6 +362,7 @@ def evaluate_source(
         keeping every distinct score; the AUC error bound is stated in
         ``Report.score_statistic`` and the notes
     spark : the SparkSession of ``engine="spark"`` (default: the active one)
+    delimiter : CSV files: the field delimiter (default: tab for ``.tsv``, else ``,``)
     task, pos_label, threshold, labels, metrics, confidence_level, n_resamples, ci,
     random_state, strict, name, dbt_samples, progress : as in
         :func:`~beyondchance.report.evaluate`
@@ -362,17 +373,21 @@ def evaluate_source(
         With ``engine`` set.
     """
     y_score = (y_score,) if isinstance(y_score, str) else tuple(y_score)
-    src = _as_source(source, engine, spark, name)
+    src = _as_source(source, engine, spark, name, delimiter)
     step = progress or (lambda message: None)
     step(f"scanning the labels ({engine})")
-    p = _prepare(src, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=weight, task=task, labels=labels,
-                 score_bins=score_bins)
-    if score_bins is not None and p.task != "binary-scores":
-        raise InvalidInputError(f"score_bins applies to binary scores, not to a {p.task} report")
-    if p.task == "binary-scores":
-        pos = _resolve_positive(p.classes, p.counts0, pos_label)
-        step(f"aggregating the scores ({engine})")
-        _scan_scores(src, p, y_true=y_true, y_score=y_score[0], weight=weight, pos=pos[0], score_bins=score_bins)
+    try:
+        p = _prepare(src, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=weight, task=task, labels=labels,
+                     score_bins=score_bins)
+        if score_bins is not None and p.task != "binary-scores":
+            raise InvalidInputError(f"score_bins applies to binary scores, not to a {p.task} report")
+        if p.task == "binary-scores":
+            pos = _resolve_positive(p.classes, p.counts0, pos_label)
+            step(f"aggregating the scores ({engine})")
+            _scan_scores(src, p, y_true=y_true, y_score=y_score[0], weight=weight, pos=pos[0],
+                         score_bins=score_bins)
+    finally:
+        src.close()
     return _report(p, engine=src.engine, pos_label=pos_label, threshold=threshold, metrics=metrics,
                    confidence_level=confidence_level, n_resamples=n_resamples, ci=ci, random_state=random_state,
                    strict=strict, name=name, dbt_samples=dbt_samples, progress=progress)
@@ -388,6 +403,7 @@ def compare_sources(
     engine: str = "duckdb",
     score_bins: int | None = None,
     spark: Any = None,
+    delimiter: str | None = None,
     reference: str | None = None,
     task: str | None = None,
     pos_label: Any = None,
@@ -413,41 +429,47 @@ def compare_sources(
         raise InvalidInputError(f"reference {reference!r} is not a test set; test sets: {', '.join(names)}")
     step = progress or (lambda message: None)
     prepared: list[tuple[str, _Source, _Prepared]] = []
-    for nm in names:
-        step(f"scanning {nm} ({engine})")
-        src = _as_source(sources[nm], engine, spark, nm)
-        try:
-            p = _prepare(src, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=weight,
-                         task=task if not prepared else prepared[0][2].task, labels=labels, score_bins=score_bins)
-        except InvalidInputError as exc:
-            raise InvalidInputError(f"test set {nm!r}: {exc}") from None
-        prepared.append((nm, src, p))
-    for _, _, p in prepared:  # as compare(): the task is resolved once, then given to every set
-        p.source, p.reason = "given", "given"
-    first = prepared[0][2]
-    pos = None
-    if first.task.startswith("binary"):
-        pooled = LabelCounts(prepared[0][2].classes, prepared[0][2].counts0)
-        for _, _, p in prepared[1:]:
-            pooled = pooled.merge(LabelCounts(p.classes, p.counts0))
-        pl = pos_label if pos_label is not None else _resolve_positive(pooled.labels, pooled.counts, None)[0]
-        for nm, src, p in prepared:
+    opened: list[_Source] = []
+    try:
+        for nm in names:
+            step(f"scanning {nm} ({engine})")
+            src = _as_source(sources[nm], engine, spark, nm, delimiter)
+            opened.append(src)
             try:
-                resolved = _resolve_positive(p.classes, p.counts0, pl)
+                p = _prepare(src, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=weight,
+                             task=task if not prepared else prepared[0][2].task, labels=labels, score_bins=score_bins)
             except InvalidInputError as exc:
                 raise InvalidInputError(f"test set {nm!r}: {exc}") from None
-            if first.task == "binary-scores":
-                step(f"aggregating the scores of {nm} ({engine})")
-                _scan_scores(src, p, y_true=y_true, y_score=y_score[0], weight=weight, pos=resolved[0],
-                             score_bins=score_bins)
-        pos_label = pl
-        if first.task == "binary-scores" and threshold is None:
-            in_unit = True
-            for _, _, p in prepared:
-                tc = p.stats.threshold_counts() if isinstance(p.stats, BinnedScoreCounts) else p.stats
-                assert isinstance(tc, ThresholdCounts)
-                in_unit &= bool(tc.thresholds.size and tc.thresholds[-1] >= 0 and tc.thresholds[0] <= 1)
-            threshold = 0.5 if in_unit else 0.0
+            prepared.append((nm, src, p))
+        for _, _, p in prepared:  # as compare(): the task is resolved once, then given to every set
+            p.source, p.reason = "given", "given"
+        first = prepared[0][2]
+        pos = None
+        if first.task.startswith("binary"):
+            pooled = LabelCounts(prepared[0][2].classes, prepared[0][2].counts0)
+            for _, _, p in prepared[1:]:
+                pooled = pooled.merge(LabelCounts(p.classes, p.counts0))
+            pl = pos_label if pos_label is not None else _resolve_positive(pooled.labels, pooled.counts, None)[0]
+            for nm, src, p in prepared:
+                try:
+                    resolved = _resolve_positive(p.classes, p.counts0, pl)
+                except InvalidInputError as exc:
+                    raise InvalidInputError(f"test set {nm!r}: {exc}") from None
+                if first.task == "binary-scores":
+                    step(f"aggregating the scores of {nm} ({engine})")
+                    _scan_scores(src, p, y_true=y_true, y_score=y_score[0], weight=weight, pos=resolved[0],
+                                 score_bins=score_bins)
+            pos_label = pl
+            if first.task == "binary-scores" and threshold is None:
+                in_unit = True
+                for _, _, p in prepared:
+                    tc = p.stats.threshold_counts() if isinstance(p.stats, BinnedScoreCounts) else p.stats
+                    assert isinstance(tc, ThresholdCounts)
+                    in_unit &= bool(tc.thresholds.size and tc.thresholds[-1] >= 0 and tc.thresholds[0] <= 1)
+                threshold = 0.5 if in_unit else 0.0
+    finally:
+        for src in opened:
+            src.close()
     reports = []
     for nm, src, p in prepared:
         step(f"evaluating {nm}")

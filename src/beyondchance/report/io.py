@@ -4,8 +4,10 @@ Only the columns asked for are read (Parquet: column projection; CSV: pyarrow's
 ``include_columns``), as numpy arrays.  Every problem with the file itself — missing
 file, unreadable Parquet, a column that is not there, a score column that is not
 numeric, missing cells — is raised as :class:`~beyondchance.InvalidInputError` with
-one line that names the file and the column.  Files are opened read-only and never
-written.
+one line that names the file and the column.  CSV follows the rules of
+:mod:`beyondchance.engines._files`, shared by every engine (RFC 4180 quoting, the
+delimiter of ``delimiter=`` or tab for ``.tsv``, types from the whole file, an unclosed
+quote an error naming its row).  Files are opened read-only and never written.
 
 >>> import io, pathlib, tempfile
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "t.csv"
@@ -27,6 +29,7 @@ from typing import Any, Iterable
 import numpy as np
 
 from .._warnings import InvalidInputError
+from ..engines._files import csv_delimiter, delimiter_hint, read_csv_table
 
 __all__ = ["TableColumns", "read_columns", "file_format", "ENGINES", "check_engine"]
 
@@ -104,6 +107,7 @@ def read_columns(
     *,
     numeric: Iterable[str] = (),
     stdin: Any = None,
+    delimiter: str | None = None,
 ) -> TableColumns:
     """Read ``columns`` from a CSV or Parquet file, or from CSV on stdin (``source="-"``).
 
@@ -113,6 +117,7 @@ def read_columns(
     columns : the columns to read (order kept, duplicates dropped)
     numeric : the columns that must be numeric (scores, probabilities, weights)
     stdin : a binary stream to read instead of ``sys.stdin`` (for tests)
+    delimiter : CSV: the field delimiter (default: tab for ``.tsv``, else ``,``)
 
     Returns
     -------
@@ -123,7 +128,7 @@ def read_columns(
     if str(source) == "-":
         stream = stdin if stdin is not None else sys.stdin.buffer
         data = stream.read()
-        table, name, fmt = _read_csv_bytes(data, wanted, "<stdin>"), "<stdin>", "csv"
+        table, name, fmt = _read_csv_bytes(data, wanted, "<stdin>", delimiter), "<stdin>", "csv"
     else:
         path = Path(source)
         name = str(source)
@@ -132,7 +137,7 @@ def read_columns(
         if path.is_dir():
             raise InvalidInputError(f"{name} is a directory, not a CSV or Parquet file")
         fmt = file_format(path)
-        table = _read_parquet(path, wanted, name) if fmt == "parquet" else _read_csv_path(path, wanted, name)
+        table = _read_parquet(path, wanted, name) if fmt == "parquet" else _read_csv_path(path, wanted, name, delimiter)
     n_rows = table.num_rows
     if n_rows == 0:
         raise InvalidInputError(f"{name} has no data rows")
@@ -156,54 +161,50 @@ def _read_parquet(path: Path, wanted: list[str], name: str):
         raise InvalidInputError(f"cannot read {name} as Parquet: {_one_line(exc)}") from exc
 
 
-def _csv_header(first_line: bytes, name: str) -> list[str]:
+def _csv_header(first_line: bytes, name: str, delimiter: str) -> list[str]:
     text = first_line.decode("utf-8-sig", errors="replace").rstrip("\r\n")
     if not text.strip():
         raise InvalidInputError(f"{name} is empty (no header line)")
-    return next(csv.reader([text]))
+    return next(csv.reader([text], delimiter=delimiter))
 
 
-def _read_csv_path(path: Path, wanted: list[str], name: str):
+def _check_header(header: list[str], wanted: list[str], name: str, delimiter: str) -> None:
+    missing = [c for c in wanted if c not in header]
+    if missing and delimiter_hint(header, delimiter):
+        what = "column" if len(missing) == 1 else "columns"
+        raise InvalidInputError(
+            f"{what} {', '.join(repr(c) for c in missing)} not found in {name}{delimiter_hint(header, delimiter)}"
+        )
+    _missing_columns(wanted, header, name)
+
+
+def _read_csv_path(path: Path, wanted: list[str], name: str, delimiter: str | None):
     import pyarrow as pa
-    import pyarrow.csv as pacsv
 
-    compressed = path.suffix.lower() in (".gz", ".bz2")
-    if compressed:
-        return _read_csv_stream(pa.input_stream(str(path), compression="detect"), wanted, name)
+    delimiter = csv_delimiter(path, delimiter)
+    if path.suffix.lower() in (".gz", ".bz2"):
+        try:
+            with pa.input_stream(str(path), compression="detect") as stream:
+                data = stream.read()
+        except (pa.ArrowException, OSError) as exc:
+            raise InvalidInputError(f"cannot read {name}: {_one_line(exc)}") from exc
+        return _read_csv_bytes(data, wanted, name, delimiter)
     try:
         with path.open("rb") as fh:
             first = fh.readline()
     except OSError as exc:
         raise InvalidInputError(f"cannot read {name}: {_one_line(exc)}") from exc
-    _missing_columns(wanted, _csv_header(first, name), name)
-    try:
-        return pacsv.read_csv(path, convert_options=pacsv.ConvertOptions(include_columns=wanted))
-    except (pa.ArrowException, OSError, ValueError) as exc:
-        raise InvalidInputError(f"cannot read {name} as CSV: {_one_line(exc)}") from exc
+    _check_header(_csv_header(first, name, delimiter), wanted, name, delimiter)
+    return read_csv_table(path, wanted, name, delimiter)
 
 
-def _read_csv_stream(stream: Any, wanted: list[str], name: str):
-    import pyarrow as pa
-
-    try:
-        data = stream.read()
-    except (pa.ArrowException, OSError) as exc:
-        raise InvalidInputError(f"cannot read {name}: {_one_line(exc)}") from exc
-    return _read_csv_bytes(data, wanted, name)
-
-
-def _read_csv_bytes(data: bytes, wanted: list[str], name: str):
-    import pyarrow as pa
-    import pyarrow.csv as pacsv
-
+def _read_csv_bytes(data: bytes, wanted: list[str], name: str, delimiter: str | None):
+    delimiter = csv_delimiter(name, delimiter)
     if not data.strip():
         raise InvalidInputError(f"{name} is empty (no header line)")
     first = data.split(b"\n", 1)[0]
-    _missing_columns(wanted, _csv_header(first, name), name)
-    try:
-        return pacsv.read_csv(io.BytesIO(data), convert_options=pacsv.ConvertOptions(include_columns=wanted))
-    except (pa.ArrowException, OSError, ValueError) as exc:
-        raise InvalidInputError(f"cannot read {name} as CSV: {_one_line(exc)}") from exc
+    _check_header(_csv_header(first, name, delimiter), wanted, name, delimiter)
+    return read_csv_table(data, wanted, name, delimiter)
 
 
 def _one_line(exc: BaseException) -> str:
@@ -233,7 +234,7 @@ def _column_to_numpy(column: Any, cname: str, source: str, numeric: bool) -> np.
             bad = _first_non_numeric(values)
             if bad is not None:
                 raise InvalidInputError(
-                    f"column {cname!r} of {source} must be numeric; data row {bad[0] + 1} holds {bad[1]!r}"
+                    f"column {cname!r} of {source} must be numeric; data row {bad[0] + 1} holds {_short(bad[1])}"
                 )
         raise InvalidInputError(
             f"column {cname!r} of {source} must be numeric, it holds {ctype} values (e.g. {example!r})"
@@ -250,6 +251,11 @@ def _column_to_numpy(column: Any, cname: str, source: str, numeric: bool) -> np.
         return column.to_numpy(zero_copy_only=False).astype(object)
     # dates, timestamps, decimals ...: their text form serves as a label / group value
     return np.asarray(column.cast(pa.string()).to_numpy(zero_copy_only=False), dtype=object)
+
+
+def _short(value: Any, width: int = 60) -> str:
+    text = repr(value)
+    return text if len(text) <= width else text[: width - 5] + "...'"
 
 
 def _first_non_numeric(values: np.ndarray) -> tuple[int, str] | None:
