@@ -421,7 +421,8 @@ def compare_sources(
     """
     from ..curves import ThresholdCounts
     from ..stats import BinnedScoreCounts, LabelCounts
-    from .compare import compare_reports
+    from .compare import _resolved_once, compare_reports
+    from .evaluate import _threshold_choice
 
     y_score = (y_score,) if isinstance(y_score, str) else tuple(y_score)
     names = list(sources)
@@ -441,9 +442,11 @@ def compare_sources(
             except InvalidInputError as exc:
                 raise InvalidInputError(f"test set {nm!r}: {exc}") from None
             prepared.append((nm, src, p))
+        first = prepared[0][2]
+        detected = (first.task, first.reason) if first.source == "detected" else None
+        assumed = None
         for _, _, p in prepared:  # as compare(): the task is resolved once, then given to every set
             p.source, p.reason = "given", "given"
-        first = prepared[0][2]
         pos = None
         if first.task.startswith("binary"):
             pooled = LabelCounts(prepared[0][2].classes, prepared[0][2].counts0)
@@ -461,12 +464,15 @@ def compare_sources(
                                  score_bins=score_bins)
             pos_label = pl
             if first.task == "binary-scores" and threshold is None:
-                in_unit = True
+                ranges = []
                 for _, _, p in prepared:
                     tc = p.stats.threshold_counts() if isinstance(p.stats, BinnedScoreCounts) else p.stats
                     assert isinstance(tc, ThresholdCounts)
-                    in_unit &= bool(tc.thresholds.size and tc.thresholds[-1] >= 0 and tc.thresholds[0] <= 1)
-                threshold = 0.5 if in_unit else 0.0
+                    if tc.thresholds.size:
+                        ranges.append((float(tc.thresholds[-1]), float(tc.thresholds[0])))
+                ranges = ranges or [(0.0, 0.0)]
+                assumed = _threshold_choice(None, min(r[0] for r in ranges), max(r[1] for r in ranges))
+                threshold = assumed[0]
     finally:
         for src in opened:
             src.close()
@@ -478,4 +484,4 @@ def compare_sources(
                                    name=nm, progress=progress, **options))
         except InvalidInputError as exc:
             raise InvalidInputError(f"test set {nm!r}: {exc}") from None
-    return compare_reports(reports, reference=reference)
+    return compare_reports(_resolved_once(reports, detected, assumed), reference=reference)
