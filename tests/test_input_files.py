@@ -148,6 +148,21 @@ def test_unclosed_quote_in_a_label_column_is_refused_too(tmp_path):
 # ======================================================================================
 
 
+@pytest.mark.parametrize("engine", ["memory", "duckdb"])
+def test_invalid_utf8_in_a_column_read_is_one_line(tmp_path, engine):
+    """Found by the CLI fuzzer: the memory engine ended with exit 1 (ArrowInvalid)."""
+    path = tmp_path / "latin1.csv"
+    path.write_bytes(b"y,s\n\xe9,0.2\n1,0.9\n")
+    line = _one_line_error(_cli("report", path, "--y-true", "y", "--y-score", "s", "--engine", engine, *FAST))
+    assert "UTF-8" in line or "utf-8" in line
+
+
+def test_invalid_utf8_in_a_column_not_read_is_harmless(tmp_path):
+    path = tmp_path / "latin1_other.csv"
+    path.write_bytes(b"y,s,x\n1,0.2,a\n0,0.9,\xe9\n")
+    assert _json("report", path, "--y-true", "y", "--y-score", "s", "--format", "json")["n"] == 2
+
+
 @pytest.fixture(scope="module")
 def late_fractions(tmp_path_factory) -> dict:
     """30,000 rows of integral weights and scores, then 2,000 fractional (DuckDB samples 20,480 rows)."""

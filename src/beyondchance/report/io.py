@@ -249,8 +249,22 @@ def _column_to_numpy(column: Any, cname: str, source: str, numeric: bool) -> np.
         return arr
     if pa.types.is_string(ctype) or pa.types.is_large_string(ctype):
         return column.to_numpy(zero_copy_only=False).astype(object)
+    if pa.types.is_binary(ctype) or pa.types.is_large_binary(ctype):  # pyarrow's type for invalid UTF-8
+        row = next(i for i, v in enumerate(column.to_pylist()) if not _is_utf8(v))
+        raise InvalidInputError(
+            f"column {cname!r} of {source} is not UTF-8 text: data row {row + 1} holds the bytes "
+            f"{_short(column[row].as_py())}; save the file as UTF-8"
+        )
     # dates, timestamps, decimals ...: their text form serves as a label / group value
     return np.asarray(column.cast(pa.string()).to_numpy(zero_copy_only=False), dtype=object)
+
+
+def _is_utf8(value: bytes) -> bool:
+    try:
+        value.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def _short(value: Any, width: int = 60) -> str:
