@@ -194,7 +194,7 @@ def _quote(cell: str) -> str:
 def csv_file(draw, name: str, columns: dict[str, str], weight: str | None, by: str | None):
     """One CSV file with the given columns {name: role} (roles: y, s, p, w, g, x)."""
     n = draw(st.integers(0, 3)) if _rare(draw, 9) else draw(st.integers(4, 30))
-    long_file = _rare(draw, 24)
+    long_file = _rare(draw, 14)
     pad = LONG_PAD if long_file else 0
     kinds = {
         "y": draw(st.sampled_from(["binary01", "binary01", "yesno", "multiclass", "unicode", "bool", "prob", "int"])),
@@ -212,9 +212,10 @@ def csv_file(draw, name: str, columns: dict[str, str], weight: str | None, by: s
         body[cname] = cells
     if pad:
         # many clean rows first: integral weights, 0/1 labels, [0, 1] scores; the drawn rows after
-        clean = {"y": "0", "s": "0.25", "p": "1", "w": "1", "g": "a", "x": "t"}
+        clean = {"y": ["0", "1"], "s": ["0.25", "0.75"], "p": ["1", "0"], "w": ["1", "2"], "g": ["a", "b"],
+                 "x": ["t", "u"]}
         for cname, role in columns.items():
-            body[cname] = [clean[role]] * pad + body[cname]
+            body[cname] = clean[role] * (pad // 2) + body[cname]
         n += pad
     header = list(columns)
     duplicate = _rare(draw, 9) and header
@@ -386,11 +387,12 @@ def check(case: Case) -> int:
         if "classes" in r:  # every label written is a class; every class was written (or given)
             got = {_class_key(c) for c in r["classes"]}
             written = {_class_key(c) for c in f.cells["y"]}
-            pred = case.options[case.options.index("--y-pred") + 1] if "--y-pred" in case.options else None
+            # the prediction column's values are classes too (--y-pred, or one --y-score column of labels)
+            pred = case.options[case.options.index("--y-pred" if "--y-pred" in case.options else "--y-score") + 1]
             given_ = [v for o in ("--pos-label", "--labels") if o in case.options
                       for v in case.options[case.options.index(o) + 1].split(",")]
             allowed = written | {_class_key(c) for c in given_} | (
-                {_class_key(c) for c in f.cells[case.roles[pred]]} if pred else set())
+                {_class_key(c) for c in f.cells[case.roles[pred]]})
             assert written <= got <= allowed, \
                 f"classes {r['classes']} for the labels written {sorted(map(str, written))}{where}"
     if case.weight:
