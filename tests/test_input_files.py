@@ -469,3 +469,15 @@ def test_property_memory_equals_spark_on_trap_files(tmp_path, spark, p):
     path = tmp_path / ("trap.tsv" if p["delimiter"] == "\t" else "trap.csv")
     _write_trap(path, p)
     _assert_same(_outcome(path, p, "memory"), _outcome(path, p, "spark", spark))
+
+
+def test_spark_cli_error_is_one_line_on_stderr(tmp_path):
+    """The JVM's start-up lines (log4j profile, host name, native-hadoop warnings) and
+    pyspark's FutureWarning stood before the error line; a fresh process shows them."""
+    reason = _spark_unavailable()
+    if reason:
+        pytest.skip(reason)
+    path = tmp_path / "short.csv"
+    path.write_text("y,s,t\n1,0.5,a\n0,0.2\n1,0.3,b\n")
+    line = _one_line_error(_cli("report", path, "--y-true", "y", "--y-score", "s", "--engine", "spark", *FAST))
+    assert "Malformed CSV record" in line

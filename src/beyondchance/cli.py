@@ -318,16 +318,33 @@ def _engine_source(file: str, engine: str) -> str:
 
 
 def _spark_session(master: str) -> Any:
-    """A local (or given) SparkSession, quiet."""
+    """A local (or given) SparkSession, quiet.
+
+    A JVM started here inherits a standard error that goes to a discarded temporary
+    file, so that its start-up lines (log4j profile, host name, native-library
+    warnings) never stand before the one line of an error; a session that is
+    already active is reused as it is.
+    """
+    import tempfile
+
     from .engines.spark import _import_pyspark
 
-    sql = _import_pyspark()
-    try:
-        spark = (sql.SparkSession.builder.master(master).appName("beyondchance")
-                 .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
-                 .getOrCreate())
-    except Exception as exc:
-        raise InvalidInputError(f"cannot start Spark (master {master}): {_one_line(str(exc))[:300]}") from exc
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)  # pyspark on a newer pandas than it knows
+        sql = _import_pyspark()
+        builder = (sql.SparkSession.builder.master(master).appName("beyondchance")
+                   .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false"))
+        sys.stderr.flush()
+        saved = os.dup(2)
+        with tempfile.TemporaryFile() as jvm_stderr:
+            os.dup2(jvm_stderr.fileno(), 2)
+            try:
+                spark = builder.getOrCreate()
+            except Exception as exc:
+                raise InvalidInputError(f"cannot start Spark (master {master}): {_one_line(str(exc))[:300]}") from exc
+            finally:
+                os.dup2(saved, 2)
+                os.close(saved)
     spark.sparkContext.setLogLevel("OFF")  # a failed task logs its stack; the error is one line
     return spark
 
