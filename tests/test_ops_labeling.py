@@ -535,3 +535,11 @@ def test_bad_options():
         outperformance_score("fbeta", 0.5, 0.3, beta=-1.0)
     with pytest.raises(InvalidInputError, match="greater_is_better"):
         outperformance_score("error", 0.5, 0.3, greater_is_better=True)
+
+
+def test_value_outside_range_message_shows_plain_numbers():
+    with pytest.raises(InvalidInputError) as info:
+        outperformance_score("prediction_advantage", np.array([-9.9]), np.float64(0.1))
+    assert str(info.value) == (
+        "value -9.9 is outside the range [-9, 1] of metric 'prediction_advantage' at prevalence 0.1"
+    )

@@ -537,8 +537,8 @@ def _check_range(metric: LabelingMetric, mu: np.ndarray, p: np.ndarray) -> None:
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         raise InvalidInputError(
-            f"value {mu[i]!r} is outside the range [{lo[i]:.6g}, {hi[i]:.6g}] of metric "
-            f"{metric.name!r} at prevalence {p[i]!r}"
+            f"value {float(mu[i])!r} is outside the range [{lo[i]:.6g}, {hi[i]:.6g}] of metric "
+            f"{metric.name!r} at prevalence {float(p[i]):.6g}"
         )
 
 
