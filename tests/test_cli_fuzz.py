@@ -243,7 +243,7 @@ def csv_file(draw, name: str, columns: dict[str, str], weight: str | None, by: s
     if rows:
         damage = draw(st.sampled_from(["unterminated-last", "unterminated-mid", "short-row", "long-row"])) \
             if _rare(draw, 4) else ""
-        i = len(rows) - 1 if damage == "unterminated-last" else draw(st.integers(pad, len(rows) - 1)) if damage \
+        i = len(rows) - 1 if damage == "unterminated-last" else draw(st.integers(min(pad, len(rows) - 1), len(rows) - 1)) if damage \
             else None
         for k, r in enumerate(rows):
             text = line(r)
