@@ -30,6 +30,7 @@ from beyondchance import (
     prediction_advantage,
     prediction_advantage_result,
 )
+from beyondchance.baselines import baseline_risk_is_zero
 from beyondchance.datasets import load_keel
 
 SK = settings(max_examples=60, deadline=None)
@@ -643,6 +644,50 @@ def test_coverage_curve_equals_brute_force(data, loss):
         warnings.simplefilter("ignore", UndefinedMeasureWarning)
         full = prediction_advantage(y, f, loss=loss, sample_weight=w, **extra)
     np.testing.assert_allclose(curve.pa[-1], full, rtol=1e-9, atol=1e-9)
+
+
+@pytest.mark.parametrize(
+    "y, f, conf, w",
+    [
+        # hypothesis' case: the covered subset {2.2e-16, 0} has variance 1.2e-32 > 0
+        ([0, 0, 0, 0, 1, 2.220446049250313e-16, 0, 0], [0.0] * 8, [0, 0, 0, 0, 0, 1, 0, 1],
+         [0, 0, 0, 0, 1, 1, 0, 1]),
+        # a subset far from the others with variance 3e-15
+        ([-100.0, 100.0, 37.1, 37.1 + 1.1e-7], [0.0, 0.0, 37.1, 37.1], [0, 0, 1, 1], None),
+    ],
+)
+def test_coverage_curve_tiny_spread_equals_brute_force(y, f, conf, w):
+    # issue 11: the closed form centred every subset at the overall mean, so a tiny
+    # subset variance cancelled to 0 (nan) where the subset's own PA is defined
+    y, f, conf = np.asarray(y, float), np.asarray(f, float), np.asarray(conf, float)
+    curve = pa_coverage_curve(y, f, conf, loss="squared", sample_weight=w)
+    expected = _brute_force_curve(y, f, conf, curve, loss="squared", sample_weight=w)
+    assert np.isfinite(expected).all()
+    np.testing.assert_allclose(curve.pa, expected, rtol=1e-9, atol=1e-9)
+
+
+def test_zero_baseline_rule_is_shared_by_pa_and_the_coverage_curve():
+    # the covered subset {0 (weight 1), 1 (weight 1e13)}: variance ~1e-13, at the level
+    # of rounding relative to the risk of predicting its minimum (~1)
+    y = np.array([5.0, 0.0, 1.0])
+    f = np.array([0.0, 0.0, 1.0])
+    conf = np.array([0.0, 1.0, 1.0])
+    w = np.array([1.0, 1.0, 1e13])
+    sub = conf >= 1
+    ys, ws = y[sub], w[sub]
+    variance = np.average((ys - np.average(ys, weights=ws)) ** 2, weights=ws)
+    scale = np.average((ys - ys.min()) ** 2, weights=ws)
+    assert variance > 0 and baseline_risk_is_zero(variance, scale)
+    with pytest.warns(UndefinedMeasureWarning, match="baseline"):
+        assert math.isnan(prediction_advantage(ys, f[sub], loss="squared", sample_weight=ws))
+    assert bayes_marginal_prediction(ys, loss="squared", sample_weight=ws).risk == 0.0
+    curve = pa_coverage_curve(y, f, conf, loss="squared", sample_weight=w)
+    assert math.isnan(curve.pa[0]) and curve.baseline_risk[0] == 0.0
+    # the same subset through the generic (numeric) solver path of the curve
+    curve = pa_coverage_curve(y, f, conf, loss="absolute", sample_weight=w)
+    absolute = min(np.average(np.abs(ys - c), weights=ws) for c in ys)  # the BMP sits at a data point
+    assert baseline_risk_is_zero(absolute, np.average(ys - ys.min(), weights=ws))
+    assert math.isnan(curve.pa[0]) and curve.baseline_risk[0] == 0.0
 
 
 def test_selective_prediction_example_of_section_6():

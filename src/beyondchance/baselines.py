@@ -841,10 +841,35 @@ def _as_targets(y: Any, name: str) -> np.ndarray:
     return arr.reshape(-1, 1) if arr.ndim == 1 else arr
 
 
+#: Relative tolerance of :func:`baseline_risk_is_zero`.
+ZERO_RISK_RTOL = 1e-12
+
+
+def baseline_risk_is_zero(risk: Any, scale: Any) -> Any:
+    r"""The one rule for "the baseline (BMP) risk is zero" (the PA is then undefined).
+
+    .. math::
+
+        R(f_0) \le 10^{-12}\, R(\min y)
+
+    where ``scale`` = R(min y) is the risk, on the same samples, of always predicting
+    their smallest target (for the squared loss the mean squared distance to the
+    minimum, at least the variance).  A baseline risk that small is at the level of the
+    rounding error of the sums it is computed from: a value left by rounding, not a
+    property of the data.  :func:`bayes_marginal_prediction`, the prediction advantage
+    and the PA–coverage curve all apply this rule (the risk is reported as 0 and the
+    PA as nan, with a warning); exact zero always counts.
+
+    >>> baseline_risk_is_zero([0.0, 1e-20, 0.25], [0.0, 1.0, 1.0]).tolist()
+    [True, True, False]
+    """
+    return np.asarray(risk) <= ZERO_RISK_RTOL * np.asarray(scale)
+
+
 def _bmp_real_outputs(
     loss: Loss, y: np.ndarray, w: np.ndarray | None, method: str
 ) -> tuple[np.ndarray, np.ndarray]:
-    """(constants, risks) per output column of y (n, m)."""
+    """(constants, risks) per output column of y (n, m); risks follow :func:`baseline_risk_is_zero`."""
     n, m = y.shape
     ww = np.ones(n) if w is None else w
     keep = None if w is None or (w > 0).all() else w > 0  # zero weights: not candidates
@@ -852,13 +877,17 @@ def _bmp_real_outputs(
     risks = np.empty(m)
     for j in range(m):  # one solve per output, each vectorised over the samples
         col, wj = (y[:, j], ww) if keep is None else (y[keep, j], ww[keep])
-        if col.min() == col.max():  # a single value: the BMP is that value, exactly
+        low = col.min()
+        if low == col.max():  # a single value: the BMP is that value, exactly
             consts[j] = col[0]
             risks[j] = _wmean(_losses(loss, np.full(col.shape[0], col[0]), col), wj)
-        elif method == "numeric":
+            continue
+        if method == "numeric":
             consts[j], risks[j] = _solve_real(loss, col, wj)
         else:
             consts[j], risks[j] = loss._closed_real(col, wj)
+        if baseline_risk_is_zero(risks[j], _wmean(_losses(loss, np.full(col.shape[0], low), col), wj)):
+            risks[j] = 0.0
     return consts, risks
 
 
