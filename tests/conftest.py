@@ -6,14 +6,15 @@ Hypothesis profiles
   runs with ``CI=true``): ``derandomize=True`` (the examples are a function of each
   test's source, the same on every run and every clone), ``database=None`` (no replay of
   failures saved by an earlier run) and ``print_blob=True`` (a failure prints the
-  ``@reproduce_failure`` line that replays it anywhere).
+  ``@reproduce_failure`` line that replays it anywhere).  ``.ci/run`` sets ``CI=true``
+  when it is not set.
 * ``dev`` — everywhere else: random examples and the local example database, so the
   property tests keep exploring new inputs on every local run.
 
 ``--hypothesis-profile NAME`` overrides the choice.  The profile is loaded here, before
 the test modules are imported, so their ``settings(max_examples=..., deadline=None)``
 objects inherit it; none of them sets ``derandomize``, ``database`` or ``print_blob``
-(``test_hypothesis_settings_do_not_override_the_profile`` checks this).  The pytest
+(tests/test_suite_setup.py checks this).  The pytest
 header names the profile in use.
 """
 
@@ -25,8 +26,9 @@ import shutil
 import pytest
 from hypothesis import settings
 
-settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
-settings.register_profile("dev")
+# deadline=None in both: no test may depend on the machine being idle
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True, deadline=None)
+settings.register_profile("dev", deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 #: the settings a test's own ``@settings`` must leave to the profile
