@@ -403,12 +403,14 @@ def _corrupt(kind, values):
 
 
 @pytest.mark.parametrize("kind", ["nan", "inf", "unsorted", "short", "2-d", "float32", "structured"])
-def test_cache_file_with_bad_values_is_recomputed_and_replaced(_private_cache, kind):
+def test_cache_file_with_bad_values_is_recomputed_and_replaced(monkeypatch, tmp_path, kind):
     # issue 11, item 13: a file under the right key is trusted only if its values are a
     # finite, sorted 1-D float64 array of the right length
+    monkeypatch.setenv("BEYONDCHANCE_CACHE_DIR", str(tmp_path))  # only this test's files
+    D.clear_reference_cache(disk=False)
     kw = dict(n_samples=600, random_state=23)
     first = ops("pr_auc", [0.3, 0.6], 0.2, **kw).score
-    directory = _private_cache / "ops-reference"
+    directory = tmp_path / "ops-reference"
     good = {}
     for p in directory.glob("*.npz"):
         with np.load(p) as f:
@@ -423,6 +425,7 @@ def test_cache_file_with_bad_values_is_recomputed_and_replaced(_private_cache, k
         with np.load(p) as f:  # rewritten with the recomputed values
             np.testing.assert_array_equal(f["values"], values)
             assert f["values"].dtype == np.float64
+    D.clear_reference_cache(disk=False)
 
 
 def test_unwritable_cache_dir_still_works(monkeypatch, tmp_path):
