@@ -667,27 +667,33 @@ def test_coverage_curve_tiny_spread_equals_brute_force(y, f, conf, w):
 
 
 def test_zero_baseline_rule_is_shared_by_pa_and_the_coverage_curve():
-    # the covered subset {0 (weight 1), 1 (weight 1e13)}: variance ~1e-13, at the level
-    # of rounding relative to the risk of predicting its minimum (~1)
-    y = np.array([5.0, 0.0, 1.0])
-    f = np.array([0.0, 0.0, 1.0])
-    conf = np.array([0.0, 1.0, 1.0])
-    w = np.array([1.0, 1.0, 1e13])
+    # hypothesis' case: a covered subset {-100, -100 + 1 ulp}; its variance is 5e-29, which
+    # the two-pass formula gets as 1e-28 (the mean rounds to an end): noise, not data
+    y = np.array([0.0, -100.0, np.nextafter(-100.0, 0.0), 0.0])
+    f = np.zeros(4)
+    conf = np.array([0.0, 1.0, 1.0, 0.0])
     sub = conf >= 1
-    ys, ws = y[sub], w[sub]
-    variance = np.average((ys - np.average(ys, weights=ws)) ** 2, weights=ws)
-    scale = np.average((ys - ys.min()) ** 2, weights=ws)
-    assert variance > 0 and baseline_risk_is_zero(variance, scale)
+    ys = y[sub]
+    variance = np.var(ys)
+    squared = get_loss("squared")
+    assert variance > 0 and baseline_risk_is_zero(variance, squared, np.abs(ys).max())
     with pytest.warns(UndefinedMeasureWarning, match="baseline"):
-        assert math.isnan(prediction_advantage(ys, f[sub], loss="squared", sample_weight=ws))
-    assert bayes_marginal_prediction(ys, loss="squared", sample_weight=ws).risk == 0.0
-    curve = pa_coverage_curve(y, f, conf, loss="squared", sample_weight=w)
+        assert math.isnan(prediction_advantage(ys, f[sub], loss="squared"))
+    assert bayes_marginal_prediction(ys, loss="squared").risk == 0.0
+    curve = pa_coverage_curve(y, f, conf, loss="squared")
     assert math.isnan(curve.pa[0]) and curve.baseline_risk[0] == 0.0
-    # the same subset through the generic (numeric) solver path of the curve
-    curve = pa_coverage_curve(y, f, conf, loss="absolute", sample_weight=w)
-    absolute = min(np.average(np.abs(ys - c), weights=ws) for c in ys)  # the BMP sits at a data point
-    assert baseline_risk_is_zero(absolute, np.average(ys - ys.min(), weights=ws))
+    # the same subset through the curve's generic path (absolute loss, re-solved per point)
+    absolute = min(np.mean(np.abs(ys - c)) for c in ys)  # the BMP sits at a data point
+    assert absolute > 0 and baseline_risk_is_zero(absolute, get_loss("absolute"), np.abs(ys).max())
+    curve = pa_coverage_curve(y, f, conf, loss="absolute")
     assert math.isnan(curve.pa[0]) and curve.baseline_risk[0] == 0.0
+    # a subset 1e-9 apart (relative) is data: PA is defined, the same on both sides
+    y[2] = -100.0 * (1 - 1e-9)
+    curve = pa_coverage_curve(y, f, conf, loss="squared")
+    assert not baseline_risk_is_zero(np.var(y[sub]), squared, 100.0)
+    expected = _brute_force_curve(y, f, conf, curve, loss="squared")
+    assert np.isfinite(expected).all()
+    np.testing.assert_allclose(curve.pa, expected, rtol=1e-9)
 
 
 def test_selective_prediction_example_of_section_6():

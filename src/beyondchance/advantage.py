@@ -542,8 +542,8 @@ def prediction_advantage(
     ``r2_score``, ``d2_absolute_error_score``, ``d2_pinball_score``,
     ``d2_log_loss_score`` and ``d2_brier_score`` except where those force a finite
     value (zero baseline risk), where we return ``nan`` and warn.  "Zero" follows
-    :func:`~beyondchance.baselines.baseline_risk_is_zero` (real targets: at most 1e-12
-    times the risk of predicting the smallest target, i.e. rounding noise).
+    :func:`~beyondchance.baselines.baseline_risk_is_zero` (real targets: no more than
+    the loss of one error of 1e-10 · max |y|, i.e. targets equal up to rounding).
 
     Examples
     --------
@@ -751,9 +751,8 @@ def pa_coverage_curve(
             m1 = np.cumsum(ws * z)[idx] / wj
             m2 = np.cumsum(ws * z * z)[idx] / wj
             base = np.maximum(m2 - m1**2, 0.0)
-            d = running_min - ys[np.argmax(pos_w)]
-            scale = m2 - 2.0 * d * m1 + d * d  # risk of predicting the subset's minimum
-            base = np.where(baseline_risk_is_zero(base, scale), 0.0, base)
+            scale = np.maximum(-running_min, running_max)  # max |y| of each covered subset
+            base = np.where(baseline_risk_is_zero(base, lo, scale), 0.0, base)
         else:
             base = np.array([
                 _bmp_real_outputs(lo, ys[: e + 1, None], ws[: e + 1], method)[1][0] for e in idx
