@@ -30,6 +30,7 @@ from beyondchance import (
     prediction_advantage,
     prediction_advantage_result,
 )
+from beyondchance.baselines import baseline_risk_is_zero
 from beyondchance.datasets import load_keel
 
 SK = settings(max_examples=60, deadline=None)
@@ -643,6 +644,56 @@ def test_coverage_curve_equals_brute_force(data, loss):
         warnings.simplefilter("ignore", UndefinedMeasureWarning)
         full = prediction_advantage(y, f, loss=loss, sample_weight=w, **extra)
     np.testing.assert_allclose(curve.pa[-1], full, rtol=1e-9, atol=1e-9)
+
+
+@pytest.mark.parametrize(
+    "y, f, conf, w",
+    [
+        # hypothesis' case: the covered subset {2.2e-16, 0} has variance 1.2e-32 > 0
+        ([0, 0, 0, 0, 1, 2.220446049250313e-16, 0, 0], [0.0] * 8, [0, 0, 0, 0, 0, 1, 0, 1],
+         [0, 0, 0, 0, 1, 1, 0, 1]),
+        # a subset far from the others with variance 3e-15
+        ([-100.0, 100.0, 37.1, 37.1 + 1.1e-7], [0.0, 0.0, 37.1, 37.1], [0, 0, 1, 1], None),
+    ],
+)
+def test_coverage_curve_tiny_spread_equals_brute_force(y, f, conf, w):
+    # issue 11: the closed form centred every subset at the overall mean, so a tiny
+    # subset variance cancelled to 0 (nan) where the subset's own PA is defined
+    y, f, conf = np.asarray(y, float), np.asarray(f, float), np.asarray(conf, float)
+    curve = pa_coverage_curve(y, f, conf, loss="squared", sample_weight=w)
+    expected = _brute_force_curve(y, f, conf, curve, loss="squared", sample_weight=w)
+    assert np.isfinite(expected).all()
+    np.testing.assert_allclose(curve.pa, expected, rtol=1e-9, atol=1e-9)
+
+
+def test_zero_baseline_rule_is_shared_by_pa_and_the_coverage_curve():
+    # hypothesis' case: a covered subset {-100, -100 + 1 ulp}; its variance is 5e-29, which
+    # the two-pass formula gets as 1e-28 (the mean rounds to an end): noise, not data
+    y = np.array([0.0, -100.0, np.nextafter(-100.0, 0.0), 0.0])
+    f = np.zeros(4)
+    conf = np.array([0.0, 1.0, 1.0, 0.0])
+    sub = conf >= 1
+    ys = y[sub]
+    variance = np.var(ys)
+    squared = get_loss("squared")
+    assert variance > 0 and baseline_risk_is_zero(variance, squared, np.abs(ys).max())
+    with pytest.warns(UndefinedMeasureWarning, match="baseline"):
+        assert math.isnan(prediction_advantage(ys, f[sub], loss="squared"))
+    assert bayes_marginal_prediction(ys, loss="squared").risk == 0.0
+    curve = pa_coverage_curve(y, f, conf, loss="squared")
+    assert math.isnan(curve.pa[0]) and curve.baseline_risk[0] == 0.0
+    # the same subset through the curve's generic path (absolute loss, re-solved per point)
+    absolute = min(np.mean(np.abs(ys - c)) for c in ys)  # the BMP sits at a data point
+    assert absolute > 0 and baseline_risk_is_zero(absolute, get_loss("absolute"), np.abs(ys).max())
+    curve = pa_coverage_curve(y, f, conf, loss="absolute")
+    assert math.isnan(curve.pa[0]) and curve.baseline_risk[0] == 0.0
+    # a subset 1e-9 apart (relative) is data: PA is defined, the same on both sides
+    y[2] = -100.0 * (1 - 1e-9)
+    curve = pa_coverage_curve(y, f, conf, loss="squared")
+    assert not baseline_risk_is_zero(np.var(y[sub]), squared, 100.0)
+    expected = _brute_force_curve(y, f, conf, curve, loss="squared")
+    assert np.isfinite(expected).all()
+    np.testing.assert_allclose(curve.pa, expected, rtol=1e-9)
 
 
 def test_selective_prediction_example_of_section_6():

@@ -77,27 +77,29 @@ def dbt_like_rates(rng, batch: tuple[int, ...], m: int):
 
 
 def brute_points(y, s, w=None):
-    """(alpha, beta) at +inf and every distinct threshold of positive weight, by loops."""
+    """(alpha, recall) at +inf and every distinct threshold of positive weight, by loops.
+
+    Recall is TP / P, as defined (not 1 - beta, which rounds: 1 - (1 - 3/9) is
+    0.33333333333333326 and misses a tie with recall 1/3)."""
     y = np.asarray(y) == 1
     s = np.asarray(s, dtype=float)
     w = np.ones(len(y)) if w is None else np.asarray(w, dtype=float)
     P = w[y].sum()
     N = w[~y].sum()
     thresholds = sorted({float(v) for v, wi in zip(s, w) if wi > 0}, reverse=True)
-    alpha, beta = [0.0], [1.0]
+    alpha, recall = [0.0], [0.0]
     for t in thresholds:
         tp = sum(wi for yi, si, wi in zip(y, s, w) if yi and si >= t)
         fp = sum(wi for yi, si, wi in zip(y, s, w) if not yi and si >= t)
         alpha.append(fp / N)
-        beta.append(1 - tp / P)
-    return np.array(alpha), np.array(beta), P / (P + N), np.array([np.inf] + thresholds)
+        recall.append(tp / P)
+    return np.array(alpha), np.array(recall), P / (P + N), np.array([np.inf] + thresholds)
 
 
-def brute_xy(alpha, beta, pi, kind):
+def brute_xy(alpha, recall, pi, kind):
     """Table 3 coordinates, point by point; 0/0 at the origin takes the next point's value."""
     xs, ys = [], []
-    for a, b in zip(alpha, beta):
-        r = 1 - b
+    for a, r in zip(alpha, recall):
         q = pi * r + (1 - pi) * a
         if kind == "roc":
             xs.append(a), ys.append(r)
@@ -117,15 +119,15 @@ def brute_trapezoid(x, y):
     return sum((x[i] - x[i - 1]) * (y[i] + y[i - 1]) / 2 for i in range(1, len(x)))
 
 
-def brute_interpolated(alpha, beta, pi, kind):
+def brute_interpolated(alpha, recall, pi, kind):
     """Area under eq. 9's curve (linear in (alpha, beta)) by adaptive quadrature per segment."""
     total = 0.0
     for i in range(1, len(alpha)):
-        a0, a1, b0, b1 = alpha[i - 1], alpha[i], beta[i - 1], beta[i]
+        a0, a1, r0, r1 = alpha[i - 1], alpha[i], recall[i - 1], recall[i]
 
         def point(t):
             a = a0 + t * (a1 - a0)
-            r = 1 - (b0 + t * (b1 - b0))
+            r = r0 + t * (r1 - r0)
             return a, r, pi * r + (1 - pi) * a
 
         if kind == "lift":
@@ -142,23 +144,23 @@ def brute_interpolated(alpha, beta, pi, kind):
     return total
 
 
-def brute_value_at(alpha, beta, pi, kind, u, tie_tol=0.0):
+def brute_value_at(alpha, recall, pi, kind, u, tie_tol=0.0):
     """Eq. 9 by a loop; among points exactly at x = u the largest y counts.
 
     ``tie_tol`` absorbs rounding differences when ``u`` is one of the tested code's
     own x values (the brute-force x may differ from it in the last bit)."""
-    x, y = brute_xy(alpha, beta, pi, kind)
+    x, y = brute_xy(alpha, recall, pi, kind)
     at = [y[i] for i in range(len(x)) if abs(x[i] - u) <= tie_tol]
     if at:
         return max(at)
     for i in range(1, len(x)):
         if x[i - 1] < u < x[i]:
-            if kind in ("pr", "lift") and alpha[i - 1] == 0 and beta[i - 1] == 1:
+            if kind in ("pr", "lift") and alpha[i - 1] == 0 and recall[i - 1] == 0:
                 return y[i]  # constant along a segment leaving the origin (exact limit)
             t = (u - x[i - 1]) / (x[i] - x[i - 1])
             a = alpha[i - 1] + t * (alpha[i] - alpha[i - 1])
-            b = beta[i - 1] + t * (beta[i] - beta[i - 1])
-            return brute_xy(np.array([1.0, a]), np.array([0.0, b]), pi, kind)[1][1]
+            r = recall[i - 1] + t * (recall[i] - recall[i - 1])
+            return brute_xy(np.array([1.0, a]), np.array([1.0, r]), pi, kind)[1][1]
     raise AssertionError("no segment found")
 
 
@@ -308,15 +310,15 @@ def test_score_auc_equals_rate_auc(data):
 @given(scored_data())
 def test_brute_force_points_and_axes(data):
     y, s, w = data
-    alpha, beta, pi, thr = brute_points(y, s, w)
+    alpha, recall, pi, thr = brute_points(y, s, w)
     counts = threshold_counts(y, s, sample_weight=w)
     a, b = counts.rates()
     np.testing.assert_array_equal(counts.curve("roc").thresholds, thr)
     np.testing.assert_allclose(a, alpha, atol=1e-12)
-    np.testing.assert_allclose(b, beta, atol=1e-12)
+    np.testing.assert_allclose(b, 1 - recall, atol=1e-12)
     assert counts.prevalence == pytest.approx(pi, abs=1e-12)
     for kind in KINDS:
-        x, yy = brute_xy(alpha, beta, pi, kind)
+        x, yy = brute_xy(alpha, recall, pi, kind)
         curve = counts.curve(kind)
         np.testing.assert_allclose(curve.x, x, atol=1e-12)
         np.testing.assert_allclose(curve.y, yy, rtol=1e-12, atol=1e-12)
@@ -324,7 +326,7 @@ def test_brute_force_points_and_axes(data):
         assert counts.auc(kind, method="trapezoid") == pytest.approx(brute_trapezoid(x, yy), abs=1e-12)
         step = sum((x[i] - x[i - 1]) * yy[i] for i in range(1, len(x)))
         assert counts.auc(kind, method="step") == pytest.approx(step, abs=1e-12)
-    x, yy = brute_xy(alpha, beta, pi, "pr")
+    x, yy = brute_xy(alpha, recall, pi, "pr")
     ap = sum((x[i] - x[i - 1]) * yy[i] for i in range(1, len(x)))
     assert counts.auc("pr", method="ap") == pytest.approx(ap, abs=1e-12)
 
@@ -333,10 +335,10 @@ def test_brute_force_points_and_axes(data):
 @given(scored_data(max_n=25))
 def test_interpolated_auc_by_quadrature(data):
     y, s, w = data
-    alpha, beta, pi, _ = brute_points(y, s, w)
+    alpha, recall, pi, _ = brute_points(y, s, w)
     counts = threshold_counts(y, s, sample_weight=w)
     for kind in ("lift", "pr"):
-        expected = brute_interpolated(alpha, beta, pi, kind)
+        expected = brute_interpolated(alpha, recall, pi, kind)
         assert counts.auc(kind, method="interpolated") == pytest.approx(expected, rel=1e-9, abs=1e-10)
     # roc and gain are linear along a segment: interpolated == trapezoid
     for kind in ("roc", "gain"):
@@ -449,17 +451,17 @@ def test_rate_functions_brute_force_on_random_curves():
     for i, pi in enumerate(pis):
         a, b = alpha[i], beta[i]
         for kind in KINDS:
-            x, y = brute_xy(a, b, pi, kind)
+            x, y = brute_xy(a, 1 - b, pi, kind)
             assert auc_from_rates(a, b, pi, curve=kind, method="trapezoid") == pytest.approx(
                 brute_trapezoid(x, y), abs=1e-13
             )
             for u in (0.0, 0.05, 0.37, 0.9, 1.0, x[3]):
                 assert value_at_from_rates(a, b, pi, curve=kind, at=u) == pytest.approx(
-                    brute_value_at(a, b, pi, kind, u), abs=1e-13
+                    brute_value_at(a, 1 - b, pi, kind, u), abs=1e-13
                 )
         for kind in ("lift", "pr"):
             assert auc_from_rates(a, b, pi, curve=kind, method="interpolated") == pytest.approx(
-                brute_interpolated(a, b, pi, kind), rel=1e-9
+                brute_interpolated(a, 1 - b, pi, kind), rel=1e-9
             )
 
 
@@ -483,8 +485,8 @@ def test_value_at_is_linear_interpolation_of_rates():
 @given(scored_data(weighted=False), st.floats(0.0, 1.0))
 def test_precision_at_recall_brute_force(data, recall):
     y, s, _ = data
-    alpha, beta, pi, _ = brute_points(y, s)
-    expected = brute_value_at(alpha, beta, pi, "pr", recall)
+    alpha, tpr, pi, _ = brute_points(y, s)
+    expected = brute_value_at(alpha, tpr, pi, "pr", recall)
     assert bc.precision_at_recall(y, s, recall) == pytest.approx(expected, abs=1e-12)
 
 
@@ -493,12 +495,12 @@ def test_precision_at_recall_brute_force(data, recall):
 def test_value_at_brute_force_all_curves(data, draw):
     """Eq. 9 on every curve, at its own points (ties, vertical runs) and in between."""
     y, s, w = data
-    alpha, beta, pi, _ = brute_points(y, s, w)
+    alpha, recall, pi, _ = brute_points(y, s, w)
     counts = threshold_counts(y, s, sample_weight=w)
     for kind in KINDS:
         grid = counts.curve(kind).x  # exact ties with the curve's own points
         u = draw.draw(st.sampled_from(list(grid)) | st.floats(0.0, 1.0))
-        expected = brute_value_at(alpha, beta, pi, kind, u, tie_tol=1e-13 if u in grid else 0.0)
+        expected = brute_value_at(alpha, recall, pi, kind, u, tie_tol=1e-13 if u in grid else 0.0)
         assert counts.value_at(kind, u) == pytest.approx(expected, rel=1e-12, abs=1e-12)
 
 
@@ -542,13 +544,13 @@ def test_precision_and_lift_at_k_brute_force(data, draw):
 @given(scored_data(), st.floats(0.05, 1.0))
 def test_recall_at_precision_by_dense_search(data, p):
     y, s, w = data
-    alpha, beta, pi, _ = brute_points(y, s, w)
+    alpha, recall, pi, _ = brute_points(y, s, w)
     # dense search over every segment of eq. 9's curve
     best = -np.inf
     t = np.linspace(0, 1, 2001)
     for i in range(1, len(alpha)):
         a = alpha[i - 1] + t * (alpha[i] - alpha[i - 1])
-        r = 1 - (beta[i - 1] + t * (beta[i] - beta[i - 1]))
+        r = recall[i - 1] + t * (recall[i] - recall[i - 1])
         q = pi * r + (1 - pi) * a
         ok = (q > 0) & (pi * r >= (p - 1e-12) * q)
         if ok.any():
@@ -559,7 +561,7 @@ def test_recall_at_precision_by_dense_search(data, p):
     if best == -np.inf:
         assert np.isnan(got)
     else:
-        step = np.max(np.abs(np.diff(1 - beta)))
+        step = np.max(np.abs(np.diff(recall)))
         assert best - 1e-12 <= got <= best + step / 2000 + 1e-12
 
 
@@ -852,3 +854,14 @@ def test_bad_rate_options():
         value_at_from_rates(np.stack([a, a]), np.stack([b, b]), 0.3, at=[0.1, 0.2, 0.3])
     with pytest.raises(InvalidInputError, match="prevalence"):
         ideal_auc(1.0, curve="lift")
+
+
+def test_precision_at_recall_on_a_flat_recall_run_takes_its_first_point():
+    # issue 11: two curve points share recall 3/9 (thresholds 10 and 1); eq. 9 is 0/0
+    # there and the best of them counts: at threshold 10, TP = 3 and FP = 3
+    y = [0, 1, 1, 1, 0, 0, 1, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 1]
+    s = [-17, -19, 14, 10, 13, 1, 12, -7, -2, 11, -16, -8, -16, -2, 19, -15, -5, -4]
+    alpha, recall, pi, _ = brute_points(y, s)
+    expected = brute_value_at(alpha, recall, pi, "pr", 1 / 3)
+    assert expected == pytest.approx(3 / (3 + 3), abs=1e-12)
+    assert bc.precision_at_recall(y, s, 1 / 3) == pytest.approx(expected, abs=1e-12)

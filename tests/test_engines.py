@@ -4,7 +4,6 @@ identical counts and the same metrics; bad input is refused by every engine."""
 from __future__ import annotations
 
 import os
-import shutil
 import warnings
 
 import numpy as np
@@ -234,41 +233,8 @@ def test_top_level_exports():
 
 
 # =====================================================================================
-# Spark (local mode): one test, one session, small data
+# Spark (local mode): the session-scoped ``spark`` fixture of conftest.py, small data
 # =====================================================================================
-
-
-def _spark_unavailable() -> str | None:
-    try:
-        import pyspark  # noqa: F401
-    except ImportError:
-        return "pyspark is not installed (pip install 'beyondchance[spark]')"
-    if not (shutil.which("java") or os.environ.get("JAVA_HOME")):
-        return "no Java runtime (java on PATH or JAVA_HOME) for Spark"
-    return None
-
-
-@pytest.fixture(scope="module")
-def spark():
-    reason = _spark_unavailable()
-    if reason:
-        pytest.skip(reason)
-    from pyspark.sql import SparkSession
-
-    session = (
-        SparkSession.builder.master("local[2]")
-        .appName("beyondchance-tests")
-        .config("spark.ui.enabled", "false")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.sql.shuffle.partitions", "2")
-        .config("spark.default.parallelism", "2")
-        .config("spark.driver.memory", "1g")
-        .config("spark.sql.execution.arrow.pyspark.enabled", "true")
-        .getOrCreate()
-    )
-    session.sparkContext.setLogLevel("ERROR")
-    yield session
-    session.stop()
 
 
 @pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas")

@@ -383,6 +383,51 @@ def test_corrupt_cache_file_is_replaced(_private_cache):
     assert ops("lift_at_rate", 3.0, 0.1, at=0.05, **kw).score == first
 
 
+def _corrupt(kind, values):
+    v = values.copy()
+    if kind == "nan":
+        v[v.shape[0] // 2] = np.nan
+    elif kind == "inf":
+        v[-1] = np.inf  # still sorted
+    elif kind == "unsorted":
+        v = v[::-1].copy()
+    elif kind == "short":
+        v = v[:-1]
+    elif kind == "2-d":
+        v = v.reshape(-1, 1)
+    elif kind == "float32":
+        v = v.astype(np.float32)
+    elif kind == "structured":
+        v = np.zeros(v.shape[0], dtype=[("a", "f8")])
+    return v
+
+
+@pytest.mark.parametrize("kind", ["nan", "inf", "unsorted", "short", "2-d", "float32", "structured"])
+def test_cache_file_with_bad_values_is_recomputed_and_replaced(monkeypatch, tmp_path, kind):
+    # issue 11, item 13: a file under the right key is trusted only if its values are a
+    # finite, sorted 1-D float64 array of the right length
+    monkeypatch.setenv("BEYONDCHANCE_CACHE_DIR", str(tmp_path))  # only this test's files
+    D.clear_reference_cache(disk=False)
+    kw = dict(n_samples=600, random_state=23)
+    first = ops("pr_auc", [0.3, 0.6], 0.2, **kw).score
+    directory = tmp_path / "ops-reference"
+    good = {}
+    for p in directory.glob("*.npz"):
+        with np.load(p) as f:
+            good[p] = (np.array(f["values"]), np.array(f["key"]))
+        if good[p][0].shape == (600,):
+            with open(p, "wb") as out:
+                np.savez(out, values=_corrupt(kind, good[p][0]), key=good[p][1])
+    assert good
+    D.clear_reference_cache(disk=False)
+    np.testing.assert_array_equal(ops("pr_auc", [0.3, 0.6], 0.2, **kw).score, first)
+    for p, (values, key) in good.items():
+        with np.load(p) as f:  # rewritten with the recomputed values
+            np.testing.assert_array_equal(f["values"], values)
+            assert f["values"].dtype == np.float64
+    D.clear_reference_cache(disk=False)
+
+
 def test_unwritable_cache_dir_still_works(monkeypatch, tmp_path):
     blocker = tmp_path / "a-file"
     blocker.write_text("x")

@@ -70,7 +70,7 @@ def test_page_is_self_contained(report_page):
 
 def _browser(args: list[str], user_dir: Path) -> subprocess.CompletedProcess:
     return subprocess.run([CHROMIUM, *_FLAGS, f"--user-data-dir={user_dir}", *args],
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=900)  # a hang guard only, generous under load
 
 
 @needs_chromium

@@ -118,3 +118,16 @@ def test_accumulator_errors():
         acc.merge(other)
     with pytest.raises(InvalidInputError, match="cannot merge"):
         acc.merge(object())
+
+
+def test_update_takes_weight_like_compute_statistics():
+    # issue 11: one name for the weights (compute_statistics(weight=)); sample_weight= is a
+    # deprecated alias
+    y, s, w = [1, 0, 1, 0], [0.9, 0.2, 0.4, 0.6], [1.0, 2.0, 0.5, 3.0]
+    expected = compute_statistics(pd.DataFrame({"y": y, "s": s, "w": w}), y_true="y", y_score="s", weight="w")
+    assert_same(expected, StatisticsAccumulator().update(y_true=y, y_score=s, weight=w).compute())
+    with pytest.warns(FutureWarning, match="weight="):
+        old = StatisticsAccumulator().update(y_true=y, y_score=s, sample_weight=w).compute()
+    assert_same(expected, old)
+    with pytest.raises(InvalidInputError, match="weight= only"):
+        StatisticsAccumulator().update(y_true=y, y_score=s, weight=w, sample_weight=w)

@@ -311,8 +311,8 @@ def test_grouped_jackknife_on_large_n_estimates_the_exact_acceleration():
     rng = np.random.default_rng(10)
     n = 6000  # above the exact limit for callables
     y, p = _noisy_labels(rng, n, 0.5, 0.96)  # a skewed statistic: accuracy near 1
-    exact = bootstrap_ci("accuracy", y, p, n_resamples=20, random_state=0)
-    grouped = bootstrap_ci(weighted_accuracy, y, p, n_resamples=20, random_state=0)
+    exact = bootstrap_ci("accuracy", y, p, n_resamples=20, confidence_level=0.9, random_state=0)
+    grouped = bootstrap_ci(weighted_accuracy, y, p, n_resamples=20, confidence_level=0.9, random_state=0)
     assert grouped.jackknife.startswith("grouped")
     # closed form of the exact jackknife acceleration of a proportion q:
     # theta_bar - theta_(i) = (x_i - q) / (n - 1), so a = (1 - 2q) / (6 sqrt(n q (1 - q)))
@@ -685,3 +685,43 @@ def test_bad_measure_raises():
         bootstrap_ci(3, _Y, _P)
     with pytest.raises(InvalidInputError, match="one number"):
         bootstrap_ci(lambda yt, yp, sample_weight=None: np.array([1.0, 2.0]), _Y, _P)
+
+
+# --- too few resamples (issue 11) -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("level, minimum", [(0.95, 40), (0.99, 200), (0.8, 10)])
+def test_too_few_resamples_for_the_level_are_refused(level, minimum):
+    # B >= 2 / (1 - level): at least one resample beyond each end of the interval
+    rng = np.random.default_rng(5)
+    y = rng.integers(0, 2, 200)
+    p = np.where(rng.random(200) < 0.8, y, 1 - y)
+    s = np.clip(y * 0.3 + rng.random(200), 0, 1)
+    for b in (1, minimum - 1):
+        with pytest.raises(InvalidInputError, match=f"need at least {minimum}"):
+            bootstrap_ci("f1", y, p, n_resamples=b, confidence_level=level, random_state=0)
+        with pytest.raises(InvalidInputError, match=f"need at least {minimum}"):
+            bc.outperformance_score_ci("f1", y, p, n_resamples=b, confidence_level=level, random_state=0)
+        with pytest.raises(InvalidInputError, match=f"need at least {minimum}"):
+            bc.evaluate(y, s, n_resamples=b, confidence_level=level, dbt_samples=256)
+    res = bootstrap_ci("f1", y, p, n_resamples=minimum, confidence_level=level, random_state=0)
+    assert res.low < res.high
+    assert bc.outperformance_score_ci("f1", y, p, n_resamples=minimum, confidence_level=level,
+                                      random_state=0).n_resamples == minimum
+    # the same rule for another level from stored resamples
+    with pytest.raises(InvalidInputError, match="need at least 400"):
+        bootstrap_ci("f1", y, p, n_resamples=200, random_state=0).confidence_interval(0.995)
+
+
+def test_cli_too_few_resamples_is_one_line_exit_2(tmp_path):
+    from click.testing import CliRunner
+
+    from beyondchance.cli import main
+
+    path = tmp_path / "d.csv"
+    path.write_text("y,s\n" + "".join(f"{i % 2},{(i % 7) / 7}\n" for i in range(40)))
+    result = CliRunner().invoke(main, ["report", str(path), "--y-true", "y", "--y-score", "s",
+                                       "--n-resamples", "1"])
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("beyondchance: error: n_resamples=1 is too few")
+    assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.output

@@ -391,8 +391,8 @@ def test_other_options_and_losses_take_the_generic_path():
     train = Y_REAL[::-1][:300]
     with_prior = unc._pa_statistic(y, p, None, "importance", {"loss": "squared", "prior": train}, by_name=False)
     assert type(with_prior) is unc._CallableStatistic
-    a = bootstrap_ci(prediction_advantage, y, p, loss="squared", prior=train, random_state=0, n_resamples=30)
-    b = bootstrap_ci(generic, y, p, loss="squared", prior=train, random_state=0, n_resamples=30)
+    a = bootstrap_ci(prediction_advantage, y, p, loss="squared", prior=train, random_state=0, n_resamples=40)
+    b = bootstrap_ci(generic, y, p, loss="squared", prior=train, random_state=0, n_resamples=40)
     np.testing.assert_array_equal(a.distribution, b.distribution)
     real_callable = CallableLoss(lambda q, t: np.abs(q - t) ** 1.5, prediction="real")
     stat = unc._pa_statistic(y[:50], p[:50], None, "importance", {"loss": real_callable}, by_name=False)
@@ -423,7 +423,7 @@ def test_other_options_and_losses_take_the_generic_path():
 )
 def test_bad_input_raises(measure, y, p, kwargs, match):
     with pytest.raises(InvalidInputError, match=match):
-        bootstrap_ci(measure, y, p, n_resamples=20, random_state=0, **kwargs)
+        bootstrap_ci(measure, y, p, n_resamples=40, random_state=0, **kwargs)
 
 
 def test_options_the_measure_does_not_take_raise():

@@ -22,6 +22,7 @@ Sample weights: finite, non-negative, with a positive total of at most
 
 from __future__ import annotations
 
+import math
 import numbers
 from typing import Any
 
@@ -43,6 +44,7 @@ __all__ = [
     "binary_target",
     "as_samples",
     "check_positive_int",
+    "check_n_resamples",
     "check_option",
     "check_random_state",
     "check_frequency_weights",
@@ -511,6 +513,26 @@ def check_positive_int(value: Any, name: str) -> int:
     if value < 1:
         raise InvalidInputError(f"{name} must be a positive integer, got {value!r}")
     return int(value)
+
+
+def check_n_resamples(n_resamples: Any, confidence_level: float) -> int:
+    r"""Check a number of bootstrap resamples B against the confidence level 1 − α.
+
+    B must be at least ⌈2/α⌉: then B·α/2 ≥ 1, so each end of the interval (the α/2 and
+    1 − α/2 percentiles of the B resample values) has at least one resample beyond it
+    and the two ends are distinct order statistics, not the same extreme value.  With
+    fewer the interval is meaningless (with B = 1 its width is 0).  95%: B ≥ 40;
+    99%: B ≥ 200.
+    """
+    b = check_positive_int(n_resamples, "n_resamples")
+    alpha = 1.0 - float(confidence_level)
+    needed = math.ceil(2.0 / alpha - 1e-9)  # 1e-9: 2 / (1 - 0.95) is 40.000000000000004
+    if b < needed:
+        raise InvalidInputError(
+            f"n_resamples={b} is too few for a {confidence_level:.4g} confidence interval: "
+            f"need at least {needed} (2 / (1 - confidence_level), one resample beyond each end)"
+        )
+    return b
 
 
 def check_option(value: Any, name: str, choices: tuple[str, ...]) -> str:

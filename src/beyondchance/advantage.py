@@ -55,6 +55,7 @@ from .baselines import (
     _jsonable,
     _resolve_method,
     _solve_simplex,
+    baseline_risk_is_zero,
     bmp_from_distribution,
     get_loss,
 )
@@ -540,7 +541,9 @@ def prediction_advantage(
     (section 2.7).  With the default (sample) baseline they equal scikit-learn's
     ``r2_score``, ``d2_absolute_error_score``, ``d2_pinball_score``,
     ``d2_log_loss_score`` and ``d2_brier_score`` except where those force a finite
-    value (zero baseline risk), where we return ``nan`` and warn.
+    value (zero baseline risk), where we return ``nan`` and warn.  "Zero" follows
+    :func:`~beyondchance.baselines.baseline_risk_is_zero` (real targets: no more than
+    the loss of one error of 1e-10 · max |y|, i.e. targets equal up to rounding).
 
     Examples
     --------
@@ -646,7 +649,10 @@ def pa_coverage_curve(
     -----
     One sort by confidence, then cumulative sums: the per-class weights and the loss
     sums of every prefix (0/1, cost matrices, label callables, log loss, Brier) or
-    the weighted moments Σw, Σwy, Σwy² (squared loss).  For the absolute, pinball
+    the weighted moments Σw, Σwz, Σwz² of z = y − y₁, y₁ the most confident target,
+    so that rounding is relative to each subset's own spread (squared loss).  A
+    subset's baseline risk counts as zero (PA nan) by the rule of
+    :func:`~beyondchance.baselines.baseline_risk_is_zero`.  For the absolute, pinball
     and real-valued callable losses the covered subset's quantile / numerical BMP is
     recomputed at each point (cost O(points × n log n)); for probability-valued
     callables the simplex is re-solved at each point from the covered class weights.
@@ -738,10 +744,15 @@ def pa_coverage_curve(
         running_max = np.maximum.accumulate(np.where(pos_w, ys, -np.inf))[idx]
         single = running_min == running_max
         if method == "closed_form" and isinstance(lo, SquaredLoss):
-            z = ys - np.average(ys, weights=ws)  # centre first: less cancellation
-            s1 = np.cumsum(ws * z)[idx]
-            s2 = np.cumsum(ws * z * z)[idx]
-            base = np.maximum(s2 / wj - (s1 / wj) ** 2, 0.0)
+            # shift by a target inside every covered subset (the first of positive
+            # weight), not by the overall mean: the rounding error of s2 - s1² is then
+            # relative to the subset's own spread, whatever its distance from the rest
+            z = ys - ys[np.argmax(pos_w)]
+            m1 = np.cumsum(ws * z)[idx] / wj
+            m2 = np.cumsum(ws * z * z)[idx] / wj
+            base = np.maximum(m2 - m1**2, 0.0)
+            scale = np.maximum(-running_min, running_max)  # max |y| of each covered subset
+            base = np.where(baseline_risk_is_zero(base, lo, scale), 0.0, base)
         else:
             base = np.array([
                 _bmp_real_outputs(lo, ys[: e + 1, None], ws[: e + 1], method)[1][0] for e in idx

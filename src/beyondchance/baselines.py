@@ -841,10 +841,44 @@ def _as_targets(y: Any, name: str) -> np.ndarray:
     return arr.reshape(-1, 1) if arr.ndim == 1 else arr
 
 
+#: Relative resolution of real targets in :func:`baseline_risk_is_zero`.
+ZERO_RISK_RTOL = 1e-10
+
+
+def baseline_risk_is_zero(risk: Any, loss: Loss, target_scale: Any) -> Any:
+    r"""The one rule for "the baseline (BMP) risk is zero" of real targets (PA undefined).
+
+    With the targets' scale s = max |y| (over the samples of positive weight) and
+    τ = 10⁻¹⁰ s, the baseline risk counts as zero when it is at most the loss of a
+    single error of size τ:
+
+    .. math::
+
+        R(f_0) \le \max\big(\ell(\tau, 0), \ell(-\tau, 0)\big)
+
+    (squared loss: the standard deviation is at most τ; absolute loss: the mean
+    absolute deviation is at most τ).  Targets that agree to 10 significant digits
+    are equal as far as the computation can tell: their spread is at the level of
+    the rounding of sums of such values (two floats 1 ulp apart have a variance that
+    the two-pass formula gets wrong by a factor of 2), so a PA relative to it would be
+    noise.  :func:`bayes_marginal_prediction`, the prediction advantage and the
+    PA–coverage curve all apply this rule: the risk is reported as 0 and the PA as
+    nan, with a warning.  Exact zero always counts.
+
+    >>> sq = get_loss("squared")
+    >>> baseline_risk_is_zero([0.0, 1e-17, 1e-15], sq, [1.0, 100.0, 100.0]).tolist()  # τ² = 1e-16
+    [True, True, False]
+    """
+    tau = ZERO_RISK_RTOL * np.asarray(target_scale, dtype=np.float64).ravel()
+    zero = np.zeros_like(tau)
+    noise = np.maximum(_losses(loss, tau, zero), _losses(loss, -tau, zero))
+    return np.asarray(risk) <= noise.reshape(np.shape(target_scale))
+
+
 def _bmp_real_outputs(
     loss: Loss, y: np.ndarray, w: np.ndarray | None, method: str
 ) -> tuple[np.ndarray, np.ndarray]:
-    """(constants, risks) per output column of y (n, m)."""
+    """(constants, risks) per output column of y (n, m); risks follow :func:`baseline_risk_is_zero`."""
     n, m = y.shape
     ww = np.ones(n) if w is None else w
     keep = None if w is None or (w > 0).all() else w > 0  # zero weights: not candidates
@@ -855,10 +889,13 @@ def _bmp_real_outputs(
         if col.min() == col.max():  # a single value: the BMP is that value, exactly
             consts[j] = col[0]
             risks[j] = _wmean(_losses(loss, np.full(col.shape[0], col[0]), col), wj)
-        elif method == "numeric":
+            continue
+        if method == "numeric":
             consts[j], risks[j] = _solve_real(loss, col, wj)
         else:
             consts[j], risks[j] = loss._closed_real(col, wj)
+        if baseline_risk_is_zero(risks[j], loss, np.abs(col).max()):
+            risks[j] = 0.0
     return consts, risks
 
 

@@ -1508,6 +1508,16 @@ def precision_at_recall(
 precision_at_recall.__doc__ = _with_params(
     r"""Precision at a fixed recall, interpolating (α, β) linearly (OPS paper eq. 9).
 
+    Between the neighbouring points with recall r_l < u < r_r, (α, β) is interpolated
+    linearly and the precision π(1 − β̂) / (π(1 − β̂) + (1 − π)α̂) is evaluated there.
+
+    **Ties.** When several points have recall exactly u (a run of thresholds that add
+    only negatives), eq. 9 is 0/0 and the *best* of them counts: the first point of the
+    run (the highest threshold), whose precision is the largest.  That is the precision
+    a user gets by choosing the best threshold reaching recall u, and the limit of
+    eq. 9 from below.  Recall is TP / P (one rounding), so a recall level given as
+    the nearest float, e.g. ``1/3`` for 3 of 9 positives, finds its tie.
+
     Parameters
     ----------
     {params}
@@ -1518,6 +1528,9 @@ precision_at_recall.__doc__ = _with_params(
     >>> # between (recall 0.5, alpha 0) and (recall 1, alpha 0.5): alpha = 0.25 at recall 0.75
     >>> precision_at_recall([0, 1, 0, 1], [0.2, 0.9, 0.6, 0.6], 0.75)
     0.75
+    >>> # recall 1/2 at thresholds 0.9 (precision 1) and 0.8 (precision 1/2): the first counts
+    >>> precision_at_recall([1, 0, 1, 0], [0.9, 0.8, 0.5, 0.5], 0.5)
+    1.0
     """
 )
 

@@ -29,6 +29,7 @@ distinct scores.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping
 from typing import Any
 
@@ -143,13 +144,33 @@ class StatisticsAccumulator:
         y_score: Any = None,
         y_pred: Any = None,
         y_proba: Any = None,
+        weight: Any = None,
         sample_weight: Any = None,
     ) -> "StatisticsAccumulator":
-        """Fold one batch into the state; returns ``self`` (chainable)."""
+        """Fold one batch into the state; returns ``self`` (chainable).
+
+        The keywords are arrays, named as in :func:`beyondchance.compute_statistics`
+        (``weight``: the sample weights).  ``sample_weight`` is a deprecated alias of
+        ``weight`` (:class:`FutureWarning`).
+
+        >>> acc = StatisticsAccumulator()
+        >>> acc.update(y_true=[1, 0, 1], y_score=[0.9, 0.2, 0.4], weight=[1.0, 2.0, 0.5]).compute().n
+        3.5
+        """
+        if sample_weight is not None:
+            if weight is not None:
+                raise InvalidInputError("give weight= only (sample_weight= is its deprecated alias)")
+            warnings.warn(
+                "StatisticsAccumulator.update(sample_weight=) is deprecated; use weight= "
+                "(the name compute_statistics uses)",
+                FutureWarning,
+                stacklevel=2,
+            )
+            weight = sample_weight
         if batch is not None and not isinstance(batch, Mapping) and isinstance(batch, (list, tuple, np.ndarray)):
             raise InvalidInputError("the batch must be a table (DataFrame, pyarrow Table, mapping); pass arrays as keywords")
         arrays = self._arrays(
-            batch, {"y_true": y_true, "y_score": y_score, "y_pred": y_pred, "y_proba": y_proba, "weight": sample_weight}
+            batch, {"y_true": y_true, "y_score": y_score, "y_pred": y_pred, "y_proba": y_proba, "weight": weight}
         )
         if self._spec is None:
             t = resolve_task(

@@ -131,7 +131,7 @@ from ._validation import (
     check_consistent_length,
     check_frequency_weights,
     check_option,
-    check_positive_int,
+    check_n_resamples,
     check_random_state,
     check_sample_weight,
     check_unit_interval,
@@ -260,6 +260,7 @@ class BootstrapResult:
         True
         """
         level = self.confidence_level if confidence_level is None else _check_level(confidence_level)
+        check_n_resamples(self.n_resamples, level)
         method = self.method if method is None else check_option(method, "method", _METHODS)
         if method == "bca" and self.acceleration is None:
             raise InvalidInputError(
@@ -339,7 +340,9 @@ def bootstrap_ci(
     sample_weight : array-like of shape (n,), optional
         Non-negative weights; see ``weight_type``.
     n_resamples : int, default 2000
-        Number of bootstrap resamples B.
+        Number of bootstrap resamples B, at least ⌈2 / (1 − confidence_level)⌉ (40 at
+        95%): fewer leave no resample beyond an end of the interval, and an
+        :class:`~beyondchance.InvalidInputError` is raised.
     confidence_level : float in (0, 1), default 0.95
     method : {"bca", "percentile", "basic"}, default "bca"
         Bias-corrected and accelerated, percentile, or basic (reverse percentile)
@@ -410,8 +413,8 @@ def bootstrap_ci(
     >>> bool(m.low < m.estimate < m.high), m.jackknife
     (True, 'exact (1000 leave-one-out values)')
     """
-    n_resamples = check_positive_int(n_resamples, "n_resamples")
     level = _check_level(confidence_level)
+    n_resamples = check_n_resamples(n_resamples, level)
     method = check_option(method, "method", _METHODS)
     weight_type = check_option(weight_type, "weight_type", _WEIGHT_TYPES)
     nan_policy = check_option(nan_policy, "nan_policy", _NAN_POLICIES)

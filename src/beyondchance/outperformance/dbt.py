@@ -421,8 +421,25 @@ def _key_digest(key: dict[str, Any]) -> tuple[str, str]:
     return hashlib.sha256(text.encode()).hexdigest()[:32], text
 
 
+def _storable(values: np.ndarray) -> bool:
+    """What the disk layer holds: a 1-D float64 array, finite and sorted (non-decreasing)."""
+    return (
+        values.dtype == np.float64
+        and values.ndim == 1
+        and bool(np.isfinite(values).all())
+        and bool((values[1:] >= values[:-1]).all())
+    )
+
+
 class ReferenceCache:
     """Memory (LRU) + disk cache of reference arrays keyed by a JSON-able dict.
+
+    The disk layer trusts a file only if it holds, under the same key, a 1-D float64
+    array of the key's ``n_samples`` length whose values are finite and sorted
+    (non-decreasing), as the reference distributions are; any other file (corrupt,
+    foreign, truncated, of another dtype or shape, with NaN or ±inf, unsorted) is
+    deleted, the value recomputed and the file rewritten.  Arrays that do not meet
+    that rule (e.g. a user sampler's NaN values) are kept in memory only.
 
     Parameters
     ----------
@@ -497,7 +514,7 @@ class ReferenceCache:
             arr = np.array(arr, dtype=np.float64)
             arr.setflags(write=False)
         self._remember(digest, arr)
-        if disk:
+        if disk and _storable(arr):
             self._write(self.directory / f"{digest}.npz", text, arr)
 
     @staticmethod
@@ -507,15 +524,15 @@ class ReferenceCache:
         try:
             with np.load(path, allow_pickle=False) as f:
                 stored_key = str(f["key"][()])
-                values = np.array(f["values"], dtype=np.float64)
-        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+                values = f["values"]
+        except (OSError, ValueError, TypeError, KeyError, EOFError, zipfile.BadZipFile):
             values, stored_key = None, None
         expected = key.get("n_samples")
         ok = (
-            values is not None
+            isinstance(values, np.ndarray)
             and stored_key == text
-            and values.ndim == 1
-            and (expected is None or values.shape[0] == expected)
+            and (expected is None or values.shape == (expected,))
+            and _storable(values)
         )
         if not ok:
             try:  # corrupt or foreign: drop it so that it is rewritten

@@ -51,6 +51,7 @@ from .._validation import (
     as_1d,
     check_consistent_length,
     check_option,
+    check_n_resamples,
     check_positive_int,
     check_random_state,
     check_sample_weight,
@@ -204,6 +205,8 @@ def outperformance_score_ci(
     sample_weight : array-like of shape (n,), optional
         Importance weights: rows are resampled and keep their weights.
     n_resamples : int, default 2000
+        At least ⌈2 / (1 − confidence_level)⌉ (40 at 95%), as in
+        :func:`~beyondchance.bootstrap_ci`.
     confidence_level : float in (0, 1), default 0.95
     random_state : None, int or numpy.random.Generator
         Seed of the resampling.
@@ -249,8 +252,8 @@ def outperformance_score_ci(
     """
     from ..uncertainty import _chunk_size, _confusion_pools, _draw_counts, _uses_multinomial
 
-    n_resamples = check_positive_int(n_resamples, "n_resamples")
     level = _check_level(confidence_level)
+    n_resamples = check_n_resamples(n_resamples, level)
     rng = check_random_state(random_state)
     scoring = _scoring_name(metric)
     if scoring is not None:

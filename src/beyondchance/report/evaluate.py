@@ -56,7 +56,9 @@ from .._validation import (
     as_float_1d,
     as_float_2d,
     check_consistent_length,
+    check_n_resamples,
     check_option,
+    check_positive_int,
     check_probabilities,
     check_sample_weight,
     check_unit_interval,
@@ -680,7 +682,8 @@ def evaluate(
         The class labels, in the order of the probability columns.
     metrics : sequence of str, optional
         The metrics to report (default :func:`metrics_for_task`).
-    confidence_level, n_resamples : the bootstrap's level and number of resamples
+    confidence_level, n_resamples : the bootstrap's level and number of resamples (at least
+        ⌈2 / (1 − confidence_level)⌉ when ci, as in :func:`~beyondchance.bootstrap_ci`)
     ci : bool
         Compute confidence intervals (default True).
     random_state : int
@@ -816,8 +819,7 @@ def _run(
     step = progress or (lambda message: None)
     collector = _Collector()
     level = float(check_unit_interval(confidence_level, "confidence_level", open_=True))
-    if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) or n_resamples < 1:
-        raise InvalidInputError(f"n_resamples must be a positive integer, got {n_resamples!r}")
+    n_resamples = check_n_resamples(n_resamples, level) if ci else check_positive_int(n_resamples, "n_resamples")
     if dbt_samples is not None and (isinstance(dbt_samples, bool) or not isinstance(dbt_samples, (int, np.integer))
                                     or dbt_samples < 1):
         raise InvalidInputError(f"dbt_samples must be a positive integer, got {dbt_samples!r}")

@@ -1,0 +1,94 @@
+"""Test-session setup: reproducible property tests in CI, one Spark session, an isolated cache.
+
+Hypothesis profiles
+-------------------
+* ``ci`` — loaded automatically when the environment variable ``CI`` is set (``.ci/run``
+  runs with ``CI=true``): ``derandomize=True`` (the examples are a function of each
+  test's source, the same on every run and every clone), ``database=None`` (no replay of
+  failures saved by an earlier run) and ``print_blob=True`` (a failure prints the
+  ``@reproduce_failure`` line that replays it anywhere).  ``.ci/run`` sets ``CI=true``
+  when it is not set.
+* ``dev`` — everywhere else: random examples and the local example database, so the
+  property tests keep exploring new inputs on every local run.
+
+``--hypothesis-profile NAME`` overrides the choice.  The profile is loaded here, before
+the test modules are imported, so their ``settings(max_examples=..., deadline=None)``
+objects inherit it; none of them sets ``derandomize``, ``database`` or ``print_blob``
+(tests/test_suite_setup.py checks this).  The pytest
+header names the profile in use.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+from hypothesis import settings
+
+# deadline=None in both: no test may depend on the machine being idle
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True, deadline=None)
+settings.register_profile("dev", deadline=None)
+settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+#: the settings a test's own ``@settings`` must leave to the profile
+PROFILE_SETTINGS = ("derandomize", "database", "print_blob")
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    current = settings()
+    return [
+        f"hypothesis profile: {settings._current_profile!r} (CI={os.environ.get('CI', '')!r}; "
+        f"derandomize={current.derandomize}, database={'none' if current.database is None else 'local'}, "
+        f"print_blob={current.print_blob})",
+        "numpy random data: fixed seeds in each test (np.random.default_rng(<int>)); no session seed",
+    ]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _isolated_reference_cache(tmp_path_factory: pytest.TempPathFactory):
+    """The DBT reference cache of this session (and of the CLI subprocesses it starts) is
+    a fresh directory: no test reads files left by an earlier run or by the user."""
+    previous = os.environ.get("BEYONDCHANCE_CACHE_DIR")
+    os.environ["BEYONDCHANCE_CACHE_DIR"] = str(tmp_path_factory.mktemp("reference-cache"))
+    yield
+    if previous is None:
+        os.environ.pop("BEYONDCHANCE_CACHE_DIR", None)
+    else:
+        os.environ["BEYONDCHANCE_CACHE_DIR"] = previous
+
+
+def spark_unavailable() -> str | None:
+    """Why Spark cannot run here, or None."""
+    try:
+        import pyspark  # noqa: F401
+    except ImportError:
+        return "pyspark is not installed (pip install 'beyondchance[spark]')"
+    if not (shutil.which("java") or os.environ.get("JAVA_HOME")):
+        return "no Java runtime (java on PATH or JAVA_HOME) for Spark"
+    return None
+
+
+@pytest.fixture(scope="session")
+def spark():
+    """One local SparkSession per test session (per pytest-xdist worker), shared by every
+    Spark test; the CLI's ``--engine spark`` run in-process reuses it (``getOrCreate``)."""
+    reason = spark_unavailable()
+    if reason:
+        pytest.skip(reason)
+    from pyspark.sql import SparkSession
+
+    session = (
+        SparkSession.builder.master("local[2]")
+        .appName("beyondchance-tests")
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.sql.shuffle.partitions", "2")
+        .config("spark.default.parallelism", "2")
+        .config("spark.driver.memory", "1g")
+        .config("spark.sql.execution.arrow.pyspark.enabled", "true")
+        .getOrCreate()
+    )
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()
