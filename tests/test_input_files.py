@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 import beyondchance as bc
 from beyondchance import InvalidInputError
+from conftest import spark_unavailable
 
 FAST = ["--dbt-samples", "256", "--no-ci", "--format", "json"]
 SQL_ENGINES = ["duckdb", "spark"]
@@ -55,34 +56,6 @@ def _same_report(a: dict, b: dict) -> None:
         for key in ("engine", "name", "task_reason"):
             d.pop(key, None)
     assert a == b
-
-
-def _spark_unavailable() -> str | None:
-    try:
-        import pyspark  # noqa: F401
-    except ImportError:
-        return "pyspark is not installed (pip install 'beyondchance[spark]')"
-    if not (shutil.which("java") or os.environ.get("JAVA_HOME")):
-        return "no Java runtime (java on PATH or JAVA_HOME) for Spark"
-    return None
-
-
-# TODO: switch to the session-scoped ``spark`` fixture of tests/conftest.py once it lands
-@pytest.fixture(scope="module")
-def spark():
-    reason = _spark_unavailable()
-    if reason:
-        pytest.skip(reason)
-    from pyspark.sql import SparkSession
-
-    session = (
-        SparkSession.builder.master("local[2]").appName("beyondchance-tests")
-        .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
-        .config("spark.sql.shuffle.partitions", "2").config("spark.default.parallelism", "2")
-        .config("spark.driver.memory", "1g").getOrCreate()
-    )
-    session.sparkContext.setLogLevel("ERROR")
-    yield session
 
 
 def _stats(path, engine: str, spark=None, **kwargs):
@@ -474,7 +447,7 @@ def test_property_memory_equals_spark_on_trap_files(tmp_path, spark, p):
 def test_spark_cli_error_is_one_line_on_stderr(tmp_path):
     """The JVM's start-up lines (log4j profile, host name, native-hadoop warnings) and
     pyspark's FutureWarning stood before the error line; a fresh process shows them."""
-    reason = _spark_unavailable()
+    reason = spark_unavailable()
     if reason:
         pytest.skip(reason)
     path = tmp_path / "short.csv"

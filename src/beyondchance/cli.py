@@ -259,17 +259,6 @@ def _read(source: str, y_true: str, pred_cols: list[str], numeric: list[str], we
     return c[y_true], y, (c[weight] if weight else None), c
 
 
-def _input_files(source: str) -> list[str]:
-    """The files an input names: itself, or what its glob pattern matches."""
-    if source == "-":
-        return []
-    if Path(source).exists() or not (_GLOB & set(source)):
-        return [source]
-    import glob
-
-    return glob.glob(source, recursive=True)
-
-
 def _check_out(out: Path | None, inputs: list[str]) -> None:
     """--out must be in an existing directory and must not be an input (by name, link or glob)."""
     if out is None:
@@ -278,8 +267,10 @@ def _check_out(out: Path | None, inputs: list[str]) -> None:
         raise InvalidInputError(f"--out {out}: the directory {out.parent} does not exist")
     if not out.exists():
         return
+    from .engines._files import local_files
+
     for src in inputs:
-        for path in _input_files(src):
+        for path in local_files([src]) if src != "-" else []:
             if os.path.samefile(path, out):  # same (device, inode): also hard and symbolic links
                 raise InvalidInputError(f"--out {out} is an input file ({src}); input files are never overwritten")
 

@@ -74,7 +74,7 @@ def local_files(paths: list[str]) -> list[str]:
 
     out: list[str] = []
     for p in paths:
-        out.extend(sorted(glob.glob(p)) if is_glob(p) else [p] if os.path.isfile(p) else [])
+        out.extend(sorted(glob.glob(p, recursive=True)) if is_glob(p) else [p] if os.path.isfile(p) else [])
     return out
 
 
