@@ -454,3 +454,20 @@ def test_spark_cli_error_is_one_line_on_stderr(tmp_path):
     path.write_text("y,s,t\n1,0.5,a\n0,0.2\n1,0.3,b\n")
     line = _one_line_error(_cli("report", path, "--y-true", "y", "--y-score", "s", "--engine", "spark", *FAST))
     assert "Malformed CSV record" in line
+
+
+@pytest.mark.parametrize("engine", ALL_ENGINES)
+def test_a_column_named_twice_in_the_header_is_refused(tmp_path, request, engine):
+    """Found by the CLI fuzzer: `y,s,y` was read with one of the two `y` columns, silently."""
+    _engine(request, engine)  # skips Spark where it cannot run; the CLI reuses the session
+    path = tmp_path / "dup.csv"
+    path.write_text("y,s,y\n0,0.1,1\n1,0.9,0\n0,0.3,1\n1,0.7,0\n")
+    from click.testing import CliRunner
+
+    from beyondchance.cli import main
+
+    result = CliRunner().invoke(main, ["report", str(path), "--y-true", "y", "--y-score", "s", "--engine", engine,
+                                       *FAST])
+    assert result.exit_code == 2, result.output
+    assert result.stderr.strip() == (f"beyondchance: error: column 'y' appears 2 times in the header of {path}; "
+                                     "rename the copies so that the one meant is unambiguous")

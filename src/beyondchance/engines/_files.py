@@ -23,7 +23,7 @@ from typing import Any, BinaryIO
 
 from .._warnings import InvalidInputError
 
-__all__ = ["csv_delimiter", "check_quotes", "read_csv_table", "delimiter_hint", "is_glob", "is_remote",
+__all__ = ["csv_delimiter", "check_quotes", "check_unique_columns", "read_csv_table", "delimiter_hint", "is_glob", "is_remote",
            "escape_glob", "local_files", "PARQUET_SUFFIXES", "CSV_SUFFIXES"]
 
 PARQUET_SUFFIXES = (".parquet", ".pq", ".parq")
@@ -108,6 +108,23 @@ def check_quotes(source: Any, name: str, delimiter: str) -> None:
         csv.field_size_limit(limit)
 
 
+def check_unique_columns(source: Any, name: str, delimiter: str, columns: list[str]) -> None:
+    """Raise if a column asked for stands more than once in the header of a CSV file (a
+    local path, or bytes): which copy an engine would read is its own choice, so none is."""
+    stream = _open(source)
+    if stream is None:
+        return
+    with stream:
+        text = io.TextIOWrapper(stream, encoding="utf-8-sig", errors="replace", newline="")
+        header = next(csv.reader(text, delimiter=delimiter), [])
+    for column in dict.fromkeys(columns):
+        if header.count(column) > 1:
+            raise InvalidInputError(
+                f"column {column!r} appears {header.count(column)} times in the header of {name}; "
+                "rename the copies so that the one meant is unambiguous"
+            )
+
+
 def _locate_unclosed_quote(source: Any, name: str, delimiter: str) -> None:
     with _open(source) as stream:
         reader = csv.reader(io.TextIOWrapper(stream, encoding="utf-8", errors="replace", newline=""),
@@ -153,6 +170,7 @@ def read_csv_table(source: Any, columns: list[str], name: str, delimiter: str) -
     import pyarrow.csv as pacsv
 
     check_quotes(source, name, delimiter)
+    check_unique_columns(source, name, delimiter, columns)
     try:
         return pacsv.read_csv(
             io.BytesIO(bytes(source)) if isinstance(source, (bytes, bytearray, memoryview)) else source,

@@ -15,7 +15,8 @@ import numpy as np
 
 from .._warnings import InvalidInputError
 from ._files import (
-    CSV_SUFFIXES, PARQUET_SUFFIXES, check_quotes, csv_delimiter, delimiter_hint, escape_glob, is_remote, local_files,
+    CSV_SUFFIXES, PARQUET_SUFFIXES, check_quotes, check_unique_columns, csv_delimiter, delimiter_hint, escape_glob,
+    is_remote, local_files,
 )
 
 __all__ = ["DuckDBRunner", "duckdb_statistics"]
@@ -136,6 +137,7 @@ class DuckDBRunner:
         if self._files is not None and self._loaded is None and not self._parquet:
             for path in local_files(self._files):
                 check_quotes(path, path, self._delimiter)
+                check_unique_columns(path, path, self._delimiter, columns)
         if self._loaded is not None:
             available = sorted(self._loaded)
         elif self._files is not None:

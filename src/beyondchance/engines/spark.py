@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from .._warnings import InvalidInputError
-from ._files import CSV_SUFFIXES, check_quotes, csv_delimiter, escape_glob, local_files as _local_files
+from ._files import CSV_SUFFIXES, check_quotes, check_unique_columns, csv_delimiter, escape_glob, local_files as _local_files
 
 __all__ = ["SparkRunner", "spark_statistics", "is_spark_dataframe"]
 
@@ -102,6 +102,7 @@ class SparkRunner:
         if not self._loaded and self._csv:
             for path in _local_files(self._paths):
                 check_quotes(path, path, self._delimiter)
+                check_unique_columns(path, path, self._delimiter, columns)
         kinds = self.column_kinds()
         missing = [c for c in columns if c not in kinds]
         if missing:
