@@ -13,6 +13,7 @@ import sklearn.metrics as skm
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import beyondchance as bc
 from beyondchance import (
     CostMatrixLoss,
     InvalidInputError,
@@ -436,3 +437,23 @@ def test_bundle_errors_and_outputs():
     assert d["task"] == "binary" and d["scores"]["kind"] == "exact" and d["confusion"]["matrix"] == [[1.0, 0.0], [0.0, 2.0]]
     ops = a.outperformance_score("f1")
     assert 0 <= ops.score <= 1
+
+
+@pytest.mark.parametrize("y", [
+    [-100.0, float(np.nextafter(-100.0, 0.0))],  # two floats 1 ulp apart: spread is rounding noise
+    [3.0, 3.0 + 3e-12, 3.0 - 1e-12],
+    [1.0, 2.0, 3.0],
+])
+def test_statistics_follow_the_zero_baseline_rule_of_the_rows(y):
+    """The moments apply baselines.baseline_risk_is_zero as prediction_advantage does on
+    the rows (before: -9.9e31 from the statistics against nan from the rows)."""
+    import pandas as pd
+
+    y = np.asarray(y)
+    f = np.zeros_like(y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rows = bc.prediction_advantage(y, f, loss="squared")
+        stats = bc.compute_statistics(pd.DataFrame({"y": y, "f": f}), y_true="y", y_pred="f")
+        value = stats.prediction_advantage("squared").value
+    assert (np.isnan(rows) and np.isnan(value)) or value == pytest.approx(rows, rel=1e-12)
