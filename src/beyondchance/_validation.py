@@ -438,7 +438,7 @@ def check_unit_interval(x: Any, name: str, *, open_: bool = False) -> np.ndarray
     bad = (arr <= 0) | (arr >= 1) if open_ else (arr < 0) | (arr > 1)
     if bad.any():
         interval = "(0, 1)" if open_ else "[0, 1]"
-        value = arr[bad].ravel()[0]
+        value = float(arr[bad].ravel()[0])
         raise InvalidInputError(f"{name} must lie in {interval}, got {value!r}")
     return arr
 
@@ -504,6 +504,15 @@ def as_samples(x: Any, name: str) -> np.ndarray:
     if arr.dtype == object:
         _check_missing(arr, name)
     return arr
+
+
+def check_confidence_level(confidence_level: Any) -> float:
+    """A confidence level: a real number in the open interval (0, 1)."""
+    if isinstance(confidence_level, (bool, np.bool_)) or not isinstance(
+        confidence_level, (int, float, np.integer, np.floating)
+    ):
+        raise InvalidInputError(f"confidence_level must be a number in (0, 1), got {confidence_level!r}")
+    return float(check_unit_interval(confidence_level, "confidence_level", open_=True))
 
 
 def check_positive_int(value: Any, name: str) -> int:

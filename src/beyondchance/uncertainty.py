@@ -128,13 +128,13 @@ from scipy.special import ndtr, ndtri
 from ._validation import (
     as_1d,
     as_samples,
+    check_confidence_level,
     check_consistent_length,
     check_frequency_weights,
     check_option,
     check_n_resamples,
     check_random_state,
     check_sample_weight,
-    check_unit_interval,
     encode_labels,
     union_labels,
 )
@@ -259,7 +259,7 @@ class BootstrapResult:
         >>> tuple(res.confidence_interval()) == (res.low, res.high)
         True
         """
-        level = self.confidence_level if confidence_level is None else _check_level(confidence_level)
+        level = self.confidence_level if confidence_level is None else check_confidence_level(confidence_level)
         check_n_resamples(self.n_resamples, level)
         method = self.method if method is None else check_option(method, "method", _METHODS)
         if method == "bca" and self.acceleration is None:
@@ -413,7 +413,7 @@ def bootstrap_ci(
     >>> bool(m.low < m.estimate < m.high), m.jackknife
     (True, 'exact (1000 leave-one-out values)')
     """
-    level = _check_level(confidence_level)
+    level = check_confidence_level(confidence_level)
     n_resamples = check_n_resamples(n_resamples, level)
     method = check_option(method, "method", _METHODS)
     weight_type = check_option(weight_type, "weight_type", _WEIGHT_TYPES)
@@ -499,14 +499,6 @@ def bootstrap_ci(
         jackknife=jackknife,
         **common,
     )
-
-
-def _check_level(confidence_level: Any) -> float:
-    if isinstance(confidence_level, (bool, np.bool_)) or not isinstance(
-        confidence_level, (int, float, np.integer, np.floating)
-    ):
-        raise InvalidInputError(f"confidence_level must be a number in (0, 1), got {confidence_level!r}")
-    return float(check_unit_interval(confidence_level, "confidence_level", open_=True))
 
 
 # --- intervals ----------------------------------------------------------------------------

@@ -49,6 +49,7 @@ import numpy as np
 from .._json import jsonable as _jsonable
 from .._validation import (
     as_1d,
+    check_confidence_level,
     check_consistent_length,
     check_option,
     check_n_resamples,
@@ -84,14 +85,6 @@ def _labeling_metric(metric: Any) -> LabelingMetric:
                 f"unknown scoring metric {metric!r}; known scoring metrics: {', '.join(SCORING_METRICS)}"
             )
     return get_metric(metric)
-
-
-def _check_level(confidence_level: Any) -> float:
-    if isinstance(confidence_level, (bool, np.bool_)) or not isinstance(
-        confidence_level, (int, float, np.integer, np.floating)
-    ) or not 0 < confidence_level < 1:
-        raise InvalidInputError(f"confidence_level must be a number in (0, 1), got {confidence_level!r}")
-    return float(confidence_level)
 
 
 # --- confidence interval ---------------------------------------------------------------------
@@ -252,7 +245,7 @@ def outperformance_score_ci(
     """
     from ..uncertainty import _chunk_size, _confusion_pools, _draw_counts, _uses_multinomial
 
-    level = _check_level(confidence_level)
+    level = check_confidence_level(confidence_level)
     n_resamples = check_n_resamples(n_resamples, level)
     rng = check_random_state(random_state)
     scoring = _scoring_name(metric)
