@@ -92,18 +92,22 @@ def escape_glob(path: str, style: str) -> str:
 
 
 def check_quotes(source: Any, name: str, delimiter: str) -> None:
-    """Raise if a quote of a CSV file (a local path, or bytes) is never closed, naming its data row.
+    """Raise if the quotes of a CSV file (a local path, or bytes) are broken, naming the data row.
 
-    In RFC 4180 CSV, quotes come in pairs; an odd number of them is the sign of an
-    unclosed one, which is then located by Python's strict CSV parser (only then: the
-    count itself runs at memory speed).  Compressed files are read decompressed.
+    In RFC 4180 CSV a line break inside quotes belongs to the field, so a quote never
+    closed (or closed far later, by another stray quote) swallows the rows after it.
+    One vectorised pass finds whether any line break lies inside quotes (the parity
+    of the quotes before it is odd) or a quote is left open at the end; only then does
+    Python's strict CSV parser read the file, and any quoting it cannot parse is an
+    error naming the row where the broken field starts.  Compressed files are read
+    decompressed.
     """
-    if _open(source) is None or _count_quotes(source) % 2 == 0:
+    if not _line_break_inside_quotes(source):
         return
     limit = csv.field_size_limit()
     csv.field_size_limit(sys.maxsize)  # the unclosed field runs to the end of the file
     try:
-        _locate_unclosed_quote(source, name, delimiter)
+        _locate_broken_quote(source, name, delimiter)
     finally:
         csv.field_size_limit(limit)
 
@@ -125,7 +129,7 @@ def check_unique_columns(source: Any, name: str, delimiter: str, columns: list[s
             )
 
 
-def _locate_unclosed_quote(source: Any, name: str, delimiter: str) -> None:
+def _locate_broken_quote(source: Any, name: str, delimiter: str) -> None:
     with _open(source) as stream:
         reader = csv.reader(io.TextIOWrapper(stream, encoding="utf-8", errors="replace", newline=""),
                             delimiter=delimiter, strict=True)
@@ -135,12 +139,12 @@ def _locate_unclosed_quote(source: Any, name: str, delimiter: str) -> None:
                 records += 1
                 line = reader.line_num + 1
         except csv.Error as exc:
-            if "end of data" in str(exc):
-                raise InvalidInputError(
-                    f"{name}: the quote opened in data row {records} (line {line}) is never closed; "
-                    "every later row would be lost"
-                ) from None
-            # other irregular quoting (a quote inside an unquoted field) is read as written
+            what = ("is never closed" if "end of data" in str(exc)
+                    else f"is not closed where its field ends ({exc})")
+            raise InvalidInputError(
+                f"{name}: the quote opened in data row {records} (line {line}) {what}; "
+                "every later row would be lost or misread"
+            ) from None
 
 
 def _open(source: Any) -> BinaryIO | None:
@@ -154,14 +158,28 @@ def _open(source: Any) -> BinaryIO | None:
     return pa.input_stream(os.fspath(source), compression="detect")
 
 
-def _count_quotes(source: Any) -> int:
-    if isinstance(source, (bytes, bytearray, memoryview)):
-        return bytes(source).count(b'"')
-    count = 0
-    with _open(source) as fh:
-        while chunk := fh.read(_CHUNK):
-            count += chunk.count(b'"')
-    return count
+def _line_break_inside_quotes(source: Any) -> bool:
+    """True when a line break follows an odd number of quotes, or the file ends so
+    (a quoted field spanning lines, or a quote left open); False without a file."""
+    stream = _open(source)
+    if stream is None:
+        return False
+    import numpy as np
+
+    odd = 0  # parity of the quotes read so far
+    with stream:
+        while chunk := stream.read(_CHUNK):
+            data = np.frombuffer(chunk, dtype=np.uint8)
+            quotes = data == 34  # '"'
+            if not quotes.any():
+                if odd and (data == 10).any():
+                    return True
+                continue
+            parity = (np.cumsum(quotes, dtype=np.int64) + odd) & 1
+            if parity[data == 10].any():  # '\n' after an odd number of quotes
+                return True
+            odd = int(parity[-1])
+    return bool(odd)
 
 
 def read_csv_table(source: Any, columns: list[str], name: str, delimiter: str) -> Any:

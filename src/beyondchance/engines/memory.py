@@ -37,7 +37,7 @@ from ..stats import (
     _binary_confusion,
 )
 from ._common import Spec, make_spec, resolve_task
-from ._files import CSV_SUFFIXES, csv_delimiter, is_glob, read_csv_table
+from ._files import CSV_SUFFIXES, csv_delimiter, is_glob, local_files, read_csv_table
 
 __all__ = ["statistics_from_arrays", "statistics_from_table", "read_columns"]
 
@@ -285,9 +285,7 @@ def _read_file(path: str, names: list[str], delimiter: str | None) -> Any:
 
 
 def _glob(pattern: str) -> list[str]:
-    import glob
-
-    files = sorted(glob.glob(pattern))
+    files = local_files([pattern])
     if not files:
         raise InvalidInputError(f"no file matches {pattern!r}")
     return files

@@ -18,7 +18,9 @@ from typing import Any
 import numpy as np
 
 from .._warnings import InvalidInputError
-from ._files import CSV_SUFFIXES, check_quotes, check_unique_columns, csv_delimiter, escape_glob, local_files as _local_files
+from ._files import (
+    CSV_SUFFIXES, check_quotes, check_unique_columns, csv_delimiter, escape_glob, is_glob, local_files as _local_files,
+)
 
 __all__ = ["SparkRunner", "spark_statistics", "is_spark_dataframe"]
 
@@ -78,6 +80,10 @@ class SparkRunner:
             self._csv = paths[0].lower().endswith(CSV_SUFFIXES)
             self._delimiter = csv_delimiter(paths[0], delimiter)
             self._paths = paths
+            deep = next((p for p in paths if "**" in p and is_glob(p)), None)
+            if deep is not None:  # Hadoop's globs read ** as *, DuckDB's and Python's recurse
+                raise InvalidInputError(f"{deep!r}: Spark's glob patterns do not recurse into folders with **; "
+                                        "name the levels (data/*/*.csv) or pass a DataFrame")
             names = [escape_glob(p, "hadoop") for p in paths]
             try:
                 if self._csv:
