@@ -7,7 +7,7 @@ import warnings
 import numpy as np
 import pytest
 import sklearn.metrics as skm
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
@@ -104,6 +104,7 @@ def test_fbeta_agrees_with_sklearn(data, beta):
 
 @settings(max_examples=60, deadline=None)
 @given(labeled_predictions(max_classes=5, min_size=3))
+@example((np.ones(19, dtype=int), np.array([2, 1] + [0] * 17), np.full(19, 4.0839537)))  # MCC was 1.2e-9, not undefined
 def test_multiclass_metrics_agree_with_sklearn(data):
     y_true, y_pred, w = data
     cm = ConfusionMatrix.from_predictions(y_true, y_pred, sample_weight=w)

@@ -186,6 +186,7 @@ def test_cli_names_a_missing_string_label_and_its_row(tmp_path, cell):
     assert len(lines) == 1 and lines[0].startswith("beyondchance: error:"), out.stderr
     if cell:  # text: the validation layer names it
         assert lines[0] == (f"beyondchance: error: y_true holds a missing value: {cell!r} in row 17 (index 16); "
-                            "drop or fill the rows without a value")
+                            "drop or fill the rows without a value (a class spelled like a missing value, "
+                            "such as 'NA', needs another name)")
     else:  # an empty cell is a null for every engine's CSV reader (engines/_files.py)
         assert lines[0] == f"beyondchance: error: column 'y' of {path} has 1 missing value(s) (first in data row 17)"

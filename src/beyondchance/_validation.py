@@ -59,6 +59,10 @@ MAX_WEIGHT_TOTAL = 1e75
 _INT_FAST_SPAN = 1 << 12
 
 
+#: float64 holds every integer up to 2**53 exactly, and not every one beyond
+_EXACT_INTEGERS = 2.0**53
+
+
 def _to_array(x: Any, name: str) -> np.ndarray:
     if x is None:
         raise InvalidInputError(f"{name} is required, got None")
@@ -102,7 +106,7 @@ def as_float(x: Any, name: str, *, finite: bool = True) -> np.ndarray:
     if finite and not np.isfinite(arr).all():
         raise InvalidInputError(f"{name} contains NaN or infinite values")
     if isinstance(x, np.ndarray) and x.dtype.kind in "iu" and x.size:
-        big = np.abs(arr) > 2.0**53
+        big = np.abs(arr) > _EXACT_INTEGERS
         if big.any():
             raise InvalidInputError(
                 f"{name} holds an integer float64 cannot represent exactly (beyond 2**53): "
@@ -241,7 +245,8 @@ def _check_missing(arr: np.ndarray, name: str) -> set[str]:
     if "missing" in kinds:
         raise InvalidInputError(
             f"{name} holds a missing value: {_where(arr, _of_kind(arr, 'missing'))}; "
-            "drop or fill the rows without a value"
+            "drop or fill the rows without a value (a class spelled like a missing value, "
+            "such as 'NA', needs another name)"
         )
     return kinds
 
@@ -257,6 +262,13 @@ def _check_label_values(arr: np.ndarray, name: str) -> str:
     if arr.dtype.kind == "f" and np.isinf(arr).any():
         raise InvalidInputError(
             f"{name} holds an infinite value: {_where(arr, np.isinf(arr))}; labels must be finite"
+        )
+    if arr.dtype.kind == "f" and (np.abs(arr) > _EXACT_INTEGERS).any():
+        # integers beyond the 64-bit range are read from files as floats, where neighbours merge
+        raise InvalidInputError(
+            f"{name} holds a floating-point label beyond 2**53, where distinct integers share one float "
+            f"(labels beyond the 64-bit range are read as floats): "
+            f"{_where(arr, np.abs(arr) > _EXACT_INTEGERS)}; map the labels to smaller codes or to text"
         )
     if {"string", "number"} <= kinds:
         raise InvalidInputError(

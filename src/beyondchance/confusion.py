@@ -455,6 +455,13 @@ def _warn_zero_division(cm: ConfusionMatrix, m: LabelingMetric, average: Any, va
         warn_undefined(f"{m.name} is undefined for this confusion matrix (0/0); returning nan", stacklevel=4)
 
 
+def _beyond_rounding(difference: Any, scale: Any) -> Any:
+    """``difference`` of two sums of size ``scale``, with what rounding can leave of an exact
+    zero (at most 1e-12 of the scale: one class in the truth or the predictions under
+    fractional weights) set to 0, so that the measure is undefined, not noise."""
+    return np.where(difference > 1e-12 * scale, difference, 0.0)
+
+
 def _native_multiclass(name: str, c: np.ndarray) -> Any:
     """Multi-class definitions from the full (..., k, k) matrices (k ≠ 2)."""
     n = c.sum(axis=(-2, -1))
@@ -474,12 +481,12 @@ def _native_multiclass(name: str, c: np.ndarray) -> Any:
         # RA = Σ_k p_k q_k (Pure Accuracy paper, multi-class form) — equals Cohen's κ;
         # (A − RA)/(1 − RA) multiplied through by n² to avoid cancellation
         chance = (t * p).sum(axis=-1)
-        out = _div(n * correct - chance, np.where(n * n - chance > 0, n * n - chance, 0.0))
+        out = _div(n * correct - chance, _beyond_rounding(n * n - chance, n * n))
     elif name == "mcc":  # Gorodkin's R_K, as scikit-learn
         cov_ytyp = correct * n - (t * p).sum(axis=-1)
-        cov_ypyp = n**2 - (p * p).sum(axis=-1)
-        cov_ytyt = n**2 - (t * t).sum(axis=-1)
-        den = np.sqrt(np.maximum(cov_ytyt * cov_ypyp, 0.0))
+        cov_ypyp = _beyond_rounding(n**2 - (p * p).sum(axis=-1), n**2)
+        cov_ytyt = _beyond_rounding(n**2 - (t * t).sum(axis=-1), n**2)
+        den = np.sqrt(cov_ytyt * cov_ypyp)
         out = _div(cov_ytyp, den)
     elif name == "prediction_advantage":  # 1 − err / (1 − max_k p_k)
         out = 1 - _div(n - correct, n - t.max(axis=-1))

@@ -35,6 +35,8 @@ regression     (1) Σw, Σw·y, Σw·(f − y)², Σw·|f − y|, pinball sums, 
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -295,6 +297,10 @@ def _f64(a: Any) -> np.ndarray:
 # =====================================================================================
 
 
+#: " in row 3 (index 2)" of a validation message about aggregated rows
+_AGGREGATED_ROW = re.compile(r" in row \d+ \(index \d+\)")
+
+
 def sql_statistics(
     runner: Runner,
     *,
@@ -326,13 +332,16 @@ def sql_statistics(
     )
     spec = make_spec(t, **options)
     q, rel = runner.quote, runner.relation
-    if t == "binary":
-        return _binary(runner, spec, q, rel, kinds, y_true, y_score, weight)  # type: ignore[arg-type]
-    if t == "labels":
-        return _labels(runner, spec, q, rel, kinds, y_true, y_pred, weight)  # type: ignore[arg-type]
-    if t == "probabilities":
-        return _probabilities(runner, spec, q, rel, kinds, y_true, proba, weight)
-    return _regression(runner, spec, q, rel, kinds, y_true, y_pred, weight)  # type: ignore[arg-type]
+    try:
+        if t == "binary":
+            return _binary(runner, spec, q, rel, kinds, y_true, y_score, weight)  # type: ignore[arg-type]
+        if t == "labels":
+            return _labels(runner, spec, q, rel, kinds, y_true, y_pred, weight)  # type: ignore[arg-type]
+        if t == "probabilities":
+            return _probabilities(runner, spec, q, rel, kinds, y_true, proba, weight)
+        return _regression(runner, spec, q, rel, kinds, y_true, y_pred, weight)  # type: ignore[arg-type]
+    except InvalidInputError as exc:  # checks of the aggregated rows: their row numbers are not the file's
+        raise InvalidInputError(_AGGREGATED_ROW.sub("", str(exc))) from None
 
 
 def _binary(runner: Runner, spec: Spec, q, rel, kinds, y_true: str, y_score: str, weight: str | None) -> SufficientStatistics:

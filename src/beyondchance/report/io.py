@@ -39,7 +39,7 @@ __all__ = ["TableColumns", "read_columns", "file_format", "ENGINES", "check_engi
 ENGINES: tuple[str, ...] = ("memory", "duckdb", "spark")
 
 _PARQUET_SUFFIXES = (".parquet", ".pq", ".parq")
-_CSV_SUFFIXES = (".csv", ".tsv", ".txt", ".gz", ".bz2")
+_CSV_SUFFIXES = (".csv", ".tsv", ".txt", ".gz", ".bz2", ".zst")
 
 
 def check_engine(engine: str) -> str:
@@ -182,7 +182,7 @@ def _read_csv_path(path: Path, wanted: list[str], name: str, delimiter: str | No
     import pyarrow as pa
 
     delimiter = csv_delimiter(path, delimiter)
-    if path.suffix.lower() in (".gz", ".bz2"):
+    if path.suffix.lower() in (".gz", ".bz2", ".zst"):
         try:
             with pa.input_stream(str(path), compression="detect") as stream:
                 data = stream.read()
@@ -244,7 +244,7 @@ def _column_to_numpy(column: Any, cname: str, source: str, numeric: bool) -> np.
         if numeric and arr.dtype.kind == "f" and not np.isfinite(arr).all():
             first = int(np.flatnonzero(~np.isfinite(arr))[0])
             raise InvalidInputError(
-                f"column {cname!r} of {source} holds a non-finite value ({arr[first]!r} in data row {first + 1})"
+                f"column {cname!r} of {source} holds a non-finite value ({float(arr[first])!r} in data row {first + 1})"
             )
         return arr
     if pa.types.is_string(ctype) or pa.types.is_large_string(ctype):
