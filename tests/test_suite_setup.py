@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -45,7 +46,12 @@ def test_no_test_settings_override_the_profile():
 
 
 def test_ci_runs_with_the_ci_profile():
-    assert "CI=" in (TESTS.parent / ".ci" / "run").read_text()
+    """.ci/run exports CI (a command, not a comment) before it runs pytest."""
+    lines = [line.strip() for line in (TESTS.parent / ".ci" / "run").read_text().splitlines()]
+    commands = [line for line in lines if line and not line.startswith("#")]
+    export = next(i for i, line in enumerate(commands) if re.match(r"export CI=\S", line))
+    pytest_run = next(i for i, line in enumerate(commands) if "-m pytest" in line)
+    assert export < pytest_run
 
 
 def test_the_header_names_the_profile(pytestconfig):
