@@ -298,6 +298,8 @@ def group_totals_from_arrays(task: str, y_true: Any, *, y_pred: Any = None, prob
             raise InvalidInputError(f"proba must have shape ({n}, {k}) (rows, classes), got {p.shape}")
         if not np.isfinite(p).all() or (p < 0).any() or (p > 1).any():
             raise InvalidInputError("proba must hold finite probabilities in [0, 1]")
+        if (np.abs(p.sum(axis=1) - 1) > 1e-6).any():
+            raise InvalidInputError("proba rows must sum to 1")
         w = _weights(weight, n)
         rows = np.arange(n)
         q = p[rows, codes]

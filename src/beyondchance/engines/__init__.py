@@ -24,10 +24,12 @@ from __future__ import annotations
 import os
 from typing import Any, Literal
 
+import numpy as np
+
 from .._warnings import InvalidInputError
 from ..stats import SufficientStatistics
 
-__all__ = ["compute_statistics", "ENGINES", "detect_engine"]
+__all__ = ["compute_statistics", "compute_group_totals", "ENGINES", "detect_engine"]
 
 ENGINES: tuple[str, ...] = ("memory", "duckdb", "spark")
 Engine = Literal["auto", "memory", "duckdb", "spark"]
@@ -151,3 +153,89 @@ def compute_statistics(
     from .spark import spark_statistics
 
     return spark_statistics(source, spark=spark, delimiter=delimiter, **columns, **options)
+
+
+def compute_group_totals(
+    source: Any,
+    *,
+    task: str,
+    y_true: str,
+    y_pred: str | None = None,
+    proba: Any = None,
+    weight: str | None = None,
+    engine: Engine = "auto",
+    labels: Any = None,
+    seed: int = 0,
+    groups: int | None = None,
+    connection: Any = None,
+    spark: Any = None,
+    delimiter: str | None = None,
+) -> Any:
+    r"""Per-group sums of the grouped Poisson bootstrap (:mod:`beyondchance.replicates`), by an engine.
+
+    Row i (its position in file order: files of a glob in sorted order) falls in group
+    ``row_groups(i, seed, groups)``; every engine sums the task's weighted per-row
+    quantities per group, so the totals agree across engines to rounding and the
+    replicates of one seed are the same.
+
+    Parameters
+    ----------
+    source : a mapping of columns / DataFrame / pyarrow Table (memory), a CSV or Parquet
+        path, glob or list of paths (memory, duckdb, spark) or a Spark DataFrame (spark,
+        rows in the DataFrame's order)
+    task : ``"labels"`` (y_true, y_pred), ``"regression"`` (y_true, y_pred) or
+        ``"probabilities"`` (y_true, proba: one column per class, in the order of ``labels``)
+    y_true, y_pred, proba, weight : column names
+    engine : ``"auto"``, ``"memory"``, ``"duckdb"`` or ``"spark"``
+    labels : the class set, in order (default: the sorted labels present)
+    seed, groups : of the row hash (default ``DEFAULT_GROUPS`` = 1024 groups)
+
+    Returns
+    -------
+    GroupTotals
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from beyondchance.replicates import labeling_intervals
+    >>> df = pd.DataFrame({"y": [0, 1, 1, 0, 1] * 20, "f": [0, 1, 0, 0, 1] * 20, "w": [1.0, 2.0] * 50})
+    >>> t = compute_group_totals(df, task="labels", y_true="y", y_pred="f", weight="w")
+    >>> t.totals.shape, float(t.totals.sum())
+    ((1024, 4), 150.0)
+    """
+    from ..replicates import DEFAULT_GROUPS, group_totals_from_arrays
+
+    if engine not in ("auto", *ENGINES):
+        raise InvalidInputError(f"engine must be 'auto' or one of {', '.join(ENGINES)}, got {engine!r}")
+    groups = DEFAULT_GROUPS if groups is None else groups
+    chosen = detect_engine(source) if engine == "auto" else engine
+    options = dict(task=task, y_true=y_true, y_pred=y_pred, proba=proba, weight=weight, labels=labels, seed=seed,
+                   groups=groups)
+    if chosen == "memory":
+        from .memory import _proba_columns, read_columns
+
+        cols = _proba_columns(proba)
+        names = [c for c in (y_true, y_pred, weight, *cols) if c is not None]
+        for col in names:
+            if not isinstance(col, str):
+                raise InvalidInputError(f"column names must be strings, got {col!r}")
+        data = read_columns(source, names, delimiter)
+        return group_totals_from_arrays(
+            task, data[y_true], y_pred=None if y_pred is None else data[y_pred],
+            proba=None if proba is None else np.column_stack([data[c] for c in cols]),
+            weight=None if weight is None else data[weight], labels=labels, seed=seed, groups=groups,
+        )
+    from .sql_replicates import sql_group_totals
+
+    if chosen == "duckdb":
+        from .duckdb import DuckDBRunner
+
+        runner: Any = DuckDBRunner(source, connection=connection, delimiter=delimiter)
+    else:
+        from .spark import SparkRunner
+
+        runner = SparkRunner(source, spark=spark, delimiter=delimiter)
+    try:
+        return sql_group_totals(runner, **options)
+    finally:
+        runner.close()

@@ -81,6 +81,7 @@ class DuckDBRunner:
         self._loaded: set[str] | None = None
         self._view: str | None = None
         self._snapshot: str | None = None
+        self.row_index: str | None = None  # SQL expression of the file-order row index (load(row_index=True))
         if isinstance(source, (str, os.PathLike, list, tuple)):
             self._files = _paths(source)
             remote = [p for p in self._files if is_remote(p)]
@@ -127,13 +128,24 @@ class DuckDBRunner:
             options += ", types = {" + ", ".join(f"{_sql_string(c)}: {_sql_string(t)}" for c, t in types.items()) + "}"
         return f"read_csv({arg}, {options})"
 
-    def load(self, columns: list[str], numeric: list[str] = ()) -> None:
+    #: the integer division operator of the dialect
+    integer_division = "//"
+
+    def load(self, columns: list[str], numeric: list[str] = (), row_index: bool = False) -> None:
         """Copy ``columns`` of the files into a temporary table, typed from every row.
 
         Checks that they exist, that no quote of a local CSV file is left open, and
         that the ``numeric`` ones hold numbers (else the error names the line).
         In-memory sources are only checked.  Called once; later calls check the columns.
+        ``row_index``: the copy keeps the file order (files in sorted order, as the glob
+        expands them), so that :attr:`row_index` — the table's ``rowid`` — is each row's
+        position 0 … n−1 in the files (files only).
         """
+        if row_index and (self._files is None or (self._loaded is not None and self.row_index is None)):
+            raise InvalidInputError(
+                "row indices need files read by this runner (an in-memory table has no file order): "
+                "use engine='memory' for in-memory tables"
+            )
         if self._files is not None and self._loaded is None and not self._parquet:
             for path in local_files(self._files):
                 check_quotes(path, path, self._delimiter)
@@ -153,7 +165,17 @@ class DuckDBRunner:
             return
         table = f"bc_snapshot_{uuid.uuid4().hex}"
         cols = ", ".join(self.quote(c) for c in dict.fromkeys(columns))
-        self._execute(f"CREATE TEMP TABLE {self.quote(table)} AS SELECT {cols} FROM {self._reader()}")
+        create = f"CREATE TEMP TABLE {self.quote(table)} AS SELECT {cols} FROM {self._reader()}"
+        if row_index:  # rowid follows the scan order only when DuckDB preserves insertion order
+            previous = self._execute("SELECT current_setting('preserve_insertion_order')").fetchall()[0][0]
+            self._execute("SET preserve_insertion_order = true")
+            try:
+                self._execute(create)
+            finally:
+                self._execute(f"SET preserve_insertion_order = {'true' if previous else 'false'}")
+            self.row_index = "rowid"
+        else:
+            self._execute(create)
         self.relation = self.quote(table)
         self._snapshot = table
         self._loaded = set(columns)

@@ -91,6 +91,10 @@ def _null(e: str) -> str:
     return f"CASE WHEN {e} IS NULL THEN 1 ELSE 0 END"
 
 
+def _group(group: str | None) -> str:
+    return "" if group is None else f", {group} AS g"
+
+
 def _clip(e: str) -> str:
     return f"LEAST(GREATEST({e}, {lit(_EPS)}), {lit(1 - _EPS)})"
 
@@ -164,18 +168,19 @@ def binary_queries(
 
 def labels_query(
     q: Callable[[str], str], relation: str, kinds: dict[str, str], *, y_true: str, y_pred: str,
-    weight: str | None, by_prediction: bool = True,
+    weight: str | None, by_prediction: bool = True, group: str | None = None,
 ) -> str:
-    """The labels task: confusion cells (or label counts only)."""
+    """The labels task: confusion cells (or label counts only); ``group``: an SQL
+    expression whose values also split the cells (column ``g``)."""
     c = _Cols(q, kinds)
     y, bad_y = c.label(y_true)
     p, bad_p = c.label(y_pred)
     w, w_nan, w_neg = c.weight(weight)
     inner = (
         f"SELECT {y} AS y, {p} AS p, {w} AS w, {bad_y} AS bad_y, {bad_p} AS bad_p, "
-        f"{w_nan} AS w_nan, {w_neg} AS w_neg FROM {relation}"
+        f"{w_nan} AS w_nan, {w_neg} AS w_neg{_group(group)} FROM {relation}"
     )
-    keys = "y, p" if by_prediction else "y"
+    keys = ("g, " if group else "") + ("y, p" if by_prediction else "y")
     return (
         f"SELECT {keys}, COUNT(*) AS n_rows, SUM(w) AS w, SUM(bad_y) AS bad_y, SUM(bad_p) AS bad_p, "
         f"SUM(w_nan) AS w_nan, SUM(w_neg) AS w_neg FROM ({inner}) t GROUP BY {keys}"
@@ -184,9 +189,10 @@ def labels_query(
 
 def probabilities_query(
     q: Callable[[str], str], relation: str, kinds: dict[str, str], *, y_true: str, y_proba: list[str],
-    weight: str | None, normalize: bool,
+    weight: str | None, normalize: bool, group: str | None = None,
 ) -> str:
-    """The probabilities task: per (label, arg-max column) group, the loss sums for every column."""
+    """The probabilities task: per (label, arg-max column) group, the loss sums for every column
+    (``group``: also split by the values of this SQL expression, column ``g``)."""
     c = _Cols(q, kinds)
     y, bad_y = c.label(y_true)
     w, w_nan, w_neg = c.weight(weight)
@@ -202,8 +208,10 @@ def probabilities_query(
         f"CASE WHEN ({rs}) <= 0 THEN 1 ELSE 0 END AS zero_c"
     )
     probs = ", ".join((f"r{j} / ({rs}) AS c{j}" if normalize else f"r{j} AS c{j}") for j in range(k))
-    level1 = f"SELECT {y} AS y, {w} AS w, {bad_y} AS bad_y, {w_nan} AS w_nan, {w_neg} AS w_neg, {lvl1} FROM {relation}"
-    level2 = f"SELECT y, w, bad_y, w_nan, w_neg, {flags}, {probs} FROM ({level1}) t1"
+    level1 = (f"SELECT {y} AS y, {w} AS w, {bad_y} AS bad_y, {w_nan} AS w_nan, {w_neg} AS w_neg, "
+              f"{lvl1}{_group(group)} FROM {relation}")
+    keys = ("g, " if group else "") + "y, a"
+    level2 = f"SELECT {'g, ' if group else ''}y, w, bad_y, w_nan, w_neg, {flags}, {probs} FROM ({level1}) t1"
     # arg max, first maximal column (numpy.argmax): the first j with c_j >= every later column
     cases = []
     for j in range(k - 1):
@@ -216,9 +224,9 @@ def probabilities_query(
         f"SUM(w * -LN({_clip(f'c{j}')})) AS ce{j}, SUM(w * (sq - 2 * c{j} + 1)) AS br{j}" for j in range(k)
     )
     return (
-        "SELECT y, a, COUNT(*) AS n_rows, SUM(w) AS w, SUM(bad_y) AS bad_y, SUM(w_nan) AS w_nan, "
+        f"SELECT {keys}, COUNT(*) AS n_rows, SUM(w) AS w, SUM(bad_y) AS bad_y, SUM(w_nan) AS w_nan, "
         "SUM(w_neg) AS w_neg, SUM(bad_c) AS bad_c, SUM(neg_c) AS neg_c, SUM(gt1_c) AS gt1_c, "
-        f"SUM(off_c) AS off_c, SUM(zero_c) AS zero_c, {sums} FROM ({level3}) t3 GROUP BY y, a"
+        f"SUM(off_c) AS off_c, SUM(zero_c) AS zero_c, {sums} FROM ({level3}) t3 GROUP BY {keys}"
     )
 
 
