@@ -93,8 +93,10 @@ class SparkRunner:
                     df = self.spark.read.parquet(*names)
             except Exception as exc:
                 raise InvalidInputError(f"Spark cannot read {paths[0]!r}: {_one_line(exc)}") from exc
+            self._read = df  # the file scan, with its hidden _metadata column
             df = _as_pyarrow_types(df)
         self.df = df
+        self.row_index: str | None = None  # SQL expression of the file-order row index (load(row_index=True))
         self._loaded = False
         self.view = f"bc_source_{uuid.uuid4().hex}"
         df.createOrReplaceTempView(self.view)
@@ -103,8 +105,19 @@ class SparkRunner:
     def quote(self, name: str) -> str:
         return "`" + name.replace("`", "``") + "`"
 
-    def load(self, columns: list[str], numeric: list[str] = ()) -> None:
-        """Check the columns; for paths, keep them (one scan; a local CSV's quotes checked first)."""
+    #: the integer division operator of the dialect
+    integer_division = "div"
+
+    def load(self, columns: list[str], numeric: list[str] = (), row_index: bool = False) -> None:
+        """Check the columns; for paths, keep them (one scan; a local CSV's quotes checked first).
+
+        ``row_index``: also keep each row's position 0 … n−1 (:attr:`row_index`): in
+        the files, taken in sorted path order (Parquet: ``_metadata.row_index``; CSV,
+        never split as it is read with ``multiLine``: the file's rows in scan order), or
+        in the DataFrame's order (``zipWithIndex``).
+        """
+        if row_index and self._loaded and self.row_index is None:
+            raise InvalidInputError("row indices must be requested by the first load of a Spark runner")
         if not self._loaded and self._csv:
             for path in _local_files(self._paths):
                 check_quotes(path, path, self._delimiter)
@@ -121,10 +134,16 @@ class SparkRunner:
                     f"column {c!r} must be numeric; it holds {str(example[0])[:60]!r}" if example
                     else f"column {c!r} must be numeric, it is {kinds[c]}"
                 )
-        if self._loaded or self._paths is None:
+        if self._loaded or (self._paths is None and not row_index):
             return
         try:
-            self.df = self.df.select(*[self.df[c] for c in dict.fromkeys(columns)]).localCheckpoint(eager=True)
+            if row_index:
+                self.df = _with_row_index(self._read if self._paths else self.df, columns, self._paths is not None,
+                                          not self._csv)
+                self.row_index = self.quote(_ROW)
+            else:
+                self.df = self.df.select(*[self.df[c] for c in dict.fromkeys(columns)])
+            self.df = self.df.localCheckpoint(eager=True)
         except Exception as exc:
             raise InvalidInputError(f"Spark cannot read {self._paths[0]!r}: {_one_line(exc)}") from exc
         self.df.createOrReplaceTempView(self.view)
@@ -151,6 +170,42 @@ class SparkRunner:
             self.spark.catalog.dropTempView(self.view)
         except Exception:  # pragma: no cover - session already stopped
             pass
+
+
+_ROW = "__bc_row_index"
+
+
+def _with_row_index(df: Any, columns: list[str], files: bool, parquet: bool) -> Any:
+    """``columns`` (typed as pyarrow types them) and their file-order row index, column ``_ROW``.
+
+    A file scan: row = offset of its file (files in sorted path order) + row in its
+    file; any other DataFrame: ``zipWithIndex`` (partition order, then row order).
+    """
+    from pyspark.sql import Window, functions as F
+    from pyspark.sql.types import LongType, StructField, StructType
+
+    names = list(dict.fromkeys(columns))
+    if not files:
+        indexed = df.select(*names).rdd.zipWithIndex().map(lambda r: (*r[0], r[1]))
+        schema = StructType([*df.select(*names).schema.fields, StructField(_ROW, LongType(), False)])
+        return df.sparkSession.createDataFrame(indexed, schema)
+    with_file = df.select("*", F.col("_metadata.file_path").alias("__bc_file"))
+    if parquet:
+        with_file = with_file.withColumn("__bc_in_file", F.col("_metadata.row_index"))
+    else:  # a multiLine CSV file is one split: its rows are consecutive in zipWithIndex's order
+        schema = StructType([*with_file.schema.fields, StructField("__bc_seq", LongType(), False)])
+        seq = with_file.rdd.zipWithIndex().map(lambda r: (*r[0], r[1]))
+        with_file = df.sparkSession.createDataFrame(seq, schema)
+        first = F.min("__bc_seq").over(Window.partitionBy("__bc_file"))
+        with_file = with_file.withColumn("__bc_in_file", F.col("__bc_seq") - first)
+    counts = sorted((r[0], r[1]) for r in with_file.groupBy("__bc_file").count().collect())
+    offsets, total = [], 0
+    for name, n in counts:
+        offsets.append((name, total))
+        total += n
+    table = df.sparkSession.createDataFrame(offsets, "__bc_file string, __bc_offset long")
+    joined = with_file.join(F.broadcast(table), "__bc_file")
+    return _as_pyarrow_types(joined.select(*names, (F.col("__bc_offset") + F.col("__bc_in_file")).alias(_ROW)))
 
 
 def _one_line(exc: BaseException) -> str:
