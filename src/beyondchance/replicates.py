@@ -7,11 +7,14 @@ intermediate below :math:`2^{63}`; :math:`p = 2^{31} - 1`, :math:`s` = seed mod 
 .. math::
 
     a = (48271\,(i \bmod p) + 69621\,\lfloor i / p \rfloor + s) \bmod p,\quad
-    b = (a^2 + 12345 + s) \bmod p,\quad
-    c = (b^2 + 99991) \bmod p,\quad g(i) = c \bmod G.
+    b = (a^5 + 12345 + s) \bmod p,\quad
+    c = (b^5 + 99991) \bmod p,\quad g(i) = c \bmod G,
 
-The two squarings mod p are non-linear, so consecutive (e.g. sorted) rows do not
-land in correlated groups.  An engine sums the per-row quantities :math:`x_i` of a
+each fifth power taken as :math:`((x^2 \bmod p)^2 \bmod p) \cdot x \bmod p`.  As 5 does
+not divide p − 1, :math:`x \mapsto x^5 \bmod p` is a permutation: distinct rows
+(i < p) get distinct c, so the groups are balanced; being non-linear, it spreads
+consecutive (e.g. sorted) rows over the groups like random rows.  (A square would
+not do: :math:`a^2 = (p - a)^2` pins rows i and i′ with a + a′ = p to one group.)  An engine sums the per-row quantities :math:`x_i` of a
 task (weighted confusion cells, loss sums …) per group,
 :math:`T_{g} = \sum_{i: g(i) = g} w_i x_i` (:class:`GroupTotals`), and replicate
 :math:`b` is :math:`T^{*}_b = \sum_g P_{bg} T_g` with :math:`P_{bg} \sim`
@@ -67,9 +70,20 @@ def row_groups(index: Any, seed: int = 0, groups: int = DEFAULT_GROUPS) -> np.nd
         raise InvalidInputError("row indices must be non-negative")
     s = seed % PRIME
     a = ((i % PRIME) * MULTIPLIER + (i // PRIME) * HIGH_MULTIPLIER + s) % PRIME
-    b = (a * a + (OFFSET1 + s)) % PRIME
-    c = (b * b + OFFSET2) % PRIME
+    b = (_fifth_power(a) + (OFFSET1 + s)) % PRIME
+    c = (_fifth_power(b) + OFFSET2) % PRIME
     return c % groups
+
+
+def _fifth_power(x: Any) -> Any:
+    """x⁵ mod p of numpy int64 arrays (x < p: every product < 2⁶²)."""
+    x2 = (x * x) % PRIME
+    return ((x2 * x2) % PRIME * x) % PRIME
+
+
+def _fifth_power_sql(x: str) -> str:
+    x2 = f"((({x}) * ({x})) % {PRIME})"
+    return f"(((({x2} * {x2}) % {PRIME}) * ({x})) % {PRIME})"
 
 
 def hash_sql(index: str, seed: int, groups: int, intdiv: str = "//") -> str:
@@ -78,8 +92,8 @@ def hash_sql(index: str, seed: int, groups: int, intdiv: str = "//") -> str:
     groups, seed = _check_groups(groups, seed)
     s, p = seed % PRIME, PRIME
     a = f"((({index}) % {p}) * {MULTIPLIER} + (({index}) {intdiv} {p}) * {HIGH_MULTIPLIER} + {s}) % {p}"
-    b = f"((({a}) * ({a})) + {OFFSET1 + s}) % {p}"
-    return f"(((({b}) * ({b})) + {OFFSET2}) % {p}) % {groups}"
+    b = f"(({_fifth_power_sql(a)} + {OFFSET1 + s}) % {p})"
+    return f"((({_fifth_power_sql(b)} + {OFFSET2}) % {p}) % {groups})"
 
 
 @dataclass(frozen=True)
@@ -187,9 +201,9 @@ def labeling_intervals(totals: GroupTotals, metrics: Any = ("accuracy",), *, n_r
     from .uncertainty import _UNSET, _MatrixEvaluator
 
     _check_confidence(confidence)
-    labels = np.asarray((totals.info or {}).get("classes"))
-    k = labels.shape[0]
-    if totals.columns != label_columns(k):
+    labels = (totals.info or {}).get("classes")
+    k = 0 if labels is None else len(labels)
+    if k == 0 or totals.columns != label_columns(k):
         raise InvalidInputError("labeling_intervals needs the group totals of a labels task")
     cm = ConfusionMatrix(totals.full().reshape(k, k), labels, pos_label)
     reps = totals.replicate_totals(n_resamples, seed).reshape(-1, k, k)
