@@ -198,3 +198,33 @@ def test_coverage_of_weighted_f1_and_r2():
 def test_coverage_check_fails_with_one_group():
     f1, r2 = _coverage(1, n_sim=30)  # one group: every replicate is a multiple of the sample
     assert f1 < 0.5 and r2 < 0.5
+
+
+@pytest.mark.parametrize("fmt", ["csv", "parquet"])
+def test_duckdb_row_index_is_file_order_with_threads(tmp_path, fmt):
+    """Multi-threaded scans of a glob reorder rows unless the snapshot preserves insertion
+    order: the row index must be the position in the sorted files (and the connection's
+    own setting is restored)."""
+    import duckdb
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+    import pyarrow.parquet as pq
+
+    from beyondchance.engines.duckdb import DuckDBRunner
+
+    n = 400_000
+    for j in range(2):
+        table = pa.table({"v": np.arange(j * n, (j + 1) * n, dtype=np.int64)})
+        if fmt == "csv":
+            pacsv.write_csv(table, tmp_path / f"part{j}.csv")
+        else:
+            pq.write_table(table, tmp_path / f"part{j}.parquet", row_group_size=50_000)
+    con = duckdb.connect()
+    con.execute("SET threads = 4")
+    con.execute("SET preserve_insertion_order = false")
+    runner = DuckDBRunner(str(tmp_path / f"part*.{fmt}"), connection=con)
+    runner.load(["v"], row_index=True)
+    wrong = con.sql(f"SELECT SUM(CASE WHEN v = {runner.row_index} THEN 0 ELSE 1 END) FROM {runner.relation}")
+    assert wrong.fetchall()[0][0] == 0
+    assert con.sql("SELECT current_setting('preserve_insertion_order')").fetchall()[0][0] is False
+    runner.close()

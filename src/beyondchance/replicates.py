@@ -37,7 +37,7 @@ from ._warnings import InvalidInputError
 from .baselines import _clip_proba, weighted_quantile
 
 __all__ = [
-    "DEFAULT_GROUPS", "GroupTotals", "Intervals", "row_groups", "regression_row_quantities",
+    "DEFAULT_GROUPS", "GroupTotals", "Intervals", "row_groups", "hash_sql", "regression_row_quantities",
     "labeling_intervals", "regression_intervals", "probability_intervals",
     "group_totals_from_arrays", "label_columns", "REGRESSION_COLUMNS", "probability_columns",
 ]

@@ -73,8 +73,9 @@ def sql_group_totals(runner: Any, *, task: str, y_true: str, y_pred: str | None 
         _check_rows(r, weight, bad_y="y_true", bad_p="y_pred")
         codes_t, codes_p, classes = encode_labels(r["y"], r["p"], labels=labels)
         k = classes.shape[0]
-        return _sum(r["g"], codes_t * k + codes_p, _f64(r["w"]), k * k, label_columns(k), seed, groups,
-                    {"classes": classes})
+        x = np.zeros((codes_t.shape[0], k * k))
+        x[np.arange(codes_t.shape[0]), codes_t * k + codes_p] = _f64(r["w"])
+        return GroupTotals(_group_sum(r["g"], x, groups), label_columns(k), groups, seed, {"classes": classes})
     if task == "probabilities":
         if proba is None:
             raise InvalidInputError("task 'probabilities' needs proba (one column per class)")
@@ -114,10 +115,3 @@ def _group_sum(g: Any, x: np.ndarray, groups: int) -> np.ndarray:
     totals = np.zeros((groups, x.shape[1]))
     np.add.at(totals, np.asarray(g, dtype=np.intp), x)
     return totals
-
-
-def _sum(g: Any, cell: np.ndarray, w: np.ndarray, m: int, columns: tuple[str, ...], seed: int, groups: int,
-         info: dict) -> GroupTotals:
-    x = np.zeros((cell.shape[0], m))
-    x[np.arange(cell.shape[0]), cell] = w
-    return GroupTotals(_group_sum(g, x, groups), columns, groups, seed, info)
