@@ -67,6 +67,8 @@ class Runner(Protocol):
     """What an SQL engine provides."""
 
     relation: str  # the FROM item
+    row_index: str | None  # the file-order row index, after load(..., row_index=True)
+    integer_division: str  # the dialect's integer division operator
 
     def quote(self, name: str) -> str: ...
 
@@ -74,7 +76,7 @@ class Runner(Protocol):
 
     def column_kinds(self) -> dict[str, str]: ...  # name -> float | int | bool | string | other
 
-    def load(self, columns: list[str], numeric: list[str]) -> None: ...  # read the columns once (numeric: as DOUBLE)
+    def load(self, columns: list[str], numeric: list[str], row_index: bool = False) -> None: ...  # read once
 
 
 def lit(x: float) -> str:
