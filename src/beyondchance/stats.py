@@ -65,12 +65,12 @@ own bin and the BMP is exact.
 Examples
 --------
 >>> import numpy as np
->>> from beyondchance.stats import SufficientStatistics
+>>> from beyondchance.engines.memory import statistics_from_arrays
 >>> y = np.array([0, 0, 1, 1, 0, 1]); s = np.array([.1, .4, .35, .8, .2, .9])
->>> a = SufficientStatistics.from_arrays(y[:3], y_score=s[:3])
->>> b = SufficientStatistics.from_arrays(y[3:], y_score=s[3:])
+>>> a = statistics_from_arrays(y[:3], y_score=s[:3])
+>>> b = statistics_from_arrays(y[3:], y_score=s[3:])
 >>> both = a + b
->>> both.auc("roc") == SufficientStatistics.from_arrays(y, y_score=s).auc("roc")
+>>> both.auc("roc") == statistics_from_arrays(y, y_score=s).auc("roc")
 True
 >>> both.metric("accuracy"), both.n
 (0.8333333333333334, 6.0)
@@ -917,7 +917,7 @@ class SufficientStatistics:
     r"""The statistics of one evaluation task, mergeable, with every measure as a method.
 
     Built by :func:`beyondchance.compute_statistics` (any engine), by
-    :meth:`from_arrays` (in memory) or by a
+    :func:`beyondchance.engines.memory.statistics_from_arrays` (in memory) or by a
     :class:`~beyondchance.streaming.StatisticsAccumulator`.
 
     Attributes
@@ -952,15 +952,6 @@ class SufficientStatistics:
     def __post_init__(self) -> None:
         if self.task not in TASKS:
             raise InvalidInputError(f"task must be one of {', '.join(TASKS)}, got {self.task!r}")
-
-    # --- construction ------------------------------------------------------------
-
-    @classmethod
-    def from_arrays(cls, y_true: Any, **kwargs: Any) -> "SufficientStatistics":
-        """In-memory statistics; see :func:`beyondchance.engines.memory.statistics_from_arrays`."""
-        from .engines.memory import statistics_from_arrays
-
-        return statistics_from_arrays(y_true, **kwargs)
 
     def merge(self, other: "SufficientStatistics") -> "SufficientStatistics":
         """The statistics of the concatenated data."""
