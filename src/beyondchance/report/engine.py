@@ -54,7 +54,6 @@ import numpy as np
 from .._warnings import InvalidInputError
 from ..confusion import ConfusionMatrix
 from .evaluate import (
-    REPORT_DBT_SAMPLES,
     TASKS,
     Report,
     _binary_scores_from_counts,
@@ -248,7 +247,7 @@ def _scan_scores(src: _Source, p: _Prepared, *, y_true: str, y_score: str, weigh
 def _report(
     p: _Prepared, *, engine: str, pos_label: Any = None, threshold: Any = None, metrics: Any = None,
     confidence_level: float = 0.95, n_resamples: int = 2000, ci: bool = True, random_state: int = 0,
-    strict: bool = False, name: str | None = None, dbt_samples: int | None = REPORT_DBT_SAMPLES,
+    strict: bool = False, name: str | None = None, dbt_samples: int | None = None,
     progress: Callable[[str], None] | None = None, pos: tuple | None = None,
 ) -> Report:
     """The report of a prepared (and scanned) source."""
@@ -346,7 +345,7 @@ def evaluate_source(
     random_state: int = 0,
     strict: bool = False,
     name: str | None = None,
-    dbt_samples: int | None = REPORT_DBT_SAMPLES,
+    dbt_samples: int | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> Report:
     """:func:`~beyondchance.report.evaluate` on a source scanned by an engine (module docstring).

@@ -489,6 +489,8 @@ def _ops_curve(metric: str, curve: str, tc: ThresholdCounts, levels: Any, dbt_sa
     ops = np.full(x.shape, np.nan)
     ok = np.isfinite(y)
     if scoring_outperformance_score is not None:
+        if dbt_samples is None and metric == "lift_at_rate":  # not shipped: a smaller sample drawn once
+            dbt_samples = REPORT_DBT_SAMPLES
         r = scoring_outperformance_score(metric, np.clip(y[ok], 0.0, None), pi, at=x[ok], n_samples=dbt_samples)
         method = f"dbt (Monte Carlo over {r.n_samples} random curves)"
     else:  # pragma: no cover
@@ -654,7 +656,7 @@ def evaluate(
     normalize: bool = False,
     strict: bool = False,
     name: str | None = None,
-    dbt_samples: int | None = REPORT_DBT_SAMPLES,
+    dbt_samples: int | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> Report:
     r"""Evaluate predictions against the trivial predictor: the whole report in one call.
@@ -697,9 +699,12 @@ def evaluate(
         Name of the test set (shown in renderings).
     dbt_samples : int, optional
         Number of Directed-Binary-Tree reference curves for the OPS of the AUCs and of
-        the OPRC / OPS(lift) curves (default :data:`REPORT_DBT_SAMPLES` = 16,384, standard
-        error ≤ 0.0039; None: the scoring module's default 114,688, ≤ 0.0015).  The
-        references are built on first use at a prevalence and cached on disk.
+        the OPRC / OPS(lift) curves.  Default None: the scoring module's default
+        reference of 114,688 curves (standard error ≤ 0.0015), which ships precomputed
+        for the AUCs and the OPRC at its default levels
+        (:mod:`beyondchance.outperformance.shipped`), and :data:`REPORT_DBT_SAMPLES` =
+        16,384 curves (≤ 0.0039) for the OPS(lift) curve.  Other references are drawn on
+        first use at a prevalence and cached on disk.
     progress : callable, optional
         Called with a short description before each slow step.
 
@@ -771,7 +776,7 @@ def evaluate_counts(
     random_state: int = 0,
     strict: bool = False,
     name: str | None = None,
-    dbt_samples: int | None = REPORT_DBT_SAMPLES,
+    dbt_samples: int | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> Report:
     """The binary-scores report from the sufficient statistic alone (no rows).
