@@ -365,14 +365,12 @@ def _encode_small_integers(
     span = hi - lo + 1
     if span > _INT_FAST_SPAN:
         return None
-    # offsets y - lo in [0, span), computed modulo 2**64 so that no value of any integer
-    # dtype (uint64 near 2**64, int64 near -2**63) overflows on the way
     lo64 = np.uint64(lo % 2**64)
-    rt = (yt.astype(np.uint64) - lo64).astype(np.intp)
+    rt = _offsets(yt, lo)
     present = np.bincount(rt, minlength=span) > 0
     rp = None
     if yp is not None:
-        rp = (yp.astype(np.uint64) - lo64).astype(np.intp)
+        rp = _offsets(yp, lo)
         present |= np.bincount(rp, minlength=span) > 0
     values = np.flatnonzero(present)
     classes = (values.astype(np.uint64) + lo64).astype(_label_dtype(yt, yp))
@@ -381,6 +379,18 @@ def _encode_small_integers(
     lut = np.full(span, -1, dtype=np.intp)
     lut[values] = np.arange(values.size)
     return lut[rt], (None if rp is None else lut[rp]), classes
+
+
+def _offsets(y: np.ndarray, lo: int) -> np.ndarray:
+    """y − lo as intp codes in [0, span) for integer or boolean labels, without overflow:
+    uint64 modulo 2**64 (values near 2**64), other dtypes in intp (every value of a signed
+    or ≤ 32-bit dtype fits, and the difference is below the span); no copy for intp labels
+    whose smallest value is 0."""
+    if y.dtype == np.uint64:
+        return (y - np.uint64(lo % 2**64)).astype(np.intp)
+    if lo == 0:
+        return y.astype(np.intp, copy=False)
+    return np.subtract(y, lo, dtype=np.intp)
 
 
 def _label_dtype(*arrays: np.ndarray | None) -> np.dtype:

@@ -536,42 +536,50 @@ def detect_task(y_true: Any, y: Any) -> tuple[str, str]:
     >>> detect_task([1.5, 2.0, 3.1], [1.4, 2.2, 2.9])[0]
     'regression'
     """
+    return _detect_task(y_true, y)[:2]
+
+
+def _detect_task(y_true: Any, y: Any) -> tuple[str, str, tuple | None]:
+    """(task, reason, encoding): for the label tasks the encoding (codes of y_true, codes
+    of y, classes) of :func:`~beyondchance._validation.encode_labels`, computed once here
+    and reused by the report."""
     yt = as_1d(y_true, "y_true")
     ya = np.asarray(y)
     if ya.ndim == 2 and ya.shape[1] > 1:
         _, _, classes = encode_labels(yt)
         if ya.shape[1] == 2 and classes.size <= 2:
-            return "binary-scores", "y has 2 probability columns and y_true 2 classes: the positive class's column is the score"
-        return "multiclass-probabilities", f"y has {ya.shape[1]} columns of class probabilities"
+            return "binary-scores", "y has 2 probability columns and y_true 2 classes: the positive class's column is the score", None
+        return "multiclass-probabilities", f"y has {ya.shape[1]} columns of class probabilities", None
     yv = as_1d(y, "y")
     true_numeric = _numeric(yt)
     if true_numeric and not _is_integral(_as_numeric(yt)):
-        return "regression", "y_true holds non-integer numbers"
-    _, _, classes = encode_labels(yt)
-    k = int(classes.size)
+        return "regression", "y_true holds non-integer numbers", None
     if _numeric(yv) and (not true_numeric or not _is_integral(_as_numeric(yv))):
+        classes = encode_labels(yt)[2]
+        k = int(classes.size)
         if k <= 2:
             what = "non-integer numbers" if true_numeric else "numbers"
             shown = ", ".join(map(_fmt_label, classes[:2]))
-            return "binary-scores", f"y_true has {k} classes ({shown}) and y holds {what}: scores"
+            return "binary-scores", f"y_true has {k} classes ({shown}) and y holds {what}: scores", None
         if true_numeric:
-            return "regression", f"y_true has {k} distinct values and y holds non-integer numbers"
+            return "regression", f"y_true has {k} distinct values and y holds non-integer numbers", None
         raise InvalidInputError(
             f"y_true has {k} classes but y holds one number per row; give the class probabilities "
             f"as {k} columns, or predicted labels"
         )
-    try:
-        _, _, both = encode_labels(yt, yv, names=("y_true", "y"))
-    except InvalidInputError:
-        raise
-    extra = [c for c in both.tolist() if c not in set(classes.tolist())]
+    encoded = encode_labels(yt, yv, names=("y_true", "y"))
+    both = encoded[2]
+    in_true = np.bincount(encoded[0], minlength=both.size) > 0
+    k = int(in_true.sum())
+    extra = both[~in_true].tolist()
     if both.size <= 2:
-        return "binary-labels", f"y_true and y hold {both.size} labels ({', '.join(map(_fmt_label, both))})"
+        return "binary-labels", f"y_true and y hold {both.size} labels ({', '.join(map(_fmt_label, both))})", encoded
     if extra and true_numeric and k > 20:
-        return "regression", f"y_true has {k} distinct integer values and y holds other values"
+        return "regression", f"y_true has {k} distinct integer values and y holds other values", None
     if extra:
-        return "multiclass-labels", f"y holds labels that never occur in y_true ({', '.join(map(_fmt_label, extra[:5]))})"
-    return "multiclass-labels", f"y_true has {k} classes and y holds labels"
+        return ("multiclass-labels", f"y holds labels that never occur in y_true ({', '.join(map(_fmt_label, extra[:5]))})",
+                encoded)
+    return "multiclass-labels", f"y_true has {k} classes and y holds labels", encoded
 
 
 def _coerce_pos_label(pos_label: Any, classes: np.ndarray) -> Any:
@@ -739,8 +747,9 @@ def evaluate(
     """
     def compute(ctx: _Context) -> tuple[dict[str, Any], str, str, str]:
         ctx.step("checking the input")
+        encoded = None
         if task is None:
-            detected, reason = detect_task(y_true, y)
+            detected, reason, encoded = _detect_task(y_true, y)
             source = "detected"
         else:
             detected = check_option(task, "task", TASKS)
@@ -750,9 +759,9 @@ def evaluate(
         if detected == "binary-scores":
             report = _binary_scores(y_true, y, sample_weight, pos_label, threshold, labels, normalize, ctx)
         elif detected == "binary-labels":
-            report = _labels(y_true, y, sample_weight, pos_label, labels, ctx, binary=True)
+            report = _labels(y_true, y, sample_weight, pos_label, labels, ctx, binary=True, encoded=encoded)
         elif detected == "multiclass-labels":
-            report = _labels(y_true, y, sample_weight, pos_label, labels, ctx, binary=False)
+            report = _labels(y_true, y, sample_weight, pos_label, labels, ctx, binary=False, encoded=encoded)
         elif detected == "multiclass-probabilities":
             report = _multiclass_proba(y_true, y, sample_weight, labels, normalize, ctx)
         else:
@@ -1251,14 +1260,16 @@ def _labeling_rows(cm: ConfusionMatrix, ctx: _Context, *, binary: bool, rows: tu
 
 
 def _labels(
-    y_true: Any, y: Any, sample_weight: Any, pos_label: Any, labels: Any, ctx: _Context, *, binary: bool
+    y_true: Any, y: Any, sample_weight: Any, pos_label: Any, labels: Any, ctx: _Context, *, binary: bool,
+    encoded: tuple | None = None,
 ) -> dict[str, Any]:
-    yt = as_1d(y_true, "y_true")
-    yp = as_1d(y, "y")
-    n = check_consistent_length(y_true=yt, y=yp)
+    """``encoded``: the (codes, codes, classes) of the task detection, used unless ``labels`` is given."""
+    if encoded is None or labels is not None:
+        encoded = encode_labels(y_true, y, labels=labels, names=("y_true", "y"))
+    ct, cp, classes = encoded
+    n = check_consistent_length(y_true=ct, y=cp)
     w = check_sample_weight(sample_weight, n)
-    ct, cp, classes = encode_labels(yt, yp, labels=labels, names=("y_true", "y"))
-    true_classes = np.unique(ct)
+    true_classes = np.flatnonzero(np.bincount(ct, minlength=classes.size))
     if true_classes.size < 2:
         _single_class(classes[true_classes], ctx)
     if binary:
