@@ -1,8 +1,8 @@
 """Each input is checked and its labels encoded once per ``evaluate()`` call (issue 12, item 3).
 
-Counted on the label tasks (binary and multi-class labels, with weights): the task
-detection encodes the (y_true, y) pair once and the report reuses that encoding.
-Not yet so for binary scores, probabilities and regression (their detection and report
+Counted on the label tasks (binary and multi-class labels) and on binary scores, with
+weights: the task detection encodes the labels once and the report reuses that
+encoding.  Not yet so for probabilities and regression (their detection and report
 still validate separately).
 """
 
@@ -44,4 +44,13 @@ def test_label_reports_encode_and_validate_once(calls, k):
     w = rng.uniform(0.5, 2.0, 500)
     r = evaluate(y, pred, sample_weight=w, ci=False)
     assert r.task == ("binary-labels" if k == 2 else "multiclass-labels")
+    assert calls == Counter({name: 1 for name in COUNTED}), calls
+
+
+def test_binary_score_report_encodes_and_validates_once(calls):
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 500)
+    s = np.clip(0.3 * y + rng.random(500) * 0.7, 0, 1)
+    r = evaluate(y, s, sample_weight=rng.uniform(0.5, 2.0, 500), ci=False, dbt_samples=1024)
+    assert r.task == "binary-scores"
     assert calls == Counter({name: 1 for name in COUNTED}), calls

@@ -555,12 +555,13 @@ def _detect_task(y_true: Any, y: Any) -> tuple[str, str, tuple | None]:
     if true_numeric and not _is_integral(_as_numeric(yt)):
         return "regression", "y_true holds non-integer numbers", None
     if _numeric(yv) and (not true_numeric or not _is_integral(_as_numeric(yv))):
-        classes = encode_labels(yt)[2]
+        encoded = encode_labels(yt)
+        classes = encoded[2]
         k = int(classes.size)
         if k <= 2:
             what = "non-integer numbers" if true_numeric else "numbers"
             shown = ", ".join(map(_fmt_label, classes[:2]))
-            return "binary-scores", f"y_true has {k} classes ({shown}) and y holds {what}: scores", None
+            return "binary-scores", f"y_true has {k} classes ({shown}) and y holds {what}: scores", encoded
         if true_numeric:
             return "regression", f"y_true has {k} distinct values and y holds non-integer numbers", None
         raise InvalidInputError(
@@ -757,7 +758,8 @@ def evaluate(
         if metrics is not None:  # unknown names fail before any computation
             _select_metrics(dict.fromkeys(metrics_for_task(detected)), metrics, detected)
         if detected == "binary-scores":
-            report = _binary_scores(y_true, y, sample_weight, pos_label, threshold, labels, normalize, ctx)
+            report = _binary_scores(y_true, y, sample_weight, pos_label, threshold, labels, normalize, ctx,
+                                    encoded=encoded)
         elif detected == "binary-labels":
             report = _labels(y_true, y, sample_weight, pos_label, labels, ctx, binary=True, encoded=encoded)
         elif detected == "multiclass-labels":
@@ -1032,10 +1034,13 @@ def _advantage(value: float, baseline: float, ideal: float) -> float:
 
 def _binary_scores(
     y_true: Any, y: Any, sample_weight: Any, pos_label: Any, threshold: Any, labels: Any,
-    normalize: bool, ctx: _Context,
+    normalize: bool, ctx: _Context, *, encoded: tuple | None = None,
 ) -> dict[str, Any]:
-    yt = as_1d(y_true, "y_true")
-    codes, _, classes = encode_labels(yt, labels=labels)
+    """``encoded``: the (codes, None, classes) of y_true from the task detection, used unless
+    ``labels`` is given."""
+    if encoded is None or labels is not None:
+        encoded = encode_labels(y_true, labels=labels)
+    codes, _, classes = encoded
     if classes.size > 2:
         raise InvalidInputError(
             f"a binary report needs two classes; y_true has {classes.size} ({', '.join(map(_fmt_label, classes[:5]))} ...)"
@@ -1053,7 +1058,7 @@ def _binary_scores(
         s = proba[:, col]
     else:
         s = as_float_1d(y, "y")
-    n = check_consistent_length(y_true=yt, y=s)
+    n = check_consistent_length(y_true=codes, y=s)
     w = check_sample_weight(sample_weight, n)
     values = [_label(c) for c in classes.tolist()]
     pos_idx = values.index(pos) if pos in values else -1
