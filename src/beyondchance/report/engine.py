@@ -53,20 +53,11 @@ import numpy as np
 
 from .._warnings import InvalidInputError
 from ..confusion import ConfusionMatrix
-from .evaluate import (
-    REPORT_DBT_SAMPLES,
-    TASKS,
-    Report,
-    _binary_scores_from_counts,
-    _fmt_label,
-    _label,
-    _labeling_rows,
-    _resolve_positive,
-    _run,
-    _select_metrics,
-    _single_class,
-    metrics_for_task,
-)
+from ._core import _run, _select_metrics, _single_class
+from ._results import REPORT_DBT_SAMPLES, TASKS, Report, _fmt_label, _label, metrics_for_task
+from .detect import _resolve_positive
+from .tasks.binary_scores import _binary_scores_from_counts
+from .tasks.labels import _labeling_rows
 
 __all__ = ["evaluate_source", "compare_sources", "ENGINE_TASKS"]
 
@@ -422,7 +413,7 @@ def compare_sources(
     from ..curves import ThresholdCounts
     from ..stats import BinnedScoreCounts, LabelCounts
     from .compare import _resolved_once, compare_reports
-    from .evaluate import _threshold_choice
+    from .tasks.binary_scores import _threshold_choice
 
     y_score = (y_score,) if isinstance(y_score, str) else tuple(y_score)
     names = list(sources)
