@@ -283,10 +283,15 @@ def check_label_pair(
 ) -> tuple[np.ndarray, np.ndarray | None]:
     """Two label arrays: 1-D, same length, no missing values, not mixing strings and numbers."""
     yt = as_1d(y_true, names[0])
+    yp = None if y_pred is None else as_1d(y_pred, names[1])
+    _check_label_arrays(yt, yp, names)
+    return yt, yp
+
+
+def _check_label_arrays(yt: np.ndarray, yp: np.ndarray | None, names: tuple[str, str]) -> None:
+    """:func:`check_label_pair` of arrays that :func:`as_1d` returned."""
     kind_true = _check_label_values(yt, names[0])
-    yp = None
-    if y_pred is not None:
-        yp = as_1d(y_pred, names[1])
+    if yp is not None:
         kind_pred = _check_label_values(yp, names[1])
         check_consistent_length(**{names[0]: yt, names[1]: yp})
         if "string" in {kind_true, kind_pred} and kind_true != kind_pred:
@@ -294,7 +299,6 @@ def check_label_pair(
                 f"{names[0]} and {names[1]} mix string and numeric labels "
                 f"({yt.dtype} and {yp.dtype})"
             )
-    return yt, yp
 
 
 def encode_labels(
@@ -319,7 +323,25 @@ def encode_labels(
     codes_true, codes_pred, classes
     """
     yt, yp = check_label_pair(y_true, y_pred, names=names)
+    return _encode(yt, yp, labels, names)
 
+
+def encode_label_arrays(
+    y_true: np.ndarray,
+    y_pred: np.ndarray | None = None,
+    *,
+    labels: Any | None = None,
+    names: tuple[str, str] = ("y_true", "y_pred"),
+) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
+    """:func:`encode_labels` of arrays :func:`as_1d` already returned: the label values are
+    checked (missing values, mixed kinds, lengths) and encoded, the arrays not re-read."""
+    _check_label_arrays(y_true, y_pred, names)
+    return _encode(y_true, y_pred, labels, names)
+
+
+def _encode(
+    yt: np.ndarray, yp: np.ndarray | None, labels: Any, names: tuple[str, str]
+) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
     if labels is None and yt.dtype.kind in "biu" and (yp is None or yp.dtype.kind in "biu"):
         fast = _encode_small_integers(yt, yp)
         if fast is not None:

@@ -1,5 +1,5 @@
-"""Bootstrap intervals shared by the task modules: labeling metrics (confusion-matrix cells
-or weighted rows) and the percentile row bootstrap of a function of the rows."""
+"""Row-bootstrap intervals shared by the task modules: a bootstrap result as a
+:class:`MetricCI`, and the percentile row bootstrap of a function of the rows."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..confusion import ConfusionMatrix
 from ..uncertainty import bootstrap_ci
 from ._core import _Context
 from ._results import MetricCI
@@ -17,53 +16,9 @@ from ._results import MetricCI
 #: subsample of this size with the interval rescaled by sqrt(m / n)
 MAX_BOOTSTRAP_ROWS = 20_000
 
-#: weighted labeling metrics: bootstrap on all rows while (cell, weight) pools are at most this many
-_MAX_WEIGHT_POOLS = 4096
-
-#: ... beyond, the rows of a random subsample of this size
-_WEIGHTED_SUBSAMPLE = 5000
-
-
 
 def _ci_from_bootstrap(res: Any, resampling: str) -> MetricCI:
     return MetricCI(float(res.low), float(res.high), res.method, res.confidence_level, res.n_resamples, resampling)
-
-
-def _labeling_ci(name: str, cm: ConfusionMatrix, rows: tuple | None, ctx: _Context, **options: Any) -> MetricCI | None:
-    """BCa bootstrap of a labeling metric; on the cells (unweighted) or the rows (weighted)."""
-    if not ctx.ci:
-        return None
-    k = cm.n_classes
-    common = dict(n_resamples=ctx.n_resamples, confidence_level=ctx.level, random_state=ctx.seed, **options)
-    if rows is None:
-        classes = np.arange(k)
-        res = bootstrap_ci(
-            name, np.repeat(classes, k), np.tile(classes, k),
-            sample_weight=np.rint(cm.matrix.ravel()), weight_type="frequency", labels=classes, **common,
-        )
-        resampling = "multinomial resamples of the confusion-matrix cells (= the row bootstrap)"
-    else:
-        yt, yp, w = rows
-        n = yt.shape[0]
-        if n <= MAX_BOOTSTRAP_ROWS or np.unique(w).size * k * k <= _MAX_WEIGHT_POOLS:
-            # pools = (cell, weight) pairs: cheap while they are few
-            res = bootstrap_ci(name, yt, yp, sample_weight=w, **common)
-            return _ci_from_bootstrap(res, "row bootstrap (rows keep their weights)")
-        # many distinct weights on many rows: a random subsample, interval rescaled
-        rng = np.random.default_rng(ctx.seed)
-        idx = np.sort(rng.choice(n, _WEIGHTED_SUBSAMPLE, replace=False))
-        ws = w[idx]
-        res = bootstrap_ci(name, yt[idx], yp[idx], sample_weight=ws, **{**common, "method": "percentile"})
-        estimate = float(cm.metric(name, **{k_: v for k_, v in options.items()
-                                            if k_ in ("average", "zero_division")}))
-        scale = math.sqrt((ws.sum() ** 2 / np.dot(ws, ws)) / (w.sum() ** 2 / np.dot(w, w)))
-        return MetricCI(
-            float(estimate + (res.low - res.estimate) * scale), float(estimate + (res.high - res.estimate) * scale),
-            "percentile", res.confidence_level, res.n_resamples,
-            f"row bootstrap of a random subsample of {_WEIGHTED_SUBSAMPLE} weighted rows, interval rescaled "
-            f"by sqrt(m/n) (Kish effective sizes) = {scale:.3g}",
-        )
-    return _ci_from_bootstrap(res, resampling)
 
 
 def _row_ci(

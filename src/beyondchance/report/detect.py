@@ -3,13 +3,22 @@ binary task."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from .._validation import as_1d, encode_labels
+from .._validation import (
+    as_1d,
+    as_float,
+    check_consistent_length,
+    check_option,
+    check_probabilities,
+    check_sample_weight,
+    encode_label_arrays,
+)
 from .._warnings import InvalidInputError
-from ._results import _fmt_label, _label
+from ._results import TASKS, _fmt_label, _label
 
 __all__ = ["detect_task"]
 
@@ -45,42 +54,138 @@ def detect_task(y_true: Any, y: Any) -> tuple[str, str]:
     >>> detect_task([1.5, 2.0, 3.1], [1.4, 2.2, 2.9])[0]
     'regression'
     """
+    yt, ya = _as_arrays(y_true, y)
+    task, reason, _ = _detect(yt, ya, None)
+    return task, reason
+
+
+def _as_arrays(y_true: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
+    """y_true checked 1-D; y checked 1-D, or as given when it has several columns."""
     yt = as_1d(y_true, "y_true")
     ya = np.asarray(y)
-    if ya.ndim == 2 and ya.shape[1] > 1:
-        _, _, classes = encode_labels(yt)
+    return yt, (ya if ya.ndim == 2 and ya.shape[1] > 1 else as_1d(y, "y"))
+
+
+def _detect(yt: np.ndarray, ya: np.ndarray, labels: Any) -> tuple[str, str, dict[str, Any]]:
+    """(task, reason, the label codes computed on the way) of checked arrays."""
+    if ya.ndim == 2:
+        codes, _, classes = encode_label_arrays(yt, labels=labels)
+        enc = {"codes": codes, "classes": classes}
         if ya.shape[1] == 2 and classes.size <= 2:
-            return "binary-scores", "y has 2 probability columns and y_true 2 classes: the positive class's column is the score"
-        return "multiclass-probabilities", f"y has {ya.shape[1]} columns of class probabilities"
-    yv = as_1d(y, "y")
+            return ("binary-scores", "y has 2 probability columns and y_true 2 classes: the positive class's "
+                    "column is the score", enc)
+        return "multiclass-probabilities", f"y has {ya.shape[1]} columns of class probabilities", enc
     true_numeric = _numeric(yt)
     if true_numeric and not _is_integral(_as_numeric(yt)):
-        return "regression", "y_true holds non-integer numbers"
-    _, _, classes = encode_labels(yt)
-    k = int(classes.size)
-    if _numeric(yv) and (not true_numeric or not _is_integral(_as_numeric(yv))):
+        return "regression", "y_true holds non-integer numbers", {}
+    if _numeric(ya) and (not true_numeric or not _is_integral(_as_numeric(ya))):
+        codes, _, classes = encode_label_arrays(yt, labels=labels)
+        k = int(classes.size)
         if k <= 2:
             what = "non-integer numbers" if true_numeric else "numbers"
             shown = ", ".join(map(_fmt_label, classes[:2]))
-            return "binary-scores", f"y_true has {k} classes ({shown}) and y holds {what}: scores"
+            return ("binary-scores", f"y_true has {k} classes ({shown}) and y holds {what}: scores",
+                    {"codes": codes, "classes": classes})
         if true_numeric:
-            return "regression", f"y_true has {k} distinct values and y holds non-integer numbers"
+            return "regression", f"y_true has {k} distinct values and y holds non-integer numbers", {}
         raise InvalidInputError(
             f"y_true has {k} classes but y holds one number per row; give the class probabilities "
             f"as {k} columns, or predicted labels"
         )
-    try:
-        _, _, both = encode_labels(yt, yv, names=("y_true", "y"))
-    except InvalidInputError:
-        raise
-    extra = [c for c in both.tolist() if c not in set(classes.tolist())]
-    if both.size <= 2:
-        return "binary-labels", f"y_true and y hold {both.size} labels ({', '.join(map(_fmt_label, both))})"
-    if extra and true_numeric and k > 20:
-        return "regression", f"y_true has {k} distinct integer values and y holds other values"
-    if extra:
-        return "multiclass-labels", f"y holds labels that never occur in y_true ({', '.join(map(_fmt_label, extra[:5]))})"
-    return "multiclass-labels", f"y_true has {k} classes and y holds labels"
+    ct, cp, both = encode_label_arrays(yt, ya, labels=labels, names=("y_true", "y"))
+    enc = {"codes": ct, "pred_codes": cp, "classes": both}
+    in_true = np.bincount(ct, minlength=both.size) > 0
+    in_pred = np.bincount(cp, minlength=both.size) > 0
+    k = int(in_true.sum())
+    present = both[in_true | in_pred]
+    extra = both[in_pred & ~in_true]
+    if present.size <= 2:
+        return "binary-labels", f"y_true and y hold {present.size} labels ({', '.join(map(_fmt_label, present))})", enc
+    if extra.size and true_numeric and k > 20:
+        return "regression", f"y_true has {k} distinct integer values and y holds other values", {}
+    if extra.size:
+        return ("multiclass-labels",
+                f"y holds labels that never occur in y_true ({', '.join(map(_fmt_label, extra[:5]))})", enc)
+    return "multiclass-labels", f"y_true has {k} classes and y holds labels", enc
+
+
+@dataclass
+class Inputs:
+    """The inputs of one report, each checked and coerced once, and the task.
+
+    ``codes`` / ``pred_codes`` index ``classes`` (classification); ``scores`` holds the
+    binary scores ((n,) or (n, 2) probability columns), ``proba`` the (n, k) class
+    probabilities, ``target`` / ``prediction`` the regression's float arrays.
+    """
+
+    task: str
+    source: str
+    reason: str
+    n: int
+    weight: np.ndarray | None
+    classes: np.ndarray | None = None
+    codes: np.ndarray | None = None
+    pred_codes: np.ndarray | None = None
+    scores: np.ndarray | None = None
+    proba: np.ndarray | None = None
+    target: np.ndarray | None = None
+    prediction: np.ndarray | None = None
+
+
+def check_inputs(
+    y_true: Any, y: Any, sample_weight: Any, *, task: str | None, labels: Any, normalize: bool
+) -> Inputs:
+    """Check and coerce every input of :func:`~beyondchance.report.evaluate` once and detect the task."""
+    yt, ya = _as_arrays(y_true, y)
+    if task is None:
+        task, reason, enc = _detect(yt, ya, labels)
+        source = "detected"
+    else:
+        task = check_option(task, "task", TASKS)
+        reason, source, enc = "given", "given", {}
+    if ya.ndim == 2 and task in ("binary-labels", "multiclass-labels", "regression"):
+        ya = as_1d(ya, "y")  # raises: one prediction per row
+    out = Inputs(task, source, reason, 0, None)
+    if task == "regression":
+        out.target, out.prediction = as_float(yt, "y_true"), as_float(ya, "y")
+        y_checked = out.prediction
+    elif task in ("binary-labels", "multiclass-labels"):
+        if "pred_codes" not in enc:
+            enc = dict(zip(("codes", "pred_codes", "classes"),
+                           encode_label_arrays(yt, ya, labels=labels, names=("y_true", "y"))))
+        out.codes, out.pred_codes, out.classes = enc["codes"], enc["pred_codes"], enc["classes"]
+        y_checked = out.pred_codes
+    else:
+        if "codes" not in enc:
+            enc = dict(zip(("codes", "pred_codes", "classes"), encode_label_arrays(yt, labels=labels)))
+        out.codes, out.classes = enc["codes"], enc["classes"]
+        k = int(out.classes.size)
+        if task == "binary-scores":
+            if k > 2:
+                raise InvalidInputError(
+                    f"a binary report needs two classes; y_true has {k} ({', '.join(map(_fmt_label, out.classes[:5]))} ...)"
+                )
+            if ya.ndim == 2:
+                if ya.shape[1] != 2:
+                    raise InvalidInputError(f"binary scores: y has {ya.shape[1]} columns, expected 1 or 2")
+                out.scores = check_probabilities(ya, "y", normalize=normalize)
+                if k != 2:
+                    raise InvalidInputError("two probability columns need two classes in y_true (pass labels=)")
+            else:
+                out.scores = as_float(ya, "y")
+            y_checked = out.scores
+        else:
+            if ya.ndim != 2 or ya.shape[1] != k:
+                cols = 1 if ya.ndim == 1 else ya.shape[1]
+                raise InvalidInputError(
+                    f"y has {cols} probability column(s) but y_true has {k} classes "
+                    f"({', '.join(map(_fmt_label, out.classes[:6]))}); pass labels= naming the class of each column"
+                )
+            out.proba = check_probabilities(ya, "y", n_classes=k, normalize=normalize)
+            y_checked = out.proba
+    out.n = check_consistent_length(y_true=yt, y=y_checked)
+    out.weight = check_sample_weight(sample_weight, out.n)
+    return out
 
 
 def _coerce_pos_label(pos_label: Any, classes: np.ndarray) -> Any:

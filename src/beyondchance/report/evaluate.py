@@ -48,9 +48,10 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from .._validation import check_option
 from .._warnings import InvalidInputError
+from ..confusion import ConfusionMatrix
 from ..curves import ThresholdCounts
+from ..engines.memory import confusion_counts, probability_statistics, regression_statistics, score_counts
 from ._core import _Context, _run, _select_metrics, _single_class
 from ._results import (
     REPORT_DBT_SAMPLES,
@@ -59,15 +60,16 @@ from ._results import (
     MetricResult,
     Report,
     Task,
+    _label,
     fmt_value,
     metrics_for_task,
     shorten,
 )
-from .detect import detect_task
-from .tasks.binary_scores import _binary_scores, _binary_scores_from_counts
-from .tasks.labels import _labels
-from .tasks.probabilities import _multiclass_proba
-from .tasks.regression import _regression
+from .detect import Inputs, _resolve_positive, check_inputs, detect_task
+from .tasks.binary_scores import _binary_scores_from_counts
+from .tasks.labels import labels_rows
+from .tasks.probabilities import probabilities_rows
+from .tasks.regression import regression_rows
 
 __all__ = [
     "TASKS",
@@ -182,25 +184,11 @@ def evaluate(
     """
     def compute(ctx: _Context) -> tuple[dict[str, Any], str, str, str]:
         ctx.step("checking the input")
-        if task is None:
-            detected, reason = detect_task(y_true, y)
-            source = "detected"
-        else:
-            detected = check_option(task, "task", TASKS)
-            reason, source = "given", "given"
+        inp = check_inputs(y_true, y, sample_weight, task=task, labels=labels, normalize=normalize)
         if metrics is not None:  # unknown names fail before any computation
-            _select_metrics(dict.fromkeys(metrics_for_task(detected)), metrics, detected)
-        if detected == "binary-scores":
-            report = _binary_scores(y_true, y, sample_weight, pos_label, threshold, labels, normalize, ctx)
-        elif detected == "binary-labels":
-            report = _labels(y_true, y, sample_weight, pos_label, labels, ctx, binary=True)
-        elif detected == "multiclass-labels":
-            report = _labels(y_true, y, sample_weight, pos_label, labels, ctx, binary=False)
-        elif detected == "multiclass-probabilities":
-            report = _multiclass_proba(y_true, y, sample_weight, labels, normalize, ctx)
-        else:
-            report = _regression(y_true, y, sample_weight, ctx)
-        return report, detected, source, reason
+            _select_metrics(dict.fromkeys(metrics_for_task(inp.task)), metrics, inp.task)
+        report = _FROM_ARRAYS[inp.task](inp, ctx, pos_label=pos_label, threshold=threshold)
+        return report, inp.task, inp.source, inp.reason
 
     return _run(compute, metrics=metrics, confidence_level=confidence_level, n_resamples=n_resamples, ci=ci,
                 random_state=random_state, strict=strict, name=name, dbt_samples=dbt_samples, progress=progress)
@@ -256,3 +244,61 @@ def evaluate_counts(
 
     return _run(compute, metrics=metrics, confidence_level=confidence_level, n_resamples=n_resamples, ci=ci,
                 random_state=random_state, strict=strict, name=name, dbt_samples=dbt_samples, progress=progress)
+
+
+# =====================================================================================
+# checked arrays -> the memory engine's statistics (one pass) -> the task's rows
+# =====================================================================================
+
+
+def _binary_scores(inp: Inputs, ctx: _Context, *, pos_label: Any, threshold: Any) -> dict[str, Any]:
+    classes, codes, w = inp.classes, inp.codes, inp.weight
+    pos, neg, pos_reason = _resolve_positive(classes, np.bincount(codes, minlength=classes.size), pos_label)
+    values = [_label(c) for c in classes.tolist()]
+    pos_idx = values.index(pos) if pos in values else -1
+    s = inp.scores if inp.scores.ndim == 1 else inp.scores[:, pos_idx]
+    is_pos = codes == pos_idx
+    if classes.size < 2:
+        _single_class(classes, ctx)
+    ctx.step("sorting the scores")
+    tc = score_counts(is_pos, s, w)
+    units = None if w is None else score_counts(is_pos, s, (w > 0).astype(np.float64))
+    return _binary_scores_from_counts(tc, units, threshold, pos, neg, pos_reason, ctx,
+                                      rows=None if w is None else (is_pos, s, w), n_rows=inp.n)
+
+
+def _labels(inp: Inputs, ctx: _Context, *, pos_label: Any, threshold: Any) -> dict[str, Any]:
+    k, w = inp.classes.size, inp.weight
+    ctx.step("counting")
+    mat = confusion_counts(inp.codes, inp.pred_codes, k, w)
+    counts0 = mat.sum(axis=1) if w is None else np.bincount(inp.codes, minlength=k).astype(np.float64)
+    out = labels_rows(ConfusionMatrix(mat, inp.classes, pos_label=None), counts0, ctx,
+                      binary=inp.task == "binary-labels", pos_label=pos_label, n_rows=inp.n, weighted=w is not None,
+                      rows=None if w is None else (inp.codes, inp.pred_codes, w))
+    if w is not None:
+        out["total_weight"] = float(w.sum())
+    return out
+
+
+def _probabilities(inp: Inputs, ctx: _Context, *, pos_label: Any, threshold: Any) -> dict[str, Any]:
+    w = inp.weight
+    stats = probability_statistics(inp.codes, inp.proba, inp.classes, w, pos_label=None)
+    out = probabilities_rows(stats, ctx, n_rows=inp.n, weighted=w is not None, rows=(inp.codes, inp.proba, w))
+    if w is not None:
+        out["total_weight"] = float(w.sum())
+    return out
+
+
+def _regression(inp: Inputs, ctx: _Context, *, pos_label: Any, threshold: Any) -> dict[str, Any]:
+    w = inp.weight
+    stats = regression_statistics(inp.target, inp.prediction, w)
+    return regression_rows(stats, ctx, n_rows=inp.n, weighted=w is not None, rows=(inp.target, inp.prediction, w))
+
+
+_FROM_ARRAYS: dict[str, Callable[..., dict[str, Any]]] = {
+    "binary-scores": _binary_scores,
+    "binary-labels": _labels,
+    "multiclass-labels": _labels,
+    "multiclass-probabilities": _probabilities,
+    "regression": _regression,
+}

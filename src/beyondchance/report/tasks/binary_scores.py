@@ -1,5 +1,11 @@
 """The binary-scores report: labeling metrics at the threshold, AUCs and probability losses,
-all from the :class:`~beyondchance.curves.ThresholdCounts`."""
+all from the :class:`~beyondchance.curves.ThresholdCounts` (exact, or of binned scores).
+
+Intervals: the labeling metrics resample the confusion-matrix cells, the AUCs and
+losses the (score, label) cells (:class:`~beyondchance.score_statistics.ScoreCells`);
+weighted data carry the counts of rows with positive weight (``units``) and, in memory,
+the rows for the labeling metrics' weighted interval.
+"""
 
 from __future__ import annotations
 
@@ -8,56 +14,13 @@ from typing import Any
 
 import numpy as np
 
-from ..._validation import as_1d, as_float_1d, check_consistent_length, check_probabilities, check_sample_weight, encode_labels
 from ..._warnings import InvalidInputError
 from ...confusion import ConfusionMatrix
-from ...curves import ThresholdCounts, threshold_counts
+from ...curves import ThresholdCounts
 from ...score_statistics import ScoreCells, compress_counts, confusion_at_threshold, loss_baseline, loss_sums, loss_terms, per_threshold
-from .._core import _Context, _single_class
-from .._results import _PROBA_LOSSES, _SCORING, MAX_SCORE_BINS, MetricCI, _fmt_label, _label
-from ..detect import _resolve_positive
+from .._core import _Context
+from .._results import _PROBA_LOSSES, _SCORING, MAX_SCORE_BINS, MetricCI
 from .labels import _labeling_rows
-
-def _binary_scores(
-    y_true: Any, y: Any, sample_weight: Any, pos_label: Any, threshold: Any, labels: Any,
-    normalize: bool, ctx: _Context,
-) -> dict[str, Any]:
-    yt = as_1d(y_true, "y_true")
-    codes, _, classes = encode_labels(yt, labels=labels)
-    if classes.size > 2:
-        raise InvalidInputError(
-            f"a binary report needs two classes; y_true has {classes.size} ({', '.join(map(_fmt_label, classes[:5]))} ...)"
-        )
-    counts0 = np.bincount(codes, minlength=classes.size)
-    pos, neg, pos_reason = _resolve_positive(classes, counts0, pos_label)
-    ya = np.asarray(y)
-    if ya.ndim == 2 and ya.shape[1] > 1:
-        if ya.shape[1] != 2:
-            raise InvalidInputError(f"binary scores: y has {ya.shape[1]} columns, expected 1 or 2")
-        proba = check_probabilities(ya, "y", normalize=normalize)
-        if classes.size != 2:
-            raise InvalidInputError("two probability columns need two classes in y_true (pass labels=)")
-        col = int(np.flatnonzero(np.array([_label(c) for c in classes.tolist()], dtype=object) == pos)[0])
-        s = proba[:, col]
-    else:
-        s = as_float_1d(y, "y")
-    n = check_consistent_length(y_true=yt, y=s)
-    w = check_sample_weight(sample_weight, n)
-    values = [_label(c) for c in classes.tolist()]
-    pos_idx = values.index(pos) if pos in values else -1
-    is_pos = codes == pos_idx
-    if classes.size < 2:
-        _single_class(classes, ctx)
-    ctx.step("sorting the scores")
-    tc = threshold_counts(is_pos, s, sample_weight=w)
-    units = None
-    if w is not None:
-        units = threshold_counts(is_pos, s, sample_weight=(w > 0).astype(np.float64))
-    return _binary_scores_from_counts(
-        tc, units, threshold, pos, neg, pos_reason, ctx,
-        rows=None if w is None else (is_pos, s, w), n_rows=n,
-    )
-
 
 def _threshold_choice(threshold: Any, smin: float, smax: float) -> tuple[float, str, str | None]:
     """(threshold, why, note) for binary scores in [smin, smax]; the note says loudly what

@@ -1,5 +1,11 @@
 """The labels report (binary and multi-class): every labeling metric of the confusion matrix,
-its best constant prediction and its interval."""
+its best constant prediction (the BMP of the metric) and its interval.
+
+Everything is a function of the :class:`~beyondchance.confusion.ConfusionMatrix` (from
+any engine); the intervals of unweighted data resample its cells (a multinomial draw of
+the k² counts, exactly the row bootstrap).  Weighted data: :func:`_weighted_interval`
+resamples the rows (memory only; the other engines give the values and a note).
+"""
 
 from __future__ import annotations
 
@@ -9,37 +15,70 @@ from typing import Any
 
 import numpy as np
 
-from ..._validation import as_1d, check_consistent_length, check_sample_weight, encode_labels
 from ..._warnings import BeyondChanceWarning, InvalidInputError
 from ...confusion import ConfusionMatrix
 from ...metrics import get_metric
+from ...uncertainty import bootstrap_ci
 from .._core import _Context, _single_class
-from .._intervals import _labeling_ci
-from .._results import _BINARY_LABELING, _MULTICLASS_LABELING, _PER_CLASS, _fmt_label, _label
+from .._intervals import MAX_BOOTSTRAP_ROWS, _ci_from_bootstrap
+from .._results import _BINARY_LABELING, _MULTICLASS_LABELING, _PER_CLASS, MetricCI, _fmt_label, _label
 from ..detect import _resolve_positive
 
-def _constant_baseline(
-    name: str, true_counts: np.ndarray, classes: np.ndarray, pos_label: Any, average: Any
-) -> tuple[float, Any]:
-    """(value, class) of the best "always predict class c"; the majority class first."""
-    m = get_metric(name)
-    order = np.argsort(-true_counts, kind="stable")
-    best_v, best_c = float("nan"), None
-    k = classes.shape[0]
-    for i in order:
-        mat = np.zeros((k, k))
-        mat[:, i] = true_counts
-        cm = ConfusionMatrix(mat, classes, pos_label=pos_label)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            v = float(cm.metric(name, average=average, zero_division=0.0))
-        if best_c is None or (v > best_v if m.greater_is_better else v < best_v):
-            best_v, best_c = v, classes[i]
-    return best_v, best_c
+#: weighted labeling metrics: bootstrap on all rows while (cell, weight) pools are at most this many
+_MAX_WEIGHT_POOLS = 4096
+#: ... beyond, the rows of a random subsample of this size
+_WEIGHTED_SUBSAMPLE = 5000
+
+
+def labels_rows(
+    cm: ConfusionMatrix, counts0: np.ndarray, ctx: _Context, *, binary: bool, pos_label: Any, n_rows: int,
+    weighted: bool, rows: tuple | None = None,
+) -> dict[str, Any]:
+    """The rows of a labels report from its confusion matrix.
+
+    ``cm`` over the classes of y_true and y (any order), ``counts0`` the unweighted row
+    count of y_true per class (the default positive class is the minority by rows),
+    ``rows`` = (true codes, predicted codes, weights) of weighted data in memory.
+    A binary report collapses the classes into (negative, positive).
+    """
+    classes = np.asarray(cm.labels)
+    present = classes[counts0 > 0]
+    if present.size < 2:
+        _single_class(present, ctx)
+    if binary:
+        if classes.size > 2:
+            raise InvalidInputError(
+                f"a binary report needs two classes; y_true and y hold {classes.size} "
+                f"({', '.join(map(_fmt_label, classes[:5]))}); use task='multiclass-labels'"
+            )
+        pos, neg, reason = _resolve_positive(classes, counts0, pos_label)
+        if neg is None:  # one label in the data: the other is unknown
+            neg = "negative" if not isinstance(pos, (int, float)) else (0 if pos != 0 else 1)
+        is_pos = np.array([_label(c) == pos for c in classes.tolist()], dtype=np.intp)
+        m = np.zeros((2, 2))
+        np.add.at(m, (is_pos[:, None].repeat(is_pos.size, 1), is_pos[None, :].repeat(is_pos.size, 0)), cm.matrix)
+        cm2 = ConfusionMatrix(m, np.array([neg, pos], dtype=object), pos_label=pos)
+        if rows is not None:
+            t, p, w = rows
+            rows = (is_pos.astype(bool)[t], is_pos.astype(bool)[p], w)
+        out = _labeling_rows(cm2, ctx, binary=True, rows=rows)
+        out.update(positive_label=pos, negative_label=neg, positive_reason=reason,
+                   prevalence=cm2.prevalence, classes=(neg, pos))
+    else:
+        cm2 = ConfusionMatrix(np.asarray(cm.matrix, dtype=np.float64), classes, pos_label=None)
+        out = _labeling_rows(cm2, ctx, binary=False, rows=rows)
+        out.update(classes=tuple(_label(c) for c in classes.tolist()))
+    out.update(n=n_rows, total_weight=float(cm.n) if weighted else None)
+    return out
 
 
 def _labeling_rows(cm: ConfusionMatrix, ctx: _Context, *, binary: bool, rows: tuple | None) -> dict[str, Any]:
-    """Rows of every labeling metric of a confusion matrix (binary or multi-class)."""
+    """Rows of every labeling metric of a confusion matrix (binary or multi-class).
+
+    ``rows``: the (true, predicted, weight) rows of weighted data for
+    :func:`_weighted_interval` (binary: booleans "is positive"); None: the intervals
+    resample the cells.
+    """
     names = _BINARY_LABELING if binary else _MULTICLASS_LABELING
     classes = cm.labels
     true_counts = cm.true_counts
@@ -73,15 +112,14 @@ def _labeling_rows(cm: ConfusionMatrix, ctx: _Context, *, binary: bool, rows: tu
         if math.isfinite(value):
             if rows is None and binary:
                 # cells in the order (negative, positive) = codes (0, 1)
-                ci_obj = _labeling_ci(name, cm, None, ctx, pos_label=1, zero_division="nan")
+                ci_obj = _cell_interval(name, cm, ctx, pos_label=1, zero_division="nan")
             elif rows is None:
-                ci_obj = _labeling_ci(name, cm, None, ctx, zero_division=zero_division,
-                                      **({"average": average} if m.multiclass == "per-class" else {}))
+                ci_obj = _cell_interval(name, cm, ctx, zero_division=zero_division,
+                                        **({"average": average} if m.multiclass == "per-class" else {}))
             else:
-                yt, yp, w = rows
-                ci_obj = _labeling_ci(name, cm, (yt, yp, w), ctx, zero_division=zero_division,
-                                      **({"pos_label": True} if binary else
-                                         ({"average": average} if m.multiclass == "per-class" else {})))
+                ci_obj = _weighted_interval(name, cm, rows, ctx, zero_division=zero_division,
+                                            **({"pos_label": True} if binary else
+                                               ({"average": average} if m.multiclass == "per-class" else {})))
         out["metrics"][name] = dict(
             kind="advantage" if name == "prediction_advantage" else "labeling",
             value=value, baseline=base, ideal=ideal,
@@ -97,42 +135,62 @@ def _labeling_rows(cm: ConfusionMatrix, ctx: _Context, *, binary: bool, rows: tu
     return out
 
 
-def _labels(
-    y_true: Any, y: Any, sample_weight: Any, pos_label: Any, labels: Any, ctx: _Context, *, binary: bool
-) -> dict[str, Any]:
-    yt = as_1d(y_true, "y_true")
-    yp = as_1d(y, "y")
-    n = check_consistent_length(y_true=yt, y=yp)
-    w = check_sample_weight(sample_weight, n)
-    ct, cp, classes = encode_labels(yt, yp, labels=labels, names=("y_true", "y"))
-    true_classes = np.unique(ct)
-    if true_classes.size < 2:
-        _single_class(classes[true_classes], ctx)
-    if binary:
-        if classes.size > 2:
-            raise InvalidInputError(
-                f"a binary report needs two classes; y_true and y hold {classes.size} "
-                f"({', '.join(map(_fmt_label, classes[:5]))}); use task='multiclass-labels'"
-            )
-        counts0 = np.bincount(ct, minlength=classes.size)
-        pos, neg, pos_reason = _resolve_positive(classes, counts0, pos_label)
-        values = [_label(c) for c in classes.tolist()]
-        if neg is None:  # one label in the data: the other is unknown
-            neg = "negative" if not isinstance(pos, (int, float)) else (0 if pos != 0 else 1)
-        pos_idx = values.index(pos) if pos in values else -1
-        is_pos_t = ct == pos_idx
-        is_pos_p = cp == pos_idx
-        ctx.step("counting")
-        mat = np.bincount(2 * is_pos_t.astype(np.intp) + is_pos_p, weights=w, minlength=4).reshape(2, 2)
-        cm = ConfusionMatrix(mat.astype(np.float64), np.array([neg, pos], dtype=object), pos_label=pos)
-        out = _labeling_rows(cm, ctx, binary=True, rows=None if w is None else (is_pos_t, is_pos_p, w))
-        out.update(positive_label=pos, negative_label=neg, positive_reason=pos_reason,
-                   prevalence=cm.prevalence, classes=(neg, pos))
-    else:
-        k = classes.size
-        mat = np.bincount(ct * k + cp, weights=w, minlength=k * k).reshape(k, k).astype(np.float64)
-        cm = ConfusionMatrix(mat, classes, pos_label=None)
-        out = _labeling_rows(cm, ctx, binary=False, rows=None if w is None else (ct, cp, w))
-        out.update(classes=tuple(_label(c) for c in classes.tolist()))
-    out.update(n=n, total_weight=None if w is None else float(w.sum()))
-    return out
+def _constant_baseline(
+    name: str, true_counts: np.ndarray, classes: np.ndarray, pos_label: Any, average: Any
+) -> tuple[float, Any]:
+    """(value, class) of the best "always predict class c"; the majority class first."""
+    m = get_metric(name)
+    order = np.argsort(-true_counts, kind="stable")
+    best_v, best_c = float("nan"), None
+    k = classes.shape[0]
+    for i in order:
+        mat = np.zeros((k, k))
+        mat[:, i] = true_counts
+        cm = ConfusionMatrix(mat, classes, pos_label=pos_label)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            v = float(cm.metric(name, average=average, zero_division=0.0))
+        if best_c is None or (v > best_v if m.greater_is_better else v < best_v):
+            best_v, best_c = v, classes[i]
+    return best_v, best_c
+
+
+def _cell_interval(name: str, cm: ConfusionMatrix, ctx: _Context, **options: Any) -> MetricCI | None:
+    """BCa bootstrap of a labeling metric on the confusion-matrix cells (unweighted data)."""
+    if not ctx.ci:
+        return None
+    k = cm.n_classes
+    classes = np.arange(k)
+    res = bootstrap_ci(
+        name, np.repeat(classes, k), np.tile(classes, k), sample_weight=np.rint(cm.matrix.ravel()),
+        weight_type="frequency", labels=classes, n_resamples=ctx.n_resamples, confidence_level=ctx.level,
+        random_state=ctx.seed, **options,
+    )
+    return _ci_from_bootstrap(res, "multinomial resamples of the confusion-matrix cells (= the row bootstrap)")
+
+
+def _weighted_interval(name: str, cm: ConfusionMatrix, rows: tuple, ctx: _Context, **options: Any) -> MetricCI | None:
+    """The interval of a labeling metric on weighted data: BCa row bootstrap (rows keep
+    their weights); many distinct weights on many rows: a random subsample, rescaled."""
+    if not ctx.ci:
+        return None
+    k = cm.n_classes
+    common = dict(n_resamples=ctx.n_resamples, confidence_level=ctx.level, random_state=ctx.seed, **options)
+    yt, yp, w = rows
+    n = yt.shape[0]
+    if n <= MAX_BOOTSTRAP_ROWS or np.unique(w).size * k * k <= _MAX_WEIGHT_POOLS:
+        # pools = (cell, weight) pairs: cheap while they are few
+        res = bootstrap_ci(name, yt, yp, sample_weight=w, **common)
+        return _ci_from_bootstrap(res, "row bootstrap (rows keep their weights)")
+    rng = np.random.default_rng(ctx.seed)
+    idx = np.sort(rng.choice(n, _WEIGHTED_SUBSAMPLE, replace=False))
+    ws = w[idx]
+    res = bootstrap_ci(name, yt[idx], yp[idx], sample_weight=ws, **{**common, "method": "percentile"})
+    estimate = float(cm.metric(name, **{k_: v for k_, v in options.items() if k_ in ("average", "zero_division")}))
+    scale = math.sqrt((ws.sum() ** 2 / np.dot(ws, ws)) / (w.sum() ** 2 / np.dot(w, w)))
+    return MetricCI(
+        float(estimate + (res.low - res.estimate) * scale), float(estimate + (res.high - res.estimate) * scale),
+        "percentile", res.confidence_level, res.n_resamples,
+        f"row bootstrap of a random subsample of {_WEIGHTED_SUBSAMPLE} weighted rows, interval rescaled "
+        f"by sqrt(m/n) (Kish effective sizes) = {scale:.3g}",
+    )

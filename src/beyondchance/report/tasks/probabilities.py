@@ -1,5 +1,14 @@
 """The multi-class probabilities report: the labeling metrics of the arg-max class and the
-log loss and Brier score against the class frequencies."""
+log loss and Brier score against the class frequencies (the BMP of each loss).
+
+From the statistics of the ``"probabilities"`` task (any engine): the
+:class:`~beyondchance.confusion.ConfusionMatrix` of the arg-max class, the
+:class:`~beyondchance.stats.LabelCounts` (the baseline: always predicting the class
+frequencies) and the :class:`~beyondchance.stats.LossSums` (the model's risk).
+Intervals: the labeling metrics of unweighted data resample the confusion-matrix cells;
+the losses (and weighted labeling metrics) need the rows, :func:`_row_intervals`, which
+only the memory path has — the other engines give the values and a note.
+"""
 
 from __future__ import annotations
 
@@ -7,56 +16,62 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..._validation import as_1d, as_float_2d, check_consistent_length, check_probabilities, check_sample_weight, encode_labels
-from ..._warnings import InvalidInputError
 from ...advantage import prediction_advantage_result
-from ...confusion import ConfusionMatrix
-from .._core import _Context, _single_class
+from ...stats import SufficientStatistics
+from .._core import _Context
 from .._intervals import _row_ci
-from .._results import _fmt_label, _label
-from .labels import _labeling_rows
+from .._results import _PROBA_LOSSES, MetricCI
+from .labels import labels_rows
 
-def _multiclass_proba(
-    y_true: Any, y: Any, sample_weight: Any, labels: Any, normalize: bool, ctx: _Context
+#: report name -> loss of :mod:`beyondchance.baselines`
+_LOSSES = {"log_loss": "cross_entropy", "brier": "brier"}
+
+
+def probabilities_rows(
+    stats: SufficientStatistics, ctx: _Context, *, n_rows: int, weighted: bool, rows: tuple | None = None,
 ) -> dict[str, Any]:
-    yt = as_1d(y_true, "y_true")
-    codes, _, classes = encode_labels(yt, labels=labels)
-    k = classes.size
-    p = as_float_2d(y, "y")
-    if p.ndim != 2 or p.shape[1] != k:
-        cols = 1 if p.ndim == 1 else p.shape[1]
-        raise InvalidInputError(
-            f"y has {cols} probability column(s) but y_true has {k} classes "
-            f"({', '.join(map(_fmt_label, classes[:6]))}); pass labels= naming the class of each column"
-        )
-    proba = check_probabilities(p, "y", n_classes=k, normalize=normalize)
-    n = check_consistent_length(y_true=yt, y=proba)
-    w = check_sample_weight(sample_weight, n)
-    if np.unique(codes).size < 2:
-        _single_class(classes[np.unique(codes)], ctx)
-    pred = np.argmax(proba, axis=1)
-    mat = np.bincount(codes * k + pred, weights=w, minlength=k * k).reshape(k, k).astype(np.float64)
-    cm = ConfusionMatrix(mat, classes, pos_label=None)
-    out = _labeling_rows(cm, ctx, binary=False, rows=None if w is None else (codes, pred, w))
+    """The rows of a probabilities report from its statistics.
+
+    ``rows`` = (codes, probabilities, weights) in memory, for :func:`_row_intervals`.
+    """
+    cm = stats.confusion
+    classes = np.asarray(cm.labels)
+    counts0 = stats.label_counts.counts if not weighted or rows is None else \
+        np.bincount(rows[0], minlength=classes.size).astype(np.float64)
+    label_rows = None
+    if weighted and rows is not None:
+        codes, proba, w = rows
+        label_rows = (codes, np.argmax(proba, axis=1), w)
+    out = labels_rows(cm, counts0, ctx, binary=False, pos_label=None, n_rows=n_rows, weighted=weighted,
+                      rows=label_rows)
     ctx.step("computing the probability losses")
-    for loss, lib_loss in (("log_loss", "log_loss"), ("brier", "brier")):
-        res = prediction_advantage_result(codes, proba, loss=lib_loss, sample_weight=w, labels=np.arange(k))
-        func = _proba_loss_func(lib_loss, k)
-        ci_obj = _row_ci(func, codes, proba, w, float(res.risk), ctx)
-        out["metrics"][loss] = dict(
+    results = {name: stats.prediction_advantage(loss) for name, loss in _LOSSES.items()}
+    intervals = _row_intervals(rows, {k: float(r.risk) for k, r in results.items()}, ctx) if rows is not None else {}
+    for name, res in results.items():
+        out["metrics"][name] = dict(
             kind="loss", value=float(res.risk), baseline=float(res.baseline_risk), ideal=0.0,
-            baseline_prediction="always predicting the class frequencies", greater_is_better=False, ci=ci_obj,
+            baseline_prediction="always predicting the class frequencies", greater_is_better=False,
+            ci=intervals.get(name),
         )
-    out.update(n=n, total_weight=None if w is None else float(w.sum()),
-               classes=tuple(_label(c) for c in classes.tolist()))
-    out["ci_description"] += "; log loss and Brier score: percentile row bootstrap"
+    if rows is not None:
+        out["ci_description"] += "; log loss and Brier score: percentile row bootstrap"
+    elif ctx.ci:
+        out["notes"].append("intervals of the log loss and Brier score resample the rows: not computed by this "
+                            "engine (use engine 'memory' for them)")
     return out
 
 
-def _proba_loss_func(loss: str, k: int) -> Callable[..., float]:
+def _row_intervals(rows: tuple, values: dict[str, float], ctx: _Context) -> dict[str, MetricCI | None]:
+    """Percentile row bootstrap of each loss (memory: the rows are at hand)."""
+    codes, proba, w = rows
+    k = proba.shape[1]
+    return {name: _row_ci(_loss_func(_LOSSES[name], k), codes, proba, w, values[name], ctx) for name in _PROBA_LOSSES}
+
+
+def _loss_func(loss: str, k: int) -> Callable[..., float]:
     def func(codes: np.ndarray, proba: np.ndarray, sample_weight: Any = None) -> float:
         return float(prediction_advantage_result(codes, proba, loss=loss, sample_weight=sample_weight,
                                                  labels=np.arange(k)).risk)
 
-    func.__name__ = loss
+    func.__name__ = "log_loss" if loss == "cross_entropy" else loss
     return func
