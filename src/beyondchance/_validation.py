@@ -387,15 +387,24 @@ def _encode_small_integers(
     span = hi - lo + 1
     if span > _INT_FAST_SPAN:
         return None
-    # offsets y - lo in [0, span), computed modulo 2**64 so that no value of any integer
-    # dtype (uint64 near 2**64, int64 near -2**63) overflows on the way
     lo64 = np.uint64(lo % 2**64)
-    rt = (yt.astype(np.uint64) - lo64).astype(np.intp)
-    present = np.bincount(rt, minlength=span) > 0
-    rp = None
-    if yp is not None:
-        rp = (yp.astype(np.uint64) - lo64).astype(np.intp)
-        present |= np.bincount(rp, minlength=span) > 0
+
+    def offsets(y: np.ndarray) -> np.ndarray:
+        """y - lo in [0, span) as intp: no copy for intp labels from 0, one pass for the
+        dtypes intp holds; else modulo 2**64 (uint64 near 2**64 never overflows)."""
+        if y.dtype.kind in "bi" or (y.dtype.kind == "u" and y.dtype.itemsize < 8):
+            r = y.astype(np.intp, copy=False)
+            return r if lo == 0 else r - lo
+        return (y.astype(np.uint64) - lo64).astype(np.intp)
+
+    rt = offsets(yt)
+    rp = None if yp is None else offsets(yp)
+    if span <= 2:  # the minimum and the maximum occur: every value is present
+        present = np.ones(span, dtype=bool)
+    else:
+        present = np.bincount(rt, minlength=span) > 0
+        if rp is not None:
+            present |= np.bincount(rp, minlength=span) > 0
     values = np.flatnonzero(present)
     classes = (values.astype(np.uint64) + lo64).astype(_label_dtype(yt, yp))
     if values.size == span:
