@@ -230,8 +230,7 @@ def probability_statistics(
     n, k = proba.shape
     out: dict[str, Any] = {}
     if wants("confusion"):
-        pred = np.argmax(proba, axis=1)
-        m = np.bincount(codes * k + pred, weights=w, minlength=k * k).astype(np.float64).reshape(k, k)
+        m = confusion_counts(codes, np.argmax(proba, axis=1), k, w)
         out["confusion"] = ConfusionMatrix(m, classes, pos_label=pos_label)
     if wants("label_counts"):
         out["label_counts"] = LabelCounts(classes, np.bincount(codes, weights=w, minlength=k))
