@@ -23,6 +23,7 @@ from beyondchance import (
     prediction_advantage,
     threshold_counts,
 )
+from beyondchance.engines.memory import statistics_from_arrays
 from beyondchance.stats import (
     BinnedScoreCounts,
     LabelCounts,

@@ -380,7 +380,11 @@ class Moments:
     def from_values(cls, y: Any, *, sample_weight: Any = None) -> "Moments":
         """Two passes over y: the weighted mean, then Σ w (y − ȳ)²."""
         arr = as_float_1d(y, "y_true")
-        w = check_sample_weight(sample_weight, arr.shape[0])
+        return cls.of_checked(arr, check_sample_weight(sample_weight, arr.shape[0]))
+
+    @classmethod
+    def of_checked(cls, arr: np.ndarray, w: np.ndarray | None) -> "Moments":
+        """:meth:`from_values` of an already checked finite float64 array and weights."""
         ww = np.ones_like(arr) if w is None else w
         total = float(np.sum(ww))
         mean = float(np.sum(np.multiply(ww, arr))) / total
@@ -510,8 +514,11 @@ class ValueHistogram:
     def from_values(cls, y: Any, *, sample_weight: Any = None, bin_width: Any = None) -> "ValueHistogram":
         """Group the values (or their bins) in one sort."""
         arr = as_float_1d(y, "y_true")
-        w = check_sample_weight(sample_weight, arr.shape[0])
-        h = _check_bin_width(bin_width)
+        return cls.of_checked(arr, check_sample_weight(sample_weight, arr.shape[0]), _check_bin_width(bin_width))
+
+    @classmethod
+    def of_checked(cls, arr: np.ndarray, w: np.ndarray | None, h: float | None = None) -> "ValueHistogram":
+        """:meth:`from_values` of an already checked finite float64 array, weights and bin width."""
         ww = np.ones_like(arr) if w is None else w
         arr = arr + 0.0  # -0.0 -> 0.0, as the SQL engines group
         key = arr if h is None else np.floor(arr / h)
