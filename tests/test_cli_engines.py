@@ -61,6 +61,8 @@ def data(tmp_path_factory) -> dict:
         "cls": cls, "pc": np.where(rng.random(n) < 0.6, cls, rng.choice(["a", "b", "c"], n)),
         "w": rng.random(n) + 0.5, "ys": np.where(y == 1, "yes", "no"), "t": rng.normal(size=n),
     })
+    P = rng.dirichlet(np.ones(3), n)
+    df = df.assign(qa=P[:, 0], qb=P[:, 1], qc=P[:, 2], f=df["t"] + rng.normal(size=n))
     paths = {"csv": tmp / "d.csv", "parquet": tmp / "d.parquet"}
     df.to_csv(paths["csv"], index=False)
     df.to_parquet(paths["parquet"])
@@ -122,6 +124,29 @@ def test_weighted_values_equal_and_cis_skipped(data):
     assert any("weighted data" in note for note in ddb["notes"])
 
 
+@pytest.mark.parametrize("args", [
+    ["--y-true", "cls", "--y-score", "qa", "--y-score", "qb", "--y-score", "qc"],   # multi-class probabilities
+    ["--y-true", "t", "--y-pred", "f"],                                              # regression
+])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_probabilities_and_regression_from_duckdb(data, args, weighted):
+    """The statistics' values equal the rows' (to rounding); the intervals that resample the
+    rows are left out by the SQL engines, and a note says so."""
+    args = [*args, *(["--weight", "w"] if weighted else [])]
+    mem = _json("report", data["parquet"], *args)
+    ddb = _json("report", data["parquet"], *args, "--engine", "duckdb")
+    assert ddb["task"] == mem["task"] and ddb["n"] == mem["n"] == 1500
+    for name, m in mem["metrics"].items():
+        d = ddb["metrics"][name]
+        for key in ("value", "baseline", "advantage", "ops"):
+            assert d[key] == m[key] or d[key] == pytest.approx(m[key], rel=1e-9, abs=1e-12), (name, key)
+        if weighted or name in ("log_loss", "brier", "mse", "mae", "r2", "d2_absolute_error"):  # row intervals
+            assert d["ci"] is None and m["ci"] is not None, name
+        else:  # labeling metrics of unweighted data: the same cells, the same interval
+            assert d["ci"] == m["ci"], name
+    assert any("not computed by" in note for note in ddb["notes"])
+
+
 def test_compare_duckdb_equals_memory(data):
     args = ["--y-true", "y", "--y-score", "s"]
     mem = _json("compare", *data["parts"], *args)
@@ -173,7 +198,6 @@ def bad(data) -> dict:
     ("NaN score", ["{nan.parquet}", "--y-true", "y", "--y-score", "s"], "NULL, NaN"),
     ("negative weight", ["{negw.parquet}", "--y-true", "y", "--y-score", "s", "--weight", "w"], "negative"),
     ("no match", ["{tmp}/zz-*.parquet", "--y-true", "y", "--y-score", "s"], "No files found"),
-    ("regression", ["{parquet}", "--y-true", "t", "--y-pred", "s"], "use engine 'memory'"),
     ("stdin", ["-", "--y-true", "y", "--y-score", "s"], "stdin"),
 ])
 def test_bad_input_one_line_exit_2(data, bad, case, args, expected):

@@ -237,6 +237,70 @@ def test_top_level_exports():
 # =====================================================================================
 
 
+# =====================================================================================
+# reports from the engines' statistics equal evaluate() on the rows (every task)
+# =====================================================================================
+
+
+#: task -> (evaluate_source columns, the same columns as arrays for evaluate)
+REPORT_CASES = {
+    "binary-scores": (dict(y_true="y", y_score="score"), ["y", "score"]),
+    "binary-labels": (dict(y_true="y", y_pred="bl"), ["y", "bl"]),
+    "multiclass-labels": (dict(y_true="label", y_pred="pred"), ["label", "pred"]),
+    "multiclass-probabilities": (dict(y_true="label", y_score=["p0", "p1", "p2"]), ["label", ["p0", "p1", "p2"]]),
+    "regression": (dict(y_true="yr", y_pred="fr"), ["yr", "fr"]),
+}
+_ROW_INTERVALS = ("log_loss", "brier", "mse", "mae", "r2", "d2_absolute_error")
+FAST_REPORT = dict(n_resamples=200, dbt_samples=256, random_state=3)
+
+
+def assert_report_equals_rows(source, frame, task: str, weighted: bool, engine: str, **kwargs) -> None:
+    """The engine's report: the task and counts of evaluate() on the rows, every value to
+    rounding, the cell intervals identical, the row intervals absent with a note."""
+    import warnings
+
+    from beyondchance.report import evaluate, evaluate_source
+
+    cols, arrays = REPORT_CASES[task]
+    weight = "w" if weighted else None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        eng = evaluate_source(source, engine=engine, weight=weight, **cols, **kwargs, **FAST_REPORT)
+        mem = evaluate(*(frame[c].to_numpy() for c in arrays),
+                       sample_weight=None if weight is None else frame["w"].to_numpy(), **FAST_REPORT)
+    assert eng.task == mem.task == task and eng.n == mem.n
+    if weighted:
+        assert eng.total_weight == pytest.approx(mem.total_weight, rel=REL)
+    for name, m in mem.metrics.items():
+        e = eng[name]
+        for key in ("value", "baseline", "advantage", "ops"):
+            a, b = getattr(e, key), getattr(m, key)
+            assert (a is None and b is None) or a == pytest.approx(b, rel=1e-9, abs=1e-12, nan_ok=True), (name, key)
+        if weighted or (task in ("multiclass-probabilities", "regression") and name in _ROW_INTERVALS):
+            assert e.ci is None and m.ci is not None, name
+        else:
+            assert e.ci == m.ci, name
+    if weighted or task in ("multiclass-probabilities", "regression"):
+        assert any("not computed by" in note for note in eng.notes)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("task", list(REPORT_CASES))
+def test_report_duckdb_equals_rows(frame, task, weighted):
+    frame = frame.assign(bl=(frame["score"] >= 0.5).astype(np.int64))
+    assert_report_equals_rows(frame, frame, task, weighted, "duckdb")
+
+
+@pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas")
+def test_report_spark_equals_rows(spark, frame):
+    """Every task, with and without weights, through Spark SQL (one test: one JVM)."""
+    frame = frame.assign(bl=(frame["score"] >= 0.5).astype(np.int64))
+    sdf = spark.createDataFrame(frame)
+    for task in REPORT_CASES:
+        for weighted in (False, True):
+            assert_report_equals_rows(sdf, frame, task, weighted, "spark", spark=spark)
+
+
 @pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas")
 def test_spark_local_identical(spark, frame, parquet_dir):
     """All tasks through Spark SQL equal the in-memory statistics (one test: one JVM under xdist)."""

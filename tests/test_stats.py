@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import beyondchance as bc
+from beyondchance.engines.memory import statistics_from_arrays
 from beyondchance import (
     CostMatrixLoss,
     InvalidInputError,
@@ -22,6 +23,7 @@ from beyondchance import (
     prediction_advantage,
     threshold_counts,
 )
+from beyondchance.engines.memory import statistics_from_arrays
 from beyondchance.stats import (
     BinnedScoreCounts,
     LabelCounts,
@@ -329,21 +331,21 @@ def test_binary_measures_equal_raw(data):
     ww = np.ones_like(s) if w is None else w
     if not (ww[y == 1].sum() > 0 and ww[y == 0].sum() > 0):
         return
-    st_ = SufficientStatistics.from_arrays(y, y_score=s, sample_weight=w, threshold=0.5)
+    st_ = statistics_from_arrays(y, y_score=s, sample_weight=w, threshold=0.5)
     pred = (s >= 0.5).astype(int)
     assert close(st_.metric("accuracy"), skm.accuracy_score(y, pred, sample_weight=w))
     assert close(st_.prediction_advantage().value, prediction_advantage(y, pred, sample_weight=w))
     assert close(st_.auc("roc"), skm.roc_auc_score(y, s, sample_weight=w))
     assert close(st_.auc("pr"), skm.average_precision_score(y, s, sample_weight=w))
     p = np.clip(s, 1e-3, 1 - 1e-3)
-    st2 = SufficientStatistics.from_arrays(y, y_score=p, sample_weight=w)
+    st2 = statistics_from_arrays(y, y_score=p, sample_weight=w)
     assert close(st2.prediction_advantage("log_loss").value, skm.d2_log_loss_score(y, p, sample_weight=w), 1e-10)
     assert close(st2.prediction_advantage("brier").value, skm.d2_brier_score(y, p, sample_weight=w), 1e-10)
     assert close(st2.loss_sums.risk("log_loss"), skm.log_loss(y, p, sample_weight=w), 1e-10)
 
 
 def test_scores_outside_unit_interval_have_no_loss_sums():
-    st_ = SufficientStatistics.from_arrays([0, 1, 1], y_score=[-2.0, 3.0, 0.5])
+    st_ = statistics_from_arrays([0, 1, 1], y_score=[-2.0, 3.0, 0.5])
     assert st_.loss_sums is None and st_.auc("roc") == 1.0
     with pytest.raises(InvalidInputError, match="loss_sums"):
         st_.prediction_advantage("log_loss")
@@ -354,7 +356,7 @@ def test_labels_and_probabilities_measures():
     y = rng.choice(["a", "b", "c"], 200)
     yp = rng.choice(["a", "b", "c", "d"], 200)
     w = rng.random(200)
-    st_ = SufficientStatistics.from_arrays(y, y_pred=yp, sample_weight=w)
+    st_ = statistics_from_arrays(y, y_pred=yp, sample_weight=w)
     assert st_.task == "labels"
     assert close(st_.metric("accuracy"), skm.accuracy_score(y, yp, sample_weight=w))
     assert close(st_.metric("kappa"), skm.cohen_kappa_score(y, yp, sample_weight=w))
@@ -362,7 +364,7 @@ def test_labels_and_probabilities_measures():
     costs = CostMatrixLoss(rng.random((4, 4)) * 3, labels=["a", "b", "c", "d"])
     assert close(st_.prediction_advantage(costs).value, prediction_advantage(y, yp, loss=costs, sample_weight=w))
     P = rng.dirichlet(np.ones(3), 200)
-    sp = SufficientStatistics.from_arrays(y, y_proba=P, sample_weight=w)
+    sp = statistics_from_arrays(y, y_proba=P, sample_weight=w)
     assert sp.task == "probabilities"
     assert close(sp.prediction_advantage("log_loss").value, skm.d2_log_loss_score(y, P, sample_weight=w), 1e-10)
     assert close(sp.metric("accuracy"), skm.accuracy_score(y, np.array(["a", "b", "c"])[P.argmax(1)], sample_weight=w))
@@ -373,13 +375,13 @@ def test_regression_measures_equal_scikit_learn():
     y = rng.normal(size=300)
     f = y + rng.normal(size=300)
     w = rng.random(300)
-    st_ = SufficientStatistics.from_arrays(y, y_pred=f, sample_weight=w, pinball_alphas=[0.9])
+    st_ = statistics_from_arrays(y, y_pred=f, sample_weight=w, pinball_alphas=[0.9])
     assert st_.task == "regression"
     assert close(st_.prediction_advantage().value, skm.r2_score(y, f, sample_weight=w))
     assert close(st_.prediction_advantage("absolute").value, skm.d2_absolute_error_score(y, f, sample_weight=w))
     assert close(st_.prediction_advantage(PinballLoss(0.9)).value, skm.d2_pinball_score(y, f, sample_weight=w, alpha=0.9))
     assert close(st_.prediction_advantage("pinball(alpha=0.9)").value, skm.d2_pinball_score(y, f, sample_weight=w, alpha=0.9))
-    binned = SufficientStatistics.from_arrays(y, y_pred=f, sample_weight=w, target_bin_width=0.05)
+    binned = statistics_from_arrays(y, y_pred=f, sample_weight=w, target_bin_width=0.05)
     lo, hi = binned.prediction_advantage_bounds("absolute")
     exact = skm.d2_absolute_error_score(y, f, sample_weight=w)
     assert lo - 1e-12 <= exact <= hi + 1e-12 and hi - lo < 0.01
@@ -393,7 +395,7 @@ def test_bundle_merge_any_chunking(data, k, bins):
     parts = [c for c in _chunks(rng, len(y), k) if ww[c].sum() > 0]
 
     def build(idx):
-        return SufficientStatistics.from_arrays(y[idx], y_score=s[idx], sample_weight=ww[idx], score_bins=bins)
+        return statistics_from_arrays(y[idx], y_score=s[idx], sample_weight=ww[idx], score_bins=bins)
 
     one = build(np.arange(len(y)))
     merged = build(parts[0])
@@ -412,21 +414,21 @@ def test_bundle_merge_any_chunking(data, k, bins):
 
 
 def test_bundle_errors_and_outputs():
-    a = SufficientStatistics.from_arrays([0, 1, 1], y_score=[0.2, 0.6, 0.9])
+    a = statistics_from_arrays([0, 1, 1], y_score=[0.2, 0.6, 0.9])
     with pytest.raises(InvalidInputError, match="tasks"):
-        a + SufficientStatistics.from_arrays([0, 1], y_pred=[0, 1])
+        a + statistics_from_arrays([0, 1], y_pred=[0, 1])
     with pytest.raises(InvalidInputError, match="thresholds"):
-        a + SufficientStatistics.from_arrays([0, 1], y_score=[0.2, 0.6], threshold=0.3)
+        a + statistics_from_arrays([0, 1], y_score=[0.2, 0.6], threshold=0.3)
     with pytest.raises(InvalidInputError, match="one side only"):
-        a + SufficientStatistics.from_arrays([0, 1], y_score=[0.2, 0.6], statistics=["confusion"])
+        a + statistics_from_arrays([0, 1], y_score=[0.2, 0.6], statistics=["confusion"])
     with pytest.raises(InvalidInputError, match="not computed"):
-        SufficientStatistics.from_arrays([0, 1], y_score=[0.2, 0.6], statistics=["scores"]).metric("f1")
+        statistics_from_arrays([0, 1], y_score=[0.2, 0.6], statistics=["scores"]).metric("f1")
     with pytest.raises(InvalidInputError, match="statistics for task"):
-        SufficientStatistics.from_arrays([0, 1], y_score=[0.2, 0.6], statistics=["moments"])
+        statistics_from_arrays([0, 1], y_score=[0.2, 0.6], statistics=["moments"])
     with pytest.raises(InvalidInputError, match="exactly one"):
-        SufficientStatistics.from_arrays([0, 1], y_score=[0.2, 0.6], y_pred=[0, 1])
+        statistics_from_arrays([0, 1], y_score=[0.2, 0.6], y_pred=[0, 1])
     with pytest.raises(InvalidInputError, match="takes y_score"):
-        SufficientStatistics.from_arrays([0, 1], y_pred=[0, 1], task="binary")
+        statistics_from_arrays([0, 1], y_pred=[0, 1], task="binary")
     with pytest.raises(InvalidInputError, match="task must be"):
         SufficientStatistics("nonsense")
     costs = CostMatrixLoss([[0, 5], [1, 0]], labels=[False, True])
@@ -457,3 +459,24 @@ def test_statistics_follow_the_zero_baseline_rule_of_the_rows(y):
         stats = bc.compute_statistics(pd.DataFrame({"y": y, "f": f}), y_true="y", y_pred="f")
         value = stats.prediction_advantage("squared").value
     assert (np.isnan(rows) and np.isnan(value)) or value == pytest.approx(rows, rel=1e-12)
+
+
+def test_statistics_do_not_import_the_engines_or_the_report():
+    """The layers run inputs -> statistics -> measures -> report: the statistics module
+    imports neither an engine (which builds statistics) nor the report (built on them),
+    not even lazily inside a function."""
+    import ast
+    import inspect
+
+    import beyondchance.stats as stats_module
+
+    tree = ast.parse(inspect.getsource(stats_module))
+    imported = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            imported.add(("." * node.level) + (node.module or ""))
+        elif isinstance(node, ast.Import):
+            imported.update(alias.name for alias in node.names)
+    upward = {m for m in imported if m.lstrip(".").split(".")[0] in ("engines", "report", "streaming", "cli")
+              or m.startswith("beyondchance.engines") or m.startswith("beyondchance.report")}
+    assert not upward, upward

@@ -283,10 +283,15 @@ def check_label_pair(
 ) -> tuple[np.ndarray, np.ndarray | None]:
     """Two label arrays: 1-D, same length, no missing values, not mixing strings and numbers."""
     yt = as_1d(y_true, names[0])
+    yp = None if y_pred is None else as_1d(y_pred, names[1])
+    _check_label_arrays(yt, yp, names)
+    return yt, yp
+
+
+def _check_label_arrays(yt: np.ndarray, yp: np.ndarray | None, names: tuple[str, str]) -> None:
+    """:func:`check_label_pair` of arrays that :func:`as_1d` returned."""
     kind_true = _check_label_values(yt, names[0])
-    yp = None
-    if y_pred is not None:
-        yp = as_1d(y_pred, names[1])
+    if yp is not None:
         kind_pred = _check_label_values(yp, names[1])
         check_consistent_length(**{names[0]: yt, names[1]: yp})
         if "string" in {kind_true, kind_pred} and kind_true != kind_pred:
@@ -294,7 +299,6 @@ def check_label_pair(
                 f"{names[0]} and {names[1]} mix string and numeric labels "
                 f"({yt.dtype} and {yp.dtype})"
             )
-    return yt, yp
 
 
 def encode_labels(
@@ -319,7 +323,25 @@ def encode_labels(
     codes_true, codes_pred, classes
     """
     yt, yp = check_label_pair(y_true, y_pred, names=names)
+    return _encode(yt, yp, labels, names)
 
+
+def encode_label_arrays(
+    y_true: np.ndarray,
+    y_pred: np.ndarray | None = None,
+    *,
+    labels: Any | None = None,
+    names: tuple[str, str] = ("y_true", "y_pred"),
+) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
+    """:func:`encode_labels` of arrays :func:`as_1d` already returned: the label values are
+    checked (missing values, mixed kinds, lengths) and encoded, the arrays not re-read."""
+    _check_label_arrays(y_true, y_pred, names)
+    return _encode(y_true, y_pred, labels, names)
+
+
+def _encode(
+    yt: np.ndarray, yp: np.ndarray | None, labels: Any, names: tuple[str, str]
+) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
     if labels is None and yt.dtype.kind in "biu" and (yp is None or yp.dtype.kind in "biu"):
         fast = _encode_small_integers(yt, yp)
         if fast is not None:
@@ -365,15 +387,24 @@ def _encode_small_integers(
     span = hi - lo + 1
     if span > _INT_FAST_SPAN:
         return None
-    # offsets y - lo in [0, span), computed modulo 2**64 so that no value of any integer
-    # dtype (uint64 near 2**64, int64 near -2**63) overflows on the way
     lo64 = np.uint64(lo % 2**64)
-    rt = (yt.astype(np.uint64) - lo64).astype(np.intp)
-    present = np.bincount(rt, minlength=span) > 0
-    rp = None
-    if yp is not None:
-        rp = (yp.astype(np.uint64) - lo64).astype(np.intp)
-        present |= np.bincount(rp, minlength=span) > 0
+
+    def offsets(y: np.ndarray) -> np.ndarray:
+        """y - lo in [0, span) as intp: no copy for intp labels from 0, one pass for the
+        dtypes intp holds; else modulo 2**64 (uint64 near 2**64 never overflows)."""
+        if y.dtype.kind in "bi" or (y.dtype.kind == "u" and y.dtype.itemsize < 8):
+            r = y.astype(np.intp, copy=False)
+            return r if lo == 0 else r - lo
+        return (y.astype(np.uint64) - lo64).astype(np.intp)
+
+    rt = offsets(yt)
+    rp = None if yp is None else offsets(yp)
+    if span <= 2:  # the minimum and the maximum occur: every value is present
+        present = np.ones(span, dtype=bool)
+    else:
+        present = np.bincount(rt, minlength=span) > 0
+        if rp is not None:
+            present |= np.bincount(rp, minlength=span) > 0
     values = np.flatnonzero(present)
     classes = (values.astype(np.uint64) + lo64).astype(_label_dtype(yt, yp))
     if values.size == span:

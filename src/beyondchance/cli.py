@@ -192,9 +192,10 @@ def _evaluation_options(func: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--no-ci", is_flag=True, help="Skip the confidence intervals."),
         click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap."),
         click.option("--normalize", is_flag=True, help="Rescale probability rows that do not sum to 1."),
-        click.option("--dbt-samples", type=click.IntRange(min=64), default=16_384, show_default=True, metavar="G",
+        click.option("--dbt-samples", type=click.IntRange(min=64), default=None, metavar="G",
                      help="Random reference curves (Directed Binary Tree) for the OPS of the AUCs; standard "
-                          "error <= 0.5/sqrt(G). Built on first use at a prevalence, then cached."),
+                          "error <= 0.5/sqrt(G). Default: the shipped reference of 114,688 curves (16,384 "
+                          "drawn for the OPS(lift) curve); another G is drawn on first use, then cached."),
         click.option("--engine", type=click.Choice(["memory", "duckdb", "spark"]), default="memory",
                      show_default=True,
                      help="Where the statistics are computed. memory: numpy on the columns read with pyarrow; "
@@ -571,10 +572,10 @@ def _compare_engine(files: tuple[str, ...], by: str | None, reference: str | Non
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=Path("beyondchance-demo.html"),
               show_default=True, help="Where to write the HTML report.")
 @click.option("--no-html", is_flag=True, help="Only print to the terminal.")
-@click.option("--dbt-samples", type=click.IntRange(min=64), default=8_192, show_default=True, metavar="G",
-              help="Random reference curves for the OPS of the AUCs (standard error <= 0.0056; "
-                   "built on first use and cached).")
-def demo(folds: int, seed: int, out: Path, no_html: bool, dbt_samples: int) -> None:
+@click.option("--dbt-samples", type=click.IntRange(min=64), default=None, metavar="G",
+              help="Random reference curves for the OPS of the AUCs. Default: the shipped reference "
+                   "of 114,688 curves; another G is drawn on first use and cached.")
+def demo(folds: int, seed: int, out: Path, no_html: bool, dbt_samples: int | None) -> None:
     """Run the whole thing on bundled real data and write the HTML report.
 
     1. Haberman survival (PA paper, Appendix A): five cross-validated classifiers reach

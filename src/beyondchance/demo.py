@@ -179,15 +179,10 @@ class DemoResult:
     html_path: Path | None
 
 
-#: reference curves for the OPS of the AUCs and OPS curves in the demo (standard error ≤ 0.0056;
-#: the first run builds and caches the references, so it is kept smaller than the default)
-DEMO_DBT_SAMPLES = 8_192
-
-
 def run_demo(
     *, folds: int = 10, seed: int = 0, out: str | Path | None = "beyondchance-demo.html",
     progress: Callable[[str], None] | None = None, console: Any = None,
-    dbt_samples: int | None = DEMO_DBT_SAMPLES,
+    dbt_samples: int | None = None,
 ) -> DemoResult:
     """Run the demo: print the three parts and write the HTML report to ``out``."""
     from rich.console import Console

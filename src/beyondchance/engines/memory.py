@@ -25,7 +25,7 @@ from .._validation import (
 from .._warnings import InvalidInputError
 from ..baselines import get_loss
 from ..confusion import ConfusionMatrix
-from ..curves import threshold_counts
+from ..curves import ThresholdCounts, _counts_unweighted, _counts_weighted, threshold_counts
 from ..stats import (
     PROBABILITY_LOSSES,
     BinnedScoreCounts,
@@ -39,7 +39,10 @@ from ..stats import (
 from ._common import Spec, make_spec, resolve_task
 from ._files import CSV_SUFFIXES, csv_delimiter, is_glob, local_files, read_csv_table
 
-__all__ = ["statistics_from_arrays", "statistics_from_table", "read_columns"]
+__all__ = [
+    "statistics_from_arrays", "statistics_from_table", "read_columns",
+    "confusion_counts", "score_counts", "probability_statistics", "regression_statistics",
+]
 
 
 def _wsum(w: np.ndarray | None, values: np.ndarray) -> float:
@@ -175,6 +178,27 @@ def _labels(spec: Spec, y_true: Any, y_pred: Any, sample_weight: Any) -> Suffici
     return SufficientStatistics("labels", **out)
 
 
+# =====================================================================================
+# fast paths for checked arrays (the report validates its inputs once, then calls these)
+# =====================================================================================
+
+
+def confusion_counts(codes_true: np.ndarray, codes_pred: np.ndarray, k: int, w: np.ndarray | None) -> np.ndarray:
+    """The (k, k) matrix of weighted (true, predicted) code pairs in one ``bincount`` pass.
+
+    >>> confusion_counts(np.array([0, 1, 1]), np.array([0, 0, 1]), 2, None)
+    array([[1., 0.],
+           [1., 1.]])
+    """
+    return np.bincount(codes_true * k + codes_pred, weights=w, minlength=k * k).astype(np.float64).reshape(k, k)
+
+
+def score_counts(is_pos: np.ndarray, s: np.ndarray, w: np.ndarray | None) -> ThresholdCounts:
+    """:func:`~beyondchance.curves.threshold_counts` of checked arrays: booleans "is
+    positive", finite float64 scores and checked weights (or None); positive label True."""
+    return _counts_unweighted(is_pos, s, True) if w is None else _counts_weighted(is_pos, s, w, True)
+
+
 def _probabilities(spec: Spec, y_true: Any, y_proba: Any, sample_weight: Any) -> SufficientStatistics:
     yt = as_1d(y_true, "y_true")
     codes, _, classes = encode_labels(yt, labels=spec.labels)
@@ -186,15 +210,31 @@ def _probabilities(spec: Spec, y_true: Any, y_proba: Any, sample_weight: Any) ->
     proba = _as_proba(y_proba, k, spec.normalize)
     n = check_consistent_length(y_true=yt, y_proba=proba)
     w = check_sample_weight(sample_weight, n)
+    pos = 1 if spec.pos_label is None else spec.pos_label
+    return probability_statistics(codes, proba, classes, w, statistics=spec.statistics, pos_label=pos)
+
+
+def probability_statistics(
+    codes: np.ndarray, proba: np.ndarray, classes: np.ndarray, w: np.ndarray | None, *,
+    statistics: Any = None, pos_label: Any = 1,
+) -> SufficientStatistics:
+    """The probabilities task's statistics of checked arrays (no validation).
+
+    ``codes`` (n,) in 0..k−1, ``proba`` (n, k) valid probability rows, ``w`` checked
+    weights or None: the confusion matrix of the arg-max class, the label counts and
+    the sums of the log and Brier losses, each in one pass.
+    """
+    def wants(name: str) -> bool:
+        return statistics is None or name in statistics
+
+    n, k = proba.shape
     out: dict[str, Any] = {}
-    if spec.wants("confusion"):
-        pred = np.argmax(proba, axis=1)
-        m = np.bincount(codes * k + pred, weights=w, minlength=k * k).astype(np.float64).reshape(k, k)
-        pos = 1 if spec.pos_label is None else spec.pos_label
-        out["confusion"] = ConfusionMatrix(m, classes, pos_label=pos)
-    if spec.wants("label_counts"):
+    if wants("confusion"):
+        m = confusion_counts(codes, np.argmax(proba, axis=1), k, w)
+        out["confusion"] = ConfusionMatrix(m, classes, pos_label=pos_label)
+    if wants("label_counts"):
         out["label_counts"] = LabelCounts(classes, np.bincount(codes, weights=w, minlength=k))
-    if spec.wants("loss_sums"):
+    if wants("loss_sums"):
         sums = {name: _wsum(w, get_loss(name).sample_losses_proba(proba, codes)) for name in PROBABILITY_LOSSES}
         out["loss_sums"] = LossSums(_total(w, n), sums)
     return SufficientStatistics("probabilities", **out)
@@ -218,14 +258,32 @@ def _regression(spec: Spec, y_true: Any, y_pred: Any, sample_weight: Any) -> Suf
     f = as_float_1d(y_pred, "y_pred")
     n = check_consistent_length(y_true=y, y_pred=f)
     w = check_sample_weight(sample_weight, n)
+    return regression_statistics(y, f, w, losses=spec.regression_losses(), statistics=spec.statistics,
+                                 target_bin_width=spec.target_bin_width)
+
+
+def regression_statistics(
+    y: np.ndarray, f: np.ndarray, w: np.ndarray | None, *, losses: Any = None, statistics: Any = None,
+    target_bin_width: float | None = None,
+) -> SufficientStatistics:
+    """The regression task's statistics of checked finite float64 arrays (no validation).
+
+    The loss sums Σ w·ℓ(f, y) of ``losses`` (default squared and absolute), the
+    :class:`~beyondchance.stats.Moments` and the :class:`~beyondchance.stats.ValueHistogram`
+    of y (exact when ``target_bin_width`` is None: its weighted median is exact).
+    """
+    def wants(name: str) -> bool:
+        return statistics is None or name in statistics
+
+    losses = [get_loss("squared"), get_loss("absolute")] if losses is None else losses
     out: dict[str, Any] = {}
-    if spec.wants("loss_sums"):
-        sums = {lo.name: _wsum(w, lo.pointwise(f, y)) for lo in spec.regression_losses()}
-        out["loss_sums"] = LossSums(_total(w, n), sums)
-    if spec.wants("moments"):
-        out["moments"] = Moments.from_values(y, sample_weight=w)
-    if spec.wants("targets"):
-        out["targets"] = ValueHistogram.from_values(y, sample_weight=w, bin_width=spec.target_bin_width)
+    if wants("loss_sums"):
+        sums = {lo.name: _wsum(w, lo.pointwise(f, y)) for lo in losses}
+        out["loss_sums"] = LossSums(_total(w, y.shape[0]), sums)
+    if wants("moments"):
+        out["moments"] = Moments.of_checked(y, w)
+    if wants("targets"):
+        out["targets"] = ValueHistogram.of_checked(y, w, target_bin_width)
     return SufficientStatistics("regression", **out)
 
 

@@ -39,7 +39,10 @@ import numpy as np
 
 from .._validation import _check_label_values, as_1d, as_float, encode_labels
 from .._warnings import InvalidInputError
-from .evaluate import Report, _resolve_positive, _threshold_choice, detect_task, evaluate, fmt_value, shorten
+from ._results import Report, fmt_value, shorten
+from .detect import _resolve_positive, detect_task
+from .evaluate import evaluate
+from .tasks.binary_scores import _threshold_choice
 
 __all__ = ["Comparison", "Change", "compare"]
 

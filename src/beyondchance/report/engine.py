@@ -15,13 +15,18 @@ binary scores          everything: the report is a function of the
                        with the stated AUC error bound); CIs on the cells as in memory
 binary / multi-class   everything: a function of the confusion matrix; CIs on the
 labels                 cells as in memory
-multi-class            not supported: the log loss / Brier intervals need the rows
-probabilities,         (row bootstrap); one-line error naming ``engine="memory"``
-regression
+multi-class            values from the confusion matrix, label counts and loss sums;
+probabilities          labeling CIs on the cells, the losses' intervals need the rows
+                       (memory only; a note says so)
+regression             values from the loss sums, the moments and the exact histogram of
+                       y (a second aggregation: the exact median on every engine);
+                       intervals need the rows (memory only; a note says so)
 =====================  ================================================================
 
 Weighted data: every value is computed, but the confidence intervals of weighted
-data resample the rows, so they are skipped (a note says so).  For unweighted data
+data resample the rows, so they are skipped (a note says so).  The report modules
+(:mod:`beyondchance.report.tasks`) are the ones :func:`~beyondchance.report.evaluate`
+uses on the memory engine's statistics.  For unweighted data
 every number equals :func:`~beyondchance.report.evaluate` on the rows with the same
 seed, because the memory path bootstraps the same cells.
 
@@ -52,26 +57,15 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 
 from .._warnings import InvalidInputError
-from ..confusion import ConfusionMatrix
-from .evaluate import (
-    REPORT_DBT_SAMPLES,
-    TASKS,
-    Report,
-    _binary_scores_from_counts,
-    _fmt_label,
-    _label,
-    _labeling_rows,
-    _resolve_positive,
-    _run,
-    _select_metrics,
-    _single_class,
-    metrics_for_task,
-)
+from ._core import _run, _select_metrics, _single_class
+from ._results import TASKS, Report, _fmt_label, _label, metrics_for_task
+from .detect import _resolve_positive
+from .tasks.binary_scores import _binary_scores_from_counts
+from .tasks.labels import labels_rows
+from .tasks.probabilities import probabilities_rows
+from .tasks.regression import regression_rows
 
-__all__ = ["evaluate_source", "compare_sources", "ENGINE_TASKS"]
-
-#: report tasks an engine computes from the statistics alone
-ENGINE_TASKS: tuple[str, ...] = ("binary-scores", "binary-labels", "multiclass-labels")
+__all__ = ["evaluate_source", "compare_sources"]
 
 
 def _numpy_kind(a: np.ndarray) -> str:
@@ -159,13 +153,6 @@ def _detect(
     return "labels", "y_true and y hold labels"
 
 
-def _unsupported(task: str, engine: str) -> InvalidInputError:
-    return InvalidInputError(
-        f"the {task} report needs the rows (row bootstrap of its losses); engine {engine!r} computes "
-        f"{', '.join(ENGINE_TASKS)} reports: use engine 'memory' for this file"
-    )
-
-
 @dataclasses.dataclass
 class _Prepared:
     """What one scan of a source found: the task, the classes, the statistic."""
@@ -206,8 +193,19 @@ def _prepare(
         detected, reason, how = task, "given", "given"
     n_rows = int(round(float(counts0.sum())))
     p = _Prepared(detected, how, reason, n_rows, weight is not None, classes, counts0, classes)
-    if detected in ("multiclass-probabilities", "regression") or (detected == "binary-scores" and len(y_score) != 1):
-        raise _unsupported(detected if len(y_score) <= 1 else "multi-column probability", src.engine)
+    if detected == "binary-scores" and len(y_score) != 1:
+        raise InvalidInputError("a binary-scores report from an engine takes one score column (y_score); "
+                                "several columns are class probabilities (task='multiclass-probabilities')")
+    if detected == "multiclass-probabilities":
+        if len(y_score) < 2:
+            raise InvalidInputError("a multiclass-probabilities report needs one probability column per class")
+        p.stats = src.statistics(y_true=y_true, y_proba=list(y_score), weight=weight, task="probabilities",
+                                 labels=labels)
+        return p
+    if detected == "regression":
+        p.stats = src.statistics(y_true=y_true, y_pred=y_pred if y_pred is not None else y_score[0], weight=weight,
+                                 task="regression")
+        return p
     if detected == "binary-scores" and classes.size > 2:
         raise InvalidInputError(
             f"a binary report needs two classes; y_true has {classes.size} "
@@ -248,7 +246,7 @@ def _scan_scores(src: _Source, p: _Prepared, *, y_true: str, y_score: str, weigh
 def _report(
     p: _Prepared, *, engine: str, pos_label: Any = None, threshold: Any = None, metrics: Any = None,
     confidence_level: float = 0.95, n_resamples: int = 2000, ci: bool = True, random_state: int = 0,
-    strict: bool = False, name: str | None = None, dbt_samples: int | None = REPORT_DBT_SAMPLES,
+    strict: bool = False, name: str | None = None, dbt_samples: int | None = None,
     progress: Callable[[str], None] | None = None, pos: tuple | None = None,
 ) -> Report:
     """The report of a prepared (and scanned) source."""
@@ -264,10 +262,14 @@ def _report(
         nonlocal score_statistic
         if metrics is not None:
             _select_metrics(dict.fromkeys(metrics_for_task(p.task)), metrics, p.task)
-        true_present = p.classes[p.counts0 > 0]
-        if true_present.size < 2:
-            _single_class(true_present, ctx)
-        if p.task == "binary-scores":
+        if p.task == "regression":
+            out = regression_rows(p.stats, ctx, n_rows=p.n_rows, weighted=p.weighted)
+        elif p.task == "multiclass-probabilities":
+            out = probabilities_rows(p.stats, ctx, n_rows=p.n_rows, weighted=p.weighted)
+        elif p.task == "binary-scores":
+            true_present = p.classes[p.counts0 > 0]
+            if true_present.size < 2:
+                _single_class(true_present, ctx)
             pl, nl, reason = pos if pos is not None else _resolve_positive(p.classes, p.counts0, pos_label)
             stat = p.stats
             tc = stat
@@ -285,24 +287,9 @@ def _report(
             if p.weighted:
                 out["total_weight"] = float(tc.n)
         else:
-            cm = p.stats
-            if p.task == "binary-labels":
-                pl, nl, reason = pos if pos is not None else _resolve_positive(p.classes, p.counts0, pos_label)
-                if nl is None:
-                    nl = "negative" if not isinstance(pl, (int, float)) else (0 if pl != 0 else 1)
-                is_pos = np.array([_label(c) == pl for c in p.classes.tolist()], dtype=np.intp)
-                m = np.zeros((2, 2))
-                np.add.at(m, (is_pos[:, None].repeat(is_pos.size, 1), is_pos[None, :].repeat(is_pos.size, 0)),
-                          cm.matrix)
-                cm2 = ConfusionMatrix(m, np.array([nl, pl], dtype=object), pos_label=pl)
-                out = _labeling_rows(cm2, ctx, binary=True, rows=None)
-                out.update(positive_label=pl, negative_label=nl, positive_reason=reason,
-                           prevalence=cm2.prevalence, classes=(nl, pl))
-            else:
-                cm2 = ConfusionMatrix(np.asarray(cm.matrix, dtype=np.float64), cm.labels, pos_label=None)
-                out = _labeling_rows(cm2, ctx, binary=False, rows=None)
-                out.update(classes=tuple(_label(c) for c in cm2.labels.tolist()))
-            out.update(n=p.n_rows, total_weight=float(cm.n) if p.weighted else None)
+            out = labels_rows(p.stats, p.counts0, ctx, binary=p.task == "binary-labels",
+                              pos_label=pos[0] if pos is not None else pos_label, n_rows=p.n_rows,
+                              weighted=p.weighted)
         out["notes"] = list(out.get("notes", ())) + notes
         return out, p.task, p.source, p.reason
 
@@ -346,7 +333,7 @@ def evaluate_source(
     random_state: int = 0,
     strict: bool = False,
     name: str | None = None,
-    dbt_samples: int | None = REPORT_DBT_SAMPLES,
+    dbt_samples: int | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> Report:
     """:func:`~beyondchance.report.evaluate` on a source scanned by an engine (module docstring).
@@ -422,7 +409,7 @@ def compare_sources(
     from ..curves import ThresholdCounts
     from ..stats import BinnedScoreCounts, LabelCounts
     from .compare import _resolved_once, compare_reports
-    from .evaluate import _threshold_choice
+    from .tasks.binary_scores import _threshold_choice
 
     y_score = (y_score,) if isinstance(y_score, str) else tuple(y_score)
     names = list(sources)

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from .evaluate import shorten
+from ._results import shorten
 
 __all__ = [
     "roc_figure",

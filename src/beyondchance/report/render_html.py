@@ -13,7 +13,7 @@ import html
 import math
 from typing import Any, Callable
 
-from .evaluate import Report, fmt_value, shorten
+from ._results import Report, fmt_value, shorten
 from .plots import compare_figure, figure_png_base64, report_figures
 from .render_terminal import describe_comparison, describe_task
 

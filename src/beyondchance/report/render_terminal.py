@@ -13,7 +13,7 @@ import io
 import math
 from typing import Any
 
-from .evaluate import MetricResult, Report, _fmt_label, fmt_value, shorten
+from ._results import MetricResult, Report, _fmt_label, fmt_value, shorten
 
 __all__ = ["render_report", "render_report_text", "render_comparison", "render_comparison_text", "describe_task",
            "describe_comparison"]

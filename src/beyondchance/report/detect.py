@@ -1,0 +1,236 @@
+"""What a (y_true, y) pair is: the task (:func:`detect_task`) and the positive class of a
+binary task."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .._validation import (
+    as_1d,
+    as_float,
+    check_consistent_length,
+    check_option,
+    check_probabilities,
+    check_sample_weight,
+    encode_label_arrays,
+)
+from .._warnings import InvalidInputError
+from ._results import TASKS, _fmt_label, _label
+
+__all__ = ["detect_task"]
+
+
+def _is_integral(a: np.ndarray) -> bool:
+    if a.dtype.kind in "biu":
+        return True
+    if a.dtype.kind == "f":
+        return bool(np.all(np.floor(a) == a))
+    return False
+
+
+def _numeric(a: np.ndarray) -> bool:
+    if a.dtype.kind in "biuf":
+        return True
+    if a.dtype == object and a.size:
+        sample = a[: min(a.size, 1000)]
+        return all(isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool) for v in sample)
+    return False
+
+
+def _as_numeric(a: np.ndarray) -> np.ndarray:
+    return a if a.dtype.kind in "biuf" else a.astype(np.float64)
+
+
+def detect_task(y_true: Any, y: Any) -> tuple[str, str]:
+    """The task of a (y_true, y) pair and the reason, in words.
+
+    >>> detect_task([0, 1, 1, 0], [0.2, 0.8, 0.6, 0.1])
+    ('binary-scores', 'y_true has 2 classes (0, 1) and y holds non-integer numbers: scores')
+    >>> detect_task(["a", "b", "c"], ["a", "c", "c"])[0]
+    'multiclass-labels'
+    >>> detect_task([1.5, 2.0, 3.1], [1.4, 2.2, 2.9])[0]
+    'regression'
+    """
+    yt, ya = _as_arrays(y_true, y)
+    task, reason, _ = _detect(yt, ya, None)
+    return task, reason
+
+
+def _as_arrays(y_true: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
+    """y_true checked 1-D; y checked 1-D, or as given when it has several columns."""
+    yt = as_1d(y_true, "y_true")
+    ya = np.asarray(y)
+    return yt, (ya if ya.ndim == 2 and ya.shape[1] > 1 else as_1d(y, "y"))
+
+
+def _detect(yt: np.ndarray, ya: np.ndarray, labels: Any) -> tuple[str, str, dict[str, Any]]:
+    """(task, reason, the label codes computed on the way) of checked arrays."""
+    if ya.ndim == 2:
+        codes, _, classes = encode_label_arrays(yt, labels=labels)
+        enc = {"codes": codes, "classes": classes}
+        if ya.shape[1] == 2 and classes.size <= 2:
+            return ("binary-scores", "y has 2 probability columns and y_true 2 classes: the positive class's "
+                    "column is the score", enc)
+        return "multiclass-probabilities", f"y has {ya.shape[1]} columns of class probabilities", enc
+    true_numeric = _numeric(yt)
+    if true_numeric and not _is_integral(_as_numeric(yt)):
+        return "regression", "y_true holds non-integer numbers", {}
+    if _numeric(ya) and (not true_numeric or not _is_integral(_as_numeric(ya))):
+        codes, _, classes = encode_label_arrays(yt, labels=labels)
+        k = int(classes.size)
+        if k <= 2:
+            what = "non-integer numbers" if true_numeric else "numbers"
+            shown = ", ".join(map(_fmt_label, classes[:2]))
+            return ("binary-scores", f"y_true has {k} classes ({shown}) and y holds {what}: scores",
+                    {"codes": codes, "classes": classes})
+        if true_numeric:
+            return "regression", f"y_true has {k} distinct values and y holds non-integer numbers", {}
+        raise InvalidInputError(
+            f"y_true has {k} classes but y holds one number per row; give the class probabilities "
+            f"as {k} columns, or predicted labels"
+        )
+    ct, cp, both = encode_label_arrays(yt, ya, labels=labels, names=("y_true", "y"))
+    enc = {"codes": ct, "pred_codes": cp, "classes": both}
+    in_true = np.bincount(ct, minlength=both.size) > 0
+    in_pred = np.bincount(cp, minlength=both.size) > 0
+    k = int(in_true.sum())
+    present = both[in_true | in_pred]
+    extra = both[in_pred & ~in_true]
+    if present.size <= 2:
+        return "binary-labels", f"y_true and y hold {present.size} labels ({', '.join(map(_fmt_label, present))})", enc
+    if extra.size and true_numeric and k > 20:
+        return "regression", f"y_true has {k} distinct integer values and y holds other values", {}
+    if extra.size:
+        return ("multiclass-labels",
+                f"y holds labels that never occur in y_true ({', '.join(map(_fmt_label, extra[:5]))})", enc)
+    return "multiclass-labels", f"y_true has {k} classes and y holds labels", enc
+
+
+@dataclass
+class Inputs:
+    """The inputs of one report, each checked and coerced once, and the task.
+
+    ``codes`` / ``pred_codes`` index ``classes`` (classification); ``scores`` holds the
+    binary scores ((n,) or (n, 2) probability columns), ``proba`` the (n, k) class
+    probabilities, ``target`` / ``prediction`` the regression's float arrays.
+    """
+
+    task: str
+    source: str
+    reason: str
+    n: int
+    weight: np.ndarray | None
+    classes: np.ndarray | None = None
+    codes: np.ndarray | None = None
+    pred_codes: np.ndarray | None = None
+    scores: np.ndarray | None = None
+    proba: np.ndarray | None = None
+    target: np.ndarray | None = None
+    prediction: np.ndarray | None = None
+
+
+def check_inputs(
+    y_true: Any, y: Any, sample_weight: Any, *, task: str | None, labels: Any, normalize: bool
+) -> Inputs:
+    """Check and coerce every input of :func:`~beyondchance.report.evaluate` once and detect the task."""
+    yt, ya = _as_arrays(y_true, y)
+    if task is None:
+        task, reason, enc = _detect(yt, ya, labels)
+        source = "detected"
+    else:
+        task = check_option(task, "task", TASKS)
+        reason, source, enc = "given", "given", {}
+    if ya.ndim == 2 and task in ("binary-labels", "multiclass-labels", "regression"):
+        ya = as_1d(ya, "y")  # raises: one prediction per row
+    out = Inputs(task, source, reason, 0, None)
+    if task == "regression":
+        out.target, out.prediction = as_float(yt, "y_true"), as_float(ya, "y")
+        y_checked = out.prediction
+    elif task in ("binary-labels", "multiclass-labels"):
+        if "pred_codes" not in enc:
+            enc = dict(zip(("codes", "pred_codes", "classes"),
+                           encode_label_arrays(yt, ya, labels=labels, names=("y_true", "y"))))
+        out.codes, out.pred_codes, out.classes = enc["codes"], enc["pred_codes"], enc["classes"]
+        y_checked = out.pred_codes
+    else:
+        if "codes" not in enc:
+            enc = dict(zip(("codes", "pred_codes", "classes"), encode_label_arrays(yt, labels=labels)))
+        out.codes, out.classes = enc["codes"], enc["classes"]
+        k = int(out.classes.size)
+        if task == "binary-scores":
+            if k > 2:
+                raise InvalidInputError(
+                    f"a binary report needs two classes; y_true has {k} ({', '.join(map(_fmt_label, out.classes[:5]))} ...)"
+                )
+            if ya.ndim == 2:
+                if ya.shape[1] != 2:
+                    raise InvalidInputError(f"binary scores: y has {ya.shape[1]} columns, expected 1 or 2")
+                out.scores = check_probabilities(ya, "y", normalize=normalize)
+                if k != 2:
+                    raise InvalidInputError("two probability columns need two classes in y_true (pass labels=)")
+            else:
+                out.scores = as_float(ya, "y")
+            y_checked = out.scores
+        else:
+            if ya.ndim != 2 or ya.shape[1] != k:
+                cols = 1 if ya.ndim == 1 else ya.shape[1]
+                raise InvalidInputError(
+                    f"y has {cols} probability column(s) but y_true has {k} classes "
+                    f"({', '.join(map(_fmt_label, out.classes[:6]))}); pass labels= naming the class of each column"
+                )
+            out.proba = check_probabilities(ya, "y", n_classes=k, normalize=normalize)
+            y_checked = out.proba
+    out.n = check_consistent_length(y_true=yt, y=y_checked)
+    out.weight = check_sample_weight(sample_weight, out.n)
+    return out
+
+
+def _coerce_pos_label(pos_label: Any, classes: np.ndarray) -> Any:
+    """A positive label given as text (command line) in the type of the classes."""
+    if pos_label is None:
+        return None
+    values = [_label(c) for c in classes.tolist()]
+    if pos_label in values:
+        return pos_label
+    if isinstance(pos_label, str):
+        for conv in (int, float):
+            try:
+                v = conv(pos_label)
+            except ValueError:
+                continue
+            if v in values:
+                return v
+        low = pos_label.strip().lower()
+        if low in ("true", "false") and any(isinstance(c, (bool, np.bool_)) for c in values):
+            return low == "true"
+    return pos_label
+
+
+def _resolve_positive(classes: np.ndarray, counts: np.ndarray, pos_label: Any) -> tuple[Any, Any, str]:
+    """(positive label, negative label, reason) for a binary task.
+
+    >>> _resolve_positive(np.array(["No", "Yes"]), np.array([90, 10]), None)
+    ('Yes', 'No', 'the minority class')
+    >>> _resolve_positive(np.array([0, 1]), np.array([10, 90]), None)
+    (1, 0, 'the label 1')
+    """
+    values = [_label(c) for c in classes.tolist()]
+    if pos_label is not None:
+        p = _coerce_pos_label(pos_label, classes)
+        if p not in values and len(values) >= 2:
+            raise InvalidInputError(f"pos_label={pos_label!r} is not one of the labels {values}")
+        neg = next((v for v in values if v != p), None)
+        return p, neg, "given"
+    if values and all(isinstance(v, (bool, np.bool_)) for v in values):
+        return True, False, "the label True"
+    numeric = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
+    if numeric and (set(values) <= {0, 1} or set(values) <= {-1, 1}):
+        neg = next((v for v in values if v != 1), -1 if -1 in values else 0)
+        return 1, neg, "the label 1"
+    if len(values) == 1:
+        return values[0], None, "the only class"
+    i = int(np.argmin(counts)) if counts[0] != counts[1] else len(values) - 1
+    return values[i], values[1 - i], "the minority class"

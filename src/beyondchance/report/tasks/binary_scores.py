@@ -1,0 +1,146 @@
+"""The binary-scores report: labeling metrics at the threshold, AUCs and probability losses,
+all from the :class:`~beyondchance.curves.ThresholdCounts` (exact, or of binned scores).
+
+Intervals: the labeling metrics resample the confusion-matrix cells, the AUCs and
+losses the (score, label) cells (:class:`~beyondchance.score_statistics.ScoreCells`);
+weighted data carry the counts of rows with positive weight (``units``) and, in memory,
+the rows for the labeling metrics' weighted interval.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from ..._warnings import InvalidInputError
+from ...confusion import ConfusionMatrix
+from ...curves import ThresholdCounts
+from ...score_statistics import ScoreCells, compress_counts, confusion_at_threshold, loss_baseline, loss_sums, loss_terms, per_threshold
+from .._core import _Context
+from .._results import _PROBA_LOSSES, _SCORING, MAX_SCORE_BINS, MetricCI
+from .labels import _labeling_rows
+
+def _threshold_choice(threshold: Any, smin: float, smax: float) -> tuple[float, str, str | None]:
+    """(threshold, why, note) for binary scores in [smin, smax]; the note says loudly what
+    was assumed when no threshold is given and the scores are not probabilities."""
+    if threshold is not None:
+        try:
+            thr = float(threshold)
+        except (TypeError, ValueError):
+            raise InvalidInputError(f"threshold must be a number, got {threshold!r}") from None
+        if not math.isfinite(thr):
+            raise InvalidInputError(f"threshold must be finite, got {threshold!r}")
+        return thr, "given", None
+    if smin >= 0.0 and smax <= 1.0:
+        return 0.5, "the default for probabilities", None
+    return 0.0, "assumed: scores outside [0, 1] are taken as real-valued margins", (
+        f"scores lie outside [0, 1] (range [{smin:.4g}, {smax:.4g}]): treated as real-valued scores, "
+        "threshold 0 assumed; give the threshold (--threshold) that the model uses"
+    )
+
+
+def _binary_scores_from_counts(
+    tc: ThresholdCounts, units: ThresholdCounts | None, threshold: Any, pos: Any, neg: Any,
+    pos_reason: str, ctx: _Context, *, rows: tuple | None, n_rows: int,
+) -> dict[str, Any]:
+    """The binary-scores report from the sufficient statistic (rows only for weighted CIs)."""
+    smax, smin = float(tc.thresholds[0]), float(tc.thresholds[-1])
+    probabilities = smin >= 0.0 and smax <= 1.0
+    thr, thr_reason, thr_note = _threshold_choice(threshold, smin, smax)
+    tp, fp, fn, tn = confusion_at_threshold(tc, thr)
+    cm = ConfusionMatrix(np.array([[tn, fp], [fn, tp]]), np.array([neg, pos], dtype=object), pos_label=pos)
+    label_rows = None
+    if rows is not None:
+        is_pos, s, w = rows
+        label_rows = (is_pos, s >= thr, w)
+    out = _labeling_rows(cm, ctx, binary=True, rows=label_rows)
+    if thr_note:
+        out["notes"].append(thr_note)
+    if tp + fp == 0 or tn + fn == 0:
+        out["notes"].append(f"at threshold {thr:g} every row is predicted {'negative' if tp + fp == 0 else 'positive'}"
+                            f" (scores range over [{smin:.4g}, {smax:.4g}])")
+    pi = tc.prevalence if tc.n > 0 else float("nan")
+    defined = tc.is_defined
+    # --- score measures from the cells
+    names = _SCORING + (_PROBA_LOSSES if probabilities else ())
+    if not probabilities:
+        out["notes"].append(
+            f"scores range over [{smin:.4g}, {smax:.4g}], outside [0, 1]: log loss and Brier score "
+            "need probabilities and are left out"
+        )
+    ctx.step("computing the curves")
+    exact = {}
+    if defined:
+        small = compress_counts(tc)  # the same curves on fewer points
+        exact["roc_auc"] = small.auc("roc")
+        exact["pr_auc"] = small.auc("pr", method="ap")
+        exact["lift_auc"] = small.auc("lift", method="interpolated")
+    else:
+        exact.update({k: float("nan") for k in _SCORING})
+    total = tc.n
+    terms = {}
+    per = per_threshold(tc)
+    if probabilities:
+        for loss in _PROBA_LOSSES:
+            terms[loss] = loss_terms(per[0], loss)
+            ssum, wsum = loss_sums(tc, loss, terms=terms[loss], per=per)
+            exact[loss] = ssum / wsum
+    dists: dict[str, np.ndarray] = {}
+    shifts: dict[str, float] = {}
+    cells_text = ""
+    if ctx.ci and defined:
+        ctx.step("bootstrapping the curves")
+        cells = ScoreCells.from_counts(tc, units, max_bins=MAX_SCORE_BINS, losses=tuple(terms), terms=terms, per=per)
+        binned = cells.point_measures(names)
+        dists = cells.bootstrap(names, n_resamples=ctx.n_resamples, rng=np.random.default_rng(ctx.seed))
+        shifts = {k: exact[k] - binned[k] for k in names}
+        cells_text = cells.describe()
+        if not cells.exact:
+            worst = max(abs(v) for v in shifts.values())
+            out["notes"].append(
+                f"score bootstrap on {cells.n_bins} bins of adjacent scores; intervals are shifted by the "
+                f"binning error (largest {worst:.2g})"
+            )
+    del terms, per  # large temporaries
+    alpha = 1 - ctx.level
+    rows_out: dict[str, dict[str, Any]] = {}
+    for k in names:
+        value = exact[k]
+        ci_obj = None
+        if k in dists:
+            theta = dists[k]
+            theta = theta[np.isfinite(theta)]
+            if theta.size >= 2:
+                lo_q, hi_q = np.quantile(theta, [alpha / 2, 1 - alpha / 2])
+                ci_obj = MetricCI(
+                    float(lo_q + shifts[k]), float(hi_q + shifts[k]), "percentile", ctx.level, ctx.n_resamples,
+                    f"resamples of the (score, label) cells: {cells_text}",
+                )
+        if k in _SCORING:
+            curve = {"roc_auc": "roc", "pr_auc": "pr", "lift_auc": "lift"}[k]
+            base = {"roc_auc": 0.5, "pr_auc": pi, "lift_auc": 1.0}[k]
+            ideal = 1.0 if curve != "lift" else (1.0 - math.log(pi) if 0 < pi < 1 else float("nan"))
+            rows_out[k] = dict(kind="scoring", value=value, baseline=base, ideal=ideal,
+                               baseline_prediction="a constant score", greater_is_better=True, ci=ci_obj)
+        else:
+            base = float(loss_baseline(pi, k))
+            what = f"always predicting the prevalence {pi:.3g}" if math.isfinite(pi) else "the prior"
+            rows_out[k] = dict(kind="loss", value=value, baseline=base, ideal=0.0,
+                               baseline_prediction=what, greater_is_better=False, ci=ci_obj)
+    out["metrics"].update(rows_out)
+    out.update(
+        n=n_rows, counts=tc, threshold=thr, threshold_reason=thr_reason,
+        positive_label=pos, negative_label=neg, positive_reason=pos_reason,
+        prevalence=pi, classes=(neg, pos) if neg is not None else (pos,),
+        total_weight=None if rows is None else total,
+    )
+    desc = out.get("ci_description", "")
+    if ctx.ci:
+        desc += (
+            f"; AUCs and losses: percentile intervals from {ctx.n_resamples} resamples of the "
+            f"(score, label) cells ({cells_text or 'not computed'})"
+        )
+    out["ci_description"] = desc
+    return out
