@@ -32,14 +32,16 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ._validation import as_1d, check_sample_weight, encode_labels
+from ._validation import as_1d, binary_target, check_sample_weight, encode_labels
 from ._warnings import InvalidInputError
 from .baselines import _clip_proba, weighted_quantile
 
 __all__ = [
     "DEFAULT_GROUPS", "GroupTotals", "Intervals", "row_groups", "hash_sql", "regression_row_quantities",
     "labeling_intervals", "regression_intervals", "probability_intervals",
-    "group_totals_from_arrays", "label_columns", "REGRESSION_COLUMNS", "probability_columns",
+    "group_totals_from_arrays", "label_columns", "REGRESSION_COLUMNS", "probability_columns", "group_sums",
+    "label_group_totals", "probability_group_totals", "regression_group_totals",
+    "regression_replicate_values",
 ]
 
 DEFAULT_GROUPS = 1024
@@ -132,9 +134,7 @@ class GroupTotals:
         g = row_groups(index, seed, groups)
         if x.ndim != 2 or x.shape != (g.shape[0], len(columns)):
             raise InvalidInputError(f"quantities must have shape ({g.shape[0]}, {len(columns)}), got {x.shape}")
-        totals = np.zeros((groups, x.shape[1]))
-        np.add.at(totals, g, x)
-        return cls(totals, tuple(columns), groups, seed, info)
+        return cls(group_sums(g, x, groups), tuple(columns), groups, seed, info)
 
     def full(self) -> np.ndarray:
         """The full-sample totals (m,)."""
@@ -238,14 +238,17 @@ def regression_intervals(totals: GroupTotals, *, n_resamples: int = 2000, seed: 
     _check_confidence(confidence)
     if totals.columns != REGRESSION_COLUMNS:
         raise InvalidInputError("regression_intervals needs the group totals of a regression task")
-    r = totals.replicate_totals(n_resamples, seed)
-    w, wy, wy2, sq, ab, abm = r.T
-    with np.errstate(all="ignore"):
-        values = {
-            "mse": sq / w, "mae": ab / w, "r2": 1 - sq / (wy2 - wy * wy / w), "d2_absolute_error": 1 - ab / abm,
-        }
+    values = regression_replicate_values(totals.replicate_totals(n_resamples, seed))
     return Intervals({k: _percentile(v, confidence) for k, v in values.items()},
                      _method(totals, n_resamples, seed, confidence))
+
+
+def regression_replicate_values(replicates: np.ndarray) -> dict[str, np.ndarray]:
+    """mse, mae, r2 and d2_absolute_error of each (B, 6) replicate total (formulas of
+    :func:`regression_intervals`)."""
+    w, wy, wy2, sq, ab, abm = replicates.T
+    with np.errstate(all="ignore"):
+        return {"mse": sq / w, "mae": ab / w, "r2": 1 - sq / (wy2 - wy * wy / w), "d2_absolute_error": 1 - ab / abm}
 
 
 # --- probabilities --------------------------------------------------------------------------------
@@ -281,17 +284,79 @@ def probability_intervals(totals: GroupTotals, *, n_resamples: int = 2000, seed:
 # --- per-row quantities in memory -----------------------------------------------------------------
 
 
+def group_sums(g: Any, x: np.ndarray, groups: int) -> np.ndarray:
+    """(groups, m): the column sums of the (n, m) ``x`` per group ``g`` (one bincount per column)."""
+    g = np.asarray(g, dtype=np.intp)
+    return np.column_stack([np.bincount(g, weights=x[:, j], minlength=groups) for j in range(x.shape[1])]) \
+        if x.shape[1] else np.zeros((groups, 0))
+
+
+def _cell_sums(key: np.ndarray, w: np.ndarray | None, size: int, groups: int) -> np.ndarray:
+    """(groups, size): Σw per (group, cell) of the combined key g·size + cell."""
+    return np.bincount(key, weights=w, minlength=groups * size).reshape(groups, size).astype(np.float64)
+
+
+def label_group_totals(codes_t: np.ndarray, codes_p: np.ndarray, classes: np.ndarray, w: np.ndarray | None, *,
+                       seed: int = 0, groups: int = DEFAULT_GROUPS) -> GroupTotals:
+    """:class:`GroupTotals` of the labels task from checked label codes (0 … k−1) and
+    weights (None: 1), rows indexed 0 … n−1: one bincount of (group, true, predicted).
+
+    >>> t = label_group_totals(np.array([0, 1, 1]), np.array([0, 1, 0]), np.array([0, 1]), None, groups=4)
+    >>> t.full().tolist()
+    [1.0, 0.0, 1.0, 1.0]
+    """
+    k = int(classes.shape[0])
+    g = row_groups(np.arange(codes_t.shape[0]), seed, groups)
+    key = (g * k + codes_t) * k + codes_p
+    return GroupTotals(_cell_sums(key, w, k * k, groups), label_columns(k), groups, seed, {"classes": classes})
+
+
+def probability_group_totals(codes: np.ndarray, proba: np.ndarray, classes: np.ndarray, w: np.ndarray | None, *,
+                             seed: int = 0, groups: int = DEFAULT_GROUPS) -> GroupTotals:
+    """:class:`GroupTotals` of the probabilities task (:func:`probability_columns`) from
+    checked class codes, an (n, k) probability matrix and weights (None: 1)."""
+    n, k = proba.shape
+    g = row_groups(np.arange(n), seed, groups)
+    q = proba[np.arange(n), codes]
+    losses = np.column_stack([-np.log(_clip_proba(q)), np.einsum("ij,ij->i", proba, proba) - 2 * q + 1])
+    if w is not None:
+        losses *= w[:, None]
+    class_w = _cell_sums(g * k + codes, w, k, groups)
+    cells = _cell_sums((g * k + codes) * k + np.argmax(proba, axis=1), w, k * k, groups)
+    return GroupTotals(np.hstack([class_w, group_sums(g, losses, groups), cells]), probability_columns(k),
+                       groups, seed, {"classes": classes})
+
+
+def regression_group_totals(y: np.ndarray, f: np.ndarray, w: np.ndarray | None, median: float, *, seed: int = 0,
+                            groups: int = DEFAULT_GROUPS) -> GroupTotals:
+    """:class:`GroupTotals` of the regression task (:data:`REGRESSION_COLUMNS`) from checked
+    finite targets, predictions, weights (None: 1) and the weighted median of y."""
+    g = row_groups(np.arange(y.shape[0]), seed, groups)
+    x = regression_row_quantities(y, f, np.ones_like(y) if w is None else w, median)
+    return GroupTotals(group_sums(g, x, groups), REGRESSION_COLUMNS, groups, seed, {"median": median})
+
+
+
 def group_totals_from_arrays(task: str, y_true: Any, *, y_pred: Any = None, proba: Any = None, weight: Any = None,
-                             labels: Any = None, seed: int = 0, groups: int = DEFAULT_GROUPS) -> GroupTotals:
-    """:class:`GroupTotals` of arrays, rows indexed 0 … n−1 (the memory engine)."""
+                             labels: Any = None, seed: int = 0, groups: int = DEFAULT_GROUPS,
+                             median: float | None = None, y_score: Any = None, threshold: float | None = None,
+                             pos_label: Any = None) -> GroupTotals:
+    """:class:`GroupTotals` of arrays, rows indexed 0 … n−1 (the memory engine).
+
+    Tasks as in :func:`beyondchance.engines.compute_group_totals`; ``median``: regression,
+    the weighted median of y when already known; task ``"threshold"``: binary labels
+    y_true (positive: ``pos_label``) against ``y_score ≥ threshold``, ``labels`` the
+    (negative, positive) classes recorded in the info.
+    """
+    if task == "threshold":
+        is_pos, _ = binary_target(y_true, pos_label=pos_label)
+        s = as_1d(y_score, "y_score").astype(np.float64)
+        return label_group_totals(is_pos.view(np.int8), (s >= threshold).view(np.int8), np.asarray(labels, dtype=object),
+                                  _weights(weight, s.shape[0]), seed=seed, groups=groups)
     if task == "labels":
         codes_t, codes_p, classes = encode_labels(y_true, y_pred, labels=labels)
-        n, k = codes_t.shape[0], classes.shape[0]
-        w = _weights(weight, n)
-        x = np.zeros((n, k * k))
-        x[np.arange(n), codes_t * k + codes_p] = w
-        return GroupTotals.from_arrays(np.arange(n), x, label_columns(k), seed=seed, groups=groups,
-                                       info={"classes": classes})
+        return label_group_totals(codes_t, codes_p, classes, _weights(weight, codes_t.shape[0]), seed=seed,
+                                  groups=groups)
     if task == "regression":
         y = as_1d(y_true, "y_true").astype(np.float64)
         f = as_1d(y_pred, "y_pred").astype(np.float64)
@@ -300,10 +365,8 @@ def group_totals_from_arrays(task: str, y_true: Any, *, y_pred: Any = None, prob
         if not (np.isfinite(y).all() and np.isfinite(f).all()):
             raise InvalidInputError("y_true and y_pred must be finite")
         w = _weights(weight, y.shape[0])
-        median = weighted_quantile(y, 0.5, w)
-        x = regression_row_quantities(y, f, w, median)
-        return GroupTotals.from_arrays(np.arange(y.shape[0]), x, REGRESSION_COLUMNS, seed=seed, groups=groups,
-                                       info={"median": median})
+        median = weighted_quantile(y, 0.5, w) if median is None else median
+        return regression_group_totals(y, f, w, median, seed=seed, groups=groups)
     if task == "probabilities":
         p = np.asarray(proba, dtype=np.float64)
         codes, _, classes = encode_labels(y_true, labels=labels)
@@ -314,17 +377,8 @@ def group_totals_from_arrays(task: str, y_true: Any, *, y_pred: Any = None, prob
             raise InvalidInputError("proba must hold finite probabilities in [0, 1]")
         if (np.abs(p.sum(axis=1) - 1) > 1e-6).any():
             raise InvalidInputError("proba rows must sum to 1")
-        w = _weights(weight, n)
-        rows = np.arange(n)
-        q = p[rows, codes]
-        x = np.zeros((n, len(probability_columns(k))))
-        x[rows, codes] = w
-        x[:, k] = w * -np.log(_clip_proba(q))
-        x[:, k + 1] = w * (np.einsum("ij,ij->i", p, p) - 2 * q + 1)
-        x[rows, k + 2 + codes * k + np.argmax(p, axis=1)] = w
-        return GroupTotals.from_arrays(rows, x, probability_columns(k), seed=seed, groups=groups,
-                                       info={"classes": classes})
-    raise InvalidInputError(f"task must be 'labels', 'regression' or 'probabilities', got {task!r}")
+        return probability_group_totals(codes, p, classes, _weights(weight, n), seed=seed, groups=groups)
+    raise InvalidInputError(f"task must be 'labels', 'regression', 'probabilities' or 'threshold', got {task!r}")
 
 
 def regression_row_quantities(y: np.ndarray, f: np.ndarray, w: np.ndarray, median: float) -> np.ndarray:

@@ -170,6 +170,7 @@ def compute_group_totals(
     connection: Any = None,
     spark: Any = None,
     delimiter: str | None = None,
+    **task_options: Any,
 ) -> Any:
     r"""Per-group sums of the grouped Poisson bootstrap (:mod:`beyondchance.replicates`), by an engine.
 
@@ -189,6 +190,9 @@ def compute_group_totals(
     engine : ``"auto"``, ``"memory"``, ``"duckdb"`` or ``"spark"``
     labels : the class set, in order (default: the sorted labels present)
     seed, groups : of the row hash (default ``DEFAULT_GROUPS`` = 1024 groups)
+    **task_options : ``median`` (regression: the weighted median of y, when known);
+        ``y_score``, ``threshold``, ``pos_label`` (task ``"threshold"``: the labels of a
+        binary-scores task at the threshold, ``labels`` = (negative, positive))
 
     Returns
     -------
@@ -210,12 +214,13 @@ def compute_group_totals(
     groups = DEFAULT_GROUPS if groups is None else groups
     chosen = detect_engine(source) if engine == "auto" else engine
     options = dict(task=task, y_true=y_true, y_pred=y_pred, proba=proba, weight=weight, labels=labels, seed=seed,
-                   groups=groups)
+                   groups=groups, **task_options)
     if chosen == "memory":
         from .memory import _proba_columns, read_columns
 
         cols = _proba_columns(proba)
-        names = [c for c in (y_true, y_pred, weight, *cols) if c is not None]
+        y_score = task_options.get("y_score")
+        names = [c for c in (y_true, y_pred, y_score, weight, *cols) if c is not None]
         for col in names:
             if not isinstance(col, str):
                 raise InvalidInputError(f"column names must be strings, got {col!r}")
@@ -224,6 +229,7 @@ def compute_group_totals(
             task, data[y_true], y_pred=None if y_pred is None else data[y_pred],
             proba=None if proba is None else np.column_stack([data[c] for c in cols]),
             weight=None if weight is None else data[weight], labels=labels, seed=seed, groups=groups,
+            **{**task_options, **({"y_score": data[y_score]} if y_score is not None else {})},
         )
     from .sql_replicates import sql_group_totals
 

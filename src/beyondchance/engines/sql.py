@@ -134,9 +134,11 @@ class _Cols:
 
 def binary_queries(
     q: Callable[[str], str], relation: str, kinds: dict[str, str], *, y_true: str, y_score: str,
-    weight: str | None, threshold: float, score_bins: int | None,
+    weight: str | None, threshold: float, score_bins: int | None, units: bool = False,
 ) -> tuple[str, str]:
-    """(per-label query, score query) of a binary task."""
+    """(per-label query, score query) of a binary task; ``units``: the score query counts
+    the rows of positive weight instead of summing the weights (the units of the score
+    bootstrap of weighted data, :class:`~beyondchance.score_statistics.ScoreCells`)."""
     c = _Cols(q, kinds)
     y, bad_y = c.label(y_true)
     s = c.number(y_score)
@@ -158,6 +160,8 @@ def binary_queries(
         f"SUM(w * ({brier} - 2 * s + 1)) AS br_pos, SUM(w * ({brier} - 2 * (1 - s) + 1)) AS br_neg "
         f"FROM ({inner}) t GROUP BY y"
     )
+    if units:
+        w = f"CASE WHEN {w} > 0 THEN {lit(1.0)} ELSE {lit(0.0)} END"
     if score_bins is None:
         q2 = f"SELECT y, s, SUM(w) AS w FROM (SELECT {y} AS y, {s} + 0.0 AS s, {w} AS w FROM {relation}) t GROUP BY y, s"
     else:
@@ -381,15 +385,18 @@ def _binary(runner: Runner, spec: Spec, q, rel, kinds, y_true: str, y_score: str
         assert tuple(sums) == PROBABILITY_LOSSES
         out["loss_sums"] = LossSums(float(w.sum()), sums)
     if spec.wants("scores"):
-        r2 = runner.run(q2)
-        row_pos, _ = binary_target(as_1d(r2["y"], "y_true"), pos_label=spec.pos_label)
-        if spec.score_bins is None:
-            out["scores"] = _scores_from_groups(_f64(r2["s"]), row_pos, _f64(r2["w"]), pos_label)
-        else:
-            out["scores"] = BinnedScoreCounts.from_groups(
-                _f64(r2["k"]), _f64(r2["smin"]), row_pos, _f64(r2["w"]), bins=spec.score_bins, pos_label=pos_label
-            )
+        out["scores"] = score_statistic(runner.run(q2), spec.pos_label, pos_label, spec.score_bins)
     return SufficientStatistics("binary", threshold=spec.threshold, pos_label=pos_label, **out)
+
+
+def score_statistic(r2: dict[str, np.ndarray], given_pos_label: Any, pos_label: Any, score_bins: int | None) -> Any:
+    """ThresholdCounts (exact) or BinnedScoreCounts of the result of a score query."""
+    row_pos, _ = binary_target(as_1d(r2["y"], "y_true"), pos_label=given_pos_label)
+    if score_bins is None:
+        return _scores_from_groups(_f64(r2["s"]), row_pos, _f64(r2["w"]), pos_label)
+    return BinnedScoreCounts.from_groups(
+        _f64(r2["k"]), _f64(r2["smin"]), row_pos, _f64(r2["w"]), bins=score_bins, pos_label=pos_label
+    )
 
 
 def _labels(runner: Runner, spec: Spec, q, rel, kinds, y_true: str, y_pred: str, weight: str | None) -> SufficientStatistics:

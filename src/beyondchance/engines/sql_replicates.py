@@ -12,8 +12,10 @@ task           queries
 labels         GROUP BY g, y, ŷ: Σw (the labels query of :mod:`.sql`, with its checks)
 probabilities  GROUP BY g, y, argmax: Σw, per column Σw·(−ln clip p_j), Σw·Brier_j
                (the probabilities query of :mod:`.sql`); the true class's column is kept
-regression     (1) GROUP BY y: Σw, invalid counts → weighted median m;
+regression     (1) GROUP BY y: Σw, invalid counts → weighted median m (skipped when m is given);
                (2) GROUP BY g: Σw, Σw·y, Σw·y², Σw·(y−ŷ)², Σw·|y−ŷ|, Σw·|y−m|
+threshold      GROUP BY g, y, [score ≥ t]: Σw (binary scores' labels at the threshold t;
+               the data were checked by the scan of the scores)
 =============  ==========================================================================
 """
 
@@ -23,13 +25,16 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import as_1d, encode_labels
+from .._validation import as_1d, binary_target, encode_labels
 from .._warnings import InvalidInputError
 from ..baselines import weighted_quantile
-from ..replicates import REGRESSION_COLUMNS, GroupTotals, hash_sql, label_columns, probability_columns
-from .sql import _bad_number, _check_rows, _Cols, _f64, _total, labels_query, lit, probabilities_query
+from ..replicates import REGRESSION_COLUMNS, GroupTotals, group_sums, hash_sql, label_columns, probability_columns
+from .sql import (
+    _bad_number, _check_rows, _Cols, _f64, _total, binary_queries, labels_query, lit, probabilities_query,
+    score_statistic,
+)
 
-__all__ = ["sql_group_totals", "regression_group_queries"]
+__all__ = ["sql_group_totals", "regression_group_queries", "sql_unit_counts"]
 
 
 def regression_group_queries(q, relation: str, kinds: dict[str, str], *, y_true: str, y_pred: str,
@@ -51,16 +56,23 @@ def regression_group_queries(q, relation: str, kinds: dict[str, str], *, y_true:
 
 
 def sql_group_totals(runner: Any, *, task: str, y_true: str, y_pred: str | None = None, proba: Any = None,
-                     weight: str | None = None, labels: Any = None, seed: int = 0, groups: int) -> GroupTotals:
-    """Run the task's grouped aggregation on an SQL runner (see the module docstring)."""
+                     weight: str | None = None, labels: Any = None, seed: int = 0, groups: int,
+                     median: float | None = None, y_score: str | None = None, threshold: float | None = None,
+                     pos_label: Any = None) -> GroupTotals:
+    """Run the task's grouped aggregation on an SQL runner (see the module docstring).
+
+    ``median``: regression, the weighted median of y when already known.  ``y_score``,
+    ``threshold``, ``pos_label``: task ``"threshold"``, whose ``labels`` are the
+    (negative, positive) classes recorded in the totals' info.
+    """
     from .memory import _proba_columns
 
     proba = None if proba is None else _proba_columns(proba)
-    wanted = [c for c in (y_true, y_pred, weight, *(proba or [])) if c is not None]
+    wanted = [c for c in (y_true, y_pred, y_score, weight, *(proba or [])) if c is not None]
     for col in wanted:
         if not isinstance(col, str):
             raise InvalidInputError(f"column names must be strings, got {col!r}")
-    numeric = [c for c in (weight, *(proba or [])) if c is not None]
+    numeric = [c for c in (weight, y_score, *(proba or [])) if c is not None]
     if task == "regression":
         numeric += [y_true, y_pred]
     runner.load(wanted, numeric, row_index=True)
@@ -75,7 +87,7 @@ def sql_group_totals(runner: Any, *, task: str, y_true: str, y_pred: str | None 
         k = classes.shape[0]
         x = np.zeros((codes_t.shape[0], k * k))
         x[np.arange(codes_t.shape[0]), codes_t * k + codes_p] = _f64(r["w"])
-        return GroupTotals(_group_sum(r["g"], x, groups), label_columns(k), groups, seed, {"classes": classes})
+        return GroupTotals(group_sums(r["g"], x, groups), label_columns(k), groups, seed, {"classes": classes})
     if task == "probabilities":
         if proba is None:
             raise InvalidInputError("task 'probabilities' needs proba (one column per class)")
@@ -96,22 +108,41 @@ def sql_group_totals(runner: Any, *, task: str, y_true: str, y_pred: str | None 
         x[:, k] = np.column_stack([_f64(r[f"ce{j}"]) for j in range(k)])[rows, codes]
         x[:, k + 1] = np.column_stack([_f64(r[f"br{j}"]) for j in range(k)])[rows, codes]
         x[rows, k + 2 + codes * k + np.asarray(r["a"], dtype=np.intp)] = w
-        return GroupTotals(_group_sum(r["g"], x, groups), probability_columns(k), groups, seed, {"classes": classes})
+        return GroupTotals(group_sums(r["g"], x, groups), probability_columns(k), groups, seed, {"classes": classes})
     if task == "regression":
         if y_pred is None:
             raise InvalidInputError("task 'regression' needs y_pred")
         values, per_group = regression_group_queries(q, rel, kinds, y_true=y_true, y_pred=y_pred, weight=weight,
                                                      group=group)
-        r = runner.run(values)
-        _check_rows(r, weight, bad_y="y_true", bad_f="y_pred")
-        median = weighted_quantile(_f64(r["y"]), 0.5, _f64(r["w"]))
+        if median is None:
+            r = runner.run(values)
+            _check_rows(r, weight, bad_y="y_true", bad_f="y_pred")
+            median = weighted_quantile(_f64(r["y"]), 0.5, _f64(r["w"]))
         r = runner.run(per_group(median))
         x = np.column_stack([_f64(r[c]) for c in REGRESSION_COLUMNS])
-        return GroupTotals(_group_sum(r["g"], x, groups), REGRESSION_COLUMNS, groups, seed, {"median": median})
-    raise InvalidInputError(f"task must be 'labels', 'regression' or 'probabilities', got {task!r}")
+        return GroupTotals(group_sums(r["g"], x, groups), REGRESSION_COLUMNS, groups, seed, {"median": median})
+    if task == "threshold":
+        if y_score is None or threshold is None or labels is None:
+            raise InvalidInputError("task 'threshold' needs y_score, threshold and labels (negative, positive)")
+        c = _Cols(q, kinds)
+        y, _ = c.label(y_true)
+        w, _, _ = c.weight(weight)
+        inner = (f"SELECT {group} AS g, {y} AS y, CASE WHEN {c.number(y_score)} >= {lit(float(threshold))} "
+                 f"THEN 1 ELSE 0 END AS p, {w} AS w FROM {rel}")
+        r = runner.run(f"SELECT g, y, p, SUM(w) AS w FROM ({inner}) t GROUP BY g, y, p")
+        is_pos, _ = binary_target(as_1d(r["y"], "y_true"), pos_label=pos_label)
+        x = np.zeros((is_pos.shape[0], 4))
+        x[np.arange(is_pos.shape[0]), 2 * is_pos + np.asarray(r["p"], dtype=np.intp)] = _f64(r["w"])
+        return GroupTotals(group_sums(r["g"], x, groups), label_columns(2), groups, seed,
+                           {"classes": np.asarray(labels, dtype=object)})
+    raise InvalidInputError(f"task must be 'labels', 'regression', 'probabilities' or 'threshold', got {task!r}")
 
 
-def _group_sum(g: Any, x: np.ndarray, groups: int) -> np.ndarray:
-    totals = np.zeros((groups, x.shape[1]))
-    np.add.at(totals, np.asarray(g, dtype=np.intp), x)
-    return totals
+def sql_unit_counts(runner: Any, *, y_true: str, y_score: str, weight: str, pos_label: Any,
+                    score_bins: int | None = None) -> Any:
+    """The score statistic of a weighted binary task counting rows of positive weight (the
+    units of the score bootstrap, :class:`~beyondchance.score_statistics.ScoreCells`), on the
+    cells of the weighted statistic (same scores or bins; the data were checked by its scan)."""
+    _, q2 = binary_queries(runner.quote, runner.relation, runner.column_kinds(), y_true=y_true, y_score=y_score,
+                           weight=weight, threshold=0.0, score_bins=score_bins, units=True)
+    return score_statistic(runner.run(q2), pos_label, pos_label, score_bins)

@@ -61,7 +61,7 @@ from ._core import _run, _select_metrics, _single_class
 from ._results import TASKS, Report, _fmt_label, _label, metrics_for_task
 from .detect import _resolve_positive
 from .tasks.binary_scores import _binary_scores_from_counts
-from .tasks.labels import labels_rows
+from .tasks.labels import labels_rows, replicate_matrices
 from .tasks.probabilities import probabilities_rows
 from .tasks.regression import regression_rows
 
@@ -88,8 +88,11 @@ class _Source:
         self.delimiter = delimiter
         self._runner: Any = None
 
-    def open(self, columns: Sequence[str], numeric: Sequence[str]) -> dict[str, str]:
-        """Read ``columns`` (``numeric`` ones as numbers); column name -> float | int | bool | string | other."""
+    def open(self, columns: Sequence[str], numeric: Sequence[str], row_index: bool = False) -> dict[str, str]:
+        """Read ``columns`` (``numeric`` ones as numbers); column name -> float | int | bool | string | other.
+
+        ``row_index``: keep each row's position where the engine has one (files, Spark
+        DataFrames), for the grouped bootstrap (:meth:`group_totals`)."""
         if self.engine == "memory":
             if not isinstance(self.source, Mapping):
                 raise InvalidInputError("engine='memory' takes a mapping of columns here")
@@ -105,7 +108,8 @@ class _Source:
                 from ..engines.spark import SparkRunner
 
                 self._runner = SparkRunner(self.source, spark=self.spark, delimiter=self.delimiter)
-        self._runner.load(list(columns), list(numeric))
+        has_order = self.engine == "spark" or getattr(self._runner, "_files", None) is not None
+        self._runner.load(list(columns), list(numeric), row_index=row_index and has_order)
         return self._runner.column_kinds()
 
     def statistics(self, **kwargs: Any):
@@ -116,6 +120,38 @@ class _Source:
         from ..engines import compute_statistics
 
         return compute_statistics(self.source, engine="memory", **kwargs)
+
+    def group_totals(self, **kwargs: Any) -> Any:
+        """The task's :class:`~beyondchance.replicates.GroupTotals` (the report's seed), or None
+        when the engine has no row order (an in-memory table given to DuckDB)."""
+        from ..replicates import DEFAULT_GROUPS
+
+        if self._runner is None:
+            from ..engines import compute_group_totals
+
+            return compute_group_totals(self.source, engine="memory", **kwargs)
+        if self._runner.row_index is None:
+            return None
+        from ..engines.sql_replicates import sql_group_totals
+
+        return sql_group_totals(self._runner, groups=DEFAULT_GROUPS, **kwargs)
+
+    def unit_counts(self, *, y_true: str, y_score: str, weight: str, pos_label: Any, score_bins: int | None) -> Any:
+        """The score statistic counting rows of positive weight (:func:`~beyondchance.engines.sql_replicates.sql_unit_counts`)."""
+        if self._runner is None:
+            from ..engines import compute_statistics
+            from ..engines.memory import read_columns
+
+            data = read_columns(self.source, [y_true, y_score, weight], self.delimiter)
+            units = {y_true: data[y_true], y_score: data[y_score],
+                     weight: (np.asarray(data[weight], dtype=np.float64) > 0).astype(np.float64)}
+            return compute_statistics(units, engine="memory", y_true=y_true, y_score=y_score, weight=weight,
+                                      task="binary", pos_label=pos_label, statistics=("scores",),
+                                      score_bins=score_bins).scores
+        from ..engines.sql_replicates import sql_unit_counts
+
+        return sql_unit_counts(self._runner, y_true=y_true, y_score=y_score, weight=weight, pos_label=pos_label,
+                               score_bins=score_bins)
 
     def close(self) -> None:
         if self._runner is not None:
@@ -166,17 +202,22 @@ class _Prepared:
     counts0: np.ndarray  # unweighted row counts of y_true per class (0 for classes only in y)
     true_classes: np.ndarray
     stats: Any = None
+    totals: Any = None  # GroupTotals of the grouped bootstrap (weighted labels, probabilities, regression)
+    units: Any = None  # weighted binary scores: the score statistic of the rows of positive weight
 
 
 def _prepare(
     src: _Source, *, y_true: str, y_score: Sequence[str], y_pred: str | None, weight: str | None,
     task: str | None, labels: Any, score_bins: int | None, pos_label: Any = None, scan: bool = True,
+    ci: bool = False,
 ) -> _Prepared:
-    """Detect the task and scan the labels (one cheap ``GROUP BY y_true``)."""
+    """Detect the task and scan the labels (one cheap ``GROUP BY y_true``); ``ci``: keep the
+    row order for the grouped bootstrap of the tasks that need it."""
     if bool(y_score) == bool(y_pred):
         raise InvalidInputError("give either y_score (scores or probability columns) or y_pred")
     cols = [y_true, *y_score, *([y_pred] if y_pred else []), *([weight] if weight else [])]
-    kinds = src.open(cols, [*y_score, *([weight] if weight else [])])
+    needs_rows = ci and (weight is not None or len(y_score) > 1 or y_pred is not None)
+    kinds = src.open(cols, [*y_score, *([weight] if weight else [])], row_index=needs_rows)
     for c in [*y_score, *([weight] if weight else [])]:
         if kinds[c] not in ("float", "int"):
             raise InvalidInputError(f"{src.name or 'input'}: column {c!r} is not numeric ({kinds[c]})")
@@ -243,6 +284,42 @@ def _scan_scores(src: _Source, p: _Prepared, *, y_true: str, y_score: str, weigh
     p.stats = stats.scores
 
 
+def _scan_replicates(src: _Source, p: _Prepared, *, y_true: str, y_score: Sequence[str], y_pred: str | None,
+                     weight: str | None, labels: Any, seed: int, threshold: Any, pos: tuple | None,
+                     score_bins: int | None) -> None:
+    """The per-group sums of the grouped bootstrap (:mod:`beyondchance.replicates`) that the
+    report's intervals need, while the source is open: regression and probabilities
+    always, labels and binary scores when weighted (unweighted ones resample cells)."""
+    from ..stats import BinnedScoreCounts
+    from .tasks.binary_scores import _threshold_choice
+
+    common = dict(y_true=y_true, weight=weight, seed=seed)
+    if p.task == "regression":
+        median = p.stats.prediction_advantage("absolute").baseline.prediction
+        p.totals = src.group_totals(task="regression", y_pred=y_pred if y_pred is not None else y_score[0],
+                                    median=median, **common)
+    elif p.task == "multiclass-probabilities":
+        p.totals = src.group_totals(task="probabilities", proba=list(y_score), labels=labels, **common)
+    elif not p.weighted:
+        return
+    elif p.task == "binary-scores":
+        if pos is None or pos[1] is None:
+            return
+        tc = p.stats.threshold_counts() if isinstance(p.stats, BinnedScoreCounts) else p.stats
+        if tc.thresholds.size == 0:
+            return
+        thr = _threshold_choice(threshold, float(tc.thresholds[-1]), float(tc.thresholds[0]))[0]
+        p.totals = src.group_totals(task="threshold", y_score=y_score[0], threshold=thr, pos_label=pos[0],
+                                    labels=(pos[1], pos[0]), **common)
+        if p.totals is not None:
+            p.totals.info["threshold"] = thr
+        p.units = src.unit_counts(y_true=y_true, y_score=y_score[0], weight=weight, pos_label=pos[0],
+                                  score_bins=score_bins)
+    else:
+        p.totals = src.group_totals(task="labels", y_pred=y_pred if y_pred is not None else y_score[0],
+                                    labels=labels, **common)
+
+
 def _report(
     p: _Prepared, *, engine: str, pos_label: Any = None, threshold: Any = None, metrics: Any = None,
     confidence_level: float = 0.95, n_resamples: int = 2000, ci: bool = True, random_state: int = 0,
@@ -254,18 +331,15 @@ def _report(
 
     score_statistic = None
     notes: list[str] = []
-    if p.weighted and ci:
-        notes.append(f"confidence intervals of weighted data resample the rows: not computed by engine "
-                     f"{engine!r} (use engine 'memory' for them)")
 
     def compute(ctx: Any) -> tuple[dict[str, Any], str, str, str]:
         nonlocal score_statistic
         if metrics is not None:
             _select_metrics(dict.fromkeys(metrics_for_task(p.task)), metrics, p.task)
         if p.task == "regression":
-            out = regression_rows(p.stats, ctx, n_rows=p.n_rows, weighted=p.weighted)
+            out = regression_rows(p.stats, ctx, n_rows=p.n_rows, weighted=p.weighted, totals=p.totals)
         elif p.task == "multiclass-probabilities":
-            out = probabilities_rows(p.stats, ctx, n_rows=p.n_rows, weighted=p.weighted)
+            out = probabilities_rows(p.stats, ctx, n_rows=p.n_rows, weighted=p.weighted, totals=p.totals)
         elif p.task == "binary-scores":
             true_present = p.classes[p.counts0 > 0]
             if true_present.size < 2:
@@ -283,18 +357,33 @@ def _report(
                     f"scores binned into floor(score * {stat.bins}) ({stat.keys.size} occupied bins): "
                     f"|ROC AUC - exact| <= {bounds['roc_auc']:.3g}, |PR AUC (AP) - exact| <= {bounds['pr_auc']:.3g}"
                 )
-            out = _binary_scores_from_counts(tc, None, threshold, pl, nl, reason, ctx, rows=None, n_rows=p.n_rows)
+            units = p.units.threshold_counts() if isinstance(p.units, BinnedScoreCounts) else p.units
+
+            def label_totals(thr: float) -> Any:
+                if p.totals is not None and p.totals.info.get("threshold") != thr:  # pragma: no cover
+                    raise AssertionError("the grouped totals were counted at another threshold")
+                return p.totals
+
+            out = _binary_scores_from_counts(tc, units, threshold, pl, nl, reason, ctx, n_rows=p.n_rows,
+                                             label_totals=label_totals if p.weighted else None)
             if p.weighted:
                 out["total_weight"] = float(tc.n)
         else:
+            replicates = None
+            if p.weighted and p.totals is not None and ctx.ci:
+                replicates = replicate_matrices(p.totals, ctx, np.asarray(p.stats.labels))
+            elif p.weighted and ctx.ci:
+                ctx = dataclasses.replace(ctx, ci=False)
+                notes.append("intervals of weighted data need the row order of files: not computed for an "
+                             "in-memory table given to this engine")
             out = labels_rows(p.stats, p.counts0, ctx, binary=p.task == "binary-labels",
                               pos_label=pos[0] if pos is not None else pos_label, n_rows=p.n_rows,
-                              weighted=p.weighted)
+                              weighted=p.weighted, replicates=replicates)
         out["notes"] = list(out.get("notes", ())) + notes
         return out, p.task, p.source, p.reason
 
     report = _run(compute, metrics=metrics, confidence_level=confidence_level, n_resamples=n_resamples,
-                  ci=ci and not p.weighted, random_state=random_state, strict=strict, name=name,
+                  ci=ci, random_state=random_state, strict=strict, name=name,
                   dbt_samples=dbt_samples, progress=progress)
     return dataclasses.replace(report, engine=engine, score_statistic=score_statistic)
 
@@ -365,14 +454,19 @@ def evaluate_source(
     step(f"scanning the labels ({engine})")
     try:
         p = _prepare(src, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=weight, task=task, labels=labels,
-                     score_bins=score_bins)
+                     score_bins=score_bins, ci=ci)
         if score_bins is not None and p.task != "binary-scores":
             raise InvalidInputError(f"score_bins applies to binary scores, not to a {p.task} report")
+        pos = None
         if p.task == "binary-scores":
             pos = _resolve_positive(p.classes, p.counts0, pos_label)
             step(f"aggregating the scores ({engine})")
             _scan_scores(src, p, y_true=y_true, y_score=y_score[0], weight=weight, pos=pos[0],
                          score_bins=score_bins)
+        if ci:
+            step(f"summing the bootstrap groups ({engine})")
+            _scan_replicates(src, p, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=weight, labels=labels,
+                             seed=random_state, threshold=threshold, pos=pos, score_bins=score_bins)
     finally:
         src.close()
     return _report(p, engine=src.engine, pos_label=pos_label, threshold=threshold, metrics=metrics,
@@ -412,6 +506,7 @@ def compare_sources(
     from .tasks.binary_scores import _threshold_choice
 
     y_score = (y_score,) if isinstance(y_score, str) else tuple(y_score)
+    ci = bool(options.get("ci", True))
     names = list(sources)
     if reference is not None and reference not in names:
         raise InvalidInputError(f"reference {reference!r} is not a test set; test sets: {', '.join(names)}")
@@ -425,7 +520,8 @@ def compare_sources(
             opened.append(src)
             try:
                 p = _prepare(src, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=weight,
-                             task=task if not prepared else prepared[0][2].task, labels=labels, score_bins=score_bins)
+                             task=task if not prepared else prepared[0][2].task, labels=labels, score_bins=score_bins,
+                             ci=ci)
             except InvalidInputError as exc:
                 raise InvalidInputError(f"test set {nm!r}: {exc}") from None
             prepared.append((nm, src, p))
@@ -460,6 +556,16 @@ def compare_sources(
                 ranges = ranges or [(0.0, 0.0)]
                 assumed = _threshold_choice(None, min(r[0] for r in ranges), max(r[1] for r in ranges))
                 threshold = assumed[0]
+        if ci:
+            for nm, src, p in prepared:
+                step(f"summing the bootstrap groups of {nm} ({engine})")
+                pos = _resolve_positive(p.classes, p.counts0, pos_label) if p.task == "binary-scores" else None
+                try:
+                    _scan_replicates(src, p, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=weight,
+                                     labels=labels, seed=options.get("random_state", 0), threshold=threshold,
+                                     pos=pos, score_bins=score_bins)
+                except InvalidInputError as exc:
+                    raise InvalidInputError(f"test set {nm!r}: {exc}") from None
     finally:
         for src in opened:
             src.close()

@@ -52,6 +52,7 @@ from .._warnings import InvalidInputError
 from ..confusion import ConfusionMatrix
 from ..curves import ThresholdCounts
 from ..engines.memory import confusion_counts, probability_statistics, regression_statistics, score_counts
+from ..replicates import GroupTotals, label_group_totals, probability_group_totals, regression_group_totals
 from ._core import _Context, _run, _select_metrics, _single_class
 from ._results import (
     REPORT_DBT_SAMPLES,
@@ -67,7 +68,7 @@ from ._results import (
 )
 from .detect import Inputs, _resolve_positive, check_inputs, detect_task
 from .tasks.binary_scores import _binary_scores_from_counts
-from .tasks.labels import labels_rows
+from .tasks.labels import labels_rows, replicate_matrices
 from .tasks.probabilities import probabilities_rows
 from .tasks.regression import regression_rows
 
@@ -168,10 +169,11 @@ def evaluate(
     independent of n (baselines and prevalence re-estimated in each resample).  AUCs,
     log loss and Brier score: percentile bootstrap of multinomial draws of the
     (score, label) cells, exact up to :data:`MAX_SCORE_BINS` distinct scores, binned
-    beyond (see :mod:`beyondchance.score_statistics`).  Regression and multi-class
-    probability losses: percentile row bootstrap, on a random subsample of
-    :data:`MAX_BOOTSTRAP_ROWS` rows beyond that size with the interval rescaled by
-    √(m/n).
+    beyond (see :mod:`beyondchance.score_statistics`).  Weighted labeling metrics,
+    regression measures and multi-class probability losses: percentile grouped Poisson
+    bootstrap (:mod:`beyondchance.replicates`: each row's replicate weight is that of
+    its group, a hash of its position, so every engine computes the same replicates
+    from per-group sums; rows keep their weights).
 
     Examples
     --------
@@ -240,8 +242,7 @@ def evaluate_counts(
             _single_class(np.asarray([positive_label if counts.n_pos > 0 else negative_label]), ctx)
         reason = "given as ThresholdCounts of binary scores"
         report = _binary_scores_from_counts(
-            counts, None, threshold, positive_label, negative_label, "given", ctx, rows=None,
-            n_rows=int(round(counts.n)),
+            counts, None, threshold, positive_label, negative_label, "given", ctx, n_rows=int(round(counts.n)),
         )
         return report, "binary-scores", "given", reason
 
@@ -266,8 +267,13 @@ def _binary_scores(inp: Inputs, ctx: _Context, *, pos_label: Any, threshold: Any
     ctx.step("sorting the scores")
     tc = score_counts(is_pos, s, w)
     units = None if w is None else score_counts(is_pos, s, (w > 0).astype(np.float64))
-    return _binary_scores_from_counts(tc, units, threshold, pos, neg, pos_reason, ctx,
-                                      rows=None if w is None else (is_pos, s, w), n_rows=inp.n)
+
+    def label_totals(thr: float) -> GroupTotals:
+        return label_group_totals(is_pos.view(np.int8), (s >= thr).view(np.int8), np.array([neg, pos], dtype=object),
+                                  w, seed=ctx.seed)
+
+    return _binary_scores_from_counts(tc, units, threshold, pos, neg, pos_reason, ctx, n_rows=inp.n,
+                                      label_totals=None if w is None else label_totals)
 
 
 def _labels(inp: Inputs, ctx: _Context, *, pos_label: Any, threshold: Any) -> dict[str, Any]:
@@ -277,7 +283,9 @@ def _labels(inp: Inputs, ctx: _Context, *, pos_label: Any, threshold: Any) -> di
     counts0 = mat.sum(axis=1) if w is None else np.bincount(inp.codes, minlength=k).astype(np.float64)
     out = labels_rows(ConfusionMatrix(mat, inp.classes, pos_label=None), counts0, ctx,
                       binary=inp.task == "binary-labels", pos_label=pos_label, n_rows=inp.n, weighted=w is not None,
-                      rows=None if w is None else (inp.codes, inp.pred_codes, w))
+                      replicates=None if w is None or not ctx.ci else replicate_matrices(
+                          label_group_totals(inp.codes, inp.pred_codes, inp.classes, w, seed=ctx.seed), ctx,
+                          inp.classes))
     if w is not None:
         out["total_weight"] = float(w.sum())
     return out
@@ -286,7 +294,9 @@ def _labels(inp: Inputs, ctx: _Context, *, pos_label: Any, threshold: Any) -> di
 def _probabilities(inp: Inputs, ctx: _Context, *, pos_label: Any, threshold: Any) -> dict[str, Any]:
     w = inp.weight
     stats = probability_statistics(inp.codes, inp.proba, inp.classes, w, pos_label=None)
-    out = probabilities_rows(stats, ctx, n_rows=inp.n, weighted=w is not None, rows=(inp.codes, inp.proba, w))
+    totals = probability_group_totals(inp.codes, inp.proba, inp.classes, w, seed=ctx.seed) if ctx.ci else None
+    out = probabilities_rows(stats, ctx, n_rows=inp.n, weighted=w is not None, totals=totals,
+                             counts0=np.bincount(inp.codes, minlength=inp.classes.size).astype(np.float64))
     if w is not None:
         out["total_weight"] = float(w.sum())
     return out
@@ -295,7 +305,11 @@ def _probabilities(inp: Inputs, ctx: _Context, *, pos_label: Any, threshold: Any
 def _regression(inp: Inputs, ctx: _Context, *, pos_label: Any, threshold: Any) -> dict[str, Any]:
     w = inp.weight
     stats = regression_statistics(inp.target, inp.prediction, w)
-    return regression_rows(stats, ctx, n_rows=inp.n, weighted=w is not None, rows=(inp.target, inp.prediction, w))
+    totals = None
+    if ctx.ci:
+        median = stats.prediction_advantage("absolute").baseline.prediction
+        totals = regression_group_totals(inp.target, inp.prediction, w, median, seed=ctx.seed)
+    return regression_rows(stats, ctx, n_rows=inp.n, weighted=w is not None, totals=totals)
 
 
 _FROM_ARRAYS: dict[str, Callable[..., dict[str, Any]]] = {

@@ -3,24 +3,26 @@ all from the :class:`~beyondchance.curves.ThresholdCounts` (exact, or of binned 
 
 Intervals: the labeling metrics resample the confusion-matrix cells, the AUCs and
 losses the (score, label) cells (:class:`~beyondchance.score_statistics.ScoreCells`);
-weighted data carry the counts of rows with positive weight (``units``) and, in memory,
-the rows for the labeling metrics' weighted interval.
+weighted data carry the counts of rows with positive weight (``units``), and the
+labeling metrics of weighted data take the replicates of the grouped Poisson bootstrap
+of the labels at the threshold (``label_totals``, from any engine).
 """
 
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
 from ..._warnings import InvalidInputError
 from ...confusion import ConfusionMatrix
 from ...curves import ThresholdCounts
+from ...replicates import GroupTotals
 from ...score_statistics import ScoreCells, compress_counts, confusion_at_threshold, loss_baseline, loss_sums, loss_terms, per_threshold
 from .._core import _Context
 from .._results import _PROBA_LOSSES, _SCORING, MAX_SCORE_BINS, MetricCI
-from .labels import _labeling_rows
+from .labels import _labeling_rows, replicate_matrices
 
 def _threshold_choice(threshold: Any, smin: float, smax: float) -> tuple[float, str, str | None]:
     """(threshold, why, note) for binary scores in [smin, smax]; the note says loudly what
@@ -43,19 +45,29 @@ def _threshold_choice(threshold: Any, smin: float, smax: float) -> tuple[float, 
 
 def _binary_scores_from_counts(
     tc: ThresholdCounts, units: ThresholdCounts | None, threshold: Any, pos: Any, neg: Any,
-    pos_reason: str, ctx: _Context, *, rows: tuple | None, n_rows: int,
+    pos_reason: str, ctx: _Context, *, n_rows: int,
+    label_totals: Callable[[float], GroupTotals | None] | None = None,
 ) -> dict[str, Any]:
-    """The binary-scores report from the sufficient statistic (rows only for weighted CIs)."""
+    """The binary-scores report from the sufficient statistic.
+
+    ``label_totals(threshold)``: weighted data, the group totals of the labels task of
+    (is positive, score ≥ threshold) with classes (negative, positive), for the
+    intervals of the labeling metrics (None: no intervals for them).
+    """
     smax, smin = float(tc.thresholds[0]), float(tc.thresholds[-1])
     probabilities = smin >= 0.0 and smax <= 1.0
     thr, thr_reason, thr_note = _threshold_choice(threshold, smin, smax)
     tp, fp, fn, tn = confusion_at_threshold(tc, thr)
     cm = ConfusionMatrix(np.array([[tn, fp], [fn, tp]]), np.array([neg, pos], dtype=object), pos_label=pos)
-    label_rows = None
-    if rows is not None:
-        is_pos, s, w = rows
-        label_rows = (is_pos, s >= thr, w)
-    out = _labeling_rows(cm, ctx, binary=True, rows=label_rows)
+    replicates = None
+    if label_totals is not None and ctx.ci:
+        totals = label_totals(thr)
+        if totals is not None:
+            replicates = replicate_matrices(totals, ctx, np.array([neg, pos], dtype=object))
+    out = _labeling_rows(cm, ctx, binary=True, replicates=replicates)
+    if units is not None and replicates is None and ctx.ci:
+        out["notes"].append("intervals of the labeling metrics of weighted data need the row order of files: not "
+                            "computed for an in-memory table given to this engine")
     if thr_note:
         out["notes"].append(thr_note)
     if tp + fp == 0 or tn + fn == 0:
@@ -134,7 +146,7 @@ def _binary_scores_from_counts(
         n=n_rows, counts=tc, threshold=thr, threshold_reason=thr_reason,
         positive_label=pos, negative_label=neg, positive_reason=pos_reason,
         prevalence=pi, classes=(neg, pos) if neg is not None else (pos,),
-        total_weight=None if rows is None else total,
+        total_weight=None if units is None else total,
     )
     desc = out.get("ci_description", "")
     if ctx.ci:

@@ -3,8 +3,9 @@ its best constant prediction (the BMP of the metric) and its interval.
 
 Everything is a function of the :class:`~beyondchance.confusion.ConfusionMatrix` (from
 any engine); the intervals of unweighted data resample its cells (a multinomial draw of
-the k² counts, exactly the row bootstrap).  Weighted data: :func:`_weighted_interval`
-resamples the rows (memory only; the other engines give the values and a note).
+the k² counts, exactly the row bootstrap).  Weighted data: the replicate confusion
+matrices of the grouped Poisson bootstrap (:mod:`beyondchance.replicates`), which every
+engine computes from per-group sums, so that the seeded intervals agree across engines.
 """
 
 from __future__ import annotations
@@ -18,28 +19,24 @@ import numpy as np
 from ..._warnings import BeyondChanceWarning, InvalidInputError
 from ...confusion import ConfusionMatrix
 from ...metrics import get_metric
-from ...uncertainty import bootstrap_ci
+from ...replicates import GroupTotals
+from ...uncertainty import _UNSET, _MatrixEvaluator, bootstrap_ci
 from .._core import _Context, _single_class
-from .._intervals import MAX_BOOTSTRAP_ROWS, _ci_from_bootstrap
+from .._intervals import _ci_from_bootstrap, replicate_interval, replicate_totals
 from .._results import _BINARY_LABELING, _MULTICLASS_LABELING, _PER_CLASS, MetricCI, _fmt_label, _label
 from ..detect import _resolve_positive
 
-#: weighted labeling metrics: bootstrap on all rows while (cell, weight) pools are at most this many
-_MAX_WEIGHT_POOLS = 4096
-#: ... beyond, the rows of a random subsample of this size
-_WEIGHTED_SUBSAMPLE = 5000
-
-
 def labels_rows(
     cm: ConfusionMatrix, counts0: np.ndarray, ctx: _Context, *, binary: bool, pos_label: Any, n_rows: int,
-    weighted: bool, rows: tuple | None = None,
+    weighted: bool, replicates: np.ndarray | None = None,
 ) -> dict[str, Any]:
     """The rows of a labels report from its confusion matrix.
 
     ``cm`` over the classes of y_true and y (any order), ``counts0`` the unweighted row
     count of y_true per class (the default positive class is the minority by rows),
-    ``rows`` = (true codes, predicted codes, weights) of weighted data in memory.
-    A binary report collapses the classes into (negative, positive).
+    ``replicates`` the (B, k, k) replicate confusion matrices of weighted data
+    (:func:`replicate_matrices`), in the order of ``cm``'s classes; None: the intervals
+    resample the cells.  A binary report collapses the classes into (negative, positive).
     """
     classes = np.asarray(cm.labels)
     present = classes[counts0 > 0]
@@ -58,26 +55,26 @@ def labels_rows(
         m = np.zeros((2, 2))
         np.add.at(m, (is_pos[:, None].repeat(is_pos.size, 1), is_pos[None, :].repeat(is_pos.size, 0)), cm.matrix)
         cm2 = ConfusionMatrix(m, np.array([neg, pos], dtype=object), pos_label=pos)
-        if rows is not None:
-            t, p, w = rows
-            rows = (is_pos.astype(bool)[t], is_pos.astype(bool)[p], w)
-        out = _labeling_rows(cm2, ctx, binary=True, rows=rows)
+        if replicates is not None:
+            onehot = np.eye(2)[is_pos]  # class -> (negative, positive)
+            replicates = np.einsum("bij,ia,jc->bac", replicates, onehot, onehot)
+        out = _labeling_rows(cm2, ctx, binary=True, replicates=replicates)
         out.update(positive_label=pos, negative_label=neg, positive_reason=reason,
                    prevalence=cm2.prevalence, classes=(neg, pos))
     else:
         cm2 = ConfusionMatrix(np.asarray(cm.matrix, dtype=np.float64), classes, pos_label=None)
-        out = _labeling_rows(cm2, ctx, binary=False, rows=rows)
+        out = _labeling_rows(cm2, ctx, binary=False, replicates=replicates)
         out.update(classes=tuple(_label(c) for c in classes.tolist()))
     out.update(n=n_rows, total_weight=float(cm.n) if weighted else None)
     return out
 
 
-def _labeling_rows(cm: ConfusionMatrix, ctx: _Context, *, binary: bool, rows: tuple | None) -> dict[str, Any]:
+def _labeling_rows(cm: ConfusionMatrix, ctx: _Context, *, binary: bool,
+                   replicates: np.ndarray | None = None) -> dict[str, Any]:
     """Rows of every labeling metric of a confusion matrix (binary or multi-class).
 
-    ``rows``: the (true, predicted, weight) rows of weighted data for
-    :func:`_weighted_interval` (binary: booleans "is positive"); None: the intervals
-    resample the cells.
+    ``replicates``: the (B, k, k) replicate matrices of weighted data, in the order of
+    ``cm``'s classes (:func:`_replicate_interval`); None: the intervals resample the cells.
     """
     names = _BINARY_LABELING if binary else _MULTICLASS_LABELING
     classes = cm.labels
@@ -110,28 +107,33 @@ def _labeling_rows(cm: ConfusionMatrix, ctx: _Context, *, binary: bool, rows: tu
             ideal = 1.0
         ci_obj = None
         if math.isfinite(value):
-            if rows is None and binary:
+            if replicates is not None:
+                ci_obj = _replicate_interval(name, cm, replicates, ctx, zero_division=zero_division,
+                                             average=average if m.multiclass == "per-class" else _UNSET)
+            elif binary:
                 # cells in the order (negative, positive) = codes (0, 1)
                 ci_obj = _cell_interval(name, cm, ctx, pos_label=1, zero_division="nan")
-            elif rows is None:
+            else:
                 ci_obj = _cell_interval(name, cm, ctx, zero_division=zero_division,
                                         **({"average": average} if m.multiclass == "per-class" else {}))
-            else:
-                ci_obj = _weighted_interval(name, cm, rows, ctx, zero_division=zero_division,
-                                            **({"pos_label": True} if binary else
-                                               ({"average": average} if m.multiclass == "per-class" else {})))
         out["metrics"][name] = dict(
             kind="advantage" if name == "prediction_advantage" else "labeling",
             value=value, baseline=base, ideal=ideal,
             baseline_prediction=f"always predicting {_fmt_label(cls)}",
             greater_is_better=m.greater_is_better, ci=ci_obj, average=None if binary else average,
         )
-    label_text = "weighted rows (BCa, row bootstrap)" if rows is not None else "confusion-matrix cells"
-    out["ci_description"] = (
-        f"{int(round(ctx.level * 100))}% intervals. Labeling metrics: BCa bootstrap, {ctx.n_resamples} "
-        f"resamples of the {label_text} (a resample of the cells is a multinomial draw, exactly the "
-        "row bootstrap; baselines and prevalence re-estimated in every resample)"
-    )
+    if replicates is not None:
+        out["ci_description"] = (
+            f"{int(round(ctx.level * 100))}% intervals. Labeling metrics of weighted data: percentile grouped "
+            f"Poisson bootstrap, {ctx.n_resamples} replicates of the rows (rows keep their weights; baselines "
+            "and prevalence re-estimated in every replicate)"
+        )
+    else:
+        out["ci_description"] = (
+            f"{int(round(ctx.level * 100))}% intervals. Labeling metrics: BCa bootstrap, {ctx.n_resamples} "
+            "resamples of the confusion-matrix cells (a resample of the cells is a multinomial draw, exactly "
+            "the row bootstrap; baselines and prevalence re-estimated in every resample)"
+        )
     return out
 
 
@@ -169,28 +171,28 @@ def _cell_interval(name: str, cm: ConfusionMatrix, ctx: _Context, **options: Any
     return _ci_from_bootstrap(res, "multinomial resamples of the confusion-matrix cells (= the row bootstrap)")
 
 
-def _weighted_interval(name: str, cm: ConfusionMatrix, rows: tuple, ctx: _Context, **options: Any) -> MetricCI | None:
-    """The interval of a labeling metric on weighted data: BCa row bootstrap (rows keep
-    their weights); many distinct weights on many rows: a random subsample, rescaled."""
+def replicate_matrices(totals: GroupTotals, ctx: _Context, classes: np.ndarray, *, first: int = 0,
+                       replicates: np.ndarray | None = None) -> np.ndarray:
+    """(B, k, k) replicate confusion matrices from group totals whose columns ``first`` …
+    ``first + k² − 1`` are the cells ``cell[i,j]`` over ``totals.info["classes"]``,
+    reordered to ``classes`` (the report's order).  ``replicates``: the (B, m) replicate
+    totals when already drawn (:func:`replicate_totals`)."""
+    k = classes.shape[0]
+    reps = replicate_totals(totals, ctx) if replicates is None else replicates
+    reps = reps[:, first:first + k * k].reshape(-1, k, k)
+    order = [_label(c) for c in np.asarray(totals.info["classes"]).tolist()]
+    wanted = [_label(c) for c in classes.tolist()]
+    if order != wanted:
+        idx = np.array([order.index(c) for c in wanted], dtype=np.intp)
+        reps = reps[:, idx][:, :, idx]
+    return reps
+
+
+def _replicate_interval(name: str, cm: ConfusionMatrix, replicates: np.ndarray, ctx: _Context, *,
+                        zero_division: Any, average: Any) -> MetricCI | None:
+    """Percentile interval of a labeling metric over replicate confusion matrices (the
+    definition of ``ConfusionMatrix.metric`` on each, baselines re-estimated in each)."""
     if not ctx.ci:
         return None
-    k = cm.n_classes
-    common = dict(n_resamples=ctx.n_resamples, confidence_level=ctx.level, random_state=ctx.seed, **options)
-    yt, yp, w = rows
-    n = yt.shape[0]
-    if n <= MAX_BOOTSTRAP_ROWS or np.unique(w).size * k * k <= _MAX_WEIGHT_POOLS:
-        # pools = (cell, weight) pairs: cheap while they are few
-        res = bootstrap_ci(name, yt, yp, sample_weight=w, **common)
-        return _ci_from_bootstrap(res, "row bootstrap (rows keep their weights)")
-    rng = np.random.default_rng(ctx.seed)
-    idx = np.sort(rng.choice(n, _WEIGHTED_SUBSAMPLE, replace=False))
-    ws = w[idx]
-    res = bootstrap_ci(name, yt[idx], yp[idx], sample_weight=ws, **{**common, "method": "percentile"})
-    estimate = float(cm.metric(name, **{k_: v for k_, v in options.items() if k_ in ("average", "zero_division")}))
-    scale = math.sqrt((ws.sum() ** 2 / np.dot(ws, ws)) / (w.sum() ** 2 / np.dot(w, w)))
-    return MetricCI(
-        float(estimate + (res.low - res.estimate) * scale), float(estimate + (res.high - res.estimate) * scale),
-        "percentile", res.confidence_level, res.n_resamples,
-        f"row bootstrap of a random subsample of {_WEIGHTED_SUBSAMPLE} weighted rows, interval rescaled "
-        f"by sqrt(m/n) (Kish effective sizes) = {scale:.3g}",
-    )
+    evaluator = _MatrixEvaluator(cm, get_metric(name), average, {}, zero_division)
+    return replicate_interval(evaluator(replicates), ctx)

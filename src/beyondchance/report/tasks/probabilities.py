@@ -6,72 +6,68 @@ From the statistics of the ``"probabilities"`` task (any engine): the
 :class:`~beyondchance.stats.LabelCounts` (the baseline: always predicting the class
 frequencies) and the :class:`~beyondchance.stats.LossSums` (the model's risk).
 Intervals: the labeling metrics of unweighted data resample the confusion-matrix cells;
-the losses (and weighted labeling metrics) need the rows, :func:`_row_intervals`, which
-only the memory path has — the other engines give the values and a note.
+the losses (and the labeling metrics of weighted data) come from the replicates of the
+grouped Poisson bootstrap (:mod:`beyondchance.replicates`), whose per-group sums every
+engine computes: the seeded intervals agree across engines.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
-from ...advantage import prediction_advantage_result
+from ...replicates import GroupTotals
 from ...stats import SufficientStatistics
 from .._core import _Context
-from .._intervals import _row_ci
-from .._results import _PROBA_LOSSES, MetricCI
-from .labels import labels_rows
+from .._intervals import replicate_interval, replicate_totals
+from .._results import MetricCI
+from .labels import labels_rows, replicate_matrices
 
 #: report name -> loss of :mod:`beyondchance.baselines`
 _LOSSES = {"log_loss": "cross_entropy", "brier": "brier"}
 
 
 def probabilities_rows(
-    stats: SufficientStatistics, ctx: _Context, *, n_rows: int, weighted: bool, rows: tuple | None = None,
+    stats: SufficientStatistics, ctx: _Context, *, n_rows: int, weighted: bool, totals: GroupTotals | None = None,
+    counts0: np.ndarray | None = None,
 ) -> dict[str, Any]:
     """The rows of a probabilities report from its statistics.
 
-    ``rows`` = (codes, probabilities, weights) in memory, for :func:`_row_intervals`.
+    ``totals``: the group totals of the task (:func:`~beyondchance.replicates.probability_columns`)
+    for the intervals (None: no intervals of the losses); ``counts0``: the unweighted row
+    count of y_true per class (default: the statistics' label counts).
     """
     cm = stats.confusion
     classes = np.asarray(cm.labels)
-    counts0 = stats.label_counts.counts if not weighted or rows is None else \
-        np.bincount(rows[0], minlength=classes.size).astype(np.float64)
-    label_rows = None
-    if weighted and rows is not None:
-        codes, proba, w = rows
-        label_rows = (codes, np.argmax(proba, axis=1), w)
+    counts0 = stats.label_counts.counts if counts0 is None else counts0
+    reps = label_reps = None
+    if totals is not None and ctx.ci:
+        ctx.step("bootstrapping the probability losses")
+        reps = replicate_totals(totals, ctx)
+        if weighted:
+            label_reps = replicate_matrices(totals, ctx, classes, first=classes.size + 2, replicates=reps)
     out = labels_rows(cm, counts0, ctx, binary=False, pos_label=None, n_rows=n_rows, weighted=weighted,
-                      rows=label_rows)
+                      replicates=label_reps)
     ctx.step("computing the probability losses")
     results = {name: stats.prediction_advantage(loss) for name, loss in _LOSSES.items()}
-    intervals = _row_intervals(rows, {k: float(r.risk) for k, r in results.items()}, ctx) if rows is not None else {}
+    intervals = _loss_intervals(reps, classes.size, ctx) if reps is not None else {}
     for name, res in results.items():
         out["metrics"][name] = dict(
             kind="loss", value=float(res.risk), baseline=float(res.baseline_risk), ideal=0.0,
             baseline_prediction="always predicting the class frequencies", greater_is_better=False,
             ci=intervals.get(name),
         )
-    if rows is not None:
-        out["ci_description"] += "; log loss and Brier score: percentile row bootstrap"
+    if reps is not None:
+        out["ci_description"] += "; log loss and Brier score: percentile grouped Poisson bootstrap of the rows"
     elif ctx.ci:
-        out["notes"].append("intervals of the log loss and Brier score resample the rows: not computed by this "
-                            "engine (use engine 'memory' for them)")
+        out["notes"].append("intervals of the log loss and Brier score need the row order of files: not computed "
+                            "for an in-memory table given to this engine")
     return out
 
 
-def _row_intervals(rows: tuple, values: dict[str, float], ctx: _Context) -> dict[str, MetricCI | None]:
-    """Percentile row bootstrap of each loss (memory: the rows are at hand)."""
-    codes, proba, w = rows
-    k = proba.shape[1]
-    return {name: _row_ci(_loss_func(_LOSSES[name], k), codes, proba, w, values[name], ctx) for name in _PROBA_LOSSES}
-
-
-def _loss_func(loss: str, k: int) -> Callable[..., float]:
-    def func(codes: np.ndarray, proba: np.ndarray, sample_weight: Any = None) -> float:
-        return float(prediction_advantage_result(codes, proba, loss=loss, sample_weight=sample_weight,
-                                                 labels=np.arange(k)).risk)
-
-    func.__name__ = "log_loss" if loss == "cross_entropy" else loss
-    return func
+def _loss_intervals(reps: np.ndarray, k: int, ctx: _Context) -> dict[str, MetricCI | None]:
+    """Σw·loss / Σw of each replicate (columns: k class weights, log loss, Brier, cells)."""
+    w = reps[:, :k].sum(axis=1)
+    with np.errstate(all="ignore"):
+        return {"log_loss": replicate_interval(reps[:, k] / w, ctx), "brier": replicate_interval(reps[:, k + 1] / w, ctx)}

@@ -5,42 +5,43 @@ From the statistics of the ``"regression"`` task (any engine): the
 :class:`~beyondchance.stats.LossSums` (the model's risks), the
 :class:`~beyondchance.stats.Moments` (the mean and Var(Y), the squared-loss baseline)
 and the exact :class:`~beyondchance.stats.ValueHistogram` of y (its weighted median,
-the absolute-loss baseline).  Intervals need the rows (:func:`_row_intervals`, memory
-only); the other engines give the values and a note.
+the absolute-loss baseline).  Intervals: the replicates of the grouped Poisson bootstrap
+(:mod:`beyondchance.replicates`, :func:`~beyondchance.replicates.regression_intervals`),
+whose per-group sums every engine computes: the seeded intervals agree across engines.
 """
 
 from __future__ import annotations
 
-import warnings
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
-from ..._warnings import BeyondChanceWarning
-from ...advantage import prediction_advantage_result
+from ...replicates import GroupTotals, regression_replicate_values
 from ...stats import SufficientStatistics
 from .._core import _Context
-from .._intervals import MAX_BOOTSTRAP_ROWS, _row_ci
+from .._intervals import replicate_interval, replicate_totals
 from .._results import MetricCI
 
 
 def regression_rows(
-    stats: SufficientStatistics, ctx: _Context, *, n_rows: int, weighted: bool, rows: tuple | None = None,
+    stats: SufficientStatistics, ctx: _Context, *, n_rows: int, weighted: bool, totals: GroupTotals | None = None,
 ) -> dict[str, Any]:
-    """The rows of a regression report from its statistics (``rows`` = (y, prediction,
-    weights) in memory, for :func:`_row_intervals`)."""
+    """The rows of a regression report from its statistics (``totals``: the task's group
+    totals, :data:`~beyondchance.replicates.REGRESSION_COLUMNS`, for the intervals)."""
     ctx.step("computing the regression losses")
     sq = stats.prediction_advantage("squared")
     ab = stats.prediction_advantage("absolute")
     values = {"mse": float(sq.risk), "mae": float(ab.risk), "r2": float(sq.value), "d2_absolute_error": float(ab.value)}
     intervals: dict[str, MetricCI | None] = {}
     notes: list[str] = []
-    if rows is not None:
+    if totals is not None and ctx.ci:
         ctx.step("bootstrapping the regression measures")
-        intervals = _row_intervals(rows, values, ctx)
+        replicates = regression_replicate_values(replicate_totals(totals, ctx))
+        intervals = {name: replicate_interval(v, ctx) for name, v in replicates.items()
+                     if np.isfinite(values[name])}
     elif ctx.ci:
-        notes.append("intervals of the regression measures resample the rows: not computed by this engine "
-                     "(use engine 'memory' for them)")
+        notes.append("intervals of the regression measures need the row order of files: not computed for an "
+                     "in-memory table given to this engine")
     mean = f"always predicting the mean {sq.baseline.prediction:.4g}"
     median = f"always predicting the median {ab.baseline.prediction:.4g}"
     metrics = {
@@ -58,32 +59,8 @@ def regression_rows(
     out: dict[str, Any] = {"metrics": metrics, "notes": notes, "n": n_rows,
                            "total_weight": float(stats.n) if weighted else None}
     out["ci_description"] = (
-        f"{int(round(ctx.level * 100))}% intervals: percentile row bootstrap, {ctx.n_resamples} resamples "
-        f"(the BMP re-estimated in every resample; beyond {MAX_BOOTSTRAP_ROWS} rows on a random subsample "
-        "of that size, rescaled by sqrt(m/n))"
-    ) if rows is not None else "not computed (they resample the rows)"
+        f"{int(round(ctx.level * 100))}% intervals: percentile grouped Poisson bootstrap of the rows, "
+        f"{ctx.n_resamples} replicates (the mean re-estimated in every replicate; the median of D² kept at the "
+        "sample's, a first-order approximation: the absolute-loss risk is flat at its minimum)"
+    ) if intervals else "not computed"
     return out
-
-
-def _row_intervals(rows: tuple, values: dict[str, float], ctx: _Context) -> dict[str, MetricCI | None]:
-    """Percentile row bootstrap of each measure, the BMP re-estimated in every resample."""
-    y, f, w = rows
-    funcs = {"mse": _risk("squared"), "mae": _risk("absolute"), "r2": _advantage("squared"),
-             "d2_absolute_error": _advantage("absolute")}
-    return {name: _row_ci(func, y, f, w, values[name], ctx) for name, func in funcs.items()}
-
-
-def _risk(loss: str) -> Callable[..., float]:
-    def f(a: np.ndarray, b: np.ndarray, sample_weight: Any = None) -> float:
-        return float(prediction_advantage_result(a, b, loss=loss, sample_weight=sample_weight).risk)
-    f.__name__ = f"{loss} risk"
-    return f
-
-
-def _advantage(loss: str) -> Callable[..., float]:
-    def f(a: np.ndarray, b: np.ndarray, sample_weight: Any = None) -> float:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", BeyondChanceWarning)
-            return float(prediction_advantage_result(a, b, loss=loss, sample_weight=sample_weight).value)
-    f.__name__ = f"PA ({loss})"
-    return f
