@@ -111,7 +111,9 @@ def test_glob_of_parquet_parts_equals_the_whole_file(data):
     assert _strip(whole) == _strip(parts)
 
 
-def test_weighted_values_equal_and_cis_skipped(data):
+def test_weighted_values_and_intervals_equal(data):
+    """Weighted data: DuckDB's values and seeded intervals (the grouped bootstrap of the
+    rows for the labeling metrics, unit counts for the AUCs) are the memory engine's."""
     args = ["--y-true", "y", "--y-score", "s", "--weight", "w"]
     mem = _json("report", data["parquet"], *args)
     ddb = _json("report", data["parquet"], *args, "--engine", "duckdb")
@@ -120,8 +122,9 @@ def test_weighted_values_equal_and_cis_skipped(data):
     for name, m in mem["metrics"].items():
         v = ddb["metrics"][name]["value"]
         assert v == pytest.approx(m["value"], rel=1e-9, abs=1e-12), name
-        assert ddb["metrics"][name]["ci"] is None
-    assert any("weighted data" in note for note in ddb["notes"])
+        lo, hi = ddb["metrics"][name]["ci"]["low"], ddb["metrics"][name]["ci"]["high"]
+        assert (lo, hi) == pytest.approx((m["ci"]["low"], m["ci"]["high"]), rel=1e-9, abs=1e-12), name
+    assert not any("not computed" in note for note in ddb["notes"])
 
 
 @pytest.mark.parametrize("args", [
@@ -130,8 +133,9 @@ def test_weighted_values_equal_and_cis_skipped(data):
 ])
 @pytest.mark.parametrize("weighted", [False, True])
 def test_probabilities_and_regression_from_duckdb(data, args, weighted):
-    """The statistics' values equal the rows' (to rounding); the intervals that resample the
-    rows are left out by the SQL engines, and a note says so."""
+    """The statistics' values and intervals equal the rows' (to rounding): the cell
+    intervals of unweighted labeling metrics, the grouped bootstrap of the rows (same seed,
+    same replicates) for the losses and for weighted data."""
     args = [*args, *(["--weight", "w"] if weighted else [])]
     mem = _json("report", data["parquet"], *args)
     ddb = _json("report", data["parquet"], *args, "--engine", "duckdb")
@@ -140,11 +144,11 @@ def test_probabilities_and_regression_from_duckdb(data, args, weighted):
         d = ddb["metrics"][name]
         for key in ("value", "baseline", "advantage", "ops"):
             assert d[key] == m[key] or d[key] == pytest.approx(m[key], rel=1e-9, abs=1e-12), (name, key)
-        if weighted or name in ("log_loss", "brier", "mse", "mae", "r2", "d2_absolute_error"):  # row intervals
-            assert d["ci"] is None and m["ci"] is not None, name
-        else:  # labeling metrics of unweighted data: the same cells, the same interval
-            assert d["ci"] == m["ci"], name
-    assert any("not computed by" in note for note in ddb["notes"])
+        assert m["ci"] is not None and d["ci"] is not None, name
+        assert (d["ci"]["low"], d["ci"]["high"]) == pytest.approx((m["ci"]["low"], m["ci"]["high"]), rel=1e-9,
+                                                                 abs=1e-12), name
+        assert d["ci"]["resampling"] == m["ci"]["resampling"], name
+    assert not any("not computed" in note for note in ddb["notes"])
 
 
 def test_compare_duckdb_equals_memory(data):

@@ -255,8 +255,9 @@ FAST_REPORT = dict(n_resamples=200, dbt_samples=256, random_state=3)
 
 
 def assert_report_equals_rows(source, frame, task: str, weighted: bool, engine: str, **kwargs) -> None:
-    """The engine's report: the task and counts of evaluate() on the rows, every value to
-    rounding, the cell intervals identical, the row intervals absent with a note."""
+    """The engine's report: the task and counts of evaluate() on the rows, every value and
+    every interval (cell bootstrap, grouped bootstrap of the rows: same seed, same
+    replicates) to rounding."""
     import warnings
 
     from beyondchance.report import evaluate, evaluate_source
@@ -276,12 +277,13 @@ def assert_report_equals_rows(source, frame, task: str, weighted: bool, engine: 
         for key in ("value", "baseline", "advantage", "ops"):
             a, b = getattr(e, key), getattr(m, key)
             assert (a is None and b is None) or a == pytest.approx(b, rel=1e-9, abs=1e-12, nan_ok=True), (name, key)
-        if weighted or (task in ("multiclass-probabilities", "regression") and name in _ROW_INTERVALS):
-            assert e.ci is None and m.ci is not None, name
-        else:
-            assert e.ci == m.ci, name
-    if weighted or task in ("multiclass-probabilities", "regression"):
-        assert any("not computed by" in note for note in eng.notes)
+        assert m.ci is not None and e.ci is not None, name
+        assert (e.ci.method, e.ci.n_resamples, e.ci.resampling) == (m.ci.method, m.ci.n_resamples, m.ci.resampling)
+        assert (e.ci.low, e.ci.high) == pytest.approx((m.ci.low, m.ci.high), rel=1e-9, abs=1e-12), name
+        grouped = (task in ("multiclass-probabilities", "regression") and name in _ROW_INTERVALS) or (
+            weighted and m.kind in ("labeling", "advantage"))
+        assert ("grouped Poisson" in e.ci.resampling) == grouped, (name, e.ci.resampling)
+    assert not any("not computed" in note for note in eng.notes)
 
 
 @pytest.mark.parametrize("weighted", [False, True])

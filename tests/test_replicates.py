@@ -111,14 +111,22 @@ def test_invalid_inputs():
         group_totals_from_arrays("probabilities", [0, 1], proba=[[0.5, 0.6], [0.5, 0.5]])
 
 
-def test_duckdb_refuses_bad_rows_and_in_memory_tables(tmp_path):
+def test_duckdb_refuses_bad_rows_and_relations_and_orders_frames(tmp_path):
+    import duckdb
+
     df = _frame(50, 2)
-    df.loc[3, "w"] = -1.0
-    df.to_csv(tmp_path / "bad.csv", index=False)
+    bad = df.copy()
+    bad.loc[3, "w"] = -1.0
+    bad.to_csv(tmp_path / "bad.csv", index=False)
     with pytest.raises(InvalidInputError, match="negative"):
         compute_group_totals(str(tmp_path / "bad.csv"), engine="duckdb", weight="w", **TASKS["regression"])
-    with pytest.raises(InvalidInputError, match="in-memory"):
-        compute_group_totals(df, engine="duckdb", **TASKS["binary"])
+    con = duckdb.connect()
+    with pytest.raises(InvalidInputError, match="no row order"):
+        compute_group_totals(con.from_df(df), engine="duckdb", connection=con, **TASKS["binary"])
+    # a data frame has a row order: DuckDB's totals are the memory engine's
+    a = compute_group_totals(df, engine="duckdb", weight="w", **TASKS["binary"])
+    b = compute_group_totals(df, engine="memory", weight="w", **TASKS["binary"])
+    np.testing.assert_allclose(a.totals, b.totals, rtol=1e-12)
 
 
 # --- memory == DuckDB == Spark ----------------------------------------------------------------------

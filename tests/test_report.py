@@ -13,6 +13,7 @@ import sklearn.metrics as skm
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from beyondchance.replicates import group_totals_from_arrays, labeling_intervals
 from beyondchance import (
     InvalidInputError,
     UndefinedMeasureError,
@@ -306,9 +307,12 @@ def test_weighted_binary_scores(credit):
     assert r["roc_auc"].value == pytest.approx(skm.roc_auc_score(yb, s, sample_weight=w), abs=1e-12)
     assert r["pr_auc"].value == pytest.approx(skm.average_precision_score(yb, s, sample_weight=w), abs=1e-12)
     assert r["log_loss"].value == pytest.approx(skm.log_loss(yb, s, sample_weight=w), abs=1e-12)
-    ref = bootstrap_ci("f1", yb.astype(bool), pred.astype(bool), sample_weight=w, n_resamples=300,
-                       random_state=0, pos_label=True, zero_division="nan")
-    assert (r["f1"].ci.low, r["f1"].ci.high) == pytest.approx((ref.low, ref.high), abs=1e-12)
+    # the labeling metrics' interval: the grouped bootstrap of the rows, as the public
+    # replicates API computes it from the (y, prediction, weight) rows
+    totals = group_totals_from_arrays("labels", yb, y_pred=pred, weight=w, seed=0)
+    ref = labeling_intervals(totals, ["f1"], n_resamples=300, seed=0, pos_label=1).intervals["f1"]
+    assert (r["f1"].ci.low, r["f1"].ci.high) == pytest.approx(ref, abs=1e-12)
+    assert "grouped Poisson" in r["f1"].ci.resampling
     assert r.total_weight == pytest.approx(w.sum())
 
 
@@ -529,7 +533,9 @@ def test_compare_needs_consistent_sets():
         compare({"a": ([0, 1, 1], [0.1, 0.9, 0.3]), "b": ([0, 1], [0.1, np.nan])}, ci=False, metrics=["f1"])
 
 
-def test_weighted_labeling_ci_on_many_distinct_weights_uses_a_rescaled_subsample():
+def test_weighted_labeling_ci_uses_every_row_and_matches_the_row_bootstrap():
+    """Many distinct weights on many rows: the grouped bootstrap uses every row (no
+    subsample), and its width agrees with the row bootstrap of the same data."""
     rng = np.random.default_rng(9)
     n = 40000
     y = (rng.random(n) < 0.3).astype(int)
@@ -542,7 +548,7 @@ def test_weighted_labeling_ci_on_many_distinct_weights_uses_a_rescaled_subsample
                             random_state=2, pos_label=True, method="percentile")
     m = r["f1"]
     assert m.value == pytest.approx(skm.f1_score(y, pred, sample_weight=w))
-    assert "subsample" in m.ci.resampling
+    assert "grouped Poisson" in m.ci.resampling and "subsample" not in m.ci.resampling
     assert m.ci.low < m.value < m.ci.high
     assert m.ci.high - m.ci.low == pytest.approx(full.high - full.low, rel=0.3)
 

@@ -82,6 +82,7 @@ class DuckDBRunner:
         self._view: str | None = None
         self._snapshot: str | None = None
         self.row_index: str | None = None  # SQL expression of the file-order row index (load(row_index=True))
+        self._ordered = not isinstance(source, duckdb.DuckDBPyRelation)  # rows have an order (files, frames)
         if isinstance(source, (str, os.PathLike, list, tuple)):
             self._files = _paths(source)
             remote = [p for p in self._files if is_remote(p)]
@@ -139,12 +140,13 @@ class DuckDBRunner:
         In-memory sources are only checked.  Called once; later calls check the columns.
         ``row_index``: the copy keeps the file order (files in sorted order, as the glob
         expands them), so that :attr:`row_index` — the table's ``rowid`` — is each row's
-        position 0 … n−1 in the files (files only).
+        position 0 … n−1 in the files; a DataFrame or Arrow table is copied in its row
+        order for it (a DuckDB relation has no row order).
         """
-        if row_index and (self._files is None or (self._loaded is not None and self.row_index is None)):
+        if row_index and (not self._ordered or (self._loaded is not None and self.row_index is None)):
             raise InvalidInputError(
-                "row indices need files read by this runner (an in-memory table has no file order): "
-                "use engine='memory' for in-memory tables"
+                "row indices need files or a data frame (a DuckDB relation has no row order): "
+                "use engine='memory' or write the relation to a file"
             )
         if self._files is not None and self._loaded is None and not self._parquet:
             for path in local_files(self._files):
@@ -161,11 +163,12 @@ class DuckDBRunner:
             hint = "" if self._files is None or self._parquet else delimiter_hint(available, self._delimiter)
             where = f" in {self._files[0]}" if self._files else ""
             raise InvalidInputError(f"column {missing[0]!r} not found{where}; available columns: {available}{hint}")
-        if self._files is None or self._loaded is not None:
+        if self._loaded is not None or (self._files is None and not row_index):
             return
         table = f"bc_snapshot_{uuid.uuid4().hex}"
         cols = ", ".join(self.quote(c) for c in dict.fromkeys(columns))
-        create = f"CREATE TEMP TABLE {self.quote(table)} AS SELECT {cols} FROM {self._reader()}"
+        scan = self._reader() if self._files is not None else self.relation
+        create = f"CREATE TEMP TABLE {self.quote(table)} AS SELECT {cols} FROM {scan}"
         if row_index:  # rowid follows the scan order only when DuckDB preserves insertion order
             previous = self._execute("SELECT current_setting('preserve_insertion_order')").fetchall()[0][0]
             self._execute("SET preserve_insertion_order = true")
@@ -179,7 +182,7 @@ class DuckDBRunner:
         self.relation = self.quote(table)
         self._snapshot = table
         self._loaded = set(columns)
-        if not self._parquet:
+        if self._files is not None and not self._parquet:
             self._type_booleans()
             kinds = self.column_kinds()
             text = {c: "DOUBLE" for c in numeric if kinds.get(c) not in ("float", "int")}

@@ -108,7 +108,7 @@ class _Source:
                 from ..engines.spark import SparkRunner
 
                 self._runner = SparkRunner(self.source, spark=self.spark, delimiter=self.delimiter)
-        has_order = self.engine == "spark" or getattr(self._runner, "_files", None) is not None
+        has_order = getattr(self._runner, "_ordered", True)  # a DuckDB relation has no row order
         self._runner.load(list(columns), list(numeric), row_index=row_index and has_order)
         return self._runner.column_kinds()
 
