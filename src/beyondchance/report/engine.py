@@ -16,19 +16,23 @@ binary scores          everything: the report is a function of the
 binary / multi-class   everything: a function of the confusion matrix; CIs on the
 labels                 cells as in memory
 multi-class            values from the confusion matrix, label counts and loss sums;
-probabilities          labeling CIs on the cells, the losses' intervals need the rows
-                       (memory only; a note says so)
+probabilities          labeling CIs on the cells, the losses' from the grouped bootstrap
 regression             values from the loss sums, the moments and the exact histogram of
                        y (a second aggregation: the exact median on every engine);
-                       intervals need the rows (memory only; a note says so)
+                       intervals from the grouped bootstrap
 =====================  ================================================================
 
-Weighted data: every value is computed, but the confidence intervals of weighted
-data resample the rows, so they are skipped (a note says so).  The report modules
-(:mod:`beyondchance.report.tasks`) are the ones :func:`~beyondchance.report.evaluate`
-uses on the memory engine's statistics.  For unweighted data
-every number equals :func:`~beyondchance.report.evaluate` on the rows with the same
-seed, because the memory path bootstraps the same cells.
+Intervals that cannot come from cells — the losses of probabilities, the regression
+measures, and the labeling metrics of weighted data — come from the grouped Poisson
+bootstrap (:mod:`beyondchance.replicates`): one more aggregation sums the task's
+quantities per group of rows (the group a hash of the row's position in the files, or
+in the data frame), and the replicates are drawn on those sums with the report's seed.
+Weighted binary scores also count the rows of positive weight per score (the units of
+the score bootstrap).  So every interval, weighted or not, equals
+:func:`~beyondchance.report.evaluate` on the rows with the same seed, to rounding.  A
+DuckDB relation has no row order: its intervals of those measures are not computed (a
+note says so).  The report modules (:mod:`beyondchance.report.tasks`) are the ones
+:func:`~beyondchance.report.evaluate` uses on the memory engine's statistics.
 
 Detection without the rows differs in one respect from :func:`evaluate`: the task
 follows the column *types* (a floating-point score column holds scores, an integer
