@@ -77,7 +77,8 @@ def main() -> None:
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     tmp = args.out.with_suffix(".tmp.npz")
-    np.savez_compressed(tmp, meta_json=np.array(json.dumps(meta)), **arrays)
+    # uncompressed: float64 reference values hardly compress, and reading is a copy (first call fast)
+    np.savez(tmp, meta_json=np.array(json.dumps(meta)), **arrays)
     os.replace(tmp, args.out)
     print(f"wrote {args.out} ({args.out.stat().st_size / 1e6:.2f} MB): {len(entries)} arrays, "
           f"bound {meta['bound']:.6f}, measured max difference {meta['measured_max_difference']:.6f}, "

@@ -43,6 +43,7 @@ disk cache as before.
 
 from __future__ import annotations
 
+import io
 import json
 import threading
 from importlib import resources
@@ -84,8 +85,12 @@ def rebuild(knot_values: np.ndarray, n: int) -> np.ndarray:
     [0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 5.0, 5.0, 5.0, 5.0, inf]
     """
     pos = knot_positions(n, knot_values.shape[0])
-    out = np.repeat(knot_values, np.diff(np.append(pos, n)))  # the step function
     finite = np.isfinite(knot_values)
+    if finite.all():  # linear between every pair of knots: one interpolation
+        out = np.interp(np.arange(n, dtype=np.float64), pos, knot_values)
+        out.setflags(write=False)
+        return out
+    out = np.repeat(knot_values, np.diff(np.append(pos, n)))  # the step function
     segment = np.repeat(np.arange(pos.size), np.diff(np.append(pos, n)))
     linear = np.append(finite[:-1] & finite[1:], False)[segment]
     ranks = np.flatnonzero(linear)
@@ -100,20 +105,26 @@ BOUND = float((np.max(np.diff(knot_positions(114_688))) - 1) / 114_688)
 
 
 def _load() -> dict[str, Any] | None:
-    """The table as {"meta": dict, name: array}, or None when it is not installed."""
+    """The table as {"meta": dict, "npz": the open archive, "arrays": {name: array read}},
+    or None when it is not installed.  The file is read once into memory; each array is
+    parsed on first use (:func:`_array`)."""
     global _table
     with _lock:
         if _table is None:
             try:
-                ref = resources.files(__package__).joinpath(TABLE_FILE)
-                with ref.open("rb") as fh, np.load(fh, allow_pickle=False) as npz:
-                    data = {name: npz[name] for name in npz.files}
-            except (FileNotFoundError, OSError, ValueError):
-                data = {"meta": None}
-            else:
-                data["meta"] = json.loads(str(data.pop("meta_json")))
-            _table = data
+                raw = resources.files(__package__).joinpath(TABLE_FILE).read_bytes()
+                npz = np.load(io.BytesIO(raw), allow_pickle=False)
+                _table = {"meta": json.loads(str(npz["meta_json"])), "npz": npz, "arrays": {}}
+            except (FileNotFoundError, OSError, ValueError, KeyError):
+                _table = {"meta": None}
         return _table if _table.get("meta") is not None else None
+
+
+def _array(table: dict[str, Any], name: str) -> np.ndarray:
+    with _lock:
+        if name not in table["arrays"]:
+            table["arrays"][name] = table["npz"][name]
+        return table["arrays"][name]
 
 
 def _matches(meta: dict[str, Any], reference_key: dict[str, Any]) -> bool:
@@ -140,9 +151,9 @@ def shipped_values(reference_key: dict[str, Any], quantity: dict[str, Any], pike
         elif pikey is not None and pikey[0] == "grid" and entry["grid"] is not None:
             lo = entry["grid"][0]
             row = int(pikey[1]) - lo
-            if not 0 <= row < table[entry["name"]].shape[0]:
+            if not 0 <= row < _array(table, entry["name"]).shape[0]:
                 return None
         else:
             continue
-        return rebuild(table[entry["name"]][row], int(table["meta"]["reference_key"]["n_samples"]))
+        return rebuild(_array(table, entry["name"])[row], int(table["meta"]["reference_key"]["n_samples"]))
     return None
