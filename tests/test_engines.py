@@ -344,3 +344,45 @@ def test_duckdb_reads_csv_yes_no_labels_as_text_like_pyarrow(tmp_path):
         y_true="label", y_score="score", pos_label="yes", engine="memory",
     )
     assert stats.auc("roc") == memory.auc("roc") == 1.0
+
+
+
+def test_weighted_labels_without_group_totals_get_no_cell_interval():
+    """Weighted cells are not counts: without the grouped bootstrap's totals (an engine
+    without a row order) the labeling metrics get no interval and a note — never a cell
+    bootstrap of the weighted cells."""
+    from beyondchance.confusion import ConfusionMatrix
+    from beyondchance.report._core import _Collector, _Context
+    from beyondchance.report.tasks.labels import NO_ROW_ORDER, labels_rows
+
+    ctx = _Context(level=0.95, n_resamples=200, ci=True, seed=0, collector=_Collector(), step=lambda m: None,
+                   strict=False)
+    cm = ConfusionMatrix(np.array([[40.5, 3.25], [7.0, 12.5]]), np.array([0, 1]), pos_label=None)
+    counts = np.array([30.0, 15.0])
+    weighted = labels_rows(cm, counts, ctx, binary=True, pos_label=None, n_rows=45, weighted=True)
+    assert all(m["ci"] is None for m in weighted["metrics"].values())
+    assert NO_ROW_ORDER in weighted["notes"]
+    unweighted = labels_rows(ConfusionMatrix(np.array([[40, 3], [7, 12]]), np.array([0, 1])), counts, ctx,
+                             binary=True, pos_label=None, n_rows=62, weighted=False)
+    assert all(m["ci"] is not None for m in unweighted["metrics"].values())
+
+
+def test_regression_detected_from_a_score_column_keeps_its_intervals(tmp_path):
+    """A float y_true with a float y_score column is detected as regression after the
+    first read (which kept no row positions): a second read gives the grouped bootstrap's
+    sums, and the intervals equal evaluate() on the rows."""
+    import warnings
+
+    from beyondchance.report import evaluate, evaluate_source
+
+    rng = np.random.default_rng(5)
+    y = rng.normal(size=400).round(3)
+    f = y + rng.normal(scale=0.5, size=400)
+    pd.DataFrame({"y": y, "f": f}).to_parquet(tmp_path / "r.parquet")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        eng = evaluate_source(str(tmp_path / "r.parquet"), y_true="y", y_score="f", engine="duckdb", **FAST_REPORT)
+        mem = evaluate(y, f, **FAST_REPORT)
+    assert eng.task == mem.task == "regression"
+    for name, m in mem.metrics.items():
+        assert (eng[name].ci.low, eng[name].ci.high) == pytest.approx((m.ci.low, m.ci.high), rel=1e-9), name

@@ -104,17 +104,19 @@ class _Source:
             _check_columns(kinds, columns, self.name or "input")
             return kinds
         if self._runner is None:
-            if self.engine == "duckdb":
-                from ..engines.duckdb import DuckDBRunner
-
-                self._runner = DuckDBRunner(self.source, delimiter=self.delimiter)
-            else:
-                from ..engines.spark import SparkRunner
-
-                self._runner = SparkRunner(self.source, spark=self.spark, delimiter=self.delimiter)
+            self._runner = self._new_runner()
         has_order = getattr(self._runner, "_ordered", True)  # a DuckDB relation has no row order
         self._runner.load(list(columns), list(numeric), row_index=row_index and has_order)
         return self._runner.column_kinds()
+
+    def _new_runner(self) -> Any:
+        if self.engine == "duckdb":
+            from ..engines.duckdb import DuckDBRunner
+
+            return DuckDBRunner(self.source, delimiter=self.delimiter)
+        from ..engines.spark import SparkRunner
+
+        return SparkRunner(self.source, spark=self.spark, delimiter=self.delimiter)
 
     def statistics(self, **kwargs: Any):
         if self._runner is not None:
@@ -127,18 +129,25 @@ class _Source:
 
     def group_totals(self, **kwargs: Any) -> Any:
         """The task's :class:`~beyondchance.replicates.GroupTotals` (the report's seed), or None
-        when the engine has no row order (an in-memory table given to DuckDB)."""
+        when the source has no row order (a DuckDB relation).  When the first read did not
+        keep the row positions (the task was detected from the column types), a second
+        read keeps them."""
+        from ..engines.sql_replicates import sql_group_totals
         from ..replicates import DEFAULT_GROUPS
 
         if self._runner is None:
             from ..engines import compute_group_totals
 
             return compute_group_totals(self.source, engine="memory", **kwargs)
-        if self._runner.row_index is None:
+        if self._runner.row_index is not None:
+            return sql_group_totals(self._runner, groups=DEFAULT_GROUPS, **kwargs)
+        if not getattr(self._runner, "_ordered", True):
             return None
-        from ..engines.sql_replicates import sql_group_totals
-
-        return sql_group_totals(self._runner, groups=DEFAULT_GROUPS, **kwargs)
+        runner = self._new_runner()
+        try:
+            return sql_group_totals(runner, groups=DEFAULT_GROUPS, **kwargs)
+        finally:
+            runner.close()
 
     def unit_counts(self, *, y_true: str, y_score: str, weight: str, pos_label: Any, score_bins: int | None) -> Any:
         """The score statistic counting rows of positive weight (:func:`~beyondchance.engines.sql_replicates.sql_unit_counts`)."""
@@ -220,7 +229,8 @@ def _prepare(
     if bool(y_score) == bool(y_pred):
         raise InvalidInputError("give either y_score (scores or probability columns) or y_pred")
     cols = [y_true, *y_score, *([y_pred] if y_pred else []), *([weight] if weight else [])]
-    needs_rows = ci and (weight is not None or len(y_score) > 1 or y_pred is not None)
+    # the tasks whose intervals need the row positions (others need not pay for keeping them)
+    needs_rows = ci and (weight is not None or len(y_score) > 1 or y_pred is not None or task == "regression")
     kinds = src.open(cols, [*y_score, *([weight] if weight else [])], row_index=needs_rows)
     for c in [*y_score, *([weight] if weight else [])]:
         if kinds[c] not in ("float", "int"):
@@ -376,10 +386,6 @@ def _report(
             replicates = None
             if p.weighted and p.totals is not None and ctx.ci:
                 replicates = replicate_matrices(p.totals, ctx, np.asarray(p.stats.labels))
-            elif p.weighted and ctx.ci:
-                ctx = dataclasses.replace(ctx, ci=False)
-                notes.append("intervals of weighted data need the row order of files: not computed for an "
-                             "in-memory table given to this engine")
             out = labels_rows(p.stats, p.counts0, ctx, binary=p.task == "binary-labels",
                               pos_label=pos[0] if pos is not None else pos_label, n_rows=p.n_rows,
                               weighted=p.weighted, replicates=replicates)

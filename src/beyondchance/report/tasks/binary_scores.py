@@ -10,6 +10,7 @@ of the labels at the threshold (``label_totals``, from any engine).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import Any, Callable
 
@@ -22,7 +23,7 @@ from ...replicates import GroupTotals
 from ...score_statistics import ScoreCells, compress_counts, confusion_at_threshold, loss_baseline, loss_sums, loss_terms, per_threshold
 from .._core import _Context
 from .._results import _PROBA_LOSSES, _SCORING, MAX_SCORE_BINS, MetricCI
-from .labels import _labeling_rows, replicate_matrices
+from .labels import NO_ROW_ORDER, _labeling_rows, replicate_matrices
 
 def _threshold_choice(threshold: Any, smin: float, smax: float) -> tuple[float, str, str | None]:
     """(threshold, why, note) for binary scores in [smin, smax]; the note says loudly what
@@ -60,14 +61,16 @@ def _binary_scores_from_counts(
     tp, fp, fn, tn = confusion_at_threshold(tc, thr)
     cm = ConfusionMatrix(np.array([[tn, fp], [fn, tp]]), np.array([neg, pos], dtype=object), pos_label=pos)
     replicates = None
-    if label_totals is not None and ctx.ci:
+    label_ctx = ctx
+    if label_totals is not None and ctx.ci:  # weighted: the grouped bootstrap, or no interval
         totals = label_totals(thr)
         if totals is not None:
             replicates = replicate_matrices(totals, ctx, np.array([neg, pos], dtype=object))
-    out = _labeling_rows(cm, ctx, binary=True, replicates=replicates)
-    if units is not None and replicates is None and ctx.ci:
-        out["notes"].append("intervals of the labeling metrics of weighted data need the row order of files: not "
-                            "computed for an in-memory table given to this engine")
+        else:
+            label_ctx = dataclasses.replace(ctx, ci=False)
+    out = _labeling_rows(cm, label_ctx, binary=True, replicates=replicates)
+    if label_ctx is not ctx:
+        out["notes"].append(NO_ROW_ORDER)
     if thr_note:
         out["notes"].append(thr_note)
     if tp + fp == 0 or tn + fn == 0:

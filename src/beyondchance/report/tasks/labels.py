@@ -10,6 +10,7 @@ engine computes from per-group sums, so that the seeded intervals agree across e
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import warnings
 from typing import Any
@@ -26,6 +27,11 @@ from .._intervals import _ci_from_bootstrap, replicate_interval, replicate_total
 from .._results import _BINARY_LABELING, _MULTICLASS_LABELING, _PER_CLASS, MetricCI, _fmt_label, _label
 from ..detect import _resolve_positive
 
+#: the note of a weighted report whose engine has no row order for the grouped bootstrap
+NO_ROW_ORDER = ("intervals of the labeling metrics of weighted data need the row order (files or a data frame): "
+                "not computed for a DuckDB relation")
+
+
 def labels_rows(
     cm: ConfusionMatrix, counts0: np.ndarray, ctx: _Context, *, binary: bool, pos_label: Any, n_rows: int,
     weighted: bool, replicates: np.ndarray | None = None,
@@ -39,6 +45,10 @@ def labels_rows(
     resample the cells.  A binary report collapses the classes into (negative, positive).
     """
     classes = np.asarray(cm.labels)
+    notes = []
+    if weighted and replicates is None and ctx.ci:  # weighted cells are not counts: no cell bootstrap
+        ctx = dataclasses.replace(ctx, ci=False)
+        notes.append(NO_ROW_ORDER)
     present = classes[counts0 > 0]
     if present.size < 2:
         _single_class(present, ctx)
@@ -66,6 +76,7 @@ def labels_rows(
         out = _labeling_rows(cm2, ctx, binary=False, replicates=replicates)
         out.update(classes=tuple(_label(c) for c in classes.tolist()))
     out.update(n=n_rows, total_weight=float(cm.n) if weighted else None)
+    out["notes"] = notes + out["notes"]
     return out
 
 

@@ -61,8 +61,8 @@ def probabilities_rows(
     if reps is not None:
         out["ci_description"] += "; log loss and Brier score: percentile grouped Poisson bootstrap of the rows"
     elif ctx.ci:
-        out["notes"].append("intervals of the log loss and Brier score need the row order of files: not computed "
-                            "for an in-memory table given to this engine")
+        out["notes"].append("intervals of the log loss and Brier score need the row order (files or a data "
+                            "frame): not computed for a DuckDB relation")
     return out
 
 

@@ -40,8 +40,8 @@ def regression_rows(
         intervals = {name: replicate_interval(v, ctx) for name, v in replicates.items()
                      if np.isfinite(values[name])}
     elif ctx.ci:
-        notes.append("intervals of the regression measures need the row order of files: not computed for an "
-                     "in-memory table given to this engine")
+        notes.append("intervals of the regression measures need the row order (files or a data frame): not "
+                     "computed for a DuckDB relation")
     mean = f"always predicting the mean {sq.baseline.prediction:.4g}"
     median = f"always predicting the median {ab.baseline.prediction:.4g}"
     metrics = {
