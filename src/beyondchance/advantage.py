@@ -32,6 +32,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from ._display import SummaryDisplay, format_number
 from ._validation import (
     as_1d,
     as_float_1d,
@@ -78,7 +79,7 @@ MultiOutput = Literal["uniform_average", "raw_values"]
 
 
 @dataclass(frozen=True, eq=False)
-class PredictionAdvantageResult:
+class PredictionAdvantageResult(SummaryDisplay):
     """A prediction advantage with what it was computed from.
 
     Attributes
@@ -98,6 +99,21 @@ class PredictionAdvantageResult:
     baseline_risk: Any
     baseline: BayesMarginalPrediction
     loss: str
+
+    def __float__(self) -> float:
+        return float(self.value)
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        """``np.asarray(result)``: the prediction advantage(s) as a float array."""
+        return np.array(self.value, dtype=np.float64 if dtype is None else dtype)
+
+    def _summary_title(self) -> str:
+        return f"Prediction advantage ({self.loss} loss)"
+
+    def _summary_rows(self) -> list[tuple[str, Any]]:
+        return [("prediction advantage", self.value), ("risk of the predictor", self.risk),
+                ("risk of the best constant", self.baseline_risk),
+                ("best constant", f"{format_number(self.baseline.prediction)} (from the {self.baseline.source})")]
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe representation."""

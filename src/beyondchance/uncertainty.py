@@ -125,6 +125,7 @@ from typing import Any, Callable, Literal, NamedTuple
 import numpy as np
 from scipy.special import ndtr, ndtri
 
+from ._display import SummaryDisplay, format_number
 from ._validation import (
     as_1d,
     as_samples,
@@ -198,7 +199,7 @@ class ConfidenceInterval(NamedTuple):
 
 
 @dataclass(frozen=True, eq=False)
-class BootstrapResult:
+class BootstrapResult(SummaryDisplay):
     """A bootstrap confidence interval and everything needed to audit or redo it.
 
     Attributes
@@ -235,6 +236,18 @@ class BootstrapResult:
     jackknife: str = "none"
     weight_type: str = "importance"
     nan_policy: str = "omit"
+
+    def __float__(self) -> float:
+        return float(self.estimate)
+
+    def _summary_title(self) -> str:
+        return (f"{self.measure} = {format_number(self.estimate)}, {self.confidence_level:.0%} CI "
+                f"{format_number(self.low)} to {format_number(self.high)}")
+
+    def _summary_rows(self) -> list[tuple[str, Any]]:
+        return [("estimate", self.estimate), ("interval", f"{format_number(self.low)} to {format_number(self.high)}"),
+                ("method", f"{self.method}, {self.n_resamples} resamples"), ("standard error", self.standard_error),
+                ("undefined resamples", self.n_undefined)]
 
     @property
     def bias(self) -> float:

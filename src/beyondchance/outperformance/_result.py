@@ -5,6 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
+from .._display import SummaryDisplay
 from .._json import jsonable as _jsonable
 
 __all__ = ["OPSResult"]
@@ -13,7 +16,7 @@ __all__ = ["OPSResult"]
 
 
 @dataclass(frozen=True)
-class OPSResult:
+class OPSResult(SummaryDisplay):
     """Outperformance score of a metric value at a prevalence, with its audit trail.
 
     Attributes
@@ -43,6 +46,20 @@ class OPSResult:
 
     def __float__(self) -> float:
         return float(self.score)
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        """``np.asarray(result)``: the score(s) as a float array."""
+        return np.array(self.score, dtype=np.float64 if dtype is None else dtype)
+
+    def _summary_title(self) -> str:
+        return f"Outperformance score of {self.metric}"
+
+    def _summary_rows(self) -> list[tuple[str, Any]]:
+        rows = [("OPS", self.score), ("value", self.value), ("prevalence", self.prevalence),
+                ("method", self.method), ("reference", self.reference)]
+        if self.n_samples is not None:
+            rows += [("reference curves", self.n_samples), ("standard error", self.standard_error)]
+        return rows
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe representation."""

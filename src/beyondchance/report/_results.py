@@ -15,6 +15,7 @@ from ..confusion import ConfusionMatrix
 from ..curves import ThresholdCounts
 from ..outperformance import outperformance_score
 from ..score_statistics import CoverageCurve, compress_counts, pa_coverage_from_counts
+from ._export import Exportable
 
 Task = Literal["binary-scores", "binary-labels", "multiclass-labels", "multiclass-probabilities", "regression"]
 
@@ -221,7 +222,7 @@ class MetricResult:
 
 
 @dataclass(frozen=True, eq=False)
-class Report:
+class Report(Exportable):
     """The evaluation of a predictor on one test set (see :func:`evaluate`).
 
     Attributes
@@ -274,6 +275,33 @@ class Report:
             raise InvalidInputError(
                 f"metric {name!r} is not in this report; it has {', '.join(self.metrics)}"
             ) from None
+
+    def __repr__(self) -> str:
+        name = f" of {shorten(self.name)!r}" if self.name else ""
+        return (f"<Report {self.task}{name}: n={self.n:,}, {len(self.metrics)} metrics; print() it, or "
+                "show it in a notebook>")
+
+    # --- renderings (print, notebooks, files: see beyondchance.report._export) ----
+
+    def _text(self) -> str:
+        from .render_terminal import render_report_text
+
+        return render_report_text(self)
+
+    def _html_fragment(self, plots: bool) -> str:
+        from .render_html import report_section
+
+        return report_section(self, plots=plots)
+
+    def _html_page(self, plots: bool) -> str:
+        from .render_html import report_html
+
+        return report_html(self, plots=plots)
+
+    def _markdown(self) -> str:
+        from .render_markdown import report_markdown
+
+        return report_markdown(self)
 
     # --- export ------------------------------------------------------------------
 

@@ -39,6 +39,7 @@ import numpy as np
 
 from .._validation import _check_label_values, as_1d, as_float, encode_labels
 from .._warnings import InvalidInputError
+from ._export import Exportable
 from ._results import Report, fmt_value, shorten
 from .detect import _resolve_positive, detect_task
 from .evaluate import evaluate
@@ -82,7 +83,7 @@ class Change:
 
 
 @dataclass(frozen=True, eq=False)
-class Comparison:
+class Comparison(Exportable):
     """Reports of several test sets and how their metrics moved (see :func:`compare`)."""
 
     reports: tuple[Report, ...]
@@ -92,6 +93,31 @@ class Comparison:
     changes: tuple[Change, ...]
     verdict: tuple[str, ...]
     notes: tuple[str, ...] = ()
+
+    def __repr__(self) -> str:
+        names = ", ".join(repr(shorten(r.name)) for r in self.reports)
+        return (f"<Comparison of {len(self.reports)} test sets ({names}), reference {shorten(self.reference)!r}; "
+                "print() it, or show it in a notebook>")
+
+    def _text(self) -> str:
+        from .render_terminal import render_comparison_text
+
+        return render_comparison_text(self)
+
+    def _html_fragment(self, plots: bool) -> str:
+        from .render_html import comparison_section
+
+        return comparison_section(self, plots=plots)
+
+    def _html_page(self, plots: bool) -> str:
+        from .render_html import comparison_html
+
+        return comparison_html(self, plots=plots)
+
+    def _markdown(self) -> str:
+        from .render_markdown import comparison_markdown
+
+        return comparison_markdown(self)
 
     def report(self, name: str) -> Report:
         for r in self.reports:

@@ -98,8 +98,8 @@ _LEGEND = (
 
 
 def report_section(report: Report, *, heading: str | None = None, level: int = 2,
-                   progress: Callable[[str], None] | None = None) -> str:
-    """The verdict, the table and the plots of one report, as an HTML fragment."""
+                   progress: Callable[[str], None] | None = None, plots: bool = True) -> str:
+    """The verdict, the table and (``plots``) the plots of one report, as an HTML fragment."""
     step = progress or (lambda message: None)
     h = f"h{level}"
     parts = []
@@ -110,10 +110,11 @@ def report_section(report: Report, *, heading: str | None = None, level: int = 2
     parts.append(f"<p class='context'>{_e(describe_task(report))}</p>")
     parts.append(_metrics_table(report))
     parts.append(f"<p class='legend'>{_e(_LEGEND)} Confidence intervals: {_e(report.ci_description)}.</p>")
-    step("drawing the plots")
-    figs = report_figures(report)
-    parts.append("<div class='plots'>" + "".join(
-        _img(fig, key.replace("_", " "), caption, key) for key, caption, fig in figs) + "</div>")
+    if plots:
+        step("drawing the plots")
+        figs = report_figures(report)
+        parts.append("<div class='plots'>" + "".join(
+            _img(fig, key.replace("_", " "), caption, key) for key, caption, fig in figs) + "</div>")
     if report.notes:
         parts.append("<div class='notes'><strong>Notes</strong><ul>"
                      + "".join(f"<li>{_e(n)}</li>" for n in report.notes) + "</ul></div>")
@@ -144,8 +145,8 @@ def _comparison_table(comparison: Any) -> str:
     return f"<table id='comparison'>{head}{''.join(rows)}</table>"
 
 
-def comparison_section(comparison: Any, *, heading: str | None = None, level: int = 2) -> str:
-    """Verdict, side-by-side table and plot of a comparison, as an HTML fragment."""
+def comparison_section(comparison: Any, *, heading: str | None = None, level: int = 2, plots: bool = True) -> str:
+    """Verdict, side-by-side table and (``plots``) plot of a comparison, as an HTML fragment."""
     h = f"h{level}"
     parts = []
     if heading:
@@ -160,9 +161,10 @@ def comparison_section(comparison: Any, *, heading: str | None = None, level: in
         f"({_e(shorten(comparison.reference))}). For precision, recall, specificity and balanced accuracy the OPS does "
         "not depend on the prevalence at fixed error rates, so a flag there means the model changed; the OPS "
         "of F1, MCC, κ and accuracy also drifts with the prevalence.</p>")
-    parts.append(_img(compare_figure(comparison), "comparison plot",
-                      "Prevalence, nominal values and OPS (with its interval at the CI ends) across the test sets.",
-                      "compare"))
+    if plots:
+        parts.append(_img(compare_figure(comparison), "comparison plot",
+                          "Prevalence, nominal values and OPS (with its interval at the CI ends) across the test sets.",
+                          "compare"))
     if comparison.notes:
         parts.append("<div class='notes'><strong>Notes</strong><ul>"
                      + "".join(f"<li>{_e(n)}</li>" for n in comparison.notes) + "</ul></div>")
@@ -187,13 +189,14 @@ def page(title: str, body: str, *, subtitle: str | None = None) -> str:
     )
 
 
-def report_html(report: Report, *, title: str | None = None, progress: Callable[[str], None] | None = None) -> str:
+def report_html(report: Report, *, title: str | None = None, progress: Callable[[str], None] | None = None,
+                plots: bool = True) -> str:
     """A complete page for one report."""
     title = title or (f"beyondchance report — {shorten(report.name)}" if report.name else "beyondchance report")
-    return page(title, report_section(report, progress=progress))
+    return page(title, report_section(report, progress=progress, plots=plots))
 
 
-def comparison_html(comparison: Any, *, title: str | None = None) -> str:
+def comparison_html(comparison: Any, *, title: str | None = None, plots: bool = True) -> str:
     """A complete page for a comparison of test sets."""
     title = title or f"beyondchance compare — {len(comparison.reports)} test sets"
-    return page(title, comparison_section(comparison))
+    return page(title, comparison_section(comparison, plots=plots))

@@ -1,0 +1,83 @@
+"""Markdown renderings of a report and of a comparison (notebooks, issues, pull requests).
+
+The same content as the terminal table: the verdict, then one row per metric with its
+value, interval, best constant prediction, advantage, OPS and verdict.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ._results import Report, fmt_value, shorten
+from .render_terminal import describe_comparison, describe_task
+
+__all__ = ["report_markdown", "comparison_markdown"]
+
+
+def _cell(x: Any) -> str:
+    """Text for a table cell: pipes escaped, line breaks as spaces."""
+    return " ".join(str(x).split()).replace("|", "\\|")
+
+
+def _table(head: list[str], rows: list[list[str]], align: list[str]) -> str:
+    lines = ["| " + " | ".join(map(_cell, head)) + " |", "|" + "|".join(align) + "|"]
+    lines += ["| " + " | ".join(map(_cell, row)) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def report_markdown(report: Report) -> str:
+    """The report as Markdown.
+
+    >>> from beyondchance.report import evaluate
+    >>> md = evaluate([0, 0, 0, 1, 1, 0, 1, 0], [0, 0, 1, 1, 1, 0, 0, 0], ci=False)._repr_markdown_()
+    >>> md.splitlines()[0]
+    '**beyondchance report**'
+    >>> [line.split(" | ")[:2] for line in md.splitlines() if line.startswith("| Accuracy")]
+    [['| Accuracy', '0.750']]
+    """
+    title = "**beyondchance report" + (f" — {_cell(shorten(report.name))}" if report.name else "") + "**"
+    level = int(round(report.confidence_level * 100))
+    rows = []
+    for m in report.metrics.values():
+        rows.append([
+            m.title, fmt_value(m.value),
+            "–" if m.ci is None else f"{fmt_value(m.ci.low)} – {fmt_value(m.ci.high)}",
+            f"{fmt_value(m.baseline)} ({m.baseline_prediction})",
+            "–" if not math.isfinite(m.advantage) else f"{m.advantage:+.3f}",
+            "–" if m.ops is None else f"{m.ops:.3f}",
+            m.verdict,
+        ])
+    parts = [title, "", _cell(describe_task(report)), "", "Verdict:", ""]
+    parts += [f"- {_cell(line)}" for line in report.verdict]
+    parts += ["", _table(["metric", "value", f"{level}% CI", "constant", "advantage", "OPS", "verdict"], rows,
+                         [":--", "--:", "--:", ":--", "--:", "--:", ":--"])]
+    parts += ["", f"Confidence intervals: {_cell(report.ci_description)}."]
+    parts += [f"- note: {_cell(note)}" for note in report.notes]
+    return "\n".join(parts) + "\n"
+
+
+def comparison_markdown(comparison: Any) -> str:
+    """The comparison as Markdown: one column per test set (value, advantage, OPS, flag)."""
+    reports = comparison.reports
+    rows = [["n", *(f"{r.n:,}" for r in reports)],
+            ["prevalence", *("–" if r.prevalence is None else f"{100 * r.prevalence:.2f}%" for r in reports)]]
+    for name in comparison.metric_names:
+        cells = []
+        for r in reports:
+            m = r.metrics.get(name)
+            if m is None:
+                cells.append("–")
+                continue
+            adv = "–" if not math.isfinite(m.advantage) else f"{m.advantage:+.3f}"
+            ops = "–" if m.ops is None else f"{m.ops:.3f}"
+            flag = comparison.flag(r.name, name)
+            cells.append(f"{fmt_value(m.value)} (adv {adv}, OPS {ops}){' ' + flag if flag else ''}")
+        title = reports[0].metrics[name].title if name in reports[0].metrics else name
+        rows.append([title, *cells])
+    parts = ["**beyondchance compare**", "", _cell(describe_comparison(comparison)), "", "Verdict:", ""]
+    parts += [f"- {_cell(line)}" for line in comparison.verdict]
+    parts += ["", _table(["metric", *(shorten(r.name) for r in reports)], rows,
+                         [":--", *("--:" for _ in reports)])]
+    parts += [f"- note: {_cell(note)}" for note in comparison.notes]
+    return "\n".join(parts) + "\n"
