@@ -98,3 +98,13 @@ def test_bootstrap_and_advantage_results_show_themselves():
     pa = bc.prediction_advantage_result(y, p)
     assert float(pa) == float(np.asarray(pa)) == pa.value
     assert "best constant" in str(pa) and "| prediction advantage |" in pa._repr_markdown_()
+
+
+def test_multiclass_ops_result_converts_and_shows_its_classes():
+    y = np.array([0, 1, 2, 2, 1, 0, 2, 1, 0, 2] * 10)
+    p = np.array([0, 1, 2, 1, 1, 0, 2, 2, 0, 2] * 10)
+    r = bc.multiclass_outperformance_score("f1", y, p)
+    assert float(r) == float(np.asarray(r)) == pytest.approx(r.score)
+    per_class = bc.multiclass_outperformance_score("f1", y, p, average=None)
+    np.testing.assert_array_equal(np.asarray(per_class), per_class.scores)
+    assert all(f"class {c}" in str(r) for c in (0, 1, 2))

@@ -46,6 +46,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from .._display import SummaryDisplay, format_number
 from .._json import jsonable as _jsonable
 from .._validation import (
     as_1d,
@@ -404,7 +405,7 @@ def _scoring_resamples(
 
 
 @dataclass(frozen=True)
-class MulticlassOPSResult:
+class MulticlassOPSResult(SummaryDisplay):
     """One-vs-rest outperformance scores of a multi-class or multi-label problem.
 
     Attributes
@@ -430,6 +431,23 @@ class MulticlassOPSResult:
     metric: str
     multilabel: bool = False
     options: dict[str, Any] = field(default_factory=dict)
+
+    def __float__(self) -> float:
+        return float(self.score)
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        """``np.asarray(result)``: the aggregate score (per-class scores when ``average`` is None)."""
+        return np.array(self.score, dtype=np.float64 if dtype is None else dtype)
+
+    def _summary_title(self) -> str:
+        kind = "multi-label" if self.multilabel else "one-vs-rest"
+        return f"Outperformance score of {self.metric} ({kind}, average {self.average})"
+
+    def _summary_rows(self) -> list[tuple[str, Any]]:
+        return [("OPS", self.score), *((f"class {label}", f"OPS {format_number(s)} (value {format_number(v)}, "
+                                                            f"prevalence {format_number(p)})")
+                                       for label, s, v, p in zip(self.labels.tolist(), self.scores, self.values,
+                                                                 self.prevalences))]
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe representation."""
