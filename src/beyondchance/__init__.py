@@ -82,12 +82,16 @@ from .stats import BinnedScoreCounts, LabelCounts, LossSums, Moments, Sufficient
 from .engines import compute_statistics
 from .streaming import StatisticsAccumulator
 from .report import Comparison, MetricResult, Report, compare, evaluate
+from .scorers import get_scorer, make_scorer, scorer_names
 
 __version__ = "0.1.0"
 
 __all__ = [
     "evaluate",
     "compare",
+    "make_scorer",
+    "get_scorer",
+    "scorer_names",
     "Report",
     "MetricResult",
     "Comparison",
