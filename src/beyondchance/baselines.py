@@ -53,7 +53,6 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
 import numpy as np
-from scipy import optimize
 
 from ._validation import (
     as_1d,
@@ -753,6 +752,8 @@ def _solve_simplex(loss: Loss, p: np.ndarray) -> tuple[np.ndarray, float]:
 
     candidates = [np.full(k, 1.0 / k)] + list(np.eye(k))
     if k > 1:
+        from scipy import optimize  # imported on use: importing it takes ~0.3 s
+
         res = optimize.minimize(
             risk,
             np.full(k, 1.0 / k),
@@ -779,6 +780,8 @@ def _solve_real(loss: Loss, y: np.ndarray, w: np.ndarray) -> tuple[float, float]
     lo, hi = float(np.min(y)), float(np.max(y))
     if lo == hi:
         return lo, risk(lo)
+    from scipy import optimize
+
     res = optimize.minimize_scalar(
         risk, bounds=(lo, hi), method="bounded", options={"xatol": 1e-12 * (hi - lo), "maxiter": 2000}
     )

@@ -888,15 +888,18 @@ def _counts_unweighted(pos: np.ndarray, s: np.ndarray, pos_label: Any) -> Thresh
     if n_pos == 0 or n_neg == 0:
         return _counts_one_class(p if n_neg == 0 else neg, n_neg == 0, pos_label)
     first_neg = _first_of_runs(neg)
-    starts_neg = np.flatnonzero(first_neg)  # #negatives below each distinct negative score
-    k_neg = starts_neg.shape[0]
+    distinct_neg = bool(first_neg.all())  # continuous scores: no ties among the negatives
+    # #negatives below each distinct negative score (its index when they are distinct)
+    starts_neg = None if distinct_neg else np.flatnonzero(first_neg)
+    k_neg = n_neg if distinct_neg else starts_neg.shape[0]
     starts_pos = np.flatnonzero(_first_of_runs(p))
     u_pos = p[starts_pos]  # distinct positive scores, ascending
     count_pos = np.diff(starts_pos, append=n_pos)
     neg_below = np.searchsorted(neg, u_pos, side="left")  # #negatives below u
-    rank = np.searchsorted(starts_neg, neg_below, side="left")  # #distinct negative scores below u
+    # #distinct negative scores below u
+    rank = neg_below if distinct_neg else np.searchsorted(starts_neg, neg_below, side="left")
     shared = rank < k_neg
-    shared[shared] = neg[starts_neg[rank[shared]]] == u_pos[shared]
+    shared[shared] = neg[rank[shared] if distinct_neg else starts_neg[rank[shared]]] == u_pos[shared]
     added = ~shared  # positive scores that no negative has
     added_before = np.cumsum(added) - added
     merged_pos = rank + added_before  # ascending position of u among all distinct scores
@@ -906,9 +909,9 @@ def _counts_unweighted(pos: np.ndarray, s: np.ndarray, pos_label: Any) -> Thresh
     is_neg_score[at_added] = False
     thr0, tps0, fps0 = _padded_outputs(k)
     thr_up, tps_up, fps_up = thr0[:0:-1], tps0[:0:-1], fps0[:0:-1]  # ascending views
-    thr_up[is_neg_score] = neg[first_neg]
+    thr_up[is_neg_score] = neg if distinct_neg else neg[first_neg]
     thr_up[at_added] = u_pos[added]
-    fps_up[is_neg_score] = starts_neg
+    fps_up[is_neg_score] = np.arange(n_neg, dtype=np.float64) if distinct_neg else starts_neg
     fps_up[at_added] = neg_below[added]
     np.subtract(n_neg, fps0[1:], out=fps0[1:])  # negatives with score >= threshold
     tps0[1:] = 0.0
