@@ -380,3 +380,44 @@ def test_bootstrap_estimate_and_interval_follow_the_per_class_policy():
                         n_resamples=200, random_state=0)
         assert res.estimate == pytest.approx(expected, abs=TOL)
         assert res.n_undefined == 0 and res.low <= res.estimate <= res.high
+
+
+def test_jaccard_fdr_for_likelihood_ratios_and_dor():
+    """Issue 14, item 5: from the counts, equal to scikit-learn (jaccard_score,
+    class_likelihood_ratios) and to PyCM's definitions (FDR = FP/(TP+FP), FOR =
+    FN/(FN+TN), DOR = LR+/LR−), weighted and per class."""
+    import sklearn.metrics as skm
+
+    from beyondchance import outperformance_score
+
+    rng = np.random.default_rng(14)
+    y = rng.integers(0, 2, 500)
+    p = np.where(rng.random(500) < 0.75, y, 1 - y)
+    w = rng.uniform(0.5, 2.0, 500)
+    cm = ConfusionMatrix.from_predictions(y, p, sample_weight=w)
+    tp, fp, fn, tn = cm.tp, cm.fp, cm.fn, cm.tn
+    assert cm.metric("jaccard") == pytest.approx(skm.jaccard_score(y, p, sample_weight=w), abs=1e-12)
+    assert cm.metric("csi") == cm.metric("jaccard")
+    lr_plus, lr_minus = skm.class_likelihood_ratios(y, p, sample_weight=w)
+    assert cm.metric("lr_plus") == pytest.approx(lr_plus, abs=1e-12)
+    assert cm.metric("lr_minus") == pytest.approx(lr_minus, abs=1e-12)
+    assert cm.metric("fdr") == pytest.approx(fp / (tp + fp), abs=1e-15) == pytest.approx(1 - cm.metric("precision"))
+    assert cm.metric("for") == pytest.approx(fn / (fn + tn), abs=1e-15) == pytest.approx(1 - cm.metric("npv"))
+    assert cm.metric("dor") == pytest.approx(lr_plus / lr_minus, rel=1e-12)
+    k3 = rng.integers(0, 3, 300)
+    q3 = np.where(rng.random(300) < 0.6, k3, rng.integers(0, 3, 300))
+    cm3 = ConfusionMatrix.from_predictions(k3, q3)
+    for average in ("macro", "weighted", "micro"):
+        assert cm3.metric("jaccard", average=average) == pytest.approx(
+            skm.jaccard_score(k3, q3, average=average), abs=1e-12), average
+    # undefined, as in scikit-learn: LR+ without false positives, DOR without errors
+    perfect = ConfusionMatrix.from_predictions([0, 1, 1, 0], [0, 1, 1, 0])
+    assert np.isnan(perfect.metric("lr_plus")) and np.isnan(perfect.metric("dor"))
+    # the likelihood ratios' OPS is prevalence-free: v/2 below 1, 1 − 1/(2v) above (LR+)
+    for v in (0.4, 1.0, 3.0):
+        expected = v / 2 if v <= 1 else 1 - 1 / (2 * v)
+        for pi in (0.05, 0.5):
+            assert outperformance_score("lr_plus", v, pi).score == pytest.approx(expected, abs=1e-15)
+            assert outperformance_score("lr_minus", v, pi).score == pytest.approx(1 - expected, abs=1e-15)
+            mc = outperformance_score("lr_plus", v, pi, method="monte-carlo", n_samples=200_000, random_state=1)
+            assert abs(mc.score - expected) <= 4 * mc.standard_error

@@ -20,7 +20,7 @@ whether to warn (:class:`~beyondchance.UndefinedMeasureWarning`) or substitute a
 >>> get_metric("f1").compute(tp=8, fp=2, fn=2, tn=88)
 0.8
 >>> sorted(METRICS)[:4]
-['accuracy', 'balanced_accuracy', 'error', 'f1']
+['accuracy', 'balanced_accuracy', 'dor', 'error']
 """
 
 from __future__ import annotations
@@ -156,6 +156,36 @@ def _lift(tp, fp, fn, tn):
     return _div(tp * n, (tp + fp) * (tp + fn))
 
 
+def _jaccard(tp, fp, fn, tn):
+    """Jaccard index of the positive class (critical success index): TP / (TP + FP + FN)."""
+    tp = np.asarray(tp, dtype=np.float64)
+    return _div(tp, tp + np.asarray(fp, dtype=np.float64) + fn)
+
+
+def _fdr(tp, fp, fn, tn):
+    return _div(fp, np.add(tp, fp))
+
+
+def _false_omission_rate(tp, fp, fn, tn):
+    return _div(fn, np.add(fn, tn))
+
+
+def _lr_plus(tp, fp, fn, tn):
+    """Positive likelihood ratio TPR / FPR (undefined when FPR = 0, as in scikit-learn)."""
+    return _div(_recall(tp, fp, fn, tn), _fpr(tp, fp, fn, tn))
+
+
+def _lr_minus(tp, fp, fn, tn):
+    """Negative likelihood ratio FNR / TNR (undefined when TNR = 0)."""
+    return _div(_fnr(tp, fp, fn, tn), _specificity(tp, fp, fn, tn))
+
+
+def _dor(tp, fp, fn, tn):
+    """Diagnostic odds ratio LR+ / LR− = (TP·TN) / (FP·FN) (undefined when FP·FN = 0)."""
+    tp, fp, fn, tn = (np.asarray(x, dtype=np.float64) for x in (tp, fp, fn, tn))
+    return _div(tp * tn, fp * fn)
+
+
 # --- the registry -------------------------------------------------------------------
 
 
@@ -253,6 +283,12 @@ _REGISTRY: tuple[LabelingMetric, ...] = (
     LabelingMetric("pure_accuracy", _pure_accuracy, -1, 1, True, "(A − RA) / (1 − RA), RA = p·q + (1−p)(1−q)", "native", None, lower_at=_kappa_lower),
     LabelingMetric("prediction_advantage", _prediction_advantage, -np.inf, 1, True, "1 − err / (1 − max_k p_k)", "native", None, aliases=("pa",), lower_at=_pa_lower),
     LabelingMetric("lift", _lift, 0, np.inf, True, "precision / π", "per-class", None, upper_at=lambda pi: 1 / np.asarray(pi, dtype=np.float64)),
+    LabelingMetric("jaccard", _jaccard, 0, 1, True, "TP / (TP + FP + FN)", "per-class", "jaccard_score", aliases=("jaccard_score", "jaccard_index", "csi", "critical_success_index", "threat_score")),
+    LabelingMetric("fdr", _fdr, 0, 1, False, "FP / (TP + FP)  (1 − precision)", "per-class", None, aliases=("false_discovery_rate",)),
+    LabelingMetric("false_omission_rate", _false_omission_rate, 0, 1, False, "FN / (FN + TN)  (1 − NPV)", "per-class", None, aliases=("for",)),
+    LabelingMetric("lr_plus", _lr_plus, 0, np.inf, True, "TPR / FPR", "per-class", None, aliases=("positive_likelihood_ratio", "lr+")),
+    LabelingMetric("lr_minus", _lr_minus, 0, np.inf, False, "FNR / TNR", "per-class", None, aliases=("negative_likelihood_ratio", "lr-")),
+    LabelingMetric("dor", _dor, 0, np.inf, True, "(TP · TN) / (FP · FN)  (LR+ / LR−)", "per-class", None, aliases=("diagnostic_odds_ratio",)),
 )
 
 #: canonical name → metric

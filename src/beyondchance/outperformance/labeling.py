@@ -350,8 +350,27 @@ def _curve_area(name: str, mu: np.ndarray, p: np.ndarray) -> np.ndarray:
     return np.clip(area, 0.0, 1.0)
 
 
+def _likelihood_ratio_area(v: np.ndarray) -> np.ndarray:
+    r"""Area of {(x, y) ∈ [0, 1]²: y < v·x}: v/2 for v ≤ 1, 1 − 1/(2v) beyond.
+
+    The OPS of the likelihood ratios, which do not depend on π: LR+ = (1 − β)/α beats
+    the classifiers with 1 − β < LR+·α; LR− = β/(1 − α) (lower is better) beats those
+    with β > LR−·(1 − α), the area 1 − A(LR−).
+
+    >>> _likelihood_ratio_area(np.array([0.0, 0.5, 1.0, 2.0, np.inf])).tolist()
+    [0.0, 0.25, 0.5, 0.75, 1.0]
+    """
+    v = np.asarray(v, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(v <= 1, np.maximum(v, 0.0) / 2, 1 - 1 / (2 * v))
+
+
 def _builtin_exact(name: str, mu: np.ndarray, p: np.ndarray, options: dict) -> np.ndarray | None:
     """Vectorised exact area for a registered metric, or None if it has no analytic boundary."""
+    if name == "lr_plus":
+        return _likelihood_ratio_area(mu)
+    if name == "lr_minus":
+        return 1 - _likelihood_ratio_area(mu)
     if name in _HALFPLANES:
         return _halfplane_area(*_HALFPLANES[name](mu, p, **options))
     if name == "g_mean":
@@ -368,6 +387,10 @@ def _builtin_exact(name: str, mu: np.ndarray, p: np.ndarray, options: dict) -> n
 # --- exact areas: the general path (any metric, via quad + brentq) ------------------
 
 
+#: how far inside the unit square the general path evaluates its edges
+_EDGE = 1e-12
+
+
 def _general_area(score: Callable[[np.ndarray, np.ndarray], np.ndarray], threshold: float, *, n_grid: int = 129) -> float:
     r"""∬ 1{score(α, β) < threshold} dα dβ for one (μ, π) pair, by nested 1-D solvers.
 
@@ -380,7 +403,10 @@ def _general_area(score: Callable[[np.ndarray, np.ndarray], np.ndarray], thresho
     missed.  The length is integrated over β with :func:`scipy.integrate.quad`, split
     at the β where the boundary meets α = 0 or α = 1 (kinks of the integrand).
     """
+    # the end points 1e-12 inside the square: a metric undefined on its edge (LR− at
+    # α = 1) still shows the side of the threshold that the edge's neighbourhood is on
     grid = np.linspace(0.0, 1.0, n_grid)
+    grid[0], grid[-1] = _EDGE, 1.0 - _EDGE
 
     def value(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         with np.errstate(all="ignore"):
@@ -415,13 +441,13 @@ def _general_area(score: Callable[[np.ndarray, np.ndarray], np.ndarray], thresho
         cuts = crossings(ind, lambda a: float(value(np.array([a]), np.array([b]))[0]))
         if not cuts:
             return 1.0 if ind[0] else 0.0
-        pts = np.concatenate([[0.0], cuts, [1.0]])
+        pts = np.concatenate([[0.0], cuts, [1.0]])  # the edge strips belong to their neighbours
         seg = np.diff(pts)
         on = (np.arange(seg.size) % 2 == 0) == bool(ind[0])
         return float(seg[on].sum())
 
     kinks: list[float] = []
-    for a_edge in (0.0, 1.0):
+    for a_edge in (_EDGE, 1.0 - _EDGE):
         aa = np.full(n_grid, a_edge)
         ind = beaten(aa, grid)
         kinks += crossings(ind, lambda b, a_edge=a_edge: float(value(np.array([a_edge]), np.array([b]))[0]))
