@@ -1310,8 +1310,20 @@ curve_nauc.__doc__ = _with_params(
 
 
 def roc_auc(
-    y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: Any = None, strict: bool = False
-) -> float:
+    y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: Any = None, strict: bool = False,
+    max_fpr: float | None = None, multi_class: str = "ovr", average: Any = "macro", labels: Any = None,
+) -> Any:
+    if np.ndim(y_score) == 2:
+        from .multiclass_curves import multiclass_roc_auc
+
+        if max_fpr is not None:
+            raise InvalidInputError("max_fpr applies to binary scores only (as in scikit-learn)")
+        return multiclass_roc_auc(y_true, y_score, multi_class=multi_class, average=average,
+                                  sample_weight=sample_weight, labels=labels)
+    if max_fpr is not None:
+        from .multiclass_curves import partial_roc_auc
+
+        return partial_roc_auc(y_true, y_score, max_fpr, sample_weight=sample_weight, pos_label=pos_label)
     return curve_auc(
         y_true, y_score, curve="roc", sample_weight=sample_weight, pos_label=pos_label, strict=strict
     )
@@ -1325,18 +1337,34 @@ roc_auc.__doc__ = _with_params(
     Parameters
     ----------
     {params}
+    max_fpr : float in (0, 1], optional
+        The McClish-standardised partial area up to this false-positive rate
+        (:func:`beyondchance.multiclass_curves.partial_roc_auc`).
+    multi_class, average, labels : for an (n, K) ``y_score`` of class scores:
+        ``"ovr"`` (one-vs-rest, ``average`` ``"macro"``, ``"weighted"`` or None) or
+        ``"ovo"`` (Hand & Till), columns in the order of ``labels`` (default the sorted
+        classes); see :func:`beyondchance.multiclass_curves.multiclass_roc_auc`.
 
     Examples
     --------
     >>> roc_auc([0, 1, 0, 1], [0.2, 0.9, 0.6, 0.6])
     0.875
+    >>> P = [[.6, .3, .1], [.2, .7, .1], [.1, .2, .7], [.5, .3, .2], [.3, .3, .4]]
+    >>> round(roc_auc([0, 1, 2, 1, 0], P), 12)   # one-vs-rest, macro: scikit-learn's 0.888...
+    0.888888888889
     """
 )
 
 
 def average_precision(
-    y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: Any = None, strict: bool = False
-) -> float:
+    y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: Any = None, strict: bool = False,
+    average: Any = "macro", labels: Any = None,
+) -> Any:
+    if np.ndim(y_score) == 2:
+        from .multiclass_curves import multiclass_average_precision
+
+        return multiclass_average_precision(y_true, y_score, average=average, sample_weight=sample_weight,
+                                            labels=labels)
     return curve_auc(
         y_true, y_score, curve="pr", method="ap", sample_weight=sample_weight, pos_label=pos_label, strict=strict
     )
@@ -1352,6 +1380,10 @@ average_precision.__doc__ = _with_params(
     Parameters
     ----------
     {params}
+    average, labels : for an (n, K) ``y_score`` of class scores, one-vs-rest:
+        ``"macro"``, ``"weighted"``, ``"micro"`` or None (per class), columns in the
+        order of ``labels``; see
+        :func:`beyondchance.multiclass_curves.multiclass_average_precision`.
 
     Examples
     --------
