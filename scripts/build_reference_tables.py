@@ -1,4 +1,5 @@
-"""Build the shipped DBT reference table ``src/beyondchance/outperformance/_reference/dbt10.npz``.
+"""Build the shipped DBT reference table ``src/beyondchance/outperformance/_reference/dbt10.npy``
+(the knots, one row per stored reference) and ``dbt10.json`` (what each row is).
 
 The table holds the default reference of the OPS of scoring metrics (Directed Binary
 Tree of depth 10, 114,688 curves, seed 0 — exactly the sample
@@ -9,7 +10,7 @@ same package version writes the same values.  Runtime on one core of the 2-core 
 machine: about 6 minutes (``--quick``: a 2-point grid, for trying the script).
 
     python scripts/build_reference_tables.py            # writes the package file
-    python scripts/build_reference_tables.py --quick --out /tmp/dbt10.npz
+    python scripts/build_reference_tables.py --quick --out /tmp/dbt10.npy
 """
 
 from __future__ import annotations
@@ -76,10 +77,15 @@ def main() -> None:
         "built_seconds": round(time.perf_counter() - t0, 1),
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = args.out.with_suffix(".tmp.npz")
-    # uncompressed: float64 reference values hardly compress, and reading is a copy (first call fast)
-    np.savez(tmp, meta_json=np.array(json.dumps(meta)), **arrays)
+    # one float64 array of all rows (memory-mapped when read: a call reads only its rows)
+    row = 0
+    for entry in meta_arrays:
+        entry["row"], entry["rows"] = row, int(arrays[entry["name"]].shape[0])
+        row += entry["rows"]
+    tmp = args.out.with_suffix(".tmp.npy")
+    np.save(tmp, np.vstack([arrays[entry["name"]] for entry in meta_arrays]))
     os.replace(tmp, args.out)
+    args.out.with_suffix(".json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
     print(f"wrote {args.out} ({args.out.stat().st_size / 1e6:.2f} MB): {len(entries)} arrays, "
           f"bound {meta['bound']:.6f}, measured max difference {meta['measured_max_difference']:.6f}, "
           f"{meta['built_seconds']} s")

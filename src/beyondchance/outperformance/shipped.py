@@ -4,7 +4,9 @@ The OPS of a scoring metric at the default reference — Directed Binary Tree of
 10, :data:`~beyondchance.outperformance.scoring.DEFAULT_N_SAMPLES` = 114,688 curves,
 seed 0 — reads sorted reference values per (quantity, prevalence grid point) (see
 :mod:`.scoring`).  Those arrays are 0.9 MB each, so the package ships a *thinned* copy:
-``_reference/dbt10.npz`` holds, for
+``_reference/dbt10.npy`` (one float64 array, one row per stored reference, memory-mapped
+so that a call reads only its rows) with ``_reference/dbt10.json`` (what each row is)
+holds, for
 
 * the ROC AUC (one array, π-free),
 * the PR AUC and the lift AUC (default estimators) at each of the 141 points of the
@@ -43,8 +45,10 @@ disk cache as before.
 
 from __future__ import annotations
 
+import functools
 import io
 import json
+import os
 import threading
 from importlib import resources
 from typing import Any
@@ -53,8 +57,10 @@ import numpy as np
 
 __all__ = ["KNOTS", "BOUND", "TABLE_FILE", "shipped_values", "knot_positions", "thin", "rebuild"]
 
-#: File of the shipped table, in the ``beyondchance.outperformance`` package.
-TABLE_FILE = "_reference/dbt10.npz"
+#: Files of the shipped table, in the ``beyondchance.outperformance`` package: the values
+#: (rows of knots) and the description of each row.
+TABLE_FILE = "_reference/dbt10.npy"
+META_FILE = "_reference/dbt10.json"
 #: Number of stored ranks per reference array.
 KNOTS = 2049
 
@@ -62,13 +68,23 @@ _lock = threading.Lock()
 _table: dict[str, Any] | None = None
 
 
+@functools.lru_cache(maxsize=8)
 def knot_positions(n: int, knots: int = KNOTS) -> np.ndarray:
-    """The K evenly spaced ranks 0 = p_0 < … < p_{K−1} = n − 1 that are stored.
+    """The K evenly spaced ranks 0 = p_0 < … < p_{K−1} = n − 1 that are stored (read-only).
 
     >>> knot_positions(11, 3).tolist()
     [0, 5, 10]
     """
-    return np.unique(np.round(np.linspace(0, n - 1, min(knots, n))).astype(np.int64))
+    out = np.unique(np.round(np.linspace(0, n - 1, min(knots, n))).astype(np.int64))
+    out.setflags(write=False)
+    return out
+
+
+@functools.lru_cache(maxsize=2)
+def _ranks(n: int) -> np.ndarray:
+    out = np.arange(n, dtype=np.float64)
+    out.setflags(write=False)
+    return out
 
 
 def thin(sorted_values: np.ndarray, knots: int = KNOTS) -> np.ndarray:
@@ -87,7 +103,7 @@ def rebuild(knot_values: np.ndarray, n: int) -> np.ndarray:
     pos = knot_positions(n, knot_values.shape[0])
     finite = np.isfinite(knot_values)
     if finite.all():  # linear between every pair of knots: one interpolation
-        out = np.interp(np.arange(n, dtype=np.float64), pos, knot_values)
+        out = np.interp(_ranks(n), pos, knot_values)
         out.setflags(write=False)
         return out
     out = np.repeat(knot_values, np.diff(np.append(pos, n)))  # the step function
@@ -105,26 +121,29 @@ BOUND = float((np.max(np.diff(knot_positions(114_688))) - 1) / 114_688)
 
 
 def _load() -> dict[str, Any] | None:
-    """The table as {"meta": dict, "npz": the open archive, "arrays": {name: array read}},
-    or None when it is not installed.  The file is read once into memory; each array is
-    parsed on first use (:func:`_array`)."""
+    """The table as {"meta": dict, "values": (rows, knots) array}, or None when it is not
+    installed.  The values are memory-mapped where the package is a directory (a call
+    reads only its rows), else read into memory."""
     global _table
     with _lock:
         if _table is None:
             try:
-                raw = resources.files(__package__).joinpath(TABLE_FILE).read_bytes()
-                npz = np.load(io.BytesIO(raw), allow_pickle=False)
-                _table = {"meta": json.loads(str(npz["meta_json"])), "npz": npz, "arrays": {}}
+                package = resources.files(__package__)
+                meta = json.loads(package.joinpath(META_FILE).read_text(encoding="utf-8"))
+                target = package.joinpath(TABLE_FILE)
+                if isinstance(target, os.PathLike):
+                    values = np.load(os.fspath(target), mmap_mode="r", allow_pickle=False)
+                else:  # pragma: no cover - a zipped package
+                    values = np.load(io.BytesIO(target.read_bytes()), allow_pickle=False)
+                _table = {"meta": meta, "values": values}
             except (FileNotFoundError, OSError, ValueError, KeyError):
                 _table = {"meta": None}
         return _table if _table.get("meta") is not None else None
 
 
-def _array(table: dict[str, Any], name: str) -> np.ndarray:
-    with _lock:
-        if name not in table["arrays"]:
-            table["arrays"][name] = table["npz"][name]
-        return table["arrays"][name]
+def _rows(table: dict[str, Any], entry: dict[str, Any]) -> np.ndarray:
+    """The rows of one stored array (a view of the memory-mapped values)."""
+    return table["values"][entry["row"]:entry["row"] + entry["rows"]]
 
 
 def _matches(meta: dict[str, Any], reference_key: dict[str, Any]) -> bool:
@@ -151,9 +170,9 @@ def shipped_values(reference_key: dict[str, Any], quantity: dict[str, Any], pike
         elif pikey is not None and pikey[0] == "grid" and entry["grid"] is not None:
             lo = entry["grid"][0]
             row = int(pikey[1]) - lo
-            if not 0 <= row < _array(table, entry["name"]).shape[0]:
+            if not 0 <= row < entry["rows"]:
                 return None
         else:
             continue
-        return rebuild(_array(table, entry["name"])[row], int(table["meta"]["reference_key"]["n_samples"]))
+        return rebuild(np.asarray(_rows(table, entry)[row]), int(table["meta"]["reference_key"]["n_samples"]))
     return None
