@@ -34,7 +34,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument("--quick", action="store_true", help="two grid points only")
+    ap.add_argument("--table", choices=("main", "lift"), default="main",
+                    help="main: the AUCs and the OPRC levels (2,049 knots, dbt10.npy); lift: the lift at the "
+                         "OPS(lift) curve's rates on the grid (257 knots, dbt10_lift.npy)")
     args = ap.parse_args()
+    if args.table == "lift" and args.out == OUT:
+        args.out = OUT.with_name("dbt10_lift.npy")
+    knots = shipped.KNOTS if args.table == "main" else shipped.LIFT_KNOTS
     t0 = time.perf_counter()
     n = int(round(scoring.GRID_LIMIT / scoring.GRID_STEP))
     grid = np.arange(-n, n + 1) if not args.quick else np.array([-22, -21])
@@ -43,24 +49,29 @@ def main() -> None:
     # cache=False: computed from the curves, never read from a cache or an older table
     ctx = scoring._Context(sampler, G, seed, False)
     reference_key = scoring._Context(sampler, G, seed, True).reference_key()
-    quantities = {
-        "roc_auc": (scoring._resolve_spec("roc_auc", None).quantity(None), None),
-        "pr_auc": (scoring._resolve_spec("pr_auc", None).quantity(None), grid),
-        "lift_auc": (scoring._resolve_spec("lift_auc", None).quantity(None), grid),
-    }
-    for u in np.asarray(DEFAULT_LEVELS, dtype=np.float64).tolist():
-        quantities[f"precision_at_recall_{u:g}"] = (
-            scoring._resolve_spec("precision_at_recall", None).quantity(float(u)), None)
+    levels = np.asarray(DEFAULT_LEVELS, dtype=np.float64).tolist()
+    if args.table == "main":
+        quantities = {
+            "roc_auc": (scoring._resolve_spec("roc_auc", None).quantity(None), None),
+            "pr_auc": (scoring._resolve_spec("pr_auc", None).quantity(None), grid),
+            "lift_auc": (scoring._resolve_spec("lift_auc", None).quantity(None), grid),
+        }
+        for u in levels:
+            quantities[f"precision_at_recall_{u:g}"] = (
+                scoring._resolve_spec("precision_at_recall", None).quantity(float(u)), None)
+    else:
+        quantities = {f"lift_at_rate_{u:g}": (scoring._resolve_spec("lift_at_rate", None).quantity(float(u)), grid)
+                      for u in levels}
     entries = []
     for q, g in quantities.values():
         entries += [(q, None)] if g is None else [(q, ("grid", int(i))) for i in g]
     values = scoring._ensure(ctx, entries)
     arrays, meta_arrays, worst = {}, [], 0
-    pos = shipped.knot_positions(G)
+    pos = shipped.knot_positions(G, knots)
     for name, (q, g) in quantities.items():
         keys = [None] if g is None else [("grid", int(i)) for i in g]
         full = [values[(q, k)] for k in keys]
-        arrays[name] = np.stack([shipped.thin(s) for s in full])
+        arrays[name] = np.stack([shipped.thin(s, knots) for s in full])
         meta_arrays.append({"name": name, "quantity": json.loads(json.dumps(q.key())),
                             "grid": None if g is None else [int(g[0]), int(g[-1])]})
         # the bound, measured: largest count difference of the rebuilt array, at every value

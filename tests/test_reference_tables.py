@@ -4,8 +4,8 @@
   computed afresh by at most the table's stated bound;
 * it agrees with an independent Monte Carlo (another seed) within the Monte Carlo errors;
 * the paper's Table 6–7 PR AUC values keep their OPS within ±0.002;
-* with an empty cache directory, the report's OPS of the AUCs and the OPRC need no
-  Monte Carlo at all.
+* with an empty cache directory, the report's OPS of the AUCs, the OPRC and the OPS(lift)
+  curve need no Monte Carlo at all.
 """
 
 from __future__ import annotations
@@ -49,6 +49,29 @@ def test_table_is_the_fresh_reference_within_its_bound(metric):
     table = np.asarray(ops(metric, values, pi).score, dtype=np.float64)
     fresh = np.asarray(ops(metric, values, pi, cache=False).score, dtype=np.float64)
     assert np.max(np.abs(table - fresh)) <= shipped.BOUND + 1e-12, metric
+
+
+def _lift_table() -> dict:
+    tables = [t for t in shipped._tables() if t["file"] == shipped.LIFT_TABLE_FILE]
+    if not tables:
+        pytest.skip("the lift table is not built")
+    return tables[0]
+
+
+def test_lift_table_is_the_fresh_reference_within_its_bound():
+    """The OPS(lift) curve's rates on the grid (257 knots): the stated bound holds against
+    the same 114,688 curves computed afresh, at a random prevalence."""
+    meta = _lift_table()["meta"]
+    bound = (int(np.max(np.diff(shipped.knot_positions(scoring.DEFAULT_N_SAMPLES, shipped.LIFT_KNOTS)))) - 1) \
+        / scoring.DEFAULT_N_SAMPLES
+    assert meta["bound"] == pytest.approx(bound) and 0 < meta["measured_max_difference"] <= bound
+    assert meta["reference_key"] == shipped._load()["meta"]["reference_key"]
+    levels = np.asarray(DEFAULT_LEVELS, dtype=np.float64)
+    p = float(_prevalences(9, 1)[0])
+    values = np.linspace(0.2, 0.9, levels.size) * float(scoring.scoring_metric_upper("lift_at_rate", p))
+    table = np.asarray(ops("lift_at_rate", values, p, at=levels).score)
+    fresh = np.asarray(ops("lift_at_rate", values, p, at=levels, cache=False).score)
+    assert np.max(np.abs(table - fresh)) <= bound + 1e-12
 
 
 def test_oprc_levels_are_the_fresh_reference_within_its_bound():
@@ -97,4 +120,6 @@ def test_no_monte_carlo_with_an_empty_cache(tmp_path, monkeypatch):
         assert 0 <= r[name].ops <= 1
     oprc = r.oprc()
     assert np.isfinite(oprc["ops"]).any()
+    if any(t["file"] == shipped.LIFT_TABLE_FILE for t in shipped._tables()):
+        assert np.isfinite(r.ops_lift()["ops"]).any()
     assert list(tmp_path.rglob("*.npz")) == []  # nothing was drawn, nothing written

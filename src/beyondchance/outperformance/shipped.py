@@ -31,11 +31,18 @@ bound and the largest difference measured when it was built;
 ``tests/test_reference_tables.py`` checks it against a fresh computation).  This
 adds to the Monte Carlo standard error of the reference itself (≤ 0.0015) and to the
 logit-prevalence interpolation error (≤ 0.0005 for pr_auc, ≤ 0.0004 for lift_auc; see
-:mod:`.scoring`).  The table is built by ``scripts/build_reference_tables.py``.
+:mod:`.scoring`).
+
+A second table, ``_reference/dbt10_lift.npy`` / ``.json``, holds the lift at the
+predicted-positive rates :data:`~beyondchance.outperformance.curves.DEFAULT_LEVELS` at
+each grid point (the report's OPS(lift) curve) with :data:`LIFT_KNOTS` = 257 knots: its
+bound, by the same argument, is 447 / 114,688 = 0.0039 (its knots are up to 448 ranks
+apart).  The tables are built by ``scripts/build_reference_tables.py`` (``--table
+main`` / ``--table lift``).
 
 Any other reference (another depth, sample count or seed, a user's sampler, the
-point metrics at other levels, ``lift_at_rate``) is drawn on first use and kept in the
-disk cache as before.
+point metrics at other levels) is drawn on first use and kept in the disk cache as
+before.
 
 >>> from beyondchance.outperformance.scoring import scoring_outperformance_score
 >>> r = scoring_outperformance_score("roc_auc", 0.5, 0.1)   # read from the shipped table
@@ -57,15 +64,19 @@ import numpy as np
 
 __all__ = ["KNOTS", "BOUND", "TABLE_FILE", "shipped_values", "knot_positions", "thin", "rebuild"]
 
-#: Files of the shipped table, in the ``beyondchance.outperformance`` package: the values
-#: (rows of knots) and the description of each row.
+#: Files of the shipped tables, in the ``beyondchance.outperformance`` package: the values
+#: (rows of knots) of each table and, beside it, the ``.json`` description of each row.
 TABLE_FILE = "_reference/dbt10.npy"
-META_FILE = "_reference/dbt10.json"
+LIFT_TABLE_FILE = "_reference/dbt10_lift.npy"
+#: Knots per array of the lift table (the OPS(lift) curve's rates on the prevalence grid):
+#: 257, bound 447 / 114,688 = 0.0039, the standard error of the 16,384-curve sample
+#: the report drew for it before.
+LIFT_KNOTS = 257
 #: Number of stored ranks per reference array.
 KNOTS = 2049
 
 _lock = threading.Lock()
-_table: dict[str, Any] | None = None
+_table: list[dict[str, Any]] | None = None
 
 
 @functools.lru_cache(maxsize=8)
@@ -121,24 +132,32 @@ BOUND = float((np.max(np.diff(knot_positions(114_688))) - 1) / 114_688)
 
 
 def _load() -> dict[str, Any] | None:
-    """The table as {"meta": dict, "values": (rows, knots) array}, or None when it is not
-    installed.  The values are memory-mapped where the package is a directory (a call
-    reads only its rows), else read into memory."""
+    """The main table (:func:`_tables`), or None when it is not installed."""
+    tables = _tables()
+    return tables[0] if tables and tables[0]["file"] == TABLE_FILE else None
+
+
+def _tables() -> list[dict[str, Any]]:
+    """The installed tables as {"file", "meta", "values": (rows, knots) array}.  The values
+    are memory-mapped where the package is a directory (a call reads only its rows),
+    else read into memory."""
     global _table
     with _lock:
         if _table is None:
-            try:
-                package = resources.files(__package__)
-                meta = json.loads(package.joinpath(META_FILE).read_text(encoding="utf-8"))
-                target = package.joinpath(TABLE_FILE)
-                if isinstance(target, os.PathLike):
-                    values = np.load(os.fspath(target), mmap_mode="r", allow_pickle=False)
-                else:  # pragma: no cover - a zipped package
-                    values = np.load(io.BytesIO(target.read_bytes()), allow_pickle=False)
-                _table = {"meta": meta, "values": values}
-            except (FileNotFoundError, OSError, ValueError, KeyError):
-                _table = {"meta": None}
-        return _table if _table.get("meta") is not None else None
+            _table = []
+            package = resources.files(__package__)
+            for name in (TABLE_FILE, LIFT_TABLE_FILE):
+                try:
+                    meta = json.loads(package.joinpath(name[:-4] + ".json").read_text(encoding="utf-8"))
+                    target = package.joinpath(name)
+                    if isinstance(target, os.PathLike):
+                        values = np.load(os.fspath(target), mmap_mode="r", allow_pickle=False)
+                    else:  # pragma: no cover - a zipped package
+                        values = np.load(io.BytesIO(target.read_bytes()), allow_pickle=False)
+                except (FileNotFoundError, OSError, ValueError, KeyError):
+                    continue
+                _table.append({"file": name, "meta": meta, "values": values})
+        return _table
 
 
 def _rows(table: dict[str, Any], entry: dict[str, Any]) -> np.ndarray:
@@ -159,20 +178,19 @@ def shipped_values(reference_key: dict[str, Any], quantity: dict[str, Any], pike
     (version, sampler, number of curves, seed, chunk size): the table answers only for
     the reference it was built from.
     """
-    table = _load()
-    if table is None or not _matches(table["meta"], reference_key):
-        return None
-    for entry in table["meta"]["arrays"]:
-        if entry["quantity"] != quantity:
+    for table in _tables():
+        if not _matches(table["meta"], reference_key):
             continue
-        if pikey is None and entry["grid"] is None:
-            row = 0
-        elif pikey is not None and pikey[0] == "grid" and entry["grid"] is not None:
-            lo = entry["grid"][0]
-            row = int(pikey[1]) - lo
-            if not 0 <= row < entry["rows"]:
-                return None
-        else:
-            continue
-        return rebuild(np.asarray(_rows(table, entry)[row]), int(table["meta"]["reference_key"]["n_samples"]))
+        for entry in table["meta"]["arrays"]:
+            if entry["quantity"] != quantity:
+                continue
+            if pikey is None and entry["grid"] is None:
+                row = 0
+            elif pikey is not None and pikey[0] == "grid" and entry["grid"] is not None:
+                row = int(pikey[1]) - entry["grid"][0]
+                if not 0 <= row < entry["rows"]:
+                    return None
+            else:
+                continue
+            return rebuild(np.asarray(_rows(table, entry)[row]), int(table["meta"]["reference_key"]["n_samples"]))
     return None

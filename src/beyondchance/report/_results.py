@@ -69,13 +69,6 @@ _PER_CLASS = ("precision", "recall", "f1", "specificity")
 #: the score bootstrap pools adjacent scores into at most this many bins
 MAX_SCORE_BINS = 1000
 
-#: default number of Directed-Binary-Tree reference curves for the OPS of the AUCs and the
-#: OPS curves: standard error ≤ 0.5/√G = 0.0039.  References are built on first use at a
-#: prevalence (≈ G · 1025 curve points per π grid point) and cached on disk, so a report
-#: uses fewer than the scoring module's default (114,688, for reproducing the paper's tables).
-REPORT_DBT_SAMPLES = 16_384
-
-
 def metrics_for_task(task: str, *, probabilities: bool = True) -> tuple[str, ...]:
     """The metrics a report of ``task`` computes by default.
 
@@ -415,8 +408,6 @@ def _ops_curve(metric: str, curve: str, tc: ThresholdCounts, levels: Any, dbt_sa
     ops = np.full(x.shape, np.nan)
     ok = np.isfinite(y)
     if scoring_outperformance_score is not None:
-        if dbt_samples is None and metric == "lift_at_rate":  # not shipped: a smaller sample drawn once
-            dbt_samples = REPORT_DBT_SAMPLES
         r = scoring_outperformance_score(metric, np.clip(y[ok], 0.0, None), pi, at=x[ok], n_samples=dbt_samples)
         method = f"dbt (Monte Carlo over {r.n_samples} random curves)"
     else:  # pragma: no cover

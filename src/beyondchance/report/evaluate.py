@@ -55,7 +55,6 @@ from ..engines.memory import confusion_counts, probability_statistics, regressio
 from ..replicates import GroupTotals, label_group_totals, probability_group_totals, regression_group_totals
 from ._core import _Context, _run, _select_metrics, _single_class
 from ._results import (
-    REPORT_DBT_SAMPLES,
     TASKS,
     MetricCI,
     MetricResult,
@@ -84,7 +83,6 @@ __all__ = [
     "fmt_value",
     "shorten",
     "evaluate_counts",
-    "REPORT_DBT_SAMPLES",
 ]
 
 
@@ -150,9 +148,8 @@ def evaluate(
         Number of Directed-Binary-Tree reference curves for the OPS of the AUCs and of
         the OPRC / OPS(lift) curves.  Default None: the scoring module's default
         reference of 114,688 curves (standard error ≤ 0.0015), which ships precomputed
-        for the AUCs and the OPRC at its default levels
-        (:mod:`beyondchance.outperformance.shipped`), and :data:`REPORT_DBT_SAMPLES` =
-        16,384 curves (≤ 0.0039) for the OPS(lift) curve.  Other references are drawn on
+        for the AUCs, the OPRC and the OPS(lift) curve at their default levels
+        (:mod:`beyondchance.outperformance.shipped`).  Other references are drawn on
         first use at a prevalence and cached on disk.
     progress : callable, optional
         Called with a short description before each slow step.
