@@ -87,7 +87,6 @@ from typing import Any, Literal
 import numpy as np
 
 from ._validation import (
-    as_1d,
     as_float_1d,
     check_consistent_length,
     check_prevalence,

@@ -131,6 +131,16 @@ class Comparison(Exportable):
                 return c
         return None
 
+    def cell(self, report: Report, metric: str, *, missing: str = "–") -> tuple[Any, str, str, str] | None:
+        """One cell of the side-by-side table: (the metric's row, its advantage and OPS as
+        text, the flag); None when the test set has no such metric."""
+        m = report.metrics.get(metric)
+        if m is None:
+            return None
+        adv = missing if not math.isfinite(m.advantage) else f"{m.advantage:+.3f}"
+        ops = missing if m.ops is None else f"{m.ops:.3f}"
+        return m, adv, ops, self.flag(report.name, metric)
+
     def flag(self, test_set: str, metric: str) -> str:
         """``"▼"`` / ``"▲"`` when the OPS interval lies below / above the reference's."""
         c = self.change(test_set, metric)

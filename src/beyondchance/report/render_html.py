@@ -130,13 +130,11 @@ def _comparison_table(comparison: Any) -> str:
     for name in comparison.metric_names:
         cells = []
         for r in reports:
-            m = r.metrics.get(name)
-            if m is None:
+            cell = comparison.cell(r, name)
+            if cell is None:
                 cells.append("<td>–</td>")
                 continue
-            adv = "–" if not math.isfinite(m.advantage) else f"{m.advantage:+.3f}"
-            ops = "–" if m.ops is None else f"{m.ops:.3f}"
-            flag = comparison.flag(r.name, name)
+            m, adv, ops, flag = cell
             flag_html = f" <span class='flag'>{_e(flag)}</span>" if flag else ""
             cells.append(f"<td><span class='{_cls(m)}'>{_e(fmt_value(m.value))}</span><br>"
                          f"adv {_e(adv)}<br>OPS {_e(ops)}{flag_html}</td>")

@@ -65,13 +65,11 @@ def comparison_markdown(comparison: Any) -> str:
     for name in comparison.metric_names:
         cells = []
         for r in reports:
-            m = r.metrics.get(name)
-            if m is None:
+            cell = comparison.cell(r, name)
+            if cell is None:
                 cells.append("–")
                 continue
-            adv = "–" if not math.isfinite(m.advantage) else f"{m.advantage:+.3f}"
-            ops = "–" if m.ops is None else f"{m.ops:.3f}"
-            flag = comparison.flag(r.name, name)
+            m, adv, ops, flag = cell
             cells.append(f"{fmt_value(m.value)} (adv {adv}, OPS {ops}){' ' + flag if flag else ''}")
         title = reports[0].metrics[name].title if name in reports[0].metrics else name
         rows.append([title, *cells])

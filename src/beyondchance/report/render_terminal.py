@@ -198,15 +198,13 @@ def _comparison_table(comparison: Any):
     for name in comparison.metric_names:
         cells = []
         for r in reports:
-            m = r.metrics.get(name)
-            if m is None:
+            cell = comparison.cell(r, name, missing="-")
+            if cell is None:
                 cells.append("-")
                 continue
-            style = _style(m)
-            adv = "-" if not math.isfinite(m.advantage) else f"{m.advantage:+.3f}"
-            lines = [_styled(style, fmt_value(m.value)), f"adv {adv}"]
+            m, adv, _, flag = cell
+            lines = [_styled(_style(m), fmt_value(m.value)), f"adv {adv}"]
             lines.append(f"OPS {_ops_text(m)}" if m.ops is not None else "OPS -")
-            flag = comparison.flag(r.name, name)
             if flag:
                 lines[-1] = f"[bold magenta]{lines[-1]} {flag}[/bold magenta]"
             cells.append("\n".join(lines))
