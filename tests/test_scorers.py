@@ -97,3 +97,20 @@ def test_multiclass_ops_scorer_is_the_macro_one_vs_rest_ops():
     pred = est.predict(X[300:])
     expected = bc.multiclass_outperformance_score("f1", y[300:], pred).score
     assert bc.get_scorer("ops_f1")(est, X[300:], y[300:]) == pytest.approx(expected, abs=1e-12)
+
+
+def test_ops_scorer_with_one_class_in_the_fold_truth():
+    """A fold whose truth holds one class while the predictions hold both: the positive
+    class is the same for truth and predictions (the last label of both)."""
+    from sklearn.dummy import DummyClassifier
+
+    X = np.zeros((8, 1))
+    y = np.array(["neg"] * 8)
+    est = DummyClassifier(strategy="constant", constant="pos").fit(X, np.array(["neg", "pos"] * 4))
+    cm = bc.ConfusionMatrix.from_predictions(y == "pos", est.predict(X) == "pos", labels=[False, True],
+                                             pos_label=True)
+    assert cm.fp == 8 and cm.tp == 0
+    # no positives in the truth: prevalence 0, where no OPS exists — a clear error, never the
+    # OPS of "neg" taken as the positive class (prevalence 1)
+    with pytest.raises(InvalidInputError, match="prevalence must lie in \\(0, 1\\), got 0.0"):
+        bc.get_scorer("ops_precision")(est, X, y)

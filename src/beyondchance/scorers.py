@@ -113,8 +113,11 @@ def _ops_labeling(y_true: Any, y_pred: Any, *, metric: str, pos_label: Any = Non
     if classes.size > 2:
         return float(multiclass_outperformance_score(metric, y_true, y_pred, sample_weight=sample_weight,
                                                      **options).score)
-    t = _binary_target(np.asarray(y_true), pos_label)
-    p = np.asarray(y_pred) == (classes[-1] if pos_label is None else pos_label)
+    # one positive class for both (the last of the labels of both, as predict's classes_)
+    pos = classes[-1] if pos_label is None else pos_label
+    if pos_label is not None and pos not in classes.tolist() and classes.size == 2:
+        raise InvalidInputError(f"pos_label={pos_label!r} is not one of the labels {classes.tolist()}")
+    t, p = np.asarray(y_true) == pos, np.asarray(y_pred) == pos
     cm = ConfusionMatrix.from_predictions(t, p, sample_weight=sample_weight, labels=[False, True], pos_label=True)
     value = cm.metric(metric, **options)
     return float(outperformance_score(metric, value, cm.prevalence, **options).score)
