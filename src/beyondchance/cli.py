@@ -194,8 +194,8 @@ def _evaluation_options(func: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--normalize", is_flag=True, help="Rescale probability rows that do not sum to 1."),
         click.option("--dbt-samples", type=click.IntRange(min=64), default=None, metavar="G",
                      help="Random reference curves (Directed Binary Tree) for the OPS of the AUCs; standard "
-                          "error <= 0.5/sqrt(G). Default: the shipped reference of 114,688 curves (16,384 "
-                          "drawn for the OPS(lift) curve); another G is drawn on first use, then cached."),
+                          "error <= 0.5/sqrt(G). Default: the shipped reference of 114,688 curves (the "
+                          "OPS(lift) curve too); another G is drawn on first use, then cached."),
         click.option("--engine", type=click.Choice(["memory", "duckdb", "spark"]), default="memory",
                      show_default=True,
                      help="Where the statistics are computed. memory: numpy on the columns read with pyarrow; "
@@ -207,8 +207,8 @@ def _evaluation_options(func: Callable[..., Any]) -> Callable[..., Any]:
                           "extensions: remote paths (s3://, https://) need the library with a DuckDB connection "
                           "of your own (compute_statistics(connection=...)), or --engine spark."),
         click.option("--score-bins", type=click.IntRange(min=1), metavar="N",
-                     help="Binary scores: bin them into floor(score * N) instead of keeping every distinct "
-                          "score; the AUC error bound is stated in the output. Exact statistics hold one row per "
+                     help="Binary scores and class probabilities: bin them into floor(score * N) instead of "
+                          "keeping every distinct score; the AUC error bound is stated in the output. Exact statistics hold one row per "
                           "distinct score in memory whatever the engine (about 200 bytes each: 5 million distinct "
                           "scores need about 1 GB); above about 10^6 distinct scores pass --score-bins 10000 "
                           "(fixed size, |AUC error| stated)."),

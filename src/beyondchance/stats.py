@@ -122,6 +122,7 @@ __all__ = [
     "Moments",
     "ValueHistogram",
     "BinnedScoreCounts",
+    "ClassScoreCounts",
     "SufficientStatistics",
     "STATISTICS",
     "TASKS",
@@ -134,7 +135,7 @@ TASKS: tuple[str, ...] = ("binary", "labels", "probabilities", "regression")
 STATISTICS: dict[str, tuple[str, ...]] = {
     "binary": ("confusion", "label_counts", "loss_sums", "scores"),
     "labels": ("confusion", "label_counts"),
-    "probabilities": ("confusion", "label_counts", "loss_sums"),
+    "probabilities": ("confusion", "label_counts", "loss_sums", "class_scores"),
     "regression": ("loss_sums", "moments", "targets"),
 }
 #: losses summed for probability predictions
@@ -894,11 +895,110 @@ class BinnedScoreCounts:
         )
 
 
+@dataclass(frozen=True, eq=False)
+class ClassScoreCounts:
+    r"""One-vs-rest score counts of (n, K) class probabilities: the AUCs of every class.
+
+    ``counts[j]`` holds the counts of column j of the probabilities with the rows of
+    class j as positives (:class:`~beyondchance.ThresholdCounts`, exact, or
+    :class:`BinnedScoreCounts`), so that
+
+    .. math::
+
+        \mathrm{AUC}_{\text{macro}} = \frac1K\sum_j \mathrm{AUC}_j,\qquad
+        \mathrm{AUC}_{\text{weighted}} = \sum_j \frac{P_j}{\sum_k P_k}\,\mathrm{AUC}_j,
+
+    P_j the weight of class j: scikit-learn's ``roc_auc_score(multi_class="ovr")`` and
+    ``average_precision_score`` of the binarized labels.  Mergeable (class by class).
+
+    >>> from beyondchance.curves import threshold_counts
+    >>> y, P = [0, 1, 2, 2], [[.6, .3, .1], [.2, .5, .3], [.1, .3, .6], [.3, .2, .5]]
+    >>> c = ClassScoreCounts([0, 1, 2], [threshold_counts([t == j for t in y], [r[j] for r in P])
+    ...                                  for j in range(3)])
+    >>> c.auc("roc"), c.auc("roc", average=None).tolist()
+    (1.0, [1.0, 1.0, 1.0])
+    """
+
+    classes: np.ndarray
+    counts: tuple
+
+    def __post_init__(self) -> None:
+        classes = np.asarray(self.classes)
+        counts = tuple(self.counts)
+        if classes.ndim != 1 or classes.shape[0] != len(counts) or len(counts) < 2:
+            raise InvalidInputError("ClassScoreCounts needs one score statistic per class, and two classes or more")
+        kinds = {type(c) for c in counts}
+        if len(kinds) != 1 or not kinds <= {ThresholdCounts, BinnedScoreCounts}:
+            raise InvalidInputError("the score statistics of the classes must all be exact or all binned")
+        object.__setattr__(self, "classes", _readonly(classes))
+        object.__setattr__(self, "counts", counts)
+
+    @property
+    def n(self) -> float:
+        return float(self.counts[0].n)
+
+    @property
+    def support(self) -> np.ndarray:
+        """Weight of each class (the positives of its one-vs-rest problem)."""
+        return np.array([c.n_pos for c in self.counts])
+
+    @property
+    def prevalences(self) -> np.ndarray:
+        """Share of each class in the total weight."""
+        return self.support / self.n
+
+    @property
+    def exact(self) -> bool:
+        return isinstance(self.counts[0], ThresholdCounts)
+
+    def merge(self, other: "ClassScoreCounts") -> "ClassScoreCounts":
+        """The counts of the concatenated data (same classes, in the same order)."""
+        if not isinstance(other, ClassScoreCounts):
+            raise InvalidInputError(f"cannot merge ClassScoreCounts with {type(other).__name__}")
+        if self.classes.shape != other.classes.shape or not np.array_equal(self.classes, other.classes):
+            raise InvalidInputError("cannot merge class score counts of different classes")
+        return ClassScoreCounts(self.classes, [a.merge(b) for a, b in zip(self.counts, other.counts)])
+
+    __add__ = merge
+
+    def auc(self, kind: str = "roc", *, average: Any = "macro", method: str = "default") -> Any:
+        """The one-vs-rest AUC of ``kind`` per class (``average=None``), its mean
+        (``"macro"``) or its support-weighted mean (``"weighted"``); ``kind="pr"`` with
+        ``method="default"`` is the average precision.  Every class must occur, and not alone."""
+        if average not in ("macro", "weighted", None):
+            raise InvalidInputError(f"average must be 'macro', 'weighted' or None, got {average!r}")
+        support = self.support
+        if (support <= 0).any() or (support >= self.n).any():
+            raise InvalidInputError("the one-vs-rest AUCs need every class among the rows, and more than one class")
+        if kind == "pr" and method == "default":
+            method = "ap"
+        values = np.array([c.auc(kind, method=method) for c in self.counts])
+        if average is None:
+            return values
+        return float(np.mean(values) if average == "macro" else np.average(values, weights=support))
+
+    def auc_error_bound(self, kind: str = "roc", *, average: Any = "macro") -> float:
+        """0 for exact counts; for binned ones the (average of the) classes' bounds."""
+        if self.exact:
+            return 0.0
+        bounds = np.array([c.auc_error_bound(kind) for c in self.counts])
+        return float(np.mean(bounds) if average == "macro" else np.average(bounds, weights=self.support))
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe representation."""
+        return {"classes": [_jsonable(c) for c in self.classes.tolist()],
+                "counts": [c.to_dict() for c in self.counts]}
+
+    def __repr__(self) -> str:
+        kind = "exact" if self.exact else "binned"
+        return f"ClassScoreCounts(n_classes={self.classes.shape[0]}, {kind}, n={self.n:g})"
+
+
 # =====================================================================================
 # the bundle
 # =====================================================================================
 
-_FIELDS = ("confusion", "label_counts", "loss_sums", "scores", "moments", "targets")
+_FIELDS = ("confusion", "label_counts", "loss_sums", "scores", "class_scores", "moments", "targets")
 
 
 def _merge_optional(a: Any, b: Any, name: str) -> Any:
@@ -940,6 +1040,8 @@ class SufficientStatistics:
         probabilities (binary scores: only when every score lies in [0, 1]);
         ``"squared"``, ``"absolute"`` and pinball losses for regression
     scores : :class:`ThresholdCounts` (exact) or :class:`BinnedScoreCounts`
+    class_scores : :class:`ClassScoreCounts` — the one-vs-rest score counts of each
+        class's probability (``"probabilities"``), for the AUCs
     moments : :class:`Moments` of the target (regression)
     targets : :class:`ValueHistogram` of the target (regression)
     threshold : the decision threshold of a binary task's confusion matrix
@@ -951,6 +1053,7 @@ class SufficientStatistics:
     label_counts: LabelCounts | None = None
     loss_sums: LossSums | None = None
     scores: ThresholdCounts | BinnedScoreCounts | None = None
+    class_scores: ClassScoreCounts | None = None
     moments: Moments | None = None
     targets: ValueHistogram | None = None
     threshold: float | None = None
@@ -1143,6 +1246,12 @@ class SufficientStatistics:
                 if isinstance(self.scores, BinnedScoreCounts):
                     out["roc_auc_error_bound"] = self.auc_error_bound("roc")
                     out["pr_auc_error_bound"] = self.auc_error_bound("pr")
+            if self.class_scores is not None:
+                for kind in ("roc", "pr"):
+                    try:
+                        out[f"{kind}_auc_ovr_macro"] = self.class_scores.auc(kind)
+                    except InvalidInputError:
+                        out[f"{kind}_auc_ovr_macro"] = float("nan")
         return out
 
     def to_dict(self) -> dict[str, Any]:

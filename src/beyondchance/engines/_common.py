@@ -113,8 +113,8 @@ def make_spec(
     alphas = tuple(PinballLoss(a).alpha for a in (pinball_alphas or ()))
     if not isinstance(normalize, bool):
         raise InvalidInputError(f"normalize must be True or False, got {normalize!r}")
-    if task != "binary" and score_bins is not None:
-        raise InvalidInputError(f"score_bins applies to binary scores, not to task {task!r}")
+    if task not in ("binary", "probabilities") and score_bins is not None:
+        raise InvalidInputError(f"score_bins applies to scores and class probabilities, not to task {task!r}")
     if task != "regression" and (target_bin_width is not None or alphas):
         raise InvalidInputError(f"target_bin_width and pinball_alphas apply to regression, not to task {task!r}")
     return Spec(task, chosen, _check_threshold(threshold), pos_label, labels, bins, width, alphas, normalize)

@@ -29,6 +29,7 @@ from ..curves import ThresholdCounts, _counts_unweighted, _counts_weighted, thre
 from ..stats import (
     PROBABILITY_LOSSES,
     BinnedScoreCounts,
+    ClassScoreCounts,
     LabelCounts,
     LossSums,
     Moments,
@@ -41,7 +42,7 @@ from ._files import CSV_SUFFIXES, csv_delimiter, is_glob, local_files, read_csv_
 
 __all__ = [
     "statistics_from_arrays", "statistics_from_table", "read_columns",
-    "confusion_counts", "score_counts", "probability_statistics", "regression_statistics",
+    "confusion_counts", "score_counts", "probability_statistics", "class_score_counts", "regression_statistics",
 ]
 
 
@@ -211,18 +212,20 @@ def _probabilities(spec: Spec, y_true: Any, y_proba: Any, sample_weight: Any) ->
     n = check_consistent_length(y_true=yt, y_proba=proba)
     w = check_sample_weight(sample_weight, n)
     pos = 1 if spec.pos_label is None else spec.pos_label
-    return probability_statistics(codes, proba, classes, w, statistics=spec.statistics, pos_label=pos)
+    return probability_statistics(codes, proba, classes, w, statistics=spec.statistics, pos_label=pos,
+                                  score_bins=spec.score_bins)
 
 
 def probability_statistics(
     codes: np.ndarray, proba: np.ndarray, classes: np.ndarray, w: np.ndarray | None, *,
-    statistics: Any = None, pos_label: Any = 1,
+    statistics: Any = None, pos_label: Any = 1, score_bins: int | None = None,
 ) -> SufficientStatistics:
     """The probabilities task's statistics of checked arrays (no validation).
 
     ``codes`` (n,) in 0..k−1, ``proba`` (n, k) valid probability rows, ``w`` checked
     weights or None: the confusion matrix of the arg-max class, the label counts and
-    the sums of the log and Brier losses, each in one pass.
+    the sums of the log and Brier losses, each in one pass, and the one-vs-rest score
+    counts of every class (:func:`class_score_counts`).
     """
     def wants(name: str) -> bool:
         return statistics is None or name in statistics
@@ -237,7 +240,27 @@ def probability_statistics(
     if wants("loss_sums"):
         sums = {name: _wsum(w, get_loss(name).sample_losses_proba(proba, codes)) for name in PROBABILITY_LOSSES}
         out["loss_sums"] = LossSums(_total(w, n), sums)
+    if wants("class_scores"):
+        out["class_scores"] = class_score_counts(codes, proba, classes, w, score_bins=score_bins)
     return SufficientStatistics("probabilities", **out)
+
+
+def class_score_counts(
+    codes: np.ndarray, proba: np.ndarray, classes: np.ndarray, w: np.ndarray | None, *, score_bins: int | None = None,
+) -> ClassScoreCounts:
+    """The one-vs-rest score counts of each class's probability column (checked arrays):
+    exact (one sort per class) or ``floor(p · score_bins)`` bins."""
+    counts = []
+    for j in range(classes.shape[0]):
+        is_j = codes == j
+        col = np.ascontiguousarray(proba[:, j], dtype=np.float64)
+        if score_bins is None:
+            counts.append(score_counts(is_j, col, w))
+        else:
+            counts.append(BinnedScoreCounts.from_groups(np.floor(col * score_bins), col, is_j,
+                                                        np.ones(col.shape[0]) if w is None else w,
+                                                        bins=score_bins, pos_label=True))
+    return ClassScoreCounts(classes, counts)
 
 
 def _as_proba(y_proba: Any, k: int, normalize: bool) -> np.ndarray:

@@ -26,8 +26,9 @@ binary         (1) GROUP BY y: rows, Σw, Σw·[s ≥ t], Σw·[s < t], log-loss
                for either class, invalid counts; (2) GROUP BY y, s (exact) or
                y, FLOOR(s·bins) (binned, with MIN(s)): Σw
 labels         GROUP BY y, ŷ: rows, Σw, invalid counts
-probabilities  GROUP BY y, argmax: rows, Σw, per column j: Σw·(−ln clip p_j) and
-               Σw·(Σ_k p_k² − 2p_j + 1), invalid counts
+probabilities  (1) GROUP BY y, argmax: rows, Σw, per column j: Σw·(−ln clip p_j) and
+               Σw·(Σ_k p_k² − 2p_j + 1), invalid counts; (2) each row joined with the
+               class numbers j, GROUP BY j, y, p_j (exact) or j, y, FLOOR(p_j·bins): Σw
 regression     (1) Σw, Σw·y, Σw·(f − y)², Σw·|f − y|, pinball sums, invalid counts;
                (2) GROUP BY y (exact) or FLOOR(y / h): Σw, Σw·y, MIN, MAX, Σw·(y − ȳ)²
 =============  ==========================================================================
@@ -48,6 +49,7 @@ from ..confusion import ConfusionMatrix
 from ..stats import (
     PROBABILITY_LOSSES,
     BinnedScoreCounts,
+    ClassScoreCounts,
     LabelCounts,
     LossSums,
     Moments,
@@ -57,7 +59,7 @@ from ..stats import (
 )
 from ._common import Spec, make_spec, resolve_task
 
-__all__ = ["Runner", "sql_statistics", "binary_queries", "labels_query", "probabilities_query", "regression_queries"]
+__all__ = ["Runner", "sql_statistics", "binary_queries", "labels_query", "probabilities_query", "class_scores_query", "regression_queries"]
 
 _EPS = float(np.finfo(np.float64).eps)
 _ROW_SUM_ATOL = 1e-6  # as check_probabilities
@@ -193,12 +195,12 @@ def labels_query(
     )
 
 
-def probabilities_query(
+def _probability_rows(
     q: Callable[[str], str], relation: str, kinds: dict[str, str], *, y_true: str, y_proba: list[str],
     weight: str | None, normalize: bool, group: str | None = None,
 ) -> str:
-    """The probabilities task: per (label, arg-max column) group, the loss sums for every column
-    (``group``: also split by the values of this SQL expression, column ``g``)."""
+    """The rows of a probabilities task: y, w, the invalid-value flags and the class
+    probabilities c0 … c(k−1) (normalized when asked), and ``g`` when grouped."""
     c = _Cols(q, kinds)
     y, bad_y = c.label(y_true)
     w, w_nan, w_neg = c.weight(weight)
@@ -216,8 +218,19 @@ def probabilities_query(
     probs = ", ".join((f"r{j} / ({rs}) AS c{j}" if normalize else f"r{j} AS c{j}") for j in range(k))
     level1 = (f"SELECT {y} AS y, {w} AS w, {bad_y} AS bad_y, {w_nan} AS w_nan, {w_neg} AS w_neg, "
               f"{lvl1}{_group(group)} FROM {relation}")
+    return f"SELECT {'g, ' if group else ''}y, w, bad_y, w_nan, w_neg, {flags}, {probs} FROM ({level1}) t1"
+
+
+def probabilities_query(
+    q: Callable[[str], str], relation: str, kinds: dict[str, str], *, y_true: str, y_proba: list[str],
+    weight: str | None, normalize: bool, group: str | None = None,
+) -> str:
+    """The probabilities task: per (label, arg-max column) group, the loss sums for every column
+    (``group``: also split by the values of this SQL expression, column ``g``)."""
+    k = len(y_proba)
     keys = ("g, " if group else "") + "y, a"
-    level2 = f"SELECT {'g, ' if group else ''}y, w, bad_y, w_nan, w_neg, {flags}, {probs} FROM ({level1}) t1"
+    level2 = _probability_rows(q, relation, kinds, y_true=y_true, y_proba=y_proba, weight=weight,
+                               normalize=normalize, group=group)
     # arg max, first maximal column (numpy.argmax): the first j with c_j >= every later column
     cases = []
     for j in range(k - 1):
@@ -233,6 +246,26 @@ def probabilities_query(
         f"SELECT {keys}, COUNT(*) AS n_rows, SUM(w) AS w, SUM(bad_y) AS bad_y, SUM(w_nan) AS w_nan, "
         "SUM(w_neg) AS w_neg, SUM(bad_c) AS bad_c, SUM(neg_c) AS neg_c, SUM(gt1_c) AS gt1_c, "
         f"SUM(off_c) AS off_c, SUM(zero_c) AS zero_c, {sums} FROM ({level3}) t3 GROUP BY {keys}"
+    )
+
+
+def class_scores_query(
+    q: Callable[[str], str], relation: str, kinds: dict[str, str], *, y_true: str, y_proba: list[str],
+    weight: str | None, normalize: bool, score_bins: int | None,
+) -> str:
+    """The one-vs-rest score counts of a probabilities task: each row is read once and
+    joined with the k class numbers j; GROUP BY j, y, c_j (exact) or j, y,
+    FLOOR(c_j · bins) (binned, with MIN(c_j)): Σw."""
+    k = len(y_proba)
+    rows = _probability_rows(q, relation, kinds, y_true=y_true, y_proba=y_proba, weight=weight, normalize=normalize)
+    js = " UNION ALL ".join(f"SELECT {j} AS j" for j in range(k))
+    col = "CASE v.j " + " ".join(f"WHEN {j} THEN t2.c{j}" for j in range(k)) + " END + 0.0"
+    inner = f"SELECT v.j AS j, t2.y AS y, {col} AS s, t2.w AS w FROM ({rows}) t2 CROSS JOIN ({js}) v"
+    if score_bins is None:
+        return f"SELECT j, y, s, SUM(w) AS w FROM ({inner}) t GROUP BY j, y, s"
+    return (
+        f"SELECT j, y, k, MIN(CASE WHEN w > 0 THEN s ELSE NULL END) AS smin, SUM(w) AS w FROM "
+        f"(SELECT j, y, FLOOR(s * {int(score_bins)}) AS k, s, w FROM ({inner}) t0) t GROUP BY j, y, k"
     )
 
 
@@ -455,7 +488,27 @@ def _probabilities(runner: Runner, spec: Spec, q, rel, kinds, y_true: str, proba
         rows = np.arange(codes.shape[0])
         sums = {"cross_entropy": float(ce[rows, codes].sum()), "brier": float(br[rows, codes].sum())}
         out["loss_sums"] = LossSums(float(w.sum()), sums)
+    if spec.wants("class_scores"):
+        r2 = runner.run(class_scores_query(q, rel, kinds, y_true=y_true, y_proba=proba, weight=weight,
+                                           normalize=spec.normalize, score_bins=spec.score_bins))
+        out["class_scores"] = _class_scores(r2, classes, spec.score_bins)
     return SufficientStatistics("probabilities", **out)
+
+
+def _class_scores(r: dict[str, np.ndarray], classes: np.ndarray, score_bins: int | None) -> ClassScoreCounts:
+    """ClassScoreCounts of the result of :func:`class_scores_query`."""
+    j = np.asarray(r["j"], dtype=np.intp)
+    is_own = encode_labels(as_1d(r["y"], "y_true"), labels=classes)[0] == j
+    w = _f64(r["w"])
+    counts = []
+    for c in range(classes.shape[0]):
+        rows = j == c
+        if score_bins is None:
+            counts.append(_scores_from_groups(_f64(r["s"])[rows], is_own[rows], w[rows], True))
+        else:
+            counts.append(BinnedScoreCounts.from_groups(_f64(r["k"])[rows], _f64(r["smin"])[rows], is_own[rows],
+                                                        w[rows], bins=score_bins, pos_label=True))
+    return ClassScoreCounts(classes, counts)
 
 
 def _regression(runner: Runner, spec: Spec, q, rel, kinds, y_true: str, y_pred: str, weight: str | None) -> SufficientStatistics:

@@ -188,13 +188,15 @@ def _finish_rows(report: dict[str, Any], chosen: list[str], ctx: _Context) -> di
                         ops_ci = (float(scores[1]), float(scores[2]))
                 elif problem:
                     ctx.collector.add(f"OPS of {name} not computed: {problem.split(';')[0]}")
+            elif not binary and spec.get("per_class") is not None:
+                ops, ops_method = _per_class_ops(name, spec["per_class"], spec["prevalences"], ctx)
             elif not binary and cm is not None and spec.get("average") == "macro":
                 ops, ops_method = _macro_ops(name, cm, ctx)
         base = float(spec["baseline"])
         ideal = float(spec["ideal"])
         adv = _advantage(value, base, ideal) if name != "prediction_advantage" else value
         r = MetricResult(
-            name=name, title=TITLES.get(name, name), kind=spec["kind"], value=value, baseline=base,
+            name=name, title=spec.get("title", TITLES.get(name, name)), kind=spec["kind"], value=value, baseline=base,
             baseline_prediction=spec["baseline_prediction"], ideal=ideal, advantage=adv,
             greater_is_better=bool(spec["greater_is_better"]), ops=ops, ops_ci=ops_ci, ops_method=ops_method,
             ci=ci_obj,
@@ -226,6 +228,16 @@ def _macro_ops(name: str, cm: ConfusionMatrix, ctx: _Context) -> tuple[float | N
         ctx.collector.add(f"OPS of {name}: {exc}")
         return None, None
     return float(np.mean(res.score)), f"one-vs-rest OPS per class ({res.method}), macro average"
+
+
+def _per_class_ops(name: str, values: np.ndarray, prevalences: np.ndarray, ctx: _Context) -> tuple[float | None, str | None]:
+    """Macro average of the one-vs-rest OPS of a scoring metric, each class at its prevalence."""
+    scores, method, problem = _ops_of(name, np.asarray(values, dtype=np.float64),
+                                      np.asarray(prevalences, dtype=np.float64), dbt_samples=ctx.dbt_samples)
+    if scores is None:
+        ctx.collector.add(f"OPS of {name} not computed: {(problem or '').split(';')[0]}")
+        return None, None
+    return float(np.mean(scores)), f"one-vs-rest OPS per class ({method}), macro average"
 
 
 def _with_verdict(r: MetricResult, pi: float | None) -> MetricResult:

@@ -83,7 +83,7 @@ def metrics_for_task(task: str, *, probabilities: bool = True) -> tuple[str, ...
     if task == "multiclass-labels":
         return _MULTICLASS_LABELING
     if task == "multiclass-probabilities":
-        return _MULTICLASS_LABELING + _PROBA_LOSSES
+        return _MULTICLASS_LABELING + ("roc_auc", "pr_auc") + _PROBA_LOSSES
     return _REGRESSION
 
 

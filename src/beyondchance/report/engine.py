@@ -255,7 +255,7 @@ def _prepare(
         if len(y_score) < 2:
             raise InvalidInputError("a multiclass-probabilities report needs one probability column per class")
         p.stats = src.statistics(y_true=y_true, y_proba=list(y_score), weight=weight, task="probabilities",
-                                 labels=labels)
+                                 labels=labels, score_bins=score_bins)
         return p
     if detected == "regression":
         p.stats = src.statistics(y_true=y_true, y_pred=y_pred if y_pred is not None else y_score[0], weight=weight,
@@ -444,9 +444,9 @@ def evaluate_source(
         mapping of columns (memory, duckdb), a Spark DataFrame (spark)
     y_true, y_score, y_pred, weight : column names (``y_score``: one score column)
     engine : ``"duckdb"``, ``"spark"`` or ``"memory"``
-    score_bins : binary scores: bin the scores (``floor(score · bins)``) instead of
-        keeping every distinct score; the AUC error bound is stated in
-        ``Report.score_statistic`` and the notes
+    score_bins : binary scores and class probabilities: bin the scores
+        (``floor(score · bins)``) instead of keeping every distinct score; the AUC
+        error bound is stated in ``Report.score_statistic`` (binary) and the notes
     spark : the SparkSession of ``engine="spark"`` (default: the active one)
     delimiter : CSV files: the field delimiter (default: tab for ``.tsv``, else ``,``)
     task, pos_label, threshold, labels, metrics, confidence_level, n_resamples, ci,
@@ -465,8 +465,8 @@ def evaluate_source(
     try:
         p = _prepare(src, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=weight, task=task, labels=labels,
                      score_bins=score_bins, ci=ci)
-        if score_bins is not None and p.task != "binary-scores":
-            raise InvalidInputError(f"score_bins applies to binary scores, not to a {p.task} report")
+        if score_bins is not None and p.task not in ("binary-scores", "multiclass-probabilities"):
+            raise InvalidInputError(f"score_bins applies to scores and class probabilities, not to a {p.task} report")
         pos = None
         if p.task == "binary-scores":
             pos = _resolve_positive(p.classes, p.counts0, pos_label)

@@ -1,10 +1,12 @@
 """The multi-class probabilities report: the labeling metrics of the arg-max class and the
-log loss and Brier score against the class frequencies (the BMP of each loss).
+log loss and Brier score against the class frequencies (the BMP of each loss), and the
+one-vs-rest ROC AUC and average precision of the class probabilities.
 
 From the statistics of the ``"probabilities"`` task (any engine): the
 :class:`~beyondchance.confusion.ConfusionMatrix` of the arg-max class, the
 :class:`~beyondchance.stats.LabelCounts` (the baseline: always predicting the class
-frequencies) and the :class:`~beyondchance.stats.LossSums` (the model's risk).
+frequencies) the :class:`~beyondchance.stats.LossSums` (the model's risk) and the
+:class:`~beyondchance.stats.ClassScoreCounts` (the AUCs).
 Intervals: the labeling metrics of unweighted data resample the confusion-matrix cells;
 the losses (and the labeling metrics of weighted data) come from the replicates of the
 grouped Poisson bootstrap (:mod:`beyondchance.replicates`), whose per-group sums every
@@ -18,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from ...replicates import GroupTotals
-from ...stats import SufficientStatistics
+from ...stats import ClassScoreCounts, SufficientStatistics
 from .._core import _Context
 from .._intervals import replicate_interval, replicate_totals
 from .._results import MetricCI
@@ -58,12 +60,49 @@ def probabilities_rows(
             baseline_prediction="always predicting the class frequencies", greater_is_better=False,
             ci=intervals.get(name),
         )
+    if stats.class_scores is not None:
+        out["metrics"].update(_auc_rows(stats.class_scores, out["notes"], ci=ctx.ci))
     if reps is not None:
         out["ci_description"] += "; log loss and Brier score: percentile grouped Poisson bootstrap of the rows"
     elif ctx.ci:
         out["notes"].append("intervals of the log loss and Brier score need the row order (files or a data "
                             "frame): not computed for a DuckDB relation")
     return out
+
+
+#: report name -> (curve, title) of the one-vs-rest AUCs
+_AUCS = {"roc_auc": ("roc", "ROC AUC (one-vs-rest, macro)"), "pr_auc": ("pr", "Avg. precision (one-vs-rest, macro)")}
+
+
+def _auc_rows(scores: ClassScoreCounts, notes: list[str], *, ci: bool) -> dict[str, dict[str, Any]]:
+    """The macro one-vs-rest ROC AUC and average precision (scikit-learn's
+    ``roc_auc_score(multi_class="ovr")`` and ``average_precision_score`` of the
+    binarized labels), with each class's value and prevalence for the OPS per class.
+
+    Baselines: a constant score has ROC AUC 0.5 and average precision π_j for class j,
+    so their macro averages are 0.5 and 1/K.
+    """
+    prev = scores.prevalences
+    defined = bool(((prev > 0) & (prev < 1)).all())
+    if not defined:
+        absent = [str(c) for c, p in zip(scores.classes.tolist(), prev) if p <= 0]
+        notes.append("one-vs-rest AUCs undefined: no rows of class " + ", ".join(absent))
+    rows = {}
+    for name, (kind, title) in _AUCS.items():
+        values = scores.auc(kind, average=None) if defined else np.full(prev.shape, np.nan)
+        rows[name] = dict(
+            kind="scoring", value=float(np.mean(values)), baseline=0.5 if kind == "roc" else float(np.mean(prev)),
+            ideal=1.0, baseline_prediction="a constant score", greater_is_better=True, ci=None, title=title,
+            per_class=values if defined else None, prevalences=prev,
+        )
+    bound = scores.auc_error_bound("roc")
+    if bound > 0:
+        notes.append(f"one-vs-rest AUCs of binned probabilities: within {bound:.2g} (ROC AUC, macro) "
+                     f"and {scores.auc_error_bound('pr'):.2g} (average precision) of the exact values")
+    if ci:
+        notes.append("the one-vs-rest AUCs have no interval: the classes share their rows, and the "
+                     "statistics hold no joint resampling of every class's scores")
+    return rows
 
 
 def _loss_intervals(reps: np.ndarray, k: int, ctx: _Context) -> dict[str, MetricCI | None]:
