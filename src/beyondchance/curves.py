@@ -913,9 +913,13 @@ def _counts_unweighted(pos: np.ndarray, s: np.ndarray, pos_label: Any) -> Thresh
     fps_up[is_neg_score] = np.arange(n_neg, dtype=np.float64) if distinct_neg else starts_neg
     fps_up[at_added] = neg_below[added]
     np.subtract(n_neg, fps0[1:], out=fps0[1:])  # negatives with score >= threshold
-    tps0[1:] = 0.0
-    tps_up[merged_pos] = count_pos
-    np.cumsum(tps0[1:], out=tps0[1:])  # positives with score >= threshold
+    if k == n_neg + n_pos:  # every score distinct: the j-th highest has j scores >= it
+        tps0[1:] = np.arange(1, k + 1, dtype=np.float64)
+        np.subtract(tps0[1:], fps0[1:], out=tps0[1:])
+    else:
+        tps0[1:] = 0.0
+        tps_up[merged_pos] = count_pos
+        np.cumsum(tps0[1:], out=tps0[1:])  # positives with score >= threshold
     return _new_counts(thr0, tps0, fps0, pos_label)
 
 

@@ -44,7 +44,7 @@ __all__ = [
     "confusion_at_threshold",
     "per_threshold",
     "compress_counts",
-    "loss_terms",
+    "class_loss_sums",
     "loss_sums",
     "loss_baseline",
     "ScoreCells",
@@ -87,7 +87,7 @@ def per_threshold(tc: ThresholdCounts) -> tuple[np.ndarray, np.ndarray, np.ndarr
 _per_threshold = per_threshold
 
 
-def compress_counts(tc: ThresholdCounts) -> ThresholdCounts:
+def compress_counts(tc: ThresholdCounts, *, pos_weights: np.ndarray | None = None) -> ThresholdCounts:
     r"""The same curves on fewer points: interior points of negative-only runs dropped.
 
     Consecutive thresholds that add only negatives move the curve point along a
@@ -97,7 +97,8 @@ def compress_counts(tc: ThresholdCounts) -> ThresholdCounts:
     on them have Δrecall = 0, and every later point keeps its cumulative counts.  On
     continuous scores this keeps about n·π + (number of runs) of the n points, and
     every AUC and point metric computed by :mod:`beyondchance.curves` on the result
-    equals the one on ``tc`` (up to rounding).
+    equals the one on ``tc`` (up to rounding).  ``pos_weights``: the positive weight per
+    distinct score (:func:`per_threshold`), when the caller already has it.
 
     >>> from beyondchance.curves import threshold_counts
     >>> tc = threshold_counts([1, 0, 0, 0, 1, 0, 0], [.9, .8, .7, .6, .5, .4, .3])
@@ -109,7 +110,8 @@ def compress_counts(tc: ThresholdCounts) -> ThresholdCounts:
     k = thr.shape[0] - 1
     if k <= 2:
         return tc
-    neg_only = np.diff(tps) == 0  # segment j (point j-1 -> j), j = 1..k
+    # segment j (point j-1 -> j), j = 1..k; ``pos_weights`` = per_threshold(tc)[1] when known
+    neg_only = (np.diff(tps) if pos_weights is None else pos_weights) == 0
     # point j (1..k-1) is interior when segments j and j+1 both add negatives only
     interior = neg_only[:-1] & neg_only[1:]
     if not interior.any():
@@ -119,32 +121,48 @@ def compress_counts(tc: ThresholdCounts) -> ThresholdCounts:
     return ThresholdCounts(thr[keep], tps[keep], fps[keep], tc.pos_label)
 
 
-def loss_terms(v: np.ndarray, loss: str) -> tuple[np.ndarray, np.ndarray]:
-    """Per-sample loss of a positive and of a negative with score (probability) v.
+def class_loss_sums(
+    per: tuple[np.ndarray, np.ndarray, np.ndarray], loss: str, starts: np.ndarray | None = None
+) -> tuple[Any, Any]:
+    r"""Weighted loss of the positives and of the negatives: totals, or per bin of scores.
 
-    ``log_loss``: −log p of the true class, probabilities clipped to [eps, 1 − eps] as
-    scikit-learn's ``log_loss`` does; ``brier``: (v − y)², scikit-learn's binary
-    ``brier_score_loss``.  (In-place arithmetic: two temporaries for 10⁷ scores.)
+    With ``per = (v, w_pos, w_neg)`` (distinct scores, positive and negative weight at
+    each, :func:`per_threshold`):
+
+    .. math::
+
+        L_+ = \sum_j w^+_j\, \ell(v_j, 1), \qquad L_- = \sum_j w^-_j\, \ell(v_j, 0)
+
+    ``log_loss``: ℓ(v, y) = −log p of the true class, probabilities clipped to
+    [eps, 1 − eps] as scikit-learn's ``log_loss`` does; ``brier``: (v − y)², scikit-learn's
+    binary ``brier_score_loss``.  ``starts`` (first score index of each bin, increasing):
+    the sums per bin (``np.add.reduceat``) instead of the totals.  One temporary per
+    class, written in place.
+
+    >>> import numpy as np
+    >>> class_loss_sums((np.array([0.6, 0.2]), np.array([1.0, 0.0]), np.array([0.0, 1.0])), "brier")
+    (0.16000000000000003, 0.04000000000000001)
     """
-    if loss == "log_loss":
-        lp = np.clip(v, _EPS, 1 - _EPS)
-        np.log(lp, out=lp)
-        np.negative(lp, out=lp)
-        ln = np.subtract(1.0, v)
-        np.clip(ln, _EPS, 1 - _EPS, out=ln)
-        np.log(ln, out=ln)
-        np.negative(ln, out=ln)
-        return lp, ln
-    if loss == "brier":
-        lp = np.subtract(1.0, v)
-        np.square(lp, out=lp)
-        return lp, np.square(v)
-    raise ValueError(loss)  # pragma: no cover
+    v, dp, dn = per
+    out = []
+    for positive, weight in ((True, dp), (False, dn)):
+        if loss == "log_loss":  # -w log(clip(p of the true class))
+            t = np.clip(v, _EPS, 1 - _EPS) if positive else np.subtract(1.0, v)
+            if not positive:
+                np.clip(t, _EPS, 1 - _EPS, out=t)
+            np.log(t, out=t)
+        elif loss == "brier":
+            t = np.subtract(1.0, v) if positive else v.copy()
+            np.square(t, out=t)
+        else:
+            raise ValueError(loss)  # pragma: no cover
+        np.multiply(t, weight, out=t)
+        total = t.sum() if starts is None else np.add.reduceat(t, starts)
+        out.append(-total if loss == "log_loss" else total)
+    return float(out[0]) if starts is None else out[0], float(out[1]) if starts is None else out[1]
 
 
-def loss_sums(
-    tc: ThresholdCounts, loss: str, *, terms: tuple | None = None, per: tuple | None = None
-) -> tuple[float, float]:
+def loss_sums(tc: ThresholdCounts, loss: str, *, per: tuple | None = None) -> tuple[float, float]:
     """(weighted loss sum, total weight) of a probabilistic loss, from the counts.
 
     >>> from beyondchance.curves import threshold_counts
@@ -152,9 +170,8 @@ def loss_sums(
     >>> s, w = loss_sums(tc, "brier"); round(s / w, 6)    # ((0.2)^2 + (0.4)^2) / 2
     0.1
     """
-    v, dp, dn = _per_threshold(tc) if per is None else per
-    lp, ln = loss_terms(v, loss) if terms is None else terms
-    return float(np.dot(dp, lp) + np.dot(dn, ln)), tc.n
+    pos, neg = class_loss_sums(_per_threshold(tc) if per is None else per, loss)
+    return pos + neg, tc.n
 
 
 def loss_baseline(prevalence: Any, loss: str) -> Any:
@@ -201,40 +218,41 @@ class ScoreCells:
         *,
         max_bins: int = 1000,
         losses: tuple[str, ...] = (),
-        terms: dict | None = None,
         per: tuple | None = None,
     ) -> "ScoreCells":
         """Cells from the weighted counts ``tc`` and the unit counts ``units``.
 
         ``units`` counts rows (weight 1 for every row of positive weight) on the same
         thresholds; ``None`` when the data are unweighted (``tc`` counts rows).
-        ``terms``: precomputed :func:`loss_terms` per loss (reused, not recomputed).
+        ``per``: :func:`per_threshold` of ``tc``, when the caller has it.  The bins'
+        weights and unit counts are differences of the cumulative counts at the bin
+        edges; only the loss sums pass over every distinct score.
         """
-        given = terms
         v, dp, dn = _per_threshold(tc) if per is None else per
-        if units is None:
-            up, un = dp, dn
-        else:
-            if units.thresholds.shape != v.shape or not np.array_equal(units.thresholds, v):
-                raise ValueError("units must be counted on the same thresholds")  # pragma: no cover
-            _, up, un = _per_threshold(units)
+        if units is not None and (units.thresholds.shape != v.shape or not np.array_equal(units.thresholds, v)):
+            raise ValueError("units must be counted on the same thresholds")  # pragma: no cover
+        _, cum_up, cum_un = _padded(tc if units is None else units)
+        _, cum_p, cum_n = _padded(tc)
         k = v.shape[0]
-        terms = {loss: (loss_terms(v, loss) if given is None else given[loss]) for loss in losses}
-        if k <= max_bins:
+        exact = k <= max_bins
+        if exact:
             starts = np.arange(k)
-            exact = True
-        else:
-            cum = np.cumsum(up + un)
-            edges = np.searchsorted(cum, cum[-1] * np.arange(1, max_bins) / max_bins, side="left") + 1
+        else:  # bins of (nearly) equal row count: edges where the cumulative rows cross i/max_bins
+            rows = np.add(cum_up[1:], cum_un[1:])
+            edges = np.searchsorted(rows, rows[-1] * np.arange(1, max_bins) / max_bins, side="left") + 1
             starts = np.unique(np.r_[0, edges[edges < k]])
-            exact = False
+        bounds = np.r_[starts, k]
 
-        def pool(x: np.ndarray) -> np.ndarray:
-            return np.add.reduceat(x, starts) if not exact else np.asarray(x, dtype=np.float64).copy()
+        def pool(cumulative: np.ndarray) -> np.ndarray:  # sum over each bin's thresholds
+            return np.diff(cumulative[bounds])
 
-        pos_loss = {loss: pool(dp * t[0]) for loss, t in terms.items()}
-        neg_loss = {loss: pool(dn * t[1]) for loss, t in terms.items()}
-        return cls(pool(up), pool(un), pool(dp), pool(dn), pos_loss, neg_loss, k, exact)
+        sums = {loss: class_loss_sums((v, dp, dn), loss, starts) for loss in losses}
+        return cls(pool(cum_up), pool(cum_un), pool(cum_p), pool(cum_n),
+                   {loss: s[0] for loss, s in sums.items()}, {loss: s[1] for loss, s in sums.items()}, k, exact)
+
+    def loss_total(self, loss: str) -> float:
+        """The sample's weighted loss sum: the sum of the cells' (exact for binned cells too)."""
+        return float(self.pos_loss[loss].sum() + self.neg_loss[loss].sum())
 
     @property
     def n_bins(self) -> int:

@@ -20,7 +20,7 @@ from ..._warnings import InvalidInputError
 from ...confusion import ConfusionMatrix
 from ...curves import ThresholdCounts
 from ...replicates import GroupTotals
-from ...score_statistics import ScoreCells, compress_counts, confusion_at_threshold, loss_baseline, loss_sums, loss_terms, per_threshold
+from ...score_statistics import ScoreCells, compress_counts, confusion_at_threshold, loss_baseline, loss_sums, per_threshold
 from .._core import _Context
 from .._results import _PROBA_LOSSES, _SCORING, MAX_SCORE_BINS, MetricCI
 from .labels import NO_ROW_ORDER, _labeling_rows, replicate_matrices
@@ -87,27 +87,22 @@ def _binary_scores_from_counts(
         )
     ctx.step("computing the curves")
     exact = {}
+    losses = _PROBA_LOSSES if probabilities else ()
+    per = per_threshold(tc) if losses or (ctx.ci and defined) else None
     if defined:
-        small = compress_counts(tc)  # the same curves on fewer points
+        small = compress_counts(tc, pos_weights=None if per is None else per[1])  # the same curves on fewer points
         exact["roc_auc"] = small.auc("roc")
         exact["pr_auc"] = small.auc("pr", method="ap")
         exact["lift_auc"] = small.auc("lift", method="interpolated")
     else:
         exact.update({k: float("nan") for k in _SCORING})
-    total = tc.n
-    terms = {}
-    per = per_threshold(tc)
-    if probabilities:
-        for loss in _PROBA_LOSSES:
-            terms[loss] = loss_terms(per[0], loss)
-            ssum, wsum = loss_sums(tc, loss, terms=terms[loss], per=per)
-            exact[loss] = ssum / wsum
     dists: dict[str, np.ndarray] = {}
     shifts: dict[str, float] = {}
     cells_text = ""
     if ctx.ci and defined:
         ctx.step("bootstrapping the curves")
-        cells = ScoreCells.from_counts(tc, units, max_bins=MAX_SCORE_BINS, losses=tuple(terms), terms=terms, per=per)
+        cells = ScoreCells.from_counts(tc, units, max_bins=MAX_SCORE_BINS, losses=losses, per=per)
+        exact.update({loss: cells.loss_total(loss) / tc.n for loss in losses})
         binned = cells.point_measures(names)
         dists = cells.bootstrap(names, n_resamples=ctx.n_resamples, rng=np.random.default_rng(ctx.seed))
         shifts = {k: exact[k] - binned[k] for k in names}
@@ -118,7 +113,11 @@ def _binary_scores_from_counts(
                 f"score bootstrap on {cells.n_bins} bins of adjacent scores; intervals are shifted by the "
                 f"binning error (largest {worst:.2g})"
             )
-    del terms, per  # large temporaries
+    else:
+        for loss in losses:
+            ssum, wsum = loss_sums(tc, loss, per=per)
+            exact[loss] = ssum / wsum
+    del per  # large temporaries
     alpha = 1 - ctx.level
     rows_out: dict[str, dict[str, Any]] = {}
     for k in names:
@@ -149,7 +148,7 @@ def _binary_scores_from_counts(
         n=n_rows, counts=tc, threshold=thr, threshold_reason=thr_reason,
         positive_label=pos, negative_label=neg, positive_reason=pos_reason,
         prevalence=pi, classes=(neg, pos) if neg is not None else (pos,),
-        total_weight=None if units is None else total,
+        total_weight=None if units is None else tc.n,
     )
     desc = out.get("ci_description", "")
     if ctx.ci:
