@@ -43,9 +43,13 @@ def scored_data(draw, weighted: bool | None = None, min_n: int = 2, max_n: int =
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
     y = rng.integers(0, 2, n)
     assume(0 < y.sum() < n)
-    kind = draw(st.sampled_from(["few", "ints", "floats"]))
+    kind = draw(st.sampled_from(["few", "ints", "floats", "probabilities", "signed zeros"]))
     if kind == "few":  # heavy ties
         s = rng.integers(0, 3, n).astype(float)
+    elif kind == "probabilities":  # non-negative and distinct: the one-sort class split, no ties
+        s = rng.random(n)
+    elif kind == "signed zeros":  # -0.0 == 0.0 must form one threshold, whichever class holds it
+        s = rng.choice([-0.0, 0.0, 0.25, 1.0], n)
     elif kind == "ints":
         s = rng.integers(-20, 20, n).astype(float)
     else:

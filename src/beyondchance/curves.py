@@ -869,6 +869,38 @@ def _counts_one_class(v: np.ndarray, positive: bool, pos_label: Any) -> Threshol
     return _new_counts(thr0, tps0, fps0, pos_label)
 
 
+_SIGN_BIT = np.uint64(1) << np.uint64(63)
+
+
+def _sorted_by_class(pos: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The negatives' and the positives' scores, each sorted ascending.
+
+    Non-negative float64 scores order as their bit patterns (unsigned integers) and
+    leave the sign bit free: with the class written into it, one integer sort puts
+    the sorted negatives first and the sorted positives after them, with no
+    extraction pass per class.  A negative sample scored −0.0 would land among the
+    positives: detected (the positives' block is then too long) and sorted the usual
+    way, as are scores below zero.
+    """
+    n = s.shape[0]
+    n_pos = int(np.count_nonzero(pos))
+    n_neg = n - n_pos
+    if 0 < n_pos < n and s.dtype == np.float64 and s.flags.c_contiguous and s.min() >= 0.0:
+        keys = pos.astype(np.uint64)
+        np.left_shift(keys, np.uint64(63), out=keys)
+        np.bitwise_or(keys, s.view(np.uint64), out=keys)
+        keys.sort()
+        if keys[n_neg - 1] < _SIGN_BIT:  # exactly the positives carry the class bit
+            p = keys[n_neg:]
+            np.bitwise_and(p, ~_SIGN_BIT, out=p)  # a positive's −0.0 becomes 0.0: the same score
+            return keys[:n_neg].view(np.float64), p.view(np.float64)
+    neg = s[~pos]
+    neg.sort()
+    p = s[pos]
+    p.sort()
+    return neg, p
+
+
 def _counts_unweighted(pos: np.ndarray, s: np.ndarray, pos_label: Any) -> ThresholdCounts:
     """Sort the scores of each class, then merge their distinct values by position.
 
@@ -879,10 +911,7 @@ def _counts_unweighted(pos: np.ndarray, s: np.ndarray, pos_label: Any) -> Thresh
     order of all distinct scores.  Thresholds, tps and fps are written straight into
     the (decreasing) output arrays; only the two class sorts touch all n scores.
     """
-    neg = s[~pos]
-    neg.sort()
-    p = s[pos]
-    p.sort()
+    neg, p = _sorted_by_class(pos, s)
     n_neg, n_pos = neg.shape[0], p.shape[0]
     if n_pos == 0 or n_neg == 0:
         return _counts_one_class(p if n_neg == 0 else neg, n_neg == 0, pos_label)
