@@ -122,12 +122,12 @@ def compress_counts(tc: ThresholdCounts, *, pos_weights: np.ndarray | None = Non
 
 
 def class_loss_sums(
-    per: tuple[np.ndarray, np.ndarray, np.ndarray], loss: str, starts: np.ndarray | None = None
-) -> tuple[Any, Any]:
+    per: tuple[np.ndarray, np.ndarray, np.ndarray], losses: tuple[str, ...], starts: np.ndarray | None = None
+) -> dict[str, tuple[Any, Any]]:
     r"""Weighted loss of the positives and of the negatives: totals, or per bin of scores.
 
     With ``per = (v, w_pos, w_neg)`` (distinct scores, positive and negative weight at
-    each, :func:`per_threshold`):
+    each, :func:`per_threshold`), for each loss:
 
     .. math::
 
@@ -136,30 +136,38 @@ def class_loss_sums(
     ``log_loss``: ℓ(v, y) = −log p of the true class, probabilities clipped to
     [eps, 1 − eps] as scikit-learn's ``log_loss`` does; ``brier``: (v − y)², scikit-learn's
     binary ``brier_score_loss``.  ``starts`` (first score index of each bin, increasing):
-    the sums per bin (``np.add.reduceat``) instead of the totals.  One temporary per
-    class, written in place.
+    the sums per bin (``np.add.reduceat``) instead of the totals.  Every term is
+    written in place into one temporary.
 
     >>> import numpy as np
-    >>> class_loss_sums((np.array([0.6, 0.2]), np.array([1.0, 0.0]), np.array([0.0, 1.0])), "brier")
-    (0.16000000000000003, 0.04000000000000001)
+    >>> per = (np.array([0.6, 0.2]), np.array([1.0, 0.0]), np.array([0.0, 1.0]))
+    >>> class_loss_sums(per, ("brier",))
+    {'brier': (0.16000000000000003, 0.04000000000000001)}
     """
     v, dp, dn = per
-    out = []
-    for positive, weight in ((True, dp), (False, dn)):
-        if loss == "log_loss":  # -w log(clip(p of the true class))
-            t = np.clip(v, _EPS, 1 - _EPS) if positive else np.subtract(1.0, v)
-            if not positive:
-                np.clip(t, _EPS, 1 - _EPS, out=t)
-            np.log(t, out=t)
-        elif loss == "brier":
-            t = np.subtract(1.0, v) if positive else v.copy()
-            np.square(t, out=t)
-        else:
+    t = np.empty_like(v, dtype=np.float64)
+    out = {}
+    for loss in losses:
+        sums = []
+        if loss not in ("log_loss", "brier"):
             raise ValueError(loss)  # pragma: no cover
-        np.multiply(t, weight, out=t)
-        total = t.sum() if starts is None else np.add.reduceat(t, starts)
-        out.append(-total if loss == "log_loss" else total)
-    return float(out[0]) if starts is None else out[0], float(out[1]) if starts is None else out[1]
+        for positive, weight in ((True, dp), (False, dn)):
+            # log loss: -log of the true class's probability (1 - v for a negative);
+            # Brier: the squared distance to the label (1 - v for a positive)
+            if (loss == "log_loss") != positive:
+                np.subtract(1.0, v, out=t)
+            else:
+                np.copyto(t, v)
+            if loss == "log_loss":
+                np.clip(t, _EPS, 1 - _EPS, out=t)
+                np.log(t, out=t)
+            else:
+                np.square(t, out=t)
+            np.multiply(t, weight, out=t)
+            total = float(t.sum()) if starts is None else np.add.reduceat(t, starts)
+            sums.append(-total if loss == "log_loss" else total)
+        out[loss] = (sums[0], sums[1])
+    return out
 
 
 def loss_sums(tc: ThresholdCounts, loss: str, *, per: tuple | None = None) -> tuple[float, float]:
@@ -170,7 +178,7 @@ def loss_sums(tc: ThresholdCounts, loss: str, *, per: tuple | None = None) -> tu
     >>> s, w = loss_sums(tc, "brier"); round(s / w, 6)    # ((0.2)^2 + (0.4)^2) / 2
     0.1
     """
-    pos, neg = class_loss_sums(_per_threshold(tc) if per is None else per, loss)
+    pos, neg = class_loss_sums(_per_threshold(tc) if per is None else per, (loss,))[loss]
     return pos + neg, tc.n
 
 
@@ -246,7 +254,7 @@ class ScoreCells:
         def pool(cumulative: np.ndarray) -> np.ndarray:  # sum over each bin's thresholds
             return np.diff(cumulative[bounds])
 
-        sums = {loss: class_loss_sums((v, dp, dn), loss, starts) for loss in losses}
+        sums = class_loss_sums((v, dp, dn), losses, starts)
         return cls(pool(cum_up), pool(cum_un), pool(cum_p), pool(cum_n),
                    {loss: s[0] for loss, s in sums.items()}, {loss: s[1] for loss, s in sums.items()}, k, exact)
 
