@@ -257,14 +257,16 @@ REPORT_CASES = {
     "multiclass-probabilities": (dict(y_true="label", y_score=["p0", "p1", "p2"]), ["label", ["p0", "p1", "p2"]]),
     "regression": (dict(y_true="yr", y_pred="fr"), ["yr", "fr"]),
 }
-_ROW_INTERVALS = ("log_loss", "brier", "mse", "mae", "r2", "d2_absolute_error")
+_ROW_INTERVALS = ("log_loss", "brier", "mse", "mae", "r2", "d2_absolute_error", "pinball_loss", "d2_pinball_score")
 FAST_REPORT = dict(n_resamples=200, dbt_samples=256, random_state=3)
 
 
-def assert_report_equals_rows(source, frame, task: str, weighted: bool, engine: str, **kwargs) -> None:
+def assert_report_equals_rows(source, frame, task: str, weighted: bool, engine: str, options: dict | None = None,
+                              **kwargs):
     """The engine's report: the task and counts of evaluate() on the rows, every value and
     every interval (cell bootstrap, grouped bootstrap of the rows: same seed, same
-    replicates) to rounding."""
+    replicates) to rounding.  ``options``: report options of both calls.  Returns the
+    report of the rows."""
     import warnings
 
     from beyondchance.report import evaluate, evaluate_source
@@ -273,9 +275,10 @@ def assert_report_equals_rows(source, frame, task: str, weighted: bool, engine: 
     weight = "w" if weighted else None
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        eng = evaluate_source(source, engine=engine, weight=weight, **cols, **kwargs, **FAST_REPORT)
+        eng = evaluate_source(source, engine=engine, weight=weight, **cols, **kwargs, **(options or {}), **FAST_REPORT)
         mem = evaluate(*(frame[c].to_numpy() for c in arrays),
-                       sample_weight=None if weight is None else frame["w"].to_numpy(), **FAST_REPORT)
+                       sample_weight=None if weight is None else frame["w"].to_numpy(), **(options or {}),
+                       **FAST_REPORT)
     assert eng.task == mem.task == task and eng.n == mem.n
     if weighted:
         assert eng.total_weight == pytest.approx(mem.total_weight, rel=REL)
@@ -294,6 +297,7 @@ def assert_report_equals_rows(source, frame, task: str, weighted: bool, engine: 
             weighted and m.kind in ("labeling", "advantage"))
         assert ("grouped Poisson" in e.ci.resampling) == grouped, (name, e.ci.resampling)
     assert not any("not computed" in note for note in eng.notes)
+    return mem
 
 
 @pytest.mark.parametrize("weighted", [False, True])
@@ -303,14 +307,25 @@ def test_report_duckdb_equals_rows(frame, task, weighted):
     assert_report_equals_rows(frame, frame, task, weighted, "duckdb")
 
 
+@pytest.mark.parametrize("weighted", [False, True])
+def test_quantile_regression_report_duckdb_equals_rows(frame, weighted):
+    """The pinball rows of a quantile model (the τ-quantile of y, a second aggregation) and
+    their grouped-bootstrap intervals: DuckDB = the rows."""
+    mem = assert_report_equals_rows(frame, frame, "regression", weighted, "duckdb", options=dict(quantile=0.9))
+    assert {"pinball_loss", "d2_pinball_score"} <= set(mem.metrics)
+
+
 @pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas")
 def test_report_spark_equals_rows(spark, frame):
-    """Every task, with and without weights, through Spark SQL (one test: one JVM)."""
+    """Every task, with and without weights, through Spark SQL (one test: one JVM); and the
+    pinball rows of a quantile model."""
     frame = frame.assign(bl=(frame["score"] >= 0.5).astype(np.int64))
     sdf = spark.createDataFrame(frame)
     for task in REPORT_CASES:
         for weighted in (False, True):
             assert_report_equals_rows(sdf, frame, task, weighted, "spark", spark=spark)
+    mem = assert_report_equals_rows(sdf, frame, "regression", True, "spark", options=dict(quantile=0.25), spark=spark)
+    assert {"pinball_loss", "d2_pinball_score"} <= set(mem.metrics)
 
 
 @pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas")

@@ -22,6 +22,7 @@ from beyondchance import (
     outperformance_score,
     pa_coverage_curve,
     prediction_advantage,
+    weighted_quantile,
 )
 from beyondchance.curves import threshold_counts
 from beyondchance.datasets import load_keel
@@ -411,6 +412,50 @@ def test_regression_against_sklearn():
     assert r["mse"].baseline == pytest.approx(np.cov(y, aweights=w, ddof=0))
     assert r["r2"].ci.low < r["r2"].value < r["r2"].ci.high
     assert r.verdict[0].startswith("The model removes")
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from([0.05, 0.25, 0.5, 0.9]), st.booleans(), st.booleans())
+def test_quantile_regression_against_sklearn(seed, tau, weighted, ties):
+    """The pinball rows of a quantile model = scikit-learn's mean_pinball_loss and
+    d2_pinball_score (weights, tied targets); the baseline is the τ-quantile's risk."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(5, 300))
+    y = rng.gamma(2.0, 1.0, n)
+    if ties:
+        y = np.round(y)
+    f = y * rng.uniform(0.5, 1.5) + rng.normal(0, 0.5, n)
+    w = rng.uniform(0.0, 2.0, n) if weighted else None
+    r = evaluate(y, f, sample_weight=w, quantile=tau, n_resamples=50, task="regression")
+    loss = skm.mean_pinball_loss(y, f, alpha=tau, sample_weight=w)
+    assert r["pinball_loss"].value == pytest.approx(loss, rel=1e-12, abs=1e-12)
+    d2 = skm.d2_pinball_score(y, f, alpha=tau, sample_weight=w)
+    assert r["d2_pinball_score"].value == pytest.approx(d2, rel=1e-10, abs=1e-12, nan_ok=True)
+    q = weighted_quantile(y, tau, w)
+    assert r["pinball_loss"].baseline == pytest.approx(
+        skm.mean_pinball_loss(y, np.full(n, q), alpha=tau, sample_weight=w), rel=1e-12, abs=1e-12)
+    assert r["pinball_loss"].advantage == pytest.approx(r["d2_pinball_score"].value, rel=1e-9, abs=1e-12, nan_ok=True)
+
+
+def test_quantile_option_rows_intervals_and_errors():
+    rng = np.random.default_rng(7)
+    y = rng.gamma(2.0, 1.0, 2000)
+    f = np.quantile(y, 0.9) * 0.5 + 0.6 * y
+    r = evaluate(y, f, quantile=0.9, n_resamples=300)
+    assert list(r.metrics)[-2:] == ["pinball_loss", "d2_pinball_score"]
+    for name in ("pinball_loss", "d2_pinball_score"):
+        ci = r[name].ci
+        assert ci is not None and ci.low < r[name].value < ci.high and "grouped Poisson" in ci.resampling
+    assert "0.9-quantile" in r["pinball_loss"].baseline_prediction
+    assert set(evaluate(y, f, ci=False).metrics) == {"mse", "mae", "r2", "d2_absolute_error"}
+    assert list(evaluate(y, f, quantile=0.9, metrics=["d2_pinball_score"], ci=False).metrics) == ["d2_pinball_score"]
+    with pytest.raises(InvalidInputError, match="applies to regression"):
+        evaluate([0, 1, 1, 0], [0.2, 0.8, 0.6, 0.1], quantile=0.9)
+    for bad in (0.0, 1.0, 1.5, float("nan")):
+        with pytest.raises(InvalidInputError, match="quantile"):
+            evaluate(y, f, quantile=bad)
+    with pytest.raises(InvalidInputError, match="pinball_loss"):  # the rows exist only with a quantile
+        evaluate(y, f, metrics=["pinball_loss"])
 
 
 # --- detection, options, bad input ---------------------------------------------------------

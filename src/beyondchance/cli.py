@@ -176,6 +176,9 @@ def _evaluation_options(func: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--threshold", type=float, metavar="T",
                      help="Binary scores: score >= T is predicted positive [default: 0.5 for scores in [0, 1], else 0, "
                           "which the report notes]."),
+        click.option("--quantile", type=float, metavar="TAU",
+                     help="Regression: the level of the quantile the predictions estimate (a quantile model's "
+                          "alpha); adds the pinball loss of level TAU and its D² against the TAU-quantile of y."),
         click.option("--task", type=click.Choice(["binary-scores", "binary-labels", "multiclass-labels",
                                                   "multiclass-probabilities", "regression"]),
                      help="Override the detected task."),
@@ -286,7 +289,7 @@ def _write(text: str, out: Path | None, what: str) -> None:
 
 def _eval_kwargs(opts: dict[str, Any], y_true: Any) -> dict[str, Any]:
     return dict(
-        task=opts["task"], pos_label=opts["pos_label"], threshold=opts["threshold"],
+        task=opts["task"], pos_label=opts["pos_label"], threshold=opts["threshold"], quantile=opts["quantile"],
         labels=_coerce_labels(_split(opts["labels"]), y_true), metrics=_split(opts["metrics"]),
         confidence_level=opts["confidence_level"], n_resamples=opts["n_resamples"], ci=not opts["no_ci"],
         random_state=opts["seed"], normalize=opts["normalize"], dbt_samples=opts["dbt_samples"],
@@ -351,7 +354,7 @@ def _engine_kwargs(opts: dict[str, Any], y_true_sample: Any = None) -> dict[str,
     return dict(
         y_true=opts["y_true"], y_score=tuple(opts["y_score"]), y_pred=opts["y_pred"], weight=opts["weight"],
         score_bins=opts["score_bins"], task=opts["task"], pos_label=opts["pos_label"],
-        threshold=opts["threshold"], labels=labels, metrics=_split(opts["metrics"]),
+        threshold=opts["threshold"], quantile=opts["quantile"], labels=labels, metrics=_split(opts["metrics"]),
         confidence_level=opts["confidence_level"], n_resamples=opts["n_resamples"], ci=not opts["no_ci"],
         random_state=opts["seed"], dbt_samples=opts["dbt_samples"], delimiter=opts["delimiter"],
     )

@@ -34,7 +34,7 @@ import numpy as np
 
 from ._validation import as_1d, binary_target, check_sample_weight, encode_labels
 from ._warnings import InvalidInputError
-from .baselines import _clip_proba, weighted_quantile
+from .baselines import PinballLoss, _clip_proba, weighted_quantile
 
 __all__ = [
     "DEFAULT_GROUPS", "GroupTotals", "Intervals", "row_groups", "hash_sql", "regression_row_quantities",
@@ -47,7 +47,7 @@ __all__ = [
 DEFAULT_GROUPS = 1024
 PRIME = 2147483647  # 2**31 - 1
 MULTIPLIER, HIGH_MULTIPLIER, OFFSET1, OFFSET2 = 48271, 69621, 12345, 99991
-REGRESSION_COLUMNS: tuple[str, ...] = ("w", "wy", "wy2", "sq", "ab", "ab_median")
+REGRESSION_COLUMNS: tuple[str, ...] = ("w", "wy", "wy2", "sq", "ab", "ab_median", "wr", "ab_quantile")
 
 
 def _check_groups(groups: Any, seed: Any) -> tuple[int, int]:
@@ -221,13 +221,17 @@ def labeling_intervals(totals: GroupTotals, metrics: Any = ("accuracy",), *, n_r
 
 def regression_intervals(totals: GroupTotals, *, n_resamples: int = 2000, seed: int = 0,
                          confidence: float = 0.95) -> Intervals:
-    r"""Intervals of mse, mae, r2 and d2_absolute_error from replicate sums.
+    r"""Intervals of mse, mae, r2, d2_absolute_error, pinball_loss and d2_pinball_score.
 
     With :math:`W = \sum w`, per replicate: mse = Σw(y−ŷ)²/W, mae = Σw|y−ŷ|/W,
     r2 = 1 − Σw(y−ŷ)² / (Σwy² − (Σwy)²/W), d2 = 1 − Σw|y−ŷ| / Σw|y−m|.  The median
     m is the full-sample weighted median, kept in every replicate: the baseline risk
     :math:`R(c) = \sum w|y - c| / W` is minimised at m, so re-estimating the median
-    in a replicate changes it only to second order (first-order correct).
+    in a replicate changes it only to second order (first-order correct).  The pinball
+    loss of level τ (the totals' ``info["quantile"] = (τ, q)``, q the sample's τ-quantile,
+    kept likewise) from :math:`\ell_\tau(r) = (|r| + (2\tau - 1)\,r)/2`, r = y − ŷ:
+    pinball_loss = (Σw|y−ŷ| + (2τ−1)Σw(y−ŷ)) / 2W and d2_pinball_score =
+    1 − (Σw|y−ŷ| + (2τ−1)Σw(y−ŷ)) / (Σw|y−q| + (2τ−1)(Σwy − qW)).
 
     >>> rng = np.random.default_rng(0); y = rng.normal(size=300); f = y + rng.normal(scale=0.5, size=300)
     >>> t = group_totals_from_arrays("regression", y, y_pred=f)
@@ -238,17 +242,22 @@ def regression_intervals(totals: GroupTotals, *, n_resamples: int = 2000, seed: 
     _check_confidence(confidence)
     if totals.columns != REGRESSION_COLUMNS:
         raise InvalidInputError("regression_intervals needs the group totals of a regression task")
-    values = regression_replicate_values(totals.replicate_totals(n_resamples, seed))
+    values = regression_replicate_values(totals.replicate_totals(n_resamples, seed), totals.info["quantile"])
     return Intervals({k: _percentile(v, confidence) for k, v in values.items()},
                      _method(totals, n_resamples, seed, confidence))
 
 
-def regression_replicate_values(replicates: np.ndarray) -> dict[str, np.ndarray]:
-    """mse, mae, r2 and d2_absolute_error of each (B, 6) replicate total (formulas of
+def regression_replicate_values(replicates: np.ndarray, quantile: tuple[float, float]) -> dict[str, np.ndarray]:
+    """mse, mae, r2, d2_absolute_error, pinball_loss and d2_pinball_score of each (B, 8)
+    replicate total; ``quantile`` = (τ, the sample's τ-quantile) (formulas of
     :func:`regression_intervals`)."""
-    w, wy, wy2, sq, ab, abm = replicates.T
+    w, wy, wy2, sq, ab, abm, wr, abq = replicates.T
+    tau, q = quantile
+    pinball = (ab + (2 * tau - 1) * wr) / 2
     with np.errstate(all="ignore"):
-        return {"mse": sq / w, "mae": ab / w, "r2": 1 - sq / (wy2 - wy * wy / w), "d2_absolute_error": 1 - ab / abm}
+        return {"mse": sq / w, "mae": ab / w, "r2": 1 - sq / (wy2 - wy * wy / w), "d2_absolute_error": 1 - ab / abm,
+                "pinball_loss": pinball / w,
+                "d2_pinball_score": 1 - pinball / ((abq + (2 * tau - 1) * (wy - q * w)) / 2)}
 
 
 # --- probabilities --------------------------------------------------------------------------------
@@ -327,24 +336,30 @@ def probability_group_totals(codes: np.ndarray, proba: np.ndarray, classes: np.n
                        groups, seed, {"classes": classes})
 
 
-def regression_group_totals(y: np.ndarray, f: np.ndarray, w: np.ndarray | None, median: float, *, seed: int = 0,
+def regression_group_totals(y: np.ndarray, f: np.ndarray, w: np.ndarray | None, median: float, *,
+                            quantile: tuple[float, float] | None = None, seed: int = 0,
                             groups: int = DEFAULT_GROUPS) -> GroupTotals:
     """:class:`GroupTotals` of the regression task (:data:`REGRESSION_COLUMNS`) from checked
-    finite targets, predictions, weights (None: 1) and the weighted median of y."""
+    finite targets, predictions, weights (None: 1), the weighted median of y and
+    ``quantile`` = (τ, the weighted τ-quantile of y) of the pinball loss (default the median)."""
+    quantile = (0.5, median) if quantile is None else quantile
     g = row_groups(np.arange(y.shape[0]), seed, groups)
-    x = regression_row_quantities(y, f, np.ones_like(y) if w is None else w, median)
-    return GroupTotals(group_sums(g, x, groups), REGRESSION_COLUMNS, groups, seed, {"median": median})
+    x = regression_row_quantities(y, f, np.ones_like(y) if w is None else w, median, quantile[1])
+    return GroupTotals(group_sums(g, x, groups), REGRESSION_COLUMNS, groups, seed,
+                       {"median": median, "quantile": quantile})
 
 
 
 def group_totals_from_arrays(task: str, y_true: Any, *, y_pred: Any = None, proba: Any = None, weight: Any = None,
                              labels: Any = None, seed: int = 0, groups: int = DEFAULT_GROUPS,
-                             median: float | None = None, y_score: Any = None, threshold: float | None = None,
+                             median: float | None = None, quantile: float | None = None,
+                             quantile_value: float | None = None, y_score: Any = None, threshold: float | None = None,
                              pos_label: Any = None) -> GroupTotals:
     """:class:`GroupTotals` of arrays, rows indexed 0 … n−1 (the memory engine).
 
     Tasks as in :func:`beyondchance.engines.compute_group_totals`; ``median``: regression,
-    the weighted median of y when already known; task ``"threshold"``: binary labels
+    the weighted median of y when already known; ``quantile``: the level τ of the pinball
+    loss (default 0.5), ``quantile_value`` its weighted τ-quantile of y when known; task ``"threshold"``: binary labels
     y_true (positive: ``pos_label``) against ``y_score ≥ threshold``, ``labels`` the
     (negative, positive) classes recorded in the info.
     """
@@ -366,7 +381,8 @@ def group_totals_from_arrays(task: str, y_true: Any, *, y_pred: Any = None, prob
             raise InvalidInputError("y_true and y_pred must be finite")
         w = _weights(weight, y.shape[0])
         median = weighted_quantile(y, 0.5, w) if median is None else median
-        return regression_group_totals(y, f, w, median, seed=seed, groups=groups)
+        return regression_group_totals(y, f, w, median, quantile=_quantile(y, w, quantile, quantile_value, median),
+                                       seed=seed, groups=groups)
     if task == "probabilities":
         p = np.asarray(proba, dtype=np.float64)
         codes, _, classes = encode_labels(y_true, labels=labels)
@@ -381,10 +397,21 @@ def group_totals_from_arrays(task: str, y_true: Any, *, y_pred: Any = None, prob
     raise InvalidInputError(f"task must be 'labels', 'regression', 'probabilities' or 'threshold', got {task!r}")
 
 
-def regression_row_quantities(y: np.ndarray, f: np.ndarray, w: np.ndarray, median: float) -> np.ndarray:
-    """(n, 6): w, w·y, w·y², w·(y−ŷ)², w·|y−ŷ|, w·|y−m| (:data:`REGRESSION_COLUMNS`)."""
+def regression_row_quantities(y: np.ndarray, f: np.ndarray, w: np.ndarray, median: float,
+                              quantile_value: float) -> np.ndarray:
+    """(n, 8): w, w·y, w·y², w·(y−ŷ)², w·|y−ŷ|, w·|y−m|, w·(y−ŷ), w·|y−q| (:data:`REGRESSION_COLUMNS`)."""
     d = y - f
-    return np.column_stack([w, w * y, w * y * y, w * d * d, w * np.abs(d), w * np.abs(y - median)])
+    return np.column_stack([w, w * y, w * y * y, w * d * d, w * np.abs(d), w * np.abs(y - median), w * d,
+                            w * np.abs(y - quantile_value)])
+
+
+def _quantile(y: np.ndarray, w: np.ndarray, level: float | None, value: float | None,
+              median: float) -> tuple[float, float]:
+    """(τ, weighted τ-quantile of y) of the pinball columns: τ = 0.5 (the median) by default."""
+    if level is None:
+        return 0.5, median
+    level = PinballLoss(level).alpha  # checked: in (0, 1)
+    return level, weighted_quantile(y, level, w) if value is None else float(value)
 
 
 def _weights(weight: Any, n: int) -> np.ndarray:

@@ -12,8 +12,9 @@ task           queries
 labels         GROUP BY g, y, ŷ: Σw (the labels query of :mod:`.sql`, with its checks)
 probabilities  GROUP BY g, y, argmax: Σw, per column Σw·(−ln clip p_j), Σw·Brier_j
                (the probabilities query of :mod:`.sql`); the true class's column is kept
-regression     (1) GROUP BY y: Σw, invalid counts → weighted median m (skipped when m is given);
-               (2) GROUP BY g: Σw, Σw·y, Σw·y², Σw·(y−ŷ)², Σw·|y−ŷ|, Σw·|y−m|
+regression     (1) GROUP BY y: Σw, invalid counts → weighted median m and τ-quantile q of the
+               pinball loss (skipped when given); (2) GROUP BY g: Σw, Σw·y, Σw·y², Σw·(y−ŷ)²,
+               Σw·|y−ŷ|, Σw·|y−m|, Σw·(y−ŷ), Σw·|y−q|
 threshold      GROUP BY g, y, [score ≥ t]: Σw (binary scores' labels at the threshold t;
                the data were checked by the scan of the scores)
 =============  ==========================================================================
@@ -39,7 +40,8 @@ __all__ = ["sql_group_totals", "regression_group_queries", "sql_unit_counts"]
 
 def regression_group_queries(q, relation: str, kinds: dict[str, str], *, y_true: str, y_pred: str,
                              weight: str | None, group: str) -> tuple[str, Any]:
-    """(per-value query with the checks, per-group query as a function of the median)."""
+    """(per-value query with the checks, per-group query as a function of the median and
+    the pinball loss's quantile)."""
     c = _Cols(q, kinds)
     y, f = c.number(y_true), c.number(y_pred)
     w, w_nan, w_neg = c.weight(weight)
@@ -48,20 +50,23 @@ def regression_group_queries(q, relation: str, kinds: dict[str, str], *, y_true:
     values = ("SELECT y, COUNT(*) AS n_rows, SUM(w) AS w, SUM(bad_y) AS bad_y, SUM(bad_f) AS bad_f, "
               f"SUM(w_nan) AS w_nan, SUM(w_neg) AS w_neg FROM ({inner}) t GROUP BY y")
 
-    def per_group(median: float) -> str:
+    def per_group(median: float, quantile_value: float) -> str:
         return ("SELECT g, SUM(w) AS w, SUM(w * y) AS wy, SUM(w * y * y) AS wy2, SUM(w * (y - f) * (y - f)) AS sq, "
-                f"SUM(w * ABS(y - f)) AS ab, SUM(w * ABS(y - {lit(median)})) AS ab_median FROM ({inner}) t GROUP BY g")
+                f"SUM(w * ABS(y - f)) AS ab, SUM(w * ABS(y - {lit(median)})) AS ab_median, SUM(w * (y - f)) AS wr, "
+                f"SUM(w * ABS(y - {lit(quantile_value)})) AS ab_quantile FROM ({inner}) t GROUP BY g")
 
     return values, per_group
 
 
 def sql_group_totals(runner: Any, *, task: str, y_true: str, y_pred: str | None = None, proba: Any = None,
                      weight: str | None = None, labels: Any = None, seed: int = 0, groups: int,
-                     median: float | None = None, y_score: str | None = None, threshold: float | None = None,
-                     pos_label: Any = None) -> GroupTotals:
+                     median: float | None = None, quantile: float | None = None, quantile_value: float | None = None,
+                     y_score: str | None = None, threshold: float | None = None, pos_label: Any = None) -> GroupTotals:
     """Run the task's grouped aggregation on an SQL runner (see the module docstring).
 
-    ``median``: regression, the weighted median of y when already known.  ``y_score``,
+    ``median``: regression, the weighted median of y when already known; ``quantile``:
+    the level τ of the pinball columns (default 0.5: the median), ``quantile_value`` its
+    weighted τ-quantile of y when known.  ``y_score``,
     ``threshold``, ``pos_label``: task ``"threshold"``, whose ``labels`` are the
     (negative, positive) classes recorded in the totals' info.
     """
@@ -114,13 +119,17 @@ def sql_group_totals(runner: Any, *, task: str, y_true: str, y_pred: str | None 
             raise InvalidInputError("task 'regression' needs y_pred")
         values, per_group = regression_group_queries(q, rel, kinds, y_true=y_true, y_pred=y_pred, weight=weight,
                                                      group=group)
-        if median is None:
+        if median is None or (quantile is not None and quantile_value is None):
             r = runner.run(values)
             _check_rows(r, weight, bad_y="y_true", bad_f="y_pred")
-            median = weighted_quantile(_f64(r["y"]), 0.5, _f64(r["w"]))
-        r = runner.run(per_group(median))
+            ys, ws = _f64(r["y"]), _f64(r["w"])
+            median = weighted_quantile(ys, 0.5, ws) if median is None else median
+            quantile_value = None if quantile is None else weighted_quantile(ys, quantile, ws)
+        tau, q = (0.5, median) if quantile is None else (float(quantile), float(quantile_value))
+        r = runner.run(per_group(median, q))
         x = np.column_stack([_f64(r[c]) for c in REGRESSION_COLUMNS])
-        return GroupTotals(group_sums(r["g"], x, groups), REGRESSION_COLUMNS, groups, seed, {"median": median})
+        return GroupTotals(group_sums(r["g"], x, groups), REGRESSION_COLUMNS, groups, seed,
+                           {"median": median, "quantile": (tau, q)})
     if task == "threshold":
         if y_score is None or threshold is None or labels is None:
             raise InvalidInputError("task 'threshold' needs y_score, threshold and labels (negative, positive)")

@@ -98,6 +98,16 @@ def _run(
     return result
 
 
+def check_quantile_option(quantile: Any, task: str) -> float | None:
+    """The report's ``quantile`` option checked: a level in (0, 1), for regression only."""
+    if quantile is None:
+        return None
+    if task != "regression":
+        raise InvalidInputError(f"quantile (the level of a quantile model's pinball loss) applies to regression; "
+                                f"the task is {task}")
+    return float(check_unit_interval(quantile, "quantile", open_=True))
+
+
 def _select_metrics(available: dict, wanted: Sequence[str] | None, task: str) -> list[str]:
     if wanted is None:
         return list(available)

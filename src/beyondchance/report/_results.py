@@ -45,6 +45,8 @@ TITLES: dict[str, str] = {
     "mae": "Mean absolute error",
     "r2": "R² (PA, squared loss)",
     "d2_absolute_error": "D² (PA, absolute loss)",
+    "pinball_loss": "Pinball loss",
+    "d2_pinball_score": "D² (PA, pinball loss)",
 }
 
 _BINARY_LABELING = (
@@ -63,14 +65,18 @@ _PROBA_LOSSES = ("log_loss", "brier")
 
 _REGRESSION = ("mse", "mae", "r2", "d2_absolute_error")
 
+#: regression rows of a quantile model (``quantile=τ``): the pinball loss of its level
+_QUANTILE_REGRESSION = ("pinball_loss", "d2_pinball_score")
+
 #: per-class metrics are macro-averaged in multi-class reports
 _PER_CLASS = ("precision", "recall", "f1", "specificity")
 
 #: the score bootstrap pools adjacent scores into at most this many bins
 MAX_SCORE_BINS = 1000
 
-def metrics_for_task(task: str, *, probabilities: bool = True) -> tuple[str, ...]:
-    """The metrics a report of ``task`` computes by default.
+def metrics_for_task(task: str, *, probabilities: bool = True, quantile: bool = False) -> tuple[str, ...]:
+    """The metrics a report of ``task`` computes by default (``quantile``: regression
+    with a quantile level, which adds the pinball rows).
 
     >>> metrics_for_task("binary-labels")[:3]
     ('accuracy', 'balanced_accuracy', 'precision')
@@ -84,7 +90,7 @@ def metrics_for_task(task: str, *, probabilities: bool = True) -> tuple[str, ...
         return _MULTICLASS_LABELING
     if task == "multiclass-probabilities":
         return _MULTICLASS_LABELING + ("roc_auc", "pr_auc") + _PROBA_LOSSES
-    return _REGRESSION
+    return _REGRESSION + (_QUANTILE_REGRESSION if quantile else ())
 
 
 def _num(x: Any) -> float | None:

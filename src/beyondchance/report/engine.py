@@ -61,7 +61,8 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 
 from .._warnings import InvalidInputError
-from ._core import _run, _select_metrics, _single_class
+from ..baselines import PinballLoss
+from ._core import _run, _select_metrics, _single_class, check_quantile_option
 from ._results import TASKS, Report, _fmt_label, _label, metrics_for_task
 from .detect import _resolve_positive
 from .tasks.binary_scores import _binary_scores_from_counts
@@ -217,11 +218,13 @@ class _Prepared:
     stats: Any = None
     totals: Any = None  # GroupTotals of the grouped bootstrap (weighted labels, probabilities, regression)
     units: Any = None  # weighted binary scores: the score statistic of the rows of positive weight
+    quantile: float | None = None  # regression: the level of a quantile model's pinball loss
 
 
 def _prepare(
     src: _Source, *, y_true: str, y_score: Sequence[str], y_pred: str | None, weight: str | None,
     task: str | None, labels: Any, score_bins: int | None, pos_label: Any = None, scan: bool = True,
+    quantile: float | None = None,
     ci: bool = False,
 ) -> _Prepared:
     """Detect the task and scan the labels (one cheap ``GROUP BY y_true``); ``ci``: keep the
@@ -257,9 +260,10 @@ def _prepare(
         p.stats = src.statistics(y_true=y_true, y_proba=list(y_score), weight=weight, task="probabilities",
                                  labels=labels, score_bins=score_bins)
         return p
+    p.quantile = check_quantile_option(quantile, detected)
     if detected == "regression":
         p.stats = src.statistics(y_true=y_true, y_pred=y_pred if y_pred is not None else y_score[0], weight=weight,
-                                 task="regression")
+                                 task="regression", pinball_alphas=() if p.quantile is None else (p.quantile,))
         return p
     if detected == "binary-scores" and classes.size > 2:
         raise InvalidInputError(
@@ -310,8 +314,11 @@ def _scan_replicates(src: _Source, p: _Prepared, *, y_true: str, y_score: Sequen
     common = dict(y_true=y_true, weight=weight, seed=seed)
     if p.task == "regression":
         median = p.stats.prediction_advantage("absolute").baseline.prediction
+        quantile = {} if p.quantile is None else dict(
+            quantile=p.quantile,
+            quantile_value=p.stats.prediction_advantage(PinballLoss(p.quantile)).baseline.prediction)
         p.totals = src.group_totals(task="regression", y_pred=y_pred if y_pred is not None else y_score[0],
-                                    median=median, **common)
+                                    median=median, **quantile, **common)
     elif p.task == "multiclass-probabilities":
         p.totals = src.group_totals(task="probabilities", proba=list(y_score), labels=labels, **common)
     elif not p.weighted:
@@ -349,9 +356,10 @@ def _report(
     def compute(ctx: Any) -> tuple[dict[str, Any], str, str, str]:
         nonlocal score_statistic
         if metrics is not None:
-            _select_metrics(dict.fromkeys(metrics_for_task(p.task)), metrics, p.task)
+            _select_metrics(dict.fromkeys(metrics_for_task(p.task, quantile=p.quantile is not None)), metrics, p.task)
         if p.task == "regression":
-            out = regression_rows(p.stats, ctx, n_rows=p.n_rows, weighted=p.weighted, totals=p.totals)
+            out = regression_rows(p.stats, ctx, n_rows=p.n_rows, weighted=p.weighted, totals=p.totals,
+                                  quantile=p.quantile)
         elif p.task == "multiclass-probabilities":
             out = probabilities_rows(p.stats, ctx, n_rows=p.n_rows, weighted=p.weighted, totals=p.totals)
         elif p.task == "binary-scores":
@@ -425,6 +433,7 @@ def evaluate_source(
     pos_label: Any = None,
     threshold: float | None = None,
     labels: Any = None,
+    quantile: float | None = None,
     metrics: Sequence[str] | None = None,
     confidence_level: float = 0.95,
     n_resamples: int = 2000,
@@ -449,7 +458,7 @@ def evaluate_source(
         error bound is stated in ``Report.score_statistic`` (binary) and the notes
     spark : the SparkSession of ``engine="spark"`` (default: the active one)
     delimiter : CSV files: the field delimiter (default: tab for ``.tsv``, else ``,``)
-    task, pos_label, threshold, labels, metrics, confidence_level, n_resamples, ci,
+    task, pos_label, threshold, labels, quantile, metrics, confidence_level, n_resamples, ci,
     random_state, strict, name, dbt_samples, progress : as in
         :func:`~beyondchance.report.evaluate`
 
@@ -464,7 +473,7 @@ def evaluate_source(
     step(f"scanning the labels ({engine})")
     try:
         p = _prepare(src, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=weight, task=task, labels=labels,
-                     score_bins=score_bins, ci=ci)
+                     score_bins=score_bins, ci=ci, quantile=quantile)
         if score_bins is not None and p.task not in ("binary-scores", "multiclass-probabilities"):
             raise InvalidInputError(f"score_bins applies to scores and class probabilities, not to a {p.task} report")
         pos = None
@@ -517,6 +526,7 @@ def compare_sources(
 
     y_score = (y_score,) if isinstance(y_score, str) else tuple(y_score)
     ci = bool(options.get("ci", True))
+    quantile = options.pop("quantile", None)  # of every set's scan (the rows follow from it)
     names = list(sources)
     if reference is not None and reference not in names:
         raise InvalidInputError(f"reference {reference!r} is not a test set; test sets: {', '.join(names)}")
@@ -531,7 +541,7 @@ def compare_sources(
             try:
                 p = _prepare(src, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=weight,
                              task=task if not prepared else prepared[0][2].task, labels=labels, score_bins=score_bins,
-                             ci=ci)
+                             ci=ci, quantile=quantile)
             except InvalidInputError as exc:
                 raise InvalidInputError(f"test set {nm!r}: {exc}") from None
             prepared.append((nm, src, p))

@@ -49,11 +49,12 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from .._warnings import InvalidInputError
+from ..baselines import PinballLoss, get_loss
 from ..confusion import ConfusionMatrix
 from ..curves import ThresholdCounts
 from ..engines.memory import confusion_counts, probability_statistics, regression_statistics, score_counts
 from ..replicates import GroupTotals, label_group_totals, probability_group_totals, regression_group_totals
-from ._core import _Context, _run, _select_metrics, _single_class
+from ._core import _Context, _run, _select_metrics, _single_class, check_quantile_option
 from ._results import (
     TASKS,
     MetricCI,
@@ -95,6 +96,7 @@ def evaluate(
     pos_label: Any = None,
     threshold: float | None = None,
     labels: Any = None,
+    quantile: float | None = None,
     metrics: Sequence[str] | None = None,
     confidence_level: float = 0.95,
     n_resamples: int = 2000,
@@ -129,6 +131,11 @@ def evaluate(
         score lies in [0, 1], else 0.
     labels : array-like, optional
         The class labels, in the order of the probability columns.
+    quantile : float in (0, 1), optional
+        Regression: the level τ of the quantile that the predictions estimate (a
+        quantile regressor's ``alpha``).  Adds the pinball loss of level τ
+        (``pinball_loss`` = scikit-learn's ``mean_pinball_loss``) and its prediction
+        advantage over the best constant, the τ-quantile of y (``d2_pinball_score``).
     metrics : sequence of str, optional
         The metrics to report (default :func:`metrics_for_task`).
     confidence_level, n_resamples : the bootstrap's level and number of resamples (at least
@@ -187,9 +194,13 @@ def evaluate(
     def compute(ctx: _Context) -> tuple[dict[str, Any], str, str, str]:
         ctx.step("checking the input")
         inp = check_inputs(y_true, y, sample_weight, task=task, labels=labels, normalize=normalize)
+        level = check_quantile_option(quantile, inp.task)
         if metrics is not None:  # unknown names fail before any computation
-            _select_metrics(dict.fromkeys(metrics_for_task(inp.task)), metrics, inp.task)
-        report = _FROM_ARRAYS[inp.task](inp, ctx, pos_label=pos_label, threshold=threshold)
+            _select_metrics(dict.fromkeys(metrics_for_task(inp.task, quantile=level is not None)), metrics, inp.task)
+        if inp.task == "regression":
+            report = _regression(inp, ctx, quantile=level)
+        else:
+            report = _FROM_ARRAYS[inp.task](inp, ctx, pos_label=pos_label, threshold=threshold)
         return report, inp.task, inp.source, inp.reason
 
     return _run(compute, metrics=metrics, confidence_level=confidence_level, n_resamples=n_resamples, ci=ci,
@@ -299,14 +310,17 @@ def _probabilities(inp: Inputs, ctx: _Context, *, pos_label: Any, threshold: Any
     return out
 
 
-def _regression(inp: Inputs, ctx: _Context, *, pos_label: Any, threshold: Any) -> dict[str, Any]:
+def _regression(inp: Inputs, ctx: _Context, *, quantile: float | None) -> dict[str, Any]:
     w = inp.weight
-    stats = regression_statistics(inp.target, inp.prediction, w)
+    losses = ("squared", "absolute") + (() if quantile is None else (PinballLoss(quantile),))
+    stats = regression_statistics(inp.target, inp.prediction, w, losses=[get_loss(lo) for lo in losses])
     totals = None
     if ctx.ci:
         median = stats.prediction_advantage("absolute").baseline.prediction
-        totals = regression_group_totals(inp.target, inp.prediction, w, median, seed=ctx.seed)
-    return regression_rows(stats, ctx, n_rows=inp.n, weighted=w is not None, totals=totals)
+        level = None if quantile is None else (
+            quantile, stats.prediction_advantage(PinballLoss(quantile)).baseline.prediction)
+        totals = regression_group_totals(inp.target, inp.prediction, w, median, quantile=level, seed=ctx.seed)
+    return regression_rows(stats, ctx, n_rows=inp.n, weighted=w is not None, totals=totals, quantile=quantile)
 
 
 _FROM_ARRAYS: dict[str, Callable[..., dict[str, Any]]] = {
@@ -314,5 +328,4 @@ _FROM_ARRAYS: dict[str, Callable[..., dict[str, Any]]] = {
     "binary-labels": _labels,
     "multiclass-labels": _labels,
     "multiclass-probabilities": _probabilities,
-    "regression": _regression,
 }
