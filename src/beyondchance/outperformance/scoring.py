@@ -244,7 +244,8 @@ class _Quantity:
 def _prg_unit(auprg: Any, pi: Any) -> Any:
     """AUPRG mapped onto [0, 1]: (AUPRG − lower)/(1 − lower) = π·AUPRG + 1 − π."""
     pi = np.asarray(pi, dtype=np.float64)
-    return pi * np.asarray(auprg, dtype=np.float64) + 1.0 - pi
+    # clipped: a value on a bound must not round to just outside it (logit → nan)
+    return np.clip(pi * np.asarray(auprg, dtype=np.float64) + 1.0 - pi, 0.0, 1.0)
 
 
 def _compute_at(kind: str, ats: np.ndarray, a: np.ndarray, b: np.ndarray, pi: float) -> np.ndarray:
