@@ -91,6 +91,15 @@ from .calibration import (
     reliability_table,
 )
 from .prg import PRGCurve, precision_recall_gain_curve, prg_auc
+from .display import (
+    GainDisplay,
+    LiftDisplay,
+    OPRCDisplay,
+    OPSLiftDisplay,
+    PACoverageDisplay,
+    PrecisionRecallGainDisplay,
+    ReliabilityDisplay,
+)
 
 __version__ = "0.1.0"
 
@@ -189,4 +198,11 @@ __all__ = [
     "precision_recall_gain_curve",
     "PRGCurve",
     "prg_auc",
+    "LiftDisplay",
+    "GainDisplay",
+    "OPRCDisplay",
+    "OPSLiftDisplay",
+    "PACoverageDisplay",
+    "PrecisionRecallGainDisplay",
+    "ReliabilityDisplay",
 ]
