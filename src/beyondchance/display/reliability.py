@@ -65,7 +65,7 @@ class ReliabilityDisplay(CurveDisplay):
         t = reliability_table(y_true, y_score, n_bins=n_bins, sample_weight=sample_weight, pos_label=pos_label)
         return dict(mean_predicted=t.mean_predicted, fraction_positive=t.fraction_positive, weight=t.weight,
                     expected_calibration_error=t.expected_calibration_error,
-                    prevalence=float(np.sum(t.fraction_positive * t.weight) / t.weight.sum()))
+                    prevalence=float(np.sum(t.fraction_positive * t.weight) / t.weight.sum()), pos_label=pos_label)
 
     @classmethod
     def from_estimator(cls, estimator, X, y, *, response_method="predict_proba", **kwargs):
