@@ -42,35 +42,37 @@ from .curves import ThresholdCounts, threshold_counts
 __all__ = ["PRGCurve", "precision_recall_gain_curve", "prg_auc", "prg_auc_from_rates", "prg_auc_lower"]
 
 
-def _gains(alpha: np.ndarray, tpr: np.ndarray, pi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(recall gain, precision gain) of points (α, t) at π (−inf / nan where t = 0)."""
+def _gains(tp: np.ndarray, fp: np.ndarray, n_pos: Any, n_neg: Any) -> tuple[np.ndarray, np.ndarray]:
+    """(recall gain, precision gain) from cumulative counts, as the reference implementation
+    computes them: 1 − (P/N)·FN/TP and 1 − (P/N)·FP/TP (−inf / nan where TP = 0)."""
     with np.errstate(divide="ignore", invalid="ignore"):
-        rg = 1.0 - (pi / (1.0 - pi)) * (1.0 - tpr) / tpr
-        pg = 1.0 - alpha / tpr
+        rg = 1.0 - (n_pos / n_neg) * ((n_pos - tp) / tp)
+        pg = 1.0 - (n_pos / n_neg) * (fp / tp)
     return rg, pg
 
 
-def _crossing(alpha: np.ndarray, tpr: np.ndarray, pi: np.ndarray, rg: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Index j of the first point with recG ≥ 0 and the precision gain of the point on
-    the segment (j − 1, j) where recall = π (recG = 0), counts interpolated linearly."""
+def _crossing(tp: np.ndarray, fp: np.ndarray, n_pos: Any, n_neg: Any, rg: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Index j of the first point with recG ≥ 0, and the precision gain of the point on
+    the segment (j − 1, j) where recall = π (recG = 0), the counts interpolated linearly."""
     j = np.argmax(rg >= 0, axis=-1)[..., None]
     jm = np.maximum(j - 1, 0)
-    a0, a1 = np.take_along_axis(alpha, jm, -1), np.take_along_axis(alpha, j, -1)
-    t0, t1 = np.take_along_axis(tpr, jm, -1), np.take_along_axis(tpr, j, -1)
+    tp0, tp1 = np.take_along_axis(tp, jm, -1), np.take_along_axis(tp, j, -1)
+    fp0, fp1 = np.take_along_axis(fp, jm, -1), np.take_along_axis(fp, j, -1)
     with np.errstate(divide="ignore", invalid="ignore"):
-        frac = np.where(t1 > t0, (pi - t0) / (t1 - t0), 0.5)
-        pg_cross = 1.0 - (a0 + frac * (a1 - a0)) / pi
+        frac = np.where(tp1 > tp0, (n_pos * n_pos / (n_pos + n_neg) - tp0) / (tp1 - tp0), 0.5)
+        pg_cross = 1.0 - (n_pos / n_neg) * ((fp0 + frac * (fp1 - fp0)) / (tp0 + frac * (tp1 - tp0)))
     return j[..., 0], pg_cross[..., 0], np.take_along_axis(rg, j, -1)[..., 0]
 
 
-def _auprg(alpha: np.ndarray, tpr: np.ndarray, pi: np.ndarray) -> np.ndarray:
-    """AUPRG of curves (..., m) ordered by decreasing threshold; π of shape (..., 1)."""
-    rg, pg = _gains(alpha, tpr, pi)
+def _auprg(tp: np.ndarray, fp: np.ndarray, n_pos: Any, n_neg: Any) -> np.ndarray:
+    """AUPRG of curves of cumulative counts (..., m) by decreasing threshold, the first
+    point (0, 0); ``n_pos``, ``n_neg`` of shape (..., 1)."""
+    rg, pg = _gains(tp, fp, n_pos, n_neg)
     start = rg[..., :-1] >= 0
     with np.errstate(invalid="ignore"):
         seg = np.where(start, (rg[..., 1:] - rg[..., :-1]) * (pg[..., 1:] + pg[..., :-1]) / 2, 0.0)
     area = seg.sum(axis=-1)
-    j, pg_cross, rg_j = _crossing(alpha, tpr, pi, rg)
+    j, pg_cross, rg_j = _crossing(tp, fp, n_pos, n_neg, rg)
     pg_j = np.take_along_axis(pg, j[..., None], -1)[..., 0]
     extra = np.where((j > 0) & (rg_j > 0), rg_j * (pg_j + pg_cross) / 2, 0.0)
     return area + extra
@@ -105,7 +107,8 @@ def prg_auc_from_rates(alpha: Any, beta: Any, prevalence: Any, *, validate: bool
     else:
         a, b = np.asarray(alpha, dtype=np.float64), np.asarray(beta, dtype=np.float64)
         pi = np.asarray(prevalence, dtype=np.float64)
-    out = _auprg(a, 1.0 - b, np.asarray(pi)[..., None])
+    pi = np.asarray(pi)[..., None]
+    out = _auprg(pi * (1.0 - b), (1.0 - pi) * a, pi, 1.0 - pi)  # the counts with n = 1
     return float(out) if np.ndim(out) == 0 else out
 
 
@@ -139,11 +142,9 @@ class PRGCurve:
             _warn_one_class(counts, "the precision-recall-gain curve")
             nan = np.full(1, np.nan)
             return cls(nan, nan, thr[:1], np.zeros(1, bool), counts.prevalence, counts.pos_label)
-        alpha, beta = counts.rates()
-        tpr = 1.0 - beta
-        pi = np.asarray(counts.prevalence)
-        rg, pg = _gains(alpha, tpr, pi)
-        j_arr, pg_cross_arr, rg_j_arr = _crossing(alpha, tpr, pi, rg)
+        tp, fp = np.r_[0.0, counts.tps], np.r_[0.0, counts.fps]
+        rg, pg = _gains(tp, fp, counts.n_pos, counts.n_neg)
+        j_arr, pg_cross_arr, rg_j_arr = _crossing(tp, fp, counts.n_pos, counts.n_neg, rg)
         j, pg_cross, rg_j = int(j_arr), float(pg_cross_arr), float(rg_j_arr)
         keep = slice(j, None)
         cross = j > 0 and rg_j > 0
@@ -228,5 +229,4 @@ def prg_auc(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: 
     if not counts.is_defined:
         _warn_one_class(counts, "the area under the precision-recall-gain curve")
         return float("nan")
-    alpha, beta = counts.rates()
-    return float(_auprg(alpha, 1.0 - beta, np.asarray(counts.prevalence)[..., None]))
+    return float(_auprg(np.r_[0.0, counts.tps], np.r_[0.0, counts.fps], counts.n_pos, counts.n_neg))
