@@ -44,6 +44,12 @@ def test_reliability_table_and_ece_equal_sklearn_calibration_curve(data, n_bins)
     n_b = n_b[n_b > 0]
     expected = float(np.sum(n_b * np.abs(prob_true - prob_pred)) / n_b.sum())
     assert bc.expected_calibration_error(y, p, n_bins=n_bins, sample_weight=w) == pytest.approx(expected, abs=1e-12)
+    # fractional weights: the per-sample sums over scikit-learn's bins
+    wf = w * 0.37 + 0.01
+    ids = np.searchsorted(np.linspace(0, 1, n_bins + 1)[1:-1], p)
+    W, O, F = (np.bincount(ids, weights=x, minlength=n_bins) for x in (wf, wf * y, wf * p))
+    assert bc.expected_calibration_error(y, p, n_bins=n_bins, sample_weight=wf) == pytest.approx(
+        np.sum(np.abs(O - F)) / W.sum(), abs=1e-12)
 
 
 @settings(max_examples=150, deadline=None)

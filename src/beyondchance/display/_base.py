@@ -17,6 +17,7 @@ import math
 from typing import Any, ClassVar
 
 import numpy as np
+
 from .._warnings import InvalidInputError
 
 __all__ = ["CurveDisplay"]

@@ -64,7 +64,8 @@ class OPRCDisplay(OPSCurveDisplay):
         super().plot(ax, name=name, plot_chance_level=plot_chance_level, chance_level_kw=chance_level_kw, **kwargs)
         self.precision_line_ = None
         if plot_precision:
-            label = "precision" if self.line_.get_label().startswith("_") else f"{self.line_.get_label().split(' (')[0]}: precision"
+            own = self.line_.get_label()
+            label = "precision" if own.startswith("_") else f"{own}: precision"
             (self.precision_line_,) = self.ax_.plot(self.levels, self.values, linestyle=":", color=self.line_.get_color(),
                                                     label=label)
             self.ax_.set_ylabel("OPS of precision (solid), precision (dotted)")
