@@ -175,3 +175,18 @@ def test_ops_value_range_is_checked():
         bc.outperformance_score("prg_auc", -3.5, 0.25, n_samples=G)  # lower bound 1 − 1/π = −3
     with pytest.raises(bc.InvalidInputError, match="value must lie in"):
         bc.outperformance_score("prg_auc", 1.01, 0.25, n_samples=G)
+
+
+def test_ops_prg_auc_scorer_equals_the_functions():
+    from sklearn.linear_model import LogisticRegression
+
+    from beyondchance.datasets import load_keel
+
+    d = load_keel("haberman")
+    model = LogisticRegression().fit(d.X, d.y)
+    scorer = bc.make_scorer("ops_prg_auc", n_samples=G)
+    p = model.predict_proba(d.X)[:, 1]
+    value = bc.prg_auc(d.y, p)
+    expected = bc.outperformance_score("prg_auc", value, d.y.mean(), n_samples=G).score
+    assert scorer(model, d.X, d.y) == expected
+    assert "ops_prg_auc" in bc.scorer_names()
