@@ -224,10 +224,8 @@ class BrierDecomposition:
     @classmethod
     def from_counts(cls, counts: ThresholdCounts, *, n_bins: int | None = None) -> "BrierDecomposition":
         """The decomposition from the per-score statistic (scores = predicted probabilities)."""
+        w, o, fs = _bin_sums(counts, _check_n_bins(n_bins, allow_none=True))  # checks s in [0, 1]
         s, pos, neg = counts.score_table()
-        if s.min() < 0 or s.max() > 1:
-            raise InvalidInputError("predicted probabilities must lie in [0, 1]")
-        w, o, fs = _bin_sums(counts, _check_n_bins(n_bins, allow_none=True))
         total = w.sum()
         brier = float(np.sum(pos * (1 - s) ** 2 + neg * s**2) / total)
         pi = o.sum() / total
