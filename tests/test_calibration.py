@@ -124,6 +124,7 @@ def test_one_class_skill_is_undefined():
     ({"y_prob": [0.2, np.nan]}, "NaN"),
     ({"n_bins": 0}, "n_bins"),
     ({"n_bins": 2.5}, "n_bins"),
+    ({"n_bins": True}, "n_bins"),
 ])
 def test_bad_input(kwargs, message):
     args = {"y_true": [0, 1], "y_prob": [0.2, 0.8], "n_bins": 10} | kwargs

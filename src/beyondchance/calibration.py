@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from ._json import jsonable
-from ._validation import check_unit_interval
+from ._validation import check_positive_int, check_unit_interval
 from ._warnings import InvalidInputError, warn_undefined
 from .curves import ThresholdCounts, threshold_counts
 
@@ -50,18 +50,13 @@ __all__ = [
 ]
 
 
-def _check_n_bins(n_bins: Any, *, allow_none: bool) -> int | None:
-    if n_bins is None and allow_none:
-        return None
-    if isinstance(n_bins, (bool, np.bool_)) or not isinstance(n_bins, (int, np.integer)) or n_bins < 1:
-        allowed = "None or " if allow_none else ""
-        raise InvalidInputError(f"n_bins must be {allowed}a positive integer, got {n_bins!r}")
-    return int(n_bins)
-
-
 def _counts(y_true: Any, y_prob: Any, sample_weight: Any, pos_label: Any) -> ThresholdCounts:
     check_unit_interval(y_prob, "y_prob")
     return threshold_counts(y_true, y_prob, sample_weight=sample_weight, pos_label=pos_label)
+
+
+def _n_bins(n_bins: Any) -> int | None:
+    return None if n_bins is None else check_positive_int(n_bins, "n_bins")
 
 
 def _bin_sums(counts: ThresholdCounts, n_bins: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -105,7 +100,8 @@ class ReliabilityTable:
     @classmethod
     def from_counts(cls, counts: ThresholdCounts, *, n_bins: int | None = 10) -> "ReliabilityTable":
         """The table from the per-score statistic (scores = predicted probabilities)."""
-        w, pos, fs = _bin_sums(counts, _check_n_bins(n_bins, allow_none=True))
+        n_bins = _n_bins(n_bins)
+        w, pos, fs = _bin_sums(counts, n_bins)
         return cls(fs / w, pos / w, w, n_bins)
 
     @property
@@ -153,7 +149,7 @@ def reliability_table(
 
 
 def expected_calibration_error(
-    y_true: Any, y_prob: Any, *, n_bins: int = 10, sample_weight: Any = None, pos_label: Any = None
+    y_true: Any, y_prob: Any, *, n_bins: int | None = 10, sample_weight: Any = None, pos_label: Any = None
 ) -> float:
     r"""Expected calibration error of binary probabilities.
 
@@ -169,7 +165,8 @@ def expected_calibration_error(
     Parameters
     ----------
     y_true, y_prob, sample_weight, pos_label : as :func:`reliability_table`
-    n_bins : int, default 10
+    n_bins : int or None, default 10
+        None: one bin per distinct predicted value.
 
     Examples
     --------
@@ -177,8 +174,7 @@ def expected_calibration_error(
     0.225
     """
     return reliability_table(
-        y_true, y_prob, n_bins=_check_n_bins(n_bins, allow_none=False), sample_weight=sample_weight,
-        pos_label=pos_label,
+        y_true, y_prob, n_bins=n_bins, sample_weight=sample_weight, pos_label=pos_label
     ).expected_calibration_error
 
 
@@ -224,7 +220,8 @@ class BrierDecomposition:
     @classmethod
     def from_counts(cls, counts: ThresholdCounts, *, n_bins: int | None = None) -> "BrierDecomposition":
         """The decomposition from the per-score statistic (scores = predicted probabilities)."""
-        w, o, fs = _bin_sums(counts, _check_n_bins(n_bins, allow_none=True))  # checks s in [0, 1]
+        n_bins = _n_bins(n_bins)
+        w, o, fs = _bin_sums(counts, n_bins)  # checks s in [0, 1]
         s, pos, neg = counts.score_table()
         total = w.sum()
         brier = float(np.sum(pos * (1 - s) ** 2 + neg * s**2) / total)
