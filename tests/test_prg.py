@@ -4,7 +4,6 @@ transcribed below with weighted counts; and the OPS of prg_auc through the DBT r
 
 from __future__ import annotations
 
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
