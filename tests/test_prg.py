@@ -188,3 +188,16 @@ def test_ops_prg_auc_scorer_equals_the_functions():
     expected = bc.outperformance_score("prg_auc", value, d.y.mean(), n_samples=G).score
     assert scorer(model, d.X, d.y) == expected
     assert "ops_prg_auc" in bc.scorer_names()
+
+
+def test_ops_interval_keeps_negative_auprg():
+    # a poor ranking: AUPRG below 0 in the data and in the resamples (not clipped at 0)
+    rng = np.random.default_rng(21)
+    y = (rng.uniform(size=400) < 0.2).astype(int)
+    s = rng.uniform(size=400) - 0.3 * y
+    value = bc.prg_auc(y, s)
+    assert value < 0
+    ci = bc.outperformance_score_ci("prg_auc", y, s, n_resamples=200, random_state=0, n_samples=G)
+    assert ci.value == pytest.approx(value, abs=1e-12)
+    assert ci.estimate == bc.outperformance_score("prg_auc", value, y.mean(), n_samples=G).score
+    assert 0 <= ci.low <= ci.estimate <= ci.high < 0.5

@@ -126,6 +126,7 @@ __all__ = [
     "scoring_outperformance_score",
     "scoring_metric_from_rates",
     "scoring_metric_upper",
+    "scoring_metric_lower",
     "reference_distribution",
     "warm_reference_cache",
     "prevalence_grid",
@@ -598,6 +599,16 @@ def scoring_metric_upper(metric: str, prevalence: Any, *, auc_method: str = "def
     4.0
     """
     return _resolve_spec(metric, auc_method).upper(np.asarray(prevalence, dtype=np.float64))
+
+
+def scoring_metric_lower(metric: str, prevalence: Any, *, auc_method: str = "default") -> Any:
+    """Smallest value the metric's estimator can return at π (its OPS is 0 there):
+    0, except AUPRG's 1 − 1/π.
+
+    >>> float(scoring_metric_lower("prg_auc", 0.25)), float(scoring_metric_lower("pr_auc", 0.25))
+    (-3.0, 0.0)
+    """
+    return _resolve_spec(metric, auc_method).lower(np.asarray(prevalence, dtype=np.float64))
 
 
 def scoring_outperformance_score(
