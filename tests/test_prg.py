@@ -201,3 +201,17 @@ def test_ops_interval_keeps_negative_auprg():
     assert ci.value == pytest.approx(value, abs=1e-12)
     assert ci.estimate == bc.outperformance_score("prg_auc", value, y.mean(), n_samples=G).score
     assert 0 <= ci.low <= ci.estimate <= ci.high < 0.5
+
+
+def test_multiclass_one_vs_rest_ops_of_auprg():
+    rng = np.random.default_rng(8)
+    y = rng.integers(0, 3, 300)
+    P = rng.dirichlet([1, 1, 1], 300)
+    P[np.arange(300), y] += 0.5
+    P /= P.sum(axis=1, keepdims=True)
+    r = bc.multiclass_outperformance_score("prg_auc", y, P, n_samples=G)
+    values = [bc.prg_auc((y == k).astype(int), P[:, k]) for k in range(3)]
+    np.testing.assert_allclose(r.values, values, rtol=0, atol=1e-12)
+    expected = [bc.outperformance_score("prg_auc", v, (y == k).mean(), n_samples=G).score for k, v in enumerate(values)]
+    np.testing.assert_array_equal(r.scores, expected)
+    assert r.score == pytest.approx(np.mean(expected), abs=1e-15)
