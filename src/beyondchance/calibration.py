@@ -17,7 +17,7 @@ and ō = π the overall fraction of positives:
     \mathrm{UNC} = \bar o(1 - \bar o)
 
 (Murphy 1973, "A new vector partition of the probability score", J. Appl. Meteor.
-12: 595–600; ECE: Naeini, Cooper & Hauskrecht 2015, AAAI, eq. 1 with scikit-learn's
+12: 595–600; ECE: Naeini, Cooper & Hauskrecht 2015, AAAI, with scikit-learn's
 ``calibration_curve`` bins).  Murphy's identity is exact when every bin holds one
 predicted value (``n_bins=None``: one bin per distinct probability, the default of
 :func:`brier_score_decomposition`); with wider bins the within-bin spread of the
@@ -157,7 +157,7 @@ def expected_calibration_error(
 
     over ``n_bins`` equal-width bins of the predicted probability (Naeini, Cooper &
     Hauskrecht 2015, "Obtaining well calibrated probabilities using Bayesian
-    binning", AAAI, section 3), the bins and per-bin means of scikit-learn's
+    binning", AAAI), the bins and per-bin means of scikit-learn's
     ``calibration_curve(strategy="uniform")``, weighted by ``sample_weight``.
     0 is perfect calibration; the constant prediction π (the trivial predictor) has
     ECE 0 too: calibration is not skill (see :func:`brier_score_decomposition`).

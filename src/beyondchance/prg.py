@@ -1,7 +1,7 @@
 r"""Precision–recall–gain curve and its area (Flach & Kull 2015).
 
-Flach & Kull, "Precision-Recall-Gain Curves: PR Analysis Done Right", NIPS 2015,
-section 3: precision and recall are rescaled harmonically so that the always-positive
+Flach & Kull, "Precision-Recall-Gain Curves: PR Analysis Done Right", NIPS 2015:
+precision and recall are rescaled harmonically so that the always-positive
 classifier (precision π) sits at gain 0 and a perfect one at gain 1,
 
 .. math::
@@ -183,7 +183,7 @@ def _warn_one_class(counts: ThresholdCounts, what: str) -> None:
 def precision_recall_gain_curve(
     y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: Any = None
 ) -> PRGCurve:
-    r"""The precision–recall–gain curve of binary scores (Flach & Kull 2015, section 3).
+    r"""The precision–recall–gain curve of binary scores (Flach & Kull 2015).
 
     Parameters
     ----------
@@ -208,7 +208,7 @@ def precision_recall_gain_curve(
 
 
 def prg_auc(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: Any = None) -> float:
-    r"""Area under the precision–recall–gain curve, AUPRG (Flach & Kull 2015, section 4).
+    r"""Area under the precision–recall–gain curve, AUPRG (Flach & Kull 2015).
 
     .. math::
 

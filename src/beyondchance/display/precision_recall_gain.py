@@ -13,7 +13,7 @@ __all__ = ["PrecisionRecallGainDisplay"]
 
 
 class PrecisionRecallGainDisplay(CurveDisplay):
-    r"""Precision gain against recall gain (Flach & Kull 2015, section 3).
+    r"""Precision gain against recall gain (Flach & Kull 2015).
 
     precG = (prec − π)/((1 − π) prec), recG = (rec − π)/((1 − π) rec), from recall gain 0
     on (:func:`beyondchance.precision_recall_gain_curve`); the legend shows AUPRG
