@@ -83,6 +83,23 @@ from .engines import compute_statistics
 from .streaming import StatisticsAccumulator
 from .report import Comparison, MetricResult, Report, compare, evaluate
 from .scorers import get_scorer, make_scorer, scorer_names
+from .calibration import (
+    BrierDecomposition,
+    ReliabilityTable,
+    brier_score_decomposition,
+    expected_calibration_error,
+    reliability_table,
+)
+from .prg import PRGCurve, precision_recall_gain_curve, prg_auc
+from .display import (
+    GainDisplay,
+    LiftDisplay,
+    OPRCDisplay,
+    OPSLiftDisplay,
+    PACoverageDisplay,
+    PrecisionRecallGainDisplay,
+    ReliabilityDisplay,
+)
 
 __version__ = "0.1.0"
 
@@ -173,4 +190,19 @@ __all__ = [
     "BinnedScoreCounts",
     "compute_statistics",
     "StatisticsAccumulator",
+    "reliability_table",
+    "ReliabilityTable",
+    "expected_calibration_error",
+    "brier_score_decomposition",
+    "BrierDecomposition",
+    "precision_recall_gain_curve",
+    "PRGCurve",
+    "prg_auc",
+    "LiftDisplay",
+    "GainDisplay",
+    "OPRCDisplay",
+    "OPSLiftDisplay",
+    "PACoverageDisplay",
+    "PrecisionRecallGainDisplay",
+    "ReliabilityDisplay",
 ]

@@ -482,6 +482,16 @@ def _native_multiclass(name: str, c: np.ndarray) -> Any:
         # (A − RA)/(1 − RA) multiplied through by n² to avoid cancellation
         chance = (t * p).sum(axis=-1)
         out = _div(n * correct - chance, _beyond_rounding(n * n - chance, n * n))
+    elif name in ("kappa_linear", "kappa_quadratic"):
+        # weighted κ (Cohen 1968) on ordinal classes in label order, as scikit-learn's
+        # cohen_kappa_score(weights=...): 1 − Σ w C / Σ w E with E = t pᵀ / n, times n;
+        # both sums have non-negative terms (no cancellation): Σ w E = 0 exactly when undefined
+        k = c.shape[-1]
+        d = np.abs(np.subtract.outer(np.arange(k), np.arange(k))).astype(np.float64)
+        w = d if name == "kappa_linear" else d * d
+        observed = n * (w * c).sum(axis=(-2, -1))
+        expected = (w * (t[..., :, None] * p[..., None, :])).sum(axis=(-2, -1))
+        out = 1 - _div(observed, expected)
     elif name == "mcc":  # Gorodkin's R_K, as scikit-learn
         cov_ytyp = correct * n - (t * p).sum(axis=-1)
         cov_ypyp = _beyond_rounding(n**2 - (p * p).sum(axis=-1), n**2)

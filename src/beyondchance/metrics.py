@@ -288,6 +288,8 @@ _REGISTRY: tuple[LabelingMetric, ...] = (
     LabelingMetric("false_omission_rate", _false_omission_rate, 0, 1, False, "FN / (FN + TN)  (1 − NPV)", "per-class", None, aliases=("for",)),
     LabelingMetric("lr_plus", _lr_plus, 0, np.inf, True, "TPR / FPR", "per-class", None, aliases=("positive_likelihood_ratio", "lr+")),
     LabelingMetric("lr_minus", _lr_minus, 0, np.inf, False, "FNR / TNR", "per-class", None, aliases=("negative_likelihood_ratio", "lr-")),
+    LabelingMetric("kappa_linear", _kappa, -1, 1, True, "1 − Σ w_ij C_ij / Σ w_ij E_ij, w_ij = |i − j|, E = t pᵀ / n  (= κ for two classes)", "native", "cohen_kappa_score(weights='linear')", aliases=("linear_kappa", "linear_weighted_kappa"), lower_at=_kappa_lower),
+    LabelingMetric("kappa_quadratic", _kappa, -1, 1, True, "1 − Σ w_ij C_ij / Σ w_ij E_ij, w_ij = (i − j)², E = t pᵀ / n  (= κ for two classes)", "native", "cohen_kappa_score(weights='quadratic')", aliases=("quadratic_kappa", "quadratic_weighted_kappa", "qwk"), lower_at=_kappa_lower),
     LabelingMetric("dor", _dor, 0, np.inf, True, "(TP · TN) / (FP · FN)  (LR+ / LR−)", "per-class", None, aliases=("diagnostic_odds_ratio",)),
 )
 

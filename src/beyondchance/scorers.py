@@ -15,8 +15,9 @@ name                           response            score (greater is better)
                                                    prevalence (binary; multi-class:
                                                    one-vs-rest, macro)
 ``ops_<scoring metric>``       ``predict_proba``,  OPS of ``roc_auc``, ``pr_auc``,
-                               ``decision_function``  ``lift_auc``, ``gain_auc`` at the
-                                                   fold's prevalence (DBT reference)
+                               ``decision_function``  ``lift_auc``, ``gain_auc``,
+                                                   ``prg_auc`` at the fold's
+                                                   prevalence (DBT reference)
 =============================  ==================  ====================================
 
 The prediction advantage is 0 for the best constant prediction, so a model selected by
@@ -50,7 +51,7 @@ from .metrics import METRICS, get_metric
 __all__ = ["make_scorer", "get_scorer", "scorer_names"]
 
 #: scoring metrics with an OPS scorer: name -> curve of :func:`beyondchance.curves.curve_auc`
-_SCORING_CURVES = {"roc_auc": "roc", "pr_auc": "pr", "lift_auc": "lift", "gain_auc": "gain"}
+_SCORING_CURVES = {"roc_auc": "roc", "pr_auc": "pr", "lift_auc": "lift", "gain_auc": "gain", "prg_auc": "prg"}
 #: losses of prediction_advantage scorers that score probabilities (the others score predictions)
 _PROBABILITY_LOSSES = ("log_loss", "cross_entropy", "brier")
 _PA_LOSSES = ("zero_one", *_PROBABILITY_LOSSES, "squared", "absolute", "pinball")
@@ -130,7 +131,13 @@ def _ops_scoring(y_true: Any, y_score: Any, *, metric: str, positive: Any = None
 
     y_score = np.asarray(y_score, dtype=np.float64)
     t, turn = _for_positive(np.asarray(y_true), positive)  # −score ranks as 1 − probability
-    value = curve_auc(t, -y_score if turn else y_score, curve=_SCORING_CURVES[metric], sample_weight=sample_weight)
+    score = -y_score if turn else y_score
+    if metric == "prg_auc":
+        from .prg import prg_auc
+
+        value = prg_auc(t, score, sample_weight=sample_weight)
+    else:
+        value = curve_auc(t, score, curve=_SCORING_CURVES[metric], sample_weight=sample_weight)
     w = np.ones(t.shape[0]) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
     prevalence = float(np.dot(w, t) / w.sum())
     return float(scoring_outperformance_score(metric, value, prevalence, **options).score)
@@ -144,7 +151,8 @@ def make_scorer(name: str, **options: Any) -> Any:
     name : str
         ``"prediction_advantage"`` (or ``"prediction_advantage_<loss>"``),
         ``"pure_accuracy"``, ``"ops_<metric>"`` for a labeling metric of
-        :data:`beyondchance.METRICS` or ``roc_auc`` / ``pr_auc`` / ``lift_auc`` / ``gain_auc``.
+        :data:`beyondchance.METRICS` or ``roc_auc`` / ``pr_auc`` / ``lift_auc`` / ``gain_auc`` /
+        ``prg_auc``.
     **options
         ``pos_label`` (binary tasks), ``loss`` (prediction advantage), metric options
         (``beta`` of F-β), OPS options (``n_samples`` of the DBT reference), and

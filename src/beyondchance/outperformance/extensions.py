@@ -371,7 +371,7 @@ def _scoring_resamples(
     """
     from ..curves import threshold_counts
     from ..score_statistics import ScoreCells
-    from .scoring import scoring_metric_from_rates, scoring_metric_upper
+    from .scoring import scoring_metric_from_rates, scoring_metric_lower, scoring_metric_upper
 
     value_opts = {k: options[k] for k in ("at", "auc_method") if k in options}
     tc = threshold_counts(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label)
@@ -395,8 +395,10 @@ def _scoring_resamples(
     mus, pis = [], []
     for cp, cn in cells.resamples(n_resamples, rng):
         a, b, p, ok = cells.curve_rates(cp * vpos, cn * vneg)
-        upper = scoring_metric_upper(metric, p, auc_method=value_opts.get("auc_method", "default"))
-        mus.append(np.where(ok, np.clip(value(a, b, p) + shift, 0.0, upper), np.nan))
+        method = value_opts.get("auc_method", "default")
+        lower = scoring_metric_lower(metric, p, auc_method=method)
+        upper = scoring_metric_upper(metric, p, auc_method=method)
+        mus.append(np.where(ok, np.clip(value(a, b, p) + shift, lower, upper), np.nan))
         pis.append(np.where(ok, p, np.nan))
     return mu0, pi0, np.concatenate(mus), np.concatenate(pis)
 

@@ -219,6 +219,8 @@ _HALFPLANES: dict[str, Callable[..., tuple[Any, Any, Any]]] = {
     "informedness": lambda mu, p: (_ones(mu), _ones(mu), 1 - mu),
     "kappa": _kappa_plane,
     "pure_accuracy": _kappa_plane,  # binary pure accuracy = Cohen's κ
+    "kappa_linear": _kappa_plane,  # weighted κ of two classes = Cohen's κ
+    "kappa_quadratic": _kappa_plane,
     "prediction_advantage": _pa_plane,
 }
 

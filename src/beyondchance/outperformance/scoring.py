@@ -33,6 +33,8 @@ name                    curve               value range                         
 ``precision_at_recall`` PR at recall ``at`` [0, 1]                                 exact via π = 1/2
 ``lift_at_rate``        lift at q = ``at``  [0, 1/π]                               logit-π grid
 ``precision_at_rate``   precision at q      [0, 1] (= π · lift: same OPS)          logit-π grid
+``prg_auc``             precision–recall    [1 − 1/π, 1] (AUPRG, Flach & Kull)     logit-π grid
+                        gain
 ======================  ==================  =====================================  ==================
 
 How the prevalence is handled — reference values depend on π except for the ROC; the
@@ -45,6 +47,11 @@ DBT curves themselves do not, so one set of curves serves every π:
   precision = 1/(1 + c·α̂/u) with c = (1 − π)/π is decreasing in α̂ for every π; so one
   reference sample at π = 1/2 serves all π through the monotone map
   v ↦ c v/(c v + 1 − v) — exact at every π.
+* ``prg_auc`` (:mod:`beyondchance.prg`): stored as logit((AUPRG − lower)/(1 − lower)),
+  lower = 1 − 1/π, on the same grid (measured interpolation error, same protocol as
+  below, ``benchmarks/bench_prg.py``: ≤ 0.0018, at π = 0.3; raw AUPRG values interpolate
+  worse near π = 1, up to 0.018); not in the shipped reference, so its first call at a
+  new grid bracket runs the Monte Carlo (≈ 8 s of CPU at the default G) and caches it.
 * ``pr_auc``, ``lift_auc``, ``lift_at_rate``: reference values are computed on a grid
   π_i = expit(0.1·i) (|logit π| ≤ 7, i.e. 0.00091 ≤ π ≤ 0.99909) and, for π between two
   grid points, the sorted *transformed* reference values logit(AUC/ideal AUC) (or
@@ -96,6 +103,7 @@ from .._validation import as_float, check_prevalence
 from .._warnings import InvalidInputError
 from ..curves import auc_from_rates, value_at_from_rates
 from ..curves import _resolve_method as _curves_resolve_method
+from ..prg import prg_auc_from_rates, prg_auc_lower
 from ._result import OPSResult
 from .shipped import shipped_values
 from .dbt import (
@@ -118,6 +126,7 @@ __all__ = [
     "scoring_outperformance_score",
     "scoring_metric_from_rates",
     "scoring_metric_upper",
+    "scoring_metric_lower",
     "reference_distribution",
     "warm_reference_cache",
     "prevalence_grid",
@@ -137,6 +146,7 @@ SCORING_METRICS: tuple[str, ...] = (
     "precision_at_recall",
     "lift_at_rate",
     "precision_at_rate",
+    "prg_auc",
 )
 
 #: Default number of reference curves G: SE ≤ 0.5/√G = 0.00148 ≤ 0.0015 for every OPS.
@@ -226,10 +236,19 @@ class _Quantity:
 
     def compute(self, a: np.ndarray, b: np.ndarray, pi: float) -> np.ndarray:
         """Transformed values for one chunk of curves at one prevalence."""
+        if self.kind == "auc" and self.curve == "prg":
+            return _logit(_prg_unit(prg_auc_from_rates(a, b, pi, validate=False), pi))
         if self.kind == "auc":
             v = auc_from_rates(a, b, pi, curve=self.curve, method=self.method, validate=False)
             return v if self.curve == "roc" else _logit(v / _auc_bound(self.curve, self.method, pi))
         raise AssertionError(self.kind)  # point metrics go through compute_at
+
+
+def _prg_unit(auprg: Any, pi: Any) -> Any:
+    """AUPRG mapped onto [0, 1]: (AUPRG − lower)/(1 − lower) = π·AUPRG + 1 − π."""
+    pi = np.asarray(pi, dtype=np.float64)
+    # clipped: a value on a bound must not round to just outside it (logit → nan)
+    return np.clip(pi * np.asarray(auprg, dtype=np.float64) + 1.0 - pi, 0.0, 1.0)
 
 
 def _compute_at(kind: str, ats: np.ndarray, a: np.ndarray, b: np.ndarray, pi: float) -> np.ndarray:
@@ -273,6 +292,10 @@ class _Spec:
             return 1.0 / pi
         return np.ones_like(pi)
 
+    def lower(self, pi: np.ndarray) -> np.ndarray:
+        """Smallest admissible value at π."""
+        return prg_auc_lower(pi) if self.curve == "prg" else np.zeros_like(pi)
+
     def _auc_upper(self, pi: np.ndarray) -> np.ndarray:
         return _auc_bound(self.curve, self.method, pi)
 
@@ -283,6 +306,8 @@ class _Spec:
                 auc = mu * _ideal(self.curve, pi) if self.family == "nauc" else mu
                 if self.curve == "roc":
                     return auc
+                if self.curve == "prg":
+                    return _logit(_prg_unit(auc, pi))
                 if self.gain_via_roc:
                     return (auc - pi / 2.0) / (1.0 - pi)
                 return _logit(auc / _auc_bound(self.curve, self.method, pi))
@@ -302,6 +327,10 @@ def _resolve_spec(metric: Any, auc_method: Any) -> _Spec:
         raise InvalidInputError(
             f"unknown scoring metric {metric!r}; known scoring metrics: {', '.join(SCORING_METRICS)}"
         )
+    if name == "prg_auc":
+        if auc_method not in (None, "default", "trapezoid"):
+            raise InvalidInputError("prg_auc has one estimator (the trapezoid rule of Flach & Kull)")
+        return _Spec(name, "prg", "auc", "trapezoid")
     if name in ("precision_at_recall", "lift_at_rate", "precision_at_rate"):
         if auc_method not in (None, "default"):
             raise InvalidInputError(f"auc_method applies to AUC metrics only, not to {name!r}")
@@ -551,6 +580,8 @@ def scoring_metric_from_rates(
     at_arr = _check_at(spec, at)
     if at_arr is not None and at_arr.ndim:
         raise InvalidInputError("at must be a scalar here")
+    if spec.curve == "prg":
+        return prg_auc_from_rates(alpha, beta, prevalence, validate=validate)
     if not spec.point:
         value = auc_from_rates(alpha, beta, prevalence, curve=spec.curve, method=spec.method, validate=validate)
         return value / _ideal(spec.curve, prevalence) if spec.family == "nauc" else value
@@ -568,6 +599,16 @@ def scoring_metric_upper(metric: str, prevalence: Any, *, auc_method: str = "def
     4.0
     """
     return _resolve_spec(metric, auc_method).upper(np.asarray(prevalence, dtype=np.float64))
+
+
+def scoring_metric_lower(metric: str, prevalence: Any, *, auc_method: str = "default") -> Any:
+    """Smallest value the metric's estimator can return at π (its OPS is 0 there):
+    0, except AUPRG's 1 − 1/π.
+
+    >>> float(scoring_metric_lower("prg_auc", 0.25)), float(scoring_metric_lower("pr_auc", 0.25))
+    (-3.0, 0.0)
+    """
+    return _resolve_spec(metric, auc_method).lower(np.asarray(prevalence, dtype=np.float64))
 
 
 def scoring_outperformance_score(
@@ -689,12 +730,12 @@ def scoring_outperformance_score(
     pi = np.broadcast_to(pi_in, bshape).ravel()
     ats = np.broadcast_to(at_arr, bshape).ravel() if at_arr is not None else None
 
-    upper = spec.upper(pi)
-    bad = (mu < 0) | (mu > upper * (1 + 1e-12))
+    upper, lower = spec.upper(pi), spec.lower(pi)
+    bad = (mu < lower - 1e-12 * np.abs(lower)) | (mu > upper * (1 + 1e-12))
     if bad.any():
         j = int(np.flatnonzero(bad)[0])
         raise InvalidInputError(
-            f"value must lie in [0, {float(upper[j]):.6g}] for {spec.name} at prevalence "
+            f"value must lie in [{float(lower[j]):.6g}, {float(upper[j]):.6g}] for {spec.name} at prevalence "
             f"{float(pi[j]):.6g}, got {float(mu[j])!r}"
         )
 
@@ -773,6 +814,8 @@ def _inverse_stored(spec: _Spec, t: np.ndarray, pi: float) -> np.ndarray:
         if spec.family in ("auc", "nauc"):
             if spec.curve == "roc":
                 auc = t
+            elif spec.curve == "prg":
+                return (_expit(t) - 1.0 + pi) / pi
             elif spec.gain_via_roc:
                 auc = pi / 2.0 + (1.0 - pi) * t
             else:
