@@ -235,6 +235,7 @@ class Report(Exportable):
     counts : the :class:`ThresholdCounts` (binary scores)
     engine : the engine that computed the statistics (None: :func:`evaluate` on rows)
     score_statistic : binned scores: ``{"bins", "auc_error_bound": {...}}``
+    per_class : the :class:`~beyondchance.report.per_class.PerClassTable` (classification)
     """
 
     task: str
@@ -260,6 +261,7 @@ class Report(Exportable):
     dbt_samples: int | None = None
     engine: str | None = None
     score_statistic: dict | None = None
+    per_class: Any = field(default=None, repr=False)
 
     def __getitem__(self, name: str) -> MetricResult:
         try:
@@ -322,7 +324,13 @@ class Report(Exportable):
             out["threshold"] = self.threshold
             out["threshold_reason"] = self.threshold_reason
         if self.confusion is not None:
-            out["confusion_matrix"] = self.confusion.to_dict()
+            from .per_class import confusion_rates
+
+            rates = confusion_rates(self.confusion)
+            out["confusion_matrix"] = {**self.confusion.to_dict(),
+                                       "rates": [[_num(v) for v in row] for row in rates.tolist()]}
+        if self.per_class is not None:
+            out["per_class"] = self.per_class.to_dict()
         out["verdict"] = list(self.verdict)
         out["metrics"] = {name: m.to_dict() for name, m in self.metrics.items()}
         out["confidence_level"] = self.confidence_level
