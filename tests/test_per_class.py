@@ -184,3 +184,21 @@ def test_print_fits_100_columns():
     for r in reports:
         lines = str(r).splitlines()
         assert max(map(len, lines)) <= 100, max(lines, key=len)
+
+
+def test_score_histogram_of_each_class_from_the_counts():
+    """The binary-scores HTML's histogram (from the score counts): each class's share per bin."""
+    from beyondchance.report.plots import score_histogram_data
+
+    rng = np.random.default_rng(8)
+    y = rng.integers(0, 2, 500)
+    s = np.clip(0.3 * y + 0.7 * rng.random(500), 0, 1)
+    w = rng.random(500)
+    r = _quiet(evaluate, y, s, sample_weight=w, ci=False, dbt_samples=1024)
+    h = score_histogram_data(r, bins=20)
+    edges = np.linspace(0, 1, 21)
+    np.testing.assert_allclose(h["edges"], edges)
+    for key, cls in (("positive", 1), ("negative", 0)):
+        ref = np.histogram(s[y == cls], bins=edges, weights=w[y == cls])[0]
+        np.testing.assert_allclose(h[key], ref / ref.sum(), rtol=1e-10, atol=1e-15)
+    assert h["threshold"] == 0.5
