@@ -320,7 +320,7 @@ class Report(Exportable):
             out["positive_label"] = _label(self.positive_label)
             out["negative_label"] = _label(self.negative_label)
             out["positive_reason"] = self.positive_reason
-        if self.threshold is not None:
+        if self.threshold is not None or self.threshold_reason:  # None: labels given with the scores
             out["threshold"] = self.threshold
             out["threshold_reason"] = self.threshold_reason
         if self.confusion is not None:
@@ -383,6 +383,8 @@ class Report(Exportable):
     def pa_coverage(self, *, levels: int | None = 200) -> CoverageCurve:
         """PA–coverage curve of "score ≥ threshold", confidence |score − threshold|."""
         tc = self._need_counts("the PA-coverage curve")
+        if self.threshold is None:
+            raise InvalidInputError("the PA-coverage curve needs the threshold of the labels; the labels were given")
         return pa_coverage_from_counts(tc, float(self.threshold), levels=levels)
 
     def oprc(self, *, levels: Any = None) -> dict[str, Any]:

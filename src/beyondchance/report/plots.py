@@ -70,6 +70,10 @@ def _thin(*arrays: np.ndarray, max_points: int = _MAX_POINTS) -> tuple[np.ndarra
     return tuple(a[idx] for a in arrays)
 
 
+def _point_label(report: Any) -> str:
+    return "the given labels" if report.threshold is None else f"threshold {report.threshold:g}"
+
+
 def _threshold_point(report: Any) -> tuple[float, float, float, float] | None:
     cm = report.confusion
     if cm is None or report.counts is None:
@@ -93,7 +97,7 @@ def roc_figure(report: Any):
     ax.plot([0, 1], [0, 1], ls="--", color=_GREY, label="constant score (AUC 0.5)")
     pt = _threshold_point(report)
     if pt is not None:
-        ax.plot(pt[0], pt[1], "o", color=_ORANGE, ms=7, label=f"threshold {report.threshold:g}")
+        ax.plot(pt[0], pt[1], "o", color=_ORANGE, ms=7, label=_point_label(report))
     title = "ROC curve"
     if m is not None and m.ops is not None:
         title += f" — OPS(AUC) {m.ops:.3f}"
@@ -114,7 +118,7 @@ def pr_oprc_figure(report: Any, *, levels: Any = None):
     ax.axhline(pi, ls="--", color=_GREY, label=f"constant score (precision = π = {pi:.3f})")
     pt = _threshold_point(report)
     if pt is not None and math.isfinite(pt[2]):
-        ax.plot(pt[1], pt[2], "o", color=_ORANGE, ms=7, label=f"threshold {report.threshold:g}")
+        ax.plot(pt[1], pt[2], "o", color=_ORANGE, ms=7, label=_point_label(report))
     ax.set(xlabel="recall 1 − β", ylabel="precision", xlim=(0, 1), ylim=(0, 1.02), title="Precision–recall curve")
     ax.legend(loc="upper right", fontsize=8)
     ax.grid(alpha=0.3)
@@ -202,7 +206,8 @@ def score_histogram_figure(report: Any):
     for key, color, label in (("negative", _BLUE, report.negative_label), ("positive", _RED, report.positive_label)):
         ax.stairs(h[key], h["edges"], color=color, lw=1.8, fill=False, label=f"class {shorten(label)} ({key})")
         ax.stairs(h[key], h["edges"], color=color, alpha=0.15, fill=True)
-    ax.axvline(h["threshold"], color=_GREY, ls="--", label=f"threshold {h['threshold']:g}")
+    if h["threshold"] is not None:
+        ax.axvline(h["threshold"], color=_GREY, ls="--", label=f"threshold {h['threshold']:g}")
     ax.set(xlabel="score", ylabel="share of the class", title="Scores of each class")
     ax.legend(fontsize=8)
     ax.grid(alpha=0.3)
@@ -259,6 +264,8 @@ def report_figures(report: Any) -> list[tuple[str, str, Any]]:
             ("score_histogram", "Scores of each class: the share of the class's rows (weight) in each bin; "
                                 "the dashed line is the threshold.", score_histogram_figure),
         ]
+    if report.threshold is None:  # labels given with the scores: no confidence |score − threshold|
+        out = [item for item in out if item[0] != "pa_coverage"]
     return [(key, caption, func(report)) for key, caption, func in out]
 
 

@@ -49,6 +49,8 @@ def describe_task(report: Report) -> str:
         parts.append(f"{len(report.classes)} classes")
     if report.threshold is not None:
         parts.append(_threshold_text(report))
+    elif report.threshold_reason:  # labels given with the scores
+        parts.append(report.threshold_reason)
     return "; ".join(parts) + "."
 
 
