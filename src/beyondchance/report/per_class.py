@@ -38,7 +38,7 @@ import numpy as np
 
 from ..confusion import ConfusionMatrix, metric_from_matrices
 from ..metrics import get_metric
-from ._results import TITLES, _label, _num
+from ._results import TITLES, _fmt_label, _label, _num
 
 __all__ = ["PER_CLASS_METRICS", "ClassMetricColumn", "PerClassTable", "per_class_table", "confusion_rates"]
 
@@ -214,8 +214,7 @@ def per_class_table(cm: ConfusionMatrix, *, level: float, replicates: np.ndarray
                 if v.size >= 2 and math.isfinite(value[i]):
                     low[i], high[i] = np.quantile(v, [half, 1 - half])
         labels = [_label(c) for c in np.asarray(cm.labels).tolist()]
-        what = tuple(f"{'always' if a else 'never'} predicting {c!r}" if isinstance(c, str)
-                     else f"{'always' if a else 'never'} predicting {c}" for a, c in zip(always, labels))
+        what = tuple(f"{'always' if a else 'never'} predicting {_fmt_label(c)}" for a, c in zip(always, labels))
         columns[name] = ClassMetricColumn(name, TITLES.get(name, name), value, baseline, what, ideal, advantage,
                                           ops, low, high)
     if stack is None:

@@ -111,7 +111,7 @@ def _per_class_html(report: Report) -> str:
                          f"<td title='{_e(col.baseline_prediction[i])}'>{_e(fmt_value(base))}</td>"
                          f"<td>{'–' if not math.isfinite(adv) else f'{adv:+.3f}'}</td>"
                          f"<td>{'–' if not math.isfinite(ops) else f'{ops:.3f}'}</td>")
-        rows.append(f"<tr data-class='{_e(c)}'><td class='name'>{_e(shorten(c))}</td><td>{t.support[i]:,.6g}</td>"
+        rows.append(f"<tr data-class='{_e(shorten(c))}'><td class='name'>{_e(shorten(c))}</td><td>{t.support[i]:,.6g}</td>"
                     + "".join(cells) + "</tr>")
     note = (f"Each class against the rest; constant = the better of always and never predicting the class; "
             f"OPS at the class's prevalence. Intervals: {t.ci_method or 'not computed'}.")
