@@ -98,8 +98,12 @@ class _Source:
         ``row_index``: keep each row's position where the engine has one (files, Spark
         DataFrames), for the grouped bootstrap (:meth:`group_totals`)."""
         if self.engine == "memory":
-            if not isinstance(self.source, Mapping):
-                raise InvalidInputError("engine='memory' takes a mapping of columns here")
+            if not isinstance(self.source, Mapping):  # a pandas / polars DataFrame, a pyarrow Table
+                from ..engines.memory import read_columns
+
+                if isinstance(self.source, (str, os.PathLike)) or not hasattr(self.source, "__getitem__"):
+                    raise InvalidInputError("engine='memory' takes a mapping of columns or a data frame here")
+                self.source = read_columns(self.source, list(dict.fromkeys(columns)))
             kinds = {str(k): _numpy_kind(np.asarray(v)) for k, v in self.source.items()}
             _check_columns(kinds, columns, self.name or "input")
             return kinds
