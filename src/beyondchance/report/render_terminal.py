@@ -246,7 +246,10 @@ def _console(file: Any = None, width: int | None = None, force_terminal: bool | 
             self.quiet = True
             raise BrokenPipeError
 
-    return _Console(file=file, width=width, force_terminal=force_terminal, soft_wrap=False)
+    # force_jupyter=False: in a notebook rich would display the rendering itself and write
+    # nothing to ``file`` (str(report) would be empty)
+    return _Console(file=file, width=width, force_terminal=force_terminal, soft_wrap=False,
+                    force_jupyter=False if file is not None else None)
 
 
 def render_report(report: Report, *, console: Any = None) -> None:
