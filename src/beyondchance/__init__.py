@@ -83,6 +83,7 @@ from .engines import compute_statistics
 from .streaming import StatisticsAccumulator
 from .report import Comparison, MetricResult, Report, compare, evaluate
 from .scorers import get_scorer, make_scorer, scorer_names
+from .report.per_class import PerClassTable
 
 __version__ = "0.1.0"
 
@@ -93,6 +94,7 @@ __all__ = [
     "get_scorer",
     "scorer_names",
     "Report",
+    "PerClassTable",
     "MetricResult",
     "Comparison",
     "BeyondChanceWarning",
