@@ -202,3 +202,28 @@ def test_score_histogram_of_each_class_from_the_counts():
         ref = np.histogram(s[y == cls], bins=edges, weights=w[y == cls])[0]
         np.testing.assert_allclose(h[key], ref / ref.sum(), rtol=1e-10, atol=1e-15)
     assert h["threshold"] == 0.5
+
+
+def test_probability_reports_add_each_class_one_vs_rest_aucs():
+    """ROC AUC and average precision per class = scikit-learn's; OPS = the scoring OPS at the
+    class's prevalence; no interval (said in the notes)."""
+    from sklearn.metrics import average_precision_score, roc_auc_score
+
+    rng = np.random.default_rng(6)
+    P = rng.dirichlet([1, 1, 1], 400)
+    y = np.array([rng.choice(3, p=p) for p in P])
+    r = _quiet(evaluate, NAMES[y], P, **FAST)
+    t = r.per_class
+    assert list(t.columns) == ["precision", "recall", "f1", "roc_auc", "pr_auc"]
+    np.testing.assert_allclose(t.columns["roc_auc"].value, roc_auc_score(y, P, multi_class="ovr", average=None),
+                               rtol=1e-12)
+    np.testing.assert_allclose(t.columns["pr_auc"].value,
+                               [average_precision_score(y == k, P[:, k]) for k in range(3)], rtol=1e-12)
+    np.testing.assert_allclose(t.columns["pr_auc"].baseline, t.prevalence)
+    for name in ("roc_auc", "pr_auc"):
+        ref = bc.outperformance_score(name, t.columns[name].value, t.prevalence, n_samples=1024)
+        np.testing.assert_allclose(t.columns[name].ops, np.asarray(ref), atol=1e-12)
+        assert t.columns[name].ci_low is None
+        # the report's macro row is the mean of the classes
+        assert r[name].value == pytest.approx(np.mean(t.columns[name].value), abs=1e-12)
+    assert any("one-vs-rest AUCs have no interval" in n for n in r.notes)

@@ -40,7 +40,8 @@ from ..confusion import ConfusionMatrix, metric_from_matrices
 from ..metrics import get_metric
 from ._results import TITLES, _fmt_label, _label, _num
 
-__all__ = ["PER_CLASS_METRICS", "ClassMetricColumn", "PerClassTable", "per_class_table", "confusion_rates"]
+__all__ = ["PER_CLASS_METRICS", "ClassMetricColumn", "PerClassTable", "per_class_table", "with_scoring_columns",
+           "confusion_rates"]
 
 #: the metrics of the per-class table
 PER_CLASS_METRICS = ("precision", "recall", "f1")
@@ -141,6 +142,35 @@ class PerClassTable:
                     "ci_high": np.nan if col.ci_high is None else col.ci_high[i],
                 })
         return pd.DataFrame(rows).set_index(["class", "metric"])
+
+
+def with_scoring_columns(table: PerClassTable, values: dict[str, np.ndarray], *,
+                         dbt_samples: int | None = None) -> PerClassTable:
+    """The table with one-vs-rest AUC columns of class probabilities (``"roc_auc"``,
+    ``"pr_auc"``: one value per class, in the table's class order): baseline a constant
+    score (ROC AUC 0.5, average precision π_c), the OPS against random score curves at the
+    class's prevalence (DBT reference), no interval (the statistics hold no joint
+    resampling of every class's scores)."""
+    from ._core import _advantage, _ops_of
+
+    columns = dict(table.columns)
+    prevalence = table.prevalence
+    for name, value in values.items():
+        value = np.asarray(value, dtype=np.float64)
+        baseline = np.full(value.shape, 0.5) if name == "roc_auc" else prevalence.copy()
+        ideal = np.ones_like(value)
+        ops = np.full(value.shape, np.nan)
+        ok = np.isfinite(value) & (prevalence > 0) & (prevalence < 1)
+        if ok.any():
+            scores, _, _ = _ops_of(name, value[ok], prevalence[ok], dbt_samples=dbt_samples)
+            if scores is not None:
+                ops[ok] = scores
+        columns[name] = ClassMetricColumn(
+            name, TITLES.get(name, name).split(" (")[0] if name == "roc_auc" else "Avg. precision", value, baseline,
+            ("a constant score",) * value.size, ideal,
+            np.array([_advantage(v, b, h) for v, b, h in zip(value, baseline, ideal)]), ops)
+    return PerClassTable(table.classes, table.support, table.prevalence, columns, table.confidence_level,
+                         table.ci_method, table.ops_method)
 
 
 def _constant_baselines(name: str, prevalence: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -90,32 +90,31 @@ def _metrics_table(report: Report) -> str:
 
 
 def _per_class_html(report: Report) -> str:
-    """The per-class table: one row per class, each metric's value, interval, constant,
-    advantage and OPS."""
+    """The per-class table: for each class its support, then one row per metric with its
+    value, interval, constant, advantage and OPS."""
     t = report.per_class
     level = int(round(t.confidence_level * 100))
-    top = ("<tr><th class='name' rowspan='2'>class</th><th rowspan='2'>support</th>"
-           + "".join(f"<th colspan='5'>{_e(col.title)}</th>" for col in t.columns.values()) + "</tr>")
-    sub = "<tr>" + "".join(f"<th>value</th><th>{level}% CI</th><th>constant</th><th>advantage</th><th>OPS</th>"
-                           for _ in t.columns) + "</tr>"
+    head = (f"<tr><th class='name'>class</th><th>support</th><th class='name'>metric</th><th>value</th>"
+            f"<th>{level}% CI</th><th>constant</th><th>advantage</th><th>OPS</th></tr>")
     rows = []
+    span = len(t.columns)
     for i, c in enumerate(t.classes):
-        cells = []
-        for col in t.columns.values():
+        for j, col in enumerate(t.columns.values()):
             value, base, adv, ops = (float(col.value[i]), float(col.baseline[i]), float(col.advantage[i]),
                                      float(col.ops[i]))
             cls = "undef" if not (math.isfinite(value) and math.isfinite(base)) else ("good" if value > base else "bad")
             ci = "–" if col.ci_low is None or not math.isfinite(col.ci_low[i]) else (
                 f"{fmt_value(col.ci_low[i])} – {fmt_value(col.ci_high[i])}")
-            cells.append(f"<td class='{cls}'>{_e(fmt_value(value))}</td><td>{_e(ci)}</td>"
-                         f"<td title='{_e(col.baseline_prediction[i])}'>{_e(fmt_value(base))}</td>"
-                         f"<td>{'–' if not math.isfinite(adv) else f'{adv:+.3f}'}</td>"
-                         f"<td>{'–' if not math.isfinite(ops) else f'{ops:.3f}'}</td>")
-        rows.append(f"<tr data-class='{_e(shorten(c))}'><td class='name'>{_e(shorten(c))}</td><td>{t.support[i]:,.6g}</td>"
-                    + "".join(cells) + "</tr>")
-    note = (f"Each class against the rest; constant = the better of always and never predicting the class; "
-            f"OPS at the class's prevalence. Intervals: {t.ci_method or 'not computed'}.")
-    return (f"<h3>Per class</h3><table id='per-class'>{top}{sub}{''.join(rows)}</table>"
+            lead = (f"<tr data-class='{_e(shorten(c))}'><td class='name' rowspan='{span}'>{_e(shorten(c))}</td>"
+                    f"<td rowspan='{span}'>{t.support[i]:,.6g}</td>") if j == 0 else "<tr>"
+            rows.append(f"{lead}<td class='name'>{_e(col.title)}</td><td class='{cls}'>{_e(fmt_value(value))}</td>"
+                        f"<td>{_e(ci)}</td><td title='{_e(col.baseline_prediction[i])}'>{_e(fmt_value(base))}</td>"
+                        f"<td>{'–' if not math.isfinite(adv) else f'{adv:+.3f}'}</td>"
+                        f"<td>{'–' if not math.isfinite(ops) else f'{ops:.3f}'}</td></tr>")
+    note = (f"Each class against the rest; constant = the better of always and never predicting the class "
+            f"(a constant score for the AUCs); OPS at the class's prevalence. Intervals: "
+            f"{t.ci_method or 'not computed'}.")
+    return (f"<h3>Per class</h3><table id='per-class'>{head}{''.join(rows)}</table>"
             f"<p class='legend'>{_e(note)}</p>")
 
 
