@@ -141,3 +141,17 @@ def test_command_line(data, tmp_path):
         assert res.returncode == 2 and "Traceback" not in res.stderr, res.stderr
         assert len(res.stderr.strip().splitlines()) == 1, res.stderr
     assert path.read_bytes() == before
+
+
+@pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas")
+def test_spark_gives_the_same_report(spark, data):
+    y, s, p, w = data
+    frame = pd.DataFrame({"y": y, "s": s, "p": p, "w": w})
+    sdf = spark.createDataFrame(frame)
+    # weighted: the labels' grouped bootstrap and the score units too (unweighted runs on DuckDB above)
+    mem = _quiet(evaluate, y, s, y_pred=p, sample_weight=w, **FAST)
+    e = _quiet(evaluate_source, sdf, y_true="y", y_score="s", y_pred="p", weight="w", engine="spark", spark=spark,
+               **FAST)
+    assert e.task == "binary-scores" and e.threshold is None
+    _same(e, mem, list(mem.metrics))
+    pd.testing.assert_frame_equal(e.per_class.to_frame(), mem.per_class.to_frame())
