@@ -367,7 +367,7 @@ def _engine_kwargs(opts: dict[str, Any], y_true_sample: Any = None) -> dict[str,
 def _memory_columns(file: str, opts: dict[str, Any]) -> tuple[dict[str, Any], Any]:
     """The columns of a file read in memory, as a mapping (for the statistics path)."""
     pred_cols, numeric = _prediction_columns(opts["y_score"], opts["y_pred"])
-    y_true, _, _, cols = _read(file, opts["y_true"], pred_cols, numeric, opts["weight"])
+    y_true, _, _, cols = _read(file, opts["y_true"], pred_cols[:1], numeric, opts["weight"], extra=pred_cols[1:])
     return cols, y_true
 
 

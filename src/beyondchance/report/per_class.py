@@ -144,6 +144,9 @@ class PerClassTable:
         return pd.DataFrame(rows).set_index(["class", "metric"])
 
 
+_AUC_TITLES = {"roc_auc": "ROC AUC", "pr_auc": "Avg. precision"}
+
+
 def with_scoring_columns(table: PerClassTable, values: dict[str, np.ndarray], *,
                          dbt_samples: int | None = None) -> PerClassTable:
     """The table with one-vs-rest AUC columns of class probabilities (``"roc_auc"``,
@@ -166,8 +169,7 @@ def with_scoring_columns(table: PerClassTable, values: dict[str, np.ndarray], *,
             if scores is not None:
                 ops[ok] = scores
         columns[name] = ClassMetricColumn(
-            name, TITLES.get(name, name).split(" (")[0] if name == "roc_auc" else "Avg. precision", value, baseline,
-            ("a constant score",) * value.size, ideal,
+            name, _AUC_TITLES[name], value, baseline, ("a constant score",) * value.size, ideal,
             np.array([_advantage(v, b, h) for v, b, h in zip(value, baseline, ideal)]), ops)
     return PerClassTable(table.classes, table.support, table.prevalence, columns, table.confidence_level,
                          table.ci_method, table.ops_method)
