@@ -89,9 +89,13 @@ def _frame_column(x: Any) -> np.ndarray | None:
         if not isinstance(x, pa.Array) or x.null_count:
             return None
         t = x.type
-        if pa.types.is_dictionary(t):
+
+        def text(kind: Any) -> bool:
+            return pa.types.is_string(kind) or pa.types.is_large_string(kind)
+
+        if pa.types.is_dictionary(t) and text(t.value_type):
             codes, values = x.indices, x.dictionary
-        elif pa.types.is_string(t) or pa.types.is_large_string(t):
+        elif text(t):
             enc = x.dictionary_encode()
             codes, values = enc.indices, enc.dictionary
         else:
@@ -100,7 +104,8 @@ def _frame_column(x: Any) -> np.ndarray | None:
     if lib == "pandas":
         import pandas as pd
 
-        if not isinstance(x, pd.Series) or not isinstance(x.dtype, (pd.CategoricalDtype, pd.StringDtype)):
+        text_categories = isinstance(x.dtype, pd.CategoricalDtype) and x.dtype.categories.dtype.kind in "OUT"
+        if not isinstance(x, pd.Series) or not (text_categories or isinstance(x.dtype, pd.StringDtype)):
             return None
         codes, uniques = pd.factorize(x)
         if codes.size and codes.min() < 0:  # a missing value
