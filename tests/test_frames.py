@@ -82,6 +82,9 @@ def test_numbers_and_tables(multiclass):
     for yt, ys in ((pd.Series(y, dtype="Int64"), pd.Series(s, dtype="Float64")), (pl.Series(y), pl.Series(s)),
                    (pa.array(y), pa.chunked_array([s[:100], s[100:]]))):
         assert _quiet(evaluate, yt, ys, **FAST).to_dict()["metrics"] == expected, type(yt)
+    # numeric categories stay numbers (the text path is for text only)
+    assert as_1d(pd.Series(y, dtype="category"), "y").dtype.kind == "i"
+    assert as_1d(pa.array(y).dictionary_encode(), "y").dtype.kind == "i"
     as_bool = _quiet(evaluate, y.astype(bool), s, **FAST).to_dict()["metrics"]
     for yt in (pd.Series(y.astype(bool), dtype="boolean"), pl.Series(y.astype(bool)), pa.array(y.astype(bool))):
         assert _quiet(evaluate, yt, s, **FAST).to_dict()["metrics"] == as_bool, type(yt)
