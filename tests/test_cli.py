@@ -217,7 +217,7 @@ def test_report_html(example_dir, tmp_path):
     assert result.returncode == 0, result.stderr
     page = out.read_text()
     assert "id='verdict'" in page and "id='metrics'" in page
-    assert page.count("<img class=\"plot\"") == 5
+    assert page.count("<img class=\"plot\"") == 6
     assert "written to" in result.stderr
 
 
@@ -299,8 +299,9 @@ def _cases(d: Path) -> list[tuple[list[str], str]]:
         ([str(d / "range.csv"), "--y-true", "y", "--y-score", "p1", "--y-score", "p2", "--y-score", "p3"], "[0, 1]"),
         ([ok, "--y-true", "y", "--y-score", "s", "--metrics", "f1,bogus"], "unknown metric 'bogus'"),
         ([ok, "--y-true", "y", "--y-score", "s", "--pos-label", "7"], "pos_label"),
-        ([ok, "--y-true", "y"], "give either --y-score"),
-        ([ok, "--y-true", "y", "--y-score", "s", "--y-pred", "lab"], "give either --y-score"),
+        ([ok, "--y-true", "y"], "give --y-score"),
+        # scores with labels (issue 14, item 6): the labels a, b are not of the type of y's 0, 1
+        ([ok, "--y-true", "y", "--y-score", "s", "--y-pred", "lab"], "y_true and y_pred mix string and numeric"),
         ([ok, "--y-true", "y", "--y-score", "s", "--format", "xml"], "xml"),
         ([ok, "--y-true", "y", "--y-score", "s", "--out", ok], "never overwritten"),
         ([ok, "--y-true", "lab", "--y-score", "p1", "--y-score", "p2", "--y-score", "s"], "3 probability column"),

@@ -160,8 +160,10 @@ def test_a_long_label_is_shortened_in_the_table_and_the_page(tmp_path):
     js = run(*args, "--format", "json")
     d = json.loads(js.stdout)
     assert d["positive_label"] == label  # the data keeps the full value, the text does not
-    data = {"positive_label", "negative_label", "classes", "confusion_matrix"}
+    data = {"positive_label", "negative_label", "classes", "confusion_matrix", "per_class"}
     assert max(len(t) for t in _strings({k: v for k, v in d.items() if k not in data})) < 1000
+    assert [c["label"] for c in d["per_class"]["classes"]] == ["no", label]
+    assert max(len(c[m]["baseline_prediction"]) for c in d["per_class"]["classes"] for m in d["per_class"]["metrics"]) < 100
 
 
 def _strings(x):

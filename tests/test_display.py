@@ -44,7 +44,9 @@ def test_report_in_a_notebook(report):
     assert "<table id='metrics'>" in fragment and "<img" not in fragment  # no plots unless asked
     assert "<html" not in fragment
     md = report._repr_markdown_()
-    table = [line for line in md.splitlines() if line.startswith("|")]
+    lines = md.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("| metric |"))
+    table = lines[start:start + next(j for j, line in enumerate(lines[start:]) if not line.startswith("|"))]
     assert len(table) == 2 + len(report.metrics)  # header, alignment, one row per metric
     assert "holdout \\| May" in md  # a pipe in a name does not break the table
     assert all(line.count(" | ") == table[0].count(" | ") for line in table if not line.startswith("|:"))

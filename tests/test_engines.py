@@ -297,7 +297,31 @@ def assert_report_equals_rows(source, frame, task: str, weighted: bool, engine: 
             weighted and m.kind in ("labeling", "advantage"))
         assert ("grouped Poisson" in e.ci.resampling) == grouped, (name, e.ci.resampling)
     assert not any("not computed" in note for note in eng.notes)
+    assert_same_per_class(eng, mem, task)
     return mem
+
+
+def assert_same_per_class(eng, mem, task: str) -> None:
+    """The per-class table and the confusion matrix (issue 14, item 4): from the confusion
+    counts, so the same on every engine, intervals included (same seed, same resamples)."""
+    if task == "regression":
+        assert eng.per_class is None and mem.per_class is None
+        return
+    a, b = eng.per_class.to_frame(), mem.per_class.to_frame()
+    assert a.index.equals(b.index) and list(a.columns) == list(b.columns)
+    numeric = a.select_dtypes("number").columns
+    np.testing.assert_allclose(a[numeric].to_numpy(float), b[numeric].to_numpy(float), rtol=1e-9, atol=1e-12)
+    assert (a["baseline_prediction"] == b["baseline_prediction"]).all()
+    labeling = b.xs("f1", level="metric").index.size * 3  # precision, recall, F1 (the AUCs have no interval)
+    lab = b[b.index.get_level_values("metric").isin(["precision", "recall", "f1"])]
+    defined = np.isfinite(lab["value"].to_numpy(float))  # undefined: recall of a class only predicted
+    assert lab.shape[0] == labeling and defined.sum() >= 6
+    assert (np.isfinite(lab["ci_low"].to_numpy(float)) == defined).all()
+    assert eng.per_class.ci_method == mem.per_class.ci_method
+    ca, cb = eng.to_dict()["confusion_matrix"], mem.to_dict()["confusion_matrix"]
+    assert ca["labels"] == cb["labels"]
+    np.testing.assert_allclose(ca["matrix"], cb["matrix"], rtol=1e-12)
+    np.testing.assert_allclose(np.array(ca["rates"], float), np.array(cb["rates"], float), rtol=1e-12)
 
 
 @pytest.mark.parametrize("weighted", [False, True])

@@ -61,8 +61,8 @@ def test_page_is_self_contained(report_page):
     # no resource is fetched: no external scripts, styles, images or fonts
     assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", page)
     assert "<link" not in page and "@import" not in page
-    assert page.count('<img class="plot"') == 5
-    assert page.count('src="data:image/png;base64,') == 5
+    assert page.count('<img class="plot"') == 6
+    assert page.count('src="data:image/png;base64,') == 6
     for line in r.verdict:
         assert line.replace("'", "&#x27;") in page
     assert "id='metrics'" in page
@@ -83,9 +83,14 @@ def test_report_renders_in_chromium(report_page, tmp_path):
     # the page's script counted the decoded plots (naturalWidth > 0) after the load event
     rendered = re.search(r'data-plots-rendered="(\d+)/(\d+)"', html)
     assert rendered is not None, "the page's script did not run"
-    assert rendered.group(1) == rendered.group(2) == "5"
+    assert rendered.group(1) == rendered.group(2) == "6"
     assert "Verdict" in html and r.verdict[0].split(":")[0] in html.replace("&#x27;", "'")
     assert html.count("data-metric=") == len(r.metrics)
+    # the per-class view (issue 14, item 4): a row per class, the confusion matrix's counts
+    assert 'id="per-class"' in html and html.count("data-class=") == 2
+    assert 'id="confusion"' in html and 'id="plot-score_histogram"' in html
+    for count in r.confusion.matrix.ravel():
+        assert f"<td style=" in html and f">{count:,.6g}<br>" in html
     shot = tmp_path / "report.png"
     result = _browser(["--window-size=1280,4000", f"--screenshot={shot}", url], tmp_path / "profile2")
     assert result.returncode == 0 and shot.exists(), result.stderr[-2000:]

@@ -100,6 +100,7 @@ from .display import (
     PrecisionRecallGainDisplay,
     ReliabilityDisplay,
 )
+from .report.per_class import PerClassTable
 
 __version__ = "0.1.0"
 
@@ -110,6 +111,7 @@ __all__ = [
     "get_scorer",
     "scorer_names",
     "Report",
+    "PerClassTable",
     "MetricResult",
     "Comparison",
     "BeyondChanceWarning",

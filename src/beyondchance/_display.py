@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["SummaryDisplay", "format_number"]
+__all__ = ["SummaryDisplay", "GridDisplay", "format_number"]
 
 
 def format_number(x: Any) -> str:
@@ -55,3 +55,51 @@ class SummaryDisplay:
     def _repr_markdown_(self) -> str:
         rows = "\n".join(f"| {k} | {format_number(v).replace('|', chr(92) + '|')} |" for k, v in self._summary_rows())
         return f"**{self._summary_title()}**\n\n| | |\n|:--|:--|\n{rows}\n"
+
+
+class GridDisplay:
+    """Mixin for a labelled grid (a confusion matrix): the subclass gives ``_summary_title``
+    and ``_grid`` -> (corner, column labels, [(row label, cells)]); ``__str__``,
+    ``_repr_html_`` and ``_repr_markdown_`` follow.
+
+    >>> from beyondchance import ConfusionMatrix
+    >>> print(ConfusionMatrix(np.array([[5, 1], [2, 2]]), np.array(["no", "yes"]), pos_label="yes"))
+    Confusion matrix (n = 10; rows: true class, columns: predicted; count and share of the row)
+      true \\ predicted           no          yes
+      no                  5 (83.3%)    1 (16.7%)
+      yes                 2 (50.0%)    2 (50.0%)
+    """
+
+    def _summary_title(self) -> str:  # pragma: no cover - defined by the subclasses
+        raise NotImplementedError
+
+    def _grid(self) -> tuple[str, list[str], list[tuple[str, list[str]]]]:  # pragma: no cover
+        raise NotImplementedError
+
+    def __str__(self) -> str:
+        corner, columns, rows = self._grid()
+        first = max([len(corner), *(len(r) for r, _ in rows)])
+        widths = [max([len(c), *(len(cells[j]) for _, cells in rows)]) for j, c in enumerate(columns)]
+        lines = [self._summary_title(),
+                 "  " + corner.ljust(first) + "".join("  " + c.rjust(w) for c, w in zip(columns, widths))]
+        lines += ["  " + r.ljust(first) + "".join("  " + v.rjust(w) for v, w in zip(cells, widths)) for r, cells in rows]
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        corner, columns, rows = self._grid()
+        e = html.escape
+        head = f"<tr><th>{e(corner)}</th>" + "".join(f"<th>{e(c)}</th>" for c in columns) + "</tr>"
+        body = "".join(f"<tr><th style='text-align:left'>{e(r)}</th>" + "".join(f"<td>{e(v)}</td>" for v in cells)
+                       + "</tr>" for r, cells in rows)
+        return f"<table><caption>{e(self._summary_title())}</caption>{head}{body}</table>"
+
+    def _repr_markdown_(self) -> str:
+        corner, columns, rows = self._grid()
+
+        def cell(x: str) -> str:
+            return x.replace("\\", "\\\\").replace("|", "\\|")
+
+        lines = ["| " + " | ".join(cell(c) for c in [corner, *columns]) + " |",
+                 "|:--|" + "--:|" * len(columns)]
+        lines += ["| " + " | ".join(cell(c) for c in [r, *cells]) + " |" for r, cells in rows]
+        return f"**{self._summary_title()}**\n\n" + "\n".join(lines) + "\n"

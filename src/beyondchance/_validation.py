@@ -63,9 +63,63 @@ _INT_FAST_SPAN = 1 << 12
 _EXACT_INTEGERS = 2.0**53
 
 
+def _frame_column(x: Any) -> np.ndarray | None:
+    """A text or categorical column of pandas, polars or pyarrow as a numpy object array
+    without a Python object per row: the column's own library dictionary-encodes it and the
+    (small) dictionary is expanded by a numpy take, the rows sharing its strings.  None for
+    anything else (numbers convert through ``__array__`` without copying) and for columns
+    with nulls (the generic path then names the first missing value and its row).
+
+    >>> import pyarrow as pa
+    >>> _frame_column(pa.chunked_array([["b", "a"], ["b"]])).tolist()
+    ['b', 'a', 'b']
+    """
+    lib = type(x).__module__.partition(".")[0]
+    if lib == "polars":
+        import polars as pl
+
+        if not isinstance(x, pl.Series) or not (x.dtype == pl.String or isinstance(x.dtype, (pl.Categorical, pl.Enum))):
+            return None
+        x, lib = x.to_arrow(), "pyarrow"
+    if lib == "pyarrow":
+        import pyarrow as pa
+
+        if isinstance(x, pa.ChunkedArray):
+            x = x.combine_chunks()
+        if not isinstance(x, pa.Array) or x.null_count:
+            return None
+        t = x.type
+
+        def text(kind: Any) -> bool:
+            return pa.types.is_string(kind) or pa.types.is_large_string(kind)
+
+        if pa.types.is_dictionary(t) and text(t.value_type):
+            codes, values = x.indices, x.dictionary
+        elif text(t):
+            enc = x.dictionary_encode()
+            codes, values = enc.indices, enc.dictionary
+        else:
+            return None
+        return values.to_numpy(zero_copy_only=False)[codes.to_numpy(zero_copy_only=False)]
+    if lib == "pandas":
+        import pandas as pd
+
+        text_categories = isinstance(x.dtype, pd.CategoricalDtype) and x.dtype.categories.dtype.kind in "OUT"
+        if not isinstance(x, pd.Series) or not (text_categories or isinstance(x.dtype, pd.StringDtype)):
+            return None
+        codes, uniques = pd.factorize(x)
+        if codes.size and codes.min() < 0:  # a missing value
+            return None
+        return np.asarray(uniques, dtype=object)[codes]
+    return None
+
+
 def _to_array(x: Any, name: str) -> np.ndarray:
     if x is None:
         raise InvalidInputError(f"{name} is required, got None")
+    native = _frame_column(x)
+    if native is not None:
+        return native
     # pandas / polars / pyarrow objects all support __array__
     try:
         arr = np.asarray(x)
@@ -200,12 +254,10 @@ def _isna(v: Any) -> Any:
 
 def _value_kinds(arr: np.ndarray, name: str) -> set[str]:
     """The kinds of the distinct values of a string or object array."""
-    if arr.dtype.kind in "US":
-        return {_value_kind(v) for v in np.unique(arr)}
     import pandas as pd  # a dependency; imported here to keep `import beyondchance` light
 
     try:
-        distinct = pd.unique(arr.ravel())  # hashing: works on mixed types, unlike sorting
+        distinct = pd.unique(arr.ravel())  # hashing: works on mixed types, unlike sorting; O(n)
     except TypeError as exc:
         raise InvalidInputError(f"{name} must hold hashable labels: {exc}") from exc
     return {_value_kind(v) for v in distinct}
@@ -347,6 +399,8 @@ def _encode(
         if fast is not None:
             return fast
 
+    if labels is None and yt.dtype.kind in "USO" and (yp is None or yp.dtype.kind in "USO"):
+        return _encode_by_hashing(yt, yp, names)
     if labels is None:
         dtype = _label_dtype(yt, yp)
         classes = np.unique(yt) if yp is None else np.unique(np.concatenate([yt.astype(dtype), yp.astype(dtype)]))
@@ -376,6 +430,26 @@ def _encode(
     except TypeError as exc:
         raise InvalidInputError(f"labels of incompatible types: {exc}") from exc
     return ct.astype(np.intp, copy=False), (None if cp is None else cp.astype(np.intp, copy=False)), classes
+
+
+def _encode_by_hashing(
+    yt: np.ndarray, yp: np.ndarray | None, names: tuple[str, str]
+) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
+    """Text (or object) labels: each array factorized by hashing (O(n), no sort of the rows),
+    the classes the sorted union of the distinct values, as :func:`_encode` defines them."""
+    import pandas as pd
+
+    factorized = [pd.factorize(y.astype(object, copy=False)) for y in (yt, yp) if y is not None]
+    distinct = [np.asarray(u, dtype=object) for _, u in factorized]
+    union = np.concatenate(distinct) if len(distinct) > 1 else distinct[0]
+    try:
+        classes = np.unique(union.astype(_label_dtype(yt, yp), copy=False))
+    except TypeError as exc:
+        raise InvalidInputError(f"labels of incompatible types: {exc}") from exc
+    # each array's distinct values -> their codes in the classes (a search among the few values)
+    luts = [_encode(np.asarray(u).astype(classes.dtype, copy=False), None, classes, names)[0] for u in distinct]
+    codes = [lut[c] for lut, (c, _) in zip(luts, factorized)]
+    return codes[0], (codes[1] if yp is not None else None), classes
 
 
 def _encode_small_integers(

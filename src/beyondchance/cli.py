@@ -169,13 +169,15 @@ def _evaluation_options(func: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--y-score", "y_score", multiple=True, metavar="COL",
                      help="Column of scores (binary). Repeat it for class-probability columns, one per class, "
                           "in the order of --labels (default: the sorted classes)."),
-        click.option("--y-pred", "y_pred", metavar="COL", help="Column of predicted labels (or real predictions)."),
+        click.option("--y-pred", "y_pred", metavar="COL",
+                     help="Column of predicted labels (or real predictions). With one --y-score (report): the "
+                          "labeling metrics come from these labels, the curves, AUCs and losses from the scores."),
         click.option("--weight", metavar="COL", help="Column of non-negative sample weights."),
         click.option("--pos-label", metavar="LABEL",
                      help="Positive class of a binary task [default: 1 for 0/1 labels, else the minority class]."),
         click.option("--threshold", type=float, metavar="T",
                      help="Binary scores: score >= T is predicted positive [default: 0.5 for scores in [0, 1], else 0, "
-                          "which the report notes]."),
+                          "which the report notes]; the report states the threshold and why. Not with --y-pred."),
         click.option("--quantile", type=float, metavar="TAU",
                      help="Regression: the level of the quantile the predictions estimate (a quantile model's "
                           "alpha); adds the pinball loss of level TAU and its D² against the TAU-quantile of y."),
@@ -227,8 +229,13 @@ def _evaluation_options(func: Callable[..., Any]) -> Callable[..., Any]:
 
 def _prediction_columns(y_score: tuple[str, ...], y_pred: str | None) -> tuple[list[str], list[str]]:
     """(prediction columns, of which must be numeric)."""
-    if bool(y_score) == bool(y_pred):
-        raise InvalidInputError("give either --y-score COL (scores or probability columns) or --y-pred COL")
+    if not y_score and not y_pred:
+        raise InvalidInputError("give --y-score COL (scores or probability columns) or --y-pred COL")
+    if y_score and y_pred:  # curves from the scores, labeling metrics from the labels (report only)
+        if len(y_score) != 1:
+            raise InvalidInputError("--y-pred goes with one --y-score column (binary scores), got "
+                                    f"{len(y_score)} score columns")
+        return [*y_score, y_pred], list(y_score)
     if y_score:
         return list(y_score), list(y_score)
     return [y_pred], []
@@ -363,7 +370,7 @@ def _engine_kwargs(opts: dict[str, Any], y_true_sample: Any = None) -> dict[str,
 def _memory_columns(file: str, opts: dict[str, Any]) -> tuple[dict[str, Any], Any]:
     """The columns of a file read in memory, as a mapping (for the statistics path)."""
     pred_cols, numeric = _prediction_columns(opts["y_score"], opts["y_pred"])
-    y_true, _, _, cols = _read(file, opts["y_true"], pred_cols, numeric, opts["weight"])
+    y_true, _, _, cols = _read(file, opts["y_true"], pred_cols[:1], numeric, opts["weight"], extra=pred_cols[1:])
     return cols, y_true
 
 
@@ -388,6 +395,8 @@ def report(file: str, **opts: Any) -> None:
     Examples:
       beyondchance report scores.parquet --y-true default --y-score score
       beyondchance report preds.csv --y-true y --y-pred y_hat --format json
+      beyondchance report scored.csv --y-true y --y-score p --y-pred y_hat   # curves from p, labels from y_hat
+      beyondchance report scored.csv --y-true y --y-score p --threshold 0.3
       beyondchance report probs.csv --y-true species --y-score p_a --y-score p_b --y-score p_c --labels a,b,c
       cat scores.csv | beyondchance report - --y-true label --y-score score --format html --out report.html
     """
@@ -403,9 +412,11 @@ def report(file: str, **opts: Any) -> None:
         name = "<stdin>" if file == "-" else Path(file).name
         if engine == "memory" and opts["score_bins"] is None:
             progress(f"reading {file}")
-            y_true, y, w, _ = _read(file, opts["y_true"], pred_cols, numeric, opts["weight"])
-            result = evaluate(y_true, y, sample_weight=w, name=name, progress=progress, strict=True,
-                              **_eval_kwargs(opts, y_true))
+            given = opts["y_pred"] if opts["y_score"] else None  # labels given with the scores
+            y_true, y, w, cols = _read(file, opts["y_true"], pred_cols[:1] if given else pred_cols, numeric,
+                                       opts["weight"], extra=[given] if given else [])
+            result = evaluate(y_true, y, y_pred=cols[given] if given else None, sample_weight=w, name=name,
+                              progress=progress, strict=True, **_eval_kwargs(opts, y_true))
             result = dataclasses.replace(result, engine="memory")
         else:
             from .report.engine import evaluate_source
@@ -465,6 +476,8 @@ def compare(files: tuple[str, ...], by: str | None, reference: str | None, **opt
     from .report.compare import compare as compare_sets
 
     pred_cols, numeric = _prediction_columns(opts["y_score"], opts["y_pred"])
+    if opts["y_score"] and opts["y_pred"]:
+        raise InvalidInputError("compare takes --y-score or --y-pred, not both (report takes both)")
     if by is not None and len(files) != 1:
         raise InvalidInputError("--by splits one file; give exactly one FILE with --by")
     if by is None and len(files) < 2:

@@ -25,6 +25,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from ._display import GridDisplay
 from ._validation import check_label_pair, check_sample_weight, encode_labels
 from ._warnings import InvalidInputError, warn_undefined
 from .metrics import METRICS, LabelingMetric, _div, get_metric
@@ -71,7 +72,7 @@ def _count_zero_one_labels(yt: np.ndarray, yp: np.ndarray) -> tuple[np.ndarray, 
 
 
 @dataclass(frozen=True, eq=False)
-class ConfusionMatrix:
+class ConfusionMatrix(GridDisplay):
     """Weighted confusion counts; rows are true labels, columns predicted labels.
 
     Parameters
@@ -312,6 +313,19 @@ class ConfusionMatrix:
 
     def __repr__(self) -> str:
         return f"ConfusionMatrix(labels={self.labels.tolist()}, n={self.n:g}, matrix={self.matrix.tolist()})"
+
+    def _summary_title(self) -> str:
+        return (f"Confusion matrix (n = {self.n:,.6g}; rows: true class, columns: predicted; "
+                "count and share of the row)")
+
+    def _grid(self) -> tuple[str, list[str], list[tuple[str, list[str]]]]:
+        names = [str(c.item() if isinstance(c, np.generic) else c)[:24] for c in self.labels.tolist()]
+        rows = []
+        for i, name in enumerate(names):
+            total = self.matrix[i].sum()
+            cells = [f"{v:,.6g} ({100 * v / total:.1f}%)" if total > 0 else f"{v:,.6g}" for v in self.matrix[i]]
+            rows.append((name, cells))
+        return "true \\ predicted", names, rows
 
 
 def _default_pos_label(classes: np.ndarray, pos_label: Any) -> Any:

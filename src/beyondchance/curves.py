@@ -96,6 +96,7 @@ from ._validation import (
     binary_target,
 )
 from ._warnings import InvalidInputError, warn_undefined
+from ._display import SummaryDisplay, format_number
 from ._json import jsonable as _jsonable
 
 __all__ = [
@@ -564,7 +565,7 @@ def _readonly(*arrays: np.ndarray) -> None:
 
 
 @dataclass(frozen=True, eq=False)
-class ThresholdCounts:
+class ThresholdCounts(SummaryDisplay):
     r"""Distinct thresholds with cumulative weighted counts: every curve, exactly.
 
     For each distinct score t (decreasing), ``tps`` and ``fps`` are the weighted
@@ -825,6 +826,18 @@ class ThresholdCounts:
             f"n_neg={self.n_neg:g}, pos_label={self.pos_label!r})"
         )
 
+    def _summary_title(self) -> str:
+        return f"Threshold counts of binary scores (positive class {self.pos_label!r})"
+
+    def _summary_rows(self) -> list[tuple[str, Any]]:
+        rows: list[tuple[str, Any]] = [("distinct scores", self.thresholds.shape[0]), ("positives", self.n_pos),
+                                       ("negatives", self.n_neg), ("prevalence", self.prevalence)]
+        if self.thresholds.size:
+            rows.append(("score range", f"{self.thresholds[-1]:.4g} to {self.thresholds[0]:.4g}"))
+        if self.is_defined:
+            rows += [("ROC AUC", self.auc("roc")), ("average precision", self.auc("pr", method="ap"))]
+        return rows
+
 
 def _set_padded(obj: ThresholdCounts, thr0: np.ndarray, tps0: np.ndarray, fps0: np.ndarray) -> None:
     """Store the arrays with the end point (+inf, 0, 0) prepended; the fields are views."""
@@ -1012,7 +1025,7 @@ def threshold_counts(
 
 
 @dataclass(frozen=True, eq=False)
-class Curve:
+class Curve(SummaryDisplay):
     r"""A curve of the OPS paper's Table 3, its points by decreasing threshold.
 
     Attributes
@@ -1120,6 +1133,16 @@ class Curve:
 
     def __repr__(self) -> str:
         return f"Curve(kind={self.kind!r}, n_points={len(self)}, prevalence={self.prevalence:.6g})"
+
+    def _summary_title(self) -> str:
+        return f"{self.kind.upper() if self.kind in ('roc', 'pr') else self.kind.capitalize()} curve"
+
+    def _summary_rows(self) -> list[tuple[str, Any]]:
+        with np.errstate(all="ignore"):
+            area = self.auc()
+        return [("points", len(self)), ("x", f"{CURVES[self.kind]['x']}: {format_number(self.x)}"),
+                ("y", f"{CURVES[self.kind]['y']}: {format_number(self.y)}"), ("area", area),
+                ("prevalence", self.prevalence), ("positive class", repr(self.pos_label))]
 
 
 def _auc_xy(x: np.ndarray, y: np.ndarray, method: str) -> np.ndarray:

@@ -38,6 +38,7 @@ from typing import Any
 
 import numpy as np
 
+from ._display import SummaryDisplay
 from .curves import ThresholdCounts, auc_from_rates
 
 __all__ = [
@@ -382,7 +383,7 @@ def _per_unit(total: np.ndarray, units: np.ndarray) -> np.ndarray:
 
 
 @dataclass(frozen=True, eq=False)
-class CoverageCurve:
+class CoverageCurve(SummaryDisplay):
     """PA–coverage curve of thresholded scores, confidence |score − threshold|."""
 
     coverage: np.ndarray
@@ -391,6 +392,13 @@ class CoverageCurve:
     risk: np.ndarray
     baseline_risk: np.ndarray
     area: float
+
+    def _summary_title(self) -> str:
+        return "PA–coverage curve (confidence |score − threshold|)"
+
+    def _summary_rows(self) -> list[tuple[str, Any]]:
+        return [("points", self.coverage.shape[0]), ("coverage", self.coverage), ("PA", self.pa),
+                ("area", self.area)]
 
 
 def pa_coverage_from_counts(tc: ThresholdCounts, threshold: float, *, levels: int | None = None) -> CoverageCurve:

@@ -112,6 +112,7 @@ from .baselines import (
 )
 from .confusion import ConfusionMatrix
 from .curves import ThresholdCounts
+from ._display import SummaryDisplay
 from ._json import jsonable as _jsonable
 
 __all__ = [
@@ -185,7 +186,7 @@ def _union_index(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, 
 
 
 @dataclass(frozen=True, eq=False)
-class LabelCounts:
+class LabelCounts(SummaryDisplay):
     r"""Weighted count of each true label: the label distribution P(Y).
 
     The Bayesian marginal prediction (BMP) of every label or probability loss is a
@@ -272,6 +273,13 @@ class LabelCounts:
     def __repr__(self) -> str:
         return f"LabelCounts(labels={self.labels.tolist()}, counts={self.counts.tolist()})"
 
+    def _summary_title(self) -> str:
+        return f"Label counts (total weight {self.n:,.6g})"
+
+    def _summary_rows(self) -> list[tuple[str, Any]]:
+        return [(str(_jsonable(c))[:40], f"{v:,.6g} ({100 * p:.2f}%)")
+                for c, v, p in zip(self.labels.tolist(), self.counts, self.prior)]
+
 
 # =====================================================================================
 # loss sums
@@ -279,7 +287,7 @@ class LabelCounts:
 
 
 @dataclass(frozen=True, eq=False)
-class LossSums:
+class LossSums(SummaryDisplay):
     r"""Total weight W and Σ_i w_i ℓ(f(x_i), y_i) for several losses: the risks R(f).
 
     Keys are loss names as :func:`~beyondchance.get_loss` spells them
@@ -339,6 +347,13 @@ class LossSums:
     def __repr__(self) -> str:
         return f"LossSums(weight={self.weight:g}, sums={dict(self.sums)})"
 
+    def _summary_title(self) -> str:
+        return f"Loss sums (total weight {self.weight:,.6g})"
+
+    def _summary_rows(self) -> list[tuple[str, Any]]:
+        return [(f"mean {name}", total / self.weight if self.weight > 0 else float("nan"))
+                for name, total in self.sums.items()]
+
 
 # =====================================================================================
 # moments
@@ -346,7 +361,7 @@ class LossSums:
 
 
 @dataclass(frozen=True, eq=False)
-class Moments:
+class Moments(SummaryDisplay):
     r"""Weight, mean and centred sum of squares of a real target: the squared-loss BMP.
 
     W = Σ w_i, ȳ = Σ w_i y_i / W, M₂ = Σ w_i (y_i − ȳ)².  The BMP of the squared loss is
@@ -432,6 +447,12 @@ class Moments:
     def __repr__(self) -> str:
         return f"Moments(weight={self.weight:g}, mean={self.mean:g}, m2={self.m2:g})"
 
+    def _summary_title(self) -> str:
+        return "Moments of the target"
+
+    def _summary_rows(self) -> list[tuple[str, Any]]:
+        return [("weight", self.weight), ("mean", self.mean), ("variance", self.variance)]
+
 
 # =====================================================================================
 # value histogram (absolute / pinball BMP)
@@ -460,7 +481,7 @@ def _pinball_alpha(loss: Loss) -> tuple[float, float]:
 
 
 @dataclass(frozen=True, eq=False)
-class ValueHistogram:
+class ValueHistogram(SummaryDisplay):
     r"""Per distinct value (``bin_width=None``) or per bin ``floor(y / bin_width)``: Σ w, Σ w y, min, max.
 
     The sufficient statistic of the absolute- and pinball-loss BMPs (the weighted
@@ -657,6 +678,13 @@ class ValueHistogram:
     def __repr__(self) -> str:
         return f"ValueHistogram(n_bins={self.keys.shape[0]}, n={self.n:g}, bin_width={self.bin_width})"
 
+    def _summary_title(self) -> str:
+        return "Histogram of the target" + (" (exact: one bin per distinct value)" if self.is_exact else "")
+
+    def _summary_rows(self) -> list[tuple[str, Any]]:
+        return [("occupied bins", self.keys.shape[0]), ("bin width", self.bin_width or "none (exact)"),
+                ("weight", self.n), ("median", self.baseline("absolute").prediction)]
+
 
 # =====================================================================================
 # binned score counts
@@ -694,7 +722,7 @@ def _threshold_counts_desc(
 
 
 @dataclass(frozen=True, eq=False)
-class BinnedScoreCounts:
+class BinnedScoreCounts(SummaryDisplay):
     r"""Weighted positives and negatives per score bin ``floor(score · bins)``: fixed size.
 
     The binned variant of :class:`~beyondchance.ThresholdCounts`.  Each bin keeps its
@@ -894,9 +922,19 @@ class BinnedScoreCounts:
             f"n_neg={self.n_neg:g}, pos_label={self.pos_label!r})"
         )
 
+    def _summary_title(self) -> str:
+        return f"Binned score counts: floor(score * {self.bins}) (positive class {self.pos_label!r})"
+
+    def _summary_rows(self) -> list[tuple[str, Any]]:
+        rows: list[tuple[str, Any]] = [("occupied bins", self.keys.shape[0]), ("positives", self.n_pos),
+                                       ("negatives", self.n_neg), ("prevalence", self.prevalence)]
+        if self.n_pos > 0 and self.n_neg > 0:
+            rows += [("ROC AUC", self.auc("roc")), ("|ROC AUC - exact| at most", self.auc_error_bound("roc"))]
+        return rows
+
 
 @dataclass(frozen=True, eq=False)
-class ClassScoreCounts:
+class ClassScoreCounts(SummaryDisplay):
     r"""One-vs-rest score counts of (n, K) class probabilities: the AUCs of every class.
 
     ``counts[j]`` holds the counts of column j of the probabilities with the rows of
@@ -993,6 +1031,17 @@ class ClassScoreCounts:
         kind = "exact" if self.exact else "binned"
         return f"ClassScoreCounts(n_classes={self.classes.shape[0]}, {kind}, n={self.n:g})"
 
+    def _summary_title(self) -> str:
+        return (f"One-vs-rest score counts of {self.classes.shape[0]} classes "
+                f"({'exact' if self.exact else 'binned'}; total weight {self.n:,.6g})")
+
+    def _summary_rows(self) -> list[tuple[str, Any]]:
+        prev = self.prevalences
+        defined = bool(((prev > 0) & (prev < 1)).all())
+        roc = self.auc("roc", average=None) if defined else np.full(prev.shape, np.nan)
+        return [(f"class {str(_jsonable(c))[:40]}", f"prevalence {p:.4g}, ROC AUC {a:.4g}")
+                for c, p, a in zip(self.classes.tolist(), prev, roc)]
+
 
 # =====================================================================================
 # the bundle
@@ -1020,7 +1069,7 @@ def _binary_confusion(is_pos_true: np.ndarray, is_pos_pred: np.ndarray, weight: 
 
 
 @dataclass(frozen=True, eq=False)
-class SufficientStatistics:
+class SufficientStatistics(SummaryDisplay):
     r"""The statistics of one evaluation task, mergeable, with every measure as a method.
 
     Built by :func:`beyondchance.compute_statistics` (any engine), by
@@ -1269,6 +1318,20 @@ class SufficientStatistics:
     def __repr__(self) -> str:
         parts = [f"{name}={getattr(self, name)!r}" for name in _FIELDS if getattr(self, name) is not None]
         return f"SufficientStatistics(task={self.task!r}, " + ", ".join(parts) + ")"
+
+    def _summary_title(self) -> str:
+        return f"Sufficient statistics of a {self.task} task"
+
+    def _summary_rows(self) -> list[tuple[str, Any]]:
+        rows: list[tuple[str, Any]] = [("n (weight)", self.n)]
+        for name in _FIELDS:
+            value = getattr(self, name)
+            if isinstance(value, ConfusionMatrix):
+                k = value.n_classes
+                rows.append((name, f"{k} x {k} matrix of the labels {', '.join(map(str, value.labels.tolist()[:6]))}"))
+            elif value is not None:
+                rows += [(f"{name}: {key}", v) for key, v in value._summary_rows()]
+        return rows
 
 
 __all__ += ["PROBABILITY_LOSSES"]

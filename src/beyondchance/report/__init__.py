@@ -9,6 +9,7 @@
 
 from .compare import Change, Comparison, compare, compare_reports
 from .engine import compare_sources, evaluate_source
+from .per_class import PerClassTable
 from .evaluate import (
     TASKS,
     MetricCI,
@@ -26,6 +27,7 @@ __all__ = [
     "Comparison",
     "MetricCI",
     "MetricResult",
+    "PerClassTable",
     "Report",
     "compare",
     "compare_reports",

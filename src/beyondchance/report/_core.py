@@ -89,6 +89,7 @@ def _run(
         notes=notes,
         name=name,
         confusion=report.get("confusion"),
+        per_class=report.get("per_class"),
         counts=report.get("counts"),
         confidence_level=level,
         dbt_samples=dbt_samples,

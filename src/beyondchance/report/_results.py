@@ -241,6 +241,7 @@ class Report(Exportable):
     counts : the :class:`ThresholdCounts` (binary scores)
     engine : the engine that computed the statistics (None: :func:`evaluate` on rows)
     score_statistic : binned scores: ``{"bins", "auc_error_bound": {...}}``
+    per_class : the :class:`~beyondchance.report.per_class.PerClassTable` (classification)
     """
 
     task: str
@@ -266,6 +267,7 @@ class Report(Exportable):
     dbt_samples: int | None = None
     engine: str | None = None
     score_statistic: dict | None = None
+    per_class: Any = field(default=None, repr=False)
 
     def __getitem__(self, name: str) -> MetricResult:
         try:
@@ -324,11 +326,17 @@ class Report(Exportable):
             out["positive_label"] = _label(self.positive_label)
             out["negative_label"] = _label(self.negative_label)
             out["positive_reason"] = self.positive_reason
-        if self.threshold is not None:
+        if self.threshold is not None or self.threshold_reason:  # None: labels given with the scores
             out["threshold"] = self.threshold
             out["threshold_reason"] = self.threshold_reason
         if self.confusion is not None:
-            out["confusion_matrix"] = self.confusion.to_dict()
+            from .per_class import confusion_rates
+
+            rates = confusion_rates(self.confusion)
+            out["confusion_matrix"] = {**self.confusion.to_dict(),
+                                       "rates": [[_num(v) for v in row] for row in rates.tolist()]}
+        if self.per_class is not None:
+            out["per_class"] = self.per_class.to_dict()
         out["verdict"] = list(self.verdict)
         out["metrics"] = {name: m.to_dict() for name, m in self.metrics.items()}
         out["confidence_level"] = self.confidence_level
@@ -381,6 +389,8 @@ class Report(Exportable):
     def pa_coverage(self, *, levels: int | None = 200) -> CoverageCurve:
         """PA–coverage curve of "score ≥ threshold", confidence |score − threshold|."""
         tc = self._need_counts("the PA-coverage curve")
+        if self.threshold is None:
+            raise InvalidInputError("the PA-coverage curve needs the threshold of the labels; the labels were given")
         return pa_coverage_from_counts(tc, float(self.threshold), levels=levels)
 
     def oprc(self, *, levels: Any = None) -> dict[str, Any]:

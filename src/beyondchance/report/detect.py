@@ -130,12 +130,31 @@ class Inputs:
     proba: np.ndarray | None = None
     target: np.ndarray | None = None
     prediction: np.ndarray | None = None
+    given: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # y_pred with scores: (codes, pred codes, classes)
 
 
 def check_inputs(
+    y_true: Any, y: Any, sample_weight: Any, *, task: str | None, labels: Any, normalize: bool, y_pred: Any = None,
+) -> Inputs:
+    """Check and coerce every input of :func:`~beyondchance.report.evaluate` once and detect the task.
+
+    ``y_pred``: predicted labels given with binary scores ``y`` (the task must be binary
+    scores), encoded with y_true over the union of their labels (``Inputs.given``)."""
+    out = _check_inputs(y_true, y, sample_weight, task=task, labels=labels, normalize=normalize)
+    if y_pred is None:
+        return out
+    if out.task != "binary-scores":
+        raise InvalidInputError(f"predicted labels (y_pred) go with the scores of a binary task; y makes a {out.task} "
+                                f"report ({out.reason})")
+    yt, yp = as_1d(y_true, "y_true"), as_1d(y_pred, "y_pred")
+    check_consistent_length(y_true=yt, y_pred=yp)
+    out.given = encode_label_arrays(yt, yp, labels=labels, names=("y_true", "y_pred"))
+    return out
+
+
+def _check_inputs(
     y_true: Any, y: Any, sample_weight: Any, *, task: str | None, labels: Any, normalize: bool
 ) -> Inputs:
-    """Check and coerce every input of :func:`~beyondchance.report.evaluate` once and detect the task."""
     yt, ya = _as_arrays(y_true, y)
     if task is None:
         task, reason, enc = _detect(yt, ya, labels)

@@ -99,8 +99,12 @@ class _Source:
         ``row_index``: keep each row's position where the engine has one (files, Spark
         DataFrames), for the grouped bootstrap (:meth:`group_totals`)."""
         if self.engine == "memory":
-            if not isinstance(self.source, Mapping):
-                raise InvalidInputError("engine='memory' takes a mapping of columns here")
+            if not isinstance(self.source, Mapping):  # a pandas / polars DataFrame, a pyarrow Table
+                from ..engines.memory import read_columns
+
+                if isinstance(self.source, (str, os.PathLike)) or not hasattr(self.source, "__getitem__"):
+                    raise InvalidInputError("engine='memory' takes a mapping of columns or a data frame here")
+                self.source = read_columns(self.source, list(dict.fromkeys(columns)))
             kinds = {str(k): _numpy_kind(np.asarray(v)) for k, v in self.source.items()}
             _check_columns(kinds, columns, self.name or "input")
             return kinds
@@ -219,6 +223,8 @@ class _Prepared:
     totals: Any = None  # GroupTotals of the grouped bootstrap (weighted labels, probabilities, regression)
     units: Any = None  # weighted binary scores: the score statistic of the rows of positive weight
     quantile: float | None = None  # regression: the level of a quantile model's pinball loss
+    given: Any = None  # predicted labels given with binary scores: their confusion matrix (over y_true and y_pred)
+    given_counts0: Any = None  # and the row counts of y_true over its classes
 
 
 def _prepare(
@@ -229,8 +235,12 @@ def _prepare(
 ) -> _Prepared:
     """Detect the task and scan the labels (one cheap ``GROUP BY y_true``); ``ci``: keep the
     row order for the grouped bootstrap of the tasks that need it."""
-    if bool(y_score) == bool(y_pred):
-        raise InvalidInputError("give either y_score (scores or probability columns) or y_pred")
+    if not y_score and not y_pred:
+        raise InvalidInputError("give y_score (scores or probability columns) or y_pred")
+    both = bool(y_score) and bool(y_pred)  # scores with predicted labels: a binary-scores report
+    if both and len(y_score) != 1:
+        raise InvalidInputError("predicted labels (y_pred) go with one score column of a binary task, "
+                                f"got {len(y_score)} score columns")
     cols = [y_true, *y_score, *([y_pred] if y_pred else []), *([weight] if weight else [])]
     # the tasks whose intervals need the row positions (others need not pay for keeping them)
     needs_rows = ci and (weight is not None or len(y_score) > 1 or y_pred is not None or task == "regression")
@@ -243,7 +253,7 @@ def _prepare(
     classes, counts0 = lc.labels, lc.counts
     shown = ", ".join(map(_fmt_label, classes[:2]))
     if task is None:
-        detected, reason = _detect(kinds, y_true, y_score, y_pred, int(classes.size), shown)
+        detected, reason = _detect(kinds, y_true, y_score, None if both else y_pred, int(classes.size), shown)
         how = "detected"
     else:
         if task not in TASKS:
@@ -270,18 +280,18 @@ def _prepare(
             f"a binary report needs two classes; y_true has {classes.size} "
             f"({', '.join(map(_fmt_label, classes[:5]))} ...)"
         )
+    if both:
+        if detected != "binary-scores":
+            raise InvalidInputError(f"predicted labels (y_pred) go with the scores of a binary task; y_score makes a "
+                                    f"{detected} report ({reason})")
+        p.given, p.given_counts0 = _union_confusion(src, classes, counts0, y_true=y_true, y_pred=y_pred,
+                                                    weight=weight, labels=labels)
+        return p
     if detected in ("labels", "binary-labels") and y_pred is None:
         y_pred = y_score[0]  # a score column holding labels (an integer column: as evaluate() reads it)
     if detected in ("labels", "binary-labels", "multiclass-labels"):
-        stats = src.statistics(y_true=y_true, y_pred=y_pred, weight=weight, task="labels",
-                               statistics=("confusion",), labels=labels)
-        cm = stats.confusion
+        cm, full = _union_confusion(src, classes, counts0, y_true=y_true, y_pred=y_pred, weight=weight, labels=labels)
         union = np.asarray(cm.labels)
-        idx = {(_label(c)): i for i, c in enumerate(union.tolist())}
-        full = np.zeros(union.size)
-        for c, n in zip(classes.tolist(), counts0.tolist()):
-            if _label(c) in idx:
-                full[idx[_label(c)]] = n
         p.classes, p.counts0, p.stats = union, full, cm
         if detected == "labels":
             p.task = "binary-labels" if union.size <= 2 else "multiclass-labels"
@@ -293,6 +303,20 @@ def _prepare(
                 f"({', '.join(map(_fmt_label, union[:5]))}); use task='multiclass-labels'"
             )
     return p
+
+
+def _union_confusion(src: _Source, classes: np.ndarray, counts0: np.ndarray, *, y_true: str, y_pred: str,
+                     weight: str | None, labels: Any) -> tuple[Any, np.ndarray]:
+    """The confusion matrix of (y_true, y_pred) over the union of their labels, and the row
+    counts of y_true over that union (0 for a label only predicted)."""
+    cm = src.statistics(y_true=y_true, y_pred=y_pred, weight=weight, task="labels", statistics=("confusion",),
+                        labels=labels).confusion
+    idx = {(_label(c)): i for i, c in enumerate(np.asarray(cm.labels).tolist())}
+    full = np.zeros(len(idx))
+    for c, n in zip(classes.tolist(), counts0.tolist()):
+        if _label(c) in idx:
+            full[idx[_label(c)]] = n
+    return cm, full
 
 
 def _scan_scores(src: _Source, p: _Prepared, *, y_true: str, y_score: str, weight: str | None, pos: Any,
@@ -323,6 +347,10 @@ def _scan_replicates(src: _Source, p: _Prepared, *, y_true: str, y_score: Sequen
         p.totals = src.group_totals(task="probabilities", proba=list(y_score), labels=labels, **common)
     elif not p.weighted:
         return
+    elif p.task == "binary-scores" and p.given is not None:  # predicted labels given: the labels' totals
+        p.totals = src.group_totals(task="labels", y_pred=y_pred, labels=labels, **common)
+        p.units = src.unit_counts(y_true=y_true, y_score=y_score[0], weight=weight, pos_label=pos[0],
+                                  score_bins=score_bins)
     elif p.task == "binary-scores":
         if pos is None or pos[1] is None:
             return
@@ -386,8 +414,15 @@ def _report(
                     raise AssertionError("the grouped totals were counted at another threshold")
                 return p.totals
 
+            given = None
+            if p.given is not None:  # predicted labels given with the scores
+                given = labels_rows(p.given, p.given_counts0, ctx, binary=True, pos_label=pl, n_rows=p.n_rows,
+                                    weighted=p.weighted, replicates=None if not (p.weighted and p.totals is not None
+                                                                                 and ctx.ci)
+                                    else replicate_matrices(p.totals, ctx, np.asarray(p.given.labels)))
             out = _binary_scores_from_counts(tc, units, threshold, pl, nl, reason, ctx, n_rows=p.n_rows,
-                                             label_totals=label_totals if p.weighted else None)
+                                             label_totals=label_totals if p.weighted and given is None else None,
+                                             given_labels=given)
             if p.weighted:
                 out["total_weight"] = float(tc.n)
         else:
@@ -566,7 +601,7 @@ def compare_sources(
                     _scan_scores(src, p, y_true=y_true, y_score=y_score[0], weight=weight, pos=resolved[0],
                                  score_bins=score_bins)
             pos_label = pl
-            if first.task == "binary-scores" and threshold is None:
+            if first.task == "binary-scores" and threshold is None and y_pred is None:
                 ranges = []
                 for _, _, p in prepared:
                     tc = p.stats.threshold_counts() if isinstance(p.stats, BinnedScoreCounts) else p.stats

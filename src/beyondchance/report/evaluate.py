@@ -91,6 +91,7 @@ def evaluate(
     y_true: Any,
     y: Any,
     *,
+    y_pred: Any = None,
     sample_weight: Any = None,
     task: Task | None = None,
     pos_label: Any = None,
@@ -118,6 +119,10 @@ def evaluate(
         Scores (binary), predicted labels, an (n, k) matrix of class probabilities
         (columns in the order of ``labels``, default the sorted classes of y_true), or
         real predictions.
+    y_pred : array-like (n,), optional
+        Predicted labels given with binary scores ``y``: the labeling metrics (and the
+        per-class table) come from them, the curves, AUCs and losses from the scores;
+        there is no threshold (``threshold`` must then be None).
     sample_weight : array-like (n,), optional
         Non-negative weights, used by every measure.
     task : str, optional
@@ -128,7 +133,8 @@ def evaluate(
         labels, else the minority class.
     threshold : float, optional
         Binary scores: a score ≥ threshold is predicted positive.  Default 0.5 when every
-        score lies in [0, 1], else 0.
+        score lies in [0, 1], else 0 (and a note says so); the report states the threshold
+        and why (``Report.threshold``, ``Report.threshold_reason``).
     labels : array-like, optional
         The class labels, in the order of the probability columns.
     quantile : float in (0, 1), optional
@@ -193,7 +199,7 @@ def evaluate(
     """
     def compute(ctx: _Context) -> tuple[dict[str, Any], str, str, str]:
         ctx.step("checking the input")
-        inp = check_inputs(y_true, y, sample_weight, task=task, labels=labels, normalize=normalize)
+        inp = check_inputs(y_true, y, sample_weight, task=task, labels=labels, normalize=normalize, y_pred=y_pred)
         level = check_quantile_option(quantile, inp.task)
         if metrics is not None:  # unknown names fail before any computation
             _select_metrics(dict.fromkeys(metrics_for_task(inp.task, quantile=level is not None)), metrics, inp.task)
@@ -280,8 +286,12 @@ def _binary_scores(inp: Inputs, ctx: _Context, *, pos_label: Any, threshold: Any
         return label_group_totals(is_pos.view(np.int8), (s >= thr).view(np.int8), np.array([neg, pos], dtype=object),
                                   w, seed=ctx.seed)
 
+    given = None
+    if inp.given is not None:  # predicted labels given with the scores
+        given = _labels(Inputs("binary-labels", inp.source, inp.reason, inp.n, w, classes=inp.given[2],
+                               codes=inp.given[0], pred_codes=inp.given[1]), ctx, pos_label=pos, threshold=None)
     return _binary_scores_from_counts(tc, units, threshold, pos, neg, pos_reason, ctx, n_rows=inp.n,
-                                      label_totals=None if w is None else label_totals)
+                                      label_totals=None if w is None else label_totals, given_labels=given)
 
 
 def _labels(inp: Inputs, ctx: _Context, *, pos_label: Any, threshold: Any) -> dict[str, Any]:

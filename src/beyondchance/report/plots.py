@@ -9,6 +9,7 @@ turns one into an inline ``data:`` URI for the self-contained HTML page.
 * :func:`lift_ops_figure` — lift curve and the OPS(lift) curve (Fig. 6);
 * :func:`pa_coverage_figure` — PA–coverage curve (PA paper, section 6);
 * :func:`metrics_figure` — advantage and OPS of every metric (any task);
+* :func:`score_histogram_figure` — the scores of each class (binary scores);
 * :func:`compare_figure` — nominal values and OPS across test sets.
 """
 
@@ -29,6 +30,7 @@ __all__ = [
     "lift_ops_figure",
     "pa_coverage_figure",
     "metrics_figure",
+    "score_histogram_figure",
     "compare_figure",
     "report_figures",
     "figure_png_base64",
@@ -68,6 +70,10 @@ def _thin(*arrays: np.ndarray, max_points: int = _MAX_POINTS) -> tuple[np.ndarra
     return tuple(a[idx] for a in arrays)
 
 
+def _point_label(report: Any) -> str:
+    return "the given labels" if report.threshold is None else f"threshold {report.threshold:g}"
+
+
 def _threshold_point(report: Any) -> tuple[float, float, float, float] | None:
     cm = report.confusion
     if cm is None or report.counts is None:
@@ -91,7 +97,7 @@ def roc_figure(report: Any):
     ax.plot([0, 1], [0, 1], ls="--", color=_GREY, label="constant score (AUC 0.5)")
     pt = _threshold_point(report)
     if pt is not None:
-        ax.plot(pt[0], pt[1], "o", color=_ORANGE, ms=7, label=f"threshold {report.threshold:g}")
+        ax.plot(pt[0], pt[1], "o", color=_ORANGE, ms=7, label=_point_label(report))
     title = "ROC curve"
     if m is not None and m.ops is not None:
         title += f" — OPS(AUC) {m.ops:.3f}"
@@ -112,7 +118,7 @@ def pr_oprc_figure(report: Any, *, levels: Any = None):
     ax.axhline(pi, ls="--", color=_GREY, label=f"constant score (precision = π = {pi:.3f})")
     pt = _threshold_point(report)
     if pt is not None and math.isfinite(pt[2]):
-        ax.plot(pt[1], pt[2], "o", color=_ORANGE, ms=7, label=f"threshold {report.threshold:g}")
+        ax.plot(pt[1], pt[2], "o", color=_ORANGE, ms=7, label=_point_label(report))
     ax.set(xlabel="recall 1 − β", ylabel="precision", xlim=(0, 1), ylim=(0, 1.02), title="Precision–recall curve")
     ax.legend(loc="upper right", fontsize=8)
     ax.grid(alpha=0.3)
@@ -173,6 +179,41 @@ def pa_coverage_figure(report: Any):
     return fig
 
 
+def score_histogram_data(report: Any, *, bins: int = 40) -> dict[str, Any]:
+    """Histogram of the scores of each class, from the report's score counts (every engine):
+    keys ``edges`` (bins + 1), ``positive`` and ``negative`` (each class's share of its
+    weight per bin) and the ``threshold``."""
+    from ..score_statistics import per_threshold
+
+    scores, pos, neg = per_threshold(report._need_counts("the score histogram"))
+    lo, hi = float(scores.min()), float(scores.max())
+    if 0.0 <= lo and hi <= 1.0:
+        lo, hi = 0.0, 1.0
+    elif lo == hi:
+        lo, hi = lo - 0.5, hi + 0.5
+    edges = np.linspace(lo, hi, bins + 1)
+    out = {"edges": edges, "threshold": report.threshold}
+    for key, w in (("positive", pos), ("negative", neg)):
+        counts = np.histogram(scores, bins=edges, weights=w)[0]
+        out[key] = counts / counts.sum() if counts.sum() > 0 else counts
+    return out
+
+
+def score_histogram_figure(report: Any):
+    """The scores of each class (share of the class per bin) and the threshold."""
+    h = score_histogram_data(report)
+    fig, (ax,) = _figure(6.4, 3.6)
+    for key, color, label in (("negative", _BLUE, report.negative_label), ("positive", _RED, report.positive_label)):
+        ax.stairs(h[key], h["edges"], color=color, lw=1.8, fill=False, label=f"class {shorten(label)} ({key})")
+        ax.stairs(h[key], h["edges"], color=color, alpha=0.15, fill=True)
+    if h["threshold"] is not None:
+        ax.axvline(h["threshold"], color=_GREY, ls="--", label=f"threshold {h['threshold']:g}")
+    ax.set(xlabel="score", ylabel="share of the class", title="Scores of each class")
+    ax.legend(fontsize=8)
+    ax.grid(alpha=0.3)
+    return fig
+
+
 def metrics_figure(report: Any):
     """Advantage over the best constant prediction, and OPS, for every metric."""
     rows = [m for m in report.metrics.values()]
@@ -220,7 +261,11 @@ def report_figures(report: Any) -> list[tuple[str, str, Any]]:
             ("pa_coverage", "PA–coverage curve: at each coverage the most confident predictions are kept "
                             "and the baseline (majority class) is re-estimated on them (PA paper, section 6).",
              pa_coverage_figure),
+            ("score_histogram", "Scores of each class: the share of the class's rows (weight) in each bin; "
+                                "the dashed line is the threshold.", score_histogram_figure),
         ]
+    if report.threshold is None:  # labels given with the scores: no confidence |score − threshold|
+        out = [item for item in out if item[0] != "pa_coverage"]
     return [(key, caption, func(report)) for key, caption, func in out]
 
 

@@ -89,6 +89,58 @@ def _metrics_table(report: Report) -> str:
     return f"<table id='metrics'>{head}{''.join(rows)}</table>"
 
 
+def _per_class_html(report: Report) -> str:
+    """The per-class table: for each class its support, then one row per metric with its
+    value, interval, constant, advantage and OPS."""
+    t = report.per_class
+    level = int(round(t.confidence_level * 100))
+    head = (f"<tr><th class='name'>class</th><th>support</th><th class='name'>metric</th><th>value</th>"
+            f"<th>{level}% CI</th><th>constant</th><th>advantage</th><th>OPS</th></tr>")
+    rows = []
+    span = len(t.columns)
+    for i, c in enumerate(t.classes):
+        for j, col in enumerate(t.columns.values()):
+            value, base, adv, ops = (float(col.value[i]), float(col.baseline[i]), float(col.advantage[i]),
+                                     float(col.ops[i]))
+            cls = "undef" if not (math.isfinite(value) and math.isfinite(base)) else ("good" if value > base else "bad")
+            ci = "–" if col.ci_low is None or not math.isfinite(col.ci_low[i]) else (
+                f"{fmt_value(col.ci_low[i])} – {fmt_value(col.ci_high[i])}")
+            lead = (f"<tr data-class='{_e(shorten(c))}'><td class='name' rowspan='{span}'>{_e(shorten(c))}</td>"
+                    f"<td rowspan='{span}'>{t.support[i]:,.6g}</td>") if j == 0 else "<tr>"
+            rows.append(f"{lead}<td class='name'>{_e(col.title)}</td><td class='{cls}'>{_e(fmt_value(value))}</td>"
+                        f"<td>{_e(ci)}</td><td title='{_e(col.baseline_prediction[i])}'>{_e(fmt_value(base))}</td>"
+                        f"<td>{'–' if not math.isfinite(adv) else f'{adv:+.3f}'}</td>"
+                        f"<td>{'–' if not math.isfinite(ops) else f'{ops:.3f}'}</td></tr>")
+    note = (f"Each class against the rest; constant = the better of always and never predicting the class "
+            f"(a constant score for the AUCs); OPS at the class's prevalence. Intervals: "
+            f"{t.ci_method or 'not computed'}.")
+    return (f"<h3>Per class</h3><table id='per-class'>{head}{''.join(rows)}</table>"
+            f"<p class='legend'>{_e(note)}</p>")
+
+
+def _confusion_html(report: Report) -> str:
+    """The confusion matrix: counts and row shares, each cell shaded by its share."""
+    from .per_class import confusion_rates
+
+    cm = report.confusion
+    rates = confusion_rates(cm)
+    labels = cm.labels.tolist()
+    head = ("<tr><th class='name'>true \\ predicted</th>"
+            + "".join(f"<th>{_e(shorten(c))}</th>" for c in labels) + "</tr>")
+    rows = []
+    for i, c in enumerate(labels):
+        cells = []
+        for j in range(len(labels)):
+            r = rates[i, j]
+            shade = f" style='background: rgba(31, 95, 168, {0.6 * r:.3f})'" if math.isfinite(r) else ""
+            rate = "–" if not math.isfinite(r) else f"{100 * r:.1f}%"
+            cells.append(f"<td{shade}>{cm.matrix[i, j]:,.6g}<br><small>{rate}</small></td>")
+        rows.append(f"<tr><th class='name'>{_e(shorten(c))}</th>{''.join(cells)}</tr>")
+    return ("<h3>Confusion matrix</h3><table id='confusion'>" + head + "".join(rows) + "</table>"
+            "<p class='legend'>Rows: the true class; columns: the predicted class; each cell its count "
+            "(weight) and its share of the row.</p>")
+
+
 _LEGEND = (
     "constant = the value of the best constant prediction (for accuracy: always the majority class); "
     "advantage = (value − constant) / (perfect − constant), the metric's prediction advantage (for "
@@ -110,6 +162,10 @@ def report_section(report: Report, *, heading: str | None = None, level: int = 2
     parts.append(f"<p class='context'>{_e(describe_task(report))}</p>")
     parts.append(_metrics_table(report))
     parts.append(f"<p class='legend'>{_e(_LEGEND)} Confidence intervals: {_e(report.ci_description)}.</p>")
+    if report.per_class is not None:
+        parts.append(_per_class_html(report))
+    if report.confusion is not None:
+        parts.append(_confusion_html(report))
     if plots:
         step("drawing the plots")
         figs = report_figures(report)

@@ -53,8 +53,41 @@ def report_markdown(report: Report) -> str:
     parts += ["", _table(["metric", "value", f"{level}% CI", "constant", "advantage", "OPS", "verdict"], rows,
                          [":--", "--:", "--:", ":--", "--:", "--:", ":--"])]
     parts += ["", f"Confidence intervals: {_cell(report.ci_description)}."]
+    parts += _per_class_markdown(report)
     parts += [f"- note: {_cell(note)}" for note in report.notes]
     return "\n".join(parts) + "\n"
+
+
+def _per_class_markdown(report: Report) -> list[str]:
+    """The per-class table (one row per class and metric) and the confusion matrix."""
+    from .per_class import confusion_rates
+
+    parts: list[str] = []
+    t = report.per_class
+    if t is not None:
+        level = int(round(t.confidence_level * 100))
+        rows = []
+        for i, c in enumerate(t.classes):
+            for col in t.columns.values():
+                ci = "–" if col.ci_low is None or not math.isfinite(col.ci_low[i]) else (
+                    f"{fmt_value(col.ci_low[i])} – {fmt_value(col.ci_high[i])}")
+                adv, ops = float(col.advantage[i]), float(col.ops[i])
+                rows.append([shorten(c), f"{t.support[i]:,.6g}", col.title, fmt_value(col.value[i]), ci,
+                             fmt_value(col.baseline[i]), "–" if not math.isfinite(adv) else f"{adv:+.3f}",
+                             "–" if not math.isfinite(ops) else f"{ops:.3f}"])
+        parts += ["", "Per class (each class against the rest):", "",
+                  _table(["class", "support", "metric", "value", f"{level}% CI", "constant", "advantage", "OPS"],
+                         rows, [":--", "--:", ":--", "--:", "--:", "--:", "--:", "--:"])]
+    cm = report.confusion
+    if cm is not None:
+        rates = confusion_rates(cm)
+        labels = cm.labels.tolist()
+        rows = [[shorten(c), *(f"{cm.matrix[i, j]:,.6g} ({'–' if not math.isfinite(rates[i, j]) else f'{100 * rates[i, j]:.1f}%'})"
+                               for j in range(len(labels)))] for i, c in enumerate(labels)]
+        parts += ["", "Confusion matrix (rows: true class, columns: predicted; count and share of the row):", "",
+                  _table(["true \\ predicted", *(shorten(c) for c in labels)], rows,
+                         [":--", *("--:" for _ in labels)])]
+    return parts
 
 
 def comparison_markdown(comparison: Any) -> str:

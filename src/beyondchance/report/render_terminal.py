@@ -49,6 +49,8 @@ def describe_task(report: Report) -> str:
         parts.append(f"{len(report.classes)} classes")
     if report.threshold is not None:
         parts.append(_threshold_text(report))
+    elif report.threshold_reason:  # labels given with the scores
+        parts.append(report.threshold_reason)
     return "; ".join(parts) + "."
 
 
@@ -130,6 +132,85 @@ def _verdict_list(report: Report):
     return grid
 
 
+# --- the per-class view: the per-class table and the confusion matrix --------------------
+
+#: the terminal shows the confusion matrix of at most this many classes (JSON and HTML: all)
+MAX_MATRIX_CLASSES = 10
+
+
+def _count(x: float) -> str:
+    return f"{x:,.0f}" if float(x).is_integer() else f"{x:,.4g}"
+
+
+def _per_class_table(report: Report):
+    """One row per (class, metric): value, interval, constant, advantage, OPS."""
+    from rich.table import Table
+
+    t = report.per_class
+    level = int(round(t.confidence_level * 100))
+    table = Table(show_header=True, header_style="bold", pad_edge=False)
+    table.add_column("class", overflow="fold", max_width=24)
+    table.add_column("support", justify="right", no_wrap=True)
+    table.add_column("metric", no_wrap=True)
+    for header in ("value", f"{level}% CI", "constant", "advantage", "OPS"):
+        table.add_column(header, justify="right", no_wrap=True)
+    for i, c in enumerate(t.classes):
+        for j, col in enumerate(t.columns.values()):
+            value, base, adv = float(col.value[i]), float(col.baseline[i]), float(col.advantage[i])
+            ok = math.isfinite(value) and math.isfinite(base)
+            style = "yellow" if not ok else ("green" if value > base else "red")
+            ci = "-" if col.ci_low is None or not math.isfinite(col.ci_low[i]) else (
+                f"{fmt_value(col.ci_low[i])} – {fmt_value(col.ci_high[i])}")
+            table.add_row(
+                _text(_fmt_label(c)) if j == 0 else "", _count(t.support[i]) if j == 0 else "", col.title,
+                _styled(style, fmt_value(value)), ci, fmt_value(base),
+                "-" if not math.isfinite(adv) else f"{adv:+.3f}",
+                "-" if not math.isfinite(col.ops[i]) else f"{col.ops[i]:.3f}",
+                end_section=j == len(t.columns) - 1,
+            )
+    return table
+
+
+def _confusion_table(report: Report):
+    """Rows: true class, columns: predicted class; each cell its count and its share of the row."""
+    from rich.table import Table
+
+    from .per_class import confusion_rates
+
+    cm = report.confusion
+    rates = confusion_rates(cm)
+    table = Table(show_header=True, header_style="bold", pad_edge=False)
+    table.add_column("true \\ predicted", overflow="fold", max_width=20)
+    for c in cm.labels.tolist():
+        table.add_column(_text(shorten(_fmt_label(c), 12)), justify="right", overflow="fold")
+    for i, c in enumerate(cm.labels.tolist()):
+        cells = []
+        for j in range(cm.n_classes):
+            rate = "-" if not math.isfinite(rates[i, j]) else f"{100 * rates[i, j]:.1f}%"
+            text = f"{_count(cm.matrix[i, j])}\n{rate}"
+            cells.append(f"[bold]{text}[/bold]" if i == j else text)
+        table.add_row(_text(_fmt_label(c)), *cells, end_section=True)
+    return table
+
+
+def _print_per_class(console: Any, report: Report) -> None:
+    t = report.per_class
+    if t is not None:
+        console.print("[bold]Per class[/bold] (each class against the rest; constant = the better of always "
+                      "and never predicting the class)", highlight=False)
+        console.print(_per_class_table(report))
+        console.print(f"Per-class intervals: {_text(t.ci_method or 'not computed')}; OPS at each class's "
+                      "prevalence.", style="dim", highlight=False)
+    if report.confusion is not None:
+        if report.confusion.n_classes <= MAX_MATRIX_CLASSES:
+            console.print("[bold]Confusion matrix[/bold] (rows: true class, columns: predicted class; "
+                          "the count and its share of the row)", highlight=False)
+            console.print(_confusion_table(report))
+        else:
+            console.print(f"note: the confusion matrix of {report.confusion.n_classes} classes is in the JSON and "
+                          "HTML reports", style="yellow", highlight=False)
+
+
 def _print_report(console: Any, report: Report, *, title: str | None = None) -> None:
     name = shorten(report.name) if report.name else None
     heading = title or (f"beyondchance report — {name}" if name else "beyondchance report")
@@ -142,6 +223,7 @@ def _print_report(console: Any, report: Report, *, title: str | None = None) -> 
     console.print(_table(report, with_verdict=wide))
     if not wide:
         console.print(_verdict_list(report), highlight=False)
+    _print_per_class(console, report)
     console.print(
         "constant = the value of the best constant prediction (for accuracy: the majority class); "
         "advantage = (value − constant) / (perfect − constant), the prediction advantage of the metric "
@@ -164,7 +246,10 @@ def _console(file: Any = None, width: int | None = None, force_terminal: bool | 
             self.quiet = True
             raise BrokenPipeError
 
-    return _Console(file=file, width=width, force_terminal=force_terminal, soft_wrap=False)
+    # force_jupyter=False: in a notebook rich would display the rendering itself and write
+    # nothing to ``file`` (str(report) would be empty)
+    return _Console(file=file, width=width, force_terminal=force_terminal, soft_wrap=False,
+                    force_jupyter=False if file is not None else None)
 
 
 def render_report(report: Report, *, console: Any = None) -> None:

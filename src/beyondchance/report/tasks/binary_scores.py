@@ -25,6 +25,10 @@ from .._core import _Context
 from .._results import _PROBA_LOSSES, _SCORING, MAX_SCORE_BINS, MetricCI
 from .labels import NO_ROW_ORDER, _labeling_rows, replicate_matrices
 
+#: the threshold reason of a report whose predicted labels were given with the scores
+GIVEN_LABELS = "no threshold: the predicted labels were given (y_pred); the scores make the curves, AUCs and losses"
+
+
 def _threshold_choice(threshold: Any, smin: float, smax: float) -> tuple[float, str, str | None]:
     """(threshold, why, note) for binary scores in [smin, smax]; the note says loudly what
     was assumed when no threshold is given and the scores are not probabilities."""
@@ -47,35 +51,45 @@ def _threshold_choice(threshold: Any, smin: float, smax: float) -> tuple[float, 
 def _binary_scores_from_counts(
     tc: ThresholdCounts, units: ThresholdCounts | None, threshold: Any, pos: Any, neg: Any,
     pos_reason: str, ctx: _Context, *, n_rows: int,
-    label_totals: Callable[[float], GroupTotals | None] | None = None,
+    label_totals: Callable[[float], GroupTotals | None] | None = None, given_labels: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The binary-scores report from the sufficient statistic.
 
     ``label_totals(threshold)``: weighted data, the group totals of the labels task of
     (is positive, score ≥ threshold) with classes (negative, positive), for the
     intervals of the labeling metrics (None: no intervals for them).
+    ``given_labels``: the rows of the labeling metrics of predicted labels given with the
+    scores (:func:`~.labels.labels_rows` of their confusion matrix); the scores then make
+    the curves, AUCs and losses only, and there is no threshold.
     """
     smax, smin = float(tc.thresholds[0]), float(tc.thresholds[-1])
     probabilities = smin >= 0.0 and smax <= 1.0
-    thr, thr_reason, thr_note = _threshold_choice(threshold, smin, smax)
-    tp, fp, fn, tn = confusion_at_threshold(tc, thr)
-    cm = ConfusionMatrix(np.array([[tn, fp], [fn, tp]]), np.array([neg, pos], dtype=object), pos_label=pos)
-    replicates = None
-    label_ctx = ctx
-    if label_totals is not None and ctx.ci:  # weighted: the grouped bootstrap, or no interval
-        totals = label_totals(thr)
-        if totals is not None:
-            replicates = replicate_matrices(totals, ctx, np.array([neg, pos], dtype=object))
-        else:
-            label_ctx = dataclasses.replace(ctx, ci=False)
-    out = _labeling_rows(cm, label_ctx, binary=True, replicates=replicates)
-    if label_ctx is not ctx:
-        out["notes"].append(NO_ROW_ORDER)
-    if thr_note:
-        out["notes"].append(thr_note)
-    if tp + fp == 0 or tn + fn == 0:
-        out["notes"].append(f"at threshold {thr:g} every row is predicted {'negative' if tp + fp == 0 else 'positive'}"
-                            f" (scores range over [{smin:.4g}, {smax:.4g}])")
+    if given_labels is not None:
+        if threshold is not None:
+            raise InvalidInputError("give either a threshold or predicted labels (y_pred) with the scores, not both: "
+                                    "the labels are the predictions at the model's own cut-off")
+        out = given_labels
+        thr, thr_reason = None, GIVEN_LABELS
+    else:
+        thr, thr_reason, thr_note = _threshold_choice(threshold, smin, smax)
+        tp, fp, fn, tn = confusion_at_threshold(tc, thr)
+        cm = ConfusionMatrix(np.array([[tn, fp], [fn, tp]]), np.array([neg, pos], dtype=object), pos_label=pos)
+        replicates = None
+        label_ctx = ctx
+        if label_totals is not None and ctx.ci:  # weighted: the grouped bootstrap, or no interval
+            totals = label_totals(thr)
+            if totals is not None:
+                replicates = replicate_matrices(totals, ctx, np.array([neg, pos], dtype=object))
+            else:
+                label_ctx = dataclasses.replace(ctx, ci=False)
+        out = _labeling_rows(cm, label_ctx, binary=True, replicates=replicates)
+        if label_ctx is not ctx:
+            out["notes"].append(NO_ROW_ORDER)
+        if thr_note:
+            out["notes"].append(thr_note)
+        if tp + fp == 0 or tn + fn == 0:
+            out["notes"].append(f"at threshold {thr:g} every row is predicted "
+                                f"{'negative' if tp + fp == 0 else 'positive'} (scores range over [{smin:.4g}, {smax:.4g}])")
     pi = tc.prevalence if tc.n > 0 else float("nan")
     defined = tc.is_defined
     # --- score measures from the cells

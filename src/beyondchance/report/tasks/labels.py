@@ -26,6 +26,7 @@ from .._core import _Context, _single_class
 from .._intervals import _ci_from_bootstrap, replicate_interval, replicate_totals
 from .._results import _BINARY_LABELING, _MULTICLASS_LABELING, _PER_CLASS, MetricCI, _fmt_label, _label
 from ..detect import _resolve_positive
+from ..per_class import per_class_table
 
 #: the note of a weighted report whose engine has no row order for the grouped bootstrap
 NO_ROW_ORDER = ("intervals of the labeling metrics of weighted data need the row order (files or a data frame): "
@@ -133,6 +134,8 @@ def _labeling_rows(cm: ConfusionMatrix, ctx: _Context, *, binary: bool,
             baseline_prediction=f"always predicting {_fmt_label(cls)}",
             greater_is_better=m.greater_is_better, ci=ci_obj, average=None if binary else average,
         )
+    out["per_class"] = per_class_table(cm, level=ctx.level, replicates=replicates if ctx.ci else None,
+                                       seed=ctx.seed, n_resamples=ctx.n_resamples if ctx.ci else 0)
     if replicates is not None:
         out["ci_description"] = (
             f"{int(round(ctx.level * 100))}% intervals. Labeling metrics of weighted data: percentile grouped "

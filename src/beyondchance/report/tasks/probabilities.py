@@ -23,7 +23,8 @@ from ...replicates import GroupTotals
 from ...stats import ClassScoreCounts, SufficientStatistics
 from .._core import _Context
 from .._intervals import replicate_interval, replicate_totals
-from .._results import MetricCI
+from .._results import MetricCI, _label
+from ..per_class import with_scoring_columns
 from .labels import labels_rows, replicate_matrices
 
 #: report name -> loss of :mod:`beyondchance.baselines`
@@ -62,6 +63,7 @@ def probabilities_rows(
         )
     if stats.class_scores is not None:
         out["metrics"].update(_auc_rows(stats.class_scores, out["notes"], ci=ctx.ci))
+        _per_class_aucs(out, stats.class_scores, ctx)
     if reps is not None:
         out["ci_description"] += "; log loss and Brier score: percentile grouped Poisson bootstrap of the rows"
     elif ctx.ci:
@@ -103,6 +105,19 @@ def _auc_rows(scores: ClassScoreCounts, notes: list[str], *, ci: bool) -> dict[s
         notes.append("the one-vs-rest AUCs have no interval: the classes share their rows, and the "
                      "statistics hold no joint resampling of every class's scores")
     return rows
+
+
+def _per_class_aucs(out: dict[str, Any], scores: ClassScoreCounts, ctx: _Context) -> None:
+    """Each class's one-vs-rest ROC AUC and average precision in the per-class table (in the
+    table's class order: the confusion matrix's, which may hold classes only predicted)."""
+    table = out.get("per_class")
+    rows = {name: out["metrics"][name].get("per_class") for name in _AUCS}
+    if table is None or any(v is None for v in rows.values()):
+        return
+    index = {_label(c): i for i, c in enumerate(scores.classes.tolist())}
+    where = [index.get(c) for c in table.classes]
+    values = {name: np.array([np.nan if i is None else v[i] for i in where]) for name, v in rows.items()}
+    out["per_class"] = with_scoring_columns(table, values, dbt_samples=ctx.dbt_samples)
 
 
 def _loss_intervals(reps: np.ndarray, k: int, ctx: _Context) -> dict[str, MetricCI | None]:
