@@ -253,7 +253,7 @@ class ConfusionMatrix:
         zero_division: Literal["warn", "nan"] | float = "warn",
         **options: Any,
     ) -> Any:
-        """Value of a labeling metric (see :data:`beyondchance.metrics.METRICS`).
+        """Value of a labeling metric (see :data:`beyondchance.METRICS`).
 
         Parameters
         ----------
