@@ -64,8 +64,7 @@ nitpick_ignore_regex = [(r"py:.*", r"(sklearn|pandas|numpy|scipy)\..*")]
 
 intersphinx_mapping: dict[str, tuple[str, None]] = {}  # offline builds: no inventories fetched
 
-# --- the gallery: examples run at build time, their plots shown ------------------------
-# BEYONDCHANCE_DOCS_QUICK=1 (the test suite's build) runs the examples in their quick mode
+# --- the gallery: examples run at every build (seconds each), their plots shown ---------
 sphinx_gallery_conf = {
     "examples_dirs": ["guide", "examples"],
     "gallery_dirs": ["auto_guide", "auto_examples"],
@@ -115,8 +114,9 @@ def _section(name: str, obj: object) -> str:
     return "Other public names"
 
 
-def _autosummary(module: str, names: list[str]) -> list[str]:
-    return [f".. currentmodule:: {module}", "", ".. autosummary::", "   :toctree: generated/",
+def _autosummary(module: str, names: list[str], *, declare: bool = False) -> list[str]:
+    """An autosummary table of ``names`` in ``module`` (``declare``: the module's target)."""
+    return [f".. {'module' if declare else 'currentmodule'}:: {module}", "", ".. autosummary::", "   :toctree: generated/",
             "   :nosignatures:", "", *[f"   {n}" for n in names], ""]
 
 
@@ -130,13 +130,14 @@ def write_api_reference() -> Path:
     lines = [".. This file is written by docs/conf.py at every build from beyondchance.__all__; do not edit.",
              "", "API reference", "=============", "",
              "Every public name of ``beyondchance`` (``beyondchance.__all__``) and of its public subpackages, "
-             "generated from the docstrings (numpydoc format: formula, reference, example).", ""]
+             "generated from the docstrings (numpydoc format: formula, reference, example).", "",
+             ".. module:: beyondchance", ""]
     for title in order:
         if title in groups:
             lines += [title, "-" * len(title), "", *_autosummary("beyondchance", sorted(groups[title], key=str.lower))]
     for module, title in SUBPACKAGES.items():
         names = list(importlib.import_module(module).__all__)
-        lines += [title, "-" * len(title), "", *_autosummary(module, sorted(names, key=str.lower))]
+        lines += [title, "-" * len(title), "", *_autosummary(module, sorted(names, key=str.lower), declare=True)]
     path = HERE / "api.rst"
     text = "\n".join(lines)
     if not path.exists() or path.read_text(encoding="utf-8") != text:
