@@ -74,22 +74,28 @@ def test_pages_and_gallery(site):
     assert all(f"beyondchance {c}" in cli for c in ("report", "compare", "demo", "example", "reproduce"))
 
 
-def test_a_broken_example_or_reference_fails_the_build(tmp_path):
-    """The same configuration on a two-page site with one raising example and one
-    reference to a name that does not exist: the build fails and names both."""
+@pytest.mark.parametrize("broken", ["reference", "example"])
+def test_a_broken_example_or_reference_fails_the_build(tmp_path, broken):
+    """The same configuration on a small site with one reference to a name that does not
+    exist, or with one raising example: the build fails and names it."""
     source = tmp_path / "src"
     for folder in ("guide", "examples", "measures", "howto"):
         (source / folder).mkdir(parents=True)
-    shutil.copy(DOCS / "conf.py", source / "conf.py")
+    conf = (DOCS / "conf.py").read_text(encoding="utf-8")
+    # the generated API reference is not needed here (its pages take most of a build)
+    (source / "conf.py").write_text(conf + '\nexclude_patterns.append("api.rst")\n', encoding="utf-8")
     shutil.copytree(DOCS / "_templates", source / "_templates")
-    (source / "index.rst").write_text("Test\n====\n\nSee :func:`beyondchance.no_such_function`.\n\n"
-                                      ".. toctree::\n\n   auto_guide/index\n   auto_examples/index\n", encoding="utf-8")
+    reference = "See :func:`beyondchance.no_such_function`.\n\n" if broken == "reference" else ""
+    (source / "index.rst").write_text(f"Test\n====\n\n{reference}.. toctree::\n\n   auto_guide/index\n"
+                                      "   auto_examples/index\n", encoding="utf-8")
     for folder in ("guide", "examples"):
         (source / folder / "GALLERY_HEADER.rst").write_text(f"{folder}\n{'=' * len(folder)}\n", encoding="utf-8")
-    (source / "examples" / "plot_broken.py").write_text('"""\nBroken\n======\n"""\nraise ValueError("on purpose")\n',
-                                                        encoding="utf-8")
+    body = 'raise ValueError("on purpose")' if broken == "example" else "print(1)"
+    (source / "examples" / "plot_small.py").write_text(f'"""\nSmall\n=====\n"""\n{body}\n', encoding="utf-8")
     result = _sphinx(source, tmp_path / "out")
     assert result.returncode != 0
     output = result.stdout + result.stderr
-    assert "beyondchance.no_such_function" in output
-    assert "plot_broken.py" in output and "on purpose" in output
+    if broken == "reference":
+        assert "beyondchance.no_such_function" in output
+    else:
+        assert "plot_small.py" in output and "on purpose" in output
