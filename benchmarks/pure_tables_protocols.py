@@ -78,7 +78,8 @@ def main() -> None:
         lines.append({"variant": variant, "data set": dataset, "τ-interval": m["tau-interval"],
                       "best other": f"{others.max():.3f} ({others.idxmax()})",
                       "margin": m["tau-interval"] - others.max(),
-                      "paper τ-interval": p["tau-interval"], "paper others": f"{p_others.min():.3f}–{p_others.max():.3f}",
+                      "paper τ-interval": p["tau-interval"],
+                      "paper others": f"{p_others.min():.3f}–{p_others.max():.3f}",
                       "paper margin": p["tau-interval"] - p_others.max()})
     order = list(variants())
     out = pd.DataFrame(lines)

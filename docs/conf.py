@@ -29,13 +29,14 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.autosummary",
     "sphinx.ext.mathjax",
-    "sphinx.ext.intersphinx",
     "numpydoc",
     "sphinx_gallery.gen_gallery",
     "myst_parser",
 ]
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
-exclude_patterns = ["_build", "howto/cli_help.rst", "measures/metric_table.rst", "reproductions/*/summary.md", "**/GALLERY_HEADER.rst", "sg_execution_times.rst"]
+# included pages (generated below) and the stored outputs of the reproductions are no documents
+exclude_patterns = ["_build", "howto/cli_help.rst", "measures/metric_table.rst", "reproductions/*/summary.md",
+                    "**/GALLERY_HEADER.rst", "sg_execution_times.rst"]
 templates_path = ["_templates"]
 html_theme = "pydata_sphinx_theme"
 html_title = f"beyondchance {release}"
@@ -53,16 +54,11 @@ numpydoc_use_plots = False
 myst_heading_anchors = 3
 myst_enable_extensions = ["dollarmath"]
 
-# the reproductions page links to CSV/PNG outputs stored next to it; they are not
-# documents, and MyST cannot resolve them as cross-references
-suppress_warnings: list[str] = []
 # a cross-reference to a name that does not exist is an error under -W
 nitpicky = True
 # the inventories of scikit-learn, pandas, numpy and scipy cannot be fetched offline:
 # their names stay unlinked
 nitpick_ignore_regex = [(r"py:.*", r"(sklearn|pandas|numpy|scipy)\..*")]
-
-intersphinx_mapping: dict[str, tuple[str, None]] = {}  # offline builds: no inventories fetched
 
 # --- the gallery: examples run at every build (seconds each), their plots shown ---------
 sphinx_gallery_conf = {
@@ -105,6 +101,13 @@ SUBPACKAGES = {"beyondchance.learn": "Learning with pure accuracy: beyondchance.
                "beyondchance.datasets": "Bundled data sets: beyondchance.datasets"}
 
 
+def _write(path: Path, text: str) -> Path:
+    """Write a generated page, only when it changed (Sphinx then rebuilds only what changed)."""
+    if not path.exists() or path.read_text(encoding="utf-8") != text:
+        path.write_text(text, encoding="utf-8")
+    return path
+
+
 def _section(name: str, obj: object) -> str:
     module = getattr(obj, "__module__", None) if (inspect.isclass(obj) or callable(obj)) else None
     if module and module.startswith("beyondchance."):
@@ -116,8 +119,8 @@ def _section(name: str, obj: object) -> str:
 
 def _autosummary(module: str, names: list[str], *, declare: bool = False) -> list[str]:
     """An autosummary table of ``names`` in ``module`` (``declare``: the module's target)."""
-    return [f".. {'module' if declare else 'currentmodule'}:: {module}", "", ".. autosummary::", "   :toctree: generated/",
-            "   :nosignatures:", "", *[f"   {n}" for n in names], ""]
+    return [f".. {'module' if declare else 'currentmodule'}:: {module}", "", ".. autosummary::",
+            "   :toctree: generated/", "   :nosignatures:", "", *[f"   {n}" for n in names], ""]
 
 
 def write_api_reference() -> Path:
@@ -138,11 +141,7 @@ def write_api_reference() -> Path:
     for module, title in SUBPACKAGES.items():
         names = list(importlib.import_module(module).__all__)
         lines += [title, "-" * len(title), "", *_autosummary(module, sorted(names, key=str.lower), declare=True)]
-    path = HERE / "api.rst"
-    text = "\n".join(lines)
-    if not path.exists() or path.read_text(encoding="utf-8") != text:
-        path.write_text(text, encoding="utf-8")
-    return path
+    return _write(HERE / "api.rst", "\n".join(lines))
 
 
 write_api_reference()
@@ -176,11 +175,7 @@ def write_metric_table() -> Path:
                   f"     - {_constant_value(m, 0.0, 0.0, n_pos, n_neg)}",
                   f"     - {_constant_value(m, n_pos, n_neg, 0.0, 0.0)}",
                   f"     - {'``' + m.sklearn + '``' if m.sklearn else ''}"]
-    path = HERE / "measures" / "metric_table.rst"
-    text = "\n".join(lines) + "\n"
-    if not path.exists() or path.read_text(encoding="utf-8") != text:
-        path.write_text(text, encoding="utf-8")
-    return path
+    return _write(HERE / "measures" / "metric_table.rst", "\n".join(lines) + "\n")
 
 
 write_metric_table()
@@ -201,11 +196,7 @@ def write_cli_help() -> Path:
         title = f"beyondchance {name}"
         lines += [title, "~" * len(title), "", "::", "",
                   *[f"   {line}".rstrip() for line in command.get_help(sub).splitlines()], ""]
-    path = HERE / "howto" / "cli_help.rst"
-    text = "\n".join(lines) + "\n"
-    if not path.exists() or path.read_text(encoding="utf-8") != text:
-        path.write_text(text, encoding="utf-8")
-    return path
+    return _write(HERE / "howto" / "cli_help.rst", "\n".join(lines) + "\n")
 
 
 write_cli_help()

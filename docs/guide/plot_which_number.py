@@ -112,8 +112,8 @@ ax.legend(fontsize=8, loc="lower left")
 fig.tight_layout()
 
 # %%
-# Positive pure accuracy with a negative prediction advantage (printed above) reads: *better than random answers at the same rate, worse than always saying
-# "survived"*. **Removed:** chance agreement at the model's rate. **Left:** both numbers
+# Positive pure accuracy with a negative prediction advantage (printed above) reads:
+# *better than random answers at the same rate, worse than always saying "survived"*. **Removed:** chance agreement at the model's rate. **Left:** both numbers
 # still depend on the prevalence of the test set, so they cannot be compared across test
 # sets whose class balance differs.
 #
