@@ -25,7 +25,11 @@ proba = cross_val_predict(make_pipeline(StandardScaler(), LogisticRegression()),
 pred = (proba >= 0.5).astype(int)
 confidence = np.abs(proba - 0.5)
 curve = bc.pa_coverage_curve(data.y, pred, confidence)
-print(curve)
+for level in (1.0, 0.9, 0.75, 0.5):
+    k = int(np.argmin(np.abs(curve.coverage - level)))
+    print(f"coverage {curve.coverage[k]:.2f}: prediction advantage {curve.pa[k]:+.3f}, "
+          f"risk {curve.risk[k]:.4f}, risk of the constant answer on the kept part {curve.baseline_risk[k]:.4f}")
+print(f"area under the curve: {curve.area:.3f}")
 
 fig, ax = plt.subplots(figsize=(6, 3.6))
 ax.plot(curve.coverage, curve.pa)
