@@ -123,8 +123,9 @@ def test_tables8_9_findings(runs):
 
 
 def test_implied_errors_same_classifier(runs):
-    """The (α, β) implied by the printed (f1, MCC, π) are equal for the General and the
-    class-wise resampled sets; the implied classifier reproduces the printed f1 and MCC."""
+    """The (α, β) closest to the printed (f1, MCC, π) are equal for the General and the
+    class-wise resampled sets (consistent with one classifier); they reproduce the printed
+    f1 and MCC within rounding."""
     _, folder = runs["ops-tables-paper"]
     imp = pd.read_csv(folder / "table5_implied_errors.csv").set_index(["dataset", "set"])
     f1, mcc = get_metric("f1"), get_metric("mcc")
@@ -135,6 +136,36 @@ def test_implied_errors_same_classifier(runs):
     for ds, other in (("heart_disease", "hospital"), ("loan_default", "risky")):
         assert abs(imp.loc[(ds, "general"), "alpha"] - imp.loc[(ds, other), "alpha"]) < 0.02
         assert abs(imp.loc[(ds, "general"), "beta"] - imp.loc[(ds, other), "beta"]) < 0.03
+
+
+def test_f1_mcc_solutions_of_table5():
+    """Heart General's printed (f1, MCC) has two (α, β) solutions; Loan General's MCC 0.268
+    lies below the smallest MCC possible at f1 = 0.361 (bounded minimisation along the f1
+    level curve, scipy), so it is solvable only within rounding."""
+    from scipy.optimize import minimize_scalar
+
+    from beyondchance.experiments.ops_tables import f1_mcc_solutions
+
+    f1m, mccm = get_metric("f1"), get_metric("mcc")
+    for key, printed in paper.TABLE5.items():
+        pi = paper.TABLE4[key]["prevalence"]
+        solutions, low, _ = f1_mcc_solutions(printed["f1"], printed["mcc"], pi)
+        for a, b in solutions:
+            assert float(f1m.from_rates(pi, a, b)) == pytest.approx(printed["f1"], abs=1e-9)
+            assert float(mccm.from_rates(pi, a, b)) == pytest.approx(printed["mcc"], abs=1e-4)
+        # the smallest MCC on the level curve, independently: α(β) from f1's definition
+        f1 = printed["f1"]
+        b_max = min(1.0, 2 * (1 / f1 - 1) / (2 * (1 / f1 - 1) + 1))  # α ≥ 0
+        alpha = lambda b: (2 * pi * (1 - b) * (1 / f1 - 1) - pi * b) / (1 - pi)  # noqa: E731
+        b_min = max(0.0, (2 * pi * (1 / f1 - 1) - (1 - pi)) / (2 * pi * (1 / f1 - 1) + pi))  # α ≤ 1
+        best = minimize_scalar(lambda b: float(mccm.from_rates(pi, alpha(b), b)), bounds=(b_min, b_max),
+                               method="bounded", options={"xatol": 1e-12})
+        assert low == pytest.approx(min(best.fun, float(mccm.from_rates(pi, alpha(b_min), b_min)),
+                                        float(mccm.from_rates(pi, alpha(b_max), b_max))), abs=1e-6)
+    heart, _, _ = f1_mcc_solutions(0.408, 0.348, paper.TABLE4[("heart_disease", "general")]["prevalence"])
+    assert len(heart) == 2
+    loan, low, _ = f1_mcc_solutions(0.361, 0.268, paper.TABLE4[("loan_default", "general")]["prevalence"])
+    assert loan == [] and 0.268 < low < 0.268 + 0.001
 
 
 # --------------------------------------------------------------------------- section 4 protocol

@@ -17,9 +17,9 @@ from beyondchance.datasets import UNAVAILABLE_KEEL
 from beyondchance.experiments import ExperimentContext, run_experiment
 from beyondchance.experiments._paper_values_pa_pure import PAPER_RANKS, TABLE_METHODS, TABLES, pure_table
 from beyondchance.experiments.pure_examples import _bounds_draw, bias_accuracy_optimal, fairness_population
-from beyondchance.experiments.pure_tables import average_ranks, wins_minus_losses
+from beyondchance.experiments.pure_tables import WILT_COUNTS, average_ranks, majority_accuracy_sd, wins_minus_losses
 
-PURE_NAMES = ("pure-example1", "pure-example2", "pure-example3", "pure-bounds", "pure-tables")
+PURE_NAMES = ("pure-example1", "pure-example2", "pure-example3", "pure-bounds", "pure-tables", "pure-tables-noise-once")
 
 
 @pytest.fixture(scope="module")
@@ -234,3 +234,37 @@ def test_tables_outputs_consistent(runs):
         assert name in summary
     for table in TABLES:
         assert any(k.startswith(f"table{table}_") for k in results["pure-tables"].tables)
+
+
+def test_noise_once_variant_shares_the_splits(runs):
+    """The variant changes only the flipped labels: without noise every row is the same."""
+    cols = ["dataset", "noise", "split", "method", "gamma", "tau", "threshold", "test_accuracy", "test_pure_accuracy"]
+    per_split = _csv(runs, "pure-tables", "per_split")[cols]
+    once = _csv(runs, "pure-tables-noise-once", "per_split")[cols]
+    pd.testing.assert_frame_equal(per_split[per_split.noise == 0], once[once.noise == 0])
+    assert not per_split[per_split.noise > 0].equals(once[once.noise > 0])
+    wilt = _csv(runs, "pure-tables-noise-once", "wilt_majority_sd")
+    assert set(wilt["label_noise"]) == {"once per data set", "anew for every split"}
+    assert set(wilt["paper_KLR_accuracy"]) == {"0.919 ± 0.000", "0.902 ± 0.000"}
+
+
+@pytest.mark.parametrize("noise", [0.03, 0.05])
+def test_majority_accuracy_sd_on_wilt_counts(noise):
+    """Noise anew for every split: the all-majority accuracy is the test set's noisy majority
+    share, 1 − (n₊ + n_flip − 2F)/N with F ~ Hypergeometric(N, n₊, n_flip) flipped positives
+    (stratified splits keep the share), so its sd is about 2·sd(F)/N.  Noise once: the
+    stratified test sets' class counts differ by at most one, so the sd is at most half of
+    1/n_test times √(s/(s − 1))."""
+    from scipy.stats import hypergeom
+
+    n_pos, n_neg = WILT_COUNTS
+    n = n_pos + n_neg
+    n_flip = round(noise * n)
+    splits = 30
+    anew = majority_accuracy_sd(noise, noise_once=False, splits=splits, repetitions=10, seed=1)
+    expected = 2 * hypergeom(n, n_pos, n_flip).std() / n
+    assert anew.mean() == pytest.approx(expected, rel=0.2)
+    once = majority_accuracy_sd(noise, noise_once=True, splits=splits, repetitions=5, seed=1)
+    n_test = n - round(0.6 * n) - (n - round(0.6 * n)) // 2  # at most one off: only the bound matters
+    assert once.max() <= 0.5 / (n_test - 1) * np.sqrt(splits / (splits - 1))
+    assert once.max() < anew.min()

@@ -551,15 +551,15 @@ def prediction_advantage(
     -----
     Closed forms: 0/1 loss 1 − err / (1 − max_k p_k) (section 2.4), computed from the
     weighted confusion matrix in one ``bincount`` pass — it equals the
-    ``prediction_advantage`` entry of :mod:`beyondchance.metrics`; squared loss R²
+    ``prediction_advantage`` entry of ``beyondchance.metrics``; squared loss R²
     (section 2.5); absolute loss 1 − MAE / D_med (section 2.6); cross-entropy
     1 − logloss / H(p) (section 2.3); cost matrix 1 − R_c(f) / min_i Σ_j b_ij p_j
     (section 2.7).  With the default (sample) baseline they equal scikit-learn's
     ``r2_score``, ``d2_absolute_error_score``, ``d2_pinball_score``,
     ``d2_log_loss_score`` and ``d2_brier_score`` except where those force a finite
     value (zero baseline risk), where we return ``nan`` and warn.  "Zero" follows
-    :func:`~beyondchance.baselines.baseline_risk_is_zero` (real targets: no more than
-    the loss of one error of 1e-10 · max |y|, i.e. targets equal up to rounding).
+    ``beyondchance.baselines.baseline_risk_is_zero`` (real targets: no more than
+    the loss of one error of 1e-10 · ``max |y|``, i.e. targets equal up to rounding).
 
     Examples
     --------
@@ -668,7 +668,7 @@ def pa_coverage_curve(
     the weighted moments Σw, Σwz, Σwz² of z = y − y₁, y₁ the most confident target,
     so that rounding is relative to each subset's own spread (squared loss).  A
     subset's baseline risk counts as zero (PA nan) by the rule of
-    :func:`~beyondchance.baselines.baseline_risk_is_zero`.  For the absolute, pinball
+    ``beyondchance.baselines.baseline_risk_is_zero``.  For the absolute, pinball
     and real-valued callable losses the covered subset's quantile / numerical BMP is
     recomputed at each point (cost O(points × n log n)); for probability-valued
     callables the simplex is re-solved at each point from the covered class weights.

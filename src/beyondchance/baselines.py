@@ -99,7 +99,7 @@ class Loss:
     """Base class of the losses ℓ(prediction, label).
 
     A loss is called as ``loss(y_pred, y_true)`` and returns the per-sample losses,
-    non-negative.  What a prediction is depends on :attr:`prediction`:
+    non-negative.  What a prediction is depends on ``prediction``:
 
     * ``"label"`` — ``y_pred`` and ``y_true`` are arrays of class labels;
     * ``"real"`` — both are 1-D float arrays (one output);
@@ -543,7 +543,7 @@ QuantileLoss = PinballLoss
 
 @dataclass(frozen=True, repr=False)
 class AbsoluteLoss(Loss):
-    """Absolute loss |ŷ − y| (PA paper, section 2.6, Lemma 2.5).
+    """Absolute loss ``|ŷ − y|`` (PA paper, section 2.6, Lemma 2.5).
 
     BMP: the weighted median; R(f₀) = mean absolute deviation around the median
     D_med; the PA equals ``sklearn.metrics.d2_absolute_error_score``.

@@ -1394,11 +1394,11 @@ roc_auc.__doc__ = _with_params(
     {params}
     max_fpr : float in (0, 1], optional
         The McClish-standardised partial area up to this false-positive rate
-        (:func:`beyondchance.multiclass_curves.partial_roc_auc`).
+        (``beyondchance.multiclass_curves.partial_roc_auc``).
     multi_class, average, labels : for an (n, K) ``y_score`` of class scores:
         ``"ovr"`` (one-vs-rest, ``average`` ``"macro"``, ``"weighted"`` or None) or
         ``"ovo"`` (Hand & Till), columns in the order of ``labels`` (default the sorted
-        classes); see :func:`beyondchance.multiclass_curves.multiclass_roc_auc`.
+        classes); see ``beyondchance.multiclass_curves.multiclass_roc_auc``.
 
     Examples
     --------
@@ -1438,7 +1438,7 @@ average_precision.__doc__ = _with_params(
     average, labels : for an (n, K) ``y_score`` of class scores, one-vs-rest:
         ``"macro"``, ``"weighted"``, ``"micro"`` or None (per class), columns in the
         order of ``labels``; see
-        :func:`beyondchance.multiclass_curves.multiclass_average_precision`.
+        ``beyondchance.multiclass_curves.multiclass_average_precision``.
 
     Examples
     --------

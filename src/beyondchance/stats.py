@@ -431,8 +431,8 @@ class Moments(SummaryDisplay):
     def baseline(self) -> BayesMarginalPrediction:
         """The squared-loss BMP: the mean, with risk Var(Y).
 
-        The risk is 0 where :func:`~beyondchance.baselines.baseline_risk_is_zero` says
-        so, with the root mean square of y standing for the targets' scale max |y| (the
+        The risk is 0 where ``beyondchance.baselines.baseline_risk_is_zero`` says
+        so, with the root mean square of y standing for the targets' scale ``max |y|`` (the
         two agree to 10 digits wherever the rule can hold), as on the rows.
         """
         scale = math.sqrt(self.variance + self.mean * self.mean)
@@ -866,7 +866,7 @@ class BinnedScoreCounts(SummaryDisplay):
         return cached
 
     def auc_error_bound(self, kind: str = "roc") -> float:
-        """Largest possible |AUC_binned − AUC_exact| for the ROC, gain or PR (average precision) AUC.
+        """Largest possible ``|AUC_binned − AUC_exact|`` for the ROC, gain or PR (average precision) AUC.
 
         ``kind``: ``"roc"`` (trapezoid), ``"gain"`` (trapezoid) or ``"pr"`` (average
         precision); the formulas are in the module docstring.  nan when a class is absent.
@@ -1073,7 +1073,7 @@ class SufficientStatistics(SummaryDisplay):
     r"""The statistics of one evaluation task, mergeable, with every measure as a method.
 
     Built by :func:`beyondchance.compute_statistics` (any engine), by
-    :func:`beyondchance.engines.memory.statistics_from_arrays` (in memory) or by a
+    ``beyondchance.engines.memory.statistics_from_arrays`` (in memory) or by a
     :class:`~beyondchance.streaming.StatisticsAccumulator`.
 
     Attributes
@@ -1089,7 +1089,7 @@ class SufficientStatistics(SummaryDisplay):
         probabilities (binary scores: only when every score lies in [0, 1]);
         ``"squared"``, ``"absolute"`` and pinball losses for regression
     scores : :class:`ThresholdCounts` (exact) or :class:`BinnedScoreCounts`
-    class_scores : :class:`ClassScoreCounts` — the one-vs-rest score counts of each
+    class_scores : ``ClassScoreCounts`` — the one-vs-rest score counts of each
         class's probability (``"probabilities"``), for the AUCs
     moments : :class:`Moments` of the target (regression)
     targets : :class:`ValueHistogram` of the target (regression)

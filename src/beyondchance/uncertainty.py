@@ -18,7 +18,7 @@ measure are pooled: drawing U units uniformly and counting them per pool of size
 is ``Multinomial(U, m_g / U)`` over the pools -- the same distribution, sampled at the
 cost of the number of pools:
 
-* **labeling metrics** (a name of :data:`beyondchance.metrics.METRICS`): the pools are
+* **labeling metrics** (a name of :data:`beyondchance.METRICS`): the pools are
   the k² cells of the confusion matrix (``(cell, weight)`` pairs with importance
   weights), so a resample's confusion matrix is drawn directly, all B resamples cost
   O(B·k²), and the metric is evaluated on the stack of B matrices by the vectorised
@@ -359,7 +359,7 @@ def bootstrap_ci(
     confidence_level : float in (0, 1), default 0.95
     method : {"bca", "percentile", "basic"}, default "bca"
         Bias-corrected and accelerated, percentile, or basic (reverse percentile)
-        interval; formulas in :mod:`beyondchance.uncertainty`.
+        interval; formulas in ``beyondchance.uncertainty``.
     random_state : None, int or numpy.random.Generator
         Seed of the resampling; the same seed gives the same interval.
     weight_type : {"importance", "frequency"}, default "importance"
@@ -396,7 +396,7 @@ def bootstrap_ci(
     2,000 resamples of 10^5 rows; benchmarks/bench_bootstrap.py).  The resampling
     model, the jackknife used for BCa's acceleration (exact, or grouped on large n for
     callables) and the policy for undefined resamples are described in
-    :mod:`beyondchance.uncertainty`.  References: Efron (1987), "Better bootstrap
+    ``beyondchance.uncertainty``.  References: Efron (1987), "Better bootstrap
     confidence intervals", JASA 82:171-185; Efron & Tibshirani (1993), ch. 13-14.
 
     Examples

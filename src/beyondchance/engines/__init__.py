@@ -91,7 +91,7 @@ def compute_statistics(
         regression when y_true and y_pred are floating point, else labels), or
         ``"binary"``, ``"labels"``, ``"probabilities"``, ``"regression"``
     statistics : the statistics to compute, a subset of the task's
-        (:data:`beyondchance.stats.STATISTICS`); default all
+        (``beyondchance.stats.STATISTICS``); default all
     threshold : binary: scores ≥ threshold are predicted positive (confusion matrix)
     pos_label : binary: the positive label (default 1 for labels {0, 1} or {-1, 1})
     labels : labels / probabilities: the class set, in order
@@ -105,7 +105,7 @@ def compute_statistics(
     connection : duckdb: an open connection to use (its memory_limit, threads …)
     spark : spark: the SparkSession to read a path with (default: the active one)
     delimiter : CSV files: the field delimiter (default: tab for ``.tsv``, else ``,``).
-        Every engine reads CSV by the same rules (:mod:`beyondchance.engines._files`):
+        Every engine reads CSV by the same rules (``beyondchance.engines._files``):
         RFC 4180 quotes, column types from every row, an empty cell is missing, an
         unclosed quote is an error naming its row; a path that exists is read as that
         file even when its name holds ``[ ]``
@@ -172,7 +172,7 @@ def compute_group_totals(
     delimiter: str | None = None,
     **task_options: Any,
 ) -> Any:
-    r"""Per-group sums of the grouped Poisson bootstrap (:mod:`beyondchance.replicates`), by an engine.
+    r"""Per-group sums of the grouped Poisson bootstrap (``beyondchance.replicates``), by an engine.
 
     Row i (its position in file order: files of a glob in sorted order) falls in group
     ``row_groups(i, seed, groups)``; every engine sums the task's weighted per-row

@@ -370,7 +370,7 @@ def choose_threshold(
         One of :data:`STRATEGIES` (see the module docstring).
     objective : str, LabelingMetric, scorer or callable
         What ``grid``, ``s2`` and ``bisection`` maximise, and what ``objective_value``
-        reports for every strategy: a metric name of :mod:`beyondchance.metrics`
+        reports for every strategy: a metric name of ``beyondchance.metrics``
         (``"pure_accuracy"``, ``"prediction_advantage"`` (0/1 loss), ``"f1"``, …;
         lower-is-better metrics such as ``"error"`` are minimised), a scikit-learn
         scorer (``make_scorer(...)`` or a scorer name; it must score labels), or a

@@ -226,7 +226,7 @@ def ops_precision_recall_curve(
     y_true, y_score : array-like (n,)
         Binary labels and scores (higher = more likely positive).
     recall : array-like, optional
-        Recall levels in (0, 1] (default :data:`DEFAULT_LEVELS`, 20 levels).
+        Recall levels in (0, 1] (default ``DEFAULT_LEVELS``, 20 levels).
     sample_weight : array-like (n,), optional
     pos_label : optional
         The positive label.
@@ -234,7 +234,7 @@ def ops_precision_recall_curve(
         Reference distribution (see the module docstring); "uniform" uses the
         labeling-metric OPS of precision.
     depth, n_samples, random_state, cache
-        As :func:`~beyondchance.outperformance.scoring.scoring_outperformance_score`.
+        As ``beyondchance.outperformance.scoring.scoring_outperformance_score``.
     strict : bool
         Raise instead of returning nan (with a warning) when y_true holds one class.
 
@@ -285,7 +285,7 @@ def ops_lift_curve(
     ----------
     y_true, y_score : array-like (n,)
     rate : array-like, optional
-        Predicted-positive rates in (0, 1] (default :data:`DEFAULT_LEVELS`).
+        Predicted-positive rates in (0, 1] (default ``DEFAULT_LEVELS``).
     sample_weight, pos_label, reference, depth, n_samples, random_state, cache, strict
         As :func:`ops_precision_recall_curve` ("uniform" uses the labeling-metric OPS of
         the lift).

@@ -177,10 +177,10 @@ def outperformance_score_ci(
       NAUC variants, ``"precision_at_recall"``, ``"lift_at_rate"``,
       ``"precision_at_rate"``): the resampled cells (distinct score, class) give the
       resampled curve, hence μ*_b by the classifier's own estimator
-      (:func:`~beyondchance.outperformance.scoring.scoring_metric_from_rates`).  With
+      (``beyondchance.outperformance.scoring.scoring_metric_from_rates``).  With
       more than ``score_bins`` distinct scores adjacent scores are pooled into
       ``score_bins`` bins of equal row count for the resamples, and μ*_b is shifted
-      by the binning error μ̂ − μ̂_bin (:mod:`beyondchance.score_statistics`); beyond
+      by the binning error μ̂ − μ̂_bin (``beyondchance.score_statistics``); beyond
       10⁶ rows the cell counts are Poisson draws.  The OPS of every μ*_b is read from
       one Directed-Binary-Tree reference (its options — ``n_samples``, ``depth``,
       ``reference``, ``auc_method``, ``at`` — pass through ``**options``; its seed is

@@ -1,4 +1,4 @@
-"""The results of a report: :class:`MetricCI`, :class:`MetricResult`, :class:`Report`, the
+"""The results of a report: ``MetricCI``, :class:`MetricResult`, :class:`Report`, the
 metric names of each task and the formatting of values and labels."""
 
 from __future__ import annotations
@@ -176,7 +176,7 @@ class MetricResult:
         end, OPS 0 or 1); :func:`beyondchance.outperformance_score_ci` gives the
         interval with the prevalence re-estimated in every resample
     ops_method : how the OPS was computed
-    ci : :class:`MetricCI` or None
+    ci : ``MetricCI`` or None
     verdict : one line
     """
 
@@ -387,7 +387,7 @@ class Report(Exportable):
         return self._curve_counts(f"the {kind} curve").curve(kind)
 
     def pa_coverage(self, *, levels: int | None = 200) -> CoverageCurve:
-        """PA–coverage curve of "score ≥ threshold", confidence |score − threshold|."""
+        """PA–coverage curve of "score ≥ threshold", confidence ``|score − threshold|``."""
         tc = self._need_counts("the PA-coverage curve")
         if self.threshold is None:
             raise InvalidInputError("the PA-coverage curve needs the threshold of the labels; the labels were given")

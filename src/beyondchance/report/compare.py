@@ -213,13 +213,13 @@ def compare(
     test_sets : mapping name -> (y_true, y) or (y_true, y, sample_weight), or a
         sequence of (name, y_true, y[, sample_weight])
     reference : the test set the others are compared with (default: the first)
-    task, pos_label, threshold, metrics : as in :func:`~beyondchance.report.evaluate`,
+    task, pos_label, threshold, metrics : as in :func:`~beyondchance.evaluate`,
         resolved once for all sets (the task and positive class from the first set /
         the pooled labels; the default threshold 0.5 if every set's scores lie in
         [0, 1], else 0).  The reports say which were detected or assumed rather than
-        given, as :func:`~beyondchance.report.evaluate` does
+        given, as :func:`~beyondchance.evaluate` does
     progress : called with a short description before each test set
-    **options : passed to :func:`~beyondchance.report.evaluate` (``confidence_level``,
+    **options : passed to :func:`~beyondchance.evaluate` (``confidence_level``,
         ``n_resamples``, ``ci``, ``random_state``, ``labels``, ``normalize`` ...)
 
     Returns

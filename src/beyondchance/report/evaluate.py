@@ -39,7 +39,7 @@ Tasks (detected from the data, or given with ``task=``):
 (The statistics engines of :mod:`beyondchance.stats` call the first "binary", the label
 tasks "labels" and the probabilities "probabilities".)  A binary report with scores is a
 function of :class:`~beyondchance.curves.ThresholdCounts` alone (plus the rows for
-weighted confidence intervals), see :mod:`beyondchance.score_statistics`.
+weighted confidence intervals), see ``beyondchance.score_statistics``.
 """
 
 from __future__ import annotations
@@ -126,7 +126,7 @@ def evaluate(
     sample_weight : array-like (n,), optional
         Non-negative weights, used by every measure.
     task : str, optional
-        One of :data:`TASKS`; detected from the data when None (the report says what was
+        One of ``TASKS``; detected from the data when None (the report says what was
         detected and why).
     pos_label : optional
         Positive class of a binary task.  Default: 1 (or True) for 0/1, −1/1 and boolean
@@ -143,7 +143,7 @@ def evaluate(
         (``pinball_loss`` = scikit-learn's ``mean_pinball_loss``) and its prediction
         advantage over the best constant, the τ-quantile of y (``d2_pinball_score``).
     metrics : sequence of str, optional
-        The metrics to report (default :func:`metrics_for_task`).
+        The metrics to report (default ``metrics_for_task``).
     confidence_level, n_resamples : the bootstrap's level and number of resamples (at least
         ⌈2 / (1 − confidence_level)⌉ when ci, as in :func:`~beyondchance.bootstrap_ci`)
     ci : bool
@@ -162,7 +162,7 @@ def evaluate(
         the OPRC / OPS(lift) curves.  Default None: the scoring module's default
         reference of 114,688 curves (standard error ≤ 0.0015), which ships precomputed
         for the AUCs, the OPRC and the OPS(lift) curve at their default levels
-        (:mod:`beyondchance.outperformance.shipped`).  Other references are drawn on
+        (``beyondchance.outperformance.shipped``).  Other references are drawn on
         first use at a prevalence and cached on disk.
     progress : callable, optional
         Called with a short description before each slow step.
@@ -178,10 +178,10 @@ def evaluate(
     multinomial draw of the k² cell counts, exactly the row bootstrap, at a cost
     independent of n (baselines and prevalence re-estimated in each resample).  AUCs,
     log loss and Brier score: percentile bootstrap of multinomial draws of the
-    (score, label) cells, exact up to :data:`MAX_SCORE_BINS` distinct scores, binned
-    beyond (see :mod:`beyondchance.score_statistics`).  Weighted labeling metrics,
+    (score, label) cells, exact up to ``MAX_SCORE_BINS`` distinct scores, binned
+    beyond (see ``beyondchance.score_statistics``).  Weighted labeling metrics,
     regression measures and multi-class probability losses: percentile grouped Poisson
-    bootstrap (:mod:`beyondchance.replicates`: each row's replicate weight is that of
+    bootstrap (``beyondchance.replicates``: each row's replicate weight is that of
     its group, a hash of its position, so every engine computes the same replicates
     from per-group sums; rows keep their weights).
 

@@ -1,0 +1,214 @@
+"""Sphinx configuration of the beyondchance documentation.
+
+Build: ``python -m sphinx -W --keep-going -b html docs docs/_build/html``.
+
+The API reference (``api.rst``) is written here at every build from
+``beyondchance.__all__`` and the ``__all__`` of the public subpackages, so a new public
+name appears without editing the documentation.
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "src"))
+os.environ.setdefault("MPLBACKEND", "Agg")
+
+import beyondchance  # noqa: E402
+
+project = "beyondchance"
+author = "the beyondchance developers"
+copyright = "2026, the beyondchance developers"
+version = release = beyondchance.__version__
+
+extensions = [
+    "sphinx.ext.autodoc",
+    "sphinx.ext.autosummary",
+    "sphinx.ext.mathjax",
+    "numpydoc",
+    "sphinx_gallery.gen_gallery",
+    "myst_parser",
+]
+source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
+# included pages (generated below) and the stored outputs of the reproductions are no documents
+exclude_patterns = ["_build", "howto/cli_help.rst", "measures/metric_table.rst", "reproductions/*/summary.md",
+                    "**/GALLERY_HEADER.rst", "sg_execution_times.rst"]
+templates_path = ["_templates"]
+html_theme = "pydata_sphinx_theme"
+html_title = f"beyondchance {release}"
+html_theme_options = {"navigation_with_keys": False, "show_toc_level": 2}
+html_static_path: list[str] = []
+
+autosummary_generate = True
+autodoc_typehints = "none"  # numpydoc's Parameters sections give the types
+numpydoc_show_class_members = False
+numpydoc_class_members_toctree = False
+numpydoc_xref_param_type = False
+# docstrings' examples run as doctests under pytest; here they are shown
+numpydoc_use_plots = False
+
+myst_heading_anchors = 3
+myst_enable_extensions = ["dollarmath"]
+
+# a cross-reference to a name that does not exist is an error under -W
+nitpicky = True
+# the inventories of scikit-learn, pandas, numpy and scipy cannot be fetched offline:
+# their names stay unlinked
+nitpick_ignore_regex = [(r"py:.*", r"(sklearn|pandas|numpy|scipy)\..*")]
+
+# --- the gallery: examples run at every build (seconds each), their plots shown ---------
+sphinx_gallery_conf = {
+    "examples_dirs": ["guide", "examples"],
+    "gallery_dirs": ["auto_guide", "auto_examples"],
+    "filename_pattern": r"/plot_",
+    "abort_on_example_error": True,
+    "only_warn_on_example_error": False,
+    "download_all_examples": False,
+    "remove_config_comments": True,
+    "within_subsection_order": "FileNameSortKey",
+    "reset_modules": ("matplotlib",),
+    "matplotlib_animations": False,
+    "show_memory": False,
+    "plot_gallery": "True",
+    "run_stale_examples": True,  # every build runs every example (they take seconds)
+}
+
+
+# --- the API reference, generated from __all__ ------------------------------------------
+SECTIONS = {  # defining module -> section title, in this order
+    "report": "Reports: evaluate, compare, scorers",
+    "scorers": "Reports: evaluate, compare, scorers",
+    "advantage": "Prediction Advantage",
+    "baselines": "Prediction Advantage: losses and the best constant prediction",
+    "pure": "Pure Accuracy",
+    "confusion": "Labeling metrics and the confusion matrix",
+    "metrics": "Labeling metrics and the confusion matrix",
+    "outperformance": "Outperformance Score",
+    "curves": "Curves and their areas",
+    "multiclass_curves": "Curves and their areas",
+    "uncertainty": "Confidence intervals",
+    "stats": "Sufficient statistics and engines",
+    "score_statistics": "Sufficient statistics and engines",
+    "engines": "Sufficient statistics and engines",
+    "streaming": "Sufficient statistics and engines",
+    "_warnings": "Errors and warnings",
+}
+SUBPACKAGES = {"beyondchance.learn": "Learning with pure accuracy: beyondchance.learn",
+               "beyondchance.datasets": "Bundled data sets: beyondchance.datasets"}
+
+
+def _write(path: Path, text: str) -> Path:
+    """Write a generated page, only when it changed (Sphinx then rebuilds only what changed)."""
+    if not path.exists() or path.read_text(encoding="utf-8") != text:
+        path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _section(name: str, obj: object) -> str:
+    module = getattr(obj, "__module__", None) if (inspect.isclass(obj) or callable(obj)) else None
+    if module and module.startswith("beyondchance."):
+        part = module.split(".")[1]
+        if part in SECTIONS:
+            return SECTIONS[part]
+    return "Other public names"
+
+
+def _autosummary(module: str, names: list[str], *, declare: bool = False) -> list[str]:
+    """An autosummary table of ``names`` in ``module`` (``declare``: the module's target)."""
+    return [f".. {'module' if declare else 'currentmodule'}:: {module}", "", ".. autosummary::",
+            "   :toctree: generated/", "   :nosignatures:", "", *[f"   {n}" for n in names], ""]
+
+
+def write_api_reference() -> Path:
+    import importlib
+
+    groups: dict[str, list[str]] = {}
+    for name in beyondchance.__all__:
+        groups.setdefault(_section(name, getattr(beyondchance, name)), []).append(name)
+    order = [*dict.fromkeys(SECTIONS.values()), "Other public names"]
+    lines = [".. This file is written by docs/conf.py at every build from beyondchance.__all__; do not edit.",
+             "", "API reference", "=============", "",
+             "Every public name of ``beyondchance`` (``beyondchance.__all__``) and of its public subpackages, "
+             "generated from the docstrings (numpydoc format: formula, reference, example).", "",
+             ".. module:: beyondchance", ""]
+    for title in order:
+        if title in groups:
+            lines += [title, "-" * len(title), "", *_autosummary("beyondchance", sorted(groups[title], key=str.lower))]
+    for module, title in SUBPACKAGES.items():
+        names = list(importlib.import_module(module).__all__)
+        lines += [title, "-" * len(title), "", *_autosummary(module, sorted(names, key=str.lower), declare=True)]
+    return _write(HERE / "api.rst", "\n".join(lines))
+
+
+write_api_reference()
+
+
+# --- the labeling-metric registry, generated from bc.METRICS -------------------------------
+def _constant_value(metric, tp: float, fp: float, fn: float, tn: float) -> str:
+    import warnings
+
+    import numpy as np
+
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        value = float(metric.func(tp, fp, fn, tn))
+    return "undefined (0/0)" if np.isnan(value) else f"{value:.4g}"
+
+
+def write_metric_table() -> Path:
+    """``measures/metric_table.rst``: every registered labeling metric with its formula,
+    range, direction and the values of the two constant predictors at prevalence 0.1."""
+    from beyondchance import METRICS
+
+    n_pos, n_neg = 10.0, 90.0
+    lines = [".. Written by docs/conf.py from beyondchance.METRICS at every build; do not edit.", "",
+             ".. list-table::", "   :header-rows: 1", "",
+             "   * - name", "     - formula", "     - range", "     - better",
+             "     - all negative (π = 0.1)", "     - all positive (π = 0.1)", "     - scikit-learn"]
+    for name, m in METRICS.items():
+        lines += [f"   * - ``{name}``", f"     - {m.formula or ''}", f"     - [{m.lower:g}, {m.upper:g}]",
+                  f"     - {'higher' if m.greater_is_better else 'lower'}",
+                  f"     - {_constant_value(m, 0.0, 0.0, n_pos, n_neg)}",
+                  f"     - {_constant_value(m, n_pos, n_neg, 0.0, 0.0)}",
+                  f"     - {'``' + m.sklearn + '``' if m.sklearn else ''}"]
+    return _write(HERE / "measures" / "metric_table.rst", "\n".join(lines) + "\n")
+
+
+write_metric_table()
+
+
+# --- the command line's help, generated from the click commands ---------------------------
+def write_cli_help() -> Path:
+    """``howto/cli_help.rst``: ``beyondchance COMMAND --help`` of every command."""
+    import click
+
+    from beyondchance.cli import main
+
+    ctx = click.Context(main, info_name="beyondchance")
+    lines = [".. Written by docs/conf.py from the click commands at every build; do not edit.", ""]
+    for name in main.list_commands(ctx):
+        command = main.get_command(ctx, name)
+        sub = click.Context(command, info_name=name, parent=ctx, terminal_width=88, max_content_width=88)
+        title = f"beyondchance {name}"
+        lines += [title, "~" * len(title), "", "::", "",
+                  *[f"   {line}".rstrip() for line in command.get_help(sub).splitlines()], ""]
+    return _write(HERE / "howto" / "cli_help.rst", "\n".join(lines) + "\n")
+
+
+write_cli_help()
+
+
+def _skip_routing_requests(app, what, name, obj, skip, options):
+    """scikit-learn's generated ``set_*_request`` methods: their docstrings point into
+    scikit-learn's own documentation, which an offline build cannot resolve."""
+    if name.startswith("set_") and name.endswith("_request"):
+        return True
+    return None
+
+
+def setup(app):
+    app.connect("autodoc-skip-member", _skip_routing_requests)
