@@ -170,7 +170,8 @@ def write_metric_table() -> Path:
              "   * - name", "     - formula", "     - range", "     - better",
              "     - all negative (π = 0.1)", "     - all positive (π = 0.1)", "     - scikit-learn"]
     for name, m in METRICS.items():
-        lines += [f"   * - ``{name}``", f"     - {m.formula or ''}", f"     - [{m.lower:g}, {m.upper:g}]",
+        formula = (m.formula or "").replace("|", "\\|")  # a bare |x| is a reST substitution
+        lines += [f"   * - ``{name}``", f"     - {formula}", f"     - [{m.lower:g}, {m.upper:g}]",
                   f"     - {'higher' if m.greater_is_better else 'lower'}",
                   f"     - {_constant_value(m, 0.0, 0.0, n_pos, n_neg)}",
                   f"     - {_constant_value(m, n_pos, n_neg, 0.0, 0.0)}",

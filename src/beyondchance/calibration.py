@@ -106,7 +106,7 @@ class ReliabilityTable:
 
     @property
     def expected_calibration_error(self) -> float:
-        """Σ_b (W_b / W) |ō_b − f̄_b|."""
+        r"""Σ_b (W_b / W) \|ō_b − f̄_b\|."""
         return float(np.sum(self.weight * np.abs(self.fraction_positive - self.mean_predicted)) / self.weight.sum())
 
     def to_dict(self) -> dict[str, Any]:

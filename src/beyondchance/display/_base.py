@@ -1,12 +1,12 @@
 """What every display shares: scikit-learn's Display API on top of beyondchance's curves.
 
 A display holds the computed data (constructor arguments), draws it with
-:meth:`plot` (``ax=`` to draw on existing axes, so several models share one axes) and
+``plot`` (``ax=`` to draw on existing axes, so several models share one axes) and
 is built from labels and scores by ``from_predictions`` or from a fitted classifier by
 ``from_estimator`` (scores from ``predict_proba`` / ``decision_function`` by
 scikit-learn's own ``_get_response_values_binary``, as its displays do; scikit-learn
 and matplotlib are imported when a display is used, not with the package).  After
-:meth:`plot`: ``line_`` (the curve), ``chance_level_`` (the constant predictor's line,
+``plot``: ``line_`` (the curve), ``chance_level_`` (the constant predictor's line,
 or None), ``ax_`` and ``figure_``.  Displays only draw: every number comes from the
 library's functions, which validate the input.
 """
@@ -144,7 +144,7 @@ class CurveDisplay:
         """Compute from labels and scores, then plot.
 
         ``kwargs`` holds the computation's options listed in the class docstring;
-        the rest goes to :meth:`plot` (matplotlib keywords of the curve).
+        the rest goes to ``plot`` (matplotlib keywords of the curve).
         """
         options, plot_kw = cls._split(dict(kwargs))
         data = cls._compute(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label, **options)
@@ -169,7 +169,7 @@ class CurveDisplay:
     ) -> "CurveDisplay":
         """Scores of a fitted binary classifier on ``X`` (``predict_proba`` of the positive
         class, else ``decision_function``; ``response_method`` chooses), then
-        :meth:`from_predictions`."""
+        ``from_predictions``."""
         from sklearn.utils._response import _get_response_values_binary
 
         y_score, pos_label = _get_response_values_binary(

@@ -17,7 +17,7 @@ class GainDisplay(CurveDisplay):
 
     OPS paper, Table 3 (ideal AUC 1 − π/2).  The constant predictor's gain curve is the
     diagonal recall = q (AUC 1/2): the chance line.  Build it with
-    :meth:`from_predictions` or :meth:`from_estimator` (the data from
+    ``from_predictions`` or ``from_estimator`` (the data from
     :func:`beyondchance.gain_curve`).
 
     Parameters
@@ -33,7 +33,7 @@ class GainDisplay(CurveDisplay):
 
     Attributes
     ----------
-    line_, chance_level_, ax_, figure_ : the matplotlib objects, after :meth:`plot`
+    line_, chance_level_, ax_, figure_ : the matplotlib objects, after ``plot``
 
     Examples
     --------

@@ -16,8 +16,8 @@ class LiftDisplay(CurveDisplay):
     r"""Lift curve: lift (1 − β)/q = precision/π against the predicted-positive rate q.
 
     OPS paper, Table 3 and Figs. 6(a), 7(a).  The constant predictor (a constant score)
-    has lift 1 at every rate: the chance line.  Build it with :meth:`from_predictions`
-    or :meth:`from_estimator` (the data from :func:`beyondchance.lift_curve`).
+    has lift 1 at every rate: the chance line.  Build it with ``from_predictions``
+    or ``from_estimator`` (the data from :func:`beyondchance.lift_curve`).
 
     Parameters
     ----------
@@ -33,7 +33,7 @@ class LiftDisplay(CurveDisplay):
 
     Attributes
     ----------
-    line_, chance_level_, ax_, figure_ : the matplotlib objects, after :meth:`plot`
+    line_, chance_level_, ax_, figure_ : the matplotlib objects, after ``plot``
 
     Examples
     --------

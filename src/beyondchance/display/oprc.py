@@ -37,7 +37,7 @@ class OPRCDisplay(OPSCurveDisplay):
 
     Attributes
     ----------
-    line_, precision_line_, chance_level_, ax_, figure_ : after :meth:`plot`
+    line_, precision_line_, chance_level_, ax_, figure_ : after ``plot``
 
     Examples
     --------
@@ -59,7 +59,7 @@ class OPRCDisplay(OPSCurveDisplay):
 
     def plot(self, ax: Any = None, *, name: str | None = None, plot_chance_level: bool = True,
              chance_level_kw: dict | None = None, plot_precision: bool = True, **kwargs: Any) -> "OPRCDisplay":
-        """As :meth:`CurveDisplay.plot`; ``plot_precision`` also draws the precision
+        """As ``plot``; ``plot_precision`` also draws the precision
         (``precision_line_``, dotted, in the OPS line's colour)."""
         super().plot(ax, name=name, plot_chance_level=plot_chance_level, chance_level_kw=chance_level_kw, **kwargs)
         self.precision_line_ = None

@@ -29,7 +29,7 @@ class OPSLiftDisplay(OPSCurveDisplay):
 
     Attributes
     ----------
-    line_, chance_level_, ax_, figure_ : after :meth:`plot`
+    line_, chance_level_, ax_, figure_ : after ``plot``
 
     Examples
     --------

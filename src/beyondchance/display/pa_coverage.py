@@ -39,7 +39,7 @@ class PACoverageDisplay(CurveDisplay):
 
     Attributes
     ----------
-    line_, chance_level_, ax_, figure_ : after :meth:`plot`
+    line_, chance_level_, ax_, figure_ : after ``plot``
 
     Examples
     --------
@@ -105,7 +105,7 @@ class PACoverageDisplay(CurveDisplay):
         chance_level_kw: dict | None = None,
         **kwargs: Any,
     ) -> "PACoverageDisplay":
-        """Predictions and confidence of a fitted classifier on ``X``, then :meth:`from_predictions`."""
+        """Predictions and confidence of a fitted classifier on ``X``, then ``from_predictions``."""
         if hasattr(estimator, "predict_proba"):
             proba = np.asarray(estimator.predict_proba(X))
             confidence = proba.max(axis=1)

@@ -30,7 +30,7 @@ class PrecisionRecallGainDisplay(CurveDisplay):
 
     Attributes
     ----------
-    line_, chance_level_, ax_, figure_ : the matplotlib objects, after :meth:`plot`
+    line_, chance_level_, ax_, figure_ : the matplotlib objects, after ``plot``
 
     Examples
     --------

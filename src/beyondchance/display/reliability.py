@@ -34,7 +34,7 @@ class ReliabilityDisplay(CurveDisplay):
 
     Attributes
     ----------
-    line_, chance_level_, ax_, figure_ : the matplotlib objects, after :meth:`plot`
+    line_, chance_level_, ax_, figure_ : the matplotlib objects, after ``plot``
 
     Examples
     --------
@@ -69,7 +69,7 @@ class ReliabilityDisplay(CurveDisplay):
 
     @classmethod
     def from_estimator(cls, estimator, X, y, *, response_method="predict_proba", **kwargs):
-        """As :meth:`CurveDisplay.from_estimator`, with the probabilities of ``predict_proba``."""
+        """As ``from_estimator``, with the probabilities of ``predict_proba``."""
         return super().from_estimator(estimator, X, y, response_method=response_method, **kwargs)
 
     def _chance(self):

@@ -98,7 +98,7 @@ class PerClassTable:
     classes : the class labels
     support : weight of each class in y_true (rows when unweighted)
     prevalence : share of each class in y_true
-    columns : metric name -> :class:`ClassMetricColumn`
+    columns : metric name -> ``ClassMetricColumn``
     confidence_level : the intervals' level
     ci_method : how the intervals were obtained (None: not computed)
     ops_method : how the OPS was computed
