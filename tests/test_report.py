@@ -458,6 +458,43 @@ def test_quantile_option_rows_intervals_and_errors():
         evaluate(y, f, metrics=["pinball_loss"])
 
 
+def test_any_registry_metric_on_request():
+    """``metrics=`` takes any labeling metric of the registry by name or alias: its value
+    (= scikit-learn's), best constant, a perfect predictor's value by direction, OPS and
+    interval; in memory and on DuckDB alike."""
+    rng = np.random.default_rng(12)
+    y = (rng.random(800) < 0.3).astype(int)
+    p = np.where(rng.random(800) < 0.8, y, 1 - y)
+    r = evaluate(y, p, metrics=["csi", "fdr", "kappa_quadratic", "lr_plus"], n_resamples=200)
+    assert list(r.metrics) == ["jaccard", "fdr", "kappa_quadratic", "lr_plus"]
+    assert r["jaccard"].value == pytest.approx(skm.jaccard_score(y, p), abs=1e-12)
+    assert r["kappa_quadratic"].value == pytest.approx(skm.cohen_kappa_score(y, p, weights="quadratic"), abs=1e-12)
+    lr_plus, _ = skm.class_likelihood_ratios(y, p)
+    assert r["lr_plus"].value == pytest.approx(lr_plus, rel=1e-12)
+    assert r["fdr"].value == pytest.approx(1 - skm.precision_score(y, p), abs=1e-12)
+    assert r["fdr"].ideal == 0.0 and not r["fdr"].greater_is_better and r["jaccard"].ideal == 1.0
+    assert math.isnan(r["lr_plus"].advantage)  # a perfect predictor's LR+ is infinite
+    for m in r.metrics.values():
+        assert m.ops is not None and m.ci is not None and m.ci.low <= m.value <= m.ci.high, m.name
+    y3 = rng.integers(0, 3, 800)
+    p3 = np.where(rng.random(800) < 0.7, y3, rng.integers(0, 3, 800))
+    r3 = evaluate(y3, p3, metrics=["jaccard", "kappa_linear", "fdr"], n_resamples=200)
+    assert r3["jaccard"].value == pytest.approx(skm.jaccard_score(y3, p3, average="macro"), abs=1e-12)
+    assert r3["kappa_linear"].value == pytest.approx(skm.cohen_kappa_score(y3, p3, weights="linear"), abs=1e-12)
+    # FDR's undefined classes (never predicted) are left out of the macro average, not counted as 0 (the best)
+    assert r3["fdr"].baseline == pytest.approx(1 - np.bincount(y3).max() / 800)
+    assert any("left out of the macro average" in note for note in r3.notes)
+    from beyondchance.report import evaluate_source
+
+    frame = {"y": y, "p": p}
+    e = evaluate_source(frame, y_true="y", y_pred="p", engine="duckdb", metrics=["jaccard", "fdr"], n_resamples=200)
+    for name in ("jaccard", "fdr"):
+        assert e[name].value == pytest.approx(r[name].value, abs=1e-12)
+        assert (e[name].ci.low, e[name].ci.high) == pytest.approx((r[name].ci.low, r[name].ci.high), abs=1e-12)
+    with pytest.raises(InvalidInputError, match="unknown metric 'jacard'"):
+        evaluate(y, p, metrics=["jacard"])
+
+
 # --- detection, options, bad input ---------------------------------------------------------
 
 

@@ -39,6 +39,8 @@ class _Context:
     step: Callable[[str], None]
     strict: bool
     dbt_samples: int | None = None
+    #: registry labeling metrics asked for (``metrics=``) beyond the task's defaults
+    extra_metrics: tuple[str, ...] = ()
 
 
 def _run(
@@ -57,6 +59,7 @@ def _run(
     ctx = _Context(
         level=level, n_resamples=int(n_resamples), ci=bool(ci), seed=random_state,
         collector=collector, step=step, strict=strict, dbt_samples=dbt_samples,
+        extra_metrics=_registry_metrics(metrics),
     )
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", BeyondChanceWarning)
@@ -109,14 +112,33 @@ def check_quantile_option(quantile: Any, task: str) -> float | None:
     return float(check_unit_interval(quantile, "quantile", open_=True))
 
 
-def _select_metrics(available: dict, wanted: Sequence[str] | None, task: str) -> list[str]:
-    if wanted is None:
-        return list(available)
+def _metric_keys(wanted: Sequence[str] | str) -> list[tuple[str, str]]:
+    """(as given, key) of each requested metric name; a registry alias (``"csi"``,
+    ``"qwk"``) is read as the metric's own name."""
     if isinstance(wanted, str):
         wanted = [w for w in wanted.split(",") if w.strip()]
     out = []
     for w in wanted:
-        key = w.strip().lower().replace("-", "_").replace(" ", "_")
+        key = str(w).strip().lower().replace("-", "_").replace(" ", "_")
+        if key not in METRICS:
+            try:
+                key = get_metric(key).name
+            except InvalidInputError:
+                pass
+        out.append((w, key))
+    return out
+
+
+def _registry_metrics(wanted: Sequence[str] | str | None) -> tuple[str, ...]:
+    """The registry labeling metrics among the requested names (computed on request)."""
+    return () if wanted is None else tuple(dict.fromkeys(k for _, k in _metric_keys(wanted) if k in METRICS))
+
+
+def _select_metrics(available: dict, wanted: Sequence[str] | None, task: str) -> list[str]:
+    if wanted is None:
+        return list(available)
+    out = []
+    for w, key in _metric_keys(wanted):
         if key not in available:
             raise InvalidInputError(
                 f"unknown metric {w!r} for a {task} report; available: {', '.join(available)}"

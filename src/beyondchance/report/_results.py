@@ -93,6 +93,19 @@ def metrics_for_task(task: str, *, probabilities: bool = True, quantile: bool = 
     return _REGRESSION + (_QUANTILE_REGRESSION if quantile else ())
 
 
+def selectable_metrics(task: str, *, quantile: bool = False) -> tuple[str, ...]:
+    """The names ``metrics=`` accepts for ``task``: its defaults (:func:`metrics_for_task`)
+    and, for every task with labels, any labeling metric of the registry ``bc.METRICS``.
+
+    >>> "jaccard" in selectable_metrics("binary-labels"), "jaccard" in metrics_for_task("binary-labels")
+    (True, False)
+    """
+    from ..metrics import METRICS
+
+    defaults = metrics_for_task(task, quantile=quantile)
+    return defaults if task == "regression" else defaults + tuple(k for k in METRICS if k not in defaults)
+
+
 def _num(x: Any) -> float | None:
     """JSON-safe float (nan/inf -> None)."""
     if x is None:

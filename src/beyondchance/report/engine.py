@@ -63,7 +63,7 @@ import numpy as np
 from .._warnings import InvalidInputError
 from ..baselines import PinballLoss
 from ._core import _run, _select_metrics, _single_class, check_quantile_option
-from ._results import TASKS, Report, _fmt_label, _label, metrics_for_task
+from ._results import TASKS, Report, _fmt_label, _label, selectable_metrics
 from .detect import _resolve_positive
 from .tasks.binary_scores import _binary_scores_from_counts
 from .tasks.labels import labels_rows, replicate_matrices
@@ -384,7 +384,7 @@ def _report(
     def compute(ctx: Any) -> tuple[dict[str, Any], str, str, str]:
         nonlocal score_statistic
         if metrics is not None:
-            _select_metrics(dict.fromkeys(metrics_for_task(p.task, quantile=p.quantile is not None)), metrics, p.task)
+            _select_metrics(dict.fromkeys(selectable_metrics(p.task, quantile=p.quantile is not None)), metrics, p.task)
         if p.task == "regression":
             out = regression_rows(p.stats, ctx, n_rows=p.n_rows, weighted=p.weighted, totals=p.totals,
                                   quantile=p.quantile)

@@ -64,6 +64,7 @@ from ._results import (
     _label,
     fmt_value,
     metrics_for_task,
+    selectable_metrics,
     shorten,
 )
 from .detect import Inputs, _resolve_positive, check_inputs, detect_task
@@ -143,7 +144,10 @@ def evaluate(
         (``pinball_loss`` = scikit-learn's ``mean_pinball_loss``) and its prediction
         advantage over the best constant, the τ-quantile of y (``d2_pinball_score``).
     metrics : sequence of str, optional
-        The metrics to report (default ``metrics_for_task``).
+        The metrics to report (default ``metrics_for_task``); any labeling metric of the
+        registry ``bc.METRICS`` by name or alias (``"jaccard"``, ``"kappa_quadratic"``,
+        ``"lr_plus"`` …) is computed on request, with its best constant, advantage, OPS and
+        interval like the default rows.
     confidence_level, n_resamples : the bootstrap's level and number of resamples (at least
         ⌈2 / (1 − confidence_level)⌉ when ci, as in :func:`~beyondchance.bootstrap_ci`)
     ci : bool
@@ -202,7 +206,7 @@ def evaluate(
         inp = check_inputs(y_true, y, sample_weight, task=task, labels=labels, normalize=normalize, y_pred=y_pred)
         level = check_quantile_option(quantile, inp.task)
         if metrics is not None:  # unknown names fail before any computation
-            _select_metrics(dict.fromkeys(metrics_for_task(inp.task, quantile=level is not None)), metrics, inp.task)
+            _select_metrics(dict.fromkeys(selectable_metrics(inp.task, quantile=level is not None)), metrics, inp.task)
         if inp.task == "regression":
             report = _regression(inp, ctx, quantile=level)
         else:
@@ -251,7 +255,7 @@ def evaluate_counts(
 
     def compute(ctx: _Context) -> tuple[dict[str, Any], str, str, str]:
         if metrics is not None:
-            _select_metrics(dict.fromkeys(metrics_for_task("binary-scores")), metrics, "binary-scores")
+            _select_metrics(dict.fromkeys(selectable_metrics("binary-scores")), metrics, "binary-scores")
         if not counts.is_defined:
             _single_class(np.asarray([positive_label if counts.n_pos > 0 else negative_label]), ctx)
         reason = "given as ThresholdCounts of binary scores"

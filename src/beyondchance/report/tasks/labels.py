@@ -24,7 +24,7 @@ from ...replicates import GroupTotals
 from ...uncertainty import _UNSET, _MatrixEvaluator, bootstrap_ci
 from .._core import _Context, _single_class
 from .._intervals import _ci_from_bootstrap, replicate_interval, replicate_totals
-from .._results import _BINARY_LABELING, _MULTICLASS_LABELING, _PER_CLASS, MetricCI, _fmt_label, _label
+from .._results import _BINARY_LABELING, _MULTICLASS_LABELING, MetricCI, _fmt_label, _label
 from ..detect import _resolve_positive
 from ..per_class import per_class_table
 
@@ -88,7 +88,8 @@ def _labeling_rows(cm: ConfusionMatrix, ctx: _Context, *, binary: bool,
     ``replicates``: the (B, k, k) replicate matrices of weighted data, in the order of
     ``cm``'s classes (:func:`_replicate_interval`); None: the intervals resample the cells.
     """
-    names = _BINARY_LABELING if binary else _MULTICLASS_LABELING
+    defaults = _BINARY_LABELING if binary else _MULTICLASS_LABELING
+    names = defaults + tuple(k for k in ctx.extra_metrics if k not in defaults)  # asked for by name
     classes = cm.labels
     true_counts = cm.true_counts
     n = cm.n
@@ -97,26 +98,32 @@ def _labeling_rows(cm: ConfusionMatrix, ctx: _Context, *, binary: bool,
     ctx.step("bootstrapping the labeling metrics")
     for name in names:
         m = get_metric(name)
-        average = "binary" if binary else ("macro" if name in _PER_CLASS else "binary")
+        average = "binary" if binary else ("macro" if m.multiclass == "per-class" else "binary")
         options: dict[str, Any] = {}
         if m.multiclass == "per-class":
             options["average"] = average
         # a macro average counts a class whose value is 0/0 as 0 (scikit-learn's policy), and
-        # its note says so; an undefined single value stays n/a
+        # its note says so; an undefined single value stays n/a.  For a lower-is-better metric
+        # (FDR, …) 0 is the best value, which would flatter a predictor that never predicts
+        # some classes: such classes are left out of its macro average instead, said in a note
         averaged = not binary and m.multiclass == "per-class"
+        leave_out = averaged and not m.greater_is_better
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", BeyondChanceWarning)
-            value = float(cm.metric(name, zero_division="warn" if averaged else "nan", **options))
-        zero_division = 0.0 if averaged else "nan"
+            value = float(cm.metric(name, zero_division="warn" if averaged and not leave_out else "nan", **options))
+        zero_division = 0.0 if averaged and not leave_out else "nan"
         for w in caught:
             ctx.collector.add(str(w.message))
+        if leave_out:
+            out["notes"].append(f"{name}: a class whose value is undefined (0/0) is left out of the macro average "
+                                "(counting it as 0, the best value, would flatter the predictor)")
         if binary:
             base, cls = _constant_baseline(name, true_counts, classes, cm.pos_label, "binary")
             lo, hi = m.range_at(pi) if pi is not None and 0 < pi < 1 else (m.lower, m.upper)
-            ideal = float(hi)
         else:
-            base, cls = _constant_baseline(name, true_counts, classes, cm.pos_label, average)
-            ideal = 1.0
+            base, cls = _constant_baseline(name, true_counts, classes, cm.pos_label, average, zero_division)
+            lo, hi = m.lower, m.upper
+        ideal = float(hi if m.greater_is_better else lo)  # a perfect predictor's value
         ci_obj = None
         if math.isfinite(value):
             if replicates is not None:
@@ -152,9 +159,11 @@ def _labeling_rows(cm: ConfusionMatrix, ctx: _Context, *, binary: bool,
 
 
 def _constant_baseline(
-    name: str, true_counts: np.ndarray, classes: np.ndarray, pos_label: Any, average: Any
+    name: str, true_counts: np.ndarray, classes: np.ndarray, pos_label: Any, average: Any,
+    zero_division: Any = 0.0,
 ) -> tuple[float, Any]:
-    """(value, class) of the best "always predict class c"; the majority class first."""
+    """(value, class) of the best "always predict class c"; the majority class first
+    (``zero_division``: the report's policy for the metric's undefined class values)."""
     m = get_metric(name)
     order = np.argsort(-true_counts, kind="stable")
     best_v, best_c = float("nan"), None
@@ -165,7 +174,7 @@ def _constant_baseline(
         cm = ConfusionMatrix(mat, classes, pos_label=pos_label)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            v = float(cm.metric(name, average=average, zero_division=0.0))
+            v = float(cm.metric(name, average=average, zero_division=zero_division))
         if best_c is None or (v > best_v if m.greater_is_better else v < best_v):
             best_v, best_c = v, classes[i]
     return best_v, best_c
