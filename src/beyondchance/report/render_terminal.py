@@ -189,7 +189,8 @@ def _comparison_table(comparison: Any):
     table = Table(show_header=True, header_style="bold", pad_edge=False)
     table.add_column("metric", no_wrap=True)
     for r in reports:
-        table.add_column(_text(shorten(r.name)), justify="right", no_wrap=True)
+        ref = " (ref)" if r.name == comparison.reference else ""
+        table.add_column(_text(shorten(r.name)) + ref, justify="right", no_wrap=True)
     table.add_row("n", *[f"{r.n:,}" for r in reports])
     table.add_row("prevalence", *[
         "-" if r.prevalence is None or not math.isfinite(r.prevalence) else f"{100 * r.prevalence:.2f}%"
@@ -205,8 +206,12 @@ def _comparison_table(comparison: Any):
             m, adv, _, flag = cell
             lines = [_styled(_style(m), fmt_value(m.value)), f"adv {adv}"]
             lines.append(f"OPS {_ops_text(m)}" if m.ops is not None else "OPS -")
+            decomposed = comparison.decomposition_text(r.name, name)
+            if decomposed:
+                lines.append(_text(decomposed))
             if flag:
-                lines[-1] = f"[bold magenta]{lines[-1]} {flag}[/bold magenta]"
+                style = "bold green" if flag == "▲" else "bold red"
+                lines[-1] = f"[{style}]{lines[-1]} {flag}[/{style}]"
             cells.append("\n".join(lines))
         title = comparison.reports[0].metrics[name].title if name in comparison.reports[0].metrics else name
         table.add_row(_text(title), *cells, end_section=True)
@@ -221,17 +226,27 @@ def _print_comparison(console: Any, comparison: Any) -> None:
     console.print(f"[bold]beyondchance compare[/bold]: {_text(describe_comparison(comparison))}", highlight=False)
     console.print(_comparison_table(comparison))
     console.print(
-        "Each cell: the nominal value, its advantage over the best constant prediction (the metric's "
-        "prediction advantage) and its OPS at that test set's prevalence. ▼/▲: the OPS interval lies "
-        "entirely below/above the reference's. For precision, recall, specificity and balanced accuracy "
-        "the OPS does not depend on the prevalence at fixed error rates, so a flag there means the model "
-        "changed; the OPS of F1, MCC, kappa and accuracy also drifts with the prevalence.",
+        _comparison_legend(comparison),
         style="dim", highlight=False,
     )
     console.print(f"Confidence intervals: {_text(comparison.reports[0].ci_description)}.", style="dim",
                   highlight=False)
     for note in comparison.notes:
         console.print(f"note: {_text(note)}", style="yellow", highlight=False)
+
+
+def _comparison_legend(comparison: Any) -> str:
+    """What a cell of the comparison says (shared by the terminal and HTML)."""
+    if comparison.classifier_changes:
+        return ("Each cell: the nominal value, its advantage over the best constant prediction and its OPS at that "
+                "test set's prevalence; exp: what the reference classifier (its error rates, or its ROC curve) "
+                "would score at that prevalence, with its interval; clf: the classifier effect, observed − exp "
+                "(the rest of the change is the prevalence effect, exp − reference). ▼/▲: the classifier changed "
+                "on that set (Holm-corrected tests of its error rates and ROC AUC) and this metric's classifier "
+                "effect interval lies below/above 0.")
+    return ("Each cell: the nominal value, its advantage over the best constant prediction (the metric's "
+            "prediction advantage) and its OPS at that test set's prevalence. ▼/▲: the OPS interval lies "
+            "entirely below/above the reference's.")
 
 
 def render_comparison(comparison: Any, *, console: Any = None) -> None:
