@@ -47,7 +47,7 @@ nominal level.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Sequence
 
 import numpy as np
@@ -59,8 +59,8 @@ from .curves import ThresholdCounts, auc_from_rates
 from .metrics import METRICS
 from .score_statistics import _CURVE_OF, loss_terms, per_threshold
 
-__all__ = ["SetStatistics", "Decomposition", "ClassifierTest", "decompose", "classifier_change_tests",
-           "holm_adjust", "DECOMPOSABLE"]
+__all__ = ["SetStatistics", "Decomposition", "ClassifierTest", "ClassifierChange", "decompose",
+           "classifier_change_tests", "compare_classifiers", "holm_adjust", "check_reference", "DECOMPOSABLE"]
 
 #: losses decomposed through the class-conditional mean losses (scores in [0, 1])
 _LOSSES = ("log_loss", "brier")
@@ -417,6 +417,42 @@ def classifier_change_tests(reference: SetStatistics, test_set: SetStatistics, *
         p = float(2 * sps.norm.sf(abs(d) / se)) if se > 0 else (0.0 if d != 0 else 1.0)
         tests.append(ClassifierTest("roc_auc", a_r, a_t, (d - z * se, d + z * se), p, "unpaired DeLong z-test"))
     return tuple(t for t in tests if t is not None)
+
+
+@dataclass(frozen=True)
+class ClassifierChange:
+    """The test that the classifier is the same on a test set as on the reference.
+
+    ``changed`` when one of ``tests`` (false-positive rate, false-negative rate, ROC AUC)
+    rejects at ``1 − confidence_level`` after Holm's adjustment over every test of every
+    test set compared (:func:`beyondchance.shift.holm_adjust`).
+    """
+
+    test_set: str
+    tests: tuple[ClassifierTest, ...]
+    changed: bool
+    level: float
+    n_sets: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"test_set": self.test_set, "changed": self.changed, "significance_level": self.level,
+                "test_sets_compared": self.n_sets, "tests": [t.to_dict() for t in self.tests]}
+
+
+def compare_classifiers(reference: SetStatistics, test_sets: dict[str, SetStatistics], *,
+                      confidence_level: float = 0.95) -> tuple[ClassifierChange, ...]:
+    """:func:`classifier_change_tests` of each test set against ``reference``, Holm-adjusted
+    over every test of every set; a set ``changed`` when one of its adjusted p-values is at
+    most ``1 − confidence_level``."""
+    tested = [(name, classifier_change_tests(reference, s, confidence_level=confidence_level))
+              for name, s in test_sets.items()]
+    adjusted = iter(holm_adjust([t.p_value for _, ts in tested for t in ts]))
+    level = 1 - confidence_level
+    out = []
+    for name, ts in tested:
+        ts = tuple(replace(t, adjusted_p_value=float(next(adjusted))) for t in ts)
+        out.append(ClassifierChange(name, ts, any(t.adjusted_p_value <= level for t in ts), level, len(tested)))
+    return tuple(out)
 
 
 def holm_adjust(p_values: Sequence[float]) -> np.ndarray:

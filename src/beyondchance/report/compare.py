@@ -39,15 +39,15 @@ import numpy as np
 
 from .._validation import _check_label_values, as_1d, as_float, encode_labels
 from .._warnings import InvalidInputError
-from ..shift import (ClassifierTest, Decomposition, SetStatistics, check_reference, classifier_change_tests, decompose,
-                     holm_adjust)
+from ..shift import (ClassifierChange, ClassifierTest, Decomposition, SetStatistics, check_reference, decompose,
+                     compare_classifiers)
 from ._export import Exportable
 from ._results import Report, fmt_value, shorten
 from .detect import _resolve_positive, detect_task
 from .evaluate import evaluate
 from .tasks.binary_scores import _threshold_choice
 
-__all__ = ["Comparison", "Change", "ClassifierChange", "compare"]
+__all__ = ["Comparison", "Change", "compare"]
 
 #: metrics tried, in order, for the comparison's headline (the first with an OPS everywhere)
 FOCUS_METRICS = ("precision", "pr_auc", "f1", "mcc", "accuracy")
@@ -114,26 +114,6 @@ class Change:
 #: the decomposition's fields a Change exposes
 _DECOMPOSED = ("expected_value", "expected_ci", "prevalence_effect", "prevalence_effect_ci", "classifier_effect",
                "classifier_effect_ci")
-
-
-@dataclass(frozen=True)
-class ClassifierChange:
-    """The test that the classifier is the same on a test set as on the reference.
-
-    ``changed`` when one of ``tests`` (false-positive rate, false-negative rate, ROC AUC)
-    rejects at ``1 − confidence_level`` after Holm's adjustment over every test of every
-    test set compared (:func:`beyondchance.shift.holm_adjust`).
-    """
-
-    test_set: str
-    tests: tuple[ClassifierTest, ...]
-    changed: bool
-    level: float
-    n_sets: int
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"test_set": self.test_set, "changed": self.changed, "significance_level": self.level,
-                "test_sets_compared": self.n_sets, "tests": [t.to_dict() for t in self.tests]}
 
 
 @dataclass(frozen=True, eq=False)
@@ -333,7 +313,8 @@ def compare(
             ))
         except InvalidInputError as exc:
             raise InvalidInputError(f"test set {name!r}: {exc}") from None
-    return compare_reports(_resolved_once(reports, detected, assumed), reference=reference)
+    return compare_reports(_resolved_once(reports, detected, assumed), reference=reference,
+                           random_state=options.get("random_state", 0))
 
 
 def _check_labels_per_set(items: list[tuple[str, Any, Any, Any]]) -> None:
@@ -381,9 +362,11 @@ def compare_reports(reports: Sequence[Report], *, reference: str | None = None, 
     stats = _set_statistics(reports)
     extra_notes: list[str] = []
     decompositions: dict[str, dict[str, Decomposition]] = {}
-    tested: list[tuple[str, tuple[ClassifierTest, ...]]] = []
+    classifier_changes: tuple[ClassifierChange, ...] = ()
     if stats is not None:
-        check_reference(stats[str(ref.name)], f"the reference set {shorten(ref.name)!r}")
+        base = stats[str(ref.name)]
+        check_reference(base, f"the reference set {shorten(ref.name)!r}")
+        testable = {}
         for r in reports:
             if r.name == reference:
                 continue
@@ -391,17 +374,12 @@ def compare_reports(reports: Sequence[Report], *, reference: str | None = None, 
             if not (new.pos.sum() > 0 and new.neg.sum() > 0):
                 extra_notes.append(f"{shorten(r.name)}: a single class, so its error rates are undefined and the "
                                    "classifier is not tested there")
-                decompositions[str(r.name)] = decompose(stats[str(ref.name)], new, metric_names, n_resamples=0)
+                decompositions[str(r.name)] = decompose(base, new, metric_names, n_resamples=0)
                 continue
-            decompositions[str(r.name)] = decompose(stats[str(ref.name)], new, metric_names, confidence_level=level,
+            testable[str(r.name)] = new
+            decompositions[str(r.name)] = decompose(base, new, metric_names, confidence_level=level,
                                                     n_resamples=n_resamples, random_state=random_state)
-            tested.append((str(r.name), classifier_change_tests(stats[str(ref.name)], new, confidence_level=level)))
-    adjusted = iter(holm_adjust([t.p_value for _, ts in tested for t in ts]))
-    classifier_changes = []
-    for name, ts in tested:
-        ts = tuple(replace(t, adjusted_p_value=float(next(adjusted))) for t in ts)
-        changed = any(t.adjusted_p_value <= 1 - level for t in ts)
-        classifier_changes.append(ClassifierChange(name, ts, changed, 1 - level, len(tested)))
+        classifier_changes = compare_classifiers(base, testable, confidence_level=level)
     changed_sets = {c.test_set for c in classifier_changes if c.changed}
     changes = []
     for r in reports:
@@ -440,7 +418,7 @@ def compare_reports(reports: Sequence[Report], *, reference: str | None = None, 
         which = "all test sets" if len(sets_) == len(reports) > 1 else ", ".join(map(shorten, sets_))
         notes.append(f"{which}: {note}")
     return Comparison(tuple(reports), str(reference), metric_names, focus, tuple(changes), verdict,
-                      tuple(notes + extra_notes), tuple(classifier_changes))
+                      tuple(notes + extra_notes), classifier_changes)
 
 
 def _set_statistics(reports: list[Report]) -> dict[str, SetStatistics] | None:
@@ -483,7 +461,7 @@ def _title(report: Report, metric: str) -> str:
 
 
 def _decomposed_verdict(reports: list[Report], ref: Report, changes: list[Change],
-                        classifier_changes: list[ClassifierChange], level: float) -> tuple[str, ...]:
+                        classifier_changes: Sequence[ClassifierChange], level: float) -> tuple[str, ...]:
     """One line per test set, from the tests and the decomposition (never more than they show)."""
     pct = int(round(100 * level))
     lines = []
