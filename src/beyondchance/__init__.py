@@ -83,6 +83,8 @@ from .engines import compute_statistics
 from .streaming import StatisticsAccumulator
 from .report import Comparison, MetricResult, Report, compare, evaluate
 from .scorers import get_scorer, make_scorer, scorer_names
+from .shift import ClassifierChange, ClassifierTest, Decomposition
+from .label_shift import LabelFreeEstimate, ProjectedMetric, estimate_performance
 
 __version__ = "0.1.0"
 
@@ -173,4 +175,10 @@ __all__ = [
     "BinnedScoreCounts",
     "compute_statistics",
     "StatisticsAccumulator",
+    "Decomposition",
+    "ClassifierTest",
+    "ClassifierChange",
+    "estimate_performance",
+    "LabelFreeEstimate",
+    "ProjectedMetric",
 ]

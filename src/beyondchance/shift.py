@@ -60,7 +60,7 @@ from .metrics import METRICS
 from .score_statistics import _CURVE_OF, loss_terms, per_threshold
 
 __all__ = ["SetStatistics", "Decomposition", "ClassifierTest", "ClassifierChange", "decompose",
-           "classifier_change_tests", "compare_classifiers", "holm_adjust", "check_reference", "DECOMPOSABLE"]
+           "classifier_change_tests", "compare_classifiers", "metrics_at", "holm_adjust", "check_reference", "DECOMPOSABLE"]
 
 #: losses decomposed through the class-conditional mean losses (scores in [0, 1])
 _LOSSES = ("log_loss", "brier")
@@ -83,6 +83,7 @@ class SetStatistics:
     pos_loss, neg_loss : loss name -> (K,) weighted loss sums (scores in [0, 1])
     exact_rates : (tp, fp, fn, tn) at the threshold, exact
     threshold : the threshold (scores)
+    bin_scores : (K, 2) highest and lowest distinct score of each bin (scores)
     """
 
     counts: ThresholdCounts | None
@@ -94,6 +95,7 @@ class SetStatistics:
     neg_loss: dict
     exact_rates: tuple[float, float, float, float]
     threshold: float = float("nan")
+    bin_scores: np.ndarray | None = None
 
     @classmethod
     def from_confusion(cls, tp: float, fp: float, fn: float, tn: float, *, n_rows: int | None = None) -> "SetStatistics":
@@ -129,8 +131,9 @@ class SetStatistics:
                 pos_loss[loss], neg_loss[loss] = pool(dp * lp), pool(dn * ln)
         tp, fp = float(dp[:cut_exact].sum()), float(dn[:cut_exact].sum())
         n = int(round(tc.n)) if n_rows is None else int(n_rows)
+        ends = np.r_[starts[1:], k] - 1
         return cls(tc, pool(dp), pool(dn), n, cut, pos_loss, neg_loss, (tp, fp, tc.n_pos - tp, tc.n_neg - fp),
-                   float(threshold))
+                   float(threshold), np.column_stack([v[starts], v[ends]]))
 
     @property
     def prevalence(self) -> float:
@@ -172,32 +175,36 @@ def _curve(s: SetStatistics) -> tuple[np.ndarray, np.ndarray]:
         return fps / fps[:, -1:], 1 - tps / tps[:, -1:]
 
 
-def _values(ref: SetStatistics, new: SetStatistics, names: Sequence[str]) -> dict[str, tuple[Any, Any]]:
-    """metric -> (observed on ``new``, expected of ``ref``'s classifier at ``new``'s prevalence)."""
-    out: dict[str, tuple[Any, Any]] = {}
-    pi_t, a_t, b_t = _rates(new)
-    _, a_r, b_r = _rates(ref)
-    curves: dict[str, tuple] = {}
+def metrics_at(s: SetStatistics, prevalence: Any, names: Sequence[str]) -> dict[str, Any]:
+    """metric -> the value of ``s``'s classifier (its (α, β) at the threshold, its ROC curve, its
+    class-conditional mean losses) at ``prevalence``; along the first axis of a stack of cells.
+
+    At the set's own prevalence this is the set's own value (OPS paper, section 2:
+    TP = π(1 − β), FP = (1 − π)α, ...).
+    """
+    out: dict[str, Any] = {}
+    pi = np.asarray(prevalence, dtype=np.float64)
+    _, a, b = _rates(s)
+    roc = None
     for name in names:
         if name in METRICS:
-            m = METRICS[name]
-            out[name] = (m.from_rates(pi_t, a_t, b_t), m.from_rates(pi_t, a_r, b_r))
+            out[name] = METRICS[name].from_rates(pi, a, b)
         elif name in _CURVE_OF:
-            if not curves:
-                curves = {"new": _curve(new), "ref": _curve(ref)}
+            roc = _curve(s) if roc is None else roc
             kind, method = _CURVE_OF[name]
-            pi = np.atleast_1d(pi_t)
-            obs = auc_from_rates(*curves["new"], pi, curve=kind, method=method, validate=False)
-            exp = auc_from_rates(*curves["ref"], pi, curve=kind, method=method, validate=False)
-            out[name] = (obs, exp)
-        elif name in _LOSSES and name in ref.pos_loss and name in new.pos_loss:
-            P_t, N_t = new.pos.sum(-1), new.neg.sum(-1)
-            obs = (new.pos_loss[name].sum(-1) + new.neg_loss[name].sum(-1)) / (P_t + N_t)
+            out[name] = auc_from_rates(*roc, np.atleast_1d(pi), curve=kind, method=method, validate=False)
+        elif name in _LOSSES and name in s.pos_loss:
             with np.errstate(invalid="ignore", divide="ignore"):
-                exp = (pi_t * ref.pos_loss[name].sum(-1) / ref.pos.sum(-1)
-                       + (1 - pi_t) * ref.neg_loss[name].sum(-1) / ref.neg.sum(-1))
-            out[name] = (obs, exp)
+                out[name] = (pi * s.pos_loss[name].sum(-1) / s.pos.sum(-1)
+                             + (1 - pi) * s.neg_loss[name].sum(-1) / s.neg.sum(-1))
     return out
+
+
+def _values(ref: SetStatistics, new: SetStatistics, names: Sequence[str]) -> dict[str, tuple[Any, Any]]:
+    """metric -> (observed on ``new``, expected of ``ref``'s classifier at ``new``'s prevalence)."""
+    pi_t = _rates(new)[0]
+    obs, exp = metrics_at(new, pi_t, names), metrics_at(ref, pi_t, names)
+    return {m: (obs[m], exp[m]) for m in obs if m in exp}
 
 
 @dataclass(frozen=True)
