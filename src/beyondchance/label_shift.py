@@ -12,10 +12,14 @@ distributions.  Its prevalence is then estimated without labels by
   :math:`\hat\pi = (\hat q - \widehat{\mathrm{FPR}}) / (\widehat{\mathrm{TPR}} - \widehat{\mathrm{FPR}})`,
   clipped to [0, 1], with the reference's rates at the threshold;
 * **EM re-estimation of the priors** (Saerens, Latinne & Decaestecker 2002, Neural
-  Computation 14, section 3) for scores that are calibrated probabilities on the
-  reference: :math:`p_{new}(1|s) \propto (\pi/\pi_r) s` against
-  :math:`((1-\pi)/(1-\pi_r))(1-s)`, and :math:`\pi \leftarrow` the mean of
-  :math:`p_{new}(1|s)` over the window, until it settles.
+  Computation 14, section 3) with posteriors calibrated on the reference itself — within
+  each of 20 bins of adjacent scores, :math:`p_r(1|b)` is the reference's share of
+  positives, so the scores need not be calibrated probabilities:
+  :math:`p_{new}(1|b) \propto (\pi/\pi_r) p_r(1|b)` against
+  :math:`((1-\pi)/(1-\pi_r))(1-p_r(1|b))`, and :math:`\pi \leftarrow` the mean of
+  :math:`p_{new}(1|b)` over the window, until it settles.  This is the maximum-likelihood
+  prevalence of the binned mixture; it uses the whole score distribution, not only the
+  side of the threshold.
 
 Every metric is then projected as the reference classifier at :math:`\hat\pi`
 (:func:`beyondchance.shift.metrics_at`).  Intervals: a bootstrap of the reference's
@@ -46,6 +50,8 @@ __all__ = ["LabelFreeEstimate", "ProjectedMetric", "estimate_performance", "MIN_
 
 #: a window with fewer rows is refused (its score distribution says too little)
 MIN_WINDOW_ROWS = 50
+#: EM works on this many bins of adjacent scores of equal reference weight
+EM_BINS = 20
 _EM_TOL = 1e-8
 _EM_MAX_ITER = 1000
 
@@ -74,7 +80,7 @@ class LabelFreeEstimate:
     ----------
     prevalence, prevalence_ci : the estimated prevalence and its interval (``method``)
     method : ``"acc"`` (adjusted classify-and-count) or ``"em"`` (Saerens et al.)
-    estimates : every estimator's prevalence (``"acc"``, and ``"em"`` for probabilities)
+    estimates : every estimator's prevalence (``"acc"`` and ``"em"``)
     reference_prevalence : the reference's prevalence
     metrics : name -> :class:`ProjectedMetric` at the estimated prevalence
     assumption_statistic, assumption_p_value : the KS distance to the fitted mixture and
@@ -152,23 +158,34 @@ def _acc(ref: SetStatistics, q: Any) -> Any:
         return np.clip((q - a) / (tpr - a), 0.0, 1.0)
 
 
-def _em(scores: np.ndarray, weights: np.ndarray, pi_ref: Any) -> Any:
-    """Saerens et al. (2002) EM of the prior for calibrated probabilities ``scores`` (K,) with
-    ``weights`` (B, K) (rows: windows), reference prior ``pi_ref`` (B,)."""
-    s = np.clip(scores, 1e-12, 1 - 1e-12)[None, :]
-    w = np.atleast_2d(weights)
+def _em(ref_pos: np.ndarray, ref_neg: np.ndarray, window: np.ndarray) -> Any:
+    """Saerens et al. (2002) EM of the prior, the posteriors calibrated on the reference:
+    within each bin, p_r(1 | bin) = the reference's share of positives there.  Arrays (B, K)
+    or (K,): the reference's class weights and the window's weights per bin; returns (B,)."""
+    rp, rn, w = (np.atleast_2d(x) for x in (ref_pos, ref_neg, window))
+    P, N = rp.sum(1, keepdims=True), rn.sum(1, keepdims=True)
+    pr = P / (P + N)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        like1, like0 = rp / P, rn / N  # the class-conditional bin probabilities
     w = w / w.sum(axis=1, keepdims=True)
-    pr = np.atleast_1d(np.asarray(pi_ref, dtype=np.float64))[:, None]
     pi = pr.copy()
     for _ in range(_EM_MAX_ITER):
-        num = (pi / pr) * s
-        post = num / (num + ((1 - pi) / (1 - pr)) * (1 - s))
+        num = pi * like1
+        den = num + (1 - pi) * like0
+        post = np.divide(num, den, out=np.zeros_like(num), where=den > 0)
         new = (w * post).sum(axis=1, keepdims=True)
         if np.max(np.abs(new - pi)) < _EM_TOL:
             pi = new
             break
         pi = new
     return pi[:, 0]
+
+
+def _coarse(ref: SetStatistics, bins: int = EM_BINS) -> np.ndarray:
+    """Starts of at most ``bins`` groups of adjacent bins of nearly equal reference weight."""
+    cum = np.cumsum(ref.pos + ref.neg)
+    edges = np.searchsorted(cum, cum[-1] * np.arange(1, bins) / bins, side="left") + 1
+    return np.unique(np.r_[0, edges[edges < cum.shape[0]]])
 
 
 def _mixture_ks(ref_pos: np.ndarray, ref_neg: np.ndarray, window: np.ndarray, pi: Any) -> Any:
@@ -205,9 +222,8 @@ def estimate_performance(
         [0, 1], else 0)
     pos_label : the positive class of ``y_reference`` (as in scikit-learn)
     sample_weight, window_sample_weight : weights of the reference's and of the window's rows
-    method : ``"acc"`` — adjusted classify-and-count (Lipton et al. 2018), needs no
-        calibration; ``"em"`` — Saerens et al. (2002), for scores that are calibrated
-        probabilities on the reference
+    method : ``"acc"`` — adjusted classify-and-count (Lipton et al. 2018); ``"em"`` —
+        Saerens et al. (2002) with posteriors calibrated on the reference's score bins
     metrics : the metrics projected (default: the binary labeling metrics, the curve AUCs
         and, for probabilities, log loss and Brier score)
     confidence_level, n_resamples, random_state : the bootstrap
@@ -249,9 +265,6 @@ def estimate_performance(
                                 f"needs at least {MIN_WINDOW_ROWS}")
     lo, hi = float(s_ref.min()), float(s_ref.max())
     probabilities = lo >= 0 and hi <= 1 and float(s_new.min()) >= 0 and float(s_new.max()) <= 1
-    if method == "em" and not probabilities:
-        raise InvalidInputError("method='em' needs probabilities in [0, 1] (calibrated on the reference); "
-                                "use method='acc' for other scores")
     thr = float(threshold) if threshold is not None else (0.5 if probabilities else 0.0)
     ref = SetStatistics.from_counts(threshold_counts(y, s_ref, sample_weight=w_ref), threshold=thr)
     check_reference(ref, "the reference set")
@@ -277,12 +290,12 @@ def estimate_performance(
     window = np.bincount(bins, weights=w_new, minlength=k)
     q_exact = float(w_new[s_new >= thr].sum() / w_new.sum())
     estimates = {"acc": float(_acc(ref, q_exact))}
-    if probabilities:
-        uniq, inv = np.unique(s_new, return_inverse=True)
-        estimates["em"] = float(_em(uniq, np.bincount(inv, weights=w_new), ref.prevalence)[0])
-        with np.errstate(invalid="ignore"):
-            bin_means = np.bincount(bins, weights=w_new * s_new, minlength=k) / window
-        bin_means = np.where(window > 0, bin_means, ref.bin_scores.mean(axis=1))
+    groups = _coarse(ref)
+
+    def em(r: SetStatistics, w: np.ndarray) -> np.ndarray:
+        return _em(*(np.add.reduceat(np.atleast_2d(x), groups, axis=1) for x in (r.pos, r.neg, w)))
+
+    estimates["em"] = float(em(ref, window)[0])
     pi_hat = estimates[method]
     exact = metrics_at(_exact(ref), pi_hat, names)
     ks = float(_mixture_ks(ref.pos, ref.neg, window, pi_hat))
@@ -296,7 +309,7 @@ def estimate_performance(
     def estimate(r_star: SetStatistics, w_star: np.ndarray) -> np.ndarray:
         if method == "acc":
             return _acc(r_star, w_star[:, : r_star.cut].sum(1) / w_star.sum(1))
-        return _em(bin_means, w_star, _rates(r_star)[0])
+        return em(r_star, w_star)
 
     pi_star = estimate(ref_star, win_star)
     binned_pi = float(estimate(ref, window[None])[0])
