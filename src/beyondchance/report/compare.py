@@ -39,8 +39,9 @@ import numpy as np
 
 from .._validation import _check_label_values, as_1d, as_float, encode_labels
 from .._warnings import InvalidInputError
-from ..shift import (ClassifierChange, ClassifierTest, Decomposition, SetStatistics, check_reference, decompose,
-                     compare_classifiers)
+from ..label_shift import LabelFreeEstimate
+from ..shift import (DECOMPOSABLE, ClassifierChange, ClassifierTest, Decomposition, SetStatistics, check_reference,
+                     compare_classifiers, decompose)
 from ._export import Exportable
 from ._results import Report, fmt_value, shorten
 from .detect import _resolve_positive, detect_task
@@ -128,6 +129,7 @@ class Comparison(Exportable):
     verdict: tuple[str, ...]
     notes: tuple[str, ...] = ()
     classifier_changes: tuple[ClassifierChange, ...] = ()
+    label_free: tuple[tuple[str, LabelFreeEstimate], ...] = ()
 
     def __repr__(self) -> str:
         names = ", ".join(repr(shorten(r.name)) for r in self.reports)
@@ -207,6 +209,7 @@ class Comparison(Exportable):
             "test_sets": [r.to_dict() for r in self.reports],
             "changes": [c.to_dict() for c in self.changes],
             "classifier_changes": [c.to_dict() for c in self.classifier_changes],
+            "label_free": [{"test_set": name, **est.to_dict()} for name, est in self.label_free],
             "notes": list(self.notes),
         }
 
@@ -262,8 +265,10 @@ def compare(
     Parameters
     ----------
     test_sets : mapping name -> (y_true, y) or (y_true, y, sample_weight), or a
-        sequence of (name, y_true, y[, sample_weight])
-    reference : the test set the others are compared with (default: the first)
+        sequence of (name, y_true, y[, sample_weight]).  ``y_true=None`` marks a window
+        without labels (binary scores): its prevalence is estimated from its scores and
+        every metric projected there (:func:`~beyondchance.estimate_performance`)
+    reference : the test set the others are compared with (default: the first with labels)
     task, pos_label, threshold, metrics : as in :func:`~beyondchance.report.evaluate`,
         resolved once for all sets (the task and positive class from the first set /
         the pooled labels; the default threshold 0.5 if every set's scores lie in
@@ -278,11 +283,16 @@ def compare(
     Comparison
     """
     items = _as_sets(test_sets)
+    windows = [it for it in items if it[1] is None]
+    items = [it for it in items if it[1] is not None]
+    if not items:
+        raise InvalidInputError("compare needs a test set with labels (y_true) as the reference")
     names = [n for n, *_ in items]
     if reference is None:
         reference = names[0]
     elif reference not in names:
-        raise InvalidInputError(f"reference {reference!r} is not a test set; test sets: {', '.join(names)}")
+        known = names + [f"{n} (no labels)" for n, *_ in windows]
+        raise InvalidInputError(f"reference {reference!r} is not a test set with labels; test sets: {', '.join(known)}")
     step = progress or (lambda message: None)
     detected = None  # (task, reason) when the task is detected rather than given
     assumed = None  # (threshold, reason, note) when the threshold is a default
@@ -313,8 +323,49 @@ def compare(
             ))
         except InvalidInputError as exc:
             raise InvalidInputError(f"test set {name!r}: {exc}") from None
-    return compare_reports(_resolved_once(reports, detected, assumed), reference=reference,
-                           random_state=options.get("random_state", 0))
+    comparison = compare_reports(_resolved_once(reports, detected, assumed), reference=reference,
+                                 random_state=options.get("random_state", 0))
+    if windows:
+        if task != "binary-scores":
+            raise InvalidInputError(f"test set {windows[0][0]!r} has no labels: estimating a window's metrics "
+                                    f"from its scores needs binary scores, not a {task} task")
+        ref_item = next(it for it in items if it[0] == reference)
+        comparison = _with_windows(comparison, ref_item, windows, pos_label, threshold, step, options)
+    return comparison
+
+
+def _with_windows(comparison: Comparison, ref_item: tuple, windows: list, pos_label: Any, threshold: float,
+                  step: Callable[[str], None], options: dict[str, Any]) -> Comparison:
+    """The comparison with the label-free estimates of the windows without labels."""
+    from ..label_shift import estimate_performance
+
+    ref = comparison.report(comparison.reference)
+    names = [m for m in comparison.metric_names if m in DECOMPOSABLE]
+    ci = options.get("ci", True)
+    estimates = []
+    lines = []
+    for name, _, y, w in windows:
+        step(f"estimating {name} without labels")
+        try:
+            est = estimate_performance(
+                ref_item[1], ref_item[2], y, threshold=threshold, pos_label=pos_label, sample_weight=ref_item[3],
+                window_sample_weight=w, metrics=names, confidence_level=ref.confidence_level,
+                n_resamples=options.get("n_resamples", 2000) if ci else 200,
+                random_state=options.get("random_state", 0),
+            )
+        except InvalidInputError as exc:
+            raise InvalidInputError(f"test set {name!r} (no labels): {exc}") from None
+        estimates.append((name, est))
+        line = f"{shorten(name)} (no labels): {est.verdict}"
+        focus = next((m for m in FOCUS_METRICS if m in est.metrics), None)
+        if est.assumption_holds and focus is not None:
+            pm = est.metrics[focus]
+            band = f" ({fmt_value(pm.ci[0])}–{fmt_value(pm.ci[1])})" if pm.ci is not None else ""
+            line += (f" There the reference classifier would score {_title(ref, focus)} {fmt_value(pm.value)}"
+                     f"{band}.")
+        lines.append(line)
+        lines += [f"{shorten(name)} (no labels): {c}." for c in est.caveats if "not a mixture" not in c]
+    return replace(comparison, verdict=comparison.verdict + tuple(lines), label_free=tuple(estimates))
 
 
 def _check_labels_per_set(items: list[tuple[str, Any, Any, Any]]) -> None:
