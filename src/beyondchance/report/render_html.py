@@ -149,6 +149,31 @@ def _comparison_table(comparison: Any) -> str:
     return f"<table id='comparison'>{head}{''.join(rows)}</table>"
 
 
+def _label_free_html(comparison: Any) -> str:
+    """Windows without labels: estimated prevalence, projected metrics, the assumption test."""
+    ests = comparison.label_free
+    head = "<tr><th class='name'>metric</th>" + "".join(f"<th>{_e(shorten(n))}</th>" for n, _ in ests) + "</tr>"
+    rows = ["<tr><td class='name'>n</td>" + "".join(f"<td>{e.n_window:,}</td>" for _, e in ests) + "</tr>"]
+    rows.append("<tr><td class='name'>prevalence (est.)</td>" + "".join(
+        f"<td>{100 * e.prevalence:.1f}%<br><span class='decomposed'>{100 * e.prevalence_ci[0]:.1f}%–"
+        f"{100 * e.prevalence_ci[1]:.1f}%</span></td>" for _, e in ests) + "</tr>")
+    rows.append("<tr><td class='name'>label shift holds?</td>" + "".join(
+        f"<td>p = {e.assumption_p_value:.2g}</td>" if e.assumption_holds
+        else f"<td class='flag-worse'>no, p = {e.assumption_p_value:.2g}</td>" for _, e in ests) + "</tr>")
+    for metric in ests[0][1].metrics:
+        cells = []
+        for _, e in ests:
+            m = e.metrics[metric]
+            band = (f"<br><span class='decomposed'>{_e(fmt_value(m.ci[0]))}–{_e(fmt_value(m.ci[1]))}</span>"
+                    if m.ci else "")
+            cells.append(f"<td>{_e(fmt_value(m.value))}{band}</td>")
+        rows.append(f"<tr data-metric='{_e(metric)}'><td class='name'>{_e(metric)}</td>{''.join(cells)}</tr>")
+    return ("<h3>Windows without labels</h3><p class='legend'>Label shift assumed: the prevalence estimated from the "
+            "scores, every metric the reference classifier's at that prevalence; where the test of the assumption "
+            "rejects, the scores changed otherwise and the estimates are not to be trusted.</p>"
+            f"<table id='label-free'>{head}{''.join(rows)}</table>")
+
+
 def comparison_section(comparison: Any, *, heading: str | None = None, level: int = 2, plots: bool = True) -> str:
     """Verdict, side-by-side table and (``plots``) plot of a comparison, as an HTML fragment."""
     h = f"h{level}"
@@ -161,6 +186,8 @@ def comparison_section(comparison: Any, *, heading: str | None = None, level: in
     parts.append(_comparison_table(comparison))
     parts.append(f"<p class='legend'>{_e(_comparison_legend(comparison))} Reference: "
                  f"{_e(shorten(comparison.reference))}.</p>")
+    if comparison.label_free:
+        parts.append(_label_free_html(comparison))
     if plots:
         parts.append(_img(compare_figure(comparison), "comparison plot",
                           "Prevalence, nominal values and OPS (with its interval at the CI ends) across the test sets.",

@@ -218,6 +218,37 @@ def _comparison_table(comparison: Any):
     return table
 
 
+def _label_free_table(comparison: Any):
+    """Windows without labels: estimated prevalence and projected metrics (label shift)."""
+    from rich.table import Table
+
+    table = Table(show_header=True, header_style="bold", pad_edge=False,
+                  title="Windows without labels (label shift assumed; the reference classifier at the estimated "
+                        "prevalence)")
+    table.add_column("metric", no_wrap=True)
+    for name, _ in comparison.label_free:
+        table.add_column(_text(shorten(name)), justify="right", no_wrap=True)
+    ests = [e for _, e in comparison.label_free]
+
+    def ci(lo: float, hi: float, pct: bool = False) -> str:
+        return f"{100 * lo:.1f}%–{100 * hi:.1f}%" if pct else f"{fmt_value(lo)}–{fmt_value(hi)}"
+
+    table.add_row("n", *[f"{e.n_window:,}" for e in ests])
+    table.add_row("prevalence (est.)", *[
+        f"{100 * e.prevalence:.1f}%" + (f"\n{ci(*e.prevalence_ci, pct=True)}" if e.prevalence_ci else "") for e in ests])
+    table.add_row("label shift holds?", *[
+        f"p = {e.assumption_p_value:.2g}" if e.assumption_holds else f"[bold red]no, p = {e.assumption_p_value:.2g}[/bold red]"
+        for e in ests], end_section=True)
+    for metric in ests[0].metrics:
+        cells = []
+        for e in ests:
+            m = e.metrics[metric]
+            cells.append(fmt_value(m.value) + (f"\n{ci(*m.ci)}" if m.ci else ""))
+        title = comparison.reports[0].metrics[metric].title if metric in comparison.reports[0].metrics else metric
+        table.add_row(_text(title), *cells)
+    return table
+
+
 def _print_comparison(console: Any, comparison: Any) -> None:
     console.print("[bold]Verdict[/bold]")
     for line in comparison.verdict:
@@ -229,6 +260,8 @@ def _print_comparison(console: Any, comparison: Any) -> None:
         _comparison_legend(comparison),
         style="dim", highlight=False,
     )
+    if comparison.label_free:
+        console.print(_label_free_table(comparison))
     console.print(f"Confidence intervals: {_text(comparison.reports[0].ci_description)}.", style="dim",
                   highlight=False)
     for note in comparison.notes:
