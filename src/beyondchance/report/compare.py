@@ -415,6 +415,10 @@ def compare_reports(reports: Sequence[Report], *, reference: str | None = None, 
     decompositions: dict[str, dict[str, Decomposition]] = {}
     classifier_changes: tuple[ClassifierChange, ...] = ()
     if stats is not None:
+        if any(r.total_weight is not None for r in reports):
+            extra_notes.append("with sample weights, the decomposition's bootstrap and the tests of the classifier "
+                               "treat each set's weighted counts as its number of rows (weights rescaled to the row "
+                               "count): exact for frequency weights, approximate otherwise")
         base = stats[str(ref.name)]
         check_reference(base, f"the reference set {shorten(ref.name)!r}")
         testable = {}
@@ -504,7 +508,7 @@ def _test_text(t: ClassifierTest) -> str:
     else:
         moved = (f"{100 * t.reference_value:.2f}% → {100 * t.value:.2f}% (difference {100 * t.difference_ci[0]:+.1f} "
                  f"to {100 * t.difference_ci[1]:+.1f} points)")
-    return f"{_QUANTITY[t.quantity]} {moved}, adjusted p = {t.adjusted_p_value:.2g}"
+    return f"{_QUANTITY[t.quantity]} {moved}, adjusted p = {t.adjusted_p_value:.3g}"
 
 
 def _title(report: Report, metric: str) -> str:
