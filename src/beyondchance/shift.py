@@ -200,15 +200,15 @@ def metrics_at(s: SetStatistics, prevalence: Any, names: Sequence[str]) -> dict[
     pi = np.asarray(prevalence, dtype=np.float64)
     _, a, b = _rates(s)
     roc = None
-    for name in names:
-        if name in METRICS:
-            out[name] = METRICS[name].from_rates(pi, a, b)
-        elif name in _CURVE_OF:
-            roc = _curve(s) if roc is None else roc
-            kind, method = _CURVE_OF[name]
-            out[name] = auc_from_rates(*roc, np.atleast_1d(pi), curve=kind, method=method, validate=False)
-        elif name in _LOSSES and name in s.pos_loss:
-            with np.errstate(invalid="ignore", divide="ignore"):
+    with np.errstate(invalid="ignore", divide="ignore"):  # undefined values (π = 0 ...) come back nan
+        for name in names:
+            if name in METRICS:
+                out[name] = METRICS[name].from_rates(pi, a, b)
+            elif name in _CURVE_OF:
+                roc = _curve(s) if roc is None else roc
+                kind, method = _CURVE_OF[name]
+                out[name] = auc_from_rates(*roc, np.atleast_1d(pi), curve=kind, method=method, validate=False)
+            elif name in _LOSSES and name in s.pos_loss:
                 out[name] = (pi * s.pos_loss[name].sum(-1) / s.pos.sum(-1)
                              + (1 - pi) * s.neg_loss[name].sum(-1) / s.neg.sum(-1))
     return out
