@@ -23,6 +23,7 @@ distributions F1, F0.  A threshold predicts as many positives as the pool holds.
 Usage::
 
     PYTHONPATH=src python benchmarks/sim_monitoring.py [--reps 200] [--n 5000] [--resamples 500] [--quick]
+        [--datasets credit,default,caravan] [--parts type1,power,coverage,label-free,assumption]
 
 The full run (200 replicates, n = 5000, 500 resamples) takes about 25 minutes on one core.
 """
@@ -46,6 +47,7 @@ from beyondchance.shift import SetStatistics, compare_classifiers, decompose, me
 DATASETS = {"credit": "modeldata_credit_data", "default": "islr_default", "caravan": "islr_caravan"}
 PREVALENCES = (0.02, 0.05, 0.1, 0.2, 0.35, 0.5)
 METRICS = ("accuracy", "precision", "recall", "f1", "mcc", "roc_auc", "pr_auc", "brier")
+PARTS = ("type1", "power", "coverage", "label-free", "assumption")
 
 
 @dataclass
@@ -180,34 +182,42 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=5000)
     ap.add_argument("--resamples", type=int, default=500)
     ap.add_argument("--quick", action="store_true", help="20 replicates, 200 resamples")
+    ap.add_argument("--datasets", default=",".join(DATASETS), help="comma-separated, among " + ", ".join(DATASETS))
+    ap.add_argument("--parts", default=",".join(PARTS), help="comma-separated, among " + ", ".join(PARTS))
     args = ap.parse_args()
+    parts = set(args.parts.split(","))
     if args.quick:
         args.reps, args.resamples = 20, 200
     reps, n, B = args.reps, args.n, args.resamples
     t0 = time.time()
     print(f"replicates {reps}, n = {n}, bootstrap resamples {B}, level 5% / 95%")
-    for key in DATASETS:
+    for key in args.datasets.split(","):
         pool = make_pool(key)
         print(f"\n== {key}: pool {pool.y.size} rows, prevalence {pool.y.mean():.3f}, threshold {pool.threshold:.3f}")
-        print("type I ('classifier changed' under a pure prevalence shift):")
-        for pi in PREVALENCES:
-            print(f"  π = {pi:.2f}: {rejection_rate(pool, pi, reps, n, seed=1):.3f}")
-        print("power (a share f of the test set's scores replaced by noise):")
-        for f in (0.05, 0.1, 0.2, 0.4):
-            rates = [rejection_rate(pool, pi, reps, n, noise=f, seed=2) for pi in (0.05, 0.2, 0.5)]
-            print(f"  f = {f:.2f}: π = 0.05 / 0.20 / 0.50 -> " + " / ".join(f"{r:.3f}" for r in rates))
-        for pi, f in ((0.05, 0.0), (0.3, 0.0), (0.3, 0.2)):
-            cov = decomposition_coverage(pool, pi, reps, n, B, noise=f, seed=3)
-            print(f"coverage, decomposition at π = {pi}, noise {f}: metric expected_ci / classifier_effect_ci")
-            for m, (ce, cc) in cov.items():
-                print(f"  {m:10s} {ce:.3f} / {cc:.3f}")
-        for method in ("acc", "em"):
-            for pi in (0.05, 0.3):
-                cov = label_free_coverage(pool, pi, reps, n, B, method=method, seed=4)
-                print(f"label-free ({method}) at π = {pi}: " + ", ".join(f"{k} {v:.3f}" for k, v in cov.items()))
-        for gamma in (1.0, 2.0):
-            print(f"assumption test under a covariate shift (γ = {gamma}): flagged in "
-                  f"{covariate_shift_flag_rate(pool, reps, n, B, gamma=gamma, seed=5):.3f} of windows")
+        if "type1" in parts:
+            print("type I ('classifier changed' under a pure prevalence shift):")
+            for pi in PREVALENCES:
+                print(f"  π = {pi:.2f}: {rejection_rate(pool, pi, reps, n, seed=1):.3f}")
+        if "power" in parts:
+            print("power (a share f of the test set's scores replaced by noise):")
+            for f in (0.05, 0.1, 0.2, 0.4):
+                rates = [rejection_rate(pool, pi, reps, n, noise=f, seed=2) for pi in (0.05, 0.2, 0.5)]
+                print(f"  f = {f:.2f}: π = 0.05 / 0.20 / 0.50 -> " + " / ".join(f"{r:.3f}" for r in rates))
+        if "coverage" in parts:
+            for pi, f in ((0.05, 0.0), (0.3, 0.0), (0.3, 0.2)):
+                cov = decomposition_coverage(pool, pi, reps, n, B, noise=f, seed=3)
+                print(f"coverage, decomposition at π = {pi}, noise {f}: metric expected_ci / classifier_effect_ci")
+                for m, (ce, cc) in cov.items():
+                    print(f"  {m:10s} {ce:.3f} / {cc:.3f}")
+        if "label-free" in parts:
+            for method in ("acc", "em"):
+                for pi in (0.05, 0.3):
+                    cov = label_free_coverage(pool, pi, reps, n, B, method=method, seed=4)
+                    print(f"label-free ({method}) at π = {pi}: " + ", ".join(f"{k} {v:.3f}" for k, v in cov.items()))
+        if "assumption" in parts:
+            for gamma in (1.0, 2.0):
+                print(f"assumption test under a covariate shift (γ = {gamma}): flagged in "
+                      f"{covariate_shift_flag_rate(pool, reps, n, B, gamma=gamma, seed=5):.3f} of windows")
         print(f"[{time.time() - t0:.0f} s]")
     print(f"\ntotal {time.time() - t0:.0f} s")
 

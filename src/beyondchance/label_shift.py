@@ -150,6 +150,12 @@ def _window_bins(s: SetStatistics, scores: np.ndarray) -> np.ndarray:
     return bounds.shape[0] - np.searchsorted(bounds[::-1], scores, side="right")
 
 
+def _inside(pi: Any) -> Any:
+    """An estimated prevalence of 0 or 1 moved inside by 1e-9: the metrics there are their limits
+    (recall stays the reference's TPR, not 0/0), so no bootstrap resample is dropped."""
+    return np.clip(pi, 1e-9, 1 - 1e-9)
+
+
 def _acc(ref: SetStatistics, q: Any) -> Any:
     """Adjusted classify-and-count: (q − FPR)/(TPR − FPR), clipped to [0, 1]."""
     _, a, b = _rates(ref)
@@ -297,7 +303,7 @@ def estimate_performance(
 
     estimates["em"] = float(em(ref, window)[0])
     pi_hat = estimates[method]
-    exact = metrics_at(_exact(ref), pi_hat, names)
+    exact = metrics_at(_exact(ref), _inside(pi_hat), names)
     ks = float(_mixture_ks(ref.pos, ref.neg, window, pi_hat))
 
     # bootstrap: the reference's cells and the window's bins
@@ -315,8 +321,8 @@ def estimate_performance(
     binned_pi = float(estimate(ref, window[None])[0])
     tail = [(1 - level) / 2, (1 + level) / 2]
     pi_ci = tuple(float(np.clip(x + pi_hat - binned_pi, 0, 1)) for x in np.quantile(pi_star, tail))
-    m_star = metrics_at(ref_star, pi_star, names)
-    m_binned = metrics_at(ref, binned_pi, names)
+    m_star = metrics_at(ref_star, _inside(pi_star), names)
+    m_binned = metrics_at(ref, _inside(binned_pi), names)
     projected = {}
     for m, value in exact.items():
         value = float(np.squeeze(value))
