@@ -23,11 +23,12 @@ distributions.  Its prevalence is then estimated without labels by
 
 Every metric is then projected as the reference classifier at :math:`\hat\pi`
 (:func:`beyondchance.shift.metrics_at`).  Intervals: a bootstrap of the reference's
-(score bin, class) cells and of the window's score bins.  The assumption is tested: the
-Kolmogorov–Smirnov distance between the window's score distribution and the fitted
-mixture :math:`\hat\pi \hat F_1 + (1-\hat\pi)\hat F_0`, calibrated by a parametric
-bootstrap (windows drawn from the fitted mixture, the reference resampled, the
-prevalence re-estimated in each).  A small p-value says the scores changed in a way a
+(score bin, class) cells and of the window's score bins.  The assumption is tested:
+Pearson's chi-square between the window's counts in 20 bins of adjacent scores (equal
+reference weight) and the fitted mixture :math:`\hat\pi \hat F_1 + (1-\hat\pi)\hat F_0`,
+calibrated by a parametric bootstrap (windows drawn from the fitted mixture, the
+reference resampled, the prevalence re-estimated in each — so the estimation of π and
+the reference's own noise are accounted for).  A small p-value says the scores changed in a way a
 change of prevalence alone does not explain, and that the estimates are not to be
 trusted.
 """
@@ -83,8 +84,8 @@ class LabelFreeEstimate:
     estimates : every estimator's prevalence (``"acc"`` and ``"em"``)
     reference_prevalence : the reference's prevalence
     metrics : name -> :class:`ProjectedMetric` at the estimated prevalence
-    assumption_statistic, assumption_p_value : the KS distance to the fitted mixture and
-        its parametric-bootstrap p-value
+    assumption_statistic, assumption_p_value : Pearson's chi-square between the window and the
+        fitted mixture on 20 score bins, and its parametric-bootstrap p-value
     assumption_holds : ``assumption_p_value > 1 − confidence_level``
     caveats : what limits the estimate, in words
     n_reference, n_window, confidence_level, n_resamples
@@ -131,7 +132,7 @@ class LabelFreeEstimate:
             pi += f" ({100 * self.prevalence_ci[0]:.1f}%–{100 * self.prevalence_ci[1]:.1f}%)"
         if not self.assumption_holds:
             return (f"The window's scores changed in a way a change of prevalence alone does not explain "
-                    f"(KS distance to the label-shift fit {self.assumption_statistic:.3f}, p = "
+                    f"(chi-square to the label-shift fit {self.assumption_statistic:.1f} on {EM_BINS} bins, p = "
                     f"{self.assumption_p_value:.2g}): the estimated prevalence {pi} and the projected metrics are "
                     "not to be trusted.")
         return (f"Estimated prevalence {pi} (reference {100 * self.reference_prevalence:.1f}%), assuming only the "
@@ -194,13 +195,15 @@ def _coarse(ref: SetStatistics, bins: int = EM_BINS) -> np.ndarray:
     return np.unique(np.r_[0, edges[edges < cum.shape[0]]])
 
 
-def _mixture_ks(ref_pos: np.ndarray, ref_neg: np.ndarray, window: np.ndarray, pi: Any) -> Any:
-    """KS distance between the window's binned score distribution and π F1 + (1 − π) F0."""
-    f1 = np.cumsum(ref_pos, -1) / ref_pos.sum(-1, keepdims=True)
-    f0 = np.cumsum(ref_neg, -1) / ref_neg.sum(-1, keepdims=True)
-    g = np.cumsum(window, -1) / window.sum(-1, keepdims=True)
-    pi = np.asarray(pi, dtype=np.float64)[..., None]
-    return np.max(np.abs(g - (pi * f1 + (1 - pi) * f0)), axis=-1)
+def _mixture_chi2(ref_pos: np.ndarray, ref_neg: np.ndarray, window: np.ndarray, pi: Any) -> Any:
+    """Pearson's chi-square between the window's weights per bin and the fitted mixture
+    π F1 + (1 − π) F0 of the reference's class-conditional bin probabilities, scaled to the
+    window's total.  Arrays (B, K) or (K,); returns (B,) (or a float)."""
+    rp, rn, w = (np.atleast_2d(x) for x in (ref_pos, ref_neg, window))
+    p = np.atleast_1d(np.asarray(pi, dtype=np.float64))[:, None]
+    expected = w.sum(1, keepdims=True) * (p * rp / rp.sum(1, keepdims=True) + (1 - p) * rn / rn.sum(1, keepdims=True))
+    stat = np.sum((w - expected) ** 2 / np.maximum(expected, 1e-12), axis=1)
+    return stat if np.ndim(pi) else float(stat[0])
 
 
 def estimate_performance(
@@ -304,7 +307,7 @@ def estimate_performance(
     estimates["em"] = float(em(ref, window)[0])
     pi_hat = estimates[method]
     exact = metrics_at(_exact(ref), _inside(pi_hat), names)
-    ks = float(_mixture_ks(ref.pos, ref.neg, window, pi_hat))
+    stat = _mixture_chi2(*(np.add.reduceat(x, groups) for x in (ref.pos, ref.neg, window)), pi_hat)
 
     # bootstrap: the reference's cells and the window's bins
     rng = check_random_state(random_state)
@@ -338,14 +341,15 @@ def estimate_performance(
     mix = pi_hat * ref.pos / ref.pos.sum() + (1 - pi_hat) * ref.neg / ref.neg.sum()
     null_win = rng.multinomial(n_new, mix / mix.sum(), size=n_resamples).astype(np.float64)
     null_ref = ref.resample(n_resamples, rng)
-    null_ks = _mixture_ks(null_ref.pos, null_ref.neg, null_win, estimate(null_ref, null_win))
-    p_value = float((1 + np.sum(null_ks >= ks)) / (1 + n_resamples))
+    null_stat = _mixture_chi2(*(np.add.reduceat(x, groups, axis=1) for x in (null_ref.pos, null_ref.neg, null_win)),
+                              estimate(null_ref, null_win))
+    p_value = float((1 + np.sum(null_stat >= stat)) / (1 + n_resamples))
     holds = p_value > 1 - level
     if not holds:
         caveats.append("the window's scores are not a mixture of the reference's class-conditional score "
                        "distributions: something besides the prevalence changed, and the estimates are not to be "
                        "trusted")
     return LabelFreeEstimate(
-        float(pi_hat), pi_ci, method, estimates, ref.prevalence, projected, ks, p_value, bool(holds),
+        float(pi_hat), pi_ci, method, estimates, ref.prevalence, projected, stat, p_value, bool(holds),
         tuple(caveats), int(s_ref.shape[0]), int(n_new), level, int(n_resamples),
     )
