@@ -45,7 +45,7 @@ from ._validation import (as_float, binary_target, check_consistent_length, chec
                           check_random_state, check_sample_weight, check_unit_interval)
 from ._warnings import InvalidInputError
 from .curves import threshold_counts
-from .shift import SetStatistics, _exact, _rates, check_reference, metrics_at
+from .shift import SetStatistics, _exact, _interval, _rates, check_reference, metrics_at
 
 __all__ = ["LabelFreeEstimate", "ProjectedMetric", "estimate_performance", "MIN_WINDOW_ROWS"]
 
@@ -322,19 +322,14 @@ def estimate_performance(
 
     pi_star = estimate(ref_star, win_star)
     binned_pi = float(estimate(ref, window[None])[0])
-    tail = [(1 - level) / 2, (1 + level) / 2]
-    pi_ci = tuple(float(np.clip(x + pi_hat - binned_pi, 0, 1)) for x in np.quantile(pi_star, tail))
+    pi_ci = _interval(pi_hat, binned_pi, pi_star, level)
+    pi_ci = None if pi_ci is None else (float(np.clip(pi_ci[0], 0, 1)), float(np.clip(pi_ci[1], 0, 1)))
     m_star = metrics_at(ref_star, _inside(pi_star), names)
     m_binned = metrics_at(ref, _inside(binned_pi), names)
     projected = {}
     for m, value in exact.items():
         value = float(np.squeeze(value))
-        draws = np.asarray(m_star[m], dtype=np.float64).reshape(-1)
-        draws = draws[np.isfinite(draws)]
-        ci = None
-        if math.isfinite(value) and draws.size >= 0.9 * n_resamples:
-            shift = value - float(np.squeeze(m_binned[m]))
-            ci = tuple(float(x + shift) for x in np.quantile(draws, tail))
+        ci = _interval(value, float(np.squeeze(m_binned[m])), m_star[m], level)
         projected[m] = ProjectedMetric(m, value, ci)
 
     # the assumption: windows drawn from the fitted mixture, the reference resampled

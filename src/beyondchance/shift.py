@@ -274,9 +274,12 @@ class Decomposition:
 
 
 def _interval(exact: float, binned: float, draws: np.ndarray, level: float) -> tuple[float, float] | None:
-    """Percentile interval of the binned statistic, shifted by the binning error."""
+    """Percentile interval of the binned statistic, shifted by the binning error; None when the
+    statistic is undefined in more than a tenth of the resamples."""
+    draws = np.asarray(draws, dtype=np.float64).reshape(-1)
+    n = draws.size
     draws = draws[np.isfinite(draws)]
-    if not math.isfinite(exact) or draws.size < 0.9 * max(1, draws.shape[0]) or draws.size < 10:
+    if not math.isfinite(exact) or draws.size < max(0.9 * n, 10):
         return None
     lo, hi = np.quantile(draws, [(1 - level) / 2, (1 + level) / 2])
     shift = exact - binned if math.isfinite(binned) else 0.0
