@@ -237,7 +237,7 @@ def _expected_band(ax: Any, comparison: Any, name: str, x: np.ndarray) -> None:
             exp[i] = c.expected_value
             if c.expected_ci is not None:
                 lo[i], hi[i] = c.expected_ci
-    if not np.isfinite(exp[np.arange(x.size) != 0]).any():
+    if not any(c.decomposition is not None and c.metric == name for c in comparison.changes):
         return
     ax.fill_between(x, lo, hi, color=_GREY, alpha=0.35, lw=0, label="reference classifier at this prevalence")
     ax.plot(x, exp, "d:", color="#555555", lw=1.2, ms=4)
@@ -279,7 +279,6 @@ def compare_figure(comparison: Any, *, metrics: tuple[str, ...] | None = None):
             if ok.any():
                 ax.errorbar(x[ok], ops[ok], yerr=[ops[ok] - lo[ok], hi[ok] - ops[ok]], fmt="none",
                             ecolor=_GREEN, capsize=3, lw=1)
-
         finite = np.concatenate([vals[np.isfinite(vals)], ops[np.isfinite(ops)]])
         low = min(0.0, float(finite.min()) - 0.05) if finite.size else 0.0
         high = max(1.0, float(finite.max()) + 0.05) if finite.size else 1.0

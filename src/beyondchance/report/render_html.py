@@ -155,8 +155,10 @@ def _label_free_html(comparison: Any) -> str:
     head = "<tr><th class='name'>metric</th>" + "".join(f"<th>{_e(shorten(n))}</th>" for n, _ in ests) + "</tr>"
     rows = ["<tr><td class='name'>n</td>" + "".join(f"<td>{e.n_window:,}</td>" for _, e in ests) + "</tr>"]
     rows.append("<tr><td class='name'>prevalence (est.)</td>" + "".join(
-        f"<td>{100 * e.prevalence:.1f}%<br><span class='decomposed'>{100 * e.prevalence_ci[0]:.1f}%–"
-        f"{100 * e.prevalence_ci[1]:.1f}%</span></td>" for _, e in ests) + "</tr>")
+        f"<td>{100 * e.prevalence:.1f}%" + ("" if e.prevalence_ci is None else
+                                           f"<br><span class='decomposed'>{100 * e.prevalence_ci[0]:.1f}%–"
+                                           f"{100 * e.prevalence_ci[1]:.1f}%</span>") + "</td>" for _, e in ests)
+        + "</tr>")
     rows.append("<tr><td class='name'>label shift holds?</td>" + "".join(
         f"<td>p = {e.assumption_p_value:.2g}</td>" if e.assumption_holds
         else f"<td class='flag-worse'>no, p = {e.assumption_p_value:.2g}</td>" for _, e in ests) + "</tr>")
@@ -167,7 +169,9 @@ def _label_free_html(comparison: Any) -> str:
             band = (f"<br><span class='decomposed'>{_e(fmt_value(m.ci[0]))}–{_e(fmt_value(m.ci[1]))}</span>"
                     if m.ci else "")
             cells.append(f"<td>{_e(fmt_value(m.value))}{band}</td>")
-        rows.append(f"<tr data-metric='{_e(metric)}'><td class='name'>{_e(metric)}</td>{''.join(cells)}</tr>")
+        first = comparison.reports[0].metrics
+        title = first[metric].title if metric in first else metric
+        rows.append(f"<tr data-metric='{_e(metric)}'><td class='name'>{_e(title)}</td>{''.join(cells)}</tr>")
     return ("<h3>Windows without labels</h3><p class='legend'>Label shift assumed: the prevalence estimated from the "
             "scores, every metric the reference classifier's at that prevalence; where the test of the assumption "
             "rejects, the scores changed otherwise and the estimates are not to be trusted.</p>"
