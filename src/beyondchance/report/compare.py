@@ -554,7 +554,9 @@ def _decomposed_verdict(reports: list[Report], ref: Report, changes: list[Change
                     text += (f" Beyond the prevalence effect, {label}: "
                              + ", ".join(f"{_title(r, c.metric)} {fmt_value(c.value)} vs "
                                          f"{fmt_value(c.expected_value)} expected" for c in group) + ".")
-            if not worse and not better:
+            if not any(c.classifier_effect_ci is not None for c in own):
+                text += " Confidence intervals are off: the metrics' classifier effects have no interval."
+            elif not worse and not better:
                 text += f" No metric's classifier effect has a {pct}% interval excluding 0."
             if expect:
                 text += f" ({expect}.)"
