@@ -71,7 +71,7 @@ def test_demo_prints_the_verdicts_and_writes_the_html(tmp_path):
     assert "Haberman survival" in result.stdout
     assert "Verdict" in result.stdout
     assert "73.53%" in result.stdout  # the majority-class accuracy 225/306
-    assert "2024-05: the model got worse" in " ".join(result.stdout.split())
+    assert "2024-05 (20.0% prevalence): the classifier changed" in " ".join(result.stdout.split())
     assert "HTML report written to" in result.stdout and str(out.resolve()) in result.stdout.replace("\n", "")
     page = out.read_text()
     assert page.count("data:image/png;base64,") >= 6 and "http://" not in page.replace("http://www.w3.org", "")
@@ -248,10 +248,10 @@ def test_compare_by_month_shows_the_point_of_the_ops_paper(example_dir):
     # January), the OPS of precision does not — except where the model degraded
     assert precision["2024-06"]["value"] - precision["2024-01"]["value"] > 0.2
     directions = {c["test_set"]: c["direction"] for c in d["changes"] if c["metric"] == "precision"}
-    assert directions == {"2024-02": "no evidence of change", "2024-03": "no evidence of change",
-                          "2024-04": "no evidence of change", "2024-05": "worse",
-                          "2024-06": "no evidence of change"}
-    assert any("2024-05: the model got worse" in line for line in d["verdict"])
+    assert directions == {"2024-02": "no significant change", "2024-03": "no significant change",
+                          "2024-04": "no significant change", "2024-05": "worse",
+                          "2024-06": "no significant change"}
+    assert any(line.startswith("2024-05 (20.0% prevalence): the classifier changed") for line in d["verdict"])
 
 
 def test_compare_files_table(example_dir):

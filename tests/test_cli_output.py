@@ -251,7 +251,7 @@ def test_compare_html_with_markup_in_the_names(tmp_path):
     assert result.returncode == 0, result.stderr
     page = out.read_text()
     for name in NAMES:
-        assert f"<th>{name.replace('&', '&amp;')}</th>" in page
+        assert f"<th>{name.replace('&', '&amp;')}" in page  # the reference's header adds ' (ref)'
     table = run("compare", str(src), "--by", "name", "--y-true", "y", "--y-score", "s", "--metrics", "f1", *FAST)
     assert table.returncode == 0, table.stderr
 

@@ -101,6 +101,8 @@ from .display import (
     ReliabilityDisplay,
 )
 from .report.per_class import PerClassTable
+from .shift import ClassifierChange, ClassifierTest, Decomposition
+from .label_shift import LabelFreeEstimate, ProjectedMetric, estimate_performance
 
 __version__ = "0.1.0"
 
@@ -207,4 +209,10 @@ __all__ = [
     "PACoverageDisplay",
     "PrecisionRecallGainDisplay",
     "ReliabilityDisplay",
+    "Decomposition",
+    "ClassifierTest",
+    "ClassifierChange",
+    "estimate_performance",
+    "LabelFreeEstimate",
+    "ProjectedMetric",
 ]

@@ -462,8 +462,11 @@ def compare(files: tuple[str, ...], by: str | None, reference: str | None, **opt
 
     Nominal metrics move with the prevalence even when the model does not change; the
     advantage over the constant prediction and the outperformance score show whether
-    the model itself changed (OPS paper, section 4). Test sets whose OPS interval lies
-    entirely below / above the reference's are flagged.
+    the model itself changed (OPS paper, section 4). Every metric's change is split into
+    the prevalence effect (the reference classifier at the set's prevalence) and the
+    classifier effect; the classifier is tested on its error rates and ROC AUC. A FILE
+    without the --y-true column is a window whose labels have not arrived: its prevalence
+    is estimated from its scores (label shift) and every metric projected there.
 
     \b
     Examples:
@@ -509,10 +512,10 @@ def compare(files: tuple[str, ...], by: str | None, reference: str | None, **opt
                 raise InvalidInputError("the same file is given twice")
             for name, f in zip(names, files):
                 progress(f"reading {f}")
-                y_true, y, w, _ = _read(f, opts["y_true"], pred_cols, numeric, opts["weight"])
+                y_true, y, w = _read_window(f, opts, pred_cols, numeric)
                 sets[name] = (y_true, y) + ((w,) if w is not None else ())
         if sets:
-            first_true = next(iter(sets.values()))[0]
+            first_true = next((s[0] for s in sets.values() if s[0] is not None), None)
             kwargs = _eval_kwargs(opts, first_true)
             comparison = compare_sets(sets, reference=reference, progress=progress, strict=True, **kwargs)
             comparison = dataclasses.replace(
@@ -534,6 +537,18 @@ def compare(files: tuple[str, ...], by: str | None, reference: str | None, **opt
             render_comparison(comparison)
         else:
             _write(render_comparison_text(comparison), out, "comparison")
+
+
+def _read_window(source: str, opts: dict[str, Any], pred_cols: list[str], numeric: list[str]) -> tuple[Any, Any, Any]:
+    """(y_true, scores, weights) of a file; y_true None when the file has scores but no --y-true
+    column (a window whose labels have not arrived: compare estimates it under label shift)."""
+    try:
+        return _read(source, opts["y_true"], pred_cols, numeric, opts["weight"])[:3]
+    except InvalidInputError as exc:
+        if len(pred_cols) != 1 or not str(exc).startswith(f"column {opts['y_true']!r} not found"):
+            raise
+    _, y, w, _ = _read(source, pred_cols[0], pred_cols, numeric, opts["weight"])
+    return None, y, w
 
 
 def _natural_order(values: Any) -> list[int]:

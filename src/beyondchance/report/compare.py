@@ -39,6 +39,9 @@ import numpy as np
 
 from .._validation import _check_label_values, as_1d, as_float, encode_labels
 from .._warnings import InvalidInputError
+from ..label_shift import LabelFreeEstimate
+from ..shift import (DECOMPOSABLE, ClassifierChange, ClassifierTest, Decomposition, SetStatistics, check_reference,
+                     compare_classifiers, decompose)
 from ._export import Exportable
 from ._results import Report, fmt_value, shorten
 from .detect import _resolve_positive, detect_task
@@ -53,23 +56,46 @@ FOCUS_METRICS = ("precision", "pr_auc", "f1", "mcc", "accuracy")
 
 @dataclass(frozen=True)
 class Change:
-    """How one metric moved on one test set relative to the reference set."""
+    """How one metric moved on one test set relative to the reference set.
+
+    ``value − reference_value = prevalence_effect + classifier_effect``: ``expected_value``
+    is what the reference classifier (its error rates, or its ROC curve) would score at
+    this test set's prevalence (:mod:`beyondchance.shift`).  ``direction`` is ``"worse"``
+    / ``"better"`` when the test of the classifier (:class:`ClassifierChange`) rejects
+    for this set *and* the classifier effect's interval excludes 0 on that side;
+    ``"no significant change"`` otherwise; ``"no interval"`` without intervals.  For
+    tasks without a decomposition (multi-class, regression) it compares OPS intervals.
+    """
 
     test_set: str
     metric: str
     value: float
     reference_value: float
-    ops: float
-    reference_ops: float
+    ops: float | None
+    reference_ops: float | None
     ops_ci: tuple[float, float] | None
     reference_ops_ci: tuple[float, float] | None
-    direction: str  # "worse", "better", "no evidence of change", "no interval"
+    direction: str
+    decomposition: Decomposition | None = None
+
+    def _part(self, name: str) -> Any:
+        return None if self.decomposition is None else getattr(self.decomposition, name)
+
+    expected_value = property(lambda self: self._part("expected_value"),
+                              doc="The reference classifier's value at this set's prevalence.")
+    expected_ci = property(lambda self: self._part("expected_ci"), doc="The interval of ``expected_value``.")
+    prevalence_effect = property(lambda self: self._part("prevalence_effect"),
+                                 doc="``expected_value − reference_value``.")
+    prevalence_effect_ci = property(lambda self: self._part("prevalence_effect_ci"))
+    classifier_effect = property(lambda self: self._part("classifier_effect"), doc="``value − expected_value``.")
+    classifier_effect_ci = property(lambda self: self._part("classifier_effect_ci"),
+                                    doc="The interval of ``classifier_effect``.")
 
     def to_dict(self) -> dict[str, Any]:
         def num(x: Any) -> Any:
             return None if x is None or not math.isfinite(x) else float(x)
 
-        return {
+        out = {
             "test_set": self.test_set,
             "metric": self.metric,
             "value": num(self.value),
@@ -80,6 +106,15 @@ class Change:
             "reference_ops_ci": None if self.reference_ops_ci is None else [num(v) for v in self.reference_ops_ci],
             "direction": self.direction,
         }
+        if self.decomposition is not None:
+            d = self.decomposition.to_dict()
+            out.update({k: d[k] for k in _DECOMPOSED})
+        return out
+
+
+#: the decomposition's fields a Change exposes
+_DECOMPOSED = ("expected_value", "expected_ci", "prevalence_effect", "prevalence_effect_ci", "classifier_effect",
+               "classifier_effect_ci")
 
 
 @dataclass(frozen=True, eq=False)
@@ -93,6 +128,8 @@ class Comparison(Exportable):
     changes: tuple[Change, ...]
     verdict: tuple[str, ...]
     notes: tuple[str, ...] = ()
+    classifier_changes: tuple[ClassifierChange, ...] = ()
+    label_free: tuple[tuple[str, LabelFreeEstimate], ...] = ()
 
     def __repr__(self) -> str:
         names = ", ".join(repr(shorten(r.name)) for r in self.reports)
@@ -141,8 +178,23 @@ class Comparison(Exportable):
         ops = missing if m.ops is None else f"{m.ops:.3f}"
         return m, adv, ops, self.flag(report.name, metric)
 
+    def classifier_change(self, test_set: str) -> ClassifierChange | None:
+        """The test of the classifier on ``test_set`` (None for the reference / no test)."""
+        return next((c for c in self.classifier_changes if c.test_set == test_set), None)
+
+    def decomposition_text(self, test_set: str, metric: str) -> str:
+        """``"exp 0.858 (0.80–0.90)"`` and the classifier effect, for a table cell ("" if none)."""
+        c = self.change(test_set, metric)
+        if c is None or c.decomposition is None or not math.isfinite(c.expected_value):
+            return ""
+        text = f"exp {fmt_value(c.expected_value)}"
+        if c.expected_ci is not None:
+            text += f" ({fmt_value(c.expected_ci[0])}–{fmt_value(c.expected_ci[1])})"
+        return text + f", clf {c.classifier_effect:+.3f}"
+
     def flag(self, test_set: str, metric: str) -> str:
-        """``"▼"`` / ``"▲"`` when the OPS interval lies below / above the reference's."""
+        """``"▼"`` / ``"▲"``: the classifier changed on this set and this metric's classifier
+        effect is worse / better (see ``Change``)."""
         c = self.change(test_set, metric)
         if c is None:
             return ""
@@ -156,6 +208,8 @@ class Comparison(Exportable):
             "metrics": list(self.metric_names),
             "test_sets": [r.to_dict() for r in self.reports],
             "changes": [c.to_dict() for c in self.changes],
+            "classifier_changes": [c.to_dict() for c in self.classifier_changes],
+            "label_free": [{"test_set": name, **est.to_dict()} for name, est in self.label_free],
             "notes": list(self.notes),
         }
 
@@ -211,8 +265,10 @@ def compare(
     Parameters
     ----------
     test_sets : mapping name -> (y_true, y) or (y_true, y, sample_weight), or a
-        sequence of (name, y_true, y[, sample_weight])
-    reference : the test set the others are compared with (default: the first)
+        sequence of (name, y_true, y[, sample_weight]).  ``y_true=None`` marks a window
+        without labels (binary scores): its prevalence is estimated from its scores and
+        every metric projected there (:func:`~beyondchance.estimate_performance`)
+    reference : the test set the others are compared with (default: the first with labels)
     task, pos_label, threshold, metrics : as in :func:`~beyondchance.evaluate`,
         resolved once for all sets (the task and positive class from the first set /
         the pooled labels; the default threshold 0.5 if every set's scores lie in
@@ -227,11 +283,16 @@ def compare(
     Comparison
     """
     items = _as_sets(test_sets)
+    windows = [it for it in items if it[1] is None]
+    items = [it for it in items if it[1] is not None]
+    if not items:
+        raise InvalidInputError("compare needs a test set with labels (y_true) as the reference")
     names = [n for n, *_ in items]
     if reference is None:
         reference = names[0]
     elif reference not in names:
-        raise InvalidInputError(f"reference {reference!r} is not a test set; test sets: {', '.join(names)}")
+        known = names + [f"{n} (no labels)" for n, *_ in windows]
+        raise InvalidInputError(f"reference {reference!r} is not a test set with labels; test sets: {', '.join(known)}")
     step = progress or (lambda message: None)
     detected = None  # (task, reason) when the task is detected rather than given
     assumed = None  # (threshold, reason, note) when the threshold is a default
@@ -262,7 +323,49 @@ def compare(
             ))
         except InvalidInputError as exc:
             raise InvalidInputError(f"test set {name!r}: {exc}") from None
-    return compare_reports(_resolved_once(reports, detected, assumed), reference=reference)
+    comparison = compare_reports(_resolved_once(reports, detected, assumed), reference=reference,
+                                 random_state=options.get("random_state", 0))
+    if windows:
+        if task != "binary-scores":
+            raise InvalidInputError(f"test set {windows[0][0]!r} has no labels: estimating a window's metrics "
+                                    f"from its scores needs binary scores, not a {task} task")
+        ref_item = next(it for it in items if it[0] == reference)
+        comparison = _with_windows(comparison, ref_item, windows, pos_label, threshold, step, options)
+    return comparison
+
+
+def _with_windows(comparison: Comparison, ref_item: tuple, windows: list, pos_label: Any, threshold: float,
+                  step: Callable[[str], None], options: dict[str, Any]) -> Comparison:
+    """The comparison with the label-free estimates of the windows without labels."""
+    from ..label_shift import estimate_performance
+
+    ref = comparison.report(comparison.reference)
+    names = [m for m in comparison.metric_names if m in DECOMPOSABLE]
+    ci = options.get("ci", True)
+    estimates = []
+    lines = []
+    for name, _, y, w in windows:
+        step(f"estimating {name} without labels")
+        try:
+            est = estimate_performance(
+                ref_item[1], ref_item[2], y, threshold=threshold, pos_label=pos_label, sample_weight=ref_item[3],
+                window_sample_weight=w, metrics=names, confidence_level=ref.confidence_level,
+                n_resamples=options.get("n_resamples", 2000) if ci else 200,
+                random_state=options.get("random_state", 0),
+            )
+        except InvalidInputError as exc:
+            raise InvalidInputError(f"test set {name!r} (no labels): {exc}") from None
+        estimates.append((name, est))
+        line = f"{shorten(name)} (no labels): {est.verdict}"
+        focus = next((m for m in FOCUS_METRICS if m in est.metrics), None)
+        if est.assumption_holds and focus is not None:
+            pm = est.metrics[focus]
+            band = f" ({fmt_value(pm.ci[0])}–{fmt_value(pm.ci[1])})" if pm.ci is not None else ""
+            line += (f" There the reference classifier would score {_title(ref, focus)} {fmt_value(pm.value)}"
+                     f"{band}.")
+        lines.append(line)
+        lines += [f"{shorten(name)} (no labels): {c}." for c in est.caveats if "not a mixture" not in c]
+    return replace(comparison, verdict=comparison.verdict + tuple(lines), label_free=tuple(estimates))
 
 
 def _check_labels_per_set(items: list[tuple[str, Any, Any, Any]]) -> None:
@@ -290,34 +393,77 @@ def _resolved_once(reports: list[Report], detected: tuple[str, str] | None,
     return [replace(r, **changes, notes=((note,) if note else ()) + r.notes) for r in reports]
 
 
-def compare_reports(reports: Sequence[Report], *, reference: str | None = None) -> Comparison:
-    """The :class:`Comparison` of reports already computed with the same settings (named, unique)."""
+def compare_reports(reports: Sequence[Report], *, reference: str | None = None, n_resamples: int | None = None,
+                    random_state: int = 0) -> Comparison:
+    """The :class:`Comparison` of reports already computed with the same settings (named, unique).
+
+    Binary tasks get the decomposition of every metric's change and the test of the
+    classifier (:mod:`beyondchance.shift`), with ``n_resamples`` bootstrap resamples of
+    both sets (default: the reports' own; 0 when their intervals are off).
+    """
     reports = list(reports)
     names = [str(r.name) for r in reports]
     if reference is None:
         reference = names[0]
     metric_names = tuple(reports[0].metrics)
     ref = reports[names.index(reference)]
+    level = ref.confidence_level
+    if n_resamples is None:
+        n_resamples = next((m.ci.n_resamples for m in ref.metrics.values() if m.ci is not None), 0)
+    stats = _set_statistics(reports)
+    extra_notes: list[str] = []
+    decompositions: dict[str, dict[str, Decomposition]] = {}
+    classifier_changes: tuple[ClassifierChange, ...] = ()
+    if stats is not None:
+        if any(r.total_weight is not None for r in reports):
+            extra_notes.append("with sample weights, the decomposition's bootstrap and the tests of the classifier "
+                               "treat each set's weighted counts as its number of rows (weights rescaled to the row "
+                               "count): exact for frequency weights, approximate otherwise")
+        base = stats[str(ref.name)]
+        check_reference(base, f"the reference set {shorten(ref.name)!r}")
+        testable = {}
+        for r in reports:
+            if r.name == reference:
+                continue
+            new = stats[str(r.name)]
+            if not (new.pos.sum() > 0 and new.neg.sum() > 0):
+                extra_notes.append(f"{shorten(r.name)}: a single class, so its error rates are undefined and the "
+                                   "classifier is not tested there")
+                decompositions[str(r.name)] = decompose(base, new, metric_names, n_resamples=0)
+                continue
+            testable[str(r.name)] = new
+            decompositions[str(r.name)] = decompose(base, new, metric_names, confidence_level=level,
+                                                    n_resamples=n_resamples, random_state=random_state)
+        classifier_changes = compare_classifiers(base, testable, confidence_level=level)
+    changed_sets = {c.test_set for c in classifier_changes if c.changed}
     changes = []
     for r in reports:
         if r.name == reference:
             continue
         for m in metric_names:
             a, b = r.metrics.get(m), ref.metrics.get(m)
-            if a is None or b is None or a.ops is None or b.ops is None:
+            if a is None or b is None:
                 continue
-            if a.ops_ci is None or b.ops_ci is None:
+            d = decompositions.get(str(r.name), {}).get(m)
+            if d is not None:
+                direction = _direction(d, a.greater_is_better, str(r.name) in changed_sets)
+            elif a.ops is None or b.ops is None:
+                continue
+            elif a.ops_ci is None or b.ops_ci is None:
                 direction = "no interval"
             elif a.ops_ci[1] < b.ops_ci[0]:
                 direction = "worse"
             elif a.ops_ci[0] > b.ops_ci[1]:
                 direction = "better"
             else:
-                direction = "no evidence of change"
-            changes.append(Change(str(r.name), m, a.value, b.value, a.ops, b.ops, a.ops_ci, b.ops_ci, direction))
+                direction = "no significant change"
+            changes.append(Change(str(r.name), m, a.value, b.value, a.ops, b.ops, a.ops_ci, b.ops_ci, direction, d))
     focus = next((m for m in FOCUS_METRICS if m in metric_names
                   and all(r.metrics[m].ops is not None for r in reports)), None)
-    verdict = _verdict(reports, ref, focus, changes)
+    if stats is not None:
+        verdict = _decomposed_verdict(reports, ref, changes, classifier_changes, level)
+    else:
+        verdict = _verdict(reports, ref, focus, changes)
     where: dict[str, list[str]] = {}
     for r in reports:
         for note in r.notes:
@@ -326,7 +472,110 @@ def compare_reports(reports: Sequence[Report], *, reference: str | None = None) 
     for note, sets_ in where.items():
         which = "all test sets" if len(sets_) == len(reports) > 1 else ", ".join(map(shorten, sets_))
         notes.append(f"{which}: {note}")
-    return Comparison(tuple(reports), str(reference), metric_names, focus, tuple(changes), verdict, tuple(notes))
+    return Comparison(tuple(reports), str(reference), metric_names, focus, tuple(changes), verdict,
+                      tuple(notes + extra_notes), classifier_changes)
+
+
+def _set_statistics(reports: list[Report]) -> dict[str, SetStatistics] | None:
+    """Each binary report's :class:`~beyondchance.shift.SetStatistics` (None: not a binary task)."""
+    out = {}
+    for r in reports:
+        if r.task == "binary-scores" and r.counts is not None and r.threshold is not None:
+            out[str(r.name)] = SetStatistics.from_counts(r.counts, threshold=float(r.threshold), n_rows=r.n)
+        elif r.task == "binary-labels" and r.confusion is not None:
+            out[str(r.name)] = SetStatistics.from_confusion(*r.confusion.binary_counts(), n_rows=r.n)
+        else:
+            return None
+    return out
+
+
+def _direction(d: Decomposition, greater_is_better: bool, changed: bool) -> str:
+    ci = d.classifier_effect_ci
+    if ci is None:
+        return "no interval"
+    if changed and (ci[0] > 0 or ci[1] < 0):
+        return "better" if (ci[0] > 0) == greater_is_better else "worse"
+    return "no significant change"
+
+
+_QUANTITY = {"fpr": "false-positive rate", "fnr": "false-negative rate", "roc_auc": "ROC AUC"}
+
+
+def _test_text(t: ClassifierTest) -> str:
+    if t.quantity == "roc_auc":
+        moved = (f"{t.reference_value:.3f} → {t.value:.3f} (difference {t.difference_ci[0]:+.3f} to "
+                 f"{t.difference_ci[1]:+.3f})")
+    else:
+        moved = (f"{100 * t.reference_value:.2f}% → {100 * t.value:.2f}% (difference {100 * t.difference_ci[0]:+.1f} "
+                 f"to {100 * t.difference_ci[1]:+.1f} points)")
+    return f"{_QUANTITY[t.quantity]} {moved}, adjusted p = {t.adjusted_p_value:.3g}"
+
+
+def _title(report: Report, metric: str) -> str:
+    return report.metrics[metric].title.split(" (")[0]
+
+
+def _decomposed_verdict(reports: list[Report], ref: Report, changes: list[Change],
+                        classifier_changes: Sequence[ClassifierChange], level: float) -> tuple[str, ...]:
+    """One line per test set, from the tests and the decomposition (never more than they show)."""
+    pct = int(round(100 * level))
+    lines = []
+    prev = [r.prevalence for r in reports if r.prevalence is not None]
+    if prev:
+        lines.append(f"Across {len(reports)} test sets the prevalence ranges {100 * min(prev):.1f}%–"
+                     f"{100 * max(prev):.1f}% (reference {shorten(ref.name)}: {100 * ref.prevalence:.1f}%). "
+                     f"The classifier is tested on its error rates (and ROC AUC), which the prevalence does not "
+                     f"move, at the {100 - pct}% level corrected for {len(classifier_changes)} test set"
+                     f"{'s' if len(classifier_changes) != 1 else ''}.")
+    focus = next((m for m in FOCUS_METRICS if m in ref.metrics), None)
+    for r in reports:
+        if r.name == ref.name:
+            continue
+        cc = next((c for c in classifier_changes if c.test_set == r.name), None)
+        own = [c for c in changes if c.test_set == r.name and c.decomposition is not None]
+        head = f"{shorten(r.name)} ({100 * r.prevalence:.1f}% prevalence): "
+        if cc is None:
+            lines.append(head + "a single class; the classifier cannot be tested on it.")
+            continue
+        fc = next((c for c in own if c.metric == focus), None)
+        expect = ""
+        if fc is not None and math.isfinite(fc.expected_value):
+            band = (f" ({fmt_value(fc.expected_ci[0])}–{fmt_value(fc.expected_ci[1])})"
+                    if fc.expected_ci is not None else "")
+            expect = (f"the reference classifier would score {_title(r, focus)} {fmt_value(fc.expected_value)}"
+                      f"{band} at this prevalence; observed {fmt_value(fc.value)}")
+        if cc.changed:
+            moved = [t for t in cc.tests if t.adjusted_p_value <= cc.level]
+            text = head + "the classifier changed — " + "; ".join(_test_text(t) for t in moved) + "."
+            worse = [c for c in own if c.direction == "worse"]
+            better = [c for c in own if c.direction == "better"]
+            for label, group in (("worse", worse), ("better", better)):
+                if group:
+                    text += (f" Beyond the prevalence effect, {label}: "
+                             + ", ".join(f"{_title(r, c.metric)} {fmt_value(c.value)} vs "
+                                         f"{fmt_value(c.expected_value)} expected" for c in group) + ".")
+            if not any(c.classifier_effect_ci is not None for c in own):
+                text += " Confidence intervals are off: the metrics' classifier effects have no interval."
+            elif not worse and not better:
+                text += f" No metric's classifier effect has a {pct}% interval excluding 0."
+            if expect:
+                text += f" ({expect}.)"
+        else:
+            text = (head + "no significant change of the classifier on this sample — "
+                    + "; ".join(_test_text(t) for t in cc.tests) + ".")
+            if expect:
+                text += f" {expect[0].upper()}{expect[1:]}."
+            hint = [c for c in own if c.classifier_effect_ci is not None
+                    and (c.classifier_effect_ci[0] > 0 or c.classifier_effect_ci[1] < 0)]
+            if hint:
+                text += (f" The {pct}% interval of the classifier effect excludes 0 for "
+                         + ", ".join(_title(r, c.metric) for c in hint)
+                         + ", but the corrected tests do not reject: the sample cannot tell; the nominal change is "
+                         "not explained by the prevalence alone.")
+            else:
+                text += " This does not show that the classifier is unchanged: only that this sample cannot tell."
+        lines.append(text)
+    return tuple(lines)
 
 
 def _verdict(reports: list[Report], ref: Report, focus: str | None, changes: list[Change]) -> tuple[str, ...]:
@@ -359,15 +608,14 @@ def _verdict(reports: list[Report], ref: Report, focus: str | None, changes: lis
             + (f" (prevalence {100 * r.prevalence:.1f}% vs {100 * ref.prevalence:.1f}%)."
                if r.prevalence is not None and ref.prevalence is not None else ".")
         )
-    same = [c for c in focus_changes if c.direction == "no evidence of change"]
+    same = [c for c in focus_changes if c.direction == "no significant change"]
     if same:
         biggest = max(same, key=lambda c: abs(c.value - c.reference_value))
         lines.append(
             f"{', '.join(shorten(c.test_set) for c in same)}: nominal {title} moved by up to "
             f"{biggest.value - biggest.reference_value:+.3f} ({shorten(biggest.test_set)}) against "
             f"{shorten(ref.name)}, but "
-            f"OPS({title}) stayed within the reference's interval: no evidence that the model changed — "
-            "the nominal change follows the prevalence."
+            f"OPS({title}) stayed within the reference's interval: no significant change on this sample."
         )
     if not moved and not same and len(reports) > 1:
         lines.append(f"Confidence intervals are off: changes of OPS({title}) are not tested.")

@@ -269,8 +269,28 @@ def report_figures(report: Any) -> list[tuple[str, str, Any]]:
     return [(key, caption, func(report)) for key, caption, func in out]
 
 
+def _expected_band(ax: Any, comparison: Any, name: str, x: np.ndarray) -> None:
+    """What the reference classifier would score at each set's prevalence, with its interval
+    as a band (the reference: its own value)."""
+    exp, lo, hi = (np.full(x.shape, np.nan) for _ in range(3))
+    for i, r in enumerate(comparison.reports):
+        if r.name == comparison.reference and name in r.metrics:
+            exp[i] = lo[i] = hi[i] = r.metrics[name].value
+            continue
+        c = comparison.change(r.name, name)
+        if c is not None and c.decomposition is not None:
+            exp[i] = c.expected_value
+            if c.expected_ci is not None:
+                lo[i], hi[i] = c.expected_ci
+    if not any(c.decomposition is not None and c.metric == name for c in comparison.changes):
+        return
+    ax.fill_between(x, lo, hi, color=_GREY, alpha=0.35, lw=0, label="reference classifier at this prevalence")
+    ax.plot(x, exp, "d:", color="#555555", lw=1.2, ms=4)
+
+
 def compare_figure(comparison: Any, *, metrics: tuple[str, ...] | None = None):
-    """Prevalence, nominal value and OPS (with its interval) of a few metrics across test sets."""
+    """Prevalence, nominal value and OPS (with its interval) of a few metrics across test sets, and
+    (binary tasks) what the reference classifier would score at each set's prevalence (a band)."""
     reports = comparison.reports
     names = [str(r.name) for r in reports]
     if metrics is None:
@@ -288,6 +308,12 @@ def compare_figure(comparison: Any, *, metrics: tuple[str, ...] | None = None):
                         for r in reports])
         title = reports[0].metrics[name].title.split(" (")[0]
         ax.plot(x, vals, "o-", color=_BLUE, lw=2, label=f"nominal {title}")
+        _expected_band(ax, comparison, name, x)
+        for xi, r in zip(x, reports):  # the flags: the classifier effect, at the nominal value
+            flag = comparison.flag(r.name, name)
+            if flag and np.isfinite(vals[xi]):
+                ax.annotate(flag, (xi, vals[xi]), textcoords="offset points", xytext=(0, -14),
+                            ha="center", color=_GREEN if flag == "▲" else _RED, fontsize=12)
         if np.isfinite(ops).any():
             lo = np.array([np.nan if name not in r.metrics or r.metrics[name].ops_ci is None
                            else r.metrics[name].ops_ci[0] for r in reports])
@@ -298,11 +324,6 @@ def compare_figure(comparison: Any, *, metrics: tuple[str, ...] | None = None):
             if ok.any():
                 ax.errorbar(x[ok], ops[ok], yerr=[ops[ok] - lo[ok], hi[ok] - ops[ok]], fmt="none",
                             ecolor=_GREEN, capsize=3, lw=1)
-            for xi, r in zip(x, reports):
-                flag = comparison.flag(r.name, name)
-                if flag:
-                    ax.annotate(flag, (xi, ops[xi]), textcoords="offset points", xytext=(0, -14),
-                                ha="center", color=_RED, fontsize=12)
         finite = np.concatenate([vals[np.isfinite(vals)], ops[np.isfinite(ops)]])
         low = min(0.0, float(finite.min()) - 0.05) if finite.size else 0.0
         high = max(1.0, float(finite.max()) + 0.05) if finite.size else 1.0

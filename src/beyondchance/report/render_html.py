@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 from ._results import Report, fmt_value, shorten
 from .plots import compare_figure, figure_png_base64, report_figures
-from .render_terminal import describe_comparison, describe_task
+from .render_terminal import _comparison_legend, describe_comparison, describe_task
 
 __all__ = ["report_html", "comparison_html", "page", "report_section", "comparison_section"]
 
@@ -31,6 +31,8 @@ th, td { border-bottom: 1px solid #ddd; padding: 0.3em 0.6em; text-align: right;
 th { background: #f0f0f0; } td.name, th.name, td.verdict-cell { text-align: left; }
 td { white-space: nowrap; } td.verdict-cell { white-space: normal; }
 .good { color: #1e7b45; } .bad { color: #b03a2e; } .undef { color: #9a7d0a; }
+.flag-better { color: #1e7b45; font-weight: bold; } .flag-worse { color: #b03a2e; font-weight: bold; }
+.decomposed { color: #555; font-size: 90%; }
 figure { margin: 1em 0; } figure img { max-width: 100%; border: 1px solid #eee; }
 figcaption { color: #555; font-size: 0.9em; }
 .legend, .notes, footer { color: #666; font-size: 0.85em; }
@@ -179,7 +181,8 @@ def report_section(report: Report, *, heading: str | None = None, level: int = 2
 
 def _comparison_table(comparison: Any) -> str:
     reports = comparison.reports
-    head = "<tr><th class='name'>metric</th>" + "".join(f"<th>{_e(shorten(r.name))}</th>" for r in reports) + "</tr>"
+    head = "<tr><th class='name'>metric</th>" + "".join(
+        f"<th>{_e(shorten(r.name))}{' (ref)' if r.name == comparison.reference else ''}</th>" for r in reports) + "</tr>"
     rows = ["<tr><td class='name'>n</td>" + "".join(f"<td>{r.n:,}</td>" for r in reports) + "</tr>"]
     rows.append("<tr><td class='name'>prevalence</td>" + "".join(
         "<td>–</td>" if r.prevalence is None else f"<td>{100 * r.prevalence:.2f}%</td>" for r in reports) + "</tr>")
@@ -191,12 +194,44 @@ def _comparison_table(comparison: Any) -> str:
                 cells.append("<td>–</td>")
                 continue
             m, adv, ops, flag = cell
-            flag_html = f" <span class='flag'>{_e(flag)}</span>" if flag else ""
+            kind = "flag-better" if flag == "▲" else "flag-worse"
+            flag_html = f" <span class='flag {kind}'>{_e(flag)}</span>" if flag else ""
+            decomposed = comparison.decomposition_text(r.name, name)
+            decomposed = f"<br><span class='decomposed'>{_e(decomposed)}</span>" if decomposed else ""
             cells.append(f"<td><span class='{_cls(m)}'>{_e(fmt_value(m.value))}</span><br>"
-                         f"adv {_e(adv)}<br>OPS {_e(ops)}{flag_html}</td>")
+                         f"adv {_e(adv)}<br>OPS {_e(ops)}{flag_html}{decomposed}</td>")
         title = reports[0].metrics[name].title if name in reports[0].metrics else name
         rows.append(f"<tr data-metric='{_e(name)}'><td class='name'>{_e(title)}</td>{''.join(cells)}</tr>")
     return f"<table id='comparison'>{head}{''.join(rows)}</table>"
+
+
+def _label_free_html(comparison: Any) -> str:
+    """Windows without labels: estimated prevalence, projected metrics, the assumption test."""
+    ests = comparison.label_free
+    head = "<tr><th class='name'>metric</th>" + "".join(f"<th>{_e(shorten(n))}</th>" for n, _ in ests) + "</tr>"
+    rows = ["<tr><td class='name'>n</td>" + "".join(f"<td>{e.n_window:,}</td>" for _, e in ests) + "</tr>"]
+    rows.append("<tr><td class='name'>prevalence (est.)</td>" + "".join(
+        f"<td>{100 * e.prevalence:.1f}%" + ("" if e.prevalence_ci is None else
+                                           f"<br><span class='decomposed'>{100 * e.prevalence_ci[0]:.1f}%–"
+                                           f"{100 * e.prevalence_ci[1]:.1f}%</span>") + "</td>" for _, e in ests)
+        + "</tr>")
+    rows.append("<tr><td class='name'>label shift holds?</td>" + "".join(
+        f"<td>p = {e.assumption_p_value:.2g}</td>" if e.assumption_holds
+        else f"<td class='flag-worse'>no, p = {e.assumption_p_value:.2g}</td>" for _, e in ests) + "</tr>")
+    for metric in ests[0][1].metrics:
+        cells = []
+        for _, e in ests:
+            m = e.metrics[metric]
+            band = (f"<br><span class='decomposed'>{_e(fmt_value(m.ci[0]))}–{_e(fmt_value(m.ci[1]))}</span>"
+                    if m.ci else "")
+            cells.append(f"<td>{_e(fmt_value(m.value))}{band}</td>")
+        first = comparison.reports[0].metrics
+        title = first[metric].title if metric in first else metric
+        rows.append(f"<tr data-metric='{_e(metric)}'><td class='name'>{_e(title)}</td>{''.join(cells)}</tr>")
+    return ("<h3>Windows without labels</h3><p class='legend'>Label shift assumed: the prevalence estimated from the "
+            "scores, every metric the reference classifier's at that prevalence; where the test of the assumption "
+            "rejects, the scores changed otherwise and the estimates are not to be trusted.</p>"
+            f"<table id='label-free'>{head}{''.join(rows)}</table>")
 
 
 def comparison_section(comparison: Any, *, heading: str | None = None, level: int = 2, plots: bool = True) -> str:
@@ -209,12 +244,10 @@ def comparison_section(comparison: Any, *, heading: str | None = None, level: in
                  + "".join(f"<li>{_e(line)}</li>" for line in comparison.verdict) + "</ul></div>")
     parts.append(f"<p class='context'>{_e(describe_comparison(comparison))}</p>")
     parts.append(_comparison_table(comparison))
-    parts.append(
-        "<p class='legend'>Each cell: the nominal value, its advantage over the best constant prediction and "
-        "its OPS at that test set's prevalence. ▼/▲: the OPS interval lies entirely below/above the reference's "
-        f"({_e(shorten(comparison.reference))}). For precision, recall, specificity and balanced accuracy the OPS does "
-        "not depend on the prevalence at fixed error rates, so a flag there means the model changed; the OPS "
-        "of F1, MCC, κ and accuracy also drifts with the prevalence.</p>")
+    parts.append(f"<p class='legend'>{_e(_comparison_legend(comparison))} Reference: "
+                 f"{_e(shorten(comparison.reference))}.</p>")
+    if comparison.label_free:
+        parts.append(_label_free_html(comparison))
     if plots:
         parts.append(_img(compare_figure(comparison), "comparison plot",
                           "Prevalence, nominal values and OPS (with its interval at the CI ends) across the test sets.",

@@ -103,7 +103,9 @@ def comparison_markdown(comparison: Any) -> str:
                 cells.append("–")
                 continue
             m, adv, ops, flag = cell
-            cells.append(f"{fmt_value(m.value)} (adv {adv}, OPS {ops}){' ' + flag if flag else ''}")
+            decomposed = comparison.decomposition_text(r.name, name)
+            cells.append(f"{fmt_value(m.value)} (adv {adv}, OPS {ops}{'; ' + decomposed if decomposed else ''})"
+                         f"{' ' + flag if flag else ''}")
         title = reports[0].metrics[name].title if name in reports[0].metrics else name
         rows.append([title, *cells])
     parts = ["**beyondchance compare**", "", _cell(describe_comparison(comparison)), "", "Verdict:", ""]

@@ -274,7 +274,8 @@ def _comparison_table(comparison: Any):
     table = Table(show_header=True, header_style="bold", pad_edge=False)
     table.add_column("metric", no_wrap=True)
     for r in reports:
-        table.add_column(_text(shorten(r.name)), justify="right", no_wrap=True)
+        ref = " (ref)" if r.name == comparison.reference else ""
+        table.add_column(_text(shorten(r.name)) + ref, justify="right", no_wrap=True)
     table.add_row("n", *[f"{r.n:,}" for r in reports])
     table.add_row("prevalence", *[
         "-" if r.prevalence is None or not math.isfinite(r.prevalence) else f"{100 * r.prevalence:.2f}%"
@@ -290,11 +291,46 @@ def _comparison_table(comparison: Any):
             m, adv, _, flag = cell
             lines = [_styled(_style(m), fmt_value(m.value)), f"adv {adv}"]
             lines.append(f"OPS {_ops_text(m)}" if m.ops is not None else "OPS -")
+            decomposed = comparison.decomposition_text(r.name, name)
+            if decomposed:
+                lines.append(_text(decomposed))
             if flag:
-                lines[-1] = f"[bold magenta]{lines[-1]} {flag}[/bold magenta]"
+                style = "bold green" if flag == "▲" else "bold red"
+                lines[-1] = f"[{style}]{lines[-1]} {flag}[/{style}]"
             cells.append("\n".join(lines))
         title = comparison.reports[0].metrics[name].title if name in comparison.reports[0].metrics else name
         table.add_row(_text(title), *cells, end_section=True)
+    return table
+
+
+def _label_free_table(comparison: Any):
+    """Windows without labels: estimated prevalence and projected metrics (label shift)."""
+    from rich.table import Table
+
+    table = Table(show_header=True, header_style="bold", pad_edge=False,
+                  title="Windows without labels (label shift assumed; the reference classifier at the estimated "
+                        "prevalence)")
+    table.add_column("metric", no_wrap=True)
+    for name, _ in comparison.label_free:
+        table.add_column(_text(shorten(name)), justify="right", no_wrap=True)
+    ests = [e for _, e in comparison.label_free]
+
+    def ci(lo: float, hi: float, pct: bool = False) -> str:
+        return f"{100 * lo:.1f}%–{100 * hi:.1f}%" if pct else f"{fmt_value(lo)}–{fmt_value(hi)}"
+
+    table.add_row("n", *[f"{e.n_window:,}" for e in ests])
+    table.add_row("prevalence (est.)", *[
+        f"{100 * e.prevalence:.1f}%" + (f"\n{ci(*e.prevalence_ci, pct=True)}" if e.prevalence_ci else "") for e in ests])
+    table.add_row("label shift holds?", *[
+        f"p = {e.assumption_p_value:.2g}" if e.assumption_holds else f"[bold red]no, p = {e.assumption_p_value:.2g}[/bold red]"
+        for e in ests], end_section=True)
+    for metric in ests[0].metrics:
+        cells = []
+        for e in ests:
+            m = e.metrics[metric]
+            cells.append(fmt_value(m.value) + (f"\n{ci(*m.ci)}" if m.ci else ""))
+        title = comparison.reports[0].metrics[metric].title if metric in comparison.reports[0].metrics else metric
+        table.add_row(_text(title), *cells)
     return table
 
 
@@ -306,17 +342,29 @@ def _print_comparison(console: Any, comparison: Any) -> None:
     console.print(f"[bold]beyondchance compare[/bold]: {_text(describe_comparison(comparison))}", highlight=False)
     console.print(_comparison_table(comparison))
     console.print(
-        "Each cell: the nominal value, its advantage over the best constant prediction (the metric's "
-        "prediction advantage) and its OPS at that test set's prevalence. ▼/▲: the OPS interval lies "
-        "entirely below/above the reference's. For precision, recall, specificity and balanced accuracy "
-        "the OPS does not depend on the prevalence at fixed error rates, so a flag there means the model "
-        "changed; the OPS of F1, MCC, kappa and accuracy also drifts with the prevalence.",
+        _comparison_legend(comparison),
         style="dim", highlight=False,
     )
+    if comparison.label_free:
+        console.print(_label_free_table(comparison))
     console.print(f"Confidence intervals: {_text(comparison.reports[0].ci_description)}.", style="dim",
                   highlight=False)
     for note in comparison.notes:
         console.print(f"note: {_text(note)}", style="yellow", highlight=False)
+
+
+def _comparison_legend(comparison: Any) -> str:
+    """What a cell of the comparison says (shared by the terminal and HTML)."""
+    if comparison.classifier_changes:
+        return ("Each cell: the nominal value, its advantage over the best constant prediction and its OPS at that "
+                "test set's prevalence; exp: what the reference classifier (its error rates, or its ROC curve) "
+                "would score at that prevalence, with its interval; clf: the classifier effect, observed − exp "
+                "(the rest of the change is the prevalence effect, exp − reference). ▼/▲: the classifier changed "
+                "on that set (Holm-corrected tests of its error rates and ROC AUC) and this metric's classifier "
+                "effect interval lies below/above 0.")
+    return ("Each cell: the nominal value, its advantage over the best constant prediction (the metric's "
+            "prediction advantage) and its OPS at that test set's prevalence. ▼/▲: the OPS interval lies "
+            "entirely below/above the reference's.")
 
 
 def render_comparison(comparison: Any, *, console: Any = None) -> None:

@@ -1,0 +1,226 @@
+"""Simulation study of prevalence-shift monitoring (beyondchance.shift, beyondchance.label_shift).
+
+Populations: the bundled real data sets credit (modeldata_credit_data), default
+(islr_default) and caravan (islr_caravan).  A logistic regression is trained on a random
+half; its probabilities on the other half (the *pool*) define the class-conditional score
+distributions F1, F0.  A threshold predicts as many positives as the pool holds.
+
+* type I   — reference (n rows at the pool's prevalence) and test set (n rows at π) drawn
+             class-wise from the pool: the classifier is the same; the "classifier changed"
+             decision of ``compare`` (Holm-corrected Fisher FPR/FNR + DeLong AUC) is counted.
+* power    — the same with a fraction f of the test set's scores replaced by noise (a score
+             drawn from the pool's marginal, independent of the label).
+* coverage — of the decomposition's intervals for the expected value (the reference
+             classifier at π; truth from the pool at π) and for the classifier effect
+             (truth 0, and with noise f the pool-level difference).
+* label-free — a window of n rows at π without labels: coverage of the prevalence estimate
+             (truth π) and of the projected metrics (truth: the pool's classifier at π), for
+             adjusted classify-and-count and EM.
+* assumption — a covariate shift that is not a label shift (rows selected with probability
+             ∝ exp(γ·z), z the standardised feature most correlated with the score): share
+             of windows whose label-shift test rejects.
+
+Usage::
+
+    PYTHONPATH=src python benchmarks/sim_monitoring.py [--reps 200] [--n 5000] [--resamples 500] [--quick]
+        [--datasets credit,default,caravan] [--parts type1,power,coverage,label-free,assumption]
+
+The full run (200 replicates, n = 5000, 500 resamples) took 18–26 min of wall time per data set on a shared 2-core machine (default 1096 s, caravan 1544 s; docs/monitoring.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from dataclasses import dataclass
+
+import numpy as np
+from sklearn.linear_model import LogisticRegression
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+
+from beyondchance.curves import ThresholdCounts, threshold_counts
+from beyondchance.datasets import load_r
+from beyondchance.label_shift import estimate_performance
+from beyondchance.shift import SetStatistics, compare_classifiers, decompose, metrics_at
+
+DATASETS = {"credit": "modeldata_credit_data", "default": "islr_default", "caravan": "islr_caravan"}
+PREVALENCES = (0.02, 0.05, 0.1, 0.2, 0.35, 0.5)
+METRICS = ("accuracy", "precision", "recall", "f1", "mcc", "roc_auc", "pr_auc", "brier")
+PARTS = ("type1", "power", "coverage", "label-free", "assumption")
+
+
+@dataclass
+class Pool:
+    name: str
+    y: np.ndarray
+    s: np.ndarray
+    z: np.ndarray  # the standardised feature most correlated with the score
+    threshold: float
+
+    @property
+    def pos(self) -> np.ndarray:
+        return self.s[self.y == 1]
+
+    @property
+    def neg(self) -> np.ndarray:
+        return self.s[self.y == 0]
+
+    def stats(self, noise: float = 0.0) -> SetStatistics:
+        """The population's statistic (class-conditional score distributions), with a share
+        ``noise`` of each class's scores replaced by the marginal."""
+        n1, n0, n = self.pos.size, self.neg.size, self.s.size
+        scores = np.r_[self.s, self.s]
+        pw = np.r_[(1 - noise) * (self.y == 1) / n1, np.full(n, noise / n)]
+        nw = np.r_[(1 - noise) * (self.y == 0) / n0, np.full(n, noise / n)]
+        tc = ThresholdCounts.from_score_table(scores, pw, nw)
+        return SetStatistics.from_counts(tc, threshold=self.threshold, n_rows=n)
+
+
+def make_pool(key: str, seed: int = 0) -> Pool:
+    data = load_r(DATASETS[key])
+    rng = np.random.default_rng(seed)
+    idx = rng.permutation(data.y.size)
+    train, held = idx[: idx.size // 2], idx[idx.size // 2:]
+    model = make_pipeline(StandardScaler(), LogisticRegression(max_iter=2000, C=0.1))
+    model.fit(data.X[train], data.y[train])
+    s = model.predict_proba(data.X[held])[:, 1]
+    y = data.y[held]
+    x = StandardScaler().fit_transform(data.X[held])
+    corr = np.nan_to_num([abs(np.corrcoef(x[:, j], s)[0, 1]) if x[:, j].std() > 0 else 0 for j in range(x.shape[1])])
+    threshold = float(np.quantile(s, 1 - y.mean()))
+    return Pool(key, y, s, x[:, int(np.argmax(corr))], threshold)
+
+
+def draw(pool: Pool, rng: np.random.Generator, pi: float, n: int, noise: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """n rows, each positive with probability π, scores from the pool's class (class-wise
+    resampling); a share ``noise`` of the scores replaced by the pool's marginal."""
+    y = (rng.random(n) < pi).astype(int)
+    s = np.where(y == 1, rng.choice(pool.pos, n), rng.choice(pool.neg, n))
+    if noise:
+        hit = rng.random(n) < noise
+        s[hit] = rng.choice(pool.s, int(hit.sum()))
+    return y, s
+
+
+def _stats(pool: Pool, y: np.ndarray, s: np.ndarray) -> SetStatistics:
+    return SetStatistics.from_counts(threshold_counts(y, s), threshold=pool.threshold)
+
+
+def rejection_rate(pool: Pool, pi: float, reps: int, n: int, noise: float = 0.0, seed: int = 0) -> float:
+    """Share of replicates where the classifier is declared changed (5% level)."""
+    rng = np.random.default_rng(seed)
+    hits = 0
+    for _ in range(reps):
+        ref = _stats(pool, *draw(pool, rng, pool.y.mean(), n))
+        new = _stats(pool, *draw(pool, rng, pi, n, noise))
+        hits += compare_classifiers(ref, {"new": new})[0].changed
+    return hits / reps
+
+
+def decomposition_coverage(pool: Pool, pi: float, reps: int, n: int, resamples: int, noise: float = 0.0,
+                           seed: int = 0, metrics=METRICS) -> dict[str, tuple[float, float]]:
+    """metric -> (coverage of expected_ci, coverage of classifier_effect_ci)."""
+    rng = np.random.default_rng(seed)
+    pop, changed = pool.stats(), pool.stats(noise)
+    exp_truth = metrics_at(pop, pi, metrics)
+    new_truth = metrics_at(changed, pi, metrics)
+    hits = {m: [0, 0, 0] for m in metrics}
+    for r in range(reps):
+        ref = _stats(pool, *draw(pool, rng, pool.y.mean(), n))
+        new = _stats(pool, *draw(pool, rng, pi, n, noise))
+        d = decompose(ref, new, metrics, n_resamples=resamples, random_state=r)
+        for m, dm in d.items():
+            te, tc = float(np.squeeze(exp_truth[m])), float(np.squeeze(new_truth[m] - exp_truth[m]))
+            if dm.expected_ci is None or dm.classifier_effect_ci is None:
+                continue
+            hits[m][0] += dm.expected_ci[0] <= te <= dm.expected_ci[1]
+            hits[m][1] += dm.classifier_effect_ci[0] <= tc <= dm.classifier_effect_ci[1]
+            hits[m][2] += 1
+    return {m: (h[0] / max(h[2], 1), h[1] / max(h[2], 1)) for m, h in hits.items()}
+
+
+def label_free_coverage(pool: Pool, pi: float, reps: int, n: int, resamples: int, method: str = "acc",
+                        seed: int = 0, metrics=METRICS) -> dict[str, float]:
+    """Coverage of the prevalence interval (key "prevalence") and of each projected metric's;
+    "flagged": share of windows whose label-shift test rejected (should be about 5%)."""
+    rng = np.random.default_rng(seed)
+    truth = metrics_at(pool.stats(), pi, metrics)
+    hits = {m: 0 for m in ("prevalence", "flagged", *metrics)}
+    for r in range(reps):
+        y_ref, s_ref = draw(pool, rng, pool.y.mean(), n)
+        _, s_new = draw(pool, rng, pi, n)
+        est = estimate_performance(y_ref, s_ref, s_new, threshold=pool.threshold, method=method, metrics=metrics,
+                                   n_resamples=resamples, random_state=r)
+        hits["prevalence"] += est.prevalence_ci[0] <= pi <= est.prevalence_ci[1]
+        hits["flagged"] += not est.assumption_holds
+        for m in metrics:
+            ci = est.metrics[m].ci
+            hits[m] += ci is not None and ci[0] <= float(np.squeeze(truth[m])) <= ci[1]
+    return {m: h / reps for m, h in hits.items()}
+
+
+def covariate_shift_flag_rate(pool: Pool, reps: int, n: int, resamples: int, gamma: float = 1.0,
+                              seed: int = 0) -> float:
+    """Share of windows selected by a covariate (∝ exp(γ z)) whose label-shift test rejects."""
+    rng = np.random.default_rng(seed)
+    p = np.exp(gamma * pool.z)
+    p /= p.sum()
+    flagged = 0
+    for r in range(reps):
+        y_ref, s_ref = draw(pool, rng, pool.y.mean(), n)
+        s_new = pool.s[rng.choice(pool.s.size, n, p=p)]
+        est = estimate_performance(y_ref, s_ref, s_new, threshold=pool.threshold, metrics=("f1",),
+                                   n_resamples=resamples, random_state=r)
+        flagged += not est.assumption_holds
+    return flagged / reps
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--reps", type=int, default=200)
+    ap.add_argument("--n", type=int, default=5000)
+    ap.add_argument("--resamples", type=int, default=500)
+    ap.add_argument("--quick", action="store_true", help="20 replicates, 200 resamples")
+    ap.add_argument("--datasets", default=",".join(DATASETS), help="comma-separated, among " + ", ".join(DATASETS))
+    ap.add_argument("--parts", default=",".join(PARTS), help="comma-separated, among " + ", ".join(PARTS))
+    args = ap.parse_args()
+    parts = set(args.parts.split(","))
+    if args.quick:
+        args.reps, args.resamples = 20, 200
+    reps, n, B = args.reps, args.n, args.resamples
+    t0 = time.time()
+    print(f"replicates {reps}, n = {n}, bootstrap resamples {B}, level 5% / 95%")
+    for key in args.datasets.split(","):
+        pool = make_pool(key)
+        print(f"\n== {key}: pool {pool.y.size} rows, prevalence {pool.y.mean():.3f}, threshold {pool.threshold:.3f}")
+        if "type1" in parts:
+            print("type I ('classifier changed' under a pure prevalence shift):")
+            for i, pi in enumerate(PREVALENCES):  # independent references for each prevalence
+                print(f"  π = {pi:.2f}: {rejection_rate(pool, pi, reps, n, seed=100 + i):.3f}")
+        if "power" in parts:
+            print("power (a share f of the test set's scores replaced by noise):")
+            for f in (0.05, 0.1, 0.2, 0.4):
+                rates = [rejection_rate(pool, pi, reps, n, noise=f, seed=2) for pi in (0.05, 0.2, 0.5)]
+                print(f"  f = {f:.2f}: π = 0.05 / 0.20 / 0.50 -> " + " / ".join(f"{r:.3f}" for r in rates))
+        if "coverage" in parts:
+            for pi, f in ((0.05, 0.0), (0.3, 0.0), (0.3, 0.2)):
+                cov = decomposition_coverage(pool, pi, reps, n, B, noise=f, seed=3)
+                print(f"coverage, decomposition at π = {pi}, noise {f}: metric expected_ci / classifier_effect_ci")
+                for m, (ce, cc) in cov.items():
+                    print(f"  {m:10s} {ce:.3f} / {cc:.3f}")
+        if "label-free" in parts:
+            for method in ("acc", "em"):
+                for pi in (0.05, 0.3):
+                    cov = label_free_coverage(pool, pi, reps, n, B, method=method, seed=4)
+                    print(f"label-free ({method}) at π = {pi}: " + ", ".join(f"{k} {v:.3f}" for k, v in cov.items()))
+        if "assumption" in parts:
+            for gamma in (1.0, 2.0):
+                print(f"assumption test under a covariate shift (γ = {gamma}): flagged in "
+                      f"{covariate_shift_flag_rate(pool, reps, n, B, gamma=gamma, seed=5):.3f} of windows")
+        print(f"[{time.time() - t0:.0f} s]")
+    print(f"\ntotal {time.time() - t0:.0f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,350 @@
+r"""Before the labels arrive: a window's prevalence and metrics from its scores alone.
+
+Under *label shift* the class-conditional score distributions stay those of the
+reference set and only the prevalence moves, so a new window's score distribution is
+the mixture :math:`G = \pi F_1 + (1-\pi) F_0` of the reference's class-conditional
+distributions.  Its prevalence is then estimated without labels by
+
+* **adjusted classify-and-count** — black-box shift estimation for two classes (Lipton,
+  Wang & Smola 2018, "Detecting and correcting for label shift with black box
+  predictors", ICML; Forman 2008): the predicted-positive rate is
+  :math:`q = \pi\,\mathrm{TPR} + (1-\pi)\,\mathrm{FPR}`, so
+  :math:`\hat\pi = (\hat q - \widehat{\mathrm{FPR}}) / (\widehat{\mathrm{TPR}} - \widehat{\mathrm{FPR}})`,
+  clipped to [0, 1], with the reference's rates at the threshold;
+* **EM re-estimation of the priors** (Saerens, Latinne & Decaestecker 2002, Neural
+  Computation 14, section 3) with posteriors calibrated on the reference itself — within
+  each of 20 bins of adjacent scores, :math:`p_r(1|b)` is the reference's share of
+  positives, so the scores need not be calibrated probabilities:
+  :math:`p_{new}(1|b) \propto (\pi/\pi_r) p_r(1|b)` against
+  :math:`((1-\pi)/(1-\pi_r))(1-p_r(1|b))`, and :math:`\pi \leftarrow` the mean of
+  :math:`p_{new}(1|b)` over the window, until it settles.  This is the maximum-likelihood
+  prevalence of the binned mixture; it uses the whole score distribution, not only the
+  side of the threshold.
+
+Every metric is then projected as the reference classifier at :math:`\hat\pi`
+(:func:`beyondchance.shift.metrics_at`).  Intervals: a bootstrap of the reference's
+(score bin, class) cells and of the window's score bins.  The assumption is tested:
+Pearson's chi-square between the window's counts in 20 bins of adjacent scores (equal
+reference weight) and the fitted mixture :math:`\hat\pi \hat F_1 + (1-\hat\pi)\hat F_0`,
+calibrated by a parametric bootstrap (windows drawn from the fitted mixture, the
+reference resampled, the prevalence re-estimated in each — so the estimation of π and
+the reference's own noise are accounted for).  A small p-value says the scores changed in a way a
+change of prevalence alone does not explain, and that the estimates are not to be
+trusted.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Literal, Sequence
+
+import numpy as np
+
+from ._validation import (as_float, binary_target, check_consistent_length, check_n_resamples, check_option,
+                          check_random_state, check_sample_weight, check_unit_interval)
+from ._warnings import InvalidInputError
+from .curves import threshold_counts
+from .shift import SetStatistics, _exact, _interval, _rates, check_reference, metrics_at
+
+__all__ = ["LabelFreeEstimate", "ProjectedMetric", "estimate_performance", "MIN_WINDOW_ROWS"]
+
+#: a window with fewer rows is refused (its score distribution says too little)
+MIN_WINDOW_ROWS = 50
+#: EM works on this many bins of adjacent scores of equal reference weight
+EM_BINS = 20
+_EM_TOL = 1e-8
+_EM_MAX_ITER = 1000
+
+
+@dataclass(frozen=True)
+class ProjectedMetric:
+    """A metric projected at the estimated prevalence, and its interval."""
+
+    metric: str
+    value: float
+    ci: tuple[float, float] | None
+
+    def to_dict(self) -> dict[str, Any]:
+        def num(x: Any) -> Any:
+            return None if x is None or not math.isfinite(x) else float(x)
+
+        return {"metric": self.metric, "value": num(self.value),
+                "ci": None if self.ci is None else [num(self.ci[0]), num(self.ci[1])]}
+
+
+@dataclass(frozen=True)
+class LabelFreeEstimate:
+    """What a window without labels probably scores (see :func:`estimate_performance`).
+
+    Attributes
+    ----------
+    prevalence, prevalence_ci : the estimated prevalence and its interval (``method``)
+    method : ``"acc"`` (adjusted classify-and-count) or ``"em"`` (Saerens et al.)
+    estimates : every estimator's prevalence (``"acc"`` and ``"em"``)
+    reference_prevalence : the reference's prevalence
+    metrics : name -> :class:`ProjectedMetric` at the estimated prevalence
+    assumption_statistic, assumption_p_value : Pearson's chi-square between the window and the
+        fitted mixture on 20 score bins, and its parametric-bootstrap p-value
+    assumption_holds : ``assumption_p_value > 1 − confidence_level``
+    caveats : what limits the estimate, in words
+    n_reference, n_window, confidence_level, n_resamples
+    """
+
+    prevalence: float
+    prevalence_ci: tuple[float, float] | None
+    method: str
+    estimates: dict
+    reference_prevalence: float
+    metrics: dict
+    assumption_statistic: float
+    assumption_p_value: float
+    assumption_holds: bool
+    caveats: tuple[str, ...]
+    n_reference: int
+    n_window: int
+    confidence_level: float
+    n_resamples: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "prevalence": self.prevalence,
+            "prevalence_ci": None if self.prevalence_ci is None else list(self.prevalence_ci),
+            "method": self.method,
+            "estimates": dict(self.estimates),
+            "reference_prevalence": self.reference_prevalence,
+            "metrics": {k: m.to_dict() for k, m in self.metrics.items()},
+            "assumption_statistic": self.assumption_statistic,
+            "assumption_p_value": self.assumption_p_value,
+            "assumption_holds": self.assumption_holds,
+            "caveats": list(self.caveats),
+            "n_reference": self.n_reference,
+            "n_window": self.n_window,
+            "confidence_level": self.confidence_level,
+            "n_resamples": self.n_resamples,
+        }
+
+    @property
+    def verdict(self) -> str:
+        """One line: the estimate, or why it is not to be trusted."""
+        pi = f"{100 * self.prevalence:.1f}%"
+        if self.prevalence_ci is not None:
+            pi += f" ({100 * self.prevalence_ci[0]:.1f}%–{100 * self.prevalence_ci[1]:.1f}%)"
+        if not self.assumption_holds:
+            return (f"The window's scores changed in a way a change of prevalence alone does not explain "
+                    f"(chi-square to the label-shift fit {self.assumption_statistic:.1f} on {EM_BINS} bins, p = "
+                    f"{self.assumption_p_value:.2g}): the estimated prevalence {pi} and the projected metrics are "
+                    "not to be trusted.")
+        return (f"Estimated prevalence {pi} (reference {100 * self.reference_prevalence:.1f}%), assuming only the "
+                f"prevalence changed; the scores are consistent with that (p = {self.assumption_p_value:.2g}), "
+                "which does not prove it.")
+
+
+def _window_bins(s: SetStatistics, scores: np.ndarray) -> np.ndarray:
+    """Bin index (the reference's bins, by decreasing score) of each window score: the
+    boundary between two bins is the threshold where it separates them, else the midpoint."""
+    hi, lo = s.bin_scores[:, 0], s.bin_scores[:, 1]
+    bounds = (lo[:-1] + hi[1:]) / 2
+    if 0 < s.cut < hi.shape[0]:
+        bounds[s.cut - 1] = s.threshold
+    # bin = number of boundaries strictly above the score
+    return bounds.shape[0] - np.searchsorted(bounds[::-1], scores, side="right")
+
+
+def _inside(pi: Any) -> Any:
+    """An estimated prevalence of 0 or 1 moved inside by 1e-9: the metrics there are their limits
+    (recall stays the reference's TPR, not 0/0), so no bootstrap resample is dropped."""
+    return np.clip(pi, 1e-9, 1 - 1e-9)
+
+
+def _acc(ref: SetStatistics, q: Any) -> Any:
+    """Adjusted classify-and-count: (q − FPR)/(TPR − FPR), clipped to [0, 1]."""
+    _, a, b = _rates(ref)
+    tpr = 1 - b
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.clip((q - a) / (tpr - a), 0.0, 1.0)
+
+
+def _em(ref_pos: np.ndarray, ref_neg: np.ndarray, window: np.ndarray) -> Any:
+    """Saerens et al. (2002) EM of the prior, the posteriors calibrated on the reference:
+    within each bin, p_r(1 | bin) = the reference's share of positives there.  Arrays (B, K)
+    or (K,): the reference's class weights and the window's weights per bin; returns (B,)."""
+    rp, rn, w = (np.atleast_2d(x) for x in (ref_pos, ref_neg, window))
+    P, N = rp.sum(1, keepdims=True), rn.sum(1, keepdims=True)
+    pr = P / (P + N)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        like1, like0 = rp / P, rn / N  # the class-conditional bin probabilities
+    w = w / w.sum(axis=1, keepdims=True)
+    pi = pr.copy()
+    for _ in range(_EM_MAX_ITER):
+        num = pi * like1
+        den = num + (1 - pi) * like0
+        post = np.divide(num, den, out=np.zeros_like(num), where=den > 0)
+        new = (w * post).sum(axis=1, keepdims=True)
+        if np.max(np.abs(new - pi)) < _EM_TOL:
+            pi = new
+            break
+        pi = new
+    return pi[:, 0]
+
+
+def _coarse(ref: SetStatistics, bins: int = EM_BINS) -> np.ndarray:
+    """Starts of at most ``bins`` groups of adjacent bins of nearly equal reference weight."""
+    cum = np.cumsum(ref.pos + ref.neg)
+    edges = np.searchsorted(cum, cum[-1] * np.arange(1, bins) / bins, side="left") + 1
+    return np.unique(np.r_[0, edges[edges < cum.shape[0]]])
+
+
+def _mixture_chi2(ref_pos: np.ndarray, ref_neg: np.ndarray, window: np.ndarray, pi: Any) -> Any:
+    """Pearson's chi-square between the window's weights per bin and the fitted mixture
+    π F1 + (1 − π) F0 of the reference's class-conditional bin probabilities, scaled to the
+    window's total.  Arrays (B, K) or (K,); returns (B,) (or a float)."""
+    rp, rn, w = (np.atleast_2d(x) for x in (ref_pos, ref_neg, window))
+    p = np.atleast_1d(np.asarray(pi, dtype=np.float64))[:, None]
+    expected = w.sum(1, keepdims=True) * (p * rp / rp.sum(1, keepdims=True) + (1 - p) * rn / rn.sum(1, keepdims=True))
+    stat = np.sum((w - expected) ** 2 / np.maximum(expected, 1e-12), axis=1)
+    return stat if np.ndim(pi) else float(stat[0])
+
+
+def estimate_performance(
+    y_reference: Any,
+    scores_reference: Any,
+    scores_window: Any,
+    *,
+    threshold: float | None = None,
+    pos_label: Any = None,
+    sample_weight: Any = None,
+    window_sample_weight: Any = None,
+    method: Literal["acc", "em"] = "acc",
+    metrics: Sequence[str] | None = None,
+    confidence_level: float = 0.95,
+    n_resamples: int = 1000,
+    random_state: Any = 0,
+) -> LabelFreeEstimate:
+    r"""Estimate a window's prevalence and metrics from its scores alone (label shift).
+
+    Parameters
+    ----------
+    y_reference, scores_reference : the labelled reference set (labels and scores)
+    scores_window : the new window's scores (no labels)
+    threshold : a score ≥ threshold is predicted positive (default 0.5 for scores in
+        [0, 1], else 0)
+    pos_label : the positive class of ``y_reference`` (as in scikit-learn)
+    sample_weight, window_sample_weight : weights of the reference's and of the window's rows
+    method : ``"acc"`` — adjusted classify-and-count (Lipton et al. 2018); ``"em"`` —
+        Saerens et al. (2002) with posteriors calibrated on the reference's score bins
+    metrics : the metrics projected (default: the binary labeling metrics, the curve AUCs
+        and, for probabilities, log loss and Brier score)
+    confidence_level, n_resamples, random_state : the bootstrap
+
+    Returns
+    -------
+    LabelFreeEstimate
+
+    Notes
+    -----
+    ACC: :math:`\hat\pi = (\hat q - \mathrm{FPR}_r)/(\mathrm{TPR}_r - \mathrm{FPR}_r)`; every metric
+    is the reference classifier at :math:`\hat\pi`, e.g. precision
+    :math:`\hat\pi\,\mathrm{TPR}_r / (\hat\pi\,\mathrm{TPR}_r + (1-\hat\pi)\mathrm{FPR}_r)`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from beyondchance import estimate_performance
+    >>> rng = np.random.default_rng(0)
+    >>> def scores(y):
+    ...     return 1 / (1 + np.exp(-(2.5 * (2 * y - 1) + rng.normal(0, 1.5, y.size))))
+    >>> y_ref = (rng.random(5000) < 0.3).astype(int)
+    >>> y_new = (rng.random(5000) < 0.1).astype(int)        # unknown to the estimate
+    >>> est = estimate_performance(y_ref, scores(y_ref), scores(y_new), n_resamples=200)
+    >>> bool(est.prevalence_ci[0] < 0.1 < est.prevalence_ci[1]), est.assumption_holds
+    (True, True)
+    """
+    method = check_option(method, "method", ("acc", "em"))
+    level = float(check_unit_interval(confidence_level, "confidence_level", open_=True))
+    n_resamples = check_n_resamples(n_resamples, level)
+    y, _ = binary_target(y_reference, pos_label=pos_label, name="y_reference")
+    s_ref = as_float(scores_reference, "scores_reference")
+    s_new = as_float(scores_window, "scores_window")
+    check_consistent_length(y_reference=y, scores_reference=s_ref)
+    w_ref = check_sample_weight(sample_weight, s_ref.shape[0])
+    w_new = check_sample_weight(window_sample_weight, s_new.shape[0])
+    if s_new.shape[0] < MIN_WINDOW_ROWS:
+        raise InvalidInputError(f"the window has {s_new.shape[0]} rows; estimating its prevalence from its scores "
+                                f"needs at least {MIN_WINDOW_ROWS}")
+    lo, hi = float(s_ref.min()), float(s_ref.max())
+    probabilities = lo >= 0 and hi <= 1 and float(s_new.min()) >= 0 and float(s_new.max()) <= 1
+    thr = float(threshold) if threshold is not None else (0.5 if probabilities else 0.0)
+    ref = SetStatistics.from_counts(threshold_counts(y, s_ref, sample_weight=w_ref), threshold=thr)
+    check_reference(ref, "the reference set")
+    if metrics is None:  # the report's default metrics of binary scores (the one list of them)
+        from .report._results import metrics_for_task
+
+        metrics = metrics_for_task("binary-scores", probabilities=probabilities)
+    names = list(metrics)
+    w_new = np.ones(s_new.shape[0]) if w_new is None else w_new
+    caveats = []
+    outside = float(w_new[(s_new > hi) | (s_new < lo)].sum() / w_new.sum())
+    if outside > 0:
+        caveats.append(f"{100 * outside:.1f}% of the window's scores lie outside the reference's range "
+                       f"[{lo:.4g}, {hi:.4g}]: the reference says nothing about them directly (they join its end bins)")
+    _, a_r, b_r = _rates(ref)
+    if 1 - b_r - a_r <= 0.05:
+        caveats.append(f"the reference classifier barely separates the classes at the threshold (TPR − FPR = "
+                       f"{1 - b_r - a_r:.3f}): adjusted classify-and-count is unstable")
+
+    # the window's statistic: weights per reference bin, and the exact quantities
+    bins = _window_bins(ref, s_new)
+    k = ref.pos.shape[0]
+    window = np.bincount(bins, weights=w_new, minlength=k)
+    q_exact = float(w_new[s_new >= thr].sum() / w_new.sum())
+    estimates = {"acc": float(_acc(ref, q_exact))}
+    groups = _coarse(ref)
+
+    def em(r: SetStatistics, w: np.ndarray) -> np.ndarray:
+        return _em(*(np.add.reduceat(np.atleast_2d(x), groups, axis=1) for x in (r.pos, r.neg, w)))
+
+    estimates["em"] = float(em(ref, window)[0])
+    pi_hat = estimates[method]
+    exact = metrics_at(_exact(ref), _inside(pi_hat), names)
+    stat = _mixture_chi2(*(np.add.reduceat(x, groups) for x in (ref.pos, ref.neg, window)), pi_hat)
+
+    # bootstrap: the reference's cells and the window's bins
+    rng = check_random_state(random_state)
+    ref_star = ref.resample(n_resamples, rng)
+    n_new = s_new.shape[0]
+    win_star = rng.multinomial(n_new, window / window.sum(), size=n_resamples).astype(np.float64)
+
+    def estimate(r_star: SetStatistics, w_star: np.ndarray) -> np.ndarray:
+        if method == "acc":
+            return _acc(r_star, w_star[:, : r_star.cut].sum(1) / w_star.sum(1))
+        return em(r_star, w_star)
+
+    pi_star = estimate(ref_star, win_star)
+    binned_pi = float(estimate(ref, window[None])[0])
+    pi_ci = _interval(pi_hat, binned_pi, pi_star, level)
+    pi_ci = None if pi_ci is None else (float(np.clip(pi_ci[0], 0, 1)), float(np.clip(pi_ci[1], 0, 1)))
+    m_star = metrics_at(ref_star, _inside(pi_star), names)
+    m_binned = metrics_at(ref, _inside(binned_pi), names)
+    projected = {}
+    for m, value in exact.items():
+        value = float(np.squeeze(value))
+        ci = _interval(value, float(np.squeeze(m_binned[m])), m_star[m], level)
+        projected[m] = ProjectedMetric(m, value, ci)
+
+    # the assumption: windows drawn from the fitted mixture, the reference resampled
+    mix = pi_hat * ref.pos / ref.pos.sum() + (1 - pi_hat) * ref.neg / ref.neg.sum()
+    null_win = rng.multinomial(n_new, mix / mix.sum(), size=n_resamples).astype(np.float64)
+    null_ref = ref.resample(n_resamples, rng)
+    null_stat = _mixture_chi2(*(np.add.reduceat(x, groups, axis=1) for x in (null_ref.pos, null_ref.neg, null_win)),
+                              estimate(null_ref, null_win))
+    p_value = float((1 + np.sum(null_stat >= stat)) / (1 + n_resamples))
+    holds = p_value > 1 - level
+    if not holds:
+        caveats.append("the window's scores are not a mixture of the reference's class-conditional score "
+                       "distributions: something besides the prevalence changed, and the estimates are not to be "
+                       "trusted")
+    return LabelFreeEstimate(
+        float(pi_hat), pi_ci, method, estimates, ref.prevalence, projected, stat, p_value, bool(holds),
+        tuple(caveats), int(s_ref.shape[0]), int(n_new), level, int(n_resamples),
+    )

@@ -1,0 +1,504 @@
+r"""Prevalence shift or a changed classifier: the decomposition of a metric's change.
+
+A binary classifier is characterised, free of the prevalence π, by its class-conditional
+score distributions — for predicted labels by its Type-I and Type-II errors (α, β) (OPS
+paper, section 2).  Every metric on a test set is a function of π and of those:
+
+.. math::
+
+    m_{obs} = m(\pi_t, \alpha_t, \beta_t), \qquad
+    m_{exp} = m(\pi_t, \alpha_r, \beta_r)
+
+(for scoring metrics, (α, β) are the whole ROC curve: e.g. the PR AUC at π_t from the
+reference's ROC curve; for the log loss and the Brier score, the class-conditional mean
+losses).  ``m_exp`` is what the *reference* classifier would score at the test set's
+prevalence, so
+
+.. math::
+
+    m_{obs} - m_{ref} = \underbrace{(m_{exp} - m_{ref})}_{\text{prevalence effect}}
+                      + \underbrace{(m_{obs} - m_{exp})}_{\text{classifier effect}}.
+
+Intervals come from a bootstrap of both sets' sufficient statistics (the cells
+(score bin, class) of each set resampled, never the rows), percentile intervals
+centred on the exact estimates as in :mod:`beyondchance.score_statistics`.
+
+Whether the classifier changed is tested on the prevalence-free quantities only:
+Fisher's exact test of the false-positive rate and of the false-negative rate at the
+threshold, and (scores) the unpaired DeLong test of the ROC AUC (DeLong et al. 1988;
+variance from the placement values).  The p-values of all the test sets are adjusted
+together (Holm 1979), so the family-wise error over the sets compared stays at the
+nominal level.
+
+>>> import numpy as np
+>>> from beyondchance.curves import threshold_counts
+>>> from beyondchance.shift import SetStatistics, decompose
+>>> rng = np.random.default_rng(0)
+>>> def sample(pi, n=4000):
+...     y = (rng.random(n) < pi).astype(int)
+...     return threshold_counts(y, np.clip(0.5 + 0.25 * (2 * y - 1) + rng.normal(0, 0.2, n), 0, 1))
+>>> ref = SetStatistics.from_counts(sample(0.3), threshold=0.5)
+>>> new = SetStatistics.from_counts(sample(0.05), threshold=0.5)
+>>> d = decompose(ref, new, ["precision"], n_resamples=200, random_state=0)["precision"]
+>>> bool(d.value < d.reference_value - 0.3), bool(abs(d.classifier_effect) < 0.05)
+(True, True)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from typing import Any, Sequence
+
+import numpy as np
+from scipy import stats as sps
+
+from ._validation import check_random_state
+from ._warnings import InvalidInputError
+from .curves import ThresholdCounts, auc_from_rates
+from .metrics import METRICS
+from .score_statistics import _CURVE_OF, per_threshold
+
+__all__ = ["SetStatistics", "Decomposition", "ClassifierTest", "ClassifierChange", "decompose",
+           "classifier_change_tests", "compare_classifiers", "metrics_at", "holm_adjust", "check_reference", "DECOMPOSABLE"]
+
+#: losses decomposed through the class-conditional mean losses (scores in [0, 1])
+_LOSSES = ("log_loss", "brier")
+#: every metric the decomposition covers: the labeling registry, the curve AUCs, the losses
+DECOMPOSABLE = tuple(METRICS) + tuple(_CURVE_OF) + _LOSSES
+#: at most this many cells (score bins) per class in the bootstrap
+MAX_BINS = 1000
+
+
+_EPS = float(np.finfo(np.float64).eps)
+
+
+def _loss_of_each_class(v: np.ndarray, loss: str) -> tuple[np.ndarray, np.ndarray]:
+    """The loss of a positive and of a negative scored ``v`` (scikit-learn's ``log_loss``
+    clipping to [eps, 1 − eps]; binary ``brier_score_loss``).  (The report's per-bin class
+    loss sums live in :mod:`beyondchance.score_statistics`, whose API is being changed on
+    main; this keeps the decomposition independent of it.)"""
+    if loss == "log_loss":
+        p = np.clip(v, _EPS, 1 - _EPS)
+        return -np.log(p), -np.log1p(-p)
+    return np.square(1.0 - v), np.square(v)
+
+
+@dataclass(frozen=True, eq=False)
+class SetStatistics:
+    """One test set's sufficient statistic for the decomposition: weights per (score bin, class).
+
+    Attributes
+    ----------
+    counts : the exact :class:`~beyondchance.curves.ThresholdCounts` (None for labels only)
+    pos, neg : (K,) weights of positives / negatives per bin, bins by decreasing score
+    n_rows : number of rows the bootstrap draws (the rows of the set)
+    cut : number of leading bins predicted positive (score ≥ threshold)
+    pos_loss, neg_loss : loss name -> (K,) weighted loss sums (scores in [0, 1])
+    exact_rates : (tp, fp, fn, tn) at the threshold, exact
+    threshold : the threshold (scores)
+    bin_scores : (K, 2) highest and lowest distinct score of each bin (scores)
+    """
+
+    counts: ThresholdCounts | None
+    pos: np.ndarray
+    neg: np.ndarray
+    n_rows: int
+    cut: int
+    pos_loss: dict
+    neg_loss: dict
+    exact_rates: tuple[float, float, float, float]
+    threshold: float = float("nan")
+    bin_scores: np.ndarray | None = None
+
+    @classmethod
+    def from_confusion(cls, tp: float, fp: float, fn: float, tn: float, *, n_rows: int | None = None) -> "SetStatistics":
+        """Predicted labels: two bins (predicted positive, predicted negative)."""
+        n = int(round(tp + fp + fn + tn)) if n_rows is None else int(n_rows)
+        return cls(None, np.array([tp, fn], float), np.array([fp, tn], float), n, 1, {}, {},
+                   (float(tp), float(fp), float(fn), float(tn)))
+
+    @classmethod
+    def from_counts(cls, tc: ThresholdCounts, *, threshold: float, n_rows: int | None = None,
+                    max_bins: int = MAX_BINS) -> "SetStatistics":
+        """Scores: adjacent distinct scores pooled into at most ``max_bins`` bins of nearly
+        equal weight, with a bin edge at the threshold (so the labels at the threshold are exact)."""
+        v, dp, dn = per_threshold(tc)
+        k = v.shape[0]
+        cut_exact = int(np.searchsorted(-v, -threshold, side="right"))  # scores >= threshold
+        if k <= max_bins:
+            starts = np.arange(k)
+            cut = cut_exact
+        else:
+            cum = np.cumsum(dp + dn)
+            edges = np.searchsorted(cum, cum[-1] * np.arange(1, max_bins) / max_bins, side="left") + 1
+            starts = np.unique(np.r_[0, edges[edges < k], [cut_exact] if 0 < cut_exact < k else []]).astype(int)
+            cut = int(np.searchsorted(starts, cut_exact))
+
+        def pool(x: np.ndarray) -> np.ndarray:
+            return np.add.reduceat(x, starts) if k > max_bins else np.asarray(x, float).copy()
+
+        pos_loss, neg_loss = {}, {}
+        if v.size and v.min() >= 0 and v.max() <= 1:
+            for loss in _LOSSES:
+                lp, ln = _loss_of_each_class(v, loss)
+                pos_loss[loss], neg_loss[loss] = pool(dp * lp), pool(dn * ln)
+        tp, fp = float(dp[:cut_exact].sum()), float(dn[:cut_exact].sum())
+        n = int(round(tc.n)) if n_rows is None else int(n_rows)
+        ends = np.r_[starts[1:], k] - 1
+        return cls(tc, pool(dp), pool(dn), n, cut, pos_loss, neg_loss, (tp, fp, tc.n_pos - tp, tc.n_neg - fp),
+                   float(threshold), np.column_stack([v[starts], v[ends]]))
+
+    @property
+    def prevalence(self) -> float:
+        p, n = self.pos.sum(), self.neg.sum()
+        return float(p / (p + n))
+
+    def resample(self, n_resamples: int, rng: np.random.Generator) -> "SetStatistics":
+        """A stack of bootstrap replicates (arrays (B, K)): ``n_rows`` rows drawn from the cells
+        (the row bootstrap; with weights, rows carry the mean weight of their cell)."""
+        w = np.concatenate([self.pos, self.neg])
+        total = w.sum()
+        draws = rng.multinomial(self.n_rows, w / total, size=n_resamples) * (total / self.n_rows)
+        k = self.pos.shape[0]
+        scale_p = np.divide(1.0, self.pos, out=np.zeros(k), where=self.pos > 0)
+        scale_n = np.divide(1.0, self.neg, out=np.zeros(k), where=self.neg > 0)
+        pos, neg = draws[:, :k], draws[:, k:]
+        return SetStatistics(None, pos, neg, self.n_rows, self.cut,
+                             {m: pos * (s * scale_p) for m, s in self.pos_loss.items()},
+                             {m: neg * (s * scale_n) for m, s in self.neg_loss.items()}, (np.nan,) * 4)
+
+
+def _rates(s: SetStatistics) -> tuple[Any, Any, Any]:
+    """(π, α, β) at the threshold, along the last axis of the cells."""
+    P, N = s.pos.sum(-1), s.neg.sum(-1)
+    tp, fp = s.pos[..., : s.cut].sum(-1), s.neg[..., : s.cut].sum(-1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return P / (P + N), fp / N, 1 - tp / P
+
+
+def _curve(s: SetStatistics) -> tuple[np.ndarray, np.ndarray]:
+    """ROC rates (α, β) by decreasing score with both end points, shape (B, K + 1)."""
+    pos, neg = np.atleast_2d(s.pos), np.atleast_2d(s.neg)
+    b, k = pos.shape
+    tps = np.zeros((b, k + 1))
+    fps = np.zeros((b, k + 1))
+    np.cumsum(pos, axis=1, out=tps[:, 1:])
+    np.cumsum(neg, axis=1, out=fps[:, 1:])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return fps / fps[:, -1:], 1 - tps / tps[:, -1:]
+
+
+def metrics_at(s: SetStatistics, prevalence: Any, names: Sequence[str]) -> dict[str, Any]:
+    """metric -> the value of ``s``'s classifier (its (α, β) at the threshold, its ROC curve, its
+    class-conditional mean losses) at ``prevalence``; along the first axis of a stack of cells.
+
+    At the set's own prevalence this is the set's own value (OPS paper, section 2:
+    TP = π(1 − β), FP = (1 − π)α, ...).
+    """
+    out: dict[str, Any] = {}
+    pi = np.asarray(prevalence, dtype=np.float64)
+    _, a, b = _rates(s)
+    roc = None
+    with np.errstate(invalid="ignore", divide="ignore"):  # undefined values (π = 0 ...) come back nan
+        for name in names:
+            if name in METRICS:
+                out[name] = METRICS[name].from_rates(pi, a, b)
+            elif name in _CURVE_OF:
+                roc = _curve(s) if roc is None else roc
+                kind, method = _CURVE_OF[name]
+                out[name] = auc_from_rates(*roc, np.atleast_1d(pi), curve=kind, method=method, validate=False)
+            elif name in _LOSSES and name in s.pos_loss:
+                out[name] = (pi * s.pos_loss[name].sum(-1) / s.pos.sum(-1)
+                             + (1 - pi) * s.neg_loss[name].sum(-1) / s.neg.sum(-1))
+    return out
+
+
+def _values(ref: SetStatistics, new: SetStatistics, names: Sequence[str]) -> dict[str, tuple[Any, Any]]:
+    """metric -> (observed on ``new``, expected of ``ref``'s classifier at ``new``'s prevalence)."""
+    pi_t = _rates(new)[0]
+    obs, exp = metrics_at(new, pi_t, names), metrics_at(ref, pi_t, names)
+    return {m: (obs[m], exp[m]) for m in obs if m in exp}
+
+
+@dataclass(frozen=True)
+class Decomposition:
+    r"""How one metric moved from the reference set to a test set, split in two.
+
+    ``value − reference_value = prevalence_effect + classifier_effect`` where
+    ``prevalence_effect = expected_value − reference_value`` and ``expected_value`` is what
+    the reference classifier (its (α, β), or its ROC curve) scores at this set's prevalence.
+
+    Attributes
+    ----------
+    metric : the metric's name
+    value, reference_value : on the test set and on the reference set
+    expected_value, expected_ci : the reference classifier at this prevalence, and its interval
+    prevalence_effect, prevalence_effect_ci
+    classifier_effect, classifier_effect_ci : the rest, and its interval
+    confidence_level, n_resamples
+    """
+
+    metric: str
+    value: float
+    reference_value: float
+    expected_value: float
+    expected_ci: tuple[float, float] | None
+    prevalence_effect: float
+    prevalence_effect_ci: tuple[float, float] | None
+    classifier_effect: float
+    classifier_effect_ci: tuple[float, float] | None
+    confidence_level: float
+    n_resamples: int
+
+    def to_dict(self) -> dict[str, Any]:
+        def num(x: Any) -> Any:
+            return None if x is None or not math.isfinite(x) else float(x)
+
+        def pair(ci: Any) -> Any:
+            return None if ci is None else [num(ci[0]), num(ci[1])]
+
+        return {
+            "metric": self.metric,
+            "value": num(self.value),
+            "reference_value": num(self.reference_value),
+            "expected_value": num(self.expected_value),
+            "expected_ci": pair(self.expected_ci),
+            "prevalence_effect": num(self.prevalence_effect),
+            "prevalence_effect_ci": pair(self.prevalence_effect_ci),
+            "classifier_effect": num(self.classifier_effect),
+            "classifier_effect_ci": pair(self.classifier_effect_ci),
+            "confidence_level": self.confidence_level,
+            "n_resamples": self.n_resamples,
+        }
+
+
+def _interval(exact: float, binned: float, draws: np.ndarray, level: float) -> tuple[float, float] | None:
+    """Percentile interval of the binned statistic, shifted by the binning error; None when the
+    statistic is undefined in more than a tenth of the resamples."""
+    draws = np.asarray(draws, dtype=np.float64).reshape(-1)
+    n = draws.size
+    draws = draws[np.isfinite(draws)]
+    if not math.isfinite(exact) or draws.size < max(0.9 * n, 10):
+        return None
+    lo, hi = np.quantile(draws, [(1 - level) / 2, (1 + level) / 2])
+    shift = exact - binned if math.isfinite(binned) else 0.0
+    return float(lo + shift), float(hi + shift)
+
+
+def _exact(s: SetStatistics) -> SetStatistics:
+    """The set with one bin per distinct score (exact point estimates)."""
+    if s.counts is None or s.counts.thresholds.shape[0] == s.pos.shape[0]:
+        return s
+    return SetStatistics.from_counts(s.counts, threshold=s.threshold, n_rows=s.n_rows,
+                                     max_bins=s.counts.thresholds.shape[0])
+
+
+def decompose(
+    reference: SetStatistics,
+    test_set: SetStatistics,
+    metrics: Sequence[str],
+    *,
+    confidence_level: float = 0.95,
+    n_resamples: int = 1000,
+    random_state: Any = 0,
+) -> dict[str, Decomposition]:
+    """Split each metric's change from ``reference`` to ``test_set`` into the prevalence
+    effect and the classifier effect, with bootstrap intervals (both sets resampled).
+
+    Parameters
+    ----------
+    reference, test_set : :class:`SetStatistics`
+    metrics : names among :data:`DECOMPOSABLE` (others are skipped)
+    confidence_level, n_resamples, random_state : the bootstrap (``n_resamples=0``: no intervals)
+
+    Returns
+    -------
+    dict metric -> :class:`Decomposition`
+    """
+    names = [m for m in metrics if m in DECOMPOSABLE]
+    ref_x, new_x = _exact(reference), _exact(test_set)
+    exact = _values(ref_x, new_x, names)
+    ref_exact = _values(ref_x, ref_x, names)
+    binned = _values(reference, test_set, names)
+    ref_binned = _values(reference, reference, names)
+    boot: dict[str, tuple] = {}
+    if n_resamples:
+        rng = check_random_state(random_state)
+        r_star = reference.resample(n_resamples, rng)
+        t_star = test_set.resample(n_resamples, rng)
+        obs_star = _values(r_star, t_star, names)
+        ref_star = _values(r_star, r_star, names)
+        boot = {m: (obs_star[m][0], obs_star[m][1], ref_star[m][0]) for m in obs_star}
+    out = {}
+    for m in exact:
+        value, expected = (float(np.squeeze(x)) for x in exact[m])
+        ref_value = float(np.squeeze(ref_exact[m][0]))
+        ci = {}
+        if m in boot:
+            obs_b, exp_b, ref_b = (np.asarray(x, float).reshape(-1) for x in boot[m])
+            bv, be = (float(np.squeeze(x)) for x in binned[m])
+            br = float(np.squeeze(ref_binned[m][0]))
+            ci = {
+                "exp": _interval(expected, be, exp_b, confidence_level),
+                "prev": _interval(expected - ref_value, be - br, exp_b - ref_b, confidence_level),
+                "clf": _interval(value - expected, bv - be, obs_b - exp_b, confidence_level),
+            }
+        out[m] = Decomposition(
+            m, value, ref_value, expected, ci.get("exp"), expected - ref_value, ci.get("prev"),
+            value - expected, ci.get("clf"), float(confidence_level), int(n_resamples),
+        )
+    return out
+
+
+# ==========================================================================================
+# Tests of "the classifier changed"
+# ==========================================================================================
+
+
+@dataclass(frozen=True)
+class ClassifierTest:
+    """One test of a prevalence-free quantity between the reference and a test set.
+
+    Attributes
+    ----------
+    quantity : ``"fpr"``, ``"fnr"`` or ``"roc_auc"``
+    reference_value, value : the quantity on the reference and on the test set
+    difference_ci : a Wald interval of value − reference_value (at the report's level)
+    p_value : the test's own p-value; adjusted_p_value : Holm-adjusted over the family
+    method : the test
+    """
+
+    quantity: str
+    reference_value: float
+    value: float
+    difference_ci: tuple[float, float]
+    p_value: float
+    method: str
+    adjusted_p_value: float = float("nan")
+
+    def to_dict(self) -> dict[str, Any]:
+        def num(x: Any) -> Any:
+            return None if x is None or not math.isfinite(x) else float(x)
+
+        return {"quantity": self.quantity, "reference_value": num(self.reference_value), "value": num(self.value),
+                "difference_ci": [num(v) for v in self.difference_ci], "p_value": num(self.p_value),
+                "adjusted_p_value": num(self.adjusted_p_value), "method": self.method}
+
+
+def _row_counts(s: SetStatistics) -> tuple[int, int, int, int]:
+    """(tp, fp, fn, tn) in rows (weighted counts rescaled to the number of rows)."""
+    tp, fp, fn, tn = s.exact_rates
+    scale = s.n_rows / (tp + fp + fn + tn)
+    return tuple(int(round(x * scale)) for x in (tp, fp, fn, tn))  # type: ignore[return-value]
+
+
+def _rate_test(name: str, x_r: int, n_r: int, x_t: int, n_t: int, z: float) -> ClassifierTest | None:
+    if n_r == 0 or n_t == 0:
+        return None
+    p_r, p_t = x_r / n_r, x_t / n_t
+    p = float(sps.fisher_exact([[x_r, n_r - x_r], [x_t, n_t - x_t]]).pvalue)
+    se = math.sqrt(p_r * (1 - p_r) / n_r + p_t * (1 - p_t) / n_t)
+    d = p_t - p_r
+    return ClassifierTest(name, p_r, p_t, (d - z * se, d + z * se), min(1.0, p), "Fisher's exact test")
+
+
+def _delong_auc_variance(tc: ThresholdCounts) -> tuple[float, float]:
+    """(ROC AUC, its DeLong variance) from the counts (DeLong et al. 1988, placement values;
+    ties count one half).  Unpaired: one set's own variance."""
+    _, dp, dn = per_threshold(tc)
+    P, N = dp.sum(), dn.sum()
+    neg_at_or_above = np.cumsum(dn)
+    v10 = (N - neg_at_or_above + 0.5 * dn) / N  # for a positive: share of negatives scored lower
+    pos_above = np.cumsum(dp) - dp
+    v01 = (pos_above + 0.5 * dp) / P  # for a negative: share of positives scored higher
+    auc = float(dp @ v10 / P)
+    s10 = float(dp @ (v10 - auc) ** 2 / max(P - 1, 1))
+    s01 = float(dn @ (v01 - auc) ** 2 / max(N - 1, 1))
+    return auc, s10 / P + s01 / N
+
+
+def classifier_change_tests(reference: SetStatistics, test_set: SetStatistics, *,
+                           confidence_level: float = 0.95) -> tuple[ClassifierTest, ...]:
+    """Tests that the classifier is the same on both sets, on prevalence-free quantities only:
+    Fisher's exact test of the false-positive and of the false-negative rate at the threshold,
+    and (scores) the unpaired DeLong z-test of the ROC AUC.  Unadjusted p-values (see
+    ``holm_adjust``)."""
+    z = float(sps.norm.ppf((1 + confidence_level) / 2))
+    tp_r, fp_r, fn_r, tn_r = _row_counts(reference)
+    tp_t, fp_t, fn_t, tn_t = _row_counts(test_set)
+    tests = [_rate_test("fpr", fp_r, fp_r + tn_r, fp_t, fp_t + tn_t, z),
+             _rate_test("fnr", fn_r, fn_r + tp_r, fn_t, fn_t + tp_t, z)]
+    if reference.counts is not None and test_set.counts is not None and reference.counts.is_defined \
+            and test_set.counts.is_defined and reference.pos.shape[0] > 2:
+        a_r, v_r = _delong_auc_variance(reference.counts)
+        a_t, v_t = _delong_auc_variance(test_set.counts)
+        # the counts are weights; the variance is that of n_rows rows
+        v_r *= reference.counts.n / reference.n_rows
+        v_t *= test_set.counts.n / test_set.n_rows
+        se = math.sqrt(v_r + v_t)
+        d = a_t - a_r
+        p = float(2 * sps.norm.sf(abs(d) / se)) if se > 0 else (0.0 if d != 0 else 1.0)
+        tests.append(ClassifierTest("roc_auc", a_r, a_t, (d - z * se, d + z * se), p, "unpaired DeLong z-test"))
+    return tuple(t for t in tests if t is not None)
+
+
+@dataclass(frozen=True)
+class ClassifierChange:
+    """The test that the classifier is the same on a test set as on the reference.
+
+    ``changed`` when one of ``tests`` (false-positive rate, false-negative rate, ROC AUC)
+    rejects at ``1 − confidence_level`` after Holm's adjustment over every test of every
+    test set compared (``beyondchance.shift.holm_adjust``).
+    """
+
+    test_set: str
+    tests: tuple[ClassifierTest, ...]
+    changed: bool
+    level: float
+    n_sets: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"test_set": self.test_set, "changed": self.changed, "significance_level": self.level,
+                "test_sets_compared": self.n_sets, "tests": [t.to_dict() for t in self.tests]}
+
+
+def compare_classifiers(reference: SetStatistics, test_sets: dict[str, SetStatistics], *,
+                      confidence_level: float = 0.95) -> tuple[ClassifierChange, ...]:
+    """:func:`classifier_change_tests` of each test set against ``reference``, Holm-adjusted
+    over every test of every set; a set ``changed`` when one of its adjusted p-values is at
+    most ``1 − confidence_level``."""
+    tested = [(name, classifier_change_tests(reference, s, confidence_level=confidence_level))
+              for name, s in test_sets.items()]
+    adjusted = iter(holm_adjust([t.p_value for _, ts in tested for t in ts]))
+    level = 1 - confidence_level
+    out = []
+    for name, ts in tested:
+        ts = tuple(replace(t, adjusted_p_value=float(next(adjusted))) for t in ts)
+        out.append(ClassifierChange(name, ts, any(t.adjusted_p_value <= level for t in ts), level, len(tested)))
+    return tuple(out)
+
+
+def holm_adjust(p_values: Sequence[float]) -> np.ndarray:
+    """Holm's step-down adjusted p-values (Holm 1979): reject where adjusted ≤ level; the
+    family-wise error rate is at most the level for any dependence between the tests.
+
+    >>> holm_adjust([0.01, 0.04, 0.03]).round(2).tolist()
+    [0.03, 0.06, 0.06]
+    """
+    p = np.asarray(p_values, dtype=np.float64)
+    m = p.size
+    if m == 0:
+        return p
+    order = np.argsort(p)
+    adj = np.maximum.accumulate((m - np.arange(m)) * p[order])
+    out = np.empty(m)
+    out[order] = np.minimum(adj, 1.0)
+    return out
+
+
+def check_reference(reference: SetStatistics, name: str = "the reference set") -> None:
+    """Refuse a reference without both classes: its (α, β) are undefined."""
+    if not (reference.pos.sum() > 0 and reference.neg.sum() > 0):
+        raise InvalidInputError(f"{name} holds a single class: its error rates (α, β) are undefined, so it cannot "
+                                "tell a prevalence shift from a changed classifier; choose a reference with both classes")

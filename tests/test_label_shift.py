@@ -1,0 +1,137 @@
+"""Before the labels arrive: estimate_performance and compare's windows without labels."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+import sklearn.metrics as skm
+
+from beyondchance import InvalidInputError, compare, estimate_performance
+from beyondchance.metrics import METRICS
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def sim():
+    spec = importlib.util.spec_from_file_location("sim_monitoring", ROOT / "benchmarks" / "sim_monitoring.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def default_pool(sim):
+    return sim.make_pool("default")
+
+
+def _reference(rng, pi=0.3, n=4000):
+    y = (rng.random(n) < pi).astype(int)
+    s = 1 / (1 + np.exp(-(2.0 * (2 * y - 1) + rng.normal(0, 1.5, n))))
+    return y, np.round(s, 4)
+
+
+def test_an_exact_mixture_gives_back_its_prevalence_with_both_estimators():
+    rng = np.random.default_rng(1)
+    y, s = _reference(rng)
+    pi = 0.08
+    # the window is exactly π F1 + (1 − π) F0 of the reference (as weights)
+    w = np.where(y == 1, pi / y.sum(), (1 - pi) / (y.size - y.sum()))
+    for method in ("acc", "em"):
+        est = estimate_performance(y, s, s, window_sample_weight=w, method=method, n_resamples=200,
+                                   metrics=["precision", "f1", "pr_auc", "brier"])
+        assert est.prevalence == pytest.approx(pi, abs=1e-6), method
+        assert est.estimates["acc"] == pytest.approx(pi, abs=1e-9)
+        assert est.assumption_holds and est.assumption_statistic == pytest.approx(0, abs=1e-6)
+        # every metric is the reference's rows reweighted to the estimated prevalence
+        p = est.prevalence
+        rw = np.where(y == 1, p / y.mean(), (1 - p) / (1 - y.mean()))
+        assert est.metrics["precision"].value == pytest.approx(skm.precision_score(y, s >= 0.5, sample_weight=rw),
+                                                               abs=1e-9)
+        assert est.metrics["pr_auc"].value == pytest.approx(skm.average_precision_score(y, s, sample_weight=rw),
+                                                            abs=1e-9)
+        assert est.metrics["brier"].value == pytest.approx(skm.brier_score_loss(y, s, sample_weight=rw), abs=1e-9)
+
+
+def test_adjusted_classify_and_count_is_the_closed_form():
+    rng = np.random.default_rng(2)
+    y, s = _reference(rng)
+    _, s_new = _reference(rng, pi=0.15, n=3000)
+    est = estimate_performance(y, s, s_new, threshold=0.6, n_resamples=200, metrics=["f1"])
+    tn, fp, fn, tp = skm.confusion_matrix(y, s >= 0.6).ravel()
+    tpr, fpr = tp / (tp + fn), fp / (fp + tn)
+    q = np.mean(s_new >= 0.6)
+    assert est.estimates["acc"] == pytest.approx((q - fpr) / (tpr - fpr), abs=1e-12)
+    assert est.metrics["f1"].value == pytest.approx(
+        METRICS["f1"].from_rates(est.prevalence, fpr, 1 - tpr), abs=1e-12)
+    json.dumps(est.to_dict(), allow_nan=False)
+
+
+def test_label_free_intervals_cover(sim, default_pool):
+    # 20 windows at 10% prevalence, 200 resamples: nominal 0.95, accepted 0.8–1.0
+    for method in ("acc", "em"):
+        cov = sim.label_free_coverage(default_pool, 0.1, 20, 5000, 200, method=method, seed=31,
+                                      metrics=("precision", "f1", "pr_auc"))
+        assert cov["prevalence"] >= 0.8 and cov["f1"] >= 0.8 and cov["pr_auc"] >= 0.8, (method, cov)
+        assert cov["flagged"] <= 0.2, (method, cov)
+
+
+def test_a_covariate_shift_is_flagged(sim, default_pool):
+    assert sim.covariate_shift_flag_rate(default_pool, 12, 5000, 200, gamma=2.0, seed=32) >= 0.8
+
+
+def test_bad_windows():
+    rng = np.random.default_rng(3)
+    y, s = _reference(rng)
+    with pytest.raises(InvalidInputError, match="at least 50"):
+        estimate_performance(y, s, s[:20])
+    with pytest.raises(InvalidInputError, match="single class"):
+        estimate_performance(np.zeros(y.size, int), s, s)
+    est = estimate_performance(y, s, np.r_[s[:500], np.full(20, 5.0)], threshold=0.5, n_resamples=200,
+                               metrics=["f1"])
+    assert any("outside the reference's range" in c for c in est.caveats)
+
+
+def test_compare_with_windows_without_labels():
+    rng = np.random.default_rng(4)
+    jan = _reference(rng, 0.3)
+    feb = _reference(rng, 0.1)[1]
+    shifted = np.clip(_reference(rng, 0.2)[1] + 0.15, 0, 1)  # not a label shift
+    c = compare({"jan": jan, "feb": (None, feb), "mar": (None, shifted)}, metrics=["precision", "f1"],
+                n_resamples=300)
+    assert [r.name for r in c.reports] == ["jan"]
+    (n1, e1), (n2, e2) = c.label_free
+    assert (n1, n2) == ("feb", "mar") and e1.assumption_holds and not e2.assumption_holds
+    assert e1.prevalence_ci[0] < 0.1 < e1.prevalence_ci[1]
+    assert any(v.startswith("mar (no labels): The window's scores changed") and "not to be trusted" in v
+               for v in c.verdict)
+    d = json.loads(json.dumps(c.to_dict(), allow_nan=False))
+    assert d["label_free"][0]["test_set"] == "feb" and "f1" in d["label_free"][0]["metrics"]
+    assert "Windows without labels" in c._text() and "label-free" in c.to_html()
+    with pytest.raises(InvalidInputError, match="with labels"):
+        compare({"a": (None, feb), "b": (None, shifted)})
+
+
+def test_cli_compare_a_file_without_labels(tmp_path):
+    rng = np.random.default_rng(5)
+    y, s = _reference(rng, 0.3, 2000)
+    pd.DataFrame({"label": y, "score": s}).to_csv(tmp_path / "jan.csv", index=False)
+    pd.DataFrame({"score": _reference(rng, 0.1, 2000)[1]}).to_csv(tmp_path / "feb.csv", index=False)
+    cmd = [sys.executable, "-m", "beyondchance.cli", "compare", str(tmp_path / "jan.csv"), str(tmp_path / "feb.csv"),
+           "--y-true", "label", "--y-score", "score", "--metrics", "precision", "--n-resamples", "200",
+           "--format", "json"]
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    d = json.loads(out.stdout)
+    assert d["label_free"][0]["test_set"] == "feb" and d["label_free"][0]["n_window"] == 2000
+    bad = subprocess.run(cmd[:4] + [str(tmp_path / "feb.csv"), str(tmp_path / "feb.csv")] + cmd[6:],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr and len(bad.stderr.strip().splitlines()) == 1

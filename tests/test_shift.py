@@ -1,0 +1,220 @@
+"""Prevalence shift or a changed classifier: the decomposition, the tests, compare's verdict."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+import sklearn.metrics as skm
+from hypothesis import given
+from hypothesis import strategies as st
+
+from beyondchance import InvalidInputError, compare
+from beyondchance.curves import threshold_counts
+from beyondchance.metrics import METRICS
+from beyondchance.shift import DECOMPOSABLE, SetStatistics, classifier_change_tests, decompose, holm_adjust
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _sim():
+    spec = importlib.util.spec_from_file_location("sim_monitoring", ROOT / "benchmarks" / "sim_monitoring.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def sim():
+    return _sim()
+
+
+@pytest.fixture(scope="module")
+def default_pool(sim):
+    return sim.make_pool("default")
+
+
+def _scored(rng, pi, n, noise=0.25):
+    y = (rng.random(n) < pi).astype(int)
+    s = np.round(np.clip(0.5 + 0.2 * (2 * y - 1) + rng.normal(0, noise, n), 0, 1), 4)
+    return y, s
+
+
+# --- the decomposition -------------------------------------------------------------------
+
+
+def test_observed_values_equal_scikit_learn_and_expected_is_the_reweighted_reference():
+    rng = np.random.default_rng(3)
+    yr, sr = _scored(rng, 0.3, 3000)
+    yt, st_ = _scored(rng, 0.07, 3000)
+    ref = SetStatistics.from_counts(threshold_counts(yr, sr), threshold=0.5, max_bins=300)  # binned bootstrap
+    new = SetStatistics.from_counts(threshold_counts(yt, st_), threshold=0.5, max_bins=300)
+    names = ["f1", "precision", "mcc", "accuracy", "roc_auc", "pr_auc", "brier", "log_loss"]
+    d = decompose(ref, new, names, n_resamples=0)
+    pred = st_ >= 0.5
+    assert d["f1"].value == pytest.approx(skm.f1_score(yt, pred), abs=1e-12)
+    assert d["mcc"].value == pytest.approx(skm.matthews_corrcoef(yt, pred), abs=1e-12)
+    assert d["roc_auc"].value == pytest.approx(skm.roc_auc_score(yt, st_), abs=1e-12)
+    assert d["pr_auc"].value == pytest.approx(skm.average_precision_score(yt, st_), abs=1e-12)
+    assert d["brier"].value == pytest.approx(skm.brier_score_loss(yt, st_), abs=1e-12)
+    assert d["log_loss"].value == pytest.approx(skm.log_loss(yt, st_), abs=1e-12)
+    assert d["precision"].reference_value == pytest.approx(skm.precision_score(yr, sr >= 0.5), abs=1e-12)
+    # the reference classifier at the test set's prevalence = the reference's rows reweighted to it
+    pi_t, pi_r = yt.mean(), yr.mean()
+    w = np.where(yr == 1, pi_t / pi_r, (1 - pi_t) / (1 - pi_r))
+    assert d["precision"].expected_value == pytest.approx(skm.precision_score(yr, sr >= 0.5, sample_weight=w), abs=1e-12)
+    assert d["f1"].expected_value == pytest.approx(skm.f1_score(yr, sr >= 0.5, sample_weight=w), abs=1e-12)
+    assert d["pr_auc"].expected_value == pytest.approx(skm.average_precision_score(yr, sr, sample_weight=w), abs=1e-12)
+    assert d["brier"].expected_value == pytest.approx(skm.brier_score_loss(yr, sr, sample_weight=w), abs=1e-12)
+    assert d["roc_auc"].expected_value == pytest.approx(skm.roc_auc_score(yr, sr), abs=1e-12)
+
+
+@given(st.lists(st.integers(1, 500), min_size=8, max_size=8))
+def test_the_two_effects_add_up_to_the_change(c):
+    ref = SetStatistics.from_confusion(*c[:4])
+    new = SetStatistics.from_confusion(*c[4:])
+    d = decompose(ref, new, [m for m in METRICS if m != "fbeta"], n_resamples=0)
+    for m in d.values():
+        if np.isfinite([m.value, m.reference_value, m.expected_value]).all():
+            assert m.prevalence_effect + m.classifier_effect == pytest.approx(m.value - m.reference_value, abs=1e-9)
+    same = decompose(ref, ref, ["f1", "mcc", "kappa"], n_resamples=0)
+    for m in same.values():
+        assert m.expected_value == pytest.approx(m.value, abs=1e-12) and m.classifier_effect == pytest.approx(0, abs=1e-12)
+
+
+def test_decomposable_covers_the_registry_and_the_scores():
+    assert set(METRICS) <= set(DECOMPOSABLE)
+    assert {"roc_auc", "pr_auc", "lift_auc", "log_loss", "brier"} <= set(DECOMPOSABLE)
+
+
+def test_holm():
+    assert holm_adjust([0.01, 0.04, 0.03]).tolist() == pytest.approx([0.03, 0.06, 0.06])
+    assert holm_adjust([]).size == 0
+
+
+def test_delong_test_agrees_with_a_bootstrap_of_the_auc_difference():
+    rng = np.random.default_rng(5)
+    a = SetStatistics.from_counts(threshold_counts(*_scored(rng, 0.3, 2000)), threshold=0.5)
+    b = SetStatistics.from_counts(threshold_counts(*_scored(rng, 0.1, 2000, noise=0.3)), threshold=0.5)
+    auc = next(t for t in classifier_change_tests(a, b) if t.quantity == "roc_auc")
+    d = decompose(a, b, ["roc_auc"], n_resamples=2000, random_state=1)["roc_auc"]
+    # the AUC does not depend on the prevalence: its classifier effect is the AUC difference
+    assert d.classifier_effect == pytest.approx(auc.value - auc.reference_value, abs=1e-12)
+    width_boot = d.classifier_effect_ci[1] - d.classifier_effect_ci[0]
+    width_delong = auc.difference_ci[1] - auc.difference_ci[0]
+    assert width_delong == pytest.approx(width_boot, rel=0.15)
+
+
+# --- simulations on real data (quick versions of benchmarks/sim_monitoring.py) --------------
+
+
+def test_pure_prevalence_shift_rarely_declares_a_change(sim, default_pool):
+    # 60 replicates per prevalence; a broken test (e.g. on precision) rejects in nearly all
+    rates = [sim.rejection_rate(default_pool, pi, 60, 5000, seed=11) for pi in (0.02, 0.2, 0.5)]
+    assert max(rates) <= 0.15, rates
+
+
+def test_a_real_change_is_detected(sim, default_pool):
+    # 20% of the scores replaced by noise, n = 5000, 40 replicates
+    assert sim.rejection_rate(default_pool, 0.2, 40, 5000, noise=0.2, seed=12) >= 0.8
+
+
+def test_decomposition_intervals_cover(sim, default_pool):
+    # 40 replicates at 10% prevalence, 200 resamples: 0.95 nominal, accepted 0.8–1.0; an
+    # expected value taken at the reference's prevalence instead covers in none
+    cov = sim.decomposition_coverage(default_pool, 0.1, 40, 5000, 200, seed=13,
+                                     metrics=("precision", "f1", "pr_auc", "roc_auc"))
+    for metric, (c_exp, c_clf) in cov.items():
+        assert 0.8 <= c_exp <= 1.0 and 0.8 <= c_clf <= 1.0, (metric, c_exp, c_clf)
+
+
+# --- compare's verdict never contradicts its table ----------------------------------------
+
+
+def _labels(tp, fp, fn, tn):
+    y = np.r_[np.ones(tp + fn, int), np.zeros(fp + tn, int)]
+    p = np.r_[np.ones(tp, int), np.zeros(fn, int), np.ones(fp, int), np.zeros(tn, int)]
+    return y, p
+
+
+def _consistent(c):
+    """Every flag in the table is in a set the verdict says changed, and the reverse."""
+    for cc in c.classifier_changes:
+        line = next(v for v in c.verdict if v.startswith(cc.test_set + " ("))
+        flagged = [ch for ch in c.changes if ch.test_set == cc.test_set and ch.direction in ("worse", "better")]
+        if cc.changed:
+            assert "the classifier changed" in line
+            for ch in flagged:
+                assert c.reports[0].metrics[ch.metric].title.split(" (")[0] in line
+        else:
+            assert not flagged and "no significant change" in line
+            assert "follows the prevalence" not in line and "explained by the prevalence" not in line.replace(
+                "not explained by the prevalence", "")
+
+
+def test_churn_like_case_says_the_sample_cannot_tell():
+    # prevalence 13.0% -> 14.9%, false positives 12 -> 2: precision far above what the reference
+    # classifier would score at 14.9%
+    ref = _labels(60, 12, 22, 536)
+    new = _labels(68, 2, 27, 540)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        c = compare({"408": ref, "415": new, "510": _labels(61, 11, 21, 537)}, n_resamples=1000)
+    _consistent(c)
+    ch = c.change("415", "precision")
+    assert ch.expected_value == pytest.approx(
+        METRICS["precision"].from_rates(95 / 637, 12 / 548, 22 / 82), abs=1e-12)
+    assert ch.value > ch.expected_ci[1]  # the observed precision is not what the prevalence explains
+    line = next(v for v in c.verdict if v.startswith("415"))
+    assert "false-positive rate 2.19% → 0.37%" in line
+    if not c.classifier_change("415").changed:
+        assert "the sample cannot tell" in line and "not explained by the prevalence alone" in line
+
+
+def test_a_changed_ranking_reaches_the_verdict():
+    # the AUC drops (half the scores become noise) while the threshold's error rates stay close
+    rng = np.random.default_rng(21)
+    y1, s1 = _scored(rng, 0.3, 5000)
+    y2, s2 = _scored(rng, 0.3, 5000)
+    below = s2 < 0.5
+    s2[below] = rng.uniform(0, 0.4999, below.sum())  # re-ranks everything below the threshold
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        c = compare({"jan": (y1, s1), "feb": (y2, s2)}, metrics=["precision", "f1", "roc_auc"], n_resamples=500)
+    _consistent(c)
+    assert c.classifier_change("feb").changed
+    assert c.flag("feb", "roc_auc") == "▼"
+    line = next(v for v in c.verdict if v.startswith("feb"))
+    assert "ROC AUC" in line
+    d = json.loads(json.dumps(c.to_dict(), allow_nan=False))
+    row = next(x for x in d["changes"] if x["test_set"] == "feb" and x["metric"] == "roc_auc")
+    for key in ("expected_value", "expected_ci", "prevalence_effect", "classifier_effect", "classifier_effect_ci"):
+        assert key in row
+    assert d["classifier_changes"][0]["tests"][2]["quantity"] == "roc_auc"
+    html = c.to_html()
+    assert "flag-worse" in html and "exp " in html and "(ref)" in html
+
+
+def test_a_reference_with_one_class_is_refused():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(InvalidInputError, match="single class"):
+            compare({"a": (np.zeros(50, int), np.r_[np.ones(5), np.zeros(45)].astype(int)),
+                     "b": _labels(5, 5, 5, 35)}, ci=False)
+
+
+def test_the_same_classifier_at_two_prevalences_is_not_flagged():
+    rng = np.random.default_rng(4)
+    sets = {f"{pi:.0%}": _scored(rng, pi, 3000) for pi in (0.3, 0.05, 0.5)}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        c = compare(sets, metrics=["precision", "f1", "pr_auc"], n_resamples=300)
+    _consistent(c)
+    assert not any(cc.changed for cc in c.classifier_changes)
+    assert c.change("5%", "precision").value < c.change("5%", "precision").reference_value - 0.3
