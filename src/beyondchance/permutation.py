@@ -1,0 +1,341 @@
+r"""Is the predictor better than the trivial one? The permutation test, from the statistics.
+
+The null hypothesis "the predictions carry no information about the labels" is the
+permutation null of the test set: every assignment of the observed predictions to the
+observed labels is equally likely.  Its distribution is a function of the sufficient
+statistics, so no rows are shuffled:
+
+* **labels** (binary): with the margins fixed — n rows, P positives, Q predicted
+  positives — a permutation changes only the true-positive count, which is
+  hypergeometric, :math:`TP \sim \mathrm{Hypergeom}(n, P, Q)`; every other cell follows
+  (FP = Q − TP, FN = P − TP, TN = n − P − Q + TP).  The exact p-value is a sum over at
+  most min(P, Q) + 1 values, for every n.
+* **scores**: rows sharing a score form a cell of :math:`c_k` rows; a permutation draws
+  the positives of each cell from a multivariate hypergeometric distribution,
+  :math:`P(x) = \prod_k \binom{c_k}{x_k} / \binom{n}{P}`.  Exact by enumerating the
+  vectors x (when :math:`\binom{n}{P}` ≤ ``max_exact``), else Monte Carlo over
+  ``n_resamples`` draws (numpy's ``multivariate_hypergeometric``) with p-value
+  (1 + #{M* at least as good}) / (B + 1) and its standard error.
+* **accuracy and the prediction advantage (0/1 loss)**, ``method="binomial"``: the test
+  of caret's ``confusionMatrix`` — correct predictions against
+  :math:`\mathrm{Binomial}(n, \max(\pi, 1 - \pi))`, the accuracy of the best constant
+  (the no-information rate; PA paper, section 2.4).  It conditions on less than the
+  permutation test (the predictions' margin is not fixed).
+
+The one-sided p-value is :math:`P(M^* \ge M_{obs})` (≤ for losses).  The null
+distribution's mean is the *chance value* of the measure on this test set: for the
+average precision with few positives it lies well above the prevalence (a random
+ranker's AP is not π at small P).
+
+Weights: frequency weights only (a row of weight w counts as w rows).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+from scipy import special as _special
+from scipy import stats as _sps
+
+from ._validation import (
+    as_1d,
+    as_float_1d,
+    binary_target,
+    check_consistent_length,
+    check_frequency_weights,
+    check_option,
+    check_positive_int,
+    check_random_state,
+)
+from ._warnings import InvalidInputError
+from .curves import threshold_counts
+from .metrics import METRICS, get_metric
+from .score_statistics import ScoreCells, loss_terms
+
+__all__ = ["PermutationTestResult", "permutation_test", "SCORE_MEASURES", "permutation_null_of_counts",
+           "permutation_null_of_cells"]
+
+#: measures of scores the permutation test knows (besides every labeling metric of ``METRICS``)
+SCORE_MEASURES = ("roc_auc", "pr_auc", "lift_auc", "log_loss", "brier")
+_LOSSES = ("log_loss", "brier")
+_METHODS = ("auto", "exact", "monte-carlo", "binomial")
+
+
+@dataclass(frozen=True)
+class PermutationTestResult:
+    """The permutation test of "no better than chance" (:func:`permutation_test`).
+
+    Attributes
+    ----------
+    measure : name
+    statistic : the measure on the test set
+    pvalue : one-sided, P(M* at least as good as the statistic) under the null
+    method : ``"exact"``, ``"monte-carlo"`` or ``"binomial"``
+    pvalue_standard_error : Monte Carlo standard error of the p-value (0 when exact)
+    n_resamples : Monte Carlo draws (None when exact)
+    null_mean, null_std : mean and standard deviation of the null distribution: the
+        measure's chance value on this test set
+    null_quantiles : the null's 5%, 50% and 95% quantiles
+    greater_is_better : direction
+    """
+
+    measure: str
+    statistic: float
+    pvalue: float
+    method: str
+    pvalue_standard_error: float
+    n_resamples: int | None
+    null_mean: float
+    null_std: float
+    null_quantiles: tuple[float, float, float]
+    greater_is_better: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "measure": self.measure, "statistic": self.statistic, "pvalue": self.pvalue, "method": self.method,
+            "pvalue_standard_error": self.pvalue_standard_error, "n_resamples": self.n_resamples,
+            "null_mean": self.null_mean, "null_std": self.null_std, "null_quantiles": list(self.null_quantiles),
+            "greater_is_better": self.greater_is_better,
+        }
+
+
+def _summary(values: np.ndarray, prob: np.ndarray) -> tuple[float, float, tuple[float, float, float]]:
+    """Mean, standard deviation and 5/50/95% quantiles of a discrete distribution."""
+    ok = np.isfinite(values) & (prob > 0)
+    v, p = values[ok], prob[ok] / prob[ok].sum()
+    order = np.argsort(v, kind="stable")
+    v, p = v[order], p[order]
+    mean = float(np.dot(v, p))
+    std = float(math.sqrt(max(np.dot((v - mean) ** 2, p), 0.0)))
+    cdf = np.cumsum(p)
+    q = tuple(float(v[min(np.searchsorted(cdf, t - 1e-12), v.size - 1)]) for t in (0.05, 0.5, 0.95))
+    return mean, std, q  # type: ignore[return-value]
+
+
+def _tail(values: np.ndarray, observed: float, greater: bool) -> np.ndarray:
+    """Whether each null value is at least as good as the observed one (ties count)."""
+    tol = 1e-12 * max(1.0, abs(observed))
+    with np.errstate(invalid="ignore"):
+        return values >= observed - tol if greater else values <= observed + tol
+
+
+def permutation_null_of_counts(measure: str, n: int, n_pos: int, n_pred: int) -> tuple[np.ndarray, np.ndarray]:
+    """The exact permutation null of a labeling metric: (values, probabilities) over TP.
+
+    >>> v, p = permutation_null_of_counts("accuracy", 10, 4, 5)
+    >>> v.tolist()[:2], round(float(p.sum()), 12)
+    ([0.1, 0.3], 1.0)
+    """
+    tp = np.arange(max(0, n_pos + n_pred - n), min(n_pos, n_pred) + 1)
+    prob = _sps.hypergeom.pmf(tp, n, n_pos, n_pred)
+    fp, fn = n_pred - tp, n_pos - tp
+    tn = n - n_pos - n_pred + tp
+    with np.errstate(all="ignore"):
+        values = np.asarray(get_metric(measure).compute(tp, fp, fn, tn), dtype=np.float64) * np.ones(tp.shape)
+    return values, prob
+
+
+def _compositions(c: np.ndarray, total: int, limit: int) -> np.ndarray:
+    """Every vector x with 0 ≤ x_k ≤ c_k and Σ x = total (rows), built cell by cell."""
+    states = np.zeros((1, 0), dtype=np.int64)
+    sums = np.zeros(1, dtype=np.int64)
+    after = np.r_[np.cumsum(c[::-1])[::-1][1:], 0]  # capacity of the cells after k
+    for k, ck in enumerate(c):
+        x = np.arange(ck + 1)
+        new_sums = sums[:, None] + x[None, :]
+        ok = (new_sums <= total) & (new_sums + after[k] >= total)
+        rows, cols = np.nonzero(ok)
+        if rows.size > limit:
+            raise InvalidInputError(f"too many permutation classes to enumerate (more than {limit})")
+        states = np.hstack([states[rows], x[cols][:, None]])
+        sums = new_sums[rows, cols]
+    return states
+
+
+def permutation_null_of_cells(cells: ScoreCells, counts: np.ndarray, measure: str, positives: np.ndarray,
+                              terms: dict | None = None) -> np.ndarray:
+    """A score measure for each row of ``positives`` (the positives per cell, (B, K))."""
+    neg = counts[None, :] - positives
+    pl = {k: positives * t[0][None] for k, t in (terms or {}).items()}
+    nl = {k: neg * t[1][None] for k, t in (terms or {}).items()}
+    return cells.measures(positives.astype(np.float64), neg.astype(np.float64), pl, nl, (measure,))[measure]
+
+
+def permutation_test(
+    measure: str,
+    y_true: Any,
+    y: Any,
+    *,
+    sample_weight: Any = None,
+    pos_label: Any = None,
+    threshold: float | None = None,
+    method: Literal["auto", "exact", "monte-carlo", "binomial"] = "auto",
+    n_resamples: int = 10_000,
+    max_exact: int = 200_000,
+    random_state: Any = 0,
+) -> PermutationTestResult:
+    r"""One-sided test that a predictor is better than chance (the permutation null).
+
+    .. math::
+
+        p = P_{\sigma}\bigl(M(y_{\sigma}, \hat y) \ge M(y, \hat y)\bigr)
+
+    over the permutations σ of the labels (≤ for losses), computed from the sufficient
+    statistics: the hypergeometric law of TP given the margins for labeling metrics, the
+    multivariate hypergeometric law of the positives per distinct score for scores (see
+    the module docstring).
+
+    Parameters
+    ----------
+    measure : str
+        A labeling metric of :data:`beyondchance.METRICS` (on labels, or on scores at
+        ``threshold``) or a score measure: ``roc_auc``, ``pr_auc`` (average precision),
+        ``lift_auc``, ``log_loss``, ``brier``.
+    y_true : array-like (n,)
+        Binary labels.
+    y : array-like (n,)
+        Predicted labels (labeling metrics) or scores.
+    sample_weight : array-like (n,), optional
+        Frequency weights (non-negative integers) only.
+    pos_label : optional
+        Positive class (default 1 / True).
+    threshold : float, optional
+        Scores and a labeling metric: a score ≥ threshold is predicted positive (default
+        0.5 for scores in [0, 1], else 0).
+    method : ``"auto"``, ``"exact"``, ``"monte-carlo"`` or ``"binomial"``
+        ``"auto"``: exact for labeling metrics; for scores exact when
+        :math:`\binom{n}{P}` ≤ ``max_exact``, else Monte Carlo.  ``"binomial"``: accuracy
+        and prediction advantage only, correct predictions against
+        Binomial(n, no-information rate).
+    n_resamples : int
+        Monte Carlo draws.
+    max_exact : int
+        Largest number of label arrangements enumerated for scores.
+    random_state : int or Generator
+        Seed of the Monte Carlo draws.
+
+    Returns
+    -------
+    PermutationTestResult
+
+    References
+    ----------
+    Good (2005), Permutation, Parametric, and Bootstrap Tests of Hypotheses, ch. 3;
+    Kuhn (2008), caret, J. Stat. Softw. 28(5) (accuracy against the no-information rate);
+    El-Yaniv, Geifman & Wiener, the prediction advantage, section 2.4.
+
+    Examples
+    --------
+    >>> y = [0, 0, 0, 0, 0, 0, 1, 1, 1, 1]
+    >>> r = permutation_test("accuracy", y, [0, 0, 0, 0, 0, 1, 1, 1, 1, 0])
+    >>> r.statistic, r.method, round(r.pvalue, 4)      # P(TP >= 3) = 25/210, TP ~ Hypergeom(10, 4, 4)
+    (0.8, 'exact', 0.119)
+    >>> round(permutation_test("pr_auc", y, [.1, .2, .3, .4, .5, .6, .7, .8, .9, .95]).null_mean, 4)
+    0.5286
+    """
+    method = check_option(method, "method", _METHODS)
+    name = str(measure).strip().lower().replace("-", "_")
+    if name not in METRICS and name not in SCORE_MEASURES:
+        raise InvalidInputError(
+            f"unknown measure {measure!r}; known: {', '.join(list(METRICS) + list(SCORE_MEASURES))}"
+        )
+    n_resamples = check_positive_int(n_resamples, "n_resamples")
+    max_exact = check_positive_int(max_exact, "max_exact")
+    is_pos, pos = binary_target(y_true, pos_label=pos_label)
+    yv = as_1d(y, "y")
+    n = check_consistent_length(y_true=is_pos, y=yv)
+    w = check_frequency_weights(sample_weight, n)
+    if w is not None:
+        is_pos, yv = np.repeat(is_pos, w), np.repeat(yv, w)
+        n = int(is_pos.size)
+    P = int(is_pos.sum())
+    if P == 0 or P == n:
+        raise InvalidInputError("y_true holds a single class: every permutation gives the same value")
+    greater = name not in _LOSSES and (name not in METRICS or bool(get_metric(name).greater_is_better))
+    if name in METRICS:
+        from .report.model_comparison import _equals, _is_labels  # one rule for "labels or scores"
+
+        if _is_labels(np.asarray(as_1d(y_true, "y_true")), yv):
+            pred = _equals(yv, pos)
+        else:
+            from .report.tasks.binary_scores import _threshold_choice
+
+            s = as_float_1d(yv, "y")
+            thr, _, _ = _threshold_choice(threshold, float(s.min()), float(s.max()))
+            pred = s >= thr
+        Q = int(pred.sum())
+        tp = int((pred & is_pos).sum())
+        observed = float(get_metric(name).compute(tp, Q - tp, P - tp, n - P - Q + tp))
+        if method == "binomial":
+            if name not in ("accuracy", "prediction_advantage"):
+                raise InvalidInputError("method='binomial' tests accuracy and the prediction advantage only")
+            correct = int((pred == is_pos).sum())
+            nir = max(P, n - P) / n
+            k = np.arange(n + 1)
+            prob = _sps.binom.pmf(k, n, nir)
+            acc = k / n
+            values = acc if name == "accuracy" else (acc - nir) / (1 - nir)
+            p = float(_sps.binom.sf(correct - 1, n, nir))
+            return _result(name, observed, p, "binomial", 0.0, None, values, prob, greater)
+        if method == "monte-carlo":
+            rng = check_random_state(random_state)
+            tp_star = rng.hypergeometric(P, n - P, Q, size=n_resamples)
+            with np.errstate(all="ignore"):
+                vals = np.asarray(get_metric(name).compute(tp_star, Q - tp_star, P - tp_star, n - P - Q + tp_star),
+                                  dtype=np.float64)
+            return _monte_carlo(name, observed, vals, greater)
+        values, prob = permutation_null_of_counts(name, n, P, Q)
+        p = float(prob[_tail(values, observed, greater)].sum())
+        return _result(name, observed, min(1.0, p), "exact", 0.0, None, values, prob, greater)
+
+    # --- scores: the per-score cells
+    if method == "binomial":
+        raise InvalidInputError("method='binomial' tests accuracy and the prediction advantage only")
+    s = as_float_1d(yv, "y")
+    tc = threshold_counts(is_pos, s)
+    terms = None
+    if name in _LOSSES:
+        if s.min() < 0 or s.max() > 1:
+            raise InvalidInputError(f"{name} needs probabilities in [0, 1]; the scores range over "
+                                    f"[{s.min():.4g}, {s.max():.4g}]")
+        terms = {name: loss_terms(np.asarray(tc.thresholds, dtype=np.float64).copy(), name)}
+    cells = ScoreCells.from_counts(tc, max_bins=max(n, 1))
+    counts = (cells.pos_units + cells.neg_units).astype(np.int64)
+    pos_obs = cells.pos_units.astype(np.int64)
+    observed = float(permutation_null_of_cells(cells, counts, name, pos_obs[None], terms)[0])
+    arrangements = _special.comb(n, P, exact=True)
+    if method == "exact" or (method == "auto" and arrangements <= max_exact):
+        if arrangements > max_exact:
+            raise InvalidInputError(f"exact enumeration needs C({n}, {P}) = {arrangements} arrangements, above "
+                                    f"max_exact={max_exact}; use method='monte-carlo'")
+        xs = _compositions(counts, P, max_exact)
+        logp = (_special.gammaln(counts + 1)[None] - _special.gammaln(xs + 1)
+                - _special.gammaln(counts[None] - xs + 1)).sum(axis=1)
+        prob = np.exp(logp - (_special.gammaln(n + 1) - _special.gammaln(P + 1) - _special.gammaln(n - P + 1)))
+        values = permutation_null_of_cells(cells, counts, name, xs, terms)
+        p = float(prob[_tail(values, observed, greater)].sum())
+        return _result(name, observed, min(1.0, p), "exact", 0.0, None, values, prob, greater)
+    rng = check_random_state(random_state)
+    vals = []
+    for start in range(0, n_resamples, 500):
+        xs = rng.multivariate_hypergeometric(counts, P, size=min(500, n_resamples - start))
+        vals.append(permutation_null_of_cells(cells, counts, name, xs, terms))
+    return _monte_carlo(name, observed, np.concatenate(vals), greater)
+
+
+def _monte_carlo(name: str, observed: float, vals: np.ndarray, greater: bool) -> PermutationTestResult:
+    b = vals.size
+    p = (1.0 + float(_tail(vals, observed, greater).sum())) / (b + 1.0)
+    se = math.sqrt(p * (1 - p) / b)
+    return _result(name, observed, p, "monte-carlo", se, b, vals, np.full(b, 1.0 / b), greater)
+
+
+def _result(name: str, observed: float, p: float, method: str, se: float, b: int | None, values: np.ndarray,
+            prob: np.ndarray, greater: bool) -> PermutationTestResult:
+    mean, std, q = _summary(values, prob)
+    return PermutationTestResult(measure=name, statistic=observed, pvalue=float(p), method=method,
+                                 pvalue_standard_error=float(se), n_resamples=b, null_mean=mean, null_std=std,
+                                 null_quantiles=q, greater_is_better=greater)
