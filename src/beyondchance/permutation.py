@@ -42,6 +42,7 @@ from scipy import stats as _sps
 
 from ._validation import (
     as_1d,
+    as_float,
     as_float_1d,
     binary_target,
     check_consistent_length,
@@ -51,12 +52,12 @@ from ._validation import (
     check_random_state,
 )
 from ._warnings import InvalidInputError
-from .curves import threshold_counts
+from .curves import ThresholdCounts, threshold_counts
 from .metrics import METRICS, get_metric
 from .score_statistics import ScoreCells, loss_terms
 
-__all__ = ["PermutationTestResult", "permutation_test", "SCORE_MEASURES", "permutation_null_of_counts",
-           "permutation_null_of_cells"]
+__all__ = ["PermutationTestResult", "permutation_test", "permutation_test_of_counts", "permutation_test_of_scores",
+           "SCORE_MEASURES", "permutation_null_of_counts", "permutation_null_of_cells"]
 
 #: measures of scores the permutation test knows (besides every labeling metric of ``METRICS``)
 SCORE_MEASURES = ("roc_auc", "pr_auc", "lift_auc", "log_loss", "brier")
@@ -254,57 +255,114 @@ def permutation_test(
     P = int(is_pos.sum())
     if P == 0 or P == n:
         raise InvalidInputError("y_true holds a single class: every permutation gives the same value")
-    greater = name not in _LOSSES and (name not in METRICS or bool(get_metric(name).greater_is_better))
     if name in METRICS:
-        from .report.model_comparison import _equals, _is_labels  # one rule for "labels or scores"
-
-        if _is_labels(np.asarray(as_1d(y_true, "y_true")), yv):
-            pred = _equals(yv, pos)
+        if is_labels(np.asarray(as_1d(y_true, "y_true")), yv):
+            pred = equals_label(yv, pos)
         else:
-            from .report.tasks.binary_scores import _threshold_choice
-
             s = as_float_1d(yv, "y")
-            thr, _, _ = _threshold_choice(threshold, float(s.min()), float(s.max()))
-            pred = s >= thr
+            if threshold is None:
+                threshold = 0.5 if s.min() >= 0 and s.max() <= 1 else 0.0
+            pred = s >= float(as_float(threshold, "threshold"))
         Q = int(pred.sum())
         tp = int((pred & is_pos).sum())
-        observed = float(get_metric(name).compute(tp, Q - tp, P - tp, n - P - Q + tp))
         if method == "binomial":
             if name not in ("accuracy", "prediction_advantage"):
                 raise InvalidInputError("method='binomial' tests accuracy and the prediction advantage only")
-            correct = int((pred == is_pos).sum())
-            nir = max(P, n - P) / n
-            k = np.arange(n + 1)
-            prob = _sps.binom.pmf(k, n, nir)
-            acc = k / n
-            values = acc if name == "accuracy" else (acc - nir) / (1 - nir)
-            p = float(_sps.binom.sf(correct - 1, n, nir))
-            return _result(name, observed, p, "binomial", 0.0, None, values, prob, greater)
-        if method == "monte-carlo":
-            rng = check_random_state(random_state)
-            tp_star = rng.hypergeometric(P, n - P, Q, size=n_resamples)
-            with np.errstate(all="ignore"):
-                vals = np.asarray(get_metric(name).compute(tp_star, Q - tp_star, P - tp_star, n - P - Q + tp_star),
-                                  dtype=np.float64)
-            return _monte_carlo(name, observed, vals, greater)
-        values, prob = permutation_null_of_counts(name, n, P, Q)
-        p = float(prob[_tail(values, observed, greater)].sum())
-        return _result(name, observed, min(1.0, p), "exact", 0.0, None, values, prob, greater)
-
-    # --- scores: the per-score cells
+            return _binomial(name, n, P, Q, tp)
+        return permutation_test_of_counts(name, n, P, Q, tp, method=method, n_resamples=n_resamples,
+                                          random_state=random_state)
     if method == "binomial":
         raise InvalidInputError("method='binomial' tests accuracy and the prediction advantage only")
-    s = as_float_1d(yv, "y")
-    tc = threshold_counts(is_pos, s)
+    tc = threshold_counts(is_pos, as_float_1d(yv, "y"))
+    return permutation_test_of_scores(name, tc, method=method, n_resamples=n_resamples, max_exact=max_exact,
+                                      random_state=random_state)
+
+
+def is_labels(y_true: np.ndarray, pred: np.ndarray) -> bool:
+    """Whether every prediction is one of y_true's labels (then they are labels, not scores).
+
+    >>> is_labels(np.array([0, 1, 1]), np.array([1.0, 0.0, 1.0])), is_labels(np.array([0, 1]), np.array([.2, .7]))
+    (True, False)
+    """
+    if pred.dtype.kind == "f" and y_true.dtype.kind in "iub" and not np.all(pred == np.round(pred)):
+        return False
+    try:
+        return bool(np.isin(pred, np.unique(y_true)).all())
+    except TypeError:
+        return False
+
+
+def equals_label(pred: np.ndarray, pos: Any) -> np.ndarray:
+    """Boolean: the prediction is the positive class."""
+    if pred.dtype.kind == "b":
+        return pred == bool(pos)
+    return np.asarray(pred == pos, dtype=bool)
+
+
+def _binomial(name: str, n: int, P: int, Q: int, tp: int) -> PermutationTestResult:
+    """Correct predictions against Binomial(n, no-information rate) (caret's test)."""
+    correct = n - P - Q + 2 * tp
+    observed = float(get_metric(name).compute(tp, Q - tp, P - tp, n - P - Q + tp))
+    nir = max(P, n - P) / n
+    k = np.arange(n + 1)
+    prob = _sps.binom.pmf(k, n, nir)
+    values = k / n if name == "accuracy" else (k / n - nir) / (1 - nir)
+    return _result(name, observed, float(_sps.binom.sf(correct - 1, n, nir)), "binomial", 0.0, None, values, prob,
+                   True)
+
+
+def permutation_test_of_counts(
+    measure: str, n: int, n_pos: int, n_pred: int, tp: int, *, method: str = "auto", n_resamples: int = 10_000,
+    random_state: Any = 0,
+) -> PermutationTestResult:
+    """The permutation test of a labeling metric from the binary confusion counts (row counts).
+
+    >>> permutation_test_of_counts("f1", 10, 4, 4, 3).pvalue == permutation_test(
+    ...     "f1", [0] * 6 + [1] * 4, [0] * 5 + [1] * 4 + [0]).pvalue
+    True
+    """
+    name = str(measure)
+    greater = bool(get_metric(name).greater_is_better)
+    observed = float(get_metric(name).compute(tp, n_pred - tp, n_pos - tp, n - n_pos - n_pred + tp))
+    if method == "binomial":
+        return _binomial(name, n, n_pos, n_pred, tp)
+    if method == "monte-carlo":
+        rng = check_random_state(random_state)
+        t = rng.hypergeometric(n_pos, n - n_pos, n_pred, size=check_positive_int(n_resamples, "n_resamples"))
+        with np.errstate(all="ignore"):
+            vals = np.asarray(get_metric(name).compute(t, n_pred - t, n_pos - t, n - n_pos - n_pred + t),
+                              dtype=np.float64)
+        return _monte_carlo(name, observed, vals, greater)
+    values, prob = permutation_null_of_counts(name, n, n_pos, n_pred)
+    p = float(prob[_tail(values, observed, greater)].sum())
+    return _result(name, observed, min(1.0, p), "exact", 0.0, None, values, prob, greater)
+
+
+def permutation_test_of_scores(
+    measure: str, tc: ThresholdCounts, *, method: str = "auto", n_resamples: int = 10_000,
+    max_exact: int = 200_000, random_state: Any = 0,
+) -> PermutationTestResult:
+    """The permutation test of a score measure from :class:`~beyondchance.ThresholdCounts` of row counts.
+
+    >>> from beyondchance.curves import threshold_counts
+    >>> tc = threshold_counts([0, 0, 1, 1, 0, 1], [.1, .3, .3, .8, .2, .9])
+    >>> r = permutation_test_of_scores("roc_auc", tc); r.method, round(r.statistic, 4)
+    ('exact', 0.9444)
+    """
+    name = str(measure)
+    greater = name not in _LOSSES
+    n, P = int(round(tc.n)), int(round(tc.n_pos))
+    if P == 0 or P == n:
+        raise InvalidInputError("y_true holds a single class: every permutation gives the same value")
     terms = None
     if name in _LOSSES:
-        if s.min() < 0 or s.max() > 1:
-            raise InvalidInputError(f"{name} needs probabilities in [0, 1]; the scores range over "
-                                    f"[{s.min():.4g}, {s.max():.4g}]")
+        lo, hi = float(tc.thresholds[-1]), float(tc.thresholds[0])
+        if lo < 0 or hi > 1:
+            raise InvalidInputError(f"{name} needs probabilities in [0, 1]; the scores range over [{lo:.4g}, {hi:.4g}]")
         terms = {name: loss_terms(np.asarray(tc.thresholds, dtype=np.float64).copy(), name)}
-    cells = ScoreCells.from_counts(tc, max_bins=max(n, 1))
-    counts = (cells.pos_units + cells.neg_units).astype(np.int64)
-    pos_obs = cells.pos_units.astype(np.int64)
+    cells = ScoreCells.from_counts(tc, max_bins=max(tc.thresholds.size, 1))
+    counts = np.rint(cells.pos_units + cells.neg_units).astype(np.int64)
+    pos_obs = np.rint(cells.pos_units).astype(np.int64)
     observed = float(permutation_null_of_cells(cells, counts, name, pos_obs[None], terms)[0])
     arrangements = _special.comb(n, P, exact=True)
     if method == "exact" or (method == "auto" and arrangements <= max_exact):
@@ -319,6 +377,7 @@ def permutation_test(
         p = float(prob[_tail(values, observed, greater)].sum())
         return _result(name, observed, min(1.0, p), "exact", 0.0, None, values, prob, greater)
     rng = check_random_state(random_state)
+    n_resamples = check_positive_int(n_resamples, "n_resamples")
     vals = []
     for start in range(0, n_resamples, 500):
         xs = rng.multivariate_hypergeometric(counts, P, size=min(500, n_resamples - start))

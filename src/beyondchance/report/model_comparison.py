@@ -64,6 +64,7 @@ from .._warnings import InvalidInputError
 from ..curves import threshold_counts
 from ..delong import delong_covariance
 from ..metrics import METRICS, get_metric
+from ..permutation import equals_label, is_labels
 from ..score_statistics import ScoreCells, loss_terms
 from ._results import TITLES, _num
 from .tasks.binary_scores import _threshold_choice
@@ -354,7 +355,7 @@ def compare_models(
     w = check_sample_weight(sample_weight, n)
     frequency = w is None or bool(np.all(w == np.round(w)))
     if kind == "auto":
-        kind = "labels" if all(_is_labels(yt, p) for p in preds.values()) else "scores"
+        kind = "labels" if all(is_labels(yt, p) for p in preds.values()) else "scores"
     is_pos, pos = binary_target(yt, pos_label=pos_label)
     if is_pos.all() or not is_pos.any():
         raise InvalidInputError("y_true holds a single class: no measure can tell the models apart")
@@ -364,10 +365,10 @@ def compare_models(
     if kind == "labels":
         union_labels(yt, *preds.values(), names=("y_true", *(f"predictions[{k!r}]" for k in preds)))
         for name, p in preds.items():
-            if not _is_labels(yt, p):
+            if not is_labels(yt, p):
                 raise InvalidInputError(f"predictions[{name!r}] holds labels that are not in y_true; "
                                         "pass kind='scores' for scores")
-            models[name] = _Model(is_pos, _equals(p, pos), None)
+            models[name] = _Model(is_pos, equals_label(p, pos), None)
     else:
         scores = {name: as_float_1d(p, f"predictions[{name!r}]") for name, p in preds.items()}
         lo = min(float(s.min()) for s in scores.values())
@@ -463,23 +464,6 @@ def _greater_is_better(name: str) -> bool:
     if name in METRICS:
         return bool(get_metric(name).greater_is_better)
     return name not in _PROBA_MEASURES
-
-
-def _is_labels(y_true: np.ndarray, pred: np.ndarray) -> bool:
-    """Whether every prediction is one of y_true's labels (compared as their own type)."""
-    if pred.dtype.kind == "f" and y_true.dtype.kind in "iub":
-        if not np.all(pred == np.round(pred)):
-            return False
-    try:
-        return bool(np.isin(pred, np.unique(y_true)).all())
-    except TypeError:
-        return False
-
-
-def _equals(pred: np.ndarray, pos: Any) -> np.ndarray:
-    if pred.dtype.kind == "b":
-        return pred == bool(pos)
-    return np.asarray(pred == pos, dtype=bool)
 
 
 def _fmt(x: float) -> str:
