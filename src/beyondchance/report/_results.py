@@ -353,6 +353,25 @@ class Report(Exportable):
             })
         return pd.DataFrame(rows).set_index("metric")
 
+    # --- decisions: gates and tests against chance (beyondchance.report.gates) -------
+
+    def check(self, *requirements: Any):
+        """Evaluate requirements such as ``"prediction_advantage > 0"``, ``"ops(f1) >= 0.9"``,
+        ``"lower(roc_auc) > 0.75"``, ``"pvalue(pure_accuracy) < 0.01"`` (grammar:
+        :mod:`beyondchance.report.gates`); a :class:`~beyondchance.report.gates.CheckResult`
+        whose ``passed`` says whether all hold."""
+        from .gates import check_report
+
+        flat = [r for item in requirements for r in ([item] if isinstance(item, str) else item)]
+        return check_report(self, flat)
+
+    def permutation_test(self, metric: str):
+        """The one-sided permutation test of ``metric`` against chance, from the report's
+        statistics (:func:`beyondchance.permutation_test`; binary reports of unweighted data)."""
+        from .gates import report_permutation_test
+
+        return report_permutation_test(self, metric)
+
     # --- curves for plots (binary scores) -----------------------------------------
 
     def _need_counts(self, what: str) -> ThresholdCounts:

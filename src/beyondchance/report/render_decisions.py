@@ -75,7 +75,9 @@ def check_text(result: Any, *, width: int = 120) -> str:
     for header, justify in (("requirement", "left"), ("measured", "right"), ("result", "left")):
         table.add_column(header, justify=justify)
     for r in result.requirements:
-        table.add_row(escape(r.expression), fmt_value(r.measured) if r.measured is not None else "n/a",
+        shown = "n/a" if r.measured is None else (f"{r.measured:.3g}" if r.function == "pvalue"
+                                                  else fmt_value(r.measured))
+        table.add_row(escape(r.expression), shown,
                       escape("pass" if r.passed else f"FAIL{': ' + r.reason if r.reason else ''}"))
     console.print(table)
     return console.file.getvalue()
