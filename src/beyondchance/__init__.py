@@ -82,6 +82,10 @@ from .stats import BinnedScoreCounts, LabelCounts, LossSums, Moments, Sufficient
 from .engines import compute_statistics
 from .streaming import StatisticsAccumulator
 from .report import Comparison, MetricResult, Report, compare, evaluate
+from .delong import DeLongResult, delong_test
+from .permutation import PermutationTestResult, permutation_test
+from .report.model_comparison import ModelComparison, ModelDifference, compare_models
+from .report.gates import CheckResult, RequirementResult
 from .scorers import get_scorer, make_scorer, scorer_names
 
 __version__ = "0.1.0"
@@ -173,4 +177,13 @@ __all__ = [
     "BinnedScoreCounts",
     "compute_statistics",
     "StatisticsAccumulator",
+    "delong_test",
+    "DeLongResult",
+    "permutation_test",
+    "PermutationTestResult",
+    "compare_models",
+    "ModelComparison",
+    "ModelDifference",
+    "CheckResult",
+    "RequirementResult",
 ]
