@@ -1,0 +1,170 @@
+"""The permutation test of "better than chance": exact = full enumeration of the label
+arrangements (n ≤ 10), Monte Carlo within its error of the exact value, caret's binomial
+form, the chance value of the average precision at few positives, frequency weights,
+type-I error, and the report's p-values from its statistics."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+import sklearn.metrics as skm
+from scipy import stats
+
+import beyondchance as bc
+
+SCORE_FUNCTIONS = {
+    "roc_auc": skm.roc_auc_score,
+    "pr_auc": skm.average_precision_score,
+    "lift_auc": bc.lift_auc,
+    "log_loss": skm.log_loss,
+    "brier": skm.brier_score_loss,
+}
+LABEL_FUNCTIONS = {
+    "accuracy": skm.accuracy_score,
+    "f1": lambda y, p: skm.f1_score(y, p, zero_division=0.0),
+    "mcc": skm.matthews_corrcoef,
+    "balanced_accuracy": skm.balanced_accuracy_score,
+    "kappa": skm.cohen_kappa_score,
+    "prediction_advantage": lambda y, p: bc.prediction_advantage(y, p),
+}
+
+
+def enumerated_pvalue(fn, y, pred, greater=True):
+    """Share of the arrangements of y's positives (each equally likely under permutation)
+    whose measure is at least as good as the observed one."""
+    n, P = len(y), int(np.sum(y))
+    obs = fn(y, pred)
+    hits = total = 0
+    for pos in itertools.combinations(range(n), P):
+        yy = np.zeros(n, dtype=int)
+        yy[list(pos)] = 1
+        v = fn(yy, pred)
+        total += 1
+        hits += (v >= obs - 1e-12) if greater else (v <= obs + 1e-12)
+    return hits / total
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("measure", list(SCORE_FUNCTIONS))
+def test_exact_scores_equal_full_enumeration(measure, seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(5, 11))
+    y = np.zeros(n, dtype=int)
+    y[rng.choice(n, int(rng.integers(1, n)), replace=False)] = 1
+    s = rng.integers(1, 6, n) / 6.0  # ties
+    r = bc.permutation_test(measure, y, s)
+    assert r.method == "exact"
+    expected = enumerated_pvalue(SCORE_FUNCTIONS[measure], y, s, greater=measure not in ("log_loss", "brier"))
+    assert abs(r.pvalue - expected) < 1e-12
+    assert abs(r.statistic - SCORE_FUNCTIONS[measure](y, s)) < 1e-12
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("measure", list(LABEL_FUNCTIONS))
+def test_exact_labels_equal_full_enumeration(measure, seed):
+    rng = np.random.default_rng(100 + seed)
+    n = int(rng.integers(4, 11))
+    y = np.zeros(n, dtype=int)
+    y[rng.choice(n, int(rng.integers(1, n)), replace=False)] = 1
+    pred = rng.integers(0, 2, n)
+    r = bc.permutation_test(measure, y, pred)
+    expected = enumerated_pvalue(LABEL_FUNCTIONS[measure], y, pred)
+    assert r.method == "exact" and abs(r.pvalue - expected) < 1e-12
+
+
+def test_monte_carlo_within_its_error_of_exact():
+    rng = np.random.default_rng(9)
+    y = np.r_[np.ones(6, int), np.zeros(8, int)]
+    s = np.round(np.clip(rng.random(14) + 0.25 * y, 0, 1), 1)
+    for measure in ("roc_auc", "pr_auc", "brier"):
+        exact = bc.permutation_test(measure, y, s)
+        mc = bc.permutation_test(measure, y, s, method="monte-carlo", n_resamples=4000, random_state=1)
+        assert mc.method == "monte-carlo" and mc.n_resamples == 4000
+        assert abs(mc.pvalue - exact.pvalue) < 4 * mc.pvalue_standard_error + 1 / 4001
+        assert abs(mc.null_mean - exact.null_mean) < 4 * exact.null_std / np.sqrt(4000)
+    pred = (s > 0.5).astype(int)
+    exact = bc.permutation_test("f1", y, pred)
+    mc = bc.permutation_test("f1", y, pred, method="monte-carlo", n_resamples=4000)
+    assert abs(mc.pvalue - exact.pvalue) < 4 * mc.pvalue_standard_error + 1 / 4001
+
+
+def test_binomial_form_is_carets_test():
+    rng = np.random.default_rng(3)
+    y = (rng.random(120) < 0.3).astype(int)
+    pred = np.where(rng.random(120) < 0.8, y, 1 - y)
+    correct = int(np.sum(pred == y))
+    nir = max(y.mean(), 1 - y.mean())
+    expected = stats.binomtest(correct, 120, nir, alternative="greater").pvalue
+    for measure in ("accuracy", "prediction_advantage"):
+        r = bc.permutation_test(measure, y, pred, method="binomial")
+        assert abs(r.pvalue - expected) < 1e-12 and r.method == "binomial"
+    assert abs(bc.permutation_test("accuracy", y, pred, method="binomial").null_mean - nir) < 1e-12
+    with pytest.raises(bc.InvalidInputError, match="binomial"):
+        bc.permutation_test("f1", y, pred, method="binomial")
+
+
+def test_chance_value_of_average_precision_with_few_positives():
+    """At 20 positives a random ranker's average precision lies well above the prevalence."""
+    rng = np.random.default_rng(12)
+    n, P = 2000, 20
+    y = np.zeros(n, int)
+    y[:P] = 1
+    s = rng.random(n)
+    r = bc.permutation_test("pr_auc", y, s, n_resamples=3000, random_state=0)
+    shuffled = [skm.average_precision_score(rng.permutation(y), s) for _ in range(600)]
+    assert abs(r.null_mean - np.mean(shuffled)) < 4 * np.std(shuffled) / np.sqrt(600)
+    assert r.null_mean > 1.25 * P / n  # prevalence 0.01; measured 0.0135
+    assert r.null_quantiles[0] <= r.null_quantiles[1] <= r.null_quantiles[2]
+
+
+def test_weights_and_bad_input():
+    rng = np.random.default_rng(4)
+    y = rng.integers(0, 2, 12)
+    y[:2] = [0, 1]
+    s = rng.random(12)
+    w = rng.integers(0, 3, 12)
+    w[:2] = 1
+    r = bc.permutation_test("roc_auc", y, s, sample_weight=w, method="monte-carlo", n_resamples=500)
+    rep = bc.permutation_test("roc_auc", np.repeat(y, w), np.repeat(s, w), method="monte-carlo", n_resamples=500)
+    assert r.pvalue == rep.pvalue and r.statistic == rep.statistic
+    with pytest.raises(bc.InvalidInputError, match="integer counts"):
+        bc.permutation_test("roc_auc", y, s, sample_weight=rng.random(12))
+    with pytest.raises(bc.InvalidInputError, match="unknown measure"):
+        bc.permutation_test("roc_auk", y, s)
+    with pytest.raises(bc.InvalidInputError, match="single class"):
+        bc.permutation_test("roc_auc", np.ones(12, int), s)
+    with pytest.raises(bc.InvalidInputError, match="probabilities"):
+        bc.permutation_test("log_loss", y, s * 3)
+    with pytest.raises(bc.InvalidInputError, match="max_exact"):
+        bc.permutation_test("roc_auc", y, s, method="exact", max_exact=10)
+
+
+@pytest.mark.parametrize("measure", ["prediction_advantage", "f1", "roc_auc", "pr_auc"])
+def test_type_one_error(measure):
+    """Random labels, predictions independent of them: rejection rate at level 0.05."""
+    rng = np.random.default_rng(sum(map(ord, measure)))
+    reps, n = 300, 200
+    rejected = 0
+    for _ in range(reps):
+        y = rng.integers(0, 2, n)
+        s = rng.random(n)
+        pred = (s < rng.uniform(0.2, 0.8)).astype(int) if measure in bc.METRICS else s
+        r = bc.permutation_test(measure, y, pred, n_resamples=400, random_state=rng)
+        rejected += r.pvalue <= 0.05
+    assert 0.02 <= rejected / reps <= 0.09
+
+
+def test_report_pvalues_from_its_statistics():
+    rng = np.random.default_rng(8)
+    y = rng.integers(0, 2, 300)
+    s = np.clip(0.5 + 0.1 * (2 * y - 1) + rng.normal(0, 0.3, 300), 0, 1)
+    r = bc.evaluate(y, s, ci=False, metrics=["f1", "roc_auc", "pure_accuracy"])
+    for m in ("f1", "pure_accuracy", "npv"):
+        assert r.permutation_test(m).pvalue == bc.permutation_test(m, y, s).pvalue
+    a = r.permutation_test("roc_auc")
+    b = bc.permutation_test("roc_auc", y, s)
+    assert a.pvalue == b.pvalue and a.method == "monte-carlo"
+    with pytest.raises(bc.InvalidInputError, match="weighted"):
+        bc.evaluate(y, s, ci=False, sample_weight=rng.random(300)).permutation_test("f1")
