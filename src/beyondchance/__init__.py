@@ -83,6 +83,7 @@ from .engines import compute_statistics
 from .streaming import StatisticsAccumulator
 from .report import Comparison, MetricResult, Report, compare, evaluate
 from .delong import DeLongResult, delong_test
+from .decision_curve import DecisionCurve, decision_curve, net_benefit
 from .permutation import PermutationTestResult, permutation_test
 from .report.model_comparison import ModelComparison, ModelDifference, compare_models
 from .report.gates import CheckResult, RequirementResult
@@ -178,6 +179,9 @@ __all__ = [
     "compute_statistics",
     "StatisticsAccumulator",
     "delong_test",
+    "net_benefit",
+    "decision_curve",
+    "DecisionCurve",
     "DeLongResult",
     "permutation_test",
     "PermutationTestResult",
