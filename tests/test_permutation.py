@@ -163,8 +163,22 @@ def test_report_pvalues_from_its_statistics():
     r = bc.evaluate(y, s, ci=False, metrics=["f1", "roc_auc", "pure_accuracy"])
     for m in ("f1", "pure_accuracy", "npv"):
         assert r.permutation_test(m).pvalue == bc.permutation_test(m, y, s).pvalue
+    # accuracy and PA: "better than the constant" = the binomial test against the no-information rate
+    assert r.permutation_test("accuracy").pvalue == bc.permutation_test("accuracy", y, s, method="binomial").pvalue
     a = r.permutation_test("roc_auc")
     b = bc.permutation_test("roc_auc", y, s)
     assert a.pvalue == b.pvalue and a.method == "monte-carlo"
     with pytest.raises(bc.InvalidInputError, match="weighted"):
         bc.evaluate(y, s, ci=False, sample_weight=rng.random(300)).permutation_test("f1")
+    # the p-values and one-sided bounds in the report's rows (with intervals)
+    full = bc.evaluate(y, s, n_resamples=500, metrics=["f1", "roc_auc", "prediction_advantage", "log_loss"])
+    assert full["f1"].pvalue == r.permutation_test("f1").pvalue
+    assert full["prediction_advantage"].pvalue == r.permutation_test("prediction_advantage").pvalue
+    auc = bc.permutation_test("roc_auc", y, s, n_resamples=500, random_state=0)
+    assert full["roc_auc"].pvalue == auc.pvalue and "500 Monte Carlo" in full["roc_auc"].pvalue_method
+    for m in full.metrics.values():
+        lo, hi = m.ci.bounds
+        assert m.ci.low <= lo <= hi <= m.ci.high  # the one-sided 95% bounds lie inside the 95% interval
+        assert m.confidence_bound == (lo if m.greater_is_better else hi)
+        assert m.to_dict()["pvalue"] == m.pvalue
+    assert bc.evaluate(y, s, n_resamples=500, sample_weight=rng.random(300))["f1"].pvalue is None

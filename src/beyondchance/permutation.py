@@ -340,9 +340,14 @@ def permutation_test_of_counts(
 
 def permutation_test_of_scores(
     measure: str, tc: ThresholdCounts, *, method: str = "auto", n_resamples: int = 10_000,
-    max_exact: int = 200_000, random_state: Any = 0,
+    max_exact: int = 200_000, random_state: Any = 0, max_bins: int | None = None,
 ) -> PermutationTestResult:
     """The permutation test of a score measure from :class:`~beyondchance.ThresholdCounts` of row counts.
+
+    ``max_bins``: pool adjacent distinct scores into at most this many bins of equal row
+    count (as the report's score bootstrap does) and test the measure of the binned
+    scores — still an exact permutation test, since the bins do not depend on the labels;
+    the losses need one cell per distinct score.
 
     >>> from beyondchance.curves import threshold_counts
     >>> tc = threshold_counts([0, 0, 1, 1, 0, 1], [.1, .3, .3, .8, .2, .9])
@@ -360,7 +365,10 @@ def permutation_test_of_scores(
         if lo < 0 or hi > 1:
             raise InvalidInputError(f"{name} needs probabilities in [0, 1]; the scores range over [{lo:.4g}, {hi:.4g}]")
         terms = {name: loss_terms(np.asarray(tc.thresholds, dtype=np.float64).copy(), name)}
-    cells = ScoreCells.from_counts(tc, max_bins=max(tc.thresholds.size, 1))
+    cells = ScoreCells.from_counts(tc, max_bins=max(tc.thresholds.size, 1) if max_bins is None else max_bins)
+    if terms is not None and not cells.exact:
+        raise InvalidInputError(f"the permutation test of {name} needs one cell per distinct score, "
+                                f"not {cells.n_bins} bins of {cells.n_distinct} distinct scores")
     counts = np.rint(cells.pos_units + cells.neg_units).astype(np.int64)
     pos_obs = np.rint(cells.pos_units).astype(np.int64)
     observed = float(permutation_null_of_cells(cells, counts, name, pos_obs[None], terms)[0])
@@ -379,8 +387,9 @@ def permutation_test_of_scores(
     rng = check_random_state(random_state)
     n_resamples = check_positive_int(n_resamples, "n_resamples")
     vals = []
-    for start in range(0, n_resamples, 500):
-        xs = rng.multivariate_hypergeometric(counts, P, size=min(500, n_resamples - start))
+    chunk = max(1, min(500, 2_000_000 // counts.size))  # (chunk, K) draws at a time
+    for start in range(0, n_resamples, chunk):
+        xs = rng.multivariate_hypergeometric(counts, P, size=min(chunk, n_resamples - start))
         vals.append(permutation_null_of_cells(cells, counts, name, xs, terms))
     return _monte_carlo(name, observed, np.concatenate(vals), greater)
 

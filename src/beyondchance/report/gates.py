@@ -14,8 +14,10 @@ A requirement is one comparison of a quantity of the report with a number::
 ``value``      the metric on the test set
 ``lower``      the lower end of its confidence interval (``upper``: the upper end)
 ``ops``        its outperformance score at the test set's prevalence
-``pvalue``     the one-sided permutation p-value of "no better than chance"
-               (:func:`beyondchance.permutation_test`; binary reports of unweighted data)
+``pvalue``     the one-sided p-value of "no better than chance" (binary reports of
+               unweighted data): the binomial test against the no-information rate for
+               accuracy and PA (= "no better than the best constant"), the permutation
+               test (:func:`beyondchance.permutation_test`) for the others
 ``advantage``  (value − constant's value) / (perfect − constant's value); PA for accuracy
 ``baseline``   the best constant prediction's value
 =============  ===========================================================================
@@ -46,7 +48,8 @@ import numpy as np
 from .._warnings import InvalidInputError
 from ..metrics import METRICS, get_metric
 from ..outperformance import outperformance_score
-from ..permutation import SCORE_MEASURES, PermutationTestResult, permutation_test_of_counts, permutation_test_of_scores
+from ..permutation import PermutationTestResult
+from ._chance import chance_test
 from ._results import _num
 
 __all__ = ["FUNCTIONS", "OPERATORS", "Requirement", "RequirementResult", "CheckResult", "check_report",
@@ -145,43 +148,26 @@ class CheckResult:
         return self.passed
 
 
-def _binary_counts(report: Any) -> tuple[int, int, int, int] | None:
-    """(n, positives, predicted positives, TP) of a binary report of unweighted data."""
-    cm = report.confusion
-    if cm is None or cm.n_classes != 2 or report.positive_label is None:
-        return None
-    tp, fp, fn, tn = (int(round(v)) for v in cm.binary_counts())
-    return tp + fp + fn + tn, tp + fn, tp + fp, tp
-
-
 def report_permutation_test(report: Any, metric: str, *, n_resamples: int = GATE_PERMUTATIONS,
                             random_state: Any = 0) -> PermutationTestResult:
-    """The permutation test of ``metric`` from the report's statistics (binary, unweighted).
+    """The test of ``metric`` against chance from the report's statistics (binary reports of
+    unweighted data; :mod:`beyondchance.report._chance`: the binomial test against the
+    no-information rate for accuracy and PA, the permutation test otherwise).
 
     >>> from beyondchance.report import evaluate
     >>> r = evaluate([0, 0, 1, 1, 0, 1, 0, 0], [.1, .4, .35, .8, .2, .9, .6, .3], ci=False)
     >>> t = report_permutation_test(r, "roc_auc"); t.method, round(t.statistic, 4) == round(r["roc_auc"].value, 4)
     ('exact', True)
     """
-    if report.total_weight is not None:
-        raise InvalidInputError("the permutation p-value needs row counts; this report is of weighted data")
-    if metric in METRICS:
-        counts = _binary_counts(report)
-        if counts is None:
-            raise InvalidInputError(f"the permutation p-value of {metric} needs a binary report, "
-                                    f"this one is {report.task}")
-        return permutation_test_of_counts(metric, *counts, random_state=random_state, n_resamples=n_resamples)
-    if metric in SCORE_MEASURES and report.counts is not None:
-        if report.score_statistic is not None:
-            raise InvalidInputError("the permutation p-value of a score measure needs exact scores, not binned ones")
-        return permutation_test_of_scores(metric, report.counts, n_resamples=n_resamples, random_state=random_state)
-    raise InvalidInputError(f"no permutation p-value for {metric} in a {report.task} report; it applies to the "
-                            "labeling metrics and the AUCs and losses of binary scores")
+    return chance_test(metric, task=report.task, confusion=report.confusion, counts=report.counts,
+                       weighted=report.total_weight is not None,
+                       binary=report.positive_label is not None and report.confusion is not None
+                       and report.confusion.n_classes == 2, n_resamples=n_resamples, seed=random_state)
 
 
 def _known(report: Any) -> list[str]:
     names = list(report.metrics)
-    if _binary_counts(report) is not None or (report.confusion is not None and report.positive_label is not None):
+    if report.confusion is not None and report.confusion.n_classes == 2 and report.positive_label is not None:
         names += [k for k in METRICS if k not in names]
     return names
 

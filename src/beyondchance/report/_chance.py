@@ -1,0 +1,71 @@
+"""The report's p-values of "no better than chance", from its statistics (binary reports of
+unweighted data):
+
+* accuracy and the prediction advantage (0/1 loss): the binomial test of the correct
+  predictions against the no-information rate (caret's test) — exactly "better than the
+  best constant prediction", since PA > 0 ⟺ accuracy > max(π, 1 − π);
+* the other labeling metrics: the exact permutation test from the confusion counts
+  (hypergeometric TP given the margins; :mod:`beyondchance.permutation`);
+* AUCs and losses: the permutation test over the (score, label) counts, Monte Carlo with
+  the report's number of resamples and seed, the scores pooled into at most
+  :data:`MAX_SCORE_BINS` bins as for the bootstrap (the losses need one cell per distinct
+  score)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._warnings import InvalidInputError
+from ..metrics import METRICS
+from ..permutation import SCORE_MEASURES, PermutationTestResult, permutation_test_of_counts, permutation_test_of_scores
+from ._results import MAX_SCORE_BINS
+
+__all__ = ["chance_test", "chance_pvalues", "describe_test", "BINOMIAL"]
+
+#: the measures tested by the binomial test against the no-information rate
+BINOMIAL = ("accuracy", "prediction_advantage")
+
+
+def describe_test(r: PermutationTestResult) -> str:
+    """How a p-value was computed, in a few words."""
+    if r.method == "exact":
+        return "exact permutation"
+    if r.method == "binomial":
+        return "binomial, against the no-information rate"
+    return f"permutation, {r.n_resamples} Monte Carlo draws (s.e. {r.pvalue_standard_error:.2g})"
+
+
+def chance_test(name: str, *, task: str, confusion: Any, counts: Any, weighted: bool, binary: bool,
+                n_resamples: int, seed: int) -> PermutationTestResult:
+    """The test of ``name`` against chance from a report's statistics; InvalidInputError
+    saying why when they do not give one."""
+    if weighted:
+        raise InvalidInputError("the p-value against chance needs row counts; this report is of weighted data")
+    if not binary:
+        raise InvalidInputError(f"the p-value against chance needs a binary report, this one is {task}")
+    if name in METRICS and confusion is not None and confusion.n_classes == 2:
+        tp, fp, fn, tn = (int(round(v)) for v in confusion.binary_counts())
+        return permutation_test_of_counts(name, tp + fp + fn + tn, tp + fn, tp + fp, tp,
+                                          method="binomial" if name in BINOMIAL else "exact")
+    if name in SCORE_MEASURES and counts is not None:
+        if not counts.is_defined:
+            raise InvalidInputError("y_true holds a single class: every permutation gives the same value")
+        return permutation_test_of_scores(name, counts, n_resamples=n_resamples, random_state=seed,
+                                          max_bins=MAX_SCORE_BINS)
+    raise InvalidInputError(f"no p-value against chance for {name}; it applies to the labeling metrics and the "
+                            "AUCs and losses of binary scores")
+
+
+def chance_pvalues(report: dict[str, Any], names: list[str], *, n_resamples: int, seed: int
+                   ) -> dict[str, tuple[float, str]]:
+    """name -> (p-value, method) for the metrics whose test the statistics give (others left out)."""
+    out: dict[str, tuple[float, str]] = {}
+    for name in names:
+        try:
+            r = chance_test(name, task="", confusion=report.get("confusion"), counts=report.get("counts"),
+                            weighted=report.get("total_weight") is not None,
+                            binary=report.get("positive_label") is not None, n_resamples=n_resamples, seed=seed)
+        except InvalidInputError:  # weighted, multi-class, a loss of binned scores ...
+            continue
+        out[name] = (r.pvalue, describe_test(r))
+    return out
