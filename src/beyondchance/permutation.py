@@ -106,6 +106,8 @@ class PermutationTestResult:
 def _summary(values: np.ndarray, prob: np.ndarray) -> tuple[float, float, tuple[float, float, float]]:
     """Mean, standard deviation and 5/50/95% quantiles of a discrete distribution."""
     ok = np.isfinite(values) & (prob > 0)
+    if not ok.any():  # undefined under every permutation (e.g. precision when nothing is predicted positive)
+        return float("nan"), float("nan"), (float("nan"),) * 3  # type: ignore[return-value]
     v, p = values[ok], prob[ok] / prob[ok].sum()
     order = np.argsort(v, kind="stable")
     v, p = v[order], p[order]
@@ -403,6 +405,8 @@ def _monte_carlo(name: str, observed: float, vals: np.ndarray, greater: bool) ->
 
 def _result(name: str, observed: float, p: float, method: str, se: float, b: int | None, values: np.ndarray,
             prob: np.ndarray, greater: bool) -> PermutationTestResult:
+    if not math.isfinite(observed):  # the measure is undefined on the test set: nothing to test
+        p, se = float("nan"), float("nan")
     mean, std, q = _summary(values, prob)
     return PermutationTestResult(measure=name, statistic=observed, pvalue=float(p), method=method,
                                  pvalue_standard_error=float(se), n_resamples=b, null_mean=mean, null_std=std,

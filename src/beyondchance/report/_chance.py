@@ -13,6 +13,7 @@ unweighted data):
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from .._warnings import InvalidInputError
@@ -67,5 +68,6 @@ def chance_pvalues(report: dict[str, Any], names: list[str], *, n_resamples: int
                             binary=report.get("positive_label") is not None, n_resamples=n_resamples, seed=seed)
         except InvalidInputError:  # weighted, multi-class, a loss of binned scores ...
             continue
-        out[name] = (r.pvalue, describe_test(r))
+        if math.isfinite(r.pvalue):
+            out[name] = (r.pvalue, describe_test(r))
     return out

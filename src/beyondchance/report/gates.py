@@ -211,7 +211,7 @@ def _measure(report: Any, req: Requirement) -> tuple[float, str]:
         row = _extra_row(report, req.metric)
     f = req.function
     if f == "pvalue":
-        return report_permutation_test(report, req.metric).pvalue, ""
+        return report_permutation_test(report, req.metric).pvalue, "the measure is undefined on this test set"
     if f == "value":
         return row.value, "undefined on this test set"
     if f in ("lower", "upper"):

@@ -118,15 +118,17 @@ def _table(report: Report, *, with_verdict: bool = True):
     table = Table(show_header=True, header_style="bold", expand=False, title=None, pad_edge=False)
     # names wrap on a narrow terminal; numbers (and headers) are never cut: "fold", not "…"
     table.add_column("metric", overflow="fold")
-    for header in ("value", f"{level}% CI", f"{level}% bound", "p (chance)", "constant", "advantage", "OPS"):
+    # the bound and p (chance) columns on a wide terminal; a narrow one lists them with the verdicts
+    chance = ((f"{level}% bound", "p (chance)") if with_verdict else ())
+    for header in ("value", f"{level}% CI", *chance, "constant", "advantage", "OPS"):
         table.add_column(header, justify="right", no_wrap=True, overflow="fold")
     if with_verdict:
         table.add_column("verdict", overflow="fold", ratio=1)
     for m in report.metrics.values():
         style = _style(m)
         adv = "-" if not math.isfinite(m.advantage) else f"{m.advantage:+.3f}"
-        cells = [_text(m.title), _styled(style, fmt_value(m.value)), _ci_text(m), _bound_text(m), _pvalue_text(m),
-                 fmt_value(m.baseline), adv, _ops_text(m)]
+        cells = [_text(m.title), _styled(style, fmt_value(m.value)), _ci_text(m),
+                 *((_bound_text(m), _pvalue_text(m)) if with_verdict else ()), fmt_value(m.baseline), adv, _ops_text(m)]
         if with_verdict:
             cells.append(_styled(style, m.verdict))
         table.add_row(*cells)
@@ -140,8 +142,12 @@ def _verdict_list(report: Report):
     grid = Table.grid(padding=(0, 1), pad_edge=True)
     grid.add_column(no_wrap=True)
     grid.add_column(overflow="fold")
+    level = int(round(report.confidence_level * 100))
     for m in report.metrics.values():
-        grid.add_row(_text(f"{m.title}:"), _styled(_style(m), m.verdict))
+        chance = ""
+        if m.pvalue is not None or m.confidence_bound is not None:
+            chance = f"[{level}% bound {_bound_text(m)}, p (chance) {_pvalue_text(m)}] "
+        grid.add_row(_text(f"{m.title}:"), _text(chance) + _styled(_style(m), m.verdict))
     return grid
 
 

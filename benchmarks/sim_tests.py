@@ -1,0 +1,110 @@
+"""Type-I error of every test of issue 15 under its null, by simulation.
+
+For each test: the share of replicates whose p-value is at most 0.05 under the null
+(target within [0.03, 0.07] at 2,000 replicates), its Monte Carlo standard error, and
+the seed.  The tests' quick versions (300 replicates, [0.02, 0.09]) live in
+tests/test_delong.py, tests/test_model_comparison.py and tests/test_permutation.py.
+
+Scenarios
+---------
+* permutation tests (labels: exact; scores: Monte Carlo): random labels (π = 0.3),
+  predictions independent of them;
+* binomial test of accuracy against the no-information rate: a predictor whose
+  population accuracy equals the majority rate exactly but which is not constant
+  (π = 0.3; predicts positive with probability 0.7 for positives and 0.3 for
+  negatives: accuracy 0.7 · 0.7 + 0.3 · 0.7 = 0.7);
+* DeLong: two scores with the same population AUC — independent noise, and a shared
+  component (correlated models);
+* McNemar and the paired bootstrap (F1, PR AUC, log loss): two models of equal
+  population performance (independent noise of the same size).
+
+Usage: ``python benchmarks/sim_tests.py [--quick] [--replicates R]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+
+import numpy as np
+
+import beyondchance as bc
+
+LEVEL = 0.05
+
+
+def permutation_scenario(measure: str, n: int, rng: np.random.Generator, n_resamples: int) -> float:
+    y = (rng.random(n) < 0.3).astype(int)
+    if (y == 0).all() or (y == 1).all():
+        y[0] = 1 - y[0]
+    s = rng.random(n)
+    pred = (s < rng.uniform(0.2, 0.8)).astype(int) if measure in bc.METRICS else s
+    return bc.permutation_test(measure, y, pred, n_resamples=n_resamples, random_state=rng).pvalue
+
+
+def binomial_scenario(n: int, rng: np.random.Generator) -> float:
+    y = (rng.random(n) < 0.3).astype(int)
+    pred = np.where(y == 1, rng.random(n) < 0.7, rng.random(n) < 0.3).astype(int)
+    return bc.permutation_test("accuracy", y, pred, method="binomial").pvalue
+
+
+def delong_scenario(n: int, rng: np.random.Generator, shared: bool) -> float:
+    y = rng.integers(0, 2, n)
+    common = rng.normal(0, 1.0, n) if shared else 0.0
+    a = y + common + rng.normal(0, 1.2, n)
+    b = y + common + rng.normal(0, 1.2, n)
+    return bc.delong_test(y, a, b).pvalue
+
+
+def paired_scenario(metric: str, n: int, rng: np.random.Generator, n_resamples: int) -> float:
+    y = rng.integers(0, 2, n)
+    if metric == "log_loss":
+        a = 1 / (1 + np.exp(-(2 * y - 1 + rng.normal(0, 1.2, n))))
+        b = 1 / (1 + np.exp(-(2 * y - 1 + rng.normal(0, 1.2, n))))
+    else:
+        a, b = y + rng.normal(0, 1.2, n), y + rng.normal(0, 1.2, n)
+    c = bc.compare_models(y, {"a": a, "b": b}, metrics=[metric], threshold=0.5, n_resamples=n_resamples,
+                          random_state=rng)
+    return c.differences[0].pvalue
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="300 replicates and fewer resamples")
+    parser.add_argument("--replicates", type=int, default=None)
+    args = parser.parse_args()
+    reps = args.replicates or (300 if args.quick else 2000)
+    mc = 300 if args.quick else 1000  # Monte Carlo permutations per p-value
+    boot = 200 if args.quick else 500  # paired bootstrap resamples per p-value
+    scenarios = [
+        ("permutation, exact: prediction advantage (labels, n=200)",
+         lambda rng: permutation_scenario("prediction_advantage", 200, rng, mc)),
+        ("permutation, exact: F1 (labels, n=200)", lambda rng: permutation_scenario("f1", 200, rng, mc)),
+        ("permutation, exact: MCC (labels, n=60)", lambda rng: permutation_scenario("mcc", 60, rng, mc)),
+        (f"permutation, Monte Carlo {mc}: ROC AUC (n=200)", lambda rng: permutation_scenario("roc_auc", 200, rng, mc)),
+        (f"permutation, Monte Carlo {mc}: average precision (n=200)",
+         lambda rng: permutation_scenario("pr_auc", 200, rng, mc)),
+        ("permutation, exact: ROC AUC (n=12)", lambda rng: permutation_scenario("roc_auc", 12, rng, mc)),
+        ("binomial: accuracy vs no-information rate (n=300, boundary null)", lambda rng: binomial_scenario(300, rng)),
+        ("DeLong: equal AUC, independent models (n=200)", lambda rng: delong_scenario(200, rng, False)),
+        ("DeLong: equal AUC, correlated models (n=200)", lambda rng: delong_scenario(200, rng, True)),
+        ("McNemar exact: equal accuracy (n=300)", lambda rng: paired_scenario("accuracy", 300, rng, boot)),
+        (f"paired bootstrap {boot}: F1 (n=300)", lambda rng: paired_scenario("f1", 300, rng, boot)),
+        (f"paired bootstrap {boot}: average precision (n=300)", lambda rng: paired_scenario("pr_auc", 300, rng, boot)),
+        (f"paired bootstrap {boot}: log loss (n=300)", lambda rng: paired_scenario("log_loss", 300, rng, boot)),
+    ]
+    print(f"type-I error at level {LEVEL}: {reps} replicates per test (target [0.03, 0.07])")
+    print(f"{'test':70s} {'rate':>7s} {'s.e.':>7s} {'in range':>9s} {'seconds':>8s}")
+    for i, (name, draw) in enumerate(scenarios):
+        rng = np.random.default_rng(1000 + i)
+        t0 = time.perf_counter()
+        p = np.array([draw(rng) for _ in range(reps)])
+        rate = float(np.mean(p <= LEVEL))
+        se = math.sqrt(rate * (1 - rate) / reps)
+        ok = "yes" if 0.03 <= rate <= 0.07 else "NO"
+        print(f"{name:70s} {rate:7.4f} {se:7.4f} {ok:>9s} {time.perf_counter() - t0:8.1f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
