@@ -7,8 +7,8 @@ tests/test_delong.py, tests/test_model_comparison.py and tests/test_permutation.
 
 Scenarios
 ---------
-* permutation tests (labels: exact; scores: Monte Carlo): random labels (π = 0.3),
-  predictions independent of them;
+* permutation tests (labels: exact, and the mid-p-value; scores: Monte Carlo, and exact
+  at n = 12): random labels (π = 0.3), predictions independent of them;
 * binomial test of accuracy against the no-information rate: a predictor whose
   population accuracy equals the majority rate exactly but which is not constant
   (π = 0.3; predicts positive with probability 0.7 for positives and 0.3 for
@@ -34,13 +34,14 @@ import beyondchance as bc
 LEVEL = 0.05
 
 
-def permutation_scenario(measure: str, n: int, rng: np.random.Generator, n_resamples: int) -> float:
+def permutation_scenario(measure: str, n: int, rng: np.random.Generator, n_resamples: int,
+                         mid_p: bool = False) -> float:
     y = (rng.random(n) < 0.3).astype(int)
     if (y == 0).all() or (y == 1).all():
         y[0] = 1 - y[0]
     s = rng.random(n)
     pred = (s < rng.uniform(0.2, 0.8)).astype(int) if measure in bc.METRICS else s
-    return bc.permutation_test(measure, y, pred, n_resamples=n_resamples, random_state=rng).pvalue
+    return bc.permutation_test(measure, y, pred, n_resamples=n_resamples, random_state=rng, mid_p=mid_p).pvalue
 
 
 def binomial_scenario(n: int, rng: np.random.Generator) -> float:
@@ -82,10 +83,18 @@ def main() -> None:
          lambda rng: permutation_scenario("prediction_advantage", 200, rng, mc)),
         ("permutation, exact: F1 (labels, n=200)", lambda rng: permutation_scenario("f1", 200, rng, mc)),
         ("permutation, exact: MCC (labels, n=60)", lambda rng: permutation_scenario("mcc", 60, rng, mc)),
+        ("permutation, exact: prediction advantage (labels, n=2000)",
+         lambda rng: permutation_scenario("prediction_advantage", 2000, rng, mc)),
+        ("permutation, exact mid-p: prediction advantage (labels, n=200)",
+         lambda rng: permutation_scenario("prediction_advantage", 200, rng, mc, mid_p=True)),
+        ("permutation, exact mid-p: MCC (labels, n=60)",
+         lambda rng: permutation_scenario("mcc", 60, rng, mc, mid_p=True)),
         (f"permutation, Monte Carlo {mc}: ROC AUC (n=200)", lambda rng: permutation_scenario("roc_auc", 200, rng, mc)),
         (f"permutation, Monte Carlo {mc}: average precision (n=200)",
          lambda rng: permutation_scenario("pr_auc", 200, rng, mc)),
         ("permutation, exact: ROC AUC (n=12)", lambda rng: permutation_scenario("roc_auc", 12, rng, mc)),
+        ("permutation, exact mid-p: ROC AUC (n=12)",
+         lambda rng: permutation_scenario("roc_auc", 12, rng, mc, mid_p=True)),
         ("binomial: accuracy vs no-information rate (n=300, boundary null)", lambda rng: binomial_scenario(300, rng)),
         ("DeLong: equal AUC, independent models (n=200)", lambda rng: delong_scenario(200, rng, False)),
         ("DeLong: equal AUC, correlated models (n=200)", lambda rng: delong_scenario(200, rng, True)),

@@ -74,6 +74,18 @@ def test_exact_labels_equal_full_enumeration(measure, seed):
     assert r.method == "exact" and abs(r.pvalue - expected) < 1e-12
 
 
+def test_mid_p_by_enumeration():
+    rng = np.random.default_rng(21)
+    y = np.r_[np.ones(4, int), np.zeros(5, int)]
+    s = rng.integers(1, 4, 9) / 4.0
+    pred = (s > 0.5).astype(int)
+    for measure, pr, fn in (("roc_auc", s, SCORE_FUNCTIONS["roc_auc"]), ("f1", pred, LABEL_FUNCTIONS["f1"])):
+        at_least = enumerated_pvalue(fn, y, pr)
+        strictly = at_least - enumerated_pvalue(lambda a, b: -abs(fn(a, b) - fn(y, pr)), y, pr)  # P(M* = obs)
+        r = bc.permutation_test(measure, y, pr, mid_p=True)
+        assert r.method == "exact mid-p" and abs(r.pvalue - (strictly + 0.5 * (at_least - strictly))) < 1e-12
+
+
 def test_monte_carlo_within_its_error_of_exact():
     rng = np.random.default_rng(9)
     y = np.r_[np.ones(6, int), np.zeros(8, int)]

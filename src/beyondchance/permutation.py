@@ -74,7 +74,7 @@ class PermutationTestResult:
     measure : name
     statistic : the measure on the test set
     pvalue : one-sided, P(M* at least as good as the statistic) under the null
-    method : ``"exact"``, ``"monte-carlo"`` or ``"binomial"``
+    method : ``"exact"``, ``"exact mid-p"``, ``"monte-carlo"`` or ``"binomial"``
     pvalue_standard_error : Monte Carlo standard error of the p-value (0 when exact)
     n_resamples : Monte Carlo draws (None when exact)
     null_mean, null_std : mean and standard deviation of the null distribution: the
@@ -123,6 +123,16 @@ def _tail(values: np.ndarray, observed: float, greater: bool) -> np.ndarray:
     tol = 1e-12 * max(1.0, abs(observed))
     with np.errstate(invalid="ignore"):
         return values >= observed - tol if greater else values <= observed + tol
+
+
+def _exact_pvalue(values: np.ndarray, prob: np.ndarray, observed: float, greater: bool, mid_p: bool) -> float:
+    """P(M* at least as good) — or the mid-p-value P(M* better) + P(M* = M_obs) / 2."""
+    tail = _tail(values, observed, greater)
+    p = float(prob[tail].sum())
+    if mid_p:
+        strictly = _tail(values, observed, not greater) & tail  # equal to the observed value
+        p -= 0.5 * float(prob[strictly].sum())
+    return min(1.0, p)
 
 
 def permutation_null_of_counts(measure: str, n: int, n_pos: int, n_pred: int) -> tuple[np.ndarray, np.ndarray]:
@@ -179,6 +189,7 @@ def permutation_test(
     n_resamples: int = 10_000,
     max_exact: int = 200_000,
     random_state: Any = 0,
+    mid_p: bool = False,
 ) -> PermutationTestResult:
     r"""One-sided test that a predictor is better than chance (the permutation null).
 
@@ -219,6 +230,12 @@ def permutation_test(
         Largest number of label arrangements enumerated for scores.
     random_state : int or Generator
         Seed of the Monte Carlo draws.
+    mid_p : bool
+        Exact tests: the mid-p-value :math:`P(M^* \text{ better}) + \tfrac12 P(M^* = M_{obs})`
+        (Lancaster 1961) instead of :math:`P(M^* \text{ at least as good})`.  The exact
+        p-value is valid but conservative when the null is coarse (few values of TP: its
+        rejection rate at 5% was 0.0295 for PA at n = 200 in benchmarks/sim_tests.py); the
+        mid-p-value's rate is close to the level on average, without the guarantee.
 
     Returns
     -------
@@ -272,12 +289,12 @@ def permutation_test(
                 raise InvalidInputError("method='binomial' tests accuracy and the prediction advantage only")
             return _binomial(name, n, P, Q, tp)
         return permutation_test_of_counts(name, n, P, Q, tp, method=method, n_resamples=n_resamples,
-                                          random_state=random_state)
+                                          random_state=random_state, mid_p=mid_p)
     if method == "binomial":
         raise InvalidInputError("method='binomial' tests accuracy and the prediction advantage only")
     tc = threshold_counts(is_pos, as_float_1d(yv, "y"))
     return permutation_test_of_scores(name, tc, method=method, n_resamples=n_resamples, max_exact=max_exact,
-                                      random_state=random_state)
+                                      random_state=random_state, mid_p=mid_p)
 
 
 def is_labels(y_true: np.ndarray, pred: np.ndarray) -> bool:
@@ -315,7 +332,7 @@ def _binomial(name: str, n: int, P: int, Q: int, tp: int) -> PermutationTestResu
 
 def permutation_test_of_counts(
     measure: str, n: int, n_pos: int, n_pred: int, tp: int, *, method: str = "auto", n_resamples: int = 10_000,
-    random_state: Any = 0,
+    random_state: Any = 0, mid_p: bool = False,
 ) -> PermutationTestResult:
     """The permutation test of a labeling metric from the binary confusion counts (row counts).
 
@@ -336,13 +353,13 @@ def permutation_test_of_counts(
                               dtype=np.float64)
         return _monte_carlo(name, observed, vals, greater)
     values, prob = permutation_null_of_counts(name, n, n_pos, n_pred)
-    p = float(prob[_tail(values, observed, greater)].sum())
-    return _result(name, observed, min(1.0, p), "exact", 0.0, None, values, prob, greater)
+    p = _exact_pvalue(values, prob, observed, greater, mid_p)
+    return _result(name, observed, p, "exact mid-p" if mid_p else "exact", 0.0, None, values, prob, greater)
 
 
 def permutation_test_of_scores(
     measure: str, tc: ThresholdCounts, *, method: str = "auto", n_resamples: int = 10_000,
-    max_exact: int = 200_000, random_state: Any = 0, max_bins: int | None = None,
+    max_exact: int = 200_000, random_state: Any = 0, max_bins: int | None = None, mid_p: bool = False,
 ) -> PermutationTestResult:
     """The permutation test of a score measure from :class:`~beyondchance.ThresholdCounts` of row counts.
 
@@ -384,8 +401,8 @@ def permutation_test_of_scores(
                 - _special.gammaln(counts[None] - xs + 1)).sum(axis=1)
         prob = np.exp(logp - (_special.gammaln(n + 1) - _special.gammaln(P + 1) - _special.gammaln(n - P + 1)))
         values = permutation_null_of_cells(cells, counts, name, xs, terms)
-        p = float(prob[_tail(values, observed, greater)].sum())
-        return _result(name, observed, min(1.0, p), "exact", 0.0, None, values, prob, greater)
+        p = _exact_pvalue(values, prob, observed, greater, mid_p)
+        return _result(name, observed, p, "exact mid-p" if mid_p else "exact", 0.0, None, values, prob, greater)
     rng = check_random_state(random_state)
     n_resamples = check_positive_int(n_resamples, "n_resamples")
     vals = []
