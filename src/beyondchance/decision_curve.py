@@ -85,8 +85,9 @@ def _check_thresholds(thresholds: Any) -> np.ndarray:
     t = as_float(DEFAULT_THRESHOLDS if thresholds is None else thresholds, "threshold_probability")
     if t.ndim > 1 or t.size == 0:
         raise InvalidInputError("threshold_probability must be a number or a 1-D array of numbers")
-    if ((t <= 0) | (t >= 1)).any():
-        raise InvalidInputError(f"threshold probabilities must lie strictly between 0 and 1, got {t[(t <= 0) | (t >= 1)][0]:g}")
+    bad = (t <= 0) | (t >= 1)
+    if bad.any():
+        raise InvalidInputError(f"threshold probabilities must lie strictly between 0 and 1, got {t[bad][0]:g}")
     return t
 
 

@@ -200,12 +200,13 @@ def _finish_rows(report: dict[str, Any], chosen: list[str], ctx: _Context) -> di
                 ops, ops_method = _macro_ops(name, cm, ctx)
         base = float(spec["baseline"])
         ideal = float(spec["ideal"])
+        pvalue, pvalue_method = pvalues.get(name, (None, None))
         adv = _advantage(value, base, ideal) if name != "prediction_advantage" else value
         r = MetricResult(
             name=name, title=spec.get("title", TITLES.get(name, name)), kind=spec["kind"], value=value, baseline=base,
             baseline_prediction=spec["baseline_prediction"], ideal=ideal, advantage=adv,
             greater_is_better=bool(spec["greater_is_better"]), ops=ops, ops_ci=ops_ci, ops_method=ops_method,
-            ci=ci_obj, pvalue=pvalues.get(name, (None, None))[0], pvalue_method=pvalues.get(name, (None, None))[1],
+            ci=ci_obj, pvalue=pvalue, pvalue_method=pvalue_method,
         )
         rows[name] = _with_verdict(r, pi if binary else None)
     return rows

@@ -76,7 +76,6 @@ CORRECTIONS = ("holm", "bonferroni", "none")
 _SCORE_MEASURES = ("roc_auc", "pr_auc", "lift_auc")
 _PROBA_MEASURES = ("log_loss", "brier")
 _DEFAULT_LABELING = ("prediction_advantage", "accuracy", "balanced_accuracy", "f1", "mcc", "pure_accuracy")
-_CURVE_OF = {"roc_auc": "roc_auc", "pr_auc": "pr_auc", "lift_auc": "lift_auc"}
 
 
 def _title(name: str) -> str:

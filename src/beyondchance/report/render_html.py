@@ -72,7 +72,8 @@ def _img(fig: Any, alt: str, caption: str, key: str) -> str:
 def _metrics_table(report: Report) -> str:
     level = int(round(report.confidence_level * 100))
     head = ("<tr><th class='name'>metric</th><th>value</th><th>" + f"{level}% CI" +
-            f"</th><th>{level}% bound</th><th>p (chance)</th><th>constant</th><th>advantage</th><th>OPS</th><th>OPS at CI ends</th>"
+            f"</th><th>{level}% bound</th><th>p (chance)</th>"
+            "<th>constant</th><th>advantage</th><th>OPS</th><th>OPS at CI ends</th>"
             "<th class='name'>verdict</th></tr>")
     rows = []
     for m in report.metrics.values():

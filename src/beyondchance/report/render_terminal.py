@@ -77,7 +77,7 @@ def _bound_text(m: MetricResult) -> str:
 
 
 def _pvalue_text(m: MetricResult) -> str:
-    """The permutation p-value against chance (3 significant digits below 0.001)."""
+    """The p-value against chance: 3 decimals, scientific notation below 0.001."""
     if m.pvalue is None:
         return "-"
     return f"{m.pvalue:.3f}" if m.pvalue >= 0.001 else f"{m.pvalue:.1e}"
