@@ -129,6 +129,8 @@ def test_chance_value_of_average_precision_with_few_positives():
     assert abs(r.null_mean - np.mean(shuffled)) < 4 * np.std(shuffled) / np.sqrt(600)
     assert r.null_mean > 1.25 * P / n  # prevalence 0.01; measured 0.0135
     assert r.null_quantiles[0] <= r.null_quantiles[1] <= r.null_quantiles[2]
+    report = bc.evaluate(y, s, n_resamples=300, metrics=["pr_auc"])  # the report says so
+    assert any("random ranker's average precision" in note for note in report.notes)
 
 
 def test_weights_and_bad_input():

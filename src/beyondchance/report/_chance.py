@@ -59,7 +59,9 @@ def chance_test(name: str, *, task: str, confusion: Any, counts: Any, weighted: 
 
 def chance_pvalues(report: dict[str, Any], names: list[str], *, n_resamples: int, seed: int
                    ) -> dict[str, tuple[float, str]]:
-    """name -> (p-value, method) for the metrics whose test the statistics give (others left out)."""
+    """name -> (p-value, method) for the metrics whose test the statistics give (others left
+    out); adds to ``report["notes"]`` the chance value of the average precision when it lies
+    well above the prevalence (few positives)."""
     out: dict[str, tuple[float, str]] = {}
     for name in names:
         try:
@@ -68,6 +70,18 @@ def chance_pvalues(report: dict[str, Any], names: list[str], *, n_resamples: int
                             binary=report.get("positive_label") is not None, n_resamples=n_resamples, seed=seed)
         except InvalidInputError:  # weighted, multi-class, a loss of binned scores ...
             continue
-        if math.isfinite(r.pvalue):
-            out[name] = (r.pvalue, describe_test(r))
+        if not math.isfinite(r.pvalue):
+            continue
+        out[name] = (r.pvalue, describe_test(r))
+        pi = report.get("prevalence")
+        if name == "pr_auc" and pi and r.null_mean > CHANCE_NOTE_ABOVE * pi:
+            report.setdefault("notes", []).append(
+                f"a random ranker's average precision on this test set is {r.null_mean:.4f} on average (its chance "
+                f"value, the mean of the permutation null), above the prevalence {pi:.4f}: with "
+                f"{int(round(report['counts'].n_pos))} positives the constant score's value understates chance"
+            )
     return out
+
+
+#: the report notes the chance value of the average precision when it exceeds π by this factor
+CHANCE_NOTE_ABOVE = 1.1
