@@ -58,7 +58,7 @@ def test_quantities_are_the_reports(report, scores):
     assert json.loads(json.dumps(fail.to_dict(), allow_nan=False))["passed"] is False
 
 
-def test_every_registry_name_is_accepted(report):
+def test_every_registry_name_is_accepted(report, scores):
     res = report.check(*(f"value({name}) > -1e300" for name in bc.METRICS))
     assert len(res.requirements) == len(bc.METRICS)
     for r in res.requirements:
@@ -67,6 +67,12 @@ def test_every_registry_name_is_accepted(report):
     extra = report.check("lower(npv) > 0", "ops(jaccard) > 0", "advantage(npv) > -10", "pvalue(lift) < 1")
     assert all(r.measured is not None for r in extra.requirements)
     assert extra.requirements[0].measured < report.confusion.metric("npv")
+    # a registry metric the report left out gets the report's own interval, value, OPS and advantage
+    y, s = scores
+    small = bc.evaluate(y, s, n_resamples=400, metrics=["f1"])
+    got = small.check("lower(precision) > 0", "upper(precision) < 1", "ops(precision) > 0", "advantage(precision) > -1")
+    p = report["precision"]
+    assert [r.measured for r in got.requirements] == pytest.approx([p.ci.low, p.ci.high, p.ops, p.advantage], abs=1e-12)
 
 
 def test_undefined_fails_and_unknown_is_an_error(report):

@@ -187,7 +187,9 @@ def _extra_row(report: Any, metric: str) -> Any:
     ideal = float(m.range_at(pi)[1]) if 0 < pi < 1 else float(m.upper)
     ci = None
     if report.total_weight is None and report.ci_description != "not computed" and math.isfinite(value):
-        ctx = _Context(level=report.confidence_level, n_resamples=2000, ci=True, seed=0, collector=_Collector(),
+        # the report's number of resamples (seed 0: a report does not keep its seed)
+        b = next((r.ci.n_resamples for r in report.metrics.values() if r.ci is not None), 2000)
+        ctx = _Context(level=report.confidence_level, n_resamples=b, ci=True, seed=0, collector=_Collector(),
                        step=lambda message: None, strict=False)
         coded = ConfusionMatrix(np.asarray(cm.matrix), np.arange(2), pos_label=1)
         ci = _cell_interval(metric, coded, ctx, pos_label=1, zero_division="nan")
