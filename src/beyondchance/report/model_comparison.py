@@ -12,7 +12,9 @@ p-value of "no difference":
   :func:`scipy.stats.binomtest` with p = 1/2).  Both models share the baseline error
   (the same y_true), so PA(b) − PA(a) = (acc(b) − acc(a)) / err₀ and one test serves
   both;
-* every other measure — the paired bootstrap itself: p = 2 min(#{d* ≤ 0}, #{d* ≥ 0}) / B
+* every other measure — the paired bootstrap itself (multinomial row counts; independent
+  Poisson(1) counts above :data:`POISSON_ROWS` rows):
+  p = 2 min(#{d* ≤ 0}, #{d* ≥ 0}) / B
   (capped at 1), the inversion of the percentile interval, so that p < 1 − level
   exactly when the interval excludes 0 (up to the interpolation of the quantiles).
 
@@ -72,6 +74,10 @@ from .tasks.binary_scores import _threshold_choice
 __all__ = ["ModelDifference", "ModelComparison", "compare_models", "CORRECTIONS"]
 
 CORRECTIONS = ("holm", "bonferroni", "none")
+
+#: above this many rows the paired bootstrap draws independent Poisson(1) row counts (the
+#: Poisson bootstrap) instead of a multinomial: the same limit, and far faster to draw
+POISSON_ROWS = 10_000
 
 _SCORE_MEASURES = ("roc_auc", "pr_auc", "lift_auc")
 _PROBA_MEASURES = ("log_loss", "brier")
@@ -189,6 +195,7 @@ class _Model:
 
     def __init__(self, is_pos: np.ndarray, pred_pos: np.ndarray, scores: np.ndarray | None) -> None:
         self.cell = 2 * is_pos.astype(np.intp) + pred_pos.astype(np.intp)  # 0 tn, 1 fp, 2 fn, 3 tp
+        self.onehot = np.eye(4)[self.cell]  # (n, 4): row weights @ onehot = the confusion cells
         self.is_pos = is_pos
         self.scores = scores
         if scores is not None:
@@ -207,8 +214,7 @@ class _Model:
         out: dict[str, np.ndarray] = {}
         labeling = [nm for nm in names if nm in METRICS]
         if labeling:
-            counts = np.stack([w[:, self.cell == c].sum(axis=1) for c in range(4)], axis=1)
-            tn, fp, fn, tp = counts.T
+            tn, fp, fn, tp = (w @ self.onehot).T
             for nm in labeling:
                 with np.errstate(all="ignore"):
                     out[nm] = np.asarray(get_metric(nm).compute(tp, fp, fn, tn), dtype=np.float64)
@@ -401,7 +407,10 @@ def compare_models(
     done = 0
     while done < n_resamples:
         size = min(chunk, n_resamples - done)
-        rw = rng.multinomial(n, np.full(n, 1.0 / n), size=size).astype(np.float64)
+        if n <= POISSON_ROWS:  # the row bootstrap: n rows drawn with replacement
+            rw = rng.multinomial(n, np.full(n, 1.0 / n), size=size).astype(np.float64)
+        else:  # many rows: the Poisson bootstrap (independent Poisson(1) counts), much faster to draw
+            rw = rng.poisson(1.0, size=(size, n)).astype(np.float64)
         if w is not None:
             rw *= w
         for name, mod in models.items():
