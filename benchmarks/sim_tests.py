@@ -9,7 +9,8 @@ Scenarios
 ---------
 * permutation tests (labels: exact, and the mid-p-value; scores: Monte Carlo, and exact
   at n = 12): random labels (π = 0.3), predictions independent of them;
-* binomial test of accuracy against the no-information rate: a predictor whose
+* McNemar's test of accuracy against the majority class, and caret's binomial test
+  against the no-information rate: a predictor whose
   population accuracy equals the majority rate exactly but which is not constant
   (π = 0.3; predicts positive with probability 0.7 for positives and 0.3 for
   negatives: accuracy 0.7 · 0.7 + 0.3 · 0.7 = 0.7);
@@ -44,10 +45,10 @@ def permutation_scenario(measure: str, n: int, rng: np.random.Generator, n_resam
     return bc.permutation_test(measure, y, pred, n_resamples=n_resamples, random_state=rng, mid_p=mid_p).pvalue
 
 
-def binomial_scenario(n: int, rng: np.random.Generator) -> float:
+def constant_scenario(n: int, rng: np.random.Generator, method: str) -> float:
     y = (rng.random(n) < 0.3).astype(int)
     pred = np.where(y == 1, rng.random(n) < 0.7, rng.random(n) < 0.3).astype(int)
-    return bc.permutation_test("accuracy", y, pred, method="binomial").pvalue
+    return bc.permutation_test("accuracy", y, pred, method=method).pvalue
 
 
 def delong_scenario(n: int, rng: np.random.Generator, shared: bool) -> float:
@@ -74,6 +75,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="300 replicates and fewer resamples")
     parser.add_argument("--replicates", type=int, default=None)
+    parser.add_argument("--only", metavar="TEXT", help="run only the tests whose name contains TEXT")
     args = parser.parse_args()
     reps = args.replicates or (300 if args.quick else 2000)
     mc = 300 if args.quick else 1000  # Monte Carlo permutations per p-value
@@ -95,7 +97,10 @@ def main() -> None:
         ("permutation, exact: ROC AUC (n=12)", lambda rng: permutation_scenario("roc_auc", 12, rng, mc)),
         ("permutation, exact mid-p: ROC AUC (n=12)",
          lambda rng: permutation_scenario("roc_auc", 12, rng, mc, mid_p=True)),
-        ("binomial: accuracy vs no-information rate (n=300, boundary null)", lambda rng: binomial_scenario(300, rng)),
+        ("McNemar: accuracy vs the majority class (n=300, boundary null)",
+         lambda rng: constant_scenario(300, rng, "mcnemar")),
+        ("binomial (caret): accuracy vs no-information rate (n=300, boundary null)",
+         lambda rng: constant_scenario(300, rng, "binomial")),
         ("DeLong: equal AUC, independent models (n=200)", lambda rng: delong_scenario(200, rng, False)),
         ("DeLong: equal AUC, correlated models (n=200)", lambda rng: delong_scenario(200, rng, True)),
         ("McNemar exact: equal accuracy (n=300)", lambda rng: paired_scenario("accuracy", 300, rng, boot)),
@@ -103,6 +108,8 @@ def main() -> None:
         (f"paired bootstrap {boot}: average precision (n=300)", lambda rng: paired_scenario("pr_auc", 300, rng, boot)),
         (f"paired bootstrap {boot}: log loss (n=300)", lambda rng: paired_scenario("log_loss", 300, rng, boot)),
     ]
+    if args.only:
+        scenarios = [(name, draw) for name, draw in scenarios if args.only in name]
     print(f"type-I error at level {LEVEL}: {reps} replicates per test (target [0.03, 0.07])")
     print(f"{'test':70s} {'rate':>7s} {'s.e.':>7s} {'in range':>9s} {'seconds':>8s}")
     for i, (name, draw) in enumerate(scenarios):

@@ -117,6 +117,43 @@ def test_binomial_form_is_carets_test():
         bc.permutation_test("f1", y, pred, method="binomial")
 
 
+@pytest.mark.parametrize("pi", [0.3, 0.7, 0.5])
+def test_mcnemar_against_the_best_constant(pi):
+    """McNemar of the model against always predicting the majority class = compare_models'."""
+    rng = np.random.default_rng(int(10 * pi))
+    n = 200
+    y = np.zeros(n, int)
+    y[: int(pi * n)] = 1
+    pred = np.where(rng.random(n) < 0.75, y, 1 - y)
+    majority = int(y.mean() > 0.5)
+    const = np.full(n, majority)
+    b = int(np.sum((pred == y) & (const != y)))  # model right, constant wrong
+    c = int(np.sum((pred != y) & (const == y)))
+    expected = stats.binomtest(b, b + c, 0.5, alternative="greater").pvalue
+    for measure in ("accuracy", "prediction_advantage"):
+        r = bc.permutation_test(measure, y, pred, method="mcnemar")
+        if pi != 0.5:
+            assert abs(r.pvalue - expected) < 1e-12 and r.method == "mcnemar"
+        assert abs(r.statistic - LABEL_FUNCTIONS[measure](y, pred)) < 1e-12
+    if pi != 0.5:  # the one-sided p is half compare_models' two-sided one when the model is ahead
+        two = bc.compare_models(y, {"constant": const, "model": pred}, metrics=["accuracy"], n_resamples=50)
+        assert abs(two.differences[0].pvalue - min(1.0, 2 * min(expected, 1 - expected + stats.binom.pmf(b, b + c, .5)))) < 1e-12
+    with pytest.raises(bc.InvalidInputError, match="accuracy and the prediction advantage only"):
+        bc.permutation_test("f1", y, pred, method="mcnemar")
+
+
+def test_mcnemar_type_one_error_at_the_boundary():
+    """A predictor as accurate as the majority class (but not constant): rate at level 0.05."""
+    rng = np.random.default_rng(77)
+    reps, n = 300, 300
+    rejected = 0
+    for _ in range(reps):
+        y = (rng.random(n) < 0.3).astype(int)
+        pred = np.where(y == 1, rng.random(n) < 0.7, rng.random(n) < 0.3).astype(int)  # accuracy 0.7 = 1 - π
+        rejected += bc.permutation_test("prediction_advantage", y, pred, method="mcnemar").pvalue <= 0.05
+    assert 0.02 <= rejected / reps <= 0.09
+
+
 def test_chance_value_of_average_precision_with_few_positives():
     """At 20 positives a random ranker's average precision lies well above the prevalence."""
     rng = np.random.default_rng(12)
@@ -177,8 +214,8 @@ def test_report_pvalues_from_its_statistics():
     r = bc.evaluate(y, s, ci=False, metrics=["f1", "roc_auc", "pure_accuracy"])
     for m in ("f1", "pure_accuracy", "npv"):
         assert r.permutation_test(m).pvalue == bc.permutation_test(m, y, s).pvalue
-    # accuracy and PA: "better than the constant" = the binomial test against the no-information rate
-    assert r.permutation_test("accuracy").pvalue == bc.permutation_test("accuracy", y, s, method="binomial").pvalue
+    # accuracy and PA: "better than the constant" = McNemar against always predicting the majority class
+    assert r.permutation_test("accuracy").pvalue == bc.permutation_test("accuracy", y, s, method="mcnemar").pvalue
     a = r.permutation_test("roc_auc")
     b = bc.permutation_test("roc_auc", y, s)
     assert a.pvalue == b.pvalue and a.method == "monte-carlo"

@@ -1,9 +1,10 @@
 """The report's p-values of "no better than chance", from its statistics (binary reports of
 unweighted data):
 
-* accuracy and the prediction advantage (0/1 loss): the binomial test of the correct
-  predictions against the no-information rate (caret's test) — exactly "better than the
-  best constant prediction", since PA > 0 ⟺ accuracy > max(π, 1 − π);
+* accuracy and the prediction advantage (0/1 loss): McNemar's exact test of the model
+  against the best constant (always the majority class) on the rows where they differ —
+  exactly "better than the best constant prediction", since PA > 0 ⟺ the model is right
+  on more of those rows;
 * the other labeling metrics: the exact permutation test from the confusion counts
   (hypergeometric TP given the margins; :mod:`beyondchance.permutation`);
 * AUCs and losses: the permutation test over the (score, label) counts, Monte Carlo with
@@ -21,16 +22,18 @@ from ..metrics import METRICS
 from ..permutation import SCORE_MEASURES, PermutationTestResult, permutation_test_of_counts, permutation_test_of_scores
 from ._results import MAX_SCORE_BINS
 
-__all__ = ["chance_test", "chance_pvalues", "describe_test", "BINOMIAL"]
+__all__ = ["chance_test", "chance_pvalues", "describe_test", "AGAINST_CONSTANT"]
 
-#: the measures tested by the binomial test against the no-information rate
-BINOMIAL = ("accuracy", "prediction_advantage")
+#: the measures tested against the best constant (McNemar) rather than against chance
+AGAINST_CONSTANT = ("accuracy", "prediction_advantage")
 
 
 def describe_test(r: PermutationTestResult) -> str:
     """How a p-value was computed, in a few words."""
     if r.method == "exact":
         return "exact permutation"
+    if r.method == "mcnemar":
+        return "McNemar exact, against always predicting the majority class"
     if r.method == "binomial":
         return "binomial, against the no-information rate"
     return f"permutation, {r.n_resamples} Monte Carlo draws (s.e. {r.pvalue_standard_error:.2g})"
@@ -47,7 +50,7 @@ def chance_test(name: str, *, task: str, confusion: Any, counts: Any, weighted: 
     if name in METRICS and confusion is not None and confusion.n_classes == 2:
         tp, fp, fn, tn = (int(round(v)) for v in confusion.binary_counts())
         return permutation_test_of_counts(name, tp + fp + fn + tn, tp + fn, tp + fp, tp,
-                                          method="binomial" if name in BINOMIAL else "exact")
+                                          method="mcnemar" if name in AGAINST_CONSTANT else "exact")
     if name in SCORE_MEASURES and counts is not None:
         if not counts.is_defined:
             raise InvalidInputError("y_true holds a single class: every permutation gives the same value")

@@ -178,8 +178,8 @@ class MetricResult:
     ci : :class:`MetricCI` or None
     verdict : one line
     pvalue : one-sided p-value of "no better than chance", from the statistics (binary
-        reports of unweighted data with intervals, None elsewhere): the binomial test
-        against the no-information rate for accuracy and PA, the permutation test
+        reports of unweighted data with intervals, None elsewhere): McNemar's exact test
+        against always predicting the majority class for accuracy and PA, the permutation test
         (:func:`beyondchance.permutation_test`) for the others
     pvalue_method : how it was computed
     """
@@ -392,8 +392,8 @@ class Report(Exportable):
 
     def permutation_test(self, metric: str):
         """The one-sided test of ``metric`` against chance from the report's statistics (binary
-        reports of unweighted data): the binomial test against the no-information rate for
-        accuracy and PA, the permutation test (:func:`beyondchance.permutation_test`) otherwise."""
+        reports of unweighted data): McNemar's exact test against always predicting the
+        majority class for accuracy and PA, the permutation test (:func:`beyondchance.permutation_test`) otherwise."""
         from .gates import report_permutation_test
 
         return report_permutation_test(self, metric)

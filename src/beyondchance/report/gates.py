@@ -15,7 +15,7 @@ A requirement is one comparison of a quantity of the report with a number::
 ``lower``      the lower end of its confidence interval (``upper``: the upper end)
 ``ops``        its outperformance score at the test set's prevalence
 ``pvalue``     the one-sided p-value of "no better than chance" (binary reports of
-               unweighted data): the binomial test against the no-information rate for
+               unweighted data): McNemar's exact test against the majority class for
                accuracy and PA (= "no better than the best constant"), the permutation
                test (:func:`beyondchance.permutation_test`) for the others
 ``advantage``  (value − constant's value) / (perfect − constant's value); PA for accuracy
@@ -151,8 +151,8 @@ class CheckResult:
 def report_permutation_test(report: Any, metric: str, *, n_resamples: int = GATE_PERMUTATIONS,
                             random_state: Any = 0) -> PermutationTestResult:
     """The test of ``metric`` against chance from the report's statistics (binary reports of
-    unweighted data; :mod:`beyondchance.report._chance`: the binomial test against the
-    no-information rate for accuracy and PA, the permutation test otherwise).
+    unweighted data; :mod:`beyondchance.report._chance`: McNemar's exact test against the
+    majority class for accuracy and PA, the permutation test otherwise).
 
     >>> from beyondchance.report import evaluate
     >>> r = evaluate([0, 0, 1, 1, 0, 1, 0, 0], [.1, .4, .35, .8, .2, .9, .6, .3], ci=False)

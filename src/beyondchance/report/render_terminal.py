@@ -180,7 +180,8 @@ def _print_report(console: Any, report: Report, *, title: str | None = None) -> 
 #: what the bound and p (chance) columns mean (terminal and HTML)
 _CHANCE_LEGEND = ("bound = one-sided confidence bound on the side of better (≥ when higher is better); "
                   "p (chance) = one-sided p-value of no better than chance: for accuracy and the prediction "
-                  "advantage the binomial test against the majority class's accuracy (= no better than the constant), "
+                  "advantage McNemar's exact test against always predicting the majority class (= no better than the "
+                  "constant), "
                   "for the others the permutation test (labels shuffled against the predictions, from the counts: "
                   "exact for labeling metrics, Monte Carlo for the AUCs and losses).")
 
