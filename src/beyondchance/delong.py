@@ -53,7 +53,7 @@ from ._validation import (
 )
 from ._warnings import InvalidInputError
 
-__all__ = ["DeLongResult", "delong_test", "delong_covariance"]
+__all__ = ["DeLongResult", "delong_test", "delong_covariance", "delong_of_arrays"]
 
 _ALTERNATIVES = ("two-sided", "greater", "less")
 
@@ -201,6 +201,13 @@ def delong_test(
     scores = np.vstack([a, b])
     if w is not None:
         is_pos, scores = np.repeat(is_pos, w), np.repeat(scores, w, axis=1)
+    return delong_of_arrays(is_pos, scores, alternative=alternative, confidence_level=level)
+
+
+def delong_of_arrays(is_pos: np.ndarray, scores: np.ndarray, *, alternative: str = "two-sided",
+                     confidence_level: float = 0.95) -> DeLongResult:
+    """:func:`delong_test` of checked arrays: ``is_pos`` (n,) bool, ``scores`` (2, n) of models a, b."""
+    level = confidence_level
     m = int(is_pos.sum())
     k = int(is_pos.size - m)
     if m < 2 or k < 2:

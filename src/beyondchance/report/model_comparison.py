@@ -64,7 +64,7 @@ from .._validation import (
 )
 from .._warnings import InvalidInputError
 from ..curves import threshold_counts
-from ..delong import delong_covariance
+from ..delong import delong_of_arrays
 from ..metrics import METRICS, get_metric
 from ..permutation import equals_label, is_labels
 from ..score_statistics import ScoreCells, loss_terms
@@ -378,7 +378,7 @@ def compare_models(
         scores = {name: as_float_1d(p, f"predictions[{name!r}]") for name, p in preds.items()}
         lo = min(float(s.min()) for s in scores.values())
         hi = max(float(s.max()) for s in scores.values())
-        thr, why, note = _threshold_choice(threshold, lo, hi)
+        thr, _, note = _threshold_choice(threshold, lo, hi)
         if note:
             notes.append(note)
         for name, s in scores.items():
@@ -437,12 +437,8 @@ def compare_models(
                     reps = w.astype(np.int64)
                     sc, ip = np.repeat(sc, reps, axis=1), np.repeat(is_pos, reps)
                 if ip.sum() >= 2 and (~ip).sum() >= 2:
-                    aucs, cov = delong_covariance(ip, sc)
-                    se = math.sqrt(max(float(cov[0, 0] + cov[1, 1] - 2 * cov[0, 1]), 0.0))
-                    diff = float(aucs[1] - aucs[0])
-                    z_crit = float(_sps.norm.ppf(1 - alpha / 2))
-                    p = 2.0 * float(_sps.norm.sf(abs(diff) / se)) if se > 0 else float(diff == 0)
-                    ci, test = (diff - z_crit * se, diff + z_crit * se), "DeLong"
+                    dl = delong_of_arrays(ip, sc, confidence_level=level)
+                    p, ci, test = dl.pvalue, dl.ci, "DeLong"
             elif k in ("accuracy", "prediction_advantage", "error") and frequency:
                 ca = models[a].cell % 3 == 0  # tn or tp
                 cb = models[b].cell % 3 == 0
