@@ -102,6 +102,21 @@ def test_monte_carlo_within_its_error_of_exact():
     assert abs(mc.pvalue - exact.pvalue) < 4 * mc.pvalue_standard_error + 1 / 4001
 
 
+def test_several_score_measures_share_the_draws():
+    from beyondchance.curves import threshold_counts
+    from beyondchance.permutation import permutation_test_of_scores, permutation_tests_of_scores
+
+    rng = np.random.default_rng(10)
+    y = rng.integers(0, 2, 150)
+    tc = threshold_counts(y, np.clip(rng.random(150) + 0.1 * y, 0, 1))
+    names = ("roc_auc", "pr_auc", "lift_auc", "brier")
+    together = permutation_tests_of_scores(names, tc, n_resamples=300, random_state=3)
+    for name in names:
+        assert together[name] == permutation_test_of_scores(name, tc, n_resamples=300, random_state=3)
+    binned = permutation_tests_of_scores(names, tc, n_resamples=300, random_state=3, max_bins=20)
+    assert set(binned) == {"roc_auc", "pr_auc", "lift_auc"}  # a loss needs one cell per distinct score
+
+
 def test_binomial_form_is_carets_test():
     rng = np.random.default_rng(3)
     y = (rng.random(120) < 0.3).astype(int)

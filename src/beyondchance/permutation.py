@@ -63,7 +63,7 @@ from .metrics import METRICS, get_metric
 from .score_statistics import ScoreCells, loss_terms
 
 __all__ = ["PermutationTestResult", "permutation_test", "permutation_test_of_counts", "permutation_test_of_scores",
-           "SCORE_MEASURES", "permutation_null_of_counts", "permutation_null_of_cells"]
+           "permutation_tests_of_scores", "SCORE_MEASURES", "permutation_null_of_counts"]
 
 #: measures of scores the permutation test knows (besides every labeling metric of ``METRICS``)
 SCORE_MEASURES = ("roc_auc", "pr_auc", "lift_auc", "log_loss", "brier")
@@ -143,6 +143,15 @@ def _exact_pvalue(values: np.ndarray, prob: np.ndarray, observed: float, greater
     return min(1.0, p)
 
 
+def _log_comb(a: Any, b: Any) -> Any:
+    return _special.gammaln(np.add(a, 1)) - _special.gammaln(np.add(b, 1)) - _special.gammaln(np.subtract(a, b) + 1)
+
+
+def _hypergeom_pmf(k: np.ndarray, n: int, n_pos: int, n_pred: int) -> np.ndarray:
+    """P(TP = k) = C(P, k) C(n − P, Q − k) / C(n, Q), in log space (scipy's pmf is slow for large n)."""
+    return np.exp(_log_comb(n_pos, k) + _log_comb(n - n_pos, n_pred - k) - _log_comb(n, n_pred))
+
+
 def permutation_null_of_counts(measure: str, n: int, n_pos: int, n_pred: int) -> tuple[np.ndarray, np.ndarray]:
     """The exact permutation null of a labeling metric: (values, probabilities) over TP.
 
@@ -151,7 +160,7 @@ def permutation_null_of_counts(measure: str, n: int, n_pos: int, n_pred: int) ->
     ([0.1, 0.3], 1.0)
     """
     tp = np.arange(max(0, n_pos + n_pred - n), min(n_pos, n_pred) + 1)
-    prob = _sps.hypergeom.pmf(tp, n, n_pos, n_pred)
+    prob = _hypergeom_pmf(tp, n, n_pos, n_pred)
     fp, fn = n_pred - tp, n_pos - tp
     tn = n - n_pos - n_pred + tp
     with np.errstate(all="ignore"):
@@ -174,15 +183,6 @@ def _compositions(c: np.ndarray, total: int, limit: int) -> np.ndarray:
         states = np.hstack([states[rows], x[cols][:, None]])
         sums = new_sums[rows, cols]
     return states
-
-
-def permutation_null_of_cells(cells: ScoreCells, counts: np.ndarray, measure: str, positives: np.ndarray,
-                              terms: dict | None = None) -> np.ndarray:
-    """A score measure for each row of ``positives`` (the positives per cell, (B, K))."""
-    neg = counts[None, :] - positives
-    pl = {k: positives * t[0][None] for k, t in (terms or {}).items()}
-    nl = {k: neg * t[1][None] for k, t in (terms or {}).items()}
-    return cells.measures(positives.astype(np.float64), neg.astype(np.float64), pl, nl, (measure,))[measure]
 
 
 def permutation_test(
@@ -395,44 +395,72 @@ def permutation_test_of_scores(
     >>> r = permutation_test_of_scores("roc_auc", tc); r.method, round(r.statistic, 4)
     ('exact', 0.9444)
     """
-    name = str(measure)
-    greater = name not in _LOSSES
+    return permutation_tests_of_scores((str(measure),), tc, method=method, n_resamples=n_resamples,
+                                       max_exact=max_exact, random_state=random_state, max_bins=max_bins,
+                                       mid_p=mid_p)[str(measure)]
+
+
+def permutation_tests_of_scores(
+    measures: tuple[str, ...], tc: ThresholdCounts, *, method: str = "auto", n_resamples: int = 10_000,
+    max_exact: int = 200_000, random_state: Any = 0, max_bins: int | None = None, mid_p: bool = False,
+) -> dict[str, PermutationTestResult]:
+    """:func:`permutation_test_of_scores` of several measures from the same enumeration or
+    the same Monte Carlo draws (each result equals its own call with the same seed); a loss
+    that binned scores cannot test is left out when other measures are asked for."""
     n, P = int(round(tc.n)), int(round(tc.n_pos))
     if P == 0 or P == n:
         raise InvalidInputError("y_true holds a single class: every permutation gives the same value")
-    terms = None
-    if name in _LOSSES:
-        lo, hi = float(tc.thresholds[-1]), float(tc.thresholds[0])
-        if lo < 0 or hi > 1:
-            raise InvalidInputError(f"{name} needs probabilities in [0, 1]; the scores range over [{lo:.4g}, {hi:.4g}]")
-        terms = {name: loss_terms(np.asarray(tc.thresholds, dtype=np.float64).copy(), name)}
     cells = ScoreCells.from_counts(tc, max_bins=max(tc.thresholds.size, 1) if max_bins is None else max_bins)
-    if terms is not None and not cells.exact:
-        raise InvalidInputError(f"the permutation test of {name} needs one cell per distinct score, "
-                                f"not {cells.n_bins} bins of {cells.n_distinct} distinct scores")
+    terms: dict[str, Any] = {}
+    names = []
+    for name in measures:
+        if name in _LOSSES:
+            lo, hi = float(tc.thresholds[-1]), float(tc.thresholds[0])
+            problem = (f"{name} needs probabilities in [0, 1]; the scores range over [{lo:.4g}, {hi:.4g}]"
+                       if lo < 0 or hi > 1 else None if cells.exact else
+                       f"the permutation test of {name} needs one cell per distinct score, "
+                       f"not {cells.n_bins} bins of {cells.n_distinct} distinct scores")
+            if problem:
+                if len(measures) == 1:
+                    raise InvalidInputError(problem)
+                continue
+            terms[name] = loss_terms(np.asarray(tc.thresholds, dtype=np.float64).copy(), name)
+        names.append(name)
     counts = np.rint(cells.pos_units + cells.neg_units).astype(np.int64)
     pos_obs = np.rint(cells.pos_units).astype(np.int64)
-    observed = float(permutation_null_of_cells(cells, counts, name, pos_obs[None], terms)[0])
-    arrangements = _special.comb(n, P, exact=True)
+
+    def null(xs: np.ndarray) -> dict[str, np.ndarray]:
+        """The measures for each row of positives per cell ``xs`` (B, K), all from one curve."""
+        neg = counts[None, :] - xs
+        pl = {k: xs * t[0][None] for k, t in terms.items()}
+        nl = {k: neg * t[1][None] for k, t in terms.items()}
+        out = cells.measures(xs.astype(np.float64), neg.astype(np.float64), pl, nl, tuple(names))
+        return {name: out[name] for name in names}
+
+    observed = {name: float(v[0]) for name, v in null(pos_obs[None]).items()}
+    arrangements = _special.comb(n, P)  # a float (inf when huge): no big-integer arithmetic
     if method == "exact" or (method == "auto" and arrangements <= max_exact):
         if arrangements > max_exact:
-            raise InvalidInputError(f"exact enumeration needs C({n}, {P}) = {arrangements} arrangements, above "
+            raise InvalidInputError(f"exact enumeration needs C({n}, {P}) = {arrangements:.4g} arrangements, above "
                                     f"max_exact={max_exact}; use method='monte-carlo'")
         xs = _compositions(counts, P, max_exact)
-        logp = (_special.gammaln(counts + 1)[None] - _special.gammaln(xs + 1)
-                - _special.gammaln(counts[None] - xs + 1)).sum(axis=1)
-        prob = np.exp(logp - (_special.gammaln(n + 1) - _special.gammaln(P + 1) - _special.gammaln(n - P + 1)))
-        values = permutation_null_of_cells(cells, counts, name, xs, terms)
-        p = _exact_pvalue(values, prob, observed, greater, mid_p)
-        return _result(name, observed, p, "exact mid-p" if mid_p else "exact", 0.0, None, values, prob, greater)
+        prob = np.exp((_log_comb(counts[None], xs)).sum(axis=1) - _log_comb(n, P))
+        out = {}
+        for name, values in null(xs).items():
+            greater = name not in _LOSSES
+            p = _exact_pvalue(values, prob, observed[name], greater, mid_p)
+            out[name] = _result(name, observed[name], p, "exact mid-p" if mid_p else "exact", 0.0, None, values, prob,
+                                greater)
+        return out
     rng = check_random_state(random_state)
     n_resamples = check_positive_int(n_resamples, "n_resamples")
-    vals = []
+    vals: dict[str, list[np.ndarray]] = {name: [] for name in names}
     chunk = max(1, min(500, 2_000_000 // counts.size))  # (chunk, K) draws at a time
     for start in range(0, n_resamples, chunk):
-        xs = rng.multivariate_hypergeometric(counts, P, size=min(chunk, n_resamples - start))
-        vals.append(permutation_null_of_cells(cells, counts, name, xs, terms))
-    return _monte_carlo(name, observed, np.concatenate(vals), greater)
+        for name, v in null(rng.multivariate_hypergeometric(counts, P, size=min(chunk, n_resamples - start))).items():
+            vals[name].append(v)
+    return {name: _monte_carlo(name, observed[name], np.concatenate(v), name not in _LOSSES)
+            for name, v in vals.items()}
 
 
 def _monte_carlo(name: str, observed: float, vals: np.ndarray, greater: bool) -> PermutationTestResult:

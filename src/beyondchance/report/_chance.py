@@ -19,7 +19,13 @@ from typing import Any
 
 from .._warnings import InvalidInputError
 from ..metrics import METRICS
-from ..permutation import SCORE_MEASURES, PermutationTestResult, permutation_test_of_counts, permutation_test_of_scores
+from ..permutation import (
+    SCORE_MEASURES,
+    PermutationTestResult,
+    permutation_test_of_counts,
+    permutation_test_of_scores,
+    permutation_tests_of_scores,
+)
 from ._results import MAX_SCORE_BINS
 
 __all__ = ["chance_test", "chance_pvalues", "describe_test", "AGAINST_CONSTANT"]
@@ -64,15 +70,24 @@ def chance_pvalues(report: dict[str, Any], names: list[str], *, n_resamples: int
                    ) -> dict[str, tuple[float, str]]:
     """name -> (p-value, method) for the metrics whose test the statistics give (others left
     out); adds to ``report["notes"]`` the chance value of the average precision when it lies
-    well above the prevalence (few positives)."""
-    out: dict[str, tuple[float, str]] = {}
+    well above the prevalence (few positives).  The score measures share one set of draws."""
+    if report.get("total_weight") is not None or report.get("positive_label") is None:
+        return {}
+    results: dict[str, PermutationTestResult] = {}
+    cm, tc = report.get("confusion"), report.get("counts")
     for name in names:
+        if name in METRICS and cm is not None and cm.n_classes == 2:
+            results[name] = chance_test(name, task="", confusion=cm, counts=None, weighted=False, binary=True,
+                                        n_resamples=n_resamples, seed=seed)
+    scored = tuple(name for name in names if name in SCORE_MEASURES)
+    if scored and tc is not None and tc.is_defined:
         try:
-            r = chance_test(name, task="", confusion=report.get("confusion"), counts=report.get("counts"),
-                            weighted=report.get("total_weight") is not None,
-                            binary=report.get("positive_label") is not None, n_resamples=n_resamples, seed=seed)
-        except InvalidInputError:  # weighted, multi-class, a loss of binned scores ...
-            continue
+            results.update(permutation_tests_of_scores(scored, tc, n_resamples=n_resamples, random_state=seed,
+                                                       max_bins=MAX_SCORE_BINS))
+        except InvalidInputError:  # a single loss that binned scores cannot test
+            pass
+    out: dict[str, tuple[float, str]] = {}
+    for name, r in results.items():
         if not math.isfinite(r.pvalue):
             continue
         out[name] = (r.pvalue, describe_test(r))
@@ -81,7 +96,7 @@ def chance_pvalues(report: dict[str, Any], names: list[str], *, n_resamples: int
             report.setdefault("notes", []).append(
                 f"a random ranker's average precision on this test set is {r.null_mean:.4f} on average (its chance "
                 f"value, the mean of the permutation null), above the prevalence {pi:.4f}: with "
-                f"{int(round(report['counts'].n_pos))} positives the constant score's value understates chance"
+                f"{int(round(tc.n_pos))} positives the constant score's value understates chance"
             )
     return out
 
