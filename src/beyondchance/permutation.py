@@ -25,7 +25,7 @@ statistics, so no rows are shuffled:
   when TP > FP.  ``method="binomial"``: caret's ``confusionMatrix`` test, correct
   predictions against :math:`\mathrm{Binomial}(n, \max(\hat\pi, 1 - \hat\pi))`, the
   no-information rate taken as known although it is estimated from the same labels: at
-  the boundary of the null its rejection rate at 5% was 0.1185 (n = 300,
+  the boundary of the null its rejection rate at 5% was 0.1110 (n = 300,
   benchmarks/sim_tests.py), so the report uses McNemar's form.
 
 The one-sided p-value is :math:`P(M^* \ge M_{obs})` (≤ for losses).  The null
