@@ -248,3 +248,10 @@ def test_report_pvalues_from_its_statistics():
         assert m.confidence_bound == (lo if m.greater_is_better else hi)
         assert m.to_dict()["pvalue"] == m.pvalue
     assert bc.evaluate(y, s, n_resamples=500, sample_weight=rng.random(300))["f1"].pvalue is None
+    # shown beside the interval in every rendering
+    from beyondchance.report.render_terminal import render_report_text
+
+    f1 = full["f1"]
+    cell = f"{f1.pvalue:.3f}" if f1.pvalue >= 0.001 else f"{f1.pvalue:.1e}"
+    assert "| p (chance) |" in full._repr_markdown_() and "<th>p (chance)</th>" in full.to_html()
+    assert cell in render_report_text(full, width=160) and f"≥ {f1.confidence_bound:.3f}" in full._repr_markdown_()
