@@ -50,7 +50,8 @@ def test_quantities_are_the_reports(report, scores):
     got = [r.measured for r in res.requirements]
     f1, auc = report["f1"], report["roc_auc"]
     assert got[:6] == [f1.value, auc.ci.low, auc.ci.high, f1.ops, f1.advantage, report["accuracy"].baseline]
-    assert got[6] == bc.permutation_test("pure_accuracy", y, s).pvalue
+    assert got[6] == bc.permutation_test("pure_accuracy", y, s).pvalue == report["pure_accuracy"].pvalue
+    assert report.check("pvalue(roc_auc) < 1").requirements[0].measured == report["roc_auc"].pvalue  # the table's
     assert res.passed and bool(res)
     fail = report.check(["prediction_advantage > 0.99", "roc_auc > 0.5"])
     assert [r.passed for r in fail.requirements] == [False, True] and not fail.passed

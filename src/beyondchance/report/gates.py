@@ -212,7 +212,9 @@ def _measure(report: Any, req: Requirement) -> tuple[float, str]:
     if row is None:
         row = _extra_row(report, req.metric)
     f = req.function
-    if f == "pvalue":
+    if f == "pvalue":  # the report's own p-value when its table shows one, so that the two agree
+        if row.pvalue is not None:
+            return row.pvalue, ""
         return report_permutation_test(report, req.metric).pvalue, "the measure is undefined on this test set"
     if f == "value":
         return row.value, "undefined on this test set"
