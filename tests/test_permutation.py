@@ -258,3 +258,43 @@ def test_report_pvalues_from_its_statistics():
     cell = f"{f1.pvalue:.3f}" if f1.pvalue >= 0.001 else f"{f1.pvalue:.1e}"
     assert "| p (chance) |" in full._repr_markdown_() and "<th>p (chance)</th>" in full.to_html()
     assert cell in render_report_text(full, width=160) and f"≥ {f1.confidence_bound:.3f}" in full._repr_markdown_()
+
+
+def test_multiclass_from_the_confusion_matrix():
+    from beyondchance.permutation import permutation_test_of_matrix
+
+    rng = np.random.default_rng(31)
+    n = 240
+    y = rng.integers(0, 3, n)
+    pred = np.where(rng.random(n) < 0.25, y, rng.integers(0, 3, n))
+    r = bc.evaluate(y, pred, n_resamples=300)
+    cm = r.confusion.matrix
+    for name in ("balanced_accuracy", "precision", "f1", "mcc", "kappa"):  # the row's own definition
+        t = permutation_test_of_matrix(name, cm, n_resamples=300, random_state=0)
+        assert abs(t.statistic - r[name].value) < 1e-12 and r[name].pvalue == t.pvalue
+    # the Monte Carlo null of the tables = shuffling the labels against the predictions
+    t = permutation_test_of_matrix("f1", cm, n_resamples=3000, random_state=1)
+    direct = np.array([skm.f1_score(rng.permutation(y), pred, average="macro") for _ in range(1500)])
+    p_direct = np.mean(direct >= t.statistic - 1e-12)
+    assert abs(t.pvalue - p_direct) < 4 * np.sqrt(p_direct * (1 - p_direct) / 1500 + t.pvalue_standard_error ** 2) + 1e-3
+    assert abs(t.null_mean - direct.mean()) < 4 * direct.std() / np.sqrt(1500)
+    # accuracy and PA: McNemar against always predicting the majority class
+    major = np.bincount(y).argmax()
+    right, const_right = pred == y, y == major
+    b, c = int(np.sum(right & ~const_right)), int(np.sum(~right & const_right))
+    expected = stats.binomtest(b, b + c, 0.5, alternative="greater").pvalue
+    assert abs(r["accuracy"].pvalue - expected) < 1e-12 and abs(r["prediction_advantage"].pvalue - expected) < 1e-12
+    assert r.check("pvalue(mcc) <= 1").requirements[0].measured == r["mcc"].pvalue
+
+
+def test_multiclass_type_one_error():
+    from beyondchance.permutation import permutation_test_of_matrix
+
+    rng = np.random.default_rng(32)
+    reps, rejected = 300, 0
+    for _ in range(reps):
+        y, pred = rng.integers(0, 3, 150), rng.integers(0, 3, 150)
+        cm = np.zeros((3, 3))
+        np.add.at(cm, (y, pred), 1)
+        rejected += permutation_test_of_matrix("mcc", cm, n_resamples=200, random_state=rng).pvalue <= 0.05
+    assert 0.02 <= rejected / reps <= 0.09

@@ -59,11 +59,12 @@ from ._validation import (
 )
 from ._warnings import InvalidInputError
 from .curves import ThresholdCounts, threshold_counts
+from .confusion import metric_from_matrices
 from .metrics import METRICS, get_metric
 from .score_statistics import ScoreCells, loss_terms
 
 __all__ = ["PermutationTestResult", "permutation_test", "permutation_test_of_counts", "permutation_test_of_scores",
-           "permutation_tests_of_scores", "SCORE_MEASURES", "permutation_null_of_counts"]
+           "permutation_tests_of_scores", "permutation_test_of_matrix", "SCORE_MEASURES", "permutation_null_of_counts"]
 
 #: measures of scores the permutation test knows (besides every labeling metric of ``METRICS``)
 SCORE_MEASURES = ("roc_auc", "pr_auc", "lift_auc", "log_loss", "brier")
@@ -334,20 +335,60 @@ def _binomial(name: str, n: int, P: int, Q: int, tp: int) -> PermutationTestResu
                    True)
 
 
-def _mcnemar(name: str, n: int, P: int, Q: int, tp: int) -> PermutationTestResult:
-    """The model against the best constant on the rows where they differ (McNemar's exact test)."""
-    fp, fn, tn = Q - tp, P - tp, n - P - Q + tp
-    observed = float(get_metric(name).compute(tp, fp, fn, tn))
-    # (model right & constant wrong, model wrong & constant right) for each majority class;
-    # a tie has two best constants: the larger p-value (either gives the same PA)
-    pairs = ([(tp, fp)] if P <= n - P else []) + ([(tn, fn)] if P >= n - P else [])
+def _mcnemar(name: str, matrix: np.ndarray) -> PermutationTestResult:
+    """The model against the best constant (always the majority class) on the rows where they
+    differ, McNemar's exact test; ``matrix`` (k, k) row counts, rows true, columns predicted."""
+    m_ = np.rint(np.asarray(matrix, dtype=np.float64)).astype(np.int64)
+    n, diag, true_counts = int(m_.sum()), np.diag(m_), m_.sum(axis=1)
+    observed = float(metric_from_matrices(m_, name))
+    # per majority class c: (model right & constant wrong, model wrong & constant right); a tie
+    # has several best constants: the largest p-value (every one gives the same PA)
+    pairs = [(int(diag.sum() - diag[c]), int(true_counts[c] - diag[c]))
+             for c in np.flatnonzero(true_counts == true_counts.max())]
     p, (b, c) = max((float(_sps.binom.sf(b - 1, b + c, 0.5)) if b + c else 1.0, (b, c)) for b, c in pairs)
     m = b + c
     k = np.arange(m + 1)
-    minority = min(P, n - P)
-    acc0 = 1 - minority / n
-    values = acc0 + (2 * k - m) / n if name == "accuracy" else (2 * k - m) / minority
+    others = n - int(true_counts.max())  # the constant's errors
+    values = 1 - others / n + (2 * k - m) / n if name == "accuracy" else (2 * k - m) / others
     return _result(name, observed, p, "mcnemar", 0.0, None, values, _sps.binom.pmf(k, m, 0.5), True)
+
+
+def permutation_test_of_matrix(
+    measure: str, matrix: Any, *, method: str = "monte-carlo", n_resamples: int = 10_000, random_state: Any = 0,
+) -> PermutationTestResult:
+    """The permutation test of a multi-class labeling metric from its (k, k) confusion matrix of
+    row counts (rows true, columns predicted), as the multi-class report defines it (a macro
+    average for precision, recall, F1 and specificity, a class whose value is 0/0 counting 0).
+
+    Monte Carlo over tables with the observed margins (the permutation null: every table of
+    the margins has its hypergeometric probability; Patefield's algorithm,
+    :func:`scipy.stats.random_table`).  ``method="mcnemar"``: accuracy and PA against always
+    predicting the majority class.
+
+    >>> r = permutation_test_of_matrix("accuracy", [[30, 5, 5], [4, 20, 6], [3, 2, 25]], n_resamples=500)
+    >>> r.method, round(r.statistic, 4), r.pvalue < 0.01
+    ('monte-carlo', 0.75, True)
+    """
+    name = str(measure)
+    m_ = np.rint(np.asarray(matrix, dtype=np.float64)).astype(np.int64)
+    if m_.ndim != 2 or m_.shape[0] != m_.shape[1] or (m_ < 0).any():
+        raise InvalidInputError(f"matrix must be a square matrix of non-negative counts, got shape {m_.shape}")
+    if method == "mcnemar":
+        if name not in _AGAINST_CONSTANT:
+            raise InvalidInputError("method='mcnemar' tests accuracy and the prediction advantage only")
+        return _mcnemar(name, m_)
+    metric = get_metric(name)
+    options = {"average": "macro", "zero_division": 0.0} if metric.multiclass == "per-class" else {}
+
+    def values(tables: np.ndarray) -> np.ndarray:
+        with np.errstate(all="ignore"):
+            return np.asarray(metric_from_matrices(tables, metric, **options), dtype=np.float64)
+
+    observed = float(values(m_[None])[0])
+    rng = check_random_state(random_state)
+    tables = _sps.random_table(m_.sum(axis=1), m_.sum(axis=0)).rvs(
+        size=check_positive_int(n_resamples, "n_resamples"), random_state=rng)
+    return _monte_carlo(name, observed, values(tables), bool(metric.greater_is_better))
 
 
 def permutation_test_of_counts(
@@ -366,7 +407,9 @@ def permutation_test_of_counts(
     if method in ("mcnemar", "binomial"):
         if name not in _AGAINST_CONSTANT:
             raise InvalidInputError(f"method={method!r} tests accuracy and the prediction advantage only")
-        return (_mcnemar if method == "mcnemar" else _binomial)(name, n, n_pos, n_pred, tp)
+        if method == "mcnemar":
+            return _mcnemar(name, np.array([[n - n_pos - n_pred + tp, n_pred - tp], [n_pos - tp, tp]]))
+        return _binomial(name, n, n_pos, n_pred, tp)
     if method == "monte-carlo":
         rng = check_random_state(random_state)
         t = rng.hypergeometric(n_pos, n - n_pos, n_pred, size=check_positive_int(n_resamples, "n_resamples"))

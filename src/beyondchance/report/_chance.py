@@ -1,12 +1,13 @@
-"""The report's p-values of "no better than chance", from its statistics (binary reports of
-unweighted data):
+"""The report's p-values of "no better than chance", from its statistics (classification
+reports of unweighted data):
 
 * accuracy and the prediction advantage (0/1 loss): McNemar's exact test of the model
   against the best constant (always the majority class) on the rows where they differ —
   exactly "better than the best constant prediction", since PA > 0 ⟺ the model is right
   on more of those rows;
 * the other labeling metrics: the exact permutation test from the confusion counts
-  (hypergeometric TP given the margins; :mod:`beyondchance.permutation`);
+  (hypergeometric TP given the margins; :mod:`beyondchance.permutation`); multi-class, the
+  Monte Carlo permutation test over the tables of the observed margins;
 * AUCs and losses: the permutation test over the (score, label) counts, Monte Carlo with
   the report's number of resamples and seed, the scores pooled into at most
   :data:`MAX_SCORE_BINS` bins as for the bootstrap (the losses need one cell per distinct
@@ -23,6 +24,7 @@ from ..permutation import (
     SCORE_MEASURES,
     PermutationTestResult,
     permutation_test_of_counts,
+    permutation_test_of_matrix,
     permutation_test_of_scores,
     permutation_tests_of_scores,
 )
@@ -51,8 +53,11 @@ def chance_test(name: str, *, task: str, confusion: Any, counts: Any, weighted: 
     saying why when they do not give one."""
     if weighted:
         raise InvalidInputError("the p-value against chance needs row counts; this report is of weighted data")
+    if name in METRICS and confusion is not None and confusion.n_classes > 2:
+        return permutation_test_of_matrix(name, confusion.matrix, n_resamples=n_resamples, random_state=seed,
+                                          method="mcnemar" if name in AGAINST_CONSTANT else "monte-carlo")
     if not binary:
-        raise InvalidInputError(f"the p-value against chance needs a binary report, this one is {task}")
+        raise InvalidInputError(f"the p-value against chance needs a classification report, this one is {task}")
     if name in METRICS and confusion is not None and confusion.n_classes == 2:
         tp, fp, fn, tn = (int(round(v)) for v in confusion.binary_counts())
         return permutation_test_of_counts(name, tp + fp + fn + tn, tp + fn, tp + fp, tp,
@@ -71,12 +76,12 @@ def chance_pvalues(report: dict[str, Any], names: list[str], *, n_resamples: int
     """name -> (p-value, method) for the metrics whose test the statistics give (others left
     out); adds to ``report["notes"]`` the chance value of the average precision when it lies
     well above the prevalence (few positives).  The score measures share one set of draws."""
-    if report.get("total_weight") is not None or report.get("positive_label") is None:
+    cm, tc = report.get("confusion"), report.get("counts")
+    if report.get("total_weight") is not None or cm is None:
         return {}
     results: dict[str, PermutationTestResult] = {}
-    cm, tc = report.get("confusion"), report.get("counts")
     for name in names:
-        if name in METRICS and cm is not None and cm.n_classes == 2:
+        if name in METRICS and (cm.n_classes > 2 or report.get("positive_label") is not None):
             results[name] = chance_test(name, task="", confusion=cm, counts=None, weighted=False, binary=True,
                                         n_resamples=n_resamples, seed=seed)
     scored = tuple(name for name in names if name in SCORE_MEASURES)

@@ -161,8 +161,8 @@ def report_permutation_test(report: Any, metric: str, *, n_resamples: int = GATE
     """
     return chance_test(metric, task=report.task, confusion=report.confusion, counts=report.counts,
                        weighted=report.total_weight is not None,
-                       binary=report.positive_label is not None and report.confusion is not None
-                       and report.confusion.n_classes == 2, n_resamples=n_resamples, seed=random_state)
+                       binary=report.positive_label is not None and report.confusion is not None,
+                       n_resamples=n_resamples, seed=random_state)
 
 
 def _known(report: Any) -> list[str]:
