@@ -17,11 +17,13 @@ Scenarios
 * DeLong: two scores with the same population AUC — independent noise, and a shared
   component (correlated models);
 * McNemar and the paired bootstrap (F1, PR AUC, log loss): two models of equal
-  population performance (independent noise of the same size).
+  population performance (independent noise of the same size);
+* multi-class permutation tests (3 classes): labels and predictions drawn independently.
 
 Usage: ``python benchmarks/sim_tests.py [--quick] [--replicates R] [--only TEXT]``
 
-Measured (full run, 2,000 replicates per test, seeds 1000 + the test's position)::
+Measured (full run, 2,000 replicates per test, seeds 1000 + the test's position; the two
+multi-class lines from ``--only "3 classes"``, added later with the same seeds)::
 
     type-I error at level 0.05: 2000 replicates per test (target [0.03, 0.07])
     test                                                                      rate    s.e.  in range  seconds
@@ -43,6 +45,8 @@ Measured (full run, 2,000 replicates per test, seeds 1000 + the test's position)
     paired bootstrap 500: F1 (n=300)                                        0.0445  0.0046       yes     76.4
     paired bootstrap 500: average precision (n=300)                         0.0535  0.0050       yes     50.9
     paired bootstrap 500: log loss (n=300)                                  0.0515  0.0049       yes     14.7
+    permutation, Monte Carlo 1000: MCC (3 classes, n=150)                   0.0445  0.0046       yes      1.0
+    permutation, Monte Carlo 1000: macro F1 (3 classes, n=150)              0.0555  0.0051       yes      1.4
 
 The exact permutation tests of labels are conservative at small n (a coarse null: TP takes
 few values), as Fisher's exact test is; at n = 2,000 the rate is 0.0500, and the mid-p-value
@@ -71,6 +75,14 @@ def permutation_scenario(measure: str, n: int, rng: np.random.Generator, n_resam
     s = rng.random(n)
     pred = (s < rng.uniform(0.2, 0.8)).astype(int) if measure in bc.METRICS else s
     return bc.permutation_test(measure, y, pred, n_resamples=n_resamples, random_state=rng, mid_p=mid_p).pvalue
+
+
+def multiclass_scenario(measure: str, n: int, rng: np.random.Generator, n_resamples: int) -> float:
+    from beyondchance.permutation import permutation_test_of_matrix
+
+    cm = np.zeros((3, 3))
+    np.add.at(cm, (rng.integers(0, 3, n), rng.integers(0, 3, n)), 1)
+    return permutation_test_of_matrix(measure, cm, n_resamples=n_resamples, random_state=rng).pvalue
 
 
 def constant_scenario(n: int, rng: np.random.Generator, method: str) -> float:
@@ -135,6 +147,10 @@ def main() -> None:
         (f"paired bootstrap {boot}: F1 (n=300)", lambda rng: paired_scenario("f1", 300, rng, boot)),
         (f"paired bootstrap {boot}: average precision (n=300)", lambda rng: paired_scenario("pr_auc", 300, rng, boot)),
         (f"paired bootstrap {boot}: log loss (n=300)", lambda rng: paired_scenario("log_loss", 300, rng, boot)),
+        (f"permutation, Monte Carlo {mc}: MCC (3 classes, n=150)",
+         lambda rng: multiclass_scenario("mcc", 150, rng, mc)),
+        (f"permutation, Monte Carlo {mc}: macro F1 (3 classes, n=150)",
+         lambda rng: multiclass_scenario("f1", 150, rng, mc)),
     ]
     seeds = {name: 1000 + i for i, (name, _) in enumerate(scenarios)}  # one seed per test, whatever --only picks
     if args.only:
