@@ -177,8 +177,8 @@ class MetricResult:
     ops_method : how the OPS was computed
     ci : :class:`MetricCI` or None
     verdict : one line
-    pvalue : one-sided p-value of "no better than chance", from the statistics (binary
-        reports of unweighted data with intervals, None elsewhere): McNemar's exact test
+    pvalue : one-sided p-value of "no better than chance", from the statistics
+        (classification reports of unweighted data with intervals, None elsewhere): McNemar's exact test
         against always predicting the majority class for accuracy and PA, the permutation test
         (:func:`beyondchance.permutation_test`) for the others
     pvalue_method : how it was computed
@@ -391,9 +391,10 @@ class Report(Exportable):
         return check_report(self, flat)
 
     def permutation_test(self, metric: str):
-        """The one-sided test of ``metric`` against chance from the report's statistics (binary
-        reports of unweighted data): McNemar's exact test against always predicting the
-        majority class for accuracy and PA, the permutation test (:func:`beyondchance.permutation_test`) otherwise."""
+        """The one-sided test of ``metric`` against chance from the report's statistics
+        (classification reports of unweighted data): McNemar's exact test against always
+        predicting the majority class for accuracy and PA, the permutation test
+        (:func:`beyondchance.permutation_test`) otherwise."""
         from .gates import report_permutation_test
 
         return report_permutation_test(self, metric)

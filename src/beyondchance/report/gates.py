@@ -14,8 +14,8 @@ A requirement is one comparison of a quantity of the report with a number::
 ``value``      the metric on the test set
 ``lower``      the lower end of its confidence interval (``upper``: the upper end)
 ``ops``        its outperformance score at the test set's prevalence
-``pvalue``     the one-sided p-value of "no better than chance" (binary reports of
-               unweighted data): McNemar's exact test against the majority class for
+``pvalue``     the one-sided p-value of "no better than chance" (classification reports
+               of unweighted data): McNemar's exact test against the majority class for
                accuracy and PA (= "no better than the best constant"), the permutation
                test (:func:`beyondchance.permutation_test`) for the others
 ``advantage``  (value − constant's value) / (perfect − constant's value); PA for accuracy
@@ -150,8 +150,8 @@ class CheckResult:
 
 def report_permutation_test(report: Any, metric: str, *, n_resamples: int = GATE_PERMUTATIONS,
                             random_state: Any = 0) -> PermutationTestResult:
-    """The test of ``metric`` against chance from the report's statistics (binary reports of
-    unweighted data; :mod:`beyondchance.report._chance`: McNemar's exact test against the
+    """The test of ``metric`` against chance from the report's statistics (classification
+    reports of unweighted data; :mod:`beyondchance.report._chance`: McNemar's exact test against the
     majority class for accuracy and PA, the permutation test otherwise).
 
     >>> from beyondchance.report import evaluate
