@@ -57,7 +57,8 @@ def chance_test(name: str, *, task: str, confusion: Any, counts: Any, weighted: 
         return permutation_test_of_matrix(name, confusion.matrix, n_resamples=n_resamples, random_state=seed,
                                           method="mcnemar" if name in AGAINST_CONSTANT else "monte-carlo")
     if not binary:
-        raise InvalidInputError(f"the p-value against chance needs a classification report, this one is {task}")
+        raise InvalidInputError(f"no p-value against chance for {name} in a {task} report: it applies to the "
+                                "labeling metrics of classification reports and the AUCs and losses of binary scores")
     if name in METRICS and confusion is not None and confusion.n_classes == 2:
         tp, fp, fn, tn = (int(round(v)) for v in confusion.binary_counts())
         return permutation_test_of_counts(name, tp + fp + fn + tn, tp + fn, tp + fp, tp,
