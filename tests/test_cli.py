@@ -217,7 +217,7 @@ def test_report_html(example_dir, tmp_path):
     assert result.returncode == 0, result.stderr
     page = out.read_text()
     assert "id='verdict'" in page and "id='metrics'" in page
-    assert page.count("<img class=\"plot\"") == 6
+    assert page.count("<img class=\"plot\"") == 7  # the score histogram and the decision curve too
     assert "written to" in result.stderr
 
 

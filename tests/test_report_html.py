@@ -61,8 +61,8 @@ def test_page_is_self_contained(report_page):
     # no resource is fetched: no external scripts, styles, images or fonts
     assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", page)
     assert "<link" not in page and "@import" not in page
-    assert page.count('<img class="plot"') == 6
-    assert page.count('src="data:image/png;base64,') == 6
+    assert page.count('<img class="plot"') == 7  # metrics, ROC, PR, lift, PA-coverage, score histogram, decision curve
+    assert page.count('src="data:image/png;base64,') == 7  # metrics, ROC, PR, lift, PA-coverage, score histogram, decision curve
     for line in r.verdict:
         assert line.replace("'", "&#x27;") in page
     assert "id='metrics'" in page
@@ -83,7 +83,7 @@ def test_report_renders_in_chromium(report_page, tmp_path):
     # the page's script counted the decoded plots (naturalWidth > 0) after the load event
     rendered = re.search(r'data-plots-rendered="(\d+)/(\d+)"', html)
     assert rendered is not None, "the page's script did not run"
-    assert rendered.group(1) == rendered.group(2) == "6"
+    assert rendered.group(1) == rendered.group(2) == "7"  # metrics, ROC, PR, lift, PA-coverage, histogram, decision curve
     assert "Verdict" in html and r.verdict[0].split(":")[0] in html.replace("&#x27;", "'")
     assert html.count("data-metric=") == len(r.metrics)
     # the per-class view (issue 14, item 4): a row per class, the confusion matrix's counts

@@ -80,7 +80,7 @@ def test_html_of_given_labels_marks_them_and_has_no_pa_coverage(data):
     y, s, p, _ = data
     r = _quiet(evaluate, y, s, y_pred=p, **FAST)
     page = r.to_html()
-    assert page.count('<img class="plot"') == 5 and "plot-pa_coverage" not in page
+    assert page.count('<img class="plot"') == 6 and "plot-pa_coverage" not in page  # no PA-coverage without a threshold
     with pytest.raises(InvalidInputError, match="labels were given"):
         r.pa_coverage()
 

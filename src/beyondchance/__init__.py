@@ -82,6 +82,11 @@ from .stats import BinnedScoreCounts, LabelCounts, LossSums, Moments, Sufficient
 from .engines import compute_statistics
 from .streaming import StatisticsAccumulator
 from .report import Comparison, MetricResult, Report, compare, evaluate
+from .delong import DeLongResult, delong_test
+from .decision_curve import DecisionCurve, decision_curve, net_benefit
+from .permutation import PermutationTestResult, permutation_test
+from .report.model_comparison import ModelComparison, ModelDifference, compare_models
+from .report.gates import CheckResult, RequirementResult
 from .scorers import get_scorer, make_scorer, scorer_names
 from .calibration import (
     BrierDecomposition,
@@ -92,6 +97,7 @@ from .calibration import (
 )
 from .prg import PRGCurve, precision_recall_gain_curve, prg_auc
 from .display import (
+    DecisionCurveDisplay,
     GainDisplay,
     LiftDisplay,
     OPRCDisplay,
@@ -209,10 +215,23 @@ __all__ = [
     "PACoverageDisplay",
     "PrecisionRecallGainDisplay",
     "ReliabilityDisplay",
+    "DecisionCurveDisplay",
     "Decomposition",
     "ClassifierTest",
     "ClassifierChange",
     "estimate_performance",
     "LabelFreeEstimate",
     "ProjectedMetric",
+    "delong_test",
+    "net_benefit",
+    "decision_curve",
+    "DecisionCurve",
+    "DeLongResult",
+    "permutation_test",
+    "PermutationTestResult",
+    "compare_models",
+    "ModelComparison",
+    "ModelDifference",
+    "CheckResult",
+    "RequirementResult",
 ]

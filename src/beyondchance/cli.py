@@ -374,6 +374,34 @@ def _memory_columns(file: str, opts: dict[str, Any]) -> tuple[dict[str, Any], An
     return cols, y_true
 
 
+def _evaluate_file(file: str, opts: dict[str, Any], progress: Any) -> Any:
+    """The report of one FILE with the options of :func:`_evaluation_options`, on the chosen engine."""
+    from .report import evaluate
+
+    pred_cols, numeric = _prediction_columns(opts["y_score"], opts["y_pred"])
+    engine = opts["engine"]
+    name = "<stdin>" if file == "-" else Path(file).name
+    if engine == "memory" and opts["score_bins"] is None:
+        progress(f"reading {file}")
+        given = opts["y_pred"] if opts["y_score"] else None  # labels given with the scores
+        y_true, y, w, cols = _read(file, opts["y_true"], pred_cols[:1] if given else pred_cols, numeric,
+                                   opts["weight"], extra=[given] if given else [])
+        result = evaluate(y_true, y, y_pred=cols[given] if given else None, sample_weight=w, name=name,
+                          progress=progress, strict=True, **_eval_kwargs(opts, y_true))
+        return dataclasses.replace(result, engine="memory")
+    from .report.engine import evaluate_source
+
+    sample = None
+    if engine == "memory":
+        progress(f"reading {file}")
+        source, sample = _memory_columns(file, opts)
+    else:
+        source = _engine_source(file, engine)
+    spark = _spark_session(opts["spark_master"]) if engine == "spark" else None
+    return evaluate_source(source, engine=engine, spark=spark, name=name, progress=progress, strict=True,
+                           **_engine_kwargs(opts, sample))
+
+
 # ======================================================================================
 # report
 # ======================================================================================
@@ -400,36 +428,13 @@ def report(file: str, **opts: Any) -> None:
       beyondchance report probs.csv --y-true species --y-score p_a --y-score p_b --y-score p_c --labels a,b,c
       cat scores.csv | beyondchance report - --y-true label --y-score score --format html --out report.html
     """
-    from .report import evaluate
-
-    pred_cols, numeric = _prediction_columns(opts["y_score"], opts["y_pred"])
+    _prediction_columns(opts["y_score"], opts["y_pred"])
     out = opts["out"]
     if opts["fmt"] == "html" and out is None:
         out = Path("beyondchance-report.html")
     _check_out(out, [file])
-    engine = opts["engine"]
     with _Progress() as progress:
-        name = "<stdin>" if file == "-" else Path(file).name
-        if engine == "memory" and opts["score_bins"] is None:
-            progress(f"reading {file}")
-            given = opts["y_pred"] if opts["y_score"] else None  # labels given with the scores
-            y_true, y, w, cols = _read(file, opts["y_true"], pred_cols[:1] if given else pred_cols, numeric,
-                                       opts["weight"], extra=[given] if given else [])
-            result = evaluate(y_true, y, y_pred=cols[given] if given else None, sample_weight=w, name=name,
-                              progress=progress, strict=True, **_eval_kwargs(opts, y_true))
-            result = dataclasses.replace(result, engine="memory")
-        else:
-            from .report.engine import evaluate_source
-
-            sample = None
-            if engine == "memory":
-                progress(f"reading {file}")
-                source, sample = _memory_columns(file, opts)
-            else:
-                source = _engine_source(file, engine)
-            spark = _spark_session(opts["spark_master"]) if engine == "spark" else None
-            result = evaluate_source(source, engine=engine, spark=spark, name=name, progress=progress, strict=True,
-                                     **_engine_kwargs(opts, sample))
+        result = _evaluate_file(file, opts, progress)
         if opts["fmt"] == "html":
             from .report.render_html import report_html
 
@@ -590,6 +595,110 @@ def _compare_engine(files: tuple[str, ...], by: str | None, reference: str | Non
     spark = _spark_session(opts["spark_master"]) if engine == "spark" else None
     return compare_sources(sources, engine=engine, spark=spark, reference=reference, progress=progress,
                            strict=True, **_engine_kwargs(opts, sample))
+
+
+# ======================================================================================
+# decisions: check (gates) and compare-models
+# ======================================================================================
+
+
+@main.command()
+@click.argument("file", metavar="FILE")
+@click.option("--require", "requirements", multiple=True, required=True, metavar="EXPR",
+              help="A requirement, e.g. 'prediction_advantage > 0', 'ops(f1) >= 0.9', 'lower(roc_auc) > 0.75', "
+                   "'pvalue(pure_accuracy) < 0.01'. Repeat it. Grammar: [FUNCTION(]METRIC[)] OP NUMBER, FUNCTION "
+                   "one of value, lower, upper, ops, pvalue, advantage, baseline; OP one of > >= < <=; METRIC a "
+                   "metric of the report or of the registry.")
+@_evaluation_options
+def check(file: str, requirements: tuple[str, ...], **opts: Any) -> None:
+    """Gate a model: exit 0 when every --require holds on FILE, 1 when one fails, 2 on bad input.
+
+    Prints a table of the requirements with the measured quantities (--format json: the same as
+    JSON). value: the metric; lower / upper: its confidence interval; ops: its outperformance
+    score; pvalue: the one-sided permutation p-value of "no better than chance"; advantage:
+    its advantage over the best constant prediction; baseline: that constant's value.
+
+    \b
+    Examples:
+      beyondchance check scores.csv --y-true y --y-score s --require "prediction_advantage > 0" \\
+          --require "ops(f1) >= 0.9" --require "lower(roc_auc) > 0.75" --require "pvalue(pure_accuracy) < 0.01"
+    """
+    from .report.gates import Requirement, check_report
+    from .report.render_decisions import check_text
+
+    if opts["fmt"] == "html":
+        raise InvalidInputError("check prints a table or JSON (--format table or json)")
+    parsed = [Requirement.parse(r) for r in requirements]  # malformed: exit 2 before any computation
+    _check_out(opts["out"], [file])
+    with _Progress() as progress:
+        result = check_report(_evaluate_file(file, opts, progress), parsed)
+    if opts["fmt"] == "json":
+        _write(json.dumps(result.to_dict(), indent=2, allow_nan=False), opts["out"], "JSON check")
+    else:
+        _write(check_text(result), opts["out"], "check")
+    return 0 if result.passed else 1
+
+
+@main.command("compare-models")
+@click.argument("file", metavar="FILE")
+@click.option("--y-true", "y_true", required=True, metavar="COL", help="Column of the true (binary) labels.")
+@click.option("--y-score", "y_score", multiple=True, metavar="COL", help="Column of one model's scores; repeat it.")
+@click.option("--y-pred", "y_pred", multiple=True, metavar="COL",
+              help="Column of one model's predicted labels; repeat it.")
+@click.option("--weight", metavar="COL", help="Column of non-negative sample weights.")
+@click.option("--pos-label", metavar="LABEL", help="Positive class [default: 1].")
+@click.option("--threshold", type=float, metavar="T",
+              help="Scores: score >= T is predicted positive [default: 0.5 for scores in [0, 1], else 0].")
+@click.option("--metrics", metavar="M1,M2,...", help="The measures to compare.")
+@click.option("--correction", type=click.Choice(["holm", "bonferroni", "none"]), default="holm", show_default=True,
+              help="Correction of the p-values for the number of comparisons.")
+@click.option("--confidence-level", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.95,
+              show_default=True, help="Level of the paired intervals.")
+@click.option("--n-resamples", type=click.IntRange(min=1), default=2000, show_default=True,
+              help="Paired bootstrap resamples.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap.")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True,
+              help="Output format.")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Write the output to this file.")
+@click.option("--delimiter", metavar="CHAR", help="CSV field delimiter [default: tab for .tsv files, else ','].")
+def compare_models_command(file: str, y_true: str, y_score: tuple[str, ...], y_pred: tuple[str, ...],
+                           weight: str | None, pos_label: str | None, threshold: float | None, metrics: str | None,
+                           correction: str, confidence_level: float, n_resamples: int, seed: int, fmt: str,
+                           out: Path | None, delimiter: str | None) -> None:
+    """Compare two or more models on the same test set FILE: is one really better?
+
+    For every pair and measure: the difference with a paired bootstrap interval (the same
+    resampled rows for every model) and a p-value — DeLong's test for ROC AUC, McNemar's
+    exact test for accuracy and the prediction advantage, the paired bootstrap otherwise —
+    corrected for the number of comparisons.
+
+    \b
+    Examples:
+      beyondchance compare-models scores.csv --y-true y --y-score model_a --y-score model_b
+      beyondchance compare-models preds.csv --y-true y --y-pred a --y-pred b --metrics accuracy,f1 --format json
+    """
+    from .report.model_comparison import compare_models
+    from .report.render_decisions import model_comparison_text
+
+    if bool(y_score) == bool(y_pred):
+        raise InvalidInputError("give the models either as --y-score COL (repeated) or as --y-pred COL (repeated)")
+    cols = list(y_score or y_pred)
+    if len(cols) < 2 or len(set(cols)) < len(cols):
+        raise InvalidInputError(f"compare-models needs two or more distinct model columns, got {', '.join(cols)}")
+    _check_out(out, [file])
+    with _Progress() as progress:
+        progress(f"reading {file}")
+        truth, _, w, c = _read(file, y_true, cols, list(y_score), weight)
+        pos = None if pos_label is None else _coerce_labels([pos_label], truth)[0]
+        progress("bootstrapping the models")
+        result = compare_models(truth, {k: c[k] for k in cols}, sample_weight=w, metrics=_split(metrics),
+                                kind="scores" if y_score else "labels", pos_label=pos, threshold=threshold,
+                                confidence_level=confidence_level, n_resamples=n_resamples, correction=correction,
+                                random_state=seed)
+    if fmt == "json":
+        _write(json.dumps(result.to_dict(), indent=2, allow_nan=False), out, "JSON comparison")
+    else:
+        _write(model_comparison_text(result), out, "comparison")
 
 
 # ======================================================================================

@@ -46,6 +46,7 @@ __all__ = [
     "per_threshold",
     "compress_counts",
     "class_loss_sums",
+    "loss_terms",
     "loss_sums",
     "loss_baseline",
     "ScoreCells",
@@ -150,25 +151,42 @@ def class_loss_sums(
     out = {}
     for loss in losses:
         sums = []
-        if loss not in ("log_loss", "brier"):
-            raise ValueError(loss)  # pragma: no cover
         for positive, weight in ((True, dp), (False, dn)):
-            # log loss: -log of the true class's probability (1 - v for a negative);
-            # Brier: the squared distance to the label (1 - v for a positive)
-            if (loss == "log_loss") != positive:
-                np.subtract(1.0, v, out=t)
-            else:
-                np.copyto(t, v)
-            if loss == "log_loss":
-                np.clip(t, _EPS, 1 - _EPS, out=t)
-                np.log(t, out=t)
-            else:
-                np.square(t, out=t)
+            _class_loss_into(t, v, loss, positive)
             np.multiply(t, weight, out=t)
-            total = float(t.sum()) if starts is None else np.add.reduceat(t, starts)
-            sums.append(-total if loss == "log_loss" else total)
+            sums.append(float(t.sum()) if starts is None else np.add.reduceat(t, starts))
         out[loss] = (sums[0], sums[1])
     return out
+
+
+def _class_loss_into(out: np.ndarray, v: np.ndarray, loss: str, positive: bool) -> np.ndarray:
+    """The loss of a sample of the class (``positive``) scored v, written into ``out``:
+    log loss −log clip(p of the true class) (p = v for a positive, 1 − v for a negative,
+    clipped to [eps, 1 − eps] as scikit-learn's ``log_loss``); Brier (v − y)²."""
+    if loss not in ("log_loss", "brier"):
+        raise ValueError(loss)  # pragma: no cover
+    if (loss == "log_loss") != positive:  # log loss of a negative, Brier of a positive: 1 - v
+        np.subtract(1.0, v, out=out)
+    else:
+        np.copyto(out, v)
+    if loss == "log_loss":
+        np.clip(out, _EPS, 1 - _EPS, out=out)
+        np.log(out, out=out)
+        np.negative(out, out=out)
+    else:
+        np.square(out, out=out)
+    return out
+
+
+def loss_terms(v: np.ndarray, loss: str) -> tuple[np.ndarray, np.ndarray]:
+    """Per-sample loss of a positive and of a negative with score (probability) v
+    (the losses of :func:`class_loss_sums`).
+
+    >>> [t.round(4).tolist() for t in loss_terms(np.array([0.9, 0.2]), "log_loss")]
+    [[0.1054, 1.6094], [2.3026, 0.2231]]
+    """
+    v = np.asarray(v, dtype=np.float64)
+    return _class_loss_into(np.empty_like(v), v, loss, True), _class_loss_into(np.empty_like(v), v, loss, False)
 
 
 def loss_sums(tc: ThresholdCounts, loss: str, *, per: tuple | None = None) -> tuple[float, float]:

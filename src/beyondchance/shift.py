@@ -57,7 +57,7 @@ from ._validation import check_random_state
 from ._warnings import InvalidInputError
 from .curves import ThresholdCounts, auc_from_rates
 from .metrics import METRICS
-from .score_statistics import _CURVE_OF, per_threshold
+from .score_statistics import _CURVE_OF, class_loss_sums, per_threshold
 
 __all__ = ["SetStatistics", "Decomposition", "ClassifierTest", "ClassifierChange", "decompose",
            "classifier_change_tests", "compare_classifiers", "metrics_at", "holm_adjust", "check_reference", "DECOMPOSABLE"]
@@ -70,18 +70,6 @@ DECOMPOSABLE = tuple(METRICS) + tuple(_CURVE_OF) + _LOSSES
 MAX_BINS = 1000
 
 
-_EPS = float(np.finfo(np.float64).eps)
-
-
-def _loss_of_each_class(v: np.ndarray, loss: str) -> tuple[np.ndarray, np.ndarray]:
-    """The loss of a positive and of a negative scored ``v`` (scikit-learn's ``log_loss``
-    clipping to [eps, 1 − eps]; binary ``brier_score_loss``).  (The report's per-bin class
-    loss sums live in :mod:`beyondchance.score_statistics`, whose API is being changed on
-    main; this keeps the decomposition independent of it.)"""
-    if loss == "log_loss":
-        p = np.clip(v, _EPS, 1 - _EPS)
-        return -np.log(p), -np.log1p(-p)
-    return np.square(1.0 - v), np.square(v)
 
 
 @dataclass(frozen=True, eq=False)
@@ -140,9 +128,8 @@ class SetStatistics:
 
         pos_loss, neg_loss = {}, {}
         if v.size and v.min() >= 0 and v.max() <= 1:
-            for loss in _LOSSES:
-                lp, ln = _loss_of_each_class(v, loss)
-                pos_loss[loss], neg_loss[loss] = pool(dp * lp), pool(dn * ln)
+            for loss, (lp, ln) in class_loss_sums((v, dp, dn), _LOSSES, starts).items():
+                pos_loss[loss], neg_loss[loss] = lp, ln
         tp, fp = float(dp[:cut_exact].sum()), float(dn[:cut_exact].sum())
         n = int(round(tc.n)) if n_rows is None else int(n_rows)
         ends = np.r_[starts[1:], k] - 1

@@ -202,6 +202,12 @@ def _finish_rows(report: dict[str, Any], chosen: list[str], ctx: _Context) -> di
     binary = report.get("counts") is not None or (pi is not None and report.get("positive_label") is not None)
     cm: ConfusionMatrix | None = report.get("confusion")
     need_ops = [k for k in chosen if k in METRICS or k in _SCORING]
+    pvalues: dict[str, tuple[float, str]] = {}
+    if ctx.ci:
+        from ._chance import chance_pvalues
+
+        ctx.step("testing against chance")
+        pvalues = chance_pvalues(report, chosen, n_resamples=ctx.n_resamples, seed=ctx.seed)
     if need_ops:
         ctx.step("computing the outperformance scores")
     for name in chosen:
@@ -227,12 +233,13 @@ def _finish_rows(report: dict[str, Any], chosen: list[str], ctx: _Context) -> di
                 ops, ops_method = _macro_ops(name, cm, ctx)
         base = float(spec["baseline"])
         ideal = float(spec["ideal"])
+        pvalue, pvalue_method = pvalues.get(name, (None, None))
         adv = _advantage(value, base, ideal) if name != "prediction_advantage" else value
         r = MetricResult(
             name=name, title=spec.get("title", TITLES.get(name, name)), kind=spec["kind"], value=value, baseline=base,
             baseline_prediction=spec["baseline_prediction"], ideal=ideal, advantage=adv,
             greater_is_better=bool(spec["greater_is_better"]), ops=ops, ops_ci=ops_ci, ops_method=ops_method,
-            ci=ci_obj,
+            ci=ci_obj, pvalue=pvalue, pvalue_method=pvalue_method,
         )
         rows[name] = _with_verdict(r, pi if binary else None)
     return rows

@@ -9,13 +9,25 @@ from typing import Any
 
 import numpy as np
 
+from .._warnings import InvalidInputError
 from ..replicates import GroupTotals
 from ._core import _Context
 from ._results import MetricCI
 
 
 def _ci_from_bootstrap(res: Any, resampling: str) -> MetricCI:
-    return MetricCI(float(res.low), float(res.high), res.method, res.confidence_level, res.n_resamples, resampling)
+    try:  # the one-sided bounds: the interval at level 2L - 1, same method and resamples
+        bounds = tuple(float(v) for v in res.confidence_interval(2 * res.confidence_level - 1))
+    except InvalidInputError:  # a level below 1/2: no one-sided bound at it
+        bounds = None
+    return MetricCI(float(res.low), float(res.high), res.method, res.confidence_level, res.n_resamples, resampling,
+                    bounds=bounds)
+
+
+def one_sided_bounds(values: np.ndarray, level: float) -> tuple[float, float]:
+    """Percentile one-sided bounds at ``level``: the (1 − level) and level quantiles."""
+    lo, hi = np.quantile(values, [1 - level, level])
+    return float(lo), float(hi)
 
 
 #: how a replicate interval was resampled (the MetricCI's ``resampling``)
@@ -37,4 +49,5 @@ def replicate_interval(values: np.ndarray, ctx: _Context) -> MetricCI | None:
         return None
     half = (1 - ctx.level) / 2
     low, high = np.quantile(v, [half, 1 - half])
-    return MetricCI(float(low), float(high), "percentile", ctx.level, int(values.shape[0]), GROUPED_RESAMPLING)
+    return MetricCI(float(low), float(high), "percentile", ctx.level, int(values.shape[0]), GROUPED_RESAMPLING,
+                    bounds=one_sided_bounds(v, ctx.level))

@@ -155,6 +155,9 @@ class MetricCI:
     confidence_level: float
     n_resamples: int
     resampling: str
+    #: one-sided confidence bounds at ``confidence_level`` (lower, upper): the ends of the
+    #: interval at level 2 · confidence_level − 1, by the same method
+    bounds: tuple[float, float] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -164,6 +167,8 @@ class MetricCI:
             "confidence_level": self.confidence_level,
             "n_resamples": self.n_resamples,
             "resampling": self.resampling,
+            "lower_bound": None if self.bounds is None else _num(self.bounds[0]),
+            "upper_bound": None if self.bounds is None else _num(self.bounds[1]),
         }
 
 
@@ -191,6 +196,11 @@ class MetricResult:
     ops_method : how the OPS was computed
     ci : ``MetricCI`` or None
     verdict : one line
+    pvalue : one-sided p-value of "no better than chance", from the statistics
+        (classification reports of unweighted data with intervals, None elsewhere): McNemar's exact test
+        against always predicting the majority class for accuracy and PA, the permutation test
+        (:func:`beyondchance.permutation_test`) for the others
+    pvalue_method : how it was computed
     """
 
     name: str
@@ -207,6 +217,16 @@ class MetricResult:
     ops_method: str | None = None
     ci: MetricCI | None = None
     verdict: str = ""
+    pvalue: float | None = None
+    pvalue_method: str | None = None
+
+    @property
+    def confidence_bound(self) -> float | None:
+        """The one-sided confidence bound on the side of "better": a lower bound when higher
+        is better, an upper bound for losses (None without an interval)."""
+        if self.ci is None or self.ci.bounds is None:
+            return None
+        return self.ci.bounds[0] if self.greater_is_better else self.ci.bounds[1]
 
     @property
     def beats_baseline(self) -> bool | None:
@@ -229,6 +249,9 @@ class MetricResult:
             "ops_ci": None if self.ops_ci is None else [_num(self.ops_ci[0]), _num(self.ops_ci[1])],
             "ops_method": self.ops_method,
             "ci": None if self.ci is None else self.ci.to_dict(),
+            "confidence_bound": _num(self.confidence_bound),
+            "pvalue": _num(self.pvalue),
+            "pvalue_method": self.pvalue_method,
             "verdict": self.verdict,
         }
 
@@ -376,9 +399,32 @@ class Report(Exportable):
                 "ops": np.nan if m.ops is None else m.ops,
                 "ci_low": np.nan if m.ci is None else m.ci.low,
                 "ci_high": np.nan if m.ci is None else m.ci.high,
+                "confidence_bound": np.nan if m.confidence_bound is None else m.confidence_bound,
+                "pvalue": np.nan if m.pvalue is None else m.pvalue,
                 "verdict": m.verdict,
             })
         return pd.DataFrame(rows).set_index("metric")
+
+    # --- decisions: gates and tests against chance (beyondchance.report.gates) -------
+
+    def check(self, *requirements: Any):
+        """Evaluate requirements such as ``"prediction_advantage > 0"``, ``"ops(f1) >= 0.9"``,
+        ``"lower(roc_auc) > 0.75"``, ``"pvalue(pure_accuracy) < 0.01"`` (grammar:
+        ``beyondchance.report.gates``); a :class:`~beyondchance.report.gates.CheckResult`
+        whose ``passed`` says whether all hold."""
+        from .gates import check_report
+
+        flat = [r for item in requirements for r in ([item] if isinstance(item, str) else item)]
+        return check_report(self, flat)
+
+    def permutation_test(self, metric: str):
+        """The one-sided test of ``metric`` against chance from the report's statistics
+        (classification reports of unweighted data): McNemar's exact test against always
+        predicting the majority class for accuracy and PA, the permutation test
+        (:func:`beyondchance.permutation_test`) otherwise."""
+        from .gates import report_permutation_test
+
+        return report_permutation_test(self, metric)
 
     # --- curves for plots (binary scores) -----------------------------------------
 

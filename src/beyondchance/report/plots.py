@@ -29,6 +29,7 @@ __all__ = [
     "pr_oprc_figure",
     "lift_ops_figure",
     "pa_coverage_figure",
+    "decision_curve_figure",
     "metrics_figure",
     "score_histogram_figure",
     "compare_figure",
@@ -214,6 +215,16 @@ def score_histogram_figure(report: Any):
     return fig
 
 
+def decision_curve_figure(report: Any):
+    """Net benefit with treat-all / treat-none, and the same curve as a prediction advantage."""
+    from ..decision_curve import decision_curve_from_counts
+    from ..display.decision_curve import DecisionCurveDisplay
+
+    fig, axes = _figure(10.0, 4.2, 2)
+    DecisionCurveDisplay(decision_curve_from_counts(report.counts)).plot(axes, advantage=True)
+    return fig
+
+
 def metrics_figure(report: Any):
     """Advantage over the best constant prediction, and OPS, for every metric."""
     rows = [m for m in report.metrics.values()]
@@ -264,6 +275,12 @@ def report_figures(report: Any) -> list[tuple[str, str, Any]]:
             ("score_histogram", "Scores of each class: the share of the class's rows (weight) in each bin; "
                                 "the dashed line is the threshold.", score_histogram_figure),
         ]
+        if report.counts.thresholds[-1] >= 0 and report.counts.thresholds[0] <= 1:  # probabilities
+            out.append(("decision_curve", "Decision curve: net benefit of treating when the predicted probability "
+                                          "is at least the threshold probability, against treat-all and treat-none "
+                                          "(Vickers & Elkin 2006); right: the same as a prediction advantage under "
+                                          "the cost-weighted 0/1 loss, 0 = the better constant strategy.",
+                        decision_curve_figure))
     if report.threshold is None:  # labels given with the scores: no confidence |score − threshold|
         out = [item for item in out if item[0] != "pa_coverage"]
     return [(key, caption, func(report)) for key, caption, func in out]

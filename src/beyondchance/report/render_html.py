@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 from ._results import Report, fmt_value, shorten
 from .plots import compare_figure, figure_png_base64, report_figures
-from .render_terminal import _comparison_legend, describe_comparison, describe_task
+from .render_terminal import _CHANCE_LEGEND, _bound_text, _comparison_legend, _pvalue_text, describe_comparison, describe_task
 
 __all__ = ["report_html", "comparison_html", "page", "report_section", "comparison_section"]
 
@@ -74,7 +74,8 @@ def _img(fig: Any, alt: str, caption: str, key: str) -> str:
 def _metrics_table(report: Report) -> str:
     level = int(round(report.confidence_level * 100))
     head = ("<tr><th class='name'>metric</th><th>value</th><th>" + f"{level}% CI" +
-            "</th><th>constant</th><th>advantage</th><th>OPS</th><th>OPS at CI ends</th>"
+            f"</th><th>{level}% bound</th><th>p (chance)</th>"
+            "<th>constant</th><th>advantage</th><th>OPS</th><th>OPS at CI ends</th>"
             "<th class='name'>verdict</th></tr>")
     rows = []
     for m in report.metrics.values():
@@ -85,6 +86,7 @@ def _metrics_table(report: Report) -> str:
         rows.append(
             f"<tr data-metric='{_e(m.name)}'><td class='name'>{_e(m.title)}</td>"
             f"<td class='{_cls(m)}'>{_e(fmt_value(m.value))}</td><td>{_e(ci)}</td>"
+            f"<td>{_e(_bound_text(m))}</td><td title='{_e(m.pvalue_method or '')}'>{_e(_pvalue_text(m))}</td>"
             f"<td title='{_e(m.baseline_prediction)}'>{_e(fmt_value(m.baseline))}</td><td>{_e(adv)}</td>"
             f"<td>{_e(ops)}</td><td>{_e(ops_ci)}</td><td class='verdict-cell {_cls(m)}'>{_e(m.verdict)}</td></tr>"
         )
@@ -168,6 +170,8 @@ def report_section(report: Report, *, heading: str | None = None, level: int = 2
         parts.append(_per_class_html(report))
     if report.confusion is not None:
         parts.append(_confusion_html(report))
+    if any(m.pvalue is not None for m in report.metrics.values()):
+        parts.append(f"<p class='legend'>{_e(_CHANCE_LEGEND)}</p>")
     if plots:
         step("drawing the plots")
         figs = report_figures(report)

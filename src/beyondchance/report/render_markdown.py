@@ -10,7 +10,7 @@ import math
 from typing import Any
 
 from ._results import Report, fmt_value, shorten
-from .render_terminal import describe_comparison, describe_task
+from .render_terminal import _CHANCE_LEGEND, _bound_text, _pvalue_text, describe_comparison, describe_task
 
 __all__ = ["report_markdown", "comparison_markdown"]
 
@@ -43,6 +43,7 @@ def report_markdown(report: Report) -> str:
         rows.append([
             m.title, fmt_value(m.value),
             "–" if m.ci is None else f"{fmt_value(m.ci.low)} – {fmt_value(m.ci.high)}",
+            "–" if m.confidence_bound is None else _bound_text(m), "–" if m.pvalue is None else _pvalue_text(m),
             f"{fmt_value(m.baseline)} ({m.baseline_prediction})",
             "–" if not math.isfinite(m.advantage) else f"{m.advantage:+.3f}",
             "–" if m.ops is None else f"{m.ops:.3f}",
@@ -50,10 +51,12 @@ def report_markdown(report: Report) -> str:
         ])
     parts = [title, "", _cell(describe_task(report)), "", "Verdict:", ""]
     parts += [f"- {_cell(line)}" for line in report.verdict]
-    parts += ["", _table(["metric", "value", f"{level}% CI", "constant", "advantage", "OPS", "verdict"], rows,
-                         [":--", "--:", "--:", ":--", "--:", "--:", ":--"])]
+    parts += ["", _table(["metric", "value", f"{level}% CI", f"{level}% bound", "p (chance)", "constant", "advantage",
+                          "OPS", "verdict"], rows, [":--", "--:", "--:", "--:", "--:", ":--", "--:", "--:", ":--"])]
     parts += ["", f"Confidence intervals: {_cell(report.ci_description)}."]
     parts += _per_class_markdown(report)
+    if any(m.pvalue is not None for m in report.metrics.values()):
+        parts += ["", _cell(_CHANCE_LEGEND)]
     parts += [f"- note: {_cell(note)}" for note in report.notes]
     return "\n".join(parts) + "\n"
 

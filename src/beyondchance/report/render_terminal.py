@@ -70,6 +70,21 @@ def _ci_text(m: MetricResult) -> str:
     return f"{fmt_value(m.ci.low)} – {fmt_value(m.ci.high)}"
 
 
+def _bound_text(m: MetricResult) -> str:
+    """The one-sided confidence bound on the side of "better" (≥ for higher-is-better)."""
+    b = m.confidence_bound
+    if b is None or not math.isfinite(b):
+        return "-"
+    return f"{'≥' if m.greater_is_better else '≤'} {fmt_value(b)}"
+
+
+def _pvalue_text(m: MetricResult) -> str:
+    """The p-value against chance: 3 decimals, scientific notation below 0.001."""
+    if m.pvalue is None:
+        return "-"
+    return f"{m.pvalue:.3f}" if m.pvalue >= 0.001 else f"{m.pvalue:.1e}"
+
+
 def _ops_text(m: MetricResult) -> str:
     if m.ops is None:
         return "-"
@@ -105,15 +120,17 @@ def _table(report: Report, *, with_verdict: bool = True):
     table = Table(show_header=True, header_style="bold", expand=False, title=None, pad_edge=False)
     # names wrap on a narrow terminal; numbers (and headers) are never cut: "fold", not "…"
     table.add_column("metric", overflow="fold")
-    for header in ("value", f"{level}% CI", "constant", "advantage", "OPS"):
+    # the bound and p (chance) columns on a wide terminal; a narrow one lists them with the verdicts
+    chance = ((f"{level}% bound", "p (chance)") if with_verdict else ())
+    for header in ("value", f"{level}% CI", *chance, "constant", "advantage", "OPS"):
         table.add_column(header, justify="right", no_wrap=True, overflow="fold")
     if with_verdict:
         table.add_column("verdict", overflow="fold", ratio=1)
     for m in report.metrics.values():
         style = _style(m)
         adv = "-" if not math.isfinite(m.advantage) else f"{m.advantage:+.3f}"
-        cells = [_text(m.title), _styled(style, fmt_value(m.value)), _ci_text(m), fmt_value(m.baseline), adv,
-                 _ops_text(m)]
+        cells = [_text(m.title), _styled(style, fmt_value(m.value)), _ci_text(m),
+                 *((_bound_text(m), _pvalue_text(m)) if with_verdict else ()), fmt_value(m.baseline), adv, _ops_text(m)]
         if with_verdict:
             cells.append(_styled(style, m.verdict))
         table.add_row(*cells)
@@ -127,8 +144,12 @@ def _verdict_list(report: Report):
     grid = Table.grid(padding=(0, 1), pad_edge=True)
     grid.add_column(no_wrap=True)
     grid.add_column(overflow="fold")
+    level = int(round(report.confidence_level * 100))
     for m in report.metrics.values():
-        grid.add_row(_text(f"{m.title}:"), _styled(_style(m), m.verdict))
+        chance = ""
+        if m.pvalue is not None or m.confidence_bound is not None:
+            chance = f"[{level}% bound {_bound_text(m)}, p (chance) {_pvalue_text(m)}] "
+        grid.add_row(_text(f"{m.title}:"), _text(chance) + _styled(_style(m), m.verdict))
     return grid
 
 
@@ -232,8 +253,19 @@ def _print_report(console: Any, report: Report, *, title: str | None = None) -> 
         style="dim", highlight=False,
     )
     console.print(f"Confidence intervals: {_text(report.ci_description)}.", style="dim", highlight=False)
+    if any(m.pvalue is not None for m in report.metrics.values()):
+        console.print(_CHANCE_LEGEND, style="dim", highlight=False)
     for note in report.notes:
         console.print(f"note: {_text(note)}", style="yellow", highlight=False)
+
+
+#: what the bound and p (chance) columns mean (terminal and HTML)
+_CHANCE_LEGEND = ("bound = one-sided confidence bound on the side of better (≥ when higher is better); "
+                  "p (chance) = one-sided p-value of no better than chance: for accuracy and the prediction "
+                  "advantage McNemar's exact test against always predicting the majority class (= no better than the "
+                  "constant), "
+                  "for the others the permutation test (labels shuffled against the predictions, from the counts: "
+                  "exact for labeling metrics, Monte Carlo for the AUCs and losses).")
 
 
 def _console(file: Any = None, width: int | None = None, force_terminal: bool | None = None):

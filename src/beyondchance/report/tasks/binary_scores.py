@@ -22,6 +22,7 @@ from ...curves import ThresholdCounts
 from ...replicates import GroupTotals
 from ...score_statistics import ScoreCells, compress_counts, confusion_at_threshold, loss_baseline, loss_sums, per_threshold
 from .._core import _Context
+from .._intervals import one_sided_bounds
 from .._results import _PROBA_LOSSES, _SCORING, MAX_SCORE_BINS, MetricCI
 from .labels import NO_ROW_ORDER, _labeling_rows, replicate_matrices
 
@@ -142,9 +143,11 @@ def _binary_scores_from_counts(
             theta = theta[np.isfinite(theta)]
             if theta.size >= 2:
                 lo_q, hi_q = np.quantile(theta, [alpha / 2, 1 - alpha / 2])
+                b_lo, b_hi = one_sided_bounds(theta, ctx.level)
                 ci_obj = MetricCI(
                     float(lo_q + shifts[k]), float(hi_q + shifts[k]), "percentile", ctx.level, ctx.n_resamples,
                     f"resamples of the (score, label) cells: {cells_text}",
+                    bounds=(b_lo + shifts[k], b_hi + shifts[k]),
                 )
         if k in _SCORING:
             curve = {"roc_auc": "roc", "pr_auc": "pr", "lift_auc": "lift"}[k]

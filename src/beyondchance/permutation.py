@@ -1,0 +1,523 @@
+r"""Is the predictor better than the trivial one? The permutation test, from the statistics.
+
+The null hypothesis "the predictions carry no information about the labels" is the
+permutation null of the test set: every assignment of the observed predictions to the
+observed labels is equally likely.  Its distribution is a function of the sufficient
+statistics, so no rows are shuffled:
+
+* **labels** (binary): with the margins fixed — n rows, P positives, Q predicted
+  positives — a permutation changes only the true-positive count, which is
+  hypergeometric, :math:`TP \sim \mathrm{Hypergeom}(n, P, Q)`; every other cell follows
+  (FP = Q − TP, FN = P − TP, TN = n − P − Q + TP).  The exact p-value is a sum over at
+  most min(P, Q) + 1 values, for every n.
+* **scores**: rows sharing a score form a cell of :math:`c_k` rows; a permutation draws
+  the positives of each cell from a multivariate hypergeometric distribution,
+  :math:`P(x) = \prod_k \binom{c_k}{x_k} / \binom{n}{P}`.  Exact by enumerating the
+  vectors x (when :math:`\binom{n}{P}` ≤ ``max_exact``), else Monte Carlo over
+  ``n_resamples`` draws (numpy's ``multivariate_hypergeometric``) with p-value
+  (1 + #{M* at least as good}) / (B + 1) and its standard error.
+* **accuracy and the prediction advantage (0/1 loss) against the best constant**, the exact
+  binomial forms.  ``method="mcnemar"``: the model against the best constant (always the
+  majority class; PA paper, section 2.4) on the same rows — McNemar's exact test, the
+  rows where they differ split Binomial(m, 1/2) under "no better than the constant": with
+  a negative majority, TP (model right, constant wrong) against FP (model wrong,
+  constant right), :math:`p = P(\mathrm{Binom}(TP + FP, 1/2) \ge TP)`; PA > 0 exactly
+  when TP > FP.  ``method="binomial"``: caret's ``confusionMatrix`` test, correct
+  predictions against :math:`\mathrm{Binomial}(n, \max(\hat\pi, 1 - \hat\pi))`, the
+  no-information rate taken as known although it is estimated from the same labels: at
+  the boundary of the null its rejection rate at 5% was 0.1110 (n = 300,
+  benchmarks/sim_tests.py), so the report uses McNemar's form.
+
+The one-sided p-value is :math:`P(M^* \ge M_{obs})` (≤ for losses).  The null
+distribution's mean is the *chance value* of the measure on this test set: for the
+average precision with few positives it lies well above the prevalence (a random
+ranker's AP is not π at small P).
+
+Weights: frequency weights only (a row of weight w counts as w rows).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+from scipy import special as _special
+from scipy import stats as _sps
+
+from ._validation import (
+    as_1d,
+    as_float,
+    as_float_1d,
+    binary_target,
+    check_consistent_length,
+    check_frequency_weights,
+    check_option,
+    check_positive_int,
+    check_random_state,
+)
+from ._warnings import InvalidInputError
+from .curves import ThresholdCounts, threshold_counts
+from .confusion import metric_from_matrices
+from .metrics import METRICS, get_metric
+from .score_statistics import ScoreCells, loss_terms
+
+__all__ = ["PermutationTestResult", "permutation_test", "permutation_test_of_counts", "permutation_test_of_scores",
+           "permutation_tests_of_scores", "permutation_test_of_matrix", "SCORE_MEASURES", "permutation_null_of_counts"]
+
+#: measures of scores the permutation test knows (besides every labeling metric of ``METRICS``)
+SCORE_MEASURES = ("roc_auc", "pr_auc", "lift_auc", "log_loss", "brier")
+_LOSSES = ("log_loss", "brier")
+_METHODS = ("auto", "exact", "monte-carlo", "mcnemar", "binomial")
+#: the measures the tests against the constant (``"mcnemar"``, ``"binomial"``) apply to
+_AGAINST_CONSTANT = ("accuracy", "prediction_advantage")
+
+
+@dataclass(frozen=True)
+class PermutationTestResult:
+    """The permutation test of "no better than chance" (:func:`permutation_test`).
+
+    Attributes
+    ----------
+    measure : name
+    statistic : the measure on the test set
+    pvalue : one-sided, P(M* at least as good as the statistic) under the null
+    method : ``"exact"``, ``"exact mid-p"``, ``"monte-carlo"``, ``"mcnemar"`` or ``"binomial"``
+    pvalue_standard_error : Monte Carlo standard error of the p-value (0 when exact)
+    n_resamples : Monte Carlo draws (None when exact)
+    null_mean, null_std : mean and standard deviation of the null distribution: the
+        measure's chance value on this test set
+    null_quantiles : the null's 5%, 50% and 95% quantiles
+    greater_is_better : direction
+    """
+
+    measure: str
+    statistic: float
+    pvalue: float
+    method: str
+    pvalue_standard_error: float
+    n_resamples: int | None
+    null_mean: float
+    null_std: float
+    null_quantiles: tuple[float, float, float]
+    greater_is_better: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "measure": self.measure, "statistic": self.statistic, "pvalue": self.pvalue, "method": self.method,
+            "pvalue_standard_error": self.pvalue_standard_error, "n_resamples": self.n_resamples,
+            "null_mean": self.null_mean, "null_std": self.null_std, "null_quantiles": list(self.null_quantiles),
+            "greater_is_better": self.greater_is_better,
+        }
+
+
+def _summary(values: np.ndarray, prob: np.ndarray) -> tuple[float, float, tuple[float, float, float]]:
+    """Mean, standard deviation and 5/50/95% quantiles of a discrete distribution."""
+    ok = np.isfinite(values) & (prob > 0)
+    if not ok.any():  # undefined under every permutation (e.g. precision when nothing is predicted positive)
+        return float("nan"), float("nan"), (float("nan"),) * 3  # type: ignore[return-value]
+    v, p = values[ok], prob[ok] / prob[ok].sum()
+    order = np.argsort(v, kind="stable")
+    v, p = v[order], p[order]
+    mean = float(np.dot(v, p))
+    std = float(math.sqrt(max(np.dot((v - mean) ** 2, p), 0.0)))
+    cdf = np.cumsum(p)
+    q = tuple(float(v[min(np.searchsorted(cdf, t - 1e-12), v.size - 1)]) for t in (0.05, 0.5, 0.95))
+    return mean, std, q  # type: ignore[return-value]
+
+
+def _tail(values: np.ndarray, observed: float, greater: bool) -> np.ndarray:
+    """Whether each null value is at least as good as the observed one (ties count)."""
+    tol = 1e-12 * max(1.0, abs(observed))
+    with np.errstate(invalid="ignore"):
+        return values >= observed - tol if greater else values <= observed + tol
+
+
+def _exact_pvalue(values: np.ndarray, prob: np.ndarray, observed: float, greater: bool, mid_p: bool) -> float:
+    """P(M* at least as good) — or the mid-p-value P(M* better) + P(M* = M_obs) / 2."""
+    tail = _tail(values, observed, greater)
+    p = float(prob[tail].sum())
+    if mid_p:
+        strictly = _tail(values, observed, not greater) & tail  # equal to the observed value
+        p -= 0.5 * float(prob[strictly].sum())
+    return min(1.0, p)
+
+
+def _log_comb(a: Any, b: Any) -> Any:
+    return _special.gammaln(np.add(a, 1)) - _special.gammaln(np.add(b, 1)) - _special.gammaln(np.subtract(a, b) + 1)
+
+
+def _hypergeom_pmf(k: np.ndarray, n: int, n_pos: int, n_pred: int) -> np.ndarray:
+    """P(TP = k) = C(P, k) C(n − P, Q − k) / C(n, Q), in log space (scipy's pmf is slow for large n)."""
+    return np.exp(_log_comb(n_pos, k) + _log_comb(n - n_pos, n_pred - k) - _log_comb(n, n_pred))
+
+
+def permutation_null_of_counts(measure: str, n: int, n_pos: int, n_pred: int) -> tuple[np.ndarray, np.ndarray]:
+    """The exact permutation null of a labeling metric: (values, probabilities) over TP.
+
+    >>> v, p = permutation_null_of_counts("accuracy", 10, 4, 5)
+    >>> v.tolist()[:2], round(float(p.sum()), 12)
+    ([0.1, 0.3], 1.0)
+    """
+    tp = np.arange(max(0, n_pos + n_pred - n), min(n_pos, n_pred) + 1)
+    prob = _hypergeom_pmf(tp, n, n_pos, n_pred)
+    fp, fn = n_pred - tp, n_pos - tp
+    tn = n - n_pos - n_pred + tp
+    with np.errstate(all="ignore"):
+        values = np.asarray(get_metric(measure).compute(tp, fp, fn, tn), dtype=np.float64) * np.ones(tp.shape)
+    return values, prob
+
+
+def _compositions(c: np.ndarray, total: int, limit: int) -> np.ndarray:
+    """Every vector x with 0 ≤ x_k ≤ c_k and Σ x = total (rows), built cell by cell."""
+    states = np.zeros((1, 0), dtype=np.int64)
+    sums = np.zeros(1, dtype=np.int64)
+    after = np.r_[np.cumsum(c[::-1])[::-1][1:], 0]  # capacity of the cells after k
+    for k, ck in enumerate(c):
+        x = np.arange(ck + 1)
+        new_sums = sums[:, None] + x[None, :]
+        ok = (new_sums <= total) & (new_sums + after[k] >= total)
+        rows, cols = np.nonzero(ok)
+        if rows.size > limit:
+            raise InvalidInputError(f"too many permutation classes to enumerate (more than {limit})")
+        states = np.hstack([states[rows], x[cols][:, None]])
+        sums = new_sums[rows, cols]
+    return states
+
+
+def permutation_test(
+    measure: str,
+    y_true: Any,
+    y: Any,
+    *,
+    sample_weight: Any = None,
+    pos_label: Any = None,
+    threshold: float | None = None,
+    method: Literal["auto", "exact", "monte-carlo", "mcnemar", "binomial"] = "auto",
+    n_resamples: int = 10_000,
+    max_exact: int = 200_000,
+    random_state: Any = 0,
+    mid_p: bool = False,
+) -> PermutationTestResult:
+    r"""One-sided test that a predictor is better than chance (the permutation null).
+
+    .. math::
+
+        p = P_{\sigma}\bigl(M(y_{\sigma}, \hat y) \ge M(y, \hat y)\bigr)
+
+    over the permutations σ of the labels (≤ for losses), computed from the sufficient
+    statistics: the hypergeometric law of TP given the margins for labeling metrics, the
+    multivariate hypergeometric law of the positives per distinct score for scores (see
+    the module docstring).
+
+    Parameters
+    ----------
+    measure : str
+        A labeling metric of :data:`beyondchance.METRICS` (on labels, or on scores at
+        ``threshold``) or a score measure: ``roc_auc``, ``pr_auc`` (average precision),
+        ``lift_auc``, ``log_loss``, ``brier``.
+    y_true : array-like (n,)
+        Binary labels.
+    y : array-like (n,)
+        Predicted labels (labeling metrics) or scores.
+    sample_weight : array-like (n,), optional
+        Frequency weights (non-negative integers) only.
+    pos_label : optional
+        Positive class (default 1 / True).
+    threshold : float, optional
+        Scores and a labeling metric: a score ≥ threshold is predicted positive (default
+        0.5 for scores in [0, 1], else 0).
+    method : ``"auto"``, ``"exact"``, ``"monte-carlo"``, ``"mcnemar"`` or ``"binomial"``
+        ``"auto"``: exact for labeling metrics; for scores exact when
+        :math:`\binom{n}{P}` ≤ ``max_exact``, else Monte Carlo.  ``"mcnemar"`` and
+        ``"binomial"`` (accuracy and prediction advantage only) test "no better than the
+        best constant" instead of "no better than chance" (module docstring).
+    n_resamples : int
+        Monte Carlo draws.
+    max_exact : int
+        Largest number of label arrangements enumerated for scores.
+    random_state : int or Generator
+        Seed of the Monte Carlo draws.
+    mid_p : bool
+        Exact tests: the mid-p-value :math:`P(M^* \text{ better}) + \tfrac12 P(M^* = M_{obs})`
+        (Lancaster 1961) instead of :math:`P(M^* \text{ at least as good})`.  The exact
+        p-value is valid but conservative when the null is coarse (few values of TP: its
+        rejection rate at 5% was 0.0295 for PA at n = 200 in benchmarks/sim_tests.py); the
+        mid-p-value's rate is close to the level on average, without the guarantee.
+
+    Returns
+    -------
+    PermutationTestResult
+
+    References
+    ----------
+    Good (2005), Permutation, Parametric, and Bootstrap Tests of Hypotheses, ch. 3;
+    Kuhn (2008), caret, J. Stat. Softw. 28(5) (accuracy against the no-information rate);
+    El-Yaniv, Geifman & Wiener, the prediction advantage, section 2.4.
+
+    Examples
+    --------
+    >>> y = [0, 0, 0, 0, 0, 0, 1, 1, 1, 1]
+    >>> r = permutation_test("accuracy", y, [0, 0, 0, 0, 0, 1, 1, 1, 1, 0])
+    >>> r.statistic, r.method, round(r.pvalue, 4)      # P(TP >= 3) = 25/210, TP ~ Hypergeom(10, 4, 4)
+    (0.8, 'exact', 0.119)
+    >>> round(permutation_test("pr_auc", y, [.1, .2, .3, .4, .5, .6, .7, .8, .9, .95]).null_mean, 4)
+    0.5286
+    """
+    method = check_option(method, "method", _METHODS)
+    name = str(measure).strip().lower().replace("-", "_")
+    if name not in METRICS and name not in SCORE_MEASURES:
+        raise InvalidInputError(
+            f"unknown measure {measure!r}; known: {', '.join(list(METRICS) + list(SCORE_MEASURES))}"
+        )
+    n_resamples = check_positive_int(n_resamples, "n_resamples")
+    max_exact = check_positive_int(max_exact, "max_exact")
+    is_pos, pos = binary_target(y_true, pos_label=pos_label)
+    yv = as_1d(y, "y")
+    n = check_consistent_length(y_true=is_pos, y=yv)
+    w = check_frequency_weights(sample_weight, n)
+    if w is not None:
+        is_pos, yv = np.repeat(is_pos, w), np.repeat(yv, w)
+        n = int(is_pos.size)
+    P = int(is_pos.sum())
+    if P == 0 or P == n:
+        raise InvalidInputError("y_true holds a single class: every permutation gives the same value")
+    if name in METRICS:
+        if is_labels(np.asarray(as_1d(y_true, "y_true")), yv):
+            pred = equals_label(yv, pos)
+        else:
+            s = as_float_1d(yv, "y")
+            if threshold is None:
+                threshold = 0.5 if s.min() >= 0 and s.max() <= 1 else 0.0
+            pred = s >= float(as_float(threshold, "threshold"))
+        Q = int(pred.sum())
+        tp = int((pred & is_pos).sum())
+        return permutation_test_of_counts(name, n, P, Q, tp, method=method, n_resamples=n_resamples,
+                                          random_state=random_state, mid_p=mid_p)
+    if method in ("mcnemar", "binomial"):
+        raise InvalidInputError(f"method={method!r} tests accuracy and the prediction advantage only")
+    tc = threshold_counts(is_pos, as_float_1d(yv, "y"))
+    return permutation_test_of_scores(name, tc, method=method, n_resamples=n_resamples, max_exact=max_exact,
+                                      random_state=random_state, mid_p=mid_p)
+
+
+def is_labels(y_true: np.ndarray, pred: np.ndarray) -> bool:
+    """Whether every prediction is one of y_true's labels (then they are labels, not scores).
+
+    >>> is_labels(np.array([0, 1, 1]), np.array([1.0, 0.0, 1.0])), is_labels(np.array([0, 1]), np.array([.2, .7]))
+    (True, False)
+    """
+    if pred.dtype.kind == "f" and y_true.dtype.kind in "iub" and not np.all(pred == np.round(pred)):
+        return False
+    try:
+        return bool(np.isin(pred, np.unique(y_true)).all())
+    except TypeError:
+        return False
+
+
+def equals_label(pred: np.ndarray, pos: Any) -> np.ndarray:
+    """Boolean: the prediction is the positive class."""
+    if pred.dtype.kind == "b":
+        return pred == bool(pos)
+    return np.asarray(pred == pos, dtype=bool)
+
+
+def _binomial(name: str, n: int, P: int, Q: int, tp: int) -> PermutationTestResult:
+    """Correct predictions against Binomial(n, no-information rate) (caret's test)."""
+    correct = n - P - Q + 2 * tp
+    observed = float(get_metric(name).compute(tp, Q - tp, P - tp, n - P - Q + tp))
+    nir = max(P, n - P) / n
+    k = np.arange(n + 1)
+    prob = _sps.binom.pmf(k, n, nir)
+    values = k / n if name == "accuracy" else (k / n - nir) / (1 - nir)
+    return _result(name, observed, float(_sps.binom.sf(correct - 1, n, nir)), "binomial", 0.0, None, values, prob,
+                   True)
+
+
+def _mcnemar(name: str, matrix: np.ndarray) -> PermutationTestResult:
+    """The model against the best constant (always the majority class) on the rows where they
+    differ, McNemar's exact test; ``matrix`` (k, k) row counts, rows true, columns predicted."""
+    m_ = np.rint(np.asarray(matrix, dtype=np.float64)).astype(np.int64)
+    n, diag, true_counts = int(m_.sum()), np.diag(m_), m_.sum(axis=1)
+    observed = float(metric_from_matrices(m_, name))
+    # per majority class c: (model right & constant wrong, model wrong & constant right); a tie
+    # has several best constants: the largest p-value (every one gives the same PA)
+    pairs = [(int(diag.sum() - diag[c]), int(true_counts[c] - diag[c]))
+             for c in np.flatnonzero(true_counts == true_counts.max())]
+    p, (b, c) = max((float(_sps.binom.sf(b - 1, b + c, 0.5)) if b + c else 1.0, (b, c)) for b, c in pairs)
+    m = b + c
+    k = np.arange(m + 1)
+    others = n - int(true_counts.max())  # the constant's errors
+    values = 1 - others / n + (2 * k - m) / n if name == "accuracy" else (2 * k - m) / others
+    return _result(name, observed, p, "mcnemar", 0.0, None, values, _sps.binom.pmf(k, m, 0.5), True)
+
+
+def permutation_test_of_matrix(
+    measure: str, matrix: Any, *, method: str = "monte-carlo", n_resamples: int = 10_000, random_state: Any = 0,
+) -> PermutationTestResult:
+    """The permutation test of a multi-class labeling metric from its (k, k) confusion matrix of
+    row counts (rows true, columns predicted), as the multi-class report defines it (a macro
+    average for precision, recall, F1 and specificity, a class whose value is 0/0 counting 0).
+
+    Monte Carlo over tables with the observed margins (the permutation null: every table of
+    the margins has its hypergeometric probability; Patefield's algorithm,
+    :func:`scipy.stats.random_table`).  ``method="mcnemar"``: accuracy and PA against always
+    predicting the majority class.
+
+    >>> r = permutation_test_of_matrix("accuracy", [[30, 5, 5], [4, 20, 6], [3, 2, 25]], n_resamples=500)
+    >>> r.method, round(r.statistic, 4), r.pvalue < 0.01
+    ('monte-carlo', 0.75, True)
+    """
+    name = str(measure)
+    m_ = np.rint(np.asarray(matrix, dtype=np.float64)).astype(np.int64)
+    if m_.ndim != 2 or m_.shape[0] != m_.shape[1] or (m_ < 0).any():
+        raise InvalidInputError(f"matrix must be a square matrix of non-negative counts, got shape {m_.shape}")
+    if method == "mcnemar":
+        if name not in _AGAINST_CONSTANT:
+            raise InvalidInputError("method='mcnemar' tests accuracy and the prediction advantage only")
+        return _mcnemar(name, m_)
+    metric = get_metric(name)
+    options = {"average": "macro", "zero_division": 0.0} if metric.multiclass == "per-class" else {}
+
+    def values(tables: np.ndarray) -> np.ndarray:
+        with np.errstate(all="ignore"):
+            return np.asarray(metric_from_matrices(tables, metric, **options), dtype=np.float64)
+
+    observed = float(values(m_[None])[0])
+    rng = check_random_state(random_state)
+    tables = _sps.random_table(m_.sum(axis=1), m_.sum(axis=0)).rvs(
+        size=check_positive_int(n_resamples, "n_resamples"), random_state=rng)
+    return _monte_carlo(name, observed, values(tables), bool(metric.greater_is_better))
+
+
+def permutation_test_of_counts(
+    measure: str, n: int, n_pos: int, n_pred: int, tp: int, *, method: str = "auto", n_resamples: int = 10_000,
+    random_state: Any = 0, mid_p: bool = False,
+) -> PermutationTestResult:
+    """The permutation test of a labeling metric from the binary confusion counts (row counts).
+
+    >>> permutation_test_of_counts("f1", 10, 4, 4, 3).pvalue == permutation_test(
+    ...     "f1", [0] * 6 + [1] * 4, [0] * 5 + [1] * 4 + [0]).pvalue
+    True
+    """
+    name = str(measure)
+    greater = bool(get_metric(name).greater_is_better)
+    observed = float(get_metric(name).compute(tp, n_pred - tp, n_pos - tp, n - n_pos - n_pred + tp))
+    if method in ("mcnemar", "binomial"):
+        if name not in _AGAINST_CONSTANT:
+            raise InvalidInputError(f"method={method!r} tests accuracy and the prediction advantage only")
+        if method == "mcnemar":
+            return _mcnemar(name, np.array([[n - n_pos - n_pred + tp, n_pred - tp], [n_pos - tp, tp]]))
+        return _binomial(name, n, n_pos, n_pred, tp)
+    if method == "monte-carlo":
+        rng = check_random_state(random_state)
+        t = rng.hypergeometric(n_pos, n - n_pos, n_pred, size=check_positive_int(n_resamples, "n_resamples"))
+        with np.errstate(all="ignore"):
+            vals = np.asarray(get_metric(name).compute(t, n_pred - t, n_pos - t, n - n_pos - n_pred + t),
+                              dtype=np.float64)
+        return _monte_carlo(name, observed, vals, greater)
+    values, prob = permutation_null_of_counts(name, n, n_pos, n_pred)
+    p = _exact_pvalue(values, prob, observed, greater, mid_p)
+    return _result(name, observed, p, "exact mid-p" if mid_p else "exact", 0.0, None, values, prob, greater)
+
+
+def permutation_test_of_scores(
+    measure: str, tc: ThresholdCounts, *, method: str = "auto", n_resamples: int = 10_000,
+    max_exact: int = 200_000, random_state: Any = 0, max_bins: int | None = None, mid_p: bool = False,
+) -> PermutationTestResult:
+    """The permutation test of a score measure from :class:`~beyondchance.ThresholdCounts` of row counts.
+
+    ``max_bins``: pool adjacent distinct scores into at most this many bins of equal row
+    count (as the report's score bootstrap does) and test the measure of the binned
+    scores — still an exact permutation test, since the bins do not depend on the labels;
+    the losses need one cell per distinct score.
+
+    >>> from beyondchance.curves import threshold_counts
+    >>> tc = threshold_counts([0, 0, 1, 1, 0, 1], [.1, .3, .3, .8, .2, .9])
+    >>> r = permutation_test_of_scores("roc_auc", tc); r.method, round(r.statistic, 4)
+    ('exact', 0.9444)
+    """
+    return permutation_tests_of_scores((str(measure),), tc, method=method, n_resamples=n_resamples,
+                                       max_exact=max_exact, random_state=random_state, max_bins=max_bins,
+                                       mid_p=mid_p)[str(measure)]
+
+
+def permutation_tests_of_scores(
+    measures: tuple[str, ...], tc: ThresholdCounts, *, method: str = "auto", n_resamples: int = 10_000,
+    max_exact: int = 200_000, random_state: Any = 0, max_bins: int | None = None, mid_p: bool = False,
+) -> dict[str, PermutationTestResult]:
+    """:func:`permutation_test_of_scores` of several measures from the same enumeration or
+    the same Monte Carlo draws (each result equals its own call with the same seed); a loss
+    that binned scores cannot test is left out when other measures are asked for."""
+    n, P = int(round(tc.n)), int(round(tc.n_pos))
+    if P == 0 or P == n:
+        raise InvalidInputError("y_true holds a single class: every permutation gives the same value")
+    cells = ScoreCells.from_counts(tc, max_bins=max(tc.thresholds.size, 1) if max_bins is None else max_bins)
+    terms: dict[str, Any] = {}
+    names = []
+    for name in measures:
+        if name in _LOSSES:
+            lo, hi = float(tc.thresholds[-1]), float(tc.thresholds[0])
+            problem = (f"{name} needs probabilities in [0, 1]; the scores range over [{lo:.4g}, {hi:.4g}]"
+                       if lo < 0 or hi > 1 else None if cells.exact else
+                       f"the permutation test of {name} needs one cell per distinct score, "
+                       f"not {cells.n_bins} bins of {cells.n_distinct} distinct scores")
+            if problem:
+                if len(measures) == 1:
+                    raise InvalidInputError(problem)
+                continue
+            terms[name] = loss_terms(np.asarray(tc.thresholds, dtype=np.float64).copy(), name)
+        names.append(name)
+    counts = np.rint(cells.pos_units + cells.neg_units).astype(np.int64)
+    pos_obs = np.rint(cells.pos_units).astype(np.int64)
+
+    def null(xs: np.ndarray) -> dict[str, np.ndarray]:
+        """The measures for each row of positives per cell ``xs`` (B, K), all from one curve."""
+        neg = counts[None, :] - xs
+        pl = {k: xs * t[0][None] for k, t in terms.items()}
+        nl = {k: neg * t[1][None] for k, t in terms.items()}
+        out = cells.measures(xs.astype(np.float64), neg.astype(np.float64), pl, nl, tuple(names))
+        return {name: out[name] for name in names}
+
+    observed = {name: float(v[0]) for name, v in null(pos_obs[None]).items()}
+    arrangements = _special.comb(n, P)  # a float (inf when huge): no big-integer arithmetic
+    if method == "exact" or (method == "auto" and arrangements <= max_exact):
+        if arrangements > max_exact:
+            raise InvalidInputError(f"exact enumeration needs C({n}, {P}) = {arrangements:.4g} arrangements, above "
+                                    f"max_exact={max_exact}; use method='monte-carlo'")
+        xs = _compositions(counts, P, max_exact)
+        prob = np.exp((_log_comb(counts[None], xs)).sum(axis=1) - _log_comb(n, P))
+        out = {}
+        for name, values in null(xs).items():
+            greater = name not in _LOSSES
+            p = _exact_pvalue(values, prob, observed[name], greater, mid_p)
+            out[name] = _result(name, observed[name], p, "exact mid-p" if mid_p else "exact", 0.0, None, values, prob,
+                                greater)
+        return out
+    rng = check_random_state(random_state)
+    n_resamples = check_positive_int(n_resamples, "n_resamples")
+    vals: dict[str, list[np.ndarray]] = {name: [] for name in names}
+    chunk = max(1, min(500, 2_000_000 // counts.size))  # (chunk, K) draws at a time
+    for start in range(0, n_resamples, chunk):
+        for name, v in null(rng.multivariate_hypergeometric(counts, P, size=min(chunk, n_resamples - start))).items():
+            vals[name].append(v)
+    return {name: _monte_carlo(name, observed[name], np.concatenate(v), name not in _LOSSES)
+            for name, v in vals.items()}
+
+
+def _monte_carlo(name: str, observed: float, vals: np.ndarray, greater: bool) -> PermutationTestResult:
+    b = vals.size
+    p = (1.0 + float(_tail(vals, observed, greater).sum())) / (b + 1.0)
+    se = math.sqrt(p * (1 - p) / b)
+    return _result(name, observed, p, "monte-carlo", se, b, vals, np.full(b, 1.0 / b), greater)
+
+
+def _result(name: str, observed: float, p: float, method: str, se: float, b: int | None, values: np.ndarray,
+            prob: np.ndarray, greater: bool) -> PermutationTestResult:
+    if not math.isfinite(observed):  # the measure is undefined on the test set: nothing to test
+        p, se = float("nan"), float("nan")
+    mean, std, q = _summary(values, prob)
+    return PermutationTestResult(measure=name, statistic=observed, pvalue=float(p), method=method,
+                                 pvalue_standard_error=float(se), n_resamples=b, null_mean=mean, null_std=std,
+                                 null_quantiles=q, greater_is_better=greater)
