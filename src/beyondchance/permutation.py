@@ -38,6 +38,7 @@ Weights: frequency weights only (a row of weight w counts as w rows).
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -148,6 +149,26 @@ def _log_comb(a: Any, b: Any) -> Any:
     return _special.gammaln(np.add(a, 1)) - _special.gammaln(np.add(b, 1)) - _special.gammaln(np.subtract(a, b) + 1)
 
 
+def _support(lo: int, hi: int, mean: float, draws: int) -> np.ndarray:
+    """The integers of [lo, hi] within 20·√draws + 1 of the mean: beyond, a hypergeometric or
+    binomial law of ``draws`` draws has mass below exp(−800) (Hoeffding 1963, which holds for
+    sampling without replacement), which is 0 in float64 — the exact law as computed."""
+    t = 20.0 * math.sqrt(max(draws, 0)) + 1.0
+    return np.arange(max(lo, math.floor(mean - t)), min(hi, math.ceil(mean + t)) + 1)
+
+
+@functools.lru_cache(maxsize=8)
+def _tp_null(n: int, n_pos: int, n_pred: int) -> tuple[np.ndarray, np.ndarray]:
+    """(TP, P(TP)) of the permutation null given the margins, on its representable support
+    (one law for every labeling metric of a report)."""
+    tp = _support(max(0, n_pos + n_pred - n), min(n_pos, n_pred), n_pos * n_pred / n if n else 0.0,
+                  min(n_pos, n_pred))
+    prob = _hypergeom_pmf(tp, n, n_pos, n_pred)
+    tp.setflags(write=False)
+    prob.setflags(write=False)
+    return tp, prob
+
+
 def _hypergeom_pmf(k: np.ndarray, n: int, n_pos: int, n_pred: int) -> np.ndarray:
     """P(TP = k) = C(P, k) C(n − P, Q − k) / C(n, Q), in log space (scipy's pmf is slow for large n)."""
     return np.exp(_log_comb(n_pos, k) + _log_comb(n - n_pos, n_pred - k) - _log_comb(n, n_pred))
@@ -160,8 +181,7 @@ def permutation_null_of_counts(measure: str, n: int, n_pos: int, n_pred: int) ->
     >>> v.tolist()[:2], round(float(p.sum()), 12)
     ([0.1, 0.3], 1.0)
     """
-    tp = np.arange(max(0, n_pos + n_pred - n), min(n_pos, n_pred) + 1)
-    prob = _hypergeom_pmf(tp, n, n_pos, n_pred)
+    tp, prob = _tp_null(int(n), int(n_pos), int(n_pred))
     fp, fn = n_pred - tp, n_pos - tp
     tn = n - n_pos - n_pred + tp
     with np.errstate(all="ignore"):
@@ -328,7 +348,7 @@ def _binomial(name: str, n: int, P: int, Q: int, tp: int) -> PermutationTestResu
     correct = n - P - Q + 2 * tp
     observed = float(get_metric(name).compute(tp, Q - tp, P - tp, n - P - Q + tp))
     nir = max(P, n - P) / n
-    k = np.arange(n + 1)
+    k = _support(0, n, n * nir, n)
     prob = _sps.binom.pmf(k, n, nir)
     values = k / n if name == "accuracy" else (k / n - nir) / (1 - nir)
     return _result(name, observed, float(_sps.binom.sf(correct - 1, n, nir)), "binomial", 0.0, None, values, prob,
@@ -347,7 +367,7 @@ def _mcnemar(name: str, matrix: np.ndarray) -> PermutationTestResult:
              for c in np.flatnonzero(true_counts == true_counts.max())]
     p, (b, c) = max((float(_sps.binom.sf(b - 1, b + c, 0.5)) if b + c else 1.0, (b, c)) for b, c in pairs)
     m = b + c
-    k = np.arange(m + 1)
+    k = _support(0, m, m / 2, m)
     others = n - int(true_counts.max())  # the constant's errors
     values = 1 - others / n + (2 * k - m) / n if name == "accuracy" else (2 * k - m) / others
     return _result(name, observed, p, "mcnemar", 0.0, None, values, _sps.binom.pmf(k, m, 0.5), True)
@@ -446,14 +466,18 @@ def permutation_test_of_scores(
 def permutation_tests_of_scores(
     measures: tuple[str, ...], tc: ThresholdCounts, *, method: str = "auto", n_resamples: int = 10_000,
     max_exact: int = 200_000, random_state: Any = 0, max_bins: int | None = None, mid_p: bool = False,
+    cells: ScoreCells | None = None,
 ) -> dict[str, PermutationTestResult]:
     """:func:`permutation_test_of_scores` of several measures from the same enumeration or
     the same Monte Carlo draws (each result equals its own call with the same seed); a loss
-    that binned scores cannot test is left out when other measures are asked for."""
+    that binned scores cannot test is left out when other measures are asked for.
+    ``cells``: the unweighted ``ScoreCells.from_counts(tc, max_bins=max_bins)`` when the
+    caller has them (the report's bootstrap pools)."""
     n, P = int(round(tc.n)), int(round(tc.n_pos))
     if P == 0 or P == n:
         raise InvalidInputError("y_true holds a single class: every permutation gives the same value")
-    cells = ScoreCells.from_counts(tc, max_bins=max(tc.thresholds.size, 1) if max_bins is None else max_bins)
+    if cells is None:
+        cells = ScoreCells.from_counts(tc, max_bins=max(tc.thresholds.size, 1) if max_bins is None else max_bins)
     terms: dict[str, Any] = {}
     names = []
     for name in measures:
@@ -499,8 +523,14 @@ def permutation_tests_of_scores(
     n_resamples = check_positive_int(n_resamples, "n_resamples")
     vals: dict[str, list[np.ndarray]] = {name: [] for name in names}
     chunk = max(1, min(500, 2_000_000 // counts.size))  # (chunk, K) draws at a time
+    # the rarer class is drawn: item by item ("count", O(drawn) per variate) when it has fewer
+    # rows than there are cells, else cell by cell ("marginals", O(K)); the same law
+    rare = min(P, n - P)
+    how = "count" if rare < counts.size and n <= 10_000_000 else "marginals"
     for start in range(0, n_resamples, chunk):
-        for name, v in null(rng.multivariate_hypergeometric(counts, P, size=min(chunk, n_resamples - start))).items():
+        size = min(chunk, n_resamples - start)
+        drawn = rng.multivariate_hypergeometric(counts, rare, size=size, method=how)
+        for name, v in null(drawn if rare == P else counts[None, :] - drawn).items():
             vals[name].append(v)
     return {name: _monte_carlo(name, observed[name], np.concatenate(v), name not in _LOSSES)
             for name, v in vals.items()}

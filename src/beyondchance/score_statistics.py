@@ -273,7 +273,7 @@ class ScoreCells:
         def pool(cumulative: np.ndarray) -> np.ndarray:  # sum over each bin's thresholds
             return np.diff(cumulative[bounds])
 
-        sums = class_loss_sums((v, dp, dn), losses, starts)
+        sums = class_loss_sums((v, dp, dn), losses, starts) if losses else {}
         return cls(pool(cum_up), pool(cum_un), pool(cum_p), pool(cum_n),
                    {loss: s[0] for loss, s in sums.items()}, {loss: s[1] for loss, s in sums.items()}, k, exact)
 

@@ -89,7 +89,7 @@ def chance_pvalues(report: dict[str, Any], names: list[str], *, n_resamples: int
     if scored and tc is not None and tc.is_defined:
         try:
             results.update(permutation_tests_of_scores(scored, tc, n_resamples=n_resamples, random_state=seed,
-                                                       max_bins=MAX_SCORE_BINS))
+                                                       max_bins=MAX_SCORE_BINS, cells=report.get("score_cells")))
         except InvalidInputError:  # a single loss that binned scores cannot test
             pass
     out: dict[str, tuple[float, str]] = {}

@@ -122,6 +122,7 @@ def _binary_scores_from_counts(
         dists = cells.bootstrap(names, n_resamples=ctx.n_resamples, rng=np.random.default_rng(ctx.seed))
         shifts = {k: exact[k] - binned[k] for k in names}
         cells_text = cells.describe()
+        out["score_cells"] = cells  # the permutation test's cells too (unweighted: the same pools)
         if not cells.exact:
             worst = max(abs(v) for v in shifts.values())
             out["notes"].append(
