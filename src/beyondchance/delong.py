@@ -53,7 +53,7 @@ from ._validation import (
 )
 from ._warnings import InvalidInputError
 
-__all__ = ["DeLongResult", "delong_test", "delong_covariance", "delong_of_arrays"]
+__all__ = ["DeLongResult", "delong_test", "delong_covariance", "delong_of_arrays", "delong_variance_of_counts"]
 
 _ALTERNATIVES = ("two-sided", "greater", "less")
 
@@ -202,6 +202,32 @@ def delong_test(
     if w is not None:
         is_pos, scores = np.repeat(is_pos, w), np.repeat(scores, w, axis=1)
     return delong_of_arrays(is_pos, scores, alternative=alternative, confidence_level=level)
+
+
+def delong_variance_of_counts(tc: Any) -> tuple[float, float]:
+    """(ROC AUC, its DeLong variance) of one test set from its
+    :class:`~beyondchance.curves.ThresholdCounts` (DeLong et al. 1988: the placement values
+    V10 of the positives and V01 of the negatives, ties counting one half), in O(distinct
+    scores) — the diagonal of :func:`delong_covariance` without the rows, for the unpaired
+    comparison of two test sets (:mod:`beyondchance.shift`).
+
+    >>> from beyondchance.curves import threshold_counts
+    >>> auc, var = delong_variance_of_counts(threshold_counts([1, 1, 0, 0, 1, 0], [.9, .6, .2, .6, .4, .1]))
+    >>> round(auc, 6), round(var, 6)
+    (0.833333, 0.037037)
+    """
+    from .score_statistics import per_threshold
+
+    _, dp, dn = per_threshold(tc)
+    P, N = dp.sum(), dn.sum()
+    neg_at_or_above = np.cumsum(dn)
+    v10 = (N - neg_at_or_above + 0.5 * dn) / N  # for a positive: share of negatives scored lower
+    pos_above = np.cumsum(dp) - dp
+    v01 = (pos_above + 0.5 * dp) / P  # for a negative: share of positives scored higher
+    auc = float(dp @ v10 / P)
+    s10 = float(dp @ (v10 - auc) ** 2 / max(P - 1, 1))
+    s01 = float(dn @ (v01 - auc) ** 2 / max(N - 1, 1))
+    return auc, float(s10 / P + s01 / N)
 
 
 def delong_of_arrays(is_pos: np.ndarray, scores: np.ndarray, *, alternative: str = "two-sided",

@@ -57,6 +57,7 @@ from ._validation import check_random_state
 from ._warnings import InvalidInputError
 from .curves import ThresholdCounts, auc_from_rates
 from .metrics import METRICS
+from .delong import delong_variance_of_counts
 from .score_statistics import _CURVE_OF, class_loss_sums, per_threshold
 
 __all__ = ["SetStatistics", "Decomposition", "ClassifierTest", "ClassifierChange", "decompose",
@@ -390,21 +391,6 @@ def _rate_test(name: str, x_r: int, n_r: int, x_t: int, n_t: int, z: float) -> C
     return ClassifierTest(name, p_r, p_t, (d - z * se, d + z * se), min(1.0, p), "Fisher's exact test")
 
 
-def _delong_auc_variance(tc: ThresholdCounts) -> tuple[float, float]:
-    """(ROC AUC, its DeLong variance) from the counts (DeLong et al. 1988, placement values;
-    ties count one half).  Unpaired: one set's own variance."""
-    _, dp, dn = per_threshold(tc)
-    P, N = dp.sum(), dn.sum()
-    neg_at_or_above = np.cumsum(dn)
-    v10 = (N - neg_at_or_above + 0.5 * dn) / N  # for a positive: share of negatives scored lower
-    pos_above = np.cumsum(dp) - dp
-    v01 = (pos_above + 0.5 * dp) / P  # for a negative: share of positives scored higher
-    auc = float(dp @ v10 / P)
-    s10 = float(dp @ (v10 - auc) ** 2 / max(P - 1, 1))
-    s01 = float(dn @ (v01 - auc) ** 2 / max(N - 1, 1))
-    return auc, s10 / P + s01 / N
-
-
 def classifier_change_tests(reference: SetStatistics, test_set: SetStatistics, *,
                            confidence_level: float = 0.95) -> tuple[ClassifierTest, ...]:
     """Tests that the classifier is the same on both sets, on prevalence-free quantities only:
@@ -418,8 +404,8 @@ def classifier_change_tests(reference: SetStatistics, test_set: SetStatistics, *
              _rate_test("fnr", fn_r, fn_r + tp_r, fn_t, fn_t + tp_t, z)]
     if reference.counts is not None and test_set.counts is not None and reference.counts.is_defined \
             and test_set.counts.is_defined and reference.pos.shape[0] > 2:
-        a_r, v_r = _delong_auc_variance(reference.counts)
-        a_t, v_t = _delong_auc_variance(test_set.counts)
+        a_r, v_r = delong_variance_of_counts(reference.counts)
+        a_t, v_t = delong_variance_of_counts(test_set.counts)
         # the counts are weights; the variance is that of n_rows rows
         v_r *= reference.counts.n / reference.n_rows
         v_t *= test_set.counts.n / test_set.n_rows
