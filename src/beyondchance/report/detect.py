@@ -18,6 +18,7 @@ from .._validation import (
     encode_label_arrays,
 )
 from .._warnings import InvalidInputError
+from ..engines.memory import confusion_counts
 from ._results import TASKS, _fmt_label, _label
 
 __all__ = ["detect_task"]
@@ -93,9 +94,12 @@ def _detect(yt: np.ndarray, ya: np.ndarray, labels: Any) -> tuple[str, str, dict
             f"as {k} columns, or predicted labels"
         )
     ct, cp, both = encode_label_arrays(yt, ya, labels=labels, names=("y_true", "y"))
-    enc = {"codes": ct, "pred_codes": cp, "classes": both}
-    in_true = np.bincount(ct, minlength=both.size) > 0
-    in_pred = np.bincount(cp, minlength=both.size) > 0
+    # the row counts per (true, predicted) label: which labels occur where, and the labels
+    # report's confusion matrix of unweighted rows (one pass, not recounted there)
+    rows = confusion_counts(ct, cp, int(both.size), None)
+    enc = {"codes": ct, "pred_codes": cp, "classes": both, "row_confusion": rows}
+    in_true = rows.sum(axis=1) > 0
+    in_pred = rows.sum(axis=0) > 0
     k = int(in_true.sum())
     present = both[in_true | in_pred]
     extra = both[in_pred & ~in_true]
@@ -131,6 +135,7 @@ class Inputs:
     target: np.ndarray | None = None
     prediction: np.ndarray | None = None
     given: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # y_pred with scores: (codes, pred codes, classes)
+    row_confusion: np.ndarray | None = None  # labels: the (k, k) row counts of (true, predicted) codes, when known
 
 
 def check_inputs(
@@ -173,6 +178,7 @@ def _check_inputs(
             enc = dict(zip(("codes", "pred_codes", "classes"),
                            encode_label_arrays(yt, ya, labels=labels, names=("y_true", "y"))))
         out.codes, out.pred_codes, out.classes = enc["codes"], enc["pred_codes"], enc["classes"]
+        out.row_confusion = enc.get("row_confusion")
         y_checked = out.pred_codes
     else:
         if "codes" not in enc:

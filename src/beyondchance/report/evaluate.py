@@ -301,8 +301,12 @@ def _binary_scores(inp: Inputs, ctx: _Context, *, pos_label: Any, threshold: Any
 def _labels(inp: Inputs, ctx: _Context, *, pos_label: Any, threshold: Any) -> dict[str, Any]:
     k, w = inp.classes.size, inp.weight
     ctx.step("counting")
-    mat = confusion_counts(inp.codes, inp.pred_codes, k, w)
-    counts0 = mat.sum(axis=1) if w is None else np.bincount(inp.codes, minlength=k).astype(np.float64)
+    rows = inp.row_confusion  # the unweighted counts, when the detection counted them
+    mat = rows if w is None and rows is not None else confusion_counts(inp.codes, inp.pred_codes, k, w)
+    if w is None:
+        counts0 = mat.sum(axis=1)
+    else:
+        counts0 = rows.sum(axis=1) if rows is not None else np.bincount(inp.codes, minlength=k).astype(np.float64)
     out = labels_rows(ConfusionMatrix(mat, inp.classes, pos_label=None), counts0, ctx,
                       binary=inp.task == "binary-labels", pos_label=pos_label, n_rows=inp.n, weighted=w is not None,
                       replicates=None if w is None or not ctx.ci else replicate_matrices(
