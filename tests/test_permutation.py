@@ -225,6 +225,31 @@ def test_type_one_error(measure, n, mid_p):
     assert 0.02 <= rejected / reps <= 0.09
 
 
+def test_report_pvalues_of_many_distinct_scores_pool_them():
+    """Beyond MAX_SCORE_BINS distinct scores the report's permutation test of the AUCs pools
+    the scores into PERMUTATION_BINS bins of equal row count (the same test as
+    permutation_tests_of_scores with those bins and the report's seed); up to it, one cell
+    per distinct score (the bootstrap's cells)."""
+    from beyondchance.curves import threshold_counts
+    from beyondchance.permutation import permutation_tests_of_scores
+    from beyondchance.report._chance import PERMUTATION_BINS
+    from beyondchance.report._results import MAX_SCORE_BINS
+
+    rng = np.random.default_rng(21)
+    y = (rng.random(4000) < 0.3).astype(int)
+    s = rng.random(4000) * 0.9 + 0.005 * y  # 4000 distinct scores, a weak ranking (p about 0.1: 200 and 1000 bins differ)
+    r = bc.evaluate(y, s, n_resamples=300, metrics=["roc_auc", "pr_auc"])
+    ref = permutation_tests_of_scores(("roc_auc", "pr_auc"), threshold_counts(y, s), n_resamples=300,
+                                      random_state=0, max_bins=PERMUTATION_BINS)
+    for name in ("roc_auc", "pr_auc"):
+        assert r[name].pvalue == ref[name].pvalue and "300 Monte Carlo" in r[name].pvalue_method
+    few = np.round(s, 2)  # at most 101 distinct scores: one cell each
+    r = bc.evaluate(y, few, n_resamples=300, metrics=["roc_auc"])
+    ref = permutation_tests_of_scores(("roc_auc",), threshold_counts(y, few), n_resamples=300, random_state=0,
+                                      max_bins=MAX_SCORE_BINS)
+    assert r["roc_auc"].pvalue == ref["roc_auc"].pvalue
+
+
 def test_report_pvalues_from_its_statistics():
     rng = np.random.default_rng(8)
     y = rng.integers(0, 2, 300)

@@ -9,9 +9,10 @@ reports of unweighted data):
   (hypergeometric TP given the margins; :mod:`beyondchance.permutation`); multi-class, the
   Monte Carlo permutation test over the tables of the observed margins;
 * AUCs and losses: the permutation test over the (score, label) counts, Monte Carlo with
-  the report's number of resamples and seed, the scores pooled into at most
-  :data:`MAX_SCORE_BINS` bins as for the bootstrap (the losses need one cell per distinct
-  score)."""
+  the report's number of resamples and seed, one cell per distinct score up to
+  ``MAX_SCORE_BINS`` distinct scores (the bootstrap's cells); beyond, the scores pooled into
+  ``PERMUTATION_BINS`` bins of equal row count — an exact permutation test of the binned
+  measure, whose draws stay cheap at 10⁷ rows (the losses need one cell per distinct score)."""
 
 from __future__ import annotations
 
@@ -31,6 +32,9 @@ from ..permutation import (
 from ._results import MAX_SCORE_BINS
 
 __all__ = ["chance_test", "chance_pvalues", "describe_test", "AGAINST_CONSTANT"]
+
+#: the scores of the Monte Carlo permutation test, when they must be pooled, go into this many bins
+PERMUTATION_BINS = 200
 
 #: the measures tested against the best constant (McNemar) rather than against chance
 AGAINST_CONSTANT = ("accuracy", "prediction_advantage")
@@ -67,9 +71,15 @@ def chance_test(name: str, *, task: str, confusion: Any, counts: Any, weighted: 
         if not counts.is_defined:
             raise InvalidInputError("y_true holds a single class: every permutation gives the same value")
         return permutation_test_of_scores(name, counts, n_resamples=n_resamples, random_state=seed,
-                                          max_bins=MAX_SCORE_BINS)
+                                          max_bins=_permutation_bins(counts))
     raise InvalidInputError(f"no p-value against chance for {name}; it applies to the labeling metrics and the "
                             "AUCs and losses of binary scores")
+
+
+def _permutation_bins(tc: Any) -> int:
+    """Cells of the permutation test: one per distinct score when the bootstrap has them,
+    else ``PERMUTATION_BINS`` bins."""
+    return MAX_SCORE_BINS if tc.thresholds.size <= MAX_SCORE_BINS else PERMUTATION_BINS
 
 
 def chance_pvalues(report: dict[str, Any], names: list[str], *, n_resamples: int, seed: int
@@ -88,8 +98,10 @@ def chance_pvalues(report: dict[str, Any], names: list[str], *, n_resamples: int
     scored = tuple(name for name in names if name in SCORE_MEASURES)
     if scored and tc is not None and tc.is_defined:
         try:
-            results.update(permutation_tests_of_scores(scored, tc, n_resamples=n_resamples, random_state=seed,
-                                                       max_bins=MAX_SCORE_BINS, cells=report.get("score_cells")))
+            bins = _permutation_bins(tc)
+            results.update(permutation_tests_of_scores(
+                scored, tc, n_resamples=n_resamples, random_state=seed, max_bins=bins,
+                cells=report.get("score_cells") if bins == MAX_SCORE_BINS else None))
         except InvalidInputError:  # a single loss that binned scores cannot test
             pass
     out: dict[str, tuple[float, str]] = {}
