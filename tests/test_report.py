@@ -395,6 +395,17 @@ def test_multiclass_probabilities_against_sklearn():
     assert r["log_loss"].advantage == pytest.approx(skm.d2_log_loss_score(y, proba))
     assert r["brier"].value == pytest.approx(skm.brier_score_loss(y, proba))
     assert r["log_loss"].ci.low < r["log_loss"].value < r["log_loss"].ci.high
+    # one-vs-rest AUCs, macro and weighted by the classes' supports
+    onehot = np.eye(3)[y]
+    for average in ("macro", "weighted"):
+        name = "" if average == "macro" else "_weighted"
+        assert r["roc_auc" + name].value == pytest.approx(
+            skm.roc_auc_score(y, proba, multi_class="ovr", average=average), abs=1e-12)
+        assert r["pr_auc" + name].value == pytest.approx(
+            skm.average_precision_score(onehot, proba, average=average), abs=1e-12)
+    prev = np.bincount(y) / y.size
+    assert r["pr_auc_weighted"].baseline == pytest.approx(float(np.sum(prev**2)))
+    assert r["roc_auc_weighted"].ops is not None and "weighted by support" in r["roc_auc_weighted"].ops_method
 
 
 def test_regression_against_sklearn():

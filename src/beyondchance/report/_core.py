@@ -215,7 +215,7 @@ def _finish_rows(report: dict[str, Any], chosen: list[str], ctx: _Context) -> di
         value = float(spec["value"])
         ci_obj: MetricCI | None = spec.get("ci")
         ops = ops_ci = ops_method = None
-        if (name in METRICS or name in _SCORING) and math.isfinite(value):
+        if (name in METRICS or name in _SCORING or "ops_of" in spec) and math.isfinite(value):
             if binary and pi is not None and 0 < pi < 1:
                 vals = [value]
                 if ci_obj is not None:  # the prevalence varies between resamples: ends may lie beyond
@@ -228,7 +228,8 @@ def _finish_rows(report: dict[str, Any], chosen: list[str], ctx: _Context) -> di
                 elif problem:
                     ctx.collector.add(f"OPS of {name} not computed: {problem.split(';')[0]}")
             elif not binary and spec.get("per_class") is not None:
-                ops, ops_method = _per_class_ops(name, spec["per_class"], spec["prevalences"], ctx)
+                ops, ops_method = _per_class_ops(spec.get("ops_of", name), spec["per_class"], spec["prevalences"],
+                                                 ctx, weights=spec.get("class_weights"))
             elif not binary and cm is not None and spec.get("average") == "macro":
                 ops, ops_method = _macro_ops(name, cm, ctx)
         base = float(spec["baseline"])
@@ -270,14 +271,17 @@ def _macro_ops(name: str, cm: ConfusionMatrix, ctx: _Context) -> tuple[float | N
     return float(np.mean(res.score)), f"one-vs-rest OPS per class ({res.method}), macro average"
 
 
-def _per_class_ops(name: str, values: np.ndarray, prevalences: np.ndarray, ctx: _Context) -> tuple[float | None, str | None]:
-    """Macro average of the one-vs-rest OPS of a scoring metric, each class at its prevalence."""
+def _per_class_ops(name: str, values: np.ndarray, prevalences: np.ndarray, ctx: _Context,
+                   weights: np.ndarray | None = None) -> tuple[float | None, str | None]:
+    """Average of the one-vs-rest OPS of a scoring metric, each class at its prevalence: macro,
+    or weighted by ``weights`` (the classes' supports)."""
     scores, method, problem = _ops_of(name, np.asarray(values, dtype=np.float64),
                                       np.asarray(prevalences, dtype=np.float64), dbt_samples=ctx.dbt_samples)
     if scores is None:
         ctx.collector.add(f"OPS of {name} not computed: {(problem or '').split(';')[0]}")
         return None, None
-    return float(np.mean(scores)), f"one-vs-rest OPS per class ({method}), macro average"
+    how = "macro average" if weights is None else "average weighted by support"
+    return float(np.average(scores, weights=weights)), f"one-vs-rest OPS per class ({method}), {how}"
 
 
 def _with_verdict(r: MetricResult, pi: float | None) -> MetricResult:

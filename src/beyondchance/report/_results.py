@@ -38,6 +38,8 @@ TITLES: dict[str, str] = {
     "prediction_advantage": "Prediction advantage",
     "roc_auc": "ROC AUC",
     "pr_auc": "PR AUC (avg. precision)",
+    "roc_auc_weighted": "ROC AUC (one-vs-rest, weighted)",
+    "pr_auc_weighted": "Avg. precision (one-vs-rest, weighted)",
     "lift_auc": "Lift AUC",
     "log_loss": "Log loss",
     "brier": "Brier score",
@@ -89,7 +91,7 @@ def metrics_for_task(task: str, *, probabilities: bool = True, quantile: bool = 
     if task == "multiclass-labels":
         return _MULTICLASS_LABELING
     if task == "multiclass-probabilities":
-        return _MULTICLASS_LABELING + ("roc_auc", "pr_auc") + _PROBA_LOSSES
+        return _MULTICLASS_LABELING + ("roc_auc", "pr_auc", "roc_auc_weighted", "pr_auc_weighted") + _PROBA_LOSSES
     return _REGRESSION + (_QUANTILE_REGRESSION if quantile else ())
 
 

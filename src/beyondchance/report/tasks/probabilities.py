@@ -72,17 +72,21 @@ def probabilities_rows(
     return out
 
 
-#: report name -> (curve, title) of the one-vs-rest AUCs
+#: report name -> (curve, title) of the one-vs-rest AUCs, macro averages
 _AUCS = {"roc_auc": ("roc", "ROC AUC (one-vs-rest, macro)"), "pr_auc": ("pr", "Avg. precision (one-vs-rest, macro)")}
+#: report name -> (macro row, title) of their averages weighted by the classes' supports
+_WEIGHTED_AUCS = {"roc_auc_weighted": ("roc_auc", "ROC AUC (one-vs-rest, weighted)"),
+                  "pr_auc_weighted": ("pr_auc", "Avg. precision (one-vs-rest, weighted)")}
 
 
 def _auc_rows(scores: ClassScoreCounts, notes: list[str], *, ci: bool) -> dict[str, dict[str, Any]]:
-    """The macro one-vs-rest ROC AUC and average precision (scikit-learn's
-    ``roc_auc_score(multi_class="ovr")`` and ``average_precision_score`` of the
-    binarized labels), with each class's value and prevalence for the OPS per class.
+    """The one-vs-rest ROC AUC and average precision, macro and weighted by the classes'
+    supports (scikit-learn's ``roc_auc_score(multi_class="ovr", average=...)`` and
+    ``average_precision_score`` of the binarized labels), with each class's value and
+    prevalence for the OPS per class (averaged the same way).
 
     Baselines: a constant score has ROC AUC 0.5 and average precision π_j for class j,
-    so their macro averages are 0.5 and 1/K.
+    so their macro averages are 0.5 and 1/K, their weighted averages 0.5 and Σ π_j².
     """
     prev = scores.prevalences
     defined = bool(((prev > 0) & (prev < 1)).all())
@@ -97,6 +101,11 @@ def _auc_rows(scores: ClassScoreCounts, notes: list[str], *, ci: bool) -> dict[s
             ideal=1.0, baseline_prediction="a constant score", greater_is_better=True, ci=None, title=title,
             per_class=values if defined else None, prevalences=prev,
         )
+    for name, (macro, title) in _WEIGHTED_AUCS.items():
+        m = rows[macro]
+        rows[name] = dict(m, title=title, value=float(np.average(m["per_class"], weights=prev)) if defined else np.nan,
+                          baseline=0.5 if macro == "roc_auc" else float(np.sum(prev * prev)), ops_of=macro,
+                          class_weights=prev)
     bound = scores.auc_error_bound("roc")
     if bound > 0:
         notes.append(f"one-vs-rest AUCs of binned probabilities: within {bound:.2g} (ROC AUC, macro) "
