@@ -42,6 +42,7 @@ from .._warnings import InvalidInputError
 from ..label_shift import LabelFreeEstimate
 from ..shift import (DECOMPOSABLE, ClassifierChange, ClassifierTest, Decomposition, SetStatistics, check_reference,
                      compare_classifiers, decompose)
+from ._compare_tasks import MULTICLASS_TASKS, TargetShift, multiclass_parts, regression_parts, target_shift
 from ._export import Exportable
 from ._results import Report, fmt_value, shorten
 from .detect import _resolve_positive, detect_task
@@ -130,6 +131,7 @@ class Comparison(Exportable):
     notes: tuple[str, ...] = ()
     classifier_changes: tuple[ClassifierChange, ...] = ()
     label_free: tuple[tuple[str, LabelFreeEstimate], ...] = ()
+    target_shifts: tuple[TargetShift, ...] = ()
 
     def __repr__(self) -> str:
         names = ", ".join(repr(shorten(r.name)) for r in self.reports)
@@ -187,6 +189,9 @@ class Comparison(Exportable):
         c = self.change(test_set, metric)
         if c is None or c.decomposition is None or not math.isfinite(c.expected_value):
             return ""
+        if not math.isfinite(c.prevalence_effect):  # regression: the difference from the reference
+            ci = c.classifier_effect_ci
+            return f"Δ {c.classifier_effect:+.4g}" + ("" if ci is None else f" ({ci[0]:+.4g} to {ci[1]:+.4g})")
         text = f"exp {fmt_value(c.expected_value)}"
         if c.expected_ci is not None:
             text += f" ({fmt_value(c.expected_ci[0])}–{fmt_value(c.expected_ci[1])})"
@@ -210,6 +215,7 @@ class Comparison(Exportable):
             "changes": [c.to_dict() for c in self.changes],
             "classifier_changes": [c.to_dict() for c in self.classifier_changes],
             "label_free": [{"test_set": name, **est.to_dict()} for name, est in self.label_free],
+            "target_shifts": [t.to_dict() for t in self.target_shifts],
             "notes": list(self.notes),
         }
 
@@ -323,8 +329,13 @@ def compare(
             ))
         except InvalidInputError as exc:
             raise InvalidInputError(f"test set {name!r}: {exc}") from None
+    targets = None
+    if task == "regression":  # the targets' histograms, for the test of a shift of the target
+        from ..stats import ValueHistogram
+
+        targets = {name: ValueHistogram.from_values(yt, sample_weight=w) for name, yt, _, w in items}
     comparison = compare_reports(_resolved_once(reports, detected, assumed), reference=reference,
-                                 random_state=options.get("random_state", 0))
+                                 random_state=options.get("random_state", 0), targets=targets)
     if windows:
         if task != "binary-scores":
             raise InvalidInputError(f"test set {windows[0][0]!r} has no labels: estimating a window's metrics "
@@ -394,12 +405,16 @@ def _resolved_once(reports: list[Report], detected: tuple[str, str] | None,
 
 
 def compare_reports(reports: Sequence[Report], *, reference: str | None = None, n_resamples: int | None = None,
-                    random_state: int = 0) -> Comparison:
+                    random_state: int = 0, targets: Mapping[str, Any] | None = None) -> Comparison:
     """The :class:`Comparison` of reports already computed with the same settings (named, unique).
 
     Binary tasks get the decomposition of every metric's change and the test of the
     classifier (:mod:`beyondchance.shift`), with ``n_resamples`` bootstrap resamples of
-    both sets (default: the reports' own; 0 when their intervals are off).
+    both sets (default: the reports' own; 0 when their intervals are off); multi-class
+    tasks the same on the class distribution (:mod:`beyondchance.shift_multiclass`);
+    regression the test of each error measure's difference and, given ``targets`` (set
+    name -> :class:`~beyondchance.stats.ValueHistogram` of its target), the test of a
+    shift of the target (:mod:`beyondchance.report._compare_tasks`).
     """
     reports = list(reports)
     names = [str(r.name) for r in reports]
@@ -435,6 +450,17 @@ def compare_reports(reports: Sequence[Report], *, reference: str | None = None, 
             decompositions[str(r.name)] = decompose(base, new, metric_names, confidence_level=level,
                                                     n_resamples=n_resamples, random_state=random_state)
         classifier_changes = compare_classifiers(base, testable, confidence_level=level)
+    task = ref.task
+    shifts: tuple = ()
+    if task in MULTICLASS_TASKS and all(r.confusion is not None for r in reports):
+        decompositions, classifier_changes, more = multiclass_parts(
+            reports, ref, metric_names, level=level, n_resamples=n_resamples, random_state=random_state)
+        extra_notes += more
+    elif task == "regression":
+        decompositions, classifier_changes = regression_parts(reports, ref, metric_names, level=level)
+        if targets is not None:
+            shifts = tuple(t for t in (target_shift(str(r.name), targets[reference], targets[str(r.name)], ref.n, r.n)
+                                       for r in reports if r.name != reference) if t is not None)
     changed_sets = {c.test_set for c in classifier_changes if c.changed}
     changes = []
     for r in reports:
@@ -446,7 +472,13 @@ def compare_reports(reports: Sequence[Report], *, reference: str | None = None, 
                 continue
             d = decompositions.get(str(r.name), {}).get(m)
             if d is not None:
-                direction = _direction(d, a.greater_is_better, str(r.name) in changed_sets)
+                changed = str(r.name) in changed_sets
+                if task == "regression":  # each measure's own (Holm-adjusted) test
+                    cc = next(c for c in classifier_changes if c.test_set == str(r.name))
+                    changed = any(t.quantity == m and t.adjusted_p_value <= cc.level for t in cc.tests)
+                direction = _direction(d, a.greater_is_better, changed)
+            elif stats is None and task not in ("binary-scores", "binary-labels") and decompositions:
+                direction = "not decomposed"  # no OPS-interval verdict beside a decomposition
             elif a.ops is None or b.ops is None:
                 continue
             elif a.ops_ci is None or b.ops_ci is None:
@@ -460,8 +492,8 @@ def compare_reports(reports: Sequence[Report], *, reference: str | None = None, 
             changes.append(Change(str(r.name), m, a.value, b.value, a.ops, b.ops, a.ops_ci, b.ops_ci, direction, d))
     focus = next((m for m in FOCUS_METRICS if m in metric_names
                   and all(r.metrics[m].ops is not None for r in reports)), None)
-    if stats is not None:
-        verdict = _decomposed_verdict(reports, ref, changes, classifier_changes, level)
+    if stats is not None or decompositions:
+        verdict = _decomposed_verdict(reports, ref, changes, classifier_changes, level, shifts)
     else:
         verdict = _verdict(reports, ref, focus, changes)
     where: dict[str, list[str]] = {}
@@ -473,7 +505,7 @@ def compare_reports(reports: Sequence[Report], *, reference: str | None = None, 
         which = "all test sets" if len(sets_) == len(reports) > 1 else ", ".join(map(shorten, sets_))
         notes.append(f"{which}: {note}")
     return Comparison(tuple(reports), str(reference), metric_names, focus, tuple(changes), verdict,
-                      tuple(notes + extra_notes), classifier_changes)
+                      tuple(notes + extra_notes), classifier_changes, target_shifts=shifts)
 
 
 def _set_statistics(reports: list[Report]) -> dict[str, SetStatistics] | None:
@@ -501,13 +533,20 @@ def _direction(d: Decomposition, greater_is_better: bool, changed: bool) -> str:
 _QUANTITY = {"fpr": "false-positive rate", "fnr": "false-negative rate", "roc_auc": "ROC AUC"}
 
 
-def _test_text(t: ClassifierTest) -> str:
+def _test_text(t: ClassifierTest, ref: Report | None = None) -> str:
+    lo, hi = t.difference_ci
+    if t.quantity.startswith("class:"):  # multi-class: true class k's predicted-class distribution
+        return (f"true class {t.quantity[6:]}: recall {100 * t.reference_value:.1f}% → {100 * t.value:.1f}% "
+                f"(difference {100 * lo:+.1f} to {100 * hi:+.1f} points), adjusted p = {t.adjusted_p_value:.3g}")
     if t.quantity == "roc_auc":
-        moved = (f"{t.reference_value:.3f} → {t.value:.3f} (difference {t.difference_ci[0]:+.3f} to "
-                 f"{t.difference_ci[1]:+.3f})")
-    else:
-        moved = (f"{100 * t.reference_value:.2f}% → {100 * t.value:.2f}% (difference {100 * t.difference_ci[0]:+.1f} "
-                 f"to {100 * t.difference_ci[1]:+.1f} points)")
+        moved = f"{t.reference_value:.3f} → {t.value:.3f} (difference {lo:+.3f} to {hi:+.3f})"
+    elif t.quantity in _QUANTITY:
+        moved = (f"{100 * t.reference_value:.2f}% → {100 * t.value:.2f}% (difference {100 * lo:+.1f} "
+                 f"to {100 * hi:+.1f} points)")
+    else:  # a regression error measure
+        name = _title(ref, t.quantity) if ref is not None and t.quantity in ref.metrics else t.quantity
+        return (f"{name} {fmt_value(t.reference_value)} → {fmt_value(t.value)} (difference {lo:+.4g} to {hi:+.4g}), "
+                f"adjusted p = {t.adjusted_p_value:.3g}")
     return f"{_QUANTITY[t.quantity]} {moved}, adjusted p = {t.adjusted_p_value:.3g}"
 
 
@@ -515,27 +554,63 @@ def _title(report: Report, metric: str) -> str:
     return report.metrics[metric].title.split(" (")[0]
 
 
+def _class_shift(r: Report, ref: Report) -> tuple[float, str]:
+    """(total variation distance between the class distributions, the class that moved most, as text)."""
+    def dist(rep: Report) -> dict:
+        t = np.asarray(rep.confusion.matrix, dtype=np.float64).sum(1)
+        return dict(zip(np.asarray(rep.confusion.labels).tolist(), t / t.sum()))
+
+    p, q = dist(ref), dist(r)
+    gaps = {c: q.get(c, 0.0) - p.get(c, 0.0) for c in {**p, **q}}
+    c = max(gaps, key=lambda k: abs(gaps[k]))
+    return 0.5 * sum(abs(g) for g in gaps.values()), f"class {c} {100 * p.get(c, 0):.1f}% → {100 * q.get(c, 0):.1f}%"
+
+
 def _decomposed_verdict(reports: list[Report], ref: Report, changes: list[Change],
-                        classifier_changes: Sequence[ClassifierChange], level: float) -> tuple[str, ...]:
+                        classifier_changes: Sequence[ClassifierChange], level: float,
+                        shifts: Sequence[TargetShift] = ()) -> tuple[str, ...]:
     """One line per test set, from the tests and the decomposition (never more than they show)."""
     pct = int(round(100 * level))
     lines = []
-    prev = [r.prevalence for r in reports if r.prevalence is not None]
-    if prev:
-        lines.append(f"Across {len(reports)} test sets the prevalence ranges {100 * min(prev):.1f}%–"
-                     f"{100 * max(prev):.1f}% (reference {shorten(ref.name)}: {100 * ref.prevalence:.1f}%). "
-                     f"The classifier is tested on its error rates (and ROC AUC), which the prevalence does not "
-                     f"move, at the {100 - pct}% level corrected for {len(classifier_changes)} test set"
-                     f"{'s' if len(classifier_changes) != 1 else ''}.")
-    focus = next((m for m in FOCUS_METRICS if m in ref.metrics), None)
+    task = ref.task
+    plural = "s" if len(classifier_changes) != 1 else ""
+    if task in MULTICLASS_TASKS:
+        moved = [(_class_shift(r, ref), r) for r in reports if r.name != ref.name]
+        if moved:
+            (tv, what), r = max(moved, key=lambda x: x[0][0])
+            lines.append(f"Across {len(reports)} test sets the class distribution moves by up to {100 * tv:.1f} "
+                         f"points (total variation; {shorten(r.name)}: {what}). The classifier is tested on its "
+                         f"confusion rates P(predicted | true class), which the class distribution does not move, "
+                         f"at the {100 - pct}% level corrected for every class of {len(classifier_changes)} test "
+                         f"set{plural}.")
+    elif task == "regression":
+        lines.append(f"Regression: there is no prevalence to adjust for; each error measure's difference from "
+                     f"{shorten(ref.name)} is tested at the {100 - pct}% level, corrected for {len(classifier_changes)} "
+                     f"test set{plural}.")
+    else:
+        prev = [r.prevalence for r in reports if r.prevalence is not None]
+        if prev:
+            lines.append(f"Across {len(reports)} test sets the prevalence ranges {100 * min(prev):.1f}%–"
+                         f"{100 * max(prev):.1f}% (reference {shorten(ref.name)}: {100 * ref.prevalence:.1f}%). "
+                         f"The classifier is tested on its error rates (and ROC AUC), which the prevalence does not "
+                         f"move, at the {100 - pct}% level corrected for {len(classifier_changes)} test set{plural}.")
+    focus = next((m for m in FOCUS_METRICS if m in ref.metrics), None) if task != "regression" else None
+    where = "this class distribution" if task in MULTICLASS_TASKS else "this prevalence"
     for r in reports:
         if r.name == ref.name:
             continue
         cc = next((c for c in classifier_changes if c.test_set == r.name), None)
         own = [c for c in changes if c.test_set == r.name and c.decomposition is not None]
-        head = f"{shorten(r.name)} ({100 * r.prevalence:.1f}% prevalence): "
+        if task in MULTICLASS_TASKS:
+            tv, what = _class_shift(r, ref)
+            head = f"{shorten(r.name)} (class distribution moved {100 * tv:.1f} points; {what}): "
+        elif task == "regression":
+            head = f"{shorten(r.name)}: "
+        else:
+            head = f"{shorten(r.name)} ({100 * r.prevalence:.1f}% prevalence): "
         if cc is None:
-            lines.append(head + "a single class; the classifier cannot be tested on it.")
+            lines.append(head + ("a single class; the classifier cannot be tested on it." if task != "regression"
+                                 else "no error measure has an interval; nothing is tested."))
             continue
         fc = next((c for c in own if c.metric == focus), None)
         expect = ""
@@ -543,37 +618,51 @@ def _decomposed_verdict(reports: list[Report], ref: Report, changes: list[Change
             band = (f" ({fmt_value(fc.expected_ci[0])}–{fmt_value(fc.expected_ci[1])})"
                     if fc.expected_ci is not None else "")
             expect = (f"the reference classifier would score {_title(r, focus)} {fmt_value(fc.expected_value)}"
-                      f"{band} at this prevalence; observed {fmt_value(fc.value)}")
+                      f"{band} at {where}; observed {fmt_value(fc.value)}")
+        what_moved = "the error measures changed" if task == "regression" else "the classifier changed"
         if cc.changed:
             moved = [t for t in cc.tests if t.adjusted_p_value <= cc.level]
-            text = head + "the classifier changed — " + "; ".join(_test_text(t) for t in moved) + "."
+            text = head + what_moved + " — " + "; ".join(_test_text(t, ref) for t in moved) + "."
             worse = [c for c in own if c.direction == "worse"]
             better = [c for c in own if c.direction == "better"]
-            for label, group in (("worse", worse), ("better", better)):
-                if group:
-                    text += (f" Beyond the prevalence effect, {label}: "
-                             + ", ".join(f"{_title(r, c.metric)} {fmt_value(c.value)} vs "
-                                         f"{fmt_value(c.expected_value)} expected" for c in group) + ".")
-            if not any(c.classifier_effect_ci is not None for c in own):
-                text += " Confidence intervals are off: the metrics' classifier effects have no interval."
-            elif not worse and not better:
-                text += f" No metric's classifier effect has a {pct}% interval excluding 0."
+            if task != "regression":
+                for label, group in (("worse", worse), ("better", better)):
+                    if group:
+                        text += (f" Beyond the prevalence effect, {label}: "
+                                 + ", ".join(f"{_title(r, c.metric)} {fmt_value(c.value)} vs "
+                                             f"{fmt_value(c.expected_value)} expected" for c in group) + ".")
+                if not any(c.classifier_effect_ci is not None for c in own):
+                    text += " Confidence intervals are off: the metrics' classifier effects have no interval."
+                elif not worse and not better:
+                    text += f" No metric's classifier effect has a {pct}% interval excluding 0."
             if expect:
                 text += f" ({expect}.)"
         else:
-            text = (head + "no significant change of the classifier on this sample — "
-                    + "; ".join(_test_text(t) for t in cc.tests) + ".")
+            untested = "no significant change of any error measure" if task == "regression" else \
+                "no significant change of the classifier"
+            text = head + untested + " on this sample — " + "; ".join(_test_text(t, ref) for t in cc.tests) + "."
             if expect:
                 text += f" {expect[0].upper()}{expect[1:]}."
             hint = [c for c in own if c.classifier_effect_ci is not None
                     and (c.classifier_effect_ci[0] > 0 or c.classifier_effect_ci[1] < 0)]
             if hint:
-                text += (f" The {pct}% interval of the classifier effect excludes 0 for "
-                         + ", ".join(_title(r, c.metric) for c in hint)
-                         + ", but the corrected tests do not reject: the sample cannot tell; the nominal change is "
-                         "not explained by the prevalence alone.")
+                text += (f" The {pct}% interval of the {'difference' if task == 'regression' else 'classifier effect'}"
+                         f" excludes 0 for " + ", ".join(_title(r, c.metric) for c in hint)
+                         + ", but the corrected tests do not reject: the sample cannot tell"
+                         + ("." if task == "regression" else "; the nominal change is not explained by the prevalence "
+                                                             "alone."))
             else:
-                text += " This does not show that the classifier is unchanged: only that this sample cannot tell."
+                text += " This does not show that " + ("the error is unchanged" if task == "regression" else
+                                                       "the classifier is unchanged") + ": only that this sample cannot tell."
+        shift = next((t for t in shifts if t.test_set == r.name), None)
+        if shift is not None:
+            if shift.p_value <= 1 - level:
+                text += (f" The target's distribution differs from {shorten(ref.name)}'s (Kolmogorov–Smirnov D = "
+                         f"{shift.statistic:.3f}, p = {shift.p_value:.2g}; mean {shift.reference_mean:.4g} → "
+                         f"{shift.mean:.4g}).")
+            else:
+                text += (f" The target's distribution shows no significant shift (Kolmogorov–Smirnov D = "
+                         f"{shift.statistic:.3f}, p = {shift.p_value:.2g}).")
         lines.append(text)
     return tuple(lines)
 

@@ -632,4 +632,5 @@ def compare_sources(
                                    name=nm, progress=progress, **options))
         except InvalidInputError as exc:
             raise InvalidInputError(f"test set {nm!r}: {exc}") from None
-    return compare_reports(_resolved_once(reports, detected, assumed), reference=reference)
+    targets = {nm: p.stats.targets for nm, _, p in prepared} if first.task == "regression" else None
+    return compare_reports(_resolved_once(reports, detected, assumed), reference=reference, targets=targets)

@@ -387,6 +387,18 @@ def _print_comparison(console: Any, comparison: Any) -> None:
 
 def _comparison_legend(comparison: Any) -> str:
     """What a cell of the comparison says (shared by the terminal and HTML)."""
+    task = comparison.reports[0].task
+    if comparison.classifier_changes and task == "regression":
+        return ("Each cell: the value, its advantage over the best constant prediction and its OPS; Δ: the difference "
+                "from the reference with its interval. ▼/▲: this measure's difference is significant after Holm's "
+                "correction over the test sets, worse/better.")
+    if comparison.classifier_changes and task.startswith("multiclass"):
+        return ("Each cell: the nominal value, its advantage over the best constant prediction and its OPS; exp: what "
+                "the reference classifier (its confusion rates P(predicted | true class)) would score at that test "
+                "set's class distribution, with its interval; clf: the classifier effect, observed − exp (the rest of "
+                "the change is the prevalence effect, exp − reference). ▼/▲: the classifier changed on that set "
+                "(Holm-corrected tests of each true class's predicted-class distribution) and this metric's "
+                "classifier effect interval lies below/above 0.")
     if comparison.classifier_changes:
         return ("Each cell: the nominal value, its advantage over the best constant prediction and its OPS at that "
                 "test set's prevalence; exp: what the reference classifier (its error rates, or its ROC curve) "

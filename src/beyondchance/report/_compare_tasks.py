@@ -1,0 +1,153 @@
+r"""``compare`` of multi-class and regression reports: what changed, and whether it is real.
+
+* **Multi-class** (labels, or probabilities through their arg-max labels): the class
+  distribution plays the prevalence.  Every labeling metric's change is split into the
+  prevalence effect and the classifier effect (:mod:`beyondchance.shift_multiclass`), and
+  the classifier is tested per true class on its predicted-class distribution, Holm over
+  the classes and the test sets.
+* **Regression**: there is no prevalence.  Each error measure's difference from the
+  reference (``classifier_effect`` of a :class:`~beyondchance.shift.Decomposition` whose
+  ``expected_value`` is the reference's own value) gets a Wald interval and test whose
+  standard errors are those of the two sets' bootstrap intervals (half-width / z; the
+  sets are independent, so the variances add), Holm-adjusted over the test sets for each
+  measure.  A shift of the target's distribution is a fact reported beside them — the
+  two-sample Kolmogorov–Smirnov test on the sets' exact target histograms (the asymptotic
+  distribution, as :func:`scipy.stats.ks_2samp` with ``method="asymp"``) — and not
+  attributed to anything.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+import numpy as np
+from scipy import stats as sps
+
+from ..shift import ClassifierChange, ClassifierTest, Decomposition, holm_adjust
+from ..shift_multiclass import (ClassStatistics, check_class_reference, compare_class_classifiers,
+                                decompose_classes)
+from ..stats import ValueHistogram
+from ._results import Report, shorten
+
+__all__ = ["TargetShift", "multiclass_parts", "regression_parts", "target_shift"]
+
+MULTICLASS_TASKS = ("multiclass-labels", "multiclass-probabilities")
+
+
+def multiclass_parts(reports: Sequence[Report], ref: Report, metric_names: Sequence[str], *, level: float,
+                     n_resamples: int, random_state: int) -> tuple[dict, tuple[ClassifierChange, ...], list[str]]:
+    """(set -> metric -> Decomposition, the tests of the classifier, notes) of multi-class reports."""
+    stats = {str(r.name): ClassStatistics.from_confusion(r.confusion, n_rows=r.n) for r in reports}
+    base = stats[str(ref.name)]
+    check_class_reference(base, f"the reference set {shorten(ref.name)!r}")
+    notes = []
+    if any(r.total_weight is not None for r in reports):
+        notes.append("with sample weights, the decomposition's bootstrap and the tests of the classifier treat each "
+                     "set's weighted counts as its number of rows (weights rescaled to the row count): exact for "
+                     "frequency weights, approximate otherwise")
+    absent = [str(c) for c in base.labels if base.matrix[base.labels.index(c)].sum() == 0]
+    if absent:
+        notes.append(f"the reference has no rows of class {', '.join(absent)}: metrics expected at a class "
+                     "distribution holding it are undefined")
+    others = {str(r.name): stats[str(r.name)] for r in reports if r.name != ref.name}
+    decompositions = {name: decompose_classes(base, s, metric_names, confidence_level=level,
+                                              n_resamples=n_resamples, random_state=random_state)
+                      for name, s in others.items()}
+    return decompositions, compare_class_classifiers(base, others, confidence_level=level), notes
+
+
+def regression_parts(reports: Sequence[Report], ref: Report, metric_names: Sequence[str], *,
+                     level: float) -> tuple[dict, tuple[ClassifierChange, ...]]:
+    """(set -> metric -> Decomposition, one ClassifierChange per set whose tests are the error
+    measures' differences) of regression reports; Holm over the test sets for each measure."""
+    z = float(sps.norm.ppf((1 + level) / 2))
+    decompositions: dict[str, dict[str, Decomposition]] = {}
+    tests: dict[str, list[ClassifierTest]] = {}
+    for r in reports:
+        if r.name == ref.name:
+            continue
+        decompositions[str(r.name)], tests[str(r.name)] = {}, []
+        for m in metric_names:
+            a, b = r.metrics.get(m), ref.metrics.get(m)
+            if a is None or b is None or not (math.isfinite(a.value) and math.isfinite(b.value)):
+                continue
+            d = a.value - b.value
+            ci, p = None, float("nan")
+            if a.ci is not None and b.ci is not None:
+                se = math.hypot(a.ci.high - a.ci.low, b.ci.high - b.ci.low) / (2 * z)
+                ci = (d - z * se, d + z * se)
+                p = float(2 * sps.norm.sf(abs(d) / se)) if se > 0 else (0.0 if d != 0 else 1.0)
+                tests[str(r.name)].append(ClassifierTest(m, b.value, a.value, ci, p,
+                                                         "Wald test, standard errors from the bootstrap intervals"))
+            ref_ci = None if b.ci is None else (b.ci.low, b.ci.high)
+            decompositions[str(r.name)][m] = Decomposition(m, a.value, b.value, b.value, ref_ci, float("nan"), None,
+                                                           d, ci, float(level), 0 if a.ci is None else a.ci.n_resamples)
+    adjusted: dict[tuple[str, str], float] = {}
+    for m in metric_names:  # Holm over the test sets, measure by measure
+        family = [(name, t) for name, ts in tests.items() for t in ts if t.quantity == m]
+        for (name, _), p in zip(family, holm_adjust([t.p_value for _, t in family])):
+            adjusted[(name, m)] = float(p)
+    alpha = 1 - level
+    changes = []
+    for name, ts in tests.items():
+        done = tuple(ClassifierTest(t.quantity, t.reference_value, t.value, t.difference_ci, t.p_value, t.method,
+                                    adjusted[(name, t.quantity)]) for t in ts)
+        changes.append(ClassifierChange(name, done, any(t.adjusted_p_value <= alpha for t in done), alpha,
+                                        len(tests)))
+    return decompositions, tuple(changes)
+
+
+@dataclass(frozen=True)
+class TargetShift:
+    """The two-sample Kolmogorov–Smirnov test of a test set's target against the reference's.
+
+    Attributes
+    ----------
+    test_set : its name
+    statistic : the largest distance between the two empirical distribution functions
+    p_value : asymptotic (Kolmogorov's distribution at n·m/(n + m) rows)
+    reference_mean, mean : the targets' weighted means
+    """
+
+    test_set: str
+    statistic: float
+    p_value: float
+    reference_mean: float
+    mean: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"test_set": self.test_set, "statistic": self.statistic, "p_value": self.p_value,
+                "reference_mean": self.reference_mean, "mean": self.mean, "method": "two-sample Kolmogorov-Smirnov"}
+
+
+def target_shift(name: str, reference: ValueHistogram, target: ValueHistogram, n_reference: int,
+                 n_target: int) -> TargetShift | None:
+    """:class:`TargetShift` of two histograms of the targets (None if their binnings differ).
+
+    >>> import numpy as np
+    >>> from scipy.stats import ks_2samp
+    >>> a, b = np.array([1., 2, 2, 3, 5]), np.array([2., 4, 4, 6, 7, 8])
+    >>> t = target_shift("b", ValueHistogram.from_values(a), ValueHistogram.from_values(b), 5, 6)
+    >>> r = ks_2samp(a, b, method="asymp")
+    >>> bool(abs(t.statistic - r.statistic) < 1e-12 and abs(t.p_value - r.pvalue) < 1e-12)
+    True
+    """
+    if reference.bin_width != target.bin_width:
+        return None
+    keys = np.union1d(reference.keys, target.keys)
+
+    def cdf(h: ValueHistogram) -> np.ndarray:
+        w = np.zeros(keys.shape)
+        w[np.searchsorted(keys, h.keys)] = h.weight
+        return np.cumsum(w) / w.sum()
+
+    d = float(np.max(np.abs(cdf(reference) - cdf(target))))
+    en = n_reference * n_target / (n_reference + n_target)
+    p = float(sps.kstwo.sf(d, np.round(en)))
+
+    def mean(h: ValueHistogram) -> float:
+        return float(h.wsum.sum() / h.weight.sum())
+
+    return TargetShift(name, d, p, mean(reference), mean(target))
