@@ -1,0 +1,157 @@
+"""Simulation study of multi-class monitoring (beyondchance.shift_multiclass).
+
+Population: the bundled credit data (modeldata_credit_data), the target its ``Home``
+column restricted to its three largest classes (owner, rent, parents).  A multinomial
+logistic regression on the other columns is trained on a random half; its predicted
+labels on the other half (the *pool*) define the class-conditional confusion rates
+R[k, j] = P(predicted j | true k).
+
+* type I   — reference (n rows at the pool's class distribution) and test set (n rows at
+             a class distribution π) drawn class-wise from the pool (rows of class k
+             resampled from the pool's class k): the classifier is the same; the share of
+             replicates where ``compare`` says "the classifier changed" (Holm over the
+             classes) is counted.
+* power    — the same with a share f of the test set's predictions replaced by a class
+             drawn uniformly at random.
+* coverage — of the decomposition's intervals for the expected value (truth: the pool's
+             confusion rates at π) and of the classifier effect (truth 0 without noise).
+
+Usage::
+
+    PYTHONPATH=src python benchmarks/sim_monitoring_multiclass.py [--reps 200] [--n 5000] [--resamples 500]
+        [--quick] [--parts type1,power,coverage]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from dataclasses import dataclass
+
+import numpy as np
+from sklearn.linear_model import LogisticRegression
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+
+from beyondchance.confusion import ConfusionMatrix
+from beyondchance.datasets import load_r
+from beyondchance.shift_multiclass import (ClassStatistics, compare_class_classifiers, decompose_classes,
+                                           metrics_at_classes)
+
+CLASSES = ("owner", "rent", "parents")
+#: class distributions of the test sets (the pool's own is added)
+DISTRIBUTIONS = ((0.8, 0.1, 0.1), (0.1, 0.8, 0.1), (0.1, 0.1, 0.8), (0.34, 0.33, 0.33), (0.05, 0.45, 0.5))
+METRICS = ("accuracy", "balanced_accuracy", "precision", "recall", "f1", "mcc", "kappa")
+PARTS = ("type1", "power", "coverage")
+
+
+@dataclass
+class Pool:
+    y: np.ndarray  # class codes 0..K-1
+    pred: np.ndarray
+
+    @property
+    def distribution(self) -> np.ndarray:
+        return np.bincount(self.y, minlength=len(CLASSES)) / self.y.size
+
+    def statistics(self) -> ClassStatistics:
+        """The population (the pool's confusion rates)."""
+        return ClassStatistics.from_confusion(_cm(self.y, self.pred))
+
+
+def _cm(y: np.ndarray, pred: np.ndarray) -> ConfusionMatrix:
+    k = len(CLASSES)
+    return ConfusionMatrix(np.bincount(y * k + pred, minlength=k * k).reshape(k, k).astype(float), list(CLASSES))
+
+
+def make_pool(seed: int = 0) -> Pool:
+    frame = load_r("modeldata_credit_data").frame
+    frame = frame[frame["Home"].isin(CLASSES)].dropna()
+    y = frame["Home"].map({c: i for i, c in enumerate(CLASSES)}).to_numpy()
+    x = frame.drop(columns=["Home"])
+    x = np.asarray(__import__("pandas").get_dummies(x, drop_first=True), dtype=float)
+    rng = np.random.default_rng(seed)
+    idx = rng.permutation(y.size)
+    train, held = idx[: idx.size // 2], idx[idx.size // 2:]
+    model = make_pipeline(StandardScaler(), LogisticRegression(max_iter=2000, C=0.5))
+    model.fit(x[train], y[train])
+    return Pool(y[held], model.predict(x[held]))
+
+
+def draw(pool: Pool, rng: np.random.Generator, pi, n: int, noise: float = 0.0) -> ClassStatistics:
+    """n rows, each of class k with probability π_k, its prediction that of a random pool row of
+    class k (class-wise resampling); a share ``noise`` of the predictions replaced at random."""
+    y = rng.choice(len(CLASSES), n, p=np.asarray(pi, float))
+    pred = np.empty(n, dtype=int)
+    for k in range(len(CLASSES)):
+        rows = np.flatnonzero(y == k)
+        pred[rows] = rng.choice(pool.pred[pool.y == k], rows.size)
+    if noise:
+        hit = rng.random(n) < noise
+        pred[hit] = rng.integers(0, len(CLASSES), int(hit.sum()))
+    return ClassStatistics.from_confusion(_cm(y, pred))
+
+
+def rejection_rate(pool: Pool, pi, reps: int, n: int, noise: float = 0.0, seed: int = 0) -> float:
+    """Share of replicates where the classifier is declared changed (5% level)."""
+    rng = np.random.default_rng(seed)
+    hits = 0
+    for _ in range(reps):
+        ref = draw(pool, rng, pool.distribution, n)
+        new = draw(pool, rng, pi, n, noise)
+        hits += compare_class_classifiers(ref, {"new": new})[0].changed
+    return hits / reps
+
+
+def coverage(pool: Pool, pi, reps: int, n: int, resamples: int, seed: int = 0,
+             metrics=METRICS) -> dict[str, tuple[float, float]]:
+    """metric -> (coverage of expected_ci, coverage of classifier_effect_ci) without a change."""
+    rng = np.random.default_rng(seed)
+    truth = metrics_at_classes(pool.statistics(), np.asarray(pi, float), metrics)
+    hits = {m: [0, 0, 0] for m in metrics}
+    for r in range(reps):
+        ref = draw(pool, rng, pool.distribution, n)
+        new = draw(pool, rng, pi, n)
+        for m, d in decompose_classes(ref, new, metrics, n_resamples=resamples, random_state=r).items():
+            if d.expected_ci is None or d.classifier_effect_ci is None:
+                continue
+            t = float(truth[m])
+            hits[m][0] += d.expected_ci[0] <= t <= d.expected_ci[1]
+            hits[m][1] += d.classifier_effect_ci[0] <= 0 <= d.classifier_effect_ci[1]
+            hits[m][2] += 1
+    return {m: (h[0] / max(h[2], 1), h[1] / max(h[2], 1)) for m, h in hits.items()}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--reps", type=int, default=200)
+    ap.add_argument("--n", type=int, default=5000)
+    ap.add_argument("--resamples", type=int, default=500)
+    ap.add_argument("--quick", action="store_true", help="20 replicates, 200 resamples")
+    ap.add_argument("--parts", default=",".join(PARTS))
+    args = ap.parse_args()
+    reps, resamples = (20, 200) if args.quick else (args.reps, args.resamples)
+    parts = args.parts.split(",")
+    pool = make_pool()
+    dists = [tuple(float(p) for p in np.round(pool.distribution, 3))] + list(DISTRIBUTIONS)
+    print(f"pool: {pool.y.size} rows, classes {CLASSES}, distribution {np.round(pool.distribution, 3).tolist()}, "
+          f"accuracy {np.mean(pool.y == pool.pred):.3f}; n = {args.n}, {reps} replicates, {resamples} resamples")
+    start = time.time()
+    if "type1" in parts:
+        print("\ntype I error of 'the classifier changed' (5% level, Holm over 3 classes):")
+        for i, pi in enumerate(dists):
+            print(f"  π = {list(pi)}: {rejection_rate(pool, pi, reps, args.n, seed=10 + i):.3f}")
+    if "power" in parts:
+        print("\npower (a share f of the predictions replaced by a uniformly random class), π = the pool's:")
+        for i, f in enumerate((0.02, 0.04, 0.06, 0.1)):
+            print(f"  f = {f:.2f}: {rejection_rate(pool, pool.distribution, reps, args.n, noise=f, seed=100 + i):.3f}")
+    if "coverage" in parts:
+        print("\ncoverage of the 95% intervals (expected value; classifier effect, truth 0):")
+        for i, pi in enumerate(dists):
+            cov = coverage(pool, pi, reps, args.n, resamples, seed=200 + i)
+            print(f"  π = {list(pi)}: " + ", ".join(f"{m} {a:.3f}/{b:.3f}" for m, (a, b) in cov.items()))
+    print(f"\n{time.time() - start:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
