@@ -212,7 +212,8 @@ def _homogeneity(a: np.ndarray, b: np.ndarray, k: int) -> tuple[float, str]:
     """p-value that two rows of counts (true class ``k``'s predictions on two sets) come from one
     distribution over the predicted classes: chi-square after pooling the predicted classes of
     small expected count into one column (into the smallest other column if the pooled one is
-    still small); Fisher's exact test of "predicted k or not" when every column is small."""
+    still small, beside it when it is the only other one); Fisher's exact test when two columns
+    remain with a small expected count, or of "predicted k or not" when every column is small."""
     table = np.vstack([a, b])
 
     def expected(t: np.ndarray) -> np.ndarray:
@@ -225,17 +226,18 @@ def _homogeneity(a: np.ndarray, b: np.ndarray, k: int) -> tuple[float, str]:
             return 1.0, "no test (one predicted class)"
         return float(sps.fisher_exact(two).pvalue), "Fisher's exact test (predicted as its class or not)"
     if small.any():
-        rest = table[:, small].sum(1)
-        table = table[:, ~small]
-        if rest.sum() > 0:
-            if expected(np.column_stack([table, rest])).min(0)[-1] < MIN_EXPECTED:
-                j = int(np.argmin(table.sum(0)))
-                table = table.copy()
-                table[:, j] += rest
-            else:
-                table = np.column_stack([table, rest])
+        rest, big = table[:, small].sum(1), table[:, ~small]
+        if rest.sum() == 0:
+            table = big
+        elif big.shape[1] > 1 and expected(np.column_stack([big, rest])).min(0)[-1] < MIN_EXPECTED:
+            table = big.copy()
+            table[:, int(np.argmin(big.sum(0)))] += rest
+        else:
+            table = np.column_stack([big, rest])
     if table.shape[1] < 2:
         return 1.0, "no test (one predicted class)"
+    if table.shape[1] == 2 and expected(table).min() < MIN_EXPECTED:
+        return float(sps.fisher_exact(table).pvalue), "Fisher's exact test"
     return float(sps.chi2_contingency(table, correction=False).pvalue), "chi-square test of homogeneity"
 
 

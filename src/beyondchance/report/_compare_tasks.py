@@ -19,7 +19,7 @@ r"""``compare`` of multi-class and regression reports: what changed, and whether
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Sequence
 
 import numpy as np
@@ -31,7 +31,7 @@ from ..shift_multiclass import (ClassStatistics, check_class_reference, compare_
 from ..stats import ValueHistogram
 from ._results import Report, shorten
 
-__all__ = ["TargetShift", "multiclass_parts", "regression_parts", "target_shift"]
+__all__ = ["TargetShift", "multiclass_parts", "regression_parts", "target_shift", "target_shifts"]
 
 MULTICLASS_TASKS = ("multiclass-labels", "multiclass-probabilities")
 
@@ -109,6 +109,7 @@ class TargetShift:
     statistic : the largest distance between the two empirical distribution functions
     p_value : asymptotic (Kolmogorov's distribution at n·m/(n + m) rows)
     reference_mean, mean : the targets' weighted means
+    adjusted_p_value : Holm-adjusted over the test sets compared (:func:`target_shifts`)
     """
 
     test_set: str
@@ -116,9 +117,11 @@ class TargetShift:
     p_value: float
     reference_mean: float
     mean: float
+    adjusted_p_value: float = float("nan")
 
     def to_dict(self) -> dict[str, Any]:
         return {"test_set": self.test_set, "statistic": self.statistic, "p_value": self.p_value,
+                "adjusted_p_value": self.adjusted_p_value,
                 "reference_mean": self.reference_mean, "mean": self.mean, "method": "two-sample Kolmogorov-Smirnov"}
 
 
@@ -151,3 +154,10 @@ def target_shift(name: str, reference: ValueHistogram, target: ValueHistogram, n
         return float(h.wsum.sum() / h.weight.sum())
 
     return TargetShift(name, d, p, mean(reference), mean(target))
+
+
+def target_shifts(reports: Sequence[Report], ref: Report, targets: Any) -> tuple[TargetShift, ...]:
+    """:func:`target_shift` of every test set against ``ref``, Holm-adjusted over the sets."""
+    found = [t for t in (target_shift(str(r.name), targets[str(ref.name)], targets[str(r.name)], ref.n, r.n)
+                         for r in reports if r.name != ref.name) if t is not None]
+    return tuple(replace(t, adjusted_p_value=float(p)) for t, p in zip(found, holm_adjust([t.p_value for t in found])))

@@ -42,7 +42,7 @@ from .._warnings import InvalidInputError
 from ..label_shift import LabelFreeEstimate
 from ..shift import (DECOMPOSABLE, ClassifierChange, ClassifierTest, Decomposition, SetStatistics, check_reference,
                      compare_classifiers, decompose)
-from ._compare_tasks import MULTICLASS_TASKS, TargetShift, multiclass_parts, regression_parts, target_shift
+from ._compare_tasks import MULTICLASS_TASKS, TargetShift, multiclass_parts, regression_parts, target_shifts
 from ._export import Exportable
 from ._results import Report, fmt_value, shorten
 from .detect import _resolve_positive, detect_task
@@ -459,8 +459,7 @@ def compare_reports(reports: Sequence[Report], *, reference: str | None = None, 
     elif task == "regression":
         decompositions, classifier_changes = regression_parts(reports, ref, metric_names, level=level)
         if targets is not None:
-            shifts = tuple(t for t in (target_shift(str(r.name), targets[reference], targets[str(r.name)], ref.n, r.n)
-                                       for r in reports if r.name != reference) if t is not None)
+            shifts = target_shifts(reports, ref, targets)
     changed_sets = {c.test_set for c in classifier_changes if c.changed}
     changes = []
     for r in reports:
@@ -656,13 +655,13 @@ def _decomposed_verdict(reports: list[Report], ref: Report, changes: list[Change
                                                        "the classifier is unchanged") + ": only that this sample cannot tell."
         shift = next((t for t in shifts if t.test_set == r.name), None)
         if shift is not None:
-            if shift.p_value <= 1 - level:
+            if shift.adjusted_p_value <= 1 - level:
                 text += (f" The target's distribution differs from {shorten(ref.name)}'s (Kolmogorov–Smirnov D = "
-                         f"{shift.statistic:.3f}, p = {shift.p_value:.2g}; mean {shift.reference_mean:.4g} → "
-                         f"{shift.mean:.4g}).")
+                         f"{shift.statistic:.3f}, adjusted p = {shift.adjusted_p_value:.2g}; mean "
+                         f"{shift.reference_mean:.4g} → {shift.mean:.4g}).")
             else:
                 text += (f" The target's distribution shows no significant shift (Kolmogorov–Smirnov D = "
-                         f"{shift.statistic:.3f}, p = {shift.p_value:.2g}).")
+                         f"{shift.statistic:.3f}, adjusted p = {shift.adjusted_p_value:.2g}).")
         lines.append(text)
     return tuple(lines)
 

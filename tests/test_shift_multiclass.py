@@ -1,0 +1,250 @@
+"""Multi-class and regression monitoring: the decomposition on the class distribution, the
+per-class tests of the classifier, the regression tests, and compare's verdict."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import sklearn.metrics as skm
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import stats as sps
+
+from beyondchance import InvalidInputError, compare
+from beyondchance.confusion import ConfusionMatrix
+from beyondchance.shift_multiclass import (ClassStatistics, class_change_tests, compare_class_classifiers,
+                                           decompose_classes, metrics_at_classes)
+
+ROOT = Path(__file__).resolve().parents[1]
+LABELS = ["a", "b", "c"]
+NAMES = ["accuracy", "balanced_accuracy", "precision", "recall", "f1", "mcc", "kappa"]
+
+
+@pytest.fixture(scope="module")
+def sim():
+    path = ROOT / "benchmarks" / "sim_monitoring_multiclass.py"
+    spec = importlib.util.spec_from_file_location("sim_monitoring_multiclass", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def pool(sim):
+    return sim.make_pool()
+
+
+def _rows(matrix, labels=LABELS):
+    """y_true, y_pred holding exactly the integer counts of ``matrix``."""
+    y, p = [], []
+    for i, row in enumerate(np.asarray(matrix, int)):
+        for j, c in enumerate(row):
+            y += [labels[i]] * c
+            p += [labels[j]] * c
+    return np.array(y), np.array(p)
+
+
+def _stats(matrix, labels=LABELS):
+    return ClassStatistics.from_confusion(ConfusionMatrix(np.asarray(matrix, float), labels))
+
+
+# --- the decomposition ---------------------------------------------------------------------
+
+
+def test_expected_value_is_the_reference_rates_at_the_new_distribution_as_scikit_learn_computes_it():
+    ref = [[80, 10, 10], [30, 60, 10], [5, 5, 40]]  # rates of rows: tenths, halves ...
+    new_counts = [10, 50, 200]  # rows of the new set per true class
+    expected = np.array(ref, float) / np.sum(ref, 1, keepdims=True) * np.array(new_counts)[:, None]
+    assert np.allclose(expected, np.round(expected))  # integer cells: rows scikit-learn can score
+    ye, pe = _rows(np.round(expected))
+    observed = [[2, 4, 4], [10, 30, 10], [20, 20, 160]]
+    yo, po = _rows(observed)
+    got = metrics_at_classes(_stats(ref), np.array(new_counts) / sum(new_counts), NAMES)
+    d = decompose_classes(_stats(ref), _stats(observed), NAMES, n_resamples=0)
+    sk = {"accuracy": skm.accuracy_score, "balanced_accuracy": skm.balanced_accuracy_score,
+          "precision": lambda a, b: skm.precision_score(a, b, average="macro"),
+          "recall": lambda a, b: skm.recall_score(a, b, average="macro"),
+          "f1": lambda a, b: skm.f1_score(a, b, average="macro"),
+          "mcc": skm.matthews_corrcoef, "kappa": skm.cohen_kappa_score}
+    yr, pr = _rows(ref)
+    for m, f in sk.items():
+        assert float(got[m]) == pytest.approx(f(ye, pe), abs=1e-12), m
+        assert d[m].expected_value == pytest.approx(f(ye, pe), abs=1e-12), m
+        assert d[m].value == pytest.approx(f(yo, po), abs=1e-12), m
+        assert d[m].reference_value == pytest.approx(f(yr, pr), abs=1e-12), m
+        assert d[m].prevalence_effect == pytest.approx(f(ye, pe) - f(yr, pr), abs=1e-12)
+        assert d[m].classifier_effect == pytest.approx(f(yo, po) - f(ye, pe), abs=1e-12)
+
+
+@settings(max_examples=40)
+@given(st.lists(st.integers(0, 60), min_size=9, max_size=9), st.lists(st.integers(1, 50), min_size=3, max_size=3))
+def test_a_set_with_the_reference_rates_has_no_classifier_effect(cells, scale):
+    """Any reference and any class distribution: a test set whose rows follow the reference's
+    rates exactly has classifier effect 0, and the reference at its own distribution is itself."""
+    m = np.array(cells, float).reshape(3, 3) + np.eye(3)  # every class present
+    new = m / m.sum(1, keepdims=True) * np.array(scale, float)[:, None] * 7
+    d = decompose_classes(_stats(m), _stats(new), NAMES, n_resamples=0)
+    own = metrics_at_classes(_stats(m), _stats(m).prevalences, NAMES)
+    cm = ConfusionMatrix(m, LABELS)
+    for name in NAMES:
+        assert abs(d[name].classifier_effect) <= 1e-9 or not np.isfinite(d[name].classifier_effect), name
+        report_rule = cm.metric(name, average="macro", zero_division=0.0) if name in ("precision", "recall", "f1") \
+            else cm.metric(name)
+        assert float(own[name]) == pytest.approx(report_rule, abs=1e-12), name
+
+
+def test_classes_in_one_set_only_are_aligned():
+    ref = ClassStatistics.from_confusion(ConfusionMatrix(np.array([[50., 10], [5, 40]]), ["a", "b"]))
+    new = ClassStatistics.from_confusion(ConfusionMatrix(np.array([[30., 5, 5], [2, 20, 3], [4, 4, 30]]),
+                                                         ["b", "a", "c"]))
+    d = decompose_classes(ref, new, ["accuracy"], n_resamples=50)["accuracy"]
+    assert np.isnan(d.expected_value)  # class c has no reference rows: undefined, not invented
+    assert d.expected_ci is None
+
+
+# --- the tests of the classifier -----------------------------------------------------------
+
+
+def test_per_class_test_is_pearsons_chi_square_when_every_cell_is_large():
+    ref, new = [[300, 60, 40], [50, 200, 50], [30, 30, 240]], [[250, 100, 50], [40, 220, 40], [20, 40, 240]]
+    tests = class_change_tests(_stats(ref), _stats(new))
+    for k, t in enumerate(tests):
+        assert t.p_value == pytest.approx(sps.chi2_contingency(np.array([ref[k], new[k]]), correction=False).pvalue,
+                                          abs=1e-12)
+        assert t.reference_value == pytest.approx(ref[k][k] / sum(ref[k]))
+
+
+def test_small_predicted_classes_are_pooled_and_a_tiny_class_gets_fishers_test():
+    ref, new = [[300, 2, 40], [50, 200, 50], [1, 1, 6]], [[250, 3, 50], [40, 220, 40], [2, 0, 5]]
+    a, b, c = class_change_tests(_stats(ref), _stats(new))
+    pooled = np.array([[300, 42], [250, 53]])  # b (expected < 5) pooled into the smallest other column
+    assert a.p_value == pytest.approx(sps.chi2_contingency(pooled, correction=False).pvalue, abs=1e-12)
+    assert c.method.startswith("Fisher") and c.p_value == pytest.approx(
+        sps.fisher_exact([[6, 2], [5, 2]]).pvalue, abs=1e-12)
+
+
+def test_holm_over_classes_and_sets():
+    ref = [[300, 60, 40], [50, 200, 50], [30, 30, 240]]
+    same = [[150, 30, 20], [25, 100, 25], [15, 15, 120]]
+    moved = [[200, 150, 50], [50, 200, 50], [30, 30, 240]]
+    out = compare_class_classifiers(_stats(ref), {"same": _stats(same), "moved": _stats(moved)})
+    assert [c.changed for c in out] == [False, True]
+    raw = [t.p_value for c in out for t in c.tests]
+    adj = [t.adjusted_p_value for c in out for t in c.tests]
+    assert all(a >= r for a, r in zip(adj, raw)) and out[0].n_sets == 2
+    assert next(t for t in out[1].tests if t.quantity == "class:a").adjusted_p_value < 0.05
+
+
+# --- simulations on the bundled credit data (quick versions of the benchmark) --------------
+
+
+def test_pure_class_distribution_shift_rarely_declares_a_change(sim, pool):
+    # 150 replicates per distribution; a test of the nominal metrics would reject in all
+    rates = [sim.rejection_rate(pool, pi, 150, 5000, seed=21) for pi in ((0.8, 0.1, 0.1), (0.1, 0.1, 0.8))]
+    assert max(rates) <= 0.1, rates
+
+
+def test_a_real_change_is_detected(sim, pool):
+    # 10% of the predictions replaced by a random class, n = 5000, 40 replicates (full run: 1.000)
+    assert sim.rejection_rate(pool, pool.distribution, 40, 5000, noise=0.1, seed=22) >= 0.8
+
+
+def test_expected_value_intervals_cover(sim, pool):
+    # 60 replicates, 200 resamples: 0.95 nominal, accepted 0.85–1.0 (full run: 0.923–0.966)
+    cov = sim.coverage(pool, (0.1, 0.8, 0.1), 60, 5000, 200, seed=23, metrics=("accuracy", "f1", "mcc"))
+    for metric, (c_exp, c_clf) in cov.items():
+        assert 0.85 <= c_exp <= 1.0 and 0.85 <= c_clf <= 1.0, (metric, c_exp, c_clf)
+
+
+# --- compare -------------------------------------------------------------------------------
+
+
+def _draw(rng, pi, n, rates=None):
+    rates = RATES if rates is None else rates
+    y = rng.choice(3, n, p=pi)
+    u = rng.random(n)[:, None]
+    p = (u > np.cumsum(rates[y], axis=1)).sum(1)
+    return np.array(LABELS)[y], np.array(LABELS)[p]
+
+
+RATES = np.array([[0.8, 0.1, 0.1], [0.2, 0.7, 0.1], [0.1, 0.2, 0.7]])
+
+
+def test_compare_multiclass_verdict_follows_the_tests_and_never_the_ops_intervals():
+    rng = np.random.default_rng(5)
+    changed = RATES.copy()
+    changed[1] = [0.45, 0.45, 0.1]
+    c = compare({"ref": _draw(rng, [.5, .3, .2], 3000), "shift": _draw(rng, [.2, .3, .5], 3000),
+                 "changed": _draw(rng, [.5, .3, .2], 3000, changed)}, n_resamples=200)
+    shift, moved = c.classifier_change("shift"), c.classifier_change("changed")
+    assert not shift.changed and moved.changed
+    line = next(v for v in c.verdict if v.startswith("changed ("))
+    assert "the classifier changed" in line and "true class b" in line
+    line = next(v for v in c.verdict if v.startswith("shift ("))
+    assert "no significant change of the classifier" in line and "cannot tell" in line
+    assert not any("OPS" in v for v in c.verdict)
+    for ch in c.changes:  # flags only where the set's test rejects and the effect's interval excludes 0
+        if ch.direction in ("worse", "better"):
+            assert ch.test_set == "changed"
+            lo, hi = ch.classifier_effect_ci
+            assert (lo > 0 or hi < 0)
+        if ch.test_set == "shift":
+            assert ch.direction == "no significant change"
+    data = json.loads(c.to_json())
+    row = next(r for r in data["changes"] if r["test_set"] == "shift" and r["metric"] == "accuracy")
+    assert set(row) >= {"expected_value", "expected_ci", "prevalence_effect", "classifier_effect",
+                        "classifier_effect_ci"}
+    assert row["value"] == pytest.approx(c.report("shift")["accuracy"].value, abs=1e-12)
+    assert "P(predicted | true class)" in c._text()
+
+
+def test_compare_multiclass_probabilities_decomposes_the_labels_and_leaves_the_rest_undecided():
+    rng = np.random.default_rng(6)
+
+    def probs(pi, n):
+        y, p = _draw(rng, pi, n, RATES)
+        proba = np.full((n, 3), 0.15)
+        proba[np.arange(n), np.searchsorted(LABELS, p)] = 0.7
+        return y, proba
+
+    c = compare({"ref": probs([.5, .3, .2], 2000), "new": probs([.2, .3, .5], 2000)}, n_resamples=100)
+    assert c.change("new", "accuracy").decomposition is not None
+    assert c.change("new", "log_loss").direction == "not decomposed"
+    assert not c.classifier_change("new").changed
+
+
+def test_compare_multiclass_refuses_a_single_class_reference():
+    y = np.array(["a"] * 50)
+    with pytest.warns(UserWarning), pytest.raises(InvalidInputError, match="single class"):
+        compare({"ref": (y, np.where(np.arange(50) % 2, "a", "b")), "new": _draw(np.random.default_rng(0),
+                                                                                 [.5, .3, .2], 100, RATES)},
+                task="multiclass-labels", n_resamples=50)
+
+
+def test_compare_regression_tests_each_error_measure_and_states_a_target_shift():
+    rng = np.random.default_rng(7)
+    y0, e0 = rng.normal(0, 1, 3000), rng.normal(0, 1, 3000)
+    y1 = rng.normal(0.6, 1, 3000)  # a shifted target, the same errors
+    y2 = rng.permutation(y0)  # the same target distribution, larger errors
+    c = compare({"ref": (y0, y0 + e0), "shifted": (y1, y1 + e0),
+                 "worse": (y2, y2 + rng.normal(0, 1.3, 3000))}, n_resamples=300)
+    assert not c.classifier_change("shifted").changed and c.classifier_change("worse").changed
+    assert c.change("worse", "mse").direction == "worse" and c.change("shifted", "mse").direction != "worse"
+    shifted = next(v for v in c.verdict if v.startswith("shifted:"))
+    assert "target's distribution differs" in shifted and "no significant change of any error measure" in shifted
+    worse = next(v for v in c.verdict if v.startswith("worse:"))
+    assert "error measures changed" in worse and "no significant shift" in worse
+    assert not any("prevalence effect" in v or "explained by the prevalence" in v for v in c.verdict)
+    ks = sps.ks_2samp(y0, y1, method="asymp")  # Holm over the two sets: adjusted = min(1, 2p) for the smaller p
+    t = next(t for t in c.target_shifts if t.test_set == "shifted")
+    assert t.statistic == pytest.approx(ks.statistic, abs=1e-12) and t.p_value == pytest.approx(ks.pvalue, abs=1e-12)
+    mse = c.change("worse", "mse")
+    assert mse.classifier_effect == pytest.approx(mse.value - mse.reference_value, abs=1e-12)
+    assert c.change("worse", "mse").prevalence_effect != c.change("worse", "mse").prevalence_effect  # nan: none
+    assert json.loads(c.to_json())["target_shifts"][0]["method"] == "two-sample Kolmogorov-Smirnov"
