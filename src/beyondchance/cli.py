@@ -255,17 +255,22 @@ def _coerce_labels(labels: list[str] | None, y_true: Any) -> Any:
     return np.asarray(labels, dtype=object)
 
 
-def _read(source: str, y_true: str, pred_cols: list[str], numeric: list[str], weight: str | None,
-          extra: list[str] = ()) -> tuple[Any, Any, Any, dict]:
-    import numpy as np
-
+def _read_table(source: str, y_true: str, pred_cols: list[str], numeric: list[str], weight: str | None,
+                extra: list[str] = (), nullable: list[str] = ()) -> Any:
     from .report.io import read_columns
 
     cols = [y_true, *pred_cols, *([weight] if weight else []), *extra]
     ctx = click.get_current_context(silent=True)
     delimiter = ctx.params.get("delimiter") if ctx is not None else None
-    table = read_columns(source, cols, numeric=numeric + ([weight] if weight else []), delimiter=delimiter)
-    c = table.columns
+    return read_columns(source, cols, numeric=numeric + ([weight] if weight else []), delimiter=delimiter,
+                        nullable=nullable)
+
+
+def _read(source: str, y_true: str, pred_cols: list[str], numeric: list[str], weight: str | None,
+          extra: list[str] = ()) -> tuple[Any, Any, Any, dict]:
+    import numpy as np
+
+    c = _read_table(source, y_true, pred_cols, numeric, weight, extra).columns
     y = c[pred_cols[0]] if len(pred_cols) == 1 else np.column_stack([c[p] for p in pred_cols])
     return c[y_true], y, (c[weight] if weight else None), c
 
@@ -501,15 +506,7 @@ def compare(files: tuple[str, ...], by: str | None, reference: str | None, **opt
             comparison = _compare_engine(files, by, reference, opts, progress)
         elif by is not None:
             progress(f"reading {files[0]}")
-            y_true, y, w, cols = _read(files[0], opts["y_true"], pred_cols, numeric, opts["weight"], [by])
-            groups, inverse = np.unique(cols[by], return_inverse=True)
-            if groups.size > 200:
-                raise InvalidInputError(f"--by {by} has {groups.size} distinct values; at most 200 test sets")
-            for g in _natural_order(groups):
-                value = groups[g]
-                idx = np.flatnonzero(inverse == g)
-                value = value.item() if hasattr(value, "item") else value
-                sets[str(value)] = (y_true[idx], y[idx]) + ((w[idx],) if w is not None else ())
+            sets = _by_groups(files[0], by, opts, pred_cols, numeric)
         else:
             stems = [Path(f).stem for f in files]
             names = stems if len(set(stems)) == len(stems) else list(files)
@@ -542,6 +539,40 @@ def compare(files: tuple[str, ...], by: str | None, reference: str | None, **opt
             render_comparison(comparison)
         else:
             _write(render_comparison_text(comparison), out, "comparison")
+
+
+def _by_groups(source: str, by: str, opts: dict[str, Any], pred_cols: list[str], numeric: list[str]) -> dict:
+    """The test sets of one file split ``--by`` a column: name -> (y_true, y[, w]).  A group whose
+    labels are all missing is a window without labels (y_true None; one score column); a group
+    with some labels missing is refused, naming the group and the count (rows are never dropped)."""
+    import numpy as np
+
+    y_col = opts["y_true"]
+    table = _read_table(source, y_col, pred_cols, numeric, opts["weight"], [by], nullable=[y_col])
+    c = table.columns
+    y_true, w = c[y_col], (c[opts["weight"]] if opts["weight"] else None)
+    y = c[pred_cols[0]] if len(pred_cols) == 1 else np.column_stack([c[p] for p in pred_cols])
+    missing = table.missing.get(y_col)
+    groups, inverse = np.unique(c[by], return_inverse=True)
+    if groups.size > 200:
+        raise InvalidInputError(f"--by {by} has {groups.size} distinct values; at most 200 test sets")
+    sets: dict[str, tuple] = {}
+    for g in _natural_order(groups):
+        value = groups[g]
+        idx = np.flatnonzero(inverse == g)
+        value = value.item() if hasattr(value, "item") else value
+        n_missing = 0 if missing is None else int(missing[idx].sum())
+        if 0 < n_missing < idx.size:
+            raise InvalidInputError(
+                f"--by {by} = {value}: {n_missing} of {idx.size} rows have no label in column {y_col!r}; a group is "
+                "either labelled on every row or a window without labels (no row labelled): fill or remove those "
+                "rows")
+        if n_missing and len(pred_cols) != 1:
+            raise InvalidInputError(f"--by {by} = {value} has no labels: a window without labels needs one score "
+                                    "column (binary scores), not several")
+        labels = None if n_missing else y_true[idx]
+        sets[str(value)] = (labels, y[idx]) + ((w[idx],) if w is not None else ())
+    return sets
 
 
 def _read_window(source: str, opts: dict[str, Any], pred_cols: list[str], numeric: list[str]) -> tuple[Any, Any, Any]:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import csv
 import io
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -59,12 +59,16 @@ class TableColumns:
     n_rows : number of data rows
     source : the file name (``"<stdin>"`` for ``-``)
     format : ``"csv"`` or ``"parquet"``
+    missing : column name -> boolean mask of its missing values (only the ``nullable``
+        columns of :func:`read_columns` that have some; there the column holds its first
+        present value, or 0 when every value is missing)
     """
 
     columns: dict[str, np.ndarray]
     n_rows: int
     source: str
     format: str
+    missing: dict[str, np.ndarray] = field(default_factory=dict)
 
 
 def file_format(path: str | Path) -> str:
@@ -108,6 +112,7 @@ def read_columns(
     numeric: Iterable[str] = (),
     stdin: Any = None,
     delimiter: str | None = None,
+    nullable: Iterable[str] = (),
 ) -> TableColumns:
     """Read ``columns`` from a CSV or Parquet file, or from CSV on stdin (``source="-"``).
 
@@ -118,6 +123,8 @@ def read_columns(
     numeric : the columns that must be numeric (scores, probabilities, weights)
     stdin : a binary stream to read instead of ``sys.stdin`` (for tests)
     delimiter : CSV: the field delimiter (default: tab for ``.tsv``, else ``,``)
+    nullable : the columns that may have missing values (empty CSV fields, Parquet nulls):
+        their masks are in ``TableColumns.missing``; missing values elsewhere are an error
 
     Returns
     -------
@@ -141,8 +148,32 @@ def read_columns(
     n_rows = table.num_rows
     if n_rows == 0:
         raise InvalidInputError(f"{name} has no data rows")
-    out = {c: _column_to_numpy(table.column(c), c, name, c in numeric) for c in wanted}
-    return TableColumns(out, int(n_rows), name, fmt)
+    nullable = set(nullable)
+    out, missing = {}, {}
+    for c in wanted:
+        column = table.column(c)
+        if c in nullable and column.null_count:
+            out[c], missing[c] = _with_missing(column, c, name, c in numeric)
+        else:
+            out[c] = _column_to_numpy(column, c, name, c in numeric)
+    return TableColumns(out, int(n_rows), name, fmt, missing)
+
+
+def _with_missing(column: Any, cname: str, source: str, numeric: bool) -> tuple[np.ndarray, np.ndarray]:
+    """(values, mask of the missing ones) of a column with nulls: the present values converted
+    as :func:`_column_to_numpy` converts them, the missing ones filled with the first present
+    value (0 when none is present)."""
+    import pyarrow.compute as pc
+
+    present = pc.is_valid(column)
+    mask = ~np.asarray(present.to_numpy(zero_copy_only=False), dtype=bool)
+    if mask.all():
+        return np.zeros(mask.size), mask
+    values = _column_to_numpy(column.filter(present), cname, source, numeric)
+    full = np.empty(mask.size, dtype=values.dtype)
+    full[~mask] = values
+    full[mask] = values[0]
+    return full, mask
 
 
 def _read_parquet(path: Path, wanted: list[str], name: str):
