@@ -44,10 +44,12 @@ import numpy as np
 from ._validation import (as_float, binary_target, check_consistent_length, check_n_resamples, check_option,
                           check_random_state, check_sample_weight, check_unit_interval)
 from ._warnings import InvalidInputError
-from .curves import threshold_counts
+from .curves import ThresholdCounts, threshold_counts
+from .stats import ValueHistogram
 from .shift import SetStatistics, _exact, _interval, _rates, check_reference, metrics_at
 
-__all__ = ["LabelFreeEstimate", "ProjectedMetric", "estimate_performance", "MIN_WINDOW_ROWS"]
+__all__ = ["LabelFreeEstimate", "ProjectedMetric", "estimate_performance", "estimate_from_statistics",
+           "MIN_WINDOW_ROWS"]
 
 #: a window with fewer rows is refused (its score distribution says too little)
 MIN_WINDOW_ROWS = 50
@@ -260,29 +262,72 @@ def estimate_performance(
     >>> bool(est.prevalence_ci[0] < 0.1 < est.prevalence_ci[1]), est.assumption_holds
     (True, True)
     """
-    method = check_option(method, "method", ("acc", "em"))
-    level = float(check_unit_interval(confidence_level, "confidence_level", open_=True))
-    n_resamples = check_n_resamples(n_resamples, level)
     y, _ = binary_target(y_reference, pos_label=pos_label, name="y_reference")
     s_ref = as_float(scores_reference, "scores_reference")
     s_new = as_float(scores_window, "scores_window")
     check_consistent_length(y_reference=y, scores_reference=s_ref)
     w_ref = check_sample_weight(sample_weight, s_ref.shape[0])
     w_new = check_sample_weight(window_sample_weight, s_new.shape[0])
-    if s_new.shape[0] < MIN_WINDOW_ROWS:
-        raise InvalidInputError(f"the window has {s_new.shape[0]} rows; estimating its prevalence from its scores "
+    tc = threshold_counts(y, s_ref, sample_weight=w_ref)
+    window = ValueHistogram.of_checked(s_new, w_new)
+    return estimate_from_statistics(tc, window, n_window_rows=s_new.shape[0], n_reference_rows=s_ref.shape[0],
+                                    threshold=threshold, method=method, metrics=metrics,
+                                    confidence_level=confidence_level, n_resamples=n_resamples,
+                                    random_state=random_state)
+
+
+def estimate_from_statistics(
+    reference: ThresholdCounts,
+    window: ValueHistogram,
+    *,
+    n_window_rows: int,
+    n_reference_rows: int | None = None,
+    threshold: float | None = None,
+    method: Literal["acc", "em"] = "acc",
+    metrics: Sequence[str] | None = None,
+    confidence_level: float = 0.95,
+    n_resamples: int = 1000,
+    random_state: Any = 0,
+) -> LabelFreeEstimate:
+    """:func:`estimate_performance` from sufficient statistics: the reference's
+    :class:`~beyondchance.curves.ThresholdCounts` and the window's exact score histogram (a
+    :class:`~beyondchance.stats.ValueHistogram` of its scores, ``bin_width=None``: Σw per
+    distinct score) with its number of rows — what an engine (DuckDB, Spark) computes without
+    sending the rows to Python.  Same estimates, intervals and test (same seed, same numbers).
+
+    >>> import numpy as np
+    >>> from beyondchance.curves import threshold_counts
+    >>> rng = np.random.default_rng(0)
+    >>> y = (rng.random(3000) < 0.3).astype(int)
+    >>> s = np.clip(0.5 + 0.25 * (2 * y - 1) + rng.normal(0, 0.2, 3000), 0, 1).round(3)
+    >>> w = np.clip(0.5 + 0.25 * (2 * (rng.random(3000) < 0.1) - 1) + rng.normal(0, 0.2, 3000), 0, 1).round(3)
+    >>> a = estimate_from_statistics(threshold_counts(y, s), ValueHistogram.from_values(w), n_window_rows=3000,
+    ...                              n_resamples=200)
+    >>> b = estimate_performance(y, s, w, n_resamples=200)
+    >>> a.prevalence == b.prevalence and a.prevalence_ci == b.prevalence_ci
+    True
+    """
+    method = check_option(method, "method", ("acc", "em"))
+    level = float(check_unit_interval(confidence_level, "confidence_level", open_=True))
+    n_resamples = check_n_resamples(n_resamples, level)
+    if window.bin_width is not None:
+        raise InvalidInputError("the window's score histogram must hold its distinct scores (bin_width=None)")
+    if int(n_window_rows) < MIN_WINDOW_ROWS:
+        raise InvalidInputError(f"the window has {int(n_window_rows)} rows; estimating its prevalence from its scores "
                                 f"needs at least {MIN_WINDOW_ROWS}")
-    lo, hi = float(s_ref.min()), float(s_ref.max())
+    if reference.thresholds.size == 0 or window.keys.size == 0:
+        raise InvalidInputError("the reference and the window need scores")
+    s_new, w_new = window.keys, window.weight
+    lo, hi = float(reference.thresholds[-1]), float(reference.thresholds[0])
     probabilities = lo >= 0 and hi <= 1 and float(s_new.min()) >= 0 and float(s_new.max()) <= 1
     thr = float(threshold) if threshold is not None else (0.5 if probabilities else 0.0)
-    ref = SetStatistics.from_counts(threshold_counts(y, s_ref, sample_weight=w_ref), threshold=thr)
+    ref = SetStatistics.from_counts(reference, threshold=thr, n_rows=n_reference_rows)
     check_reference(ref, "the reference set")
     if metrics is None:  # the report's default metrics of binary scores (the one list of them)
         from .report._results import metrics_for_task
 
         metrics = metrics_for_task("binary-scores", probabilities=probabilities)
     names = list(metrics)
-    w_new = np.ones(s_new.shape[0]) if w_new is None else w_new
     caveats = []
     outside = float(w_new[(s_new > hi) | (s_new < lo)].sum() / w_new.sum())
     if outside > 0:
@@ -312,7 +357,7 @@ def estimate_performance(
     # bootstrap: the reference's cells and the window's bins
     rng = check_random_state(random_state)
     ref_star = ref.resample(n_resamples, rng)
-    n_new = s_new.shape[0]
+    n_new = int(n_window_rows)
     win_star = rng.multinomial(n_new, window / window.sum(), size=n_resamples).astype(np.float64)
 
     def estimate(r_star: SetStatistics, w_star: np.ndarray) -> np.ndarray:
@@ -346,5 +391,5 @@ def estimate_performance(
                        "trusted")
     return LabelFreeEstimate(
         float(pi_hat), pi_ci, method, estimates, ref.prevalence, projected, stat, p_value, bool(holds),
-        tuple(caveats), int(s_ref.shape[0]), int(n_new), level, int(n_resamples),
+        tuple(caveats), int(ref.n_rows), int(n_new), level, int(n_resamples),
     )

@@ -37,9 +37,10 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from .._validation import _check_label_values, as_1d, as_float, encode_labels
+from .._validation import _check_label_values, as_1d, as_float, check_sample_weight, encode_labels
 from .._warnings import InvalidInputError
 from ..label_shift import LabelFreeEstimate
+from ..stats import ValueHistogram
 from ..shift import (DECOMPOSABLE, ClassifierChange, ClassifierTest, Decomposition, SetStatistics, check_reference,
                      compare_classifiers, decompose)
 from ._compare_tasks import MULTICLASS_TASKS, TargetShift, multiclass_parts, regression_parts, target_shifts
@@ -331,37 +332,44 @@ def compare(
             raise InvalidInputError(f"test set {name!r}: {exc}") from None
     targets = None
     if task == "regression":  # the targets' histograms, for the test of a shift of the target
-        from ..stats import ValueHistogram
-
         targets = {name: ValueHistogram.from_values(yt, sample_weight=w) for name, yt, _, w in items}
     comparison = compare_reports(_resolved_once(reports, detected, assumed), reference=reference,
                                  random_state=options.get("random_state", 0), targets=targets)
     if windows:
-        if task != "binary-scores":
-            raise InvalidInputError(f"test set {windows[0][0]!r} has no labels: estimating a window's metrics "
-                                    f"from its scores needs binary scores, not a {task} task")
-        ref_item = next(it for it in items if it[0] == reference)
-        comparison = _with_windows(comparison, ref_item, windows, pos_label, threshold, step, options)
+        _check_window_task(windows[0][0], task)
+        hists = []
+        for name, _, y, w in windows:
+            s = as_float(y, f"the scores of test set {name!r}")
+            hists.append((name, ValueHistogram.of_checked(s, check_sample_weight(w, s.shape[0])), s.shape[0]))
+        comparison = _with_windows(comparison, hists, threshold, step, options)
     return comparison
 
 
-def _with_windows(comparison: Comparison, ref_item: tuple, windows: list, pos_label: Any, threshold: float,
+def _check_window_task(name: str, task: str) -> None:
+    if task != "binary-scores":
+        raise InvalidInputError(f"test set {name!r} has no labels: estimating a window's metrics from its scores "
+                                f"needs binary scores, not a {task} task")
+
+
+def _with_windows(comparison: Comparison, windows: Sequence[tuple[str, Any, int]], threshold: float,
                   step: Callable[[str], None], options: dict[str, Any]) -> Comparison:
-    """The comparison with the label-free estimates of the windows without labels."""
-    from ..label_shift import estimate_performance
+    """The comparison with the label-free estimates of the windows without labels: (name, exact
+    :class:`~beyondchance.stats.ValueHistogram` of its scores, number of rows) each, estimated
+    from the reference report's counts (so every engine gives the same numbers)."""
+    from ..label_shift import estimate_from_statistics
 
     ref = comparison.report(comparison.reference)
+    _check_window_task(windows[0][0], ref.task)
     names = [m for m in comparison.metric_names if m in DECOMPOSABLE]
     ci = options.get("ci", True)
     estimates = []
     lines = []
-    for name, _, y, w in windows:
+    for name, hist, n_rows in windows:
         step(f"estimating {name} without labels")
         try:
-            est = estimate_performance(
-                ref_item[1], ref_item[2], y, threshold=threshold, pos_label=pos_label, sample_weight=ref_item[3],
-                window_sample_weight=w, metrics=names, confidence_level=ref.confidence_level,
-                n_resamples=options.get("n_resamples", 2000) if ci else 200,
+            est = estimate_from_statistics(
+                ref.counts, hist, n_window_rows=n_rows, n_reference_rows=ref.n, threshold=threshold, metrics=names,
+                confidence_level=ref.confidence_level, n_resamples=options.get("n_resamples", 2000) if ci else 200,
                 random_state=options.get("random_state", 0),
             )
         except InvalidInputError as exc:
