@@ -219,3 +219,74 @@ def test_bad_input_one_line_exit_2(data, bad, case, args, expected):
 def test_by_is_memory_only(data):
     line = _error("compare", data["parquet"], "--by", "cls", "--y-true", "y", "--y-score", "s", "--engine", "duckdb")
     assert "--by" in line
+
+
+# --- compare: windows without labels, multi-class and regression, on every engine ----------
+
+
+def _close(a, b, path=""):
+    """Equal JSON, numbers to 1e-9 relative (sums of floats in another order)."""
+    if isinstance(a, dict):
+        assert isinstance(b, dict) and set(a) == set(b), (path, set(a) ^ set(b))
+        for k in a:
+            _close(a[k], b[k], f"{path}.{k}")
+    elif isinstance(a, list):
+        assert isinstance(b, list) and len(a) == len(b), path
+        for i, (x, y) in enumerate(zip(a, b)):
+            _close(x, y, f"{path}[{i}]")
+    elif isinstance(a, float) and isinstance(b, float):
+        assert b == pytest.approx(a, rel=1e-9, abs=1e-12), path
+    else:
+        assert a == b, path
+
+
+@pytest.fixture(scope="module")
+def unlabeled(data):
+    """part-2 without its label column: a window whose labels have not arrived."""
+    path = data["tmp"] / "window.parquet"
+    pd.read_parquet(data["parts"][2]).drop(columns=["y"]).to_parquet(path)
+    return path
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_compare_window_without_labels_duckdb_equals_memory(data, unlabeled, weighted):
+    args = ["--y-true", "y", "--y-score", "s", *(["--weight", "w"] if weighted else [])]
+    files = [data["parts"][0], data["parts"][1], unlabeled]
+    mem = _json("compare", *files, *args)
+    ddb = _json("compare", *files, *args, "--engine", "duckdb")
+    assert [e["test_set"] for e in ddb["label_free"]] == ["window"] and ddb["label_free"][0]["n_window"] == 500
+    if weighted:  # Σw per score summed in another order
+        _close(_strip(mem), _strip(ddb))
+    else:
+        assert _strip(mem) == _strip(ddb)
+
+
+@pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas")
+def test_compare_window_without_labels_spark_equals_memory(data, unlabeled, spark):
+    args = ["--y-true", "y", "--y-score", "s"]
+    files = [str(data["parts"][0]), str(unlabeled)]
+    mem = _json("compare", *files, *args)
+    result = CliRunner().invoke(main, ["compare", *files, *args, "--engine", "spark", *FAST])
+    assert result.exit_code == 0, result.output
+    assert _strip(mem) == _strip(json.loads(result.stdout))
+
+
+@pytest.mark.parametrize("args", [["--y-true", "cls", "--y-pred", "pc"], ["--y-true", "t", "--y-pred", "f"]])
+def test_compare_multiclass_and_regression_duckdb_equals_memory(data, args):
+    mem = _json("compare", *data["parts"], *args)
+    ddb = _json("compare", *data["parts"], *args, "--engine", "duckdb")
+    assert mem["classifier_changes"] and all("expected_value" in c for c in mem["changes"])
+    if args[1] == "t":
+        assert len(mem["target_shifts"]) == 2
+    _close(_strip(mem), _strip(ddb))
+
+
+def test_compare_engine_window_errors(data, tmp_path):
+    few = tmp_path / "few.parquet"
+    pd.DataFrame({"s": [0.1, 0.5, 0.9]}).to_parquet(few)
+    line = _error("compare", data["parts"][0], few, "--y-true", "y", "--y-score", "s", "--engine", "duckdb")
+    assert "few" in line and "no labels" in line and "at least 50" in line
+    other = tmp_path / "other.parquet"
+    pd.DataFrame({"s": np.linspace(0, 1, 60)}).to_parquet(other)
+    line = _error("compare", few, other, "--y-true", "y", "--y-score", "s", "--engine", "duckdb")
+    assert "needs a test set with labels" in line

@@ -59,7 +59,7 @@ from ..stats import (
 )
 from ._common import Spec, make_spec, resolve_task
 
-__all__ = ["Runner", "sql_statistics", "binary_queries", "labels_query", "probabilities_query", "class_scores_query", "regression_queries"]
+__all__ = ["Runner", "sql_statistics", "sql_score_histogram", "binary_queries", "labels_query", "probabilities_query", "class_scores_query", "regression_queries"]
 
 _EPS = float(np.finfo(np.float64).eps)
 _ROW_SUM_ATOL = 1e-6  # as check_probabilities
@@ -172,6 +172,35 @@ def binary_queries(
             f"{s} AS s, {w} AS w FROM {relation}) t GROUP BY y, k"
         )
     return q1, q2
+
+
+def score_histogram_query(
+    q: Callable[[str], str], relation: str, kinds: dict[str, str], *, y_score: str, weight: str | None,
+) -> str:
+    """A window without labels: rows and Σw per distinct score (the exact score histogram)."""
+    c = _Cols(q, kinds)
+    s = c.number(y_score)
+    w, w_nan, w_neg = c.weight(weight)
+    inner = (f"SELECT {s} + 0.0 AS s, {w} AS w, {_bad_number(s)} AS bad_s, {w_nan} AS w_nan, {w_neg} AS w_neg "
+             f"FROM {relation}")
+    return ("SELECT s, COUNT(*) AS n_rows, SUM(w) AS w, SUM(bad_s) AS bad_s, SUM(w_nan) AS w_nan, "
+            f"SUM(w_neg) AS w_neg FROM ({inner}) t GROUP BY s")
+
+
+def sql_score_histogram(runner: Runner, *, y_score: str, weight: str | None = None) -> tuple[ValueHistogram, int]:
+    """(the exact :class:`~beyondchance.stats.ValueHistogram` of a window's scores, its number of
+    rows): one ``GROUP BY score`` (a window whose labels have not arrived)."""
+    cols = [y_score, *([weight] if weight else [])]
+    runner.load(cols, cols)
+    r = runner.run(score_histogram_query(runner.quote, runner.relation, runner.column_kinds(), y_score=y_score,
+                                         weight=weight))
+    if _total(r, "n_rows") == 0:
+        raise InvalidInputError("the window has no rows")
+    _check_rows(r, weight, bad_s="y_score")
+    s, w = _f64(r["s"]), _f64(r["w"])
+    order = np.argsort(s, kind="stable")
+    s, w = s[order], w[order]
+    return ValueHistogram(s, w, s * w, s, s), int(_total(r, "n_rows"))
 
 
 def labels_query(

@@ -171,6 +171,23 @@ class _Source:
         return sql_unit_counts(self._runner, y_true=y_true, y_score=y_score, weight=weight, pos_label=pos_label,
                                score_bins=score_bins)
 
+    def score_histogram(self, *, y_score: str, weight: str | None) -> tuple[Any, int]:
+        """(the exact ValueHistogram of the scores, the number of rows) of a window without labels."""
+        if self.engine != "memory":
+            from ..engines.sql import sql_score_histogram
+
+            if self._runner is None:
+                self._runner = self._new_runner()
+            return sql_score_histogram(self._runner, y_score=y_score, weight=weight)
+        from .._validation import as_float, check_sample_weight
+        from ..engines.memory import read_columns
+        from ..stats import ValueHistogram
+
+        data = read_columns(self.source, [y_score, *([weight] if weight else [])], self.delimiter)
+        scores = as_float(data[y_score], "y_score")
+        w = check_sample_weight(data[weight] if weight else None, scores.shape[0])
+        return ValueHistogram.of_checked(scores, w), int(scores.shape[0])
+
     def close(self) -> None:
         if self._runner is not None:
             self._runner.close()
@@ -552,21 +569,25 @@ def compare_sources(
 
     The task comes from the first source; the positive class from the pooled label
     counts and the default threshold from every set's score range, as in
-    :func:`~beyondchance.report.compare`.
+    :func:`~beyondchance.report.compare`.  A source without the ``y_true`` column (binary
+    scores: one ``y_score`` column) is a window whose labels have not arrived: the engine
+    aggregates its exact score histogram (one ``GROUP BY score``), and its prevalence and
+    metrics are estimated under label shift from that and the reference's statistics
+    (:func:`~beyondchance.label_shift.estimate_from_statistics`) — the same numbers on
+    every engine.
     """
     from ..curves import ThresholdCounts
     from ..stats import BinnedScoreCounts, LabelCounts
-    from .compare import _resolved_once, compare_reports
+    from .compare import _resolved_once, _with_windows, compare_reports
     from .tasks.binary_scores import _threshold_choice
 
     y_score = (y_score,) if isinstance(y_score, str) else tuple(y_score)
     ci = bool(options.get("ci", True))
     quantile = options.pop("quantile", None)  # of every set's scan (the rows follow from it)
     names = list(sources)
-    if reference is not None and reference not in names:
-        raise InvalidInputError(f"reference {reference!r} is not a test set; test sets: {', '.join(names)}")
     step = progress or (lambda message: None)
     prepared: list[tuple[str, _Source, _Prepared]] = []
+    windows: list[tuple[str, Any, int]] = []  # (name, score histogram, rows) of the sources without labels
     opened: list[_Source] = []
     try:
         for nm in names:
@@ -578,8 +599,22 @@ def compare_sources(
                              task=task if not prepared else prepared[0][2].task, labels=labels, score_bins=score_bins,
                              ci=ci, quantile=quantile)
             except InvalidInputError as exc:
-                raise InvalidInputError(f"test set {nm!r}: {exc}") from None
+                if not (f"column {y_true!r} not found" in str(exc) and len(y_score) == 1 and y_pred is None):
+                    raise InvalidInputError(f"test set {nm!r}: {exc}") from None
+                step(f"aggregating the scores of {nm} ({engine}; no labels)")
+                try:
+                    windows.append((nm, *src.score_histogram(y_score=y_score[0], weight=weight)))
+                except InvalidInputError as exc2:
+                    raise InvalidInputError(f"test set {nm!r} (no labels): {exc2}") from None
+                continue
             prepared.append((nm, src, p))
+        if not prepared:
+            raise InvalidInputError(f"compare needs a test set with labels (column {y_true!r}) as the reference")
+        labelled = [nm for nm, _, _ in prepared]
+        if reference is not None and reference not in labelled:
+            known = labelled + [f"{nm} (no labels)" for nm, _, _ in windows]
+            raise InvalidInputError(f"reference {reference!r} is not a test set with labels; test sets: "
+                                    f"{', '.join(known)}")
         first = prepared[0][2]
         detected = (first.task, first.reason) if first.source == "detected" else None
         assumed = None
@@ -633,4 +668,7 @@ def compare_sources(
         except InvalidInputError as exc:
             raise InvalidInputError(f"test set {nm!r}: {exc}") from None
     targets = {nm: p.stats.targets for nm, _, p in prepared} if first.task == "regression" else None
-    return compare_reports(_resolved_once(reports, detected, assumed), reference=reference, targets=targets)
+    comparison = compare_reports(_resolved_once(reports, detected, assumed), reference=reference, targets=targets)
+    if windows:
+        comparison = _with_windows(comparison, windows, threshold, step, options)
+    return comparison
