@@ -375,7 +375,12 @@ def _engine_kwargs(opts: dict[str, Any], y_true_sample: Any = None) -> dict[str,
 def _memory_columns(file: str, opts: dict[str, Any]) -> tuple[dict[str, Any], Any]:
     """The columns of a file read in memory, as a mapping (for the statistics path)."""
     pred_cols, numeric = _prediction_columns(opts["y_score"], opts["y_pred"])
-    y_true, _, _, cols = _read(file, opts["y_true"], pred_cols[:1], numeric, opts["weight"], extra=pred_cols[1:])
+    try:
+        y_true, _, _, cols = _read(file, opts["y_true"], pred_cols[:1], numeric, opts["weight"], extra=pred_cols[1:])
+    except InvalidInputError as exc:
+        if not _no_label_column(exc, opts, pred_cols):
+            raise
+        return _read(file, pred_cols[0], pred_cols, numeric, opts["weight"])[3], None  # a window without labels
     return cols, y_true
 
 
@@ -581,10 +586,15 @@ def _read_window(source: str, opts: dict[str, Any], pred_cols: list[str], numeri
     try:
         return _read(source, opts["y_true"], pred_cols, numeric, opts["weight"])[:3]
     except InvalidInputError as exc:
-        if len(pred_cols) != 1 or not str(exc).startswith(f"column {opts['y_true']!r} not found"):
+        if not _no_label_column(exc, opts, pred_cols):
             raise
     _, y, w, _ = _read(source, pred_cols[0], pred_cols, numeric, opts["weight"])
     return None, y, w
+
+
+def _no_label_column(exc: InvalidInputError, opts: dict[str, Any], pred_cols: list[str]) -> bool:
+    """The error is the missing --y-true column of a file with one score column: a window."""
+    return len(pred_cols) == 1 and not opts["y_pred"] and str(exc).startswith(f"column {opts['y_true']!r} not found")
 
 
 def _natural_order(values: Any) -> list[int]:
@@ -620,7 +630,7 @@ def _compare_engine(files: tuple[str, ...], by: str | None, reference: str | Non
         if engine == "memory":
             progress(f"reading {f}")
             sources[name], s = _memory_columns(f, opts)
-            sample = s if sample is None else sample
+            sample = s if sample is None and s is not None else sample
         else:
             sources[name] = _engine_source(f, engine)
     spark = _spark_session(opts["spark_master"]) if engine == "spark" else None
