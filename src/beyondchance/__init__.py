@@ -108,7 +108,8 @@ from .display import (
 )
 from .report.per_class import PerClassTable
 from .shift import ClassifierChange, ClassifierTest, Decomposition
-from .label_shift import LabelFreeEstimate, ProjectedMetric, estimate_performance
+from .label_shift import LabelFreeEstimate, ProjectedMetric, estimate_from_statistics, estimate_performance
+from .report._compare_tasks import TargetShift
 
 __version__ = "0.1.0"
 
@@ -220,6 +221,8 @@ __all__ = [
     "ClassifierTest",
     "ClassifierChange",
     "estimate_performance",
+    "estimate_from_statistics",
+    "TargetShift",
     "LabelFreeEstimate",
     "ProjectedMetric",
     "delong_test",

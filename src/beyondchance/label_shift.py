@@ -290,11 +290,26 @@ def estimate_from_statistics(
     random_state: Any = 0,
 ) -> LabelFreeEstimate:
     """:func:`estimate_performance` from sufficient statistics: the reference's
-    :class:`~beyondchance.curves.ThresholdCounts` and the window's exact score histogram (a
-    :class:`~beyondchance.stats.ValueHistogram` of its scores, ``bin_width=None``: Σw per
+    :class:`~beyondchance.ThresholdCounts` and the window's exact score histogram (a
+    :class:`~beyondchance.ValueHistogram` of its scores, ``bin_width=None``: Σw per
     distinct score) with its number of rows — what an engine (DuckDB, Spark) computes without
     sending the rows to Python.  Same estimates, intervals and test (same seed, same numbers).
 
+    Parameters
+    ----------
+    reference : the labelled reference's score counts (exact: one threshold per distinct score)
+    window : the window's exact score histogram (``keys`` the distinct scores, ``weight`` Σw)
+    n_window_rows, n_reference_rows : the rows the bootstrap draws (reference default: its
+        total weight, rounded)
+    threshold, method, metrics, confidence_level, n_resamples, random_state : as in
+        :func:`estimate_performance`
+
+    Returns
+    -------
+    LabelFreeEstimate
+
+    Examples
+    --------
     >>> import numpy as np
     >>> from beyondchance.curves import threshold_counts
     >>> rng = np.random.default_rng(0)

@@ -109,7 +109,7 @@ class TargetShift:
     statistic : the largest distance between the two empirical distribution functions
     p_value : asymptotic (Kolmogorov's distribution at n·m/(n + m) rows)
     reference_mean, mean : the targets' weighted means
-    adjusted_p_value : Holm-adjusted over the test sets compared (:func:`target_shifts`)
+    adjusted_p_value : Holm-adjusted over the test sets compared (Holm 1979)
     """
 
     test_set: str
