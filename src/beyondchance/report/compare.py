@@ -592,8 +592,8 @@ def _decomposed_verdict(reports: list[Report], ref: Report, changes: list[Change
                          f"set{plural}.")
     elif task == "regression":
         lines.append(f"Regression: there is no prevalence to adjust for; each error measure's difference from "
-                     f"{shorten(ref.name)} is tested at the {100 - pct}% level, corrected for {len(classifier_changes)} "
-                     f"test set{plural}.")
+                     f"{shorten(ref.name)} is tested at the {100 - pct}% level, corrected for every measure of "
+                     f"{len(classifier_changes)} test set{plural}.")
     else:
         prev = [r.prevalence for r in reports if r.prevalence is not None]
         if prev:

@@ -391,7 +391,7 @@ def _comparison_legend(comparison: Any) -> str:
     if comparison.classifier_changes and task == "regression":
         return ("Each cell: the value, its advantage over the best constant prediction and its OPS; Δ: the difference "
                 "from the reference with its interval. ▼/▲: this measure's difference is significant after Holm's "
-                "correction over the test sets, worse/better.")
+                "correction over the measures and the test sets, worse/better.")
     if comparison.classifier_changes and task.startswith("multiclass"):
         return ("Each cell: the nominal value, its advantage over the best constant prediction and its OPS; exp: what "
                 "the reference classifier (its confusion rates P(predicted | true class)) would score at that test "
