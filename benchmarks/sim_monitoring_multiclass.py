@@ -18,8 +18,8 @@ R[k, j] = P(predicted j | true k).
 * regression — the same data, target log(Amount) from the other columns (a linear
              regression trained on a random half); reference and test sets of n rows
              resampled from the held-out half.  The share of replicates where ``compare``
-             says an error measure changed (each measure at 5%, Holm over the test sets —
-             one here), with the test set's predictions unchanged, with their errors scaled
+             says an error measure changed (5% level, Holm over the 4 measures of the one
+             test set), with the test set's predictions unchanged, with their errors scaled
              by 1.1, and with the target shifted (rows drawn with probability ∝ exp(γ·z),
              z the standardised target, errors as they come): the KS test's share too.
 
