@@ -106,3 +106,12 @@ def test_estimate_from_statistics_refuses_binned_or_small_windows():
         estimate_from_statistics(tc, ValueHistogram.from_values(s, bin_width=0.1), n_window_rows=500)
     with pytest.raises(InvalidInputError, match="at least 50"):
         estimate_from_statistics(tc, ValueHistogram.from_values(s[:10]), n_window_rows=10)
+
+
+def test_by_group_without_labels_and_too_few_rows_is_refused(monthly):
+    df = pd.concat([monthly["frame"].iloc[:1600], monthly["frame"].iloc[2400:2410]], ignore_index=True)
+    path = monthly["tmp"] / "small_window.csv"
+    df.to_csv(path, index=False)
+    r = _run("compare", path, "--by", "month", "--y-true", "y", "--y-score", "s", *FAST)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1
+    assert "2024-04" in r.stderr and "no labels" in r.stderr and "at least 50" in r.stderr

@@ -65,8 +65,11 @@ class Change:
     this test set's prevalence (:mod:`beyondchance.shift`).  ``direction`` is ``"worse"``
     / ``"better"`` when the test of the classifier (:class:`ClassifierChange`) rejects
     for this set *and* the classifier effect's interval excludes 0 on that side;
-    ``"no significant change"`` otherwise; ``"no interval"`` without intervals.  For
-    tasks without a decomposition (multi-class, regression) it compares OPS intervals.
+    ``"no significant change"`` otherwise; ``"no interval"`` without intervals.
+    Multi-class tasks: the same on the class distribution (the one-vs-rest AUCs and the
+    probability losses are ``"not decomposed"``); regression: ``expected_value`` is the
+    reference's value, ``classifier_effect`` the difference, and ``direction`` follows that
+    measure's Holm-adjusted test (:mod:`beyondchance.report._compare_tasks`).
     """
 
     test_set: str
