@@ -248,3 +248,11 @@ def test_compare_regression_tests_each_error_measure_and_states_a_target_shift()
     assert mse.classifier_effect == pytest.approx(mse.value - mse.reference_value, abs=1e-12)
     assert c.change("worse", "mse").prevalence_effect != c.change("worse", "mse").prevalence_effect  # nan: none
     assert json.loads(c.to_json())["target_shifts"][0]["method"] == "two-sample Kolmogorov-Smirnov"
+
+
+def test_compare_without_intervals_tests_nothing_and_says_so():
+    rng = np.random.default_rng(8)
+    y = rng.normal(size=500)
+    c = compare({"ref": (y, y + rng.normal(size=500)), "new": (y, y + rng.normal(0, 2, size=500))}, ci=False)
+    line = next(v for v in c.verdict if v.startswith("new:"))
+    assert "nothing is tested" in line and all(ch.direction == "no interval" for ch in c.changes)

@@ -618,9 +618,10 @@ def _decomposed_verdict(reports: list[Report], ref: Report, changes: list[Change
             head = f"{shorten(r.name)}: "
         else:
             head = f"{shorten(r.name)} ({100 * r.prevalence:.1f}% prevalence): "
-        if cc is None:
-            lines.append(head + ("a single class; the classifier cannot be tested on it." if task != "regression"
-                                 else "no error measure has an interval; nothing is tested."))
+        if cc is None or not cc.tests:
+            lines.append(head + {"regression": "no error measure has an interval; nothing is tested."}.get(
+                task, "no class with rows in both sets; the classifier cannot be tested on it." if cc is not None
+                else "a single class; the classifier cannot be tested on it."))
             continue
         fc = next((c for c in own if c.metric == focus), None)
         expect = ""
