@@ -480,8 +480,10 @@ def compare(files: tuple[str, ...], by: str | None, reference: str | None, **opt
     the model itself changed (OPS paper, section 4). Every metric's change is split into
     the prevalence effect (the reference classifier at the set's prevalence) and the
     classifier effect; the classifier is tested on its error rates and ROC AUC. A FILE
-    without the --y-true column is a window whose labels have not arrived: its prevalence
-    is estimated from its scores (label shift) and every metric projected there.
+    without the --y-true column (on every engine), or a --by group whose labels are all
+    empty, is a window whose labels have not arrived: its prevalence is estimated from
+    its scores (label shift) and every metric projected there. Multi-class: the class
+    distribution plays the prevalence; regression: each error measure's change is tested.
 
     \b
     Examples:
@@ -489,8 +491,6 @@ def compare(files: tuple[str, ...], by: str | None, reference: str | None, **opt
       beyondchance compare examples/credit_default_monthly.csv --by month --y-true default --y-score score
       beyondchance compare jan.parquet feb.parquet --y-true label --y-score score --format html --out drift.html
     """
-    import numpy as np
-
     from .report.compare import compare as compare_sets
 
     pred_cols, numeric = _prediction_columns(opts["y_score"], opts["y_pred"])
