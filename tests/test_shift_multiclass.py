@@ -256,3 +256,24 @@ def test_compare_without_intervals_tests_nothing_and_says_so():
     c = compare({"ref": (y, y + rng.normal(size=500)), "new": (y, y + rng.normal(0, 2, size=500))}, ci=False)
     line = next(v for v in c.verdict if v.startswith("new:"))
     assert "nothing is tested" in line and all(ch.direction == "no interval" for ch in c.changes)
+
+
+@settings(max_examples=12)
+@given(st.integers(0, 2**31 - 1), st.floats(0.0, 0.5), st.sampled_from([[.5, .3, .2], [.2, .3, .5], [.1, .1, .8]]))
+def test_multiclass_verdict_never_contradicts_the_table(seed, damage, pi):
+    """Any sample: a set's line says "changed" exactly when its test rejects, and a metric is
+    flagged only on such a set with its classifier-effect interval excluding 0 on that side."""
+    rng = np.random.default_rng(seed)
+    changed = RATES.copy()
+    changed[0] = (1 - damage) * RATES[0] + damage * np.array([0.1, 0.45, 0.45])
+    c = compare({"ref": _draw(rng, [.4, .3, .3], 600), "new": _draw(rng, pi, 600, changed)}, n_resamples=50)
+    cc = c.classifier_change("new")
+    line = next(v for v in c.verdict if v.startswith("new ("))
+    assert ("the classifier changed" in line) == cc.changed
+    assert cc.changed == any(t.adjusted_p_value <= cc.level for t in cc.tests)
+    for ch in c.changes:
+        flag = c.flag("new", ch.metric)
+        if flag:
+            lo, hi = ch.classifier_effect_ci
+            assert cc.changed and (lo > 0 or hi < 0)
+            assert (flag == "▲") == ((lo > 0) == c.report("new")[ch.metric].greater_is_better)
