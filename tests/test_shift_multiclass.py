@@ -277,3 +277,14 @@ def test_multiclass_verdict_never_contradicts_the_table(seed, damage, pi):
             lo, hi = ch.classifier_effect_ci
             assert cc.changed and (lo > 0 or hi < 0)
             assert (flag == "▲") == ((lo > 0) == c.report("new")[ch.metric].greater_is_better)
+
+
+def test_compare_with_a_class_unknown_to_the_reference_says_the_expectation_is_undefined():
+    rng = np.random.default_rng(9)
+    y, p = _draw(rng, [.4, .3, .3], 600)
+    y2, p2 = _draw(rng, [.4, .3, .3], 600)
+    y2, p2 = np.where(y2 == "c", "d", y2), np.where(p2 == "c", "d", p2)
+    c = compare({"ref": (y, p), "new": (y2, p2)}, n_resamples=50)
+    assert any("no rows of true class d" in n for n in c.notes)
+    assert all(ch.expected_ci is None and ch.direction == "no interval" for ch in c.changes)
+    assert not any("Confidence intervals are off" in v for v in c.verdict)

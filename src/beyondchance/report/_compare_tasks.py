@@ -47,11 +47,13 @@ def multiclass_parts(reports: Sequence[Report], ref: Report, metric_names: Seque
         notes.append("with sample weights, the decomposition's bootstrap and the tests of the classifier treat each "
                      "set's weighted counts as its number of rows (weights rescaled to the row count): exact for "
                      "frequency weights, approximate otherwise")
-    absent = [str(c) for c in base.labels if base.matrix[base.labels.index(c)].sum() == 0]
-    if absent:
-        notes.append(f"the reference has no rows of class {', '.join(absent)}: metrics expected at a class "
-                     "distribution holding it are undefined")
     others = {str(r.name): stats[str(r.name)] for r in reports if r.name != ref.name}
+    seen = {c for c, row in zip(base.labels, base.matrix) if row.sum() > 0}
+    for name, s in others.items():
+        absent = [str(c) for c, row in zip(s.labels, s.matrix) if row.sum() > 0 and c not in seen]
+        if absent:
+            notes.append(f"{shorten(name)}: the reference has no rows of true class {', '.join(absent)}, so what "
+                         "the reference classifier would score at this class distribution is undefined")
     decompositions = {name: decompose_classes(base, s, metric_names, confidence_level=level,
                                               n_resamples=n_resamples, random_state=random_state)
                       for name, s in others.items()}

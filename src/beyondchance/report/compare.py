@@ -643,7 +643,9 @@ def _decomposed_verdict(reports: list[Report], ref: Report, changes: list[Change
                                  + ", ".join(f"{_title(r, c.metric)} {fmt_value(c.value)} vs "
                                              f"{fmt_value(c.expected_value)} expected" for c in group) + ".")
                 if not any(c.classifier_effect_ci is not None for c in own):
-                    text += " Confidence intervals are off: the metrics' classifier effects have no interval."
+                    text += (" Confidence intervals are off: the metrics' classifier effects have no interval."
+                             if all(c.decomposition.n_resamples == 0 for c in own) else
+                             " The metrics' classifier effects have no interval (undefined here; see the notes).")
                 elif not worse and not better:
                     text += f" No metric's classifier effect has a {pct}% interval excluding 0."
             if expect:
