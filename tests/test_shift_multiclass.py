@@ -106,6 +106,12 @@ def test_classes_in_one_set_only_are_aligned():
     d = decompose_classes(ref, new, ["accuracy"], n_resamples=50)["accuracy"]
     assert np.isnan(d.expected_value)  # class c has no reference rows: undefined, not invented
     assert d.expected_ci is None
+    # a class only ever predicted (never a true class) is no obstacle
+    only_predicted = ClassStatistics.from_confusion(ConfusionMatrix(np.array([[40., 5, 5], [5, 40, 5], [0, 0, 0]]),
+                                                                    ["a", "b", "z"]))
+    d = decompose_classes(only_predicted, ref, ["accuracy", "f1"], n_resamples=50)
+    assert d["accuracy"].expected_value == pytest.approx(0.8, abs=1e-12)  # recall 0.8 in both classes
+    assert d["f1"].expected_ci is not None
 
 
 # --- the tests of the classifier -----------------------------------------------------------

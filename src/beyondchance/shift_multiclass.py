@@ -136,8 +136,9 @@ def metrics_at_classes(s: ClassStatistics, prevalences: Any, names: Sequence[str
     """metric -> the value of ``s``'s classifier (its confusion rates) at the class
     distribution ``prevalences`` (…, K); along the first axis of a stack of matrices.
     At the set's own distribution this is the set's own value."""
+    pi = np.asarray(prevalences, dtype=np.float64)[..., :, None]
     with np.errstate(invalid="ignore", divide="ignore"):
-        expected = np.asarray(prevalences, dtype=np.float64)[..., :, None] * s.rates
+        expected = np.where(pi == 0, 0.0, pi * s.rates)  # a class absent at π contributes nothing
     out = {}
     with np.errstate(invalid="ignore", divide="ignore"):
         for name in names:
