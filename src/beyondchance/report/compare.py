@@ -291,6 +291,13 @@ def compare(
     Returns
     -------
     Comparison
+        Binary tasks: every metric's change split into the prevalence effect and the
+        classifier effect, and the tests of the classifier's error rates and ROC AUC.
+        Multi-class tasks: the same on the class distribution (the reference's confusion
+        rates P(predicted | true class); ``beyondchance.shift_multiclass``).
+        Regression: the Holm-corrected tests of each error measure's difference and the
+        Kolmogorov–Smirnov test of a shift of the target (``target_shifts``), stated and
+        not attributed.
     """
     items = _as_sets(test_sets)
     windows = [it for it in items if it[1] is None]
