@@ -34,6 +34,10 @@ from ._results import Report, shorten
 __all__ = ["TargetShift", "multiclass_parts", "regression_parts", "target_shift", "target_shifts"]
 
 MULTICLASS_TASKS = ("multiclass-labels", "multiclass-probabilities")
+#: the note of a weighted comparison whose decomposition resamples the cells
+WEIGHTED_NOTE = ("with sample weights, the decomposition's bootstrap and the tests of the classifier treat each set's "
+                 "weighted counts as its number of rows (weights rescaled to the row count): exact for frequency "
+                 "weights, approximate otherwise")
 
 
 def multiclass_parts(reports: Sequence[Report], ref: Report, metric_names: Sequence[str], *, level: float,
@@ -44,9 +48,7 @@ def multiclass_parts(reports: Sequence[Report], ref: Report, metric_names: Seque
     check_class_reference(base, f"the reference set {shorten(ref.name)!r}")
     notes = []
     if any(r.total_weight is not None for r in reports):
-        notes.append("with sample weights, the decomposition's bootstrap and the tests of the classifier treat each "
-                     "set's weighted counts as its number of rows (weights rescaled to the row count): exact for "
-                     "frequency weights, approximate otherwise")
+        notes.append(WEIGHTED_NOTE)
     others = {str(r.name): stats[str(r.name)] for r in reports if r.name != ref.name}
     seen = {c for c, row in zip(base.labels, base.matrix) if row.sum() > 0}
     for name, s in others.items():

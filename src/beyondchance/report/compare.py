@@ -43,7 +43,8 @@ from ..label_shift import LabelFreeEstimate
 from ..stats import ValueHistogram
 from ..shift import (DECOMPOSABLE, ClassifierChange, ClassifierTest, Decomposition, SetStatistics, check_reference,
                      compare_classifiers, decompose)
-from ._compare_tasks import MULTICLASS_TASKS, TargetShift, multiclass_parts, regression_parts, target_shifts
+from ._compare_tasks import (MULTICLASS_TASKS, WEIGHTED_NOTE, TargetShift, multiclass_parts, regression_parts,
+                             target_shifts)
 from ._export import Exportable
 from ._results import Report, fmt_value, shorten
 from .detect import _resolve_positive, detect_task
@@ -449,9 +450,7 @@ def compare_reports(reports: Sequence[Report], *, reference: str | None = None, 
     classifier_changes: tuple[ClassifierChange, ...] = ()
     if stats is not None:
         if any(r.total_weight is not None for r in reports):
-            extra_notes.append("with sample weights, the decomposition's bootstrap and the tests of the classifier "
-                               "treat each set's weighted counts as its number of rows (weights rescaled to the row "
-                               "count): exact for frequency weights, approximate otherwise")
+            extra_notes.append(WEIGHTED_NOTE)
         base = stats[str(ref.name)]
         check_reference(base, f"the reference set {shorten(ref.name)!r}")
         testable = {}
@@ -672,8 +671,8 @@ def _decomposed_verdict(reports: list[Report], ref: Report, changes: list[Change
                          + ("." if task == "regression" else "; the nominal change is not explained by the prevalence "
                                                              "alone."))
             else:
-                text += " This does not show that " + ("the error is unchanged" if task == "regression" else
-                                                       "the classifier is unchanged") + ": only that this sample cannot tell."
+                unchanged = "the error is unchanged" if task == "regression" else "the classifier is unchanged"
+                text += f" This does not show that {unchanged}: only that this sample cannot tell."
         shift = next((t for t in shifts if t.test_set == r.name), None)
         if shift is not None:
             if shift.adjusted_p_value <= 1 - level:
