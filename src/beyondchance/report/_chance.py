@@ -42,10 +42,12 @@ AGAINST_CONSTANT = ("accuracy", "prediction_advantage")
 
 def describe_test(r: PermutationTestResult) -> str:
     """How a p-value was computed, in a few words."""
-    if r.method == "exact":
-        return "exact permutation"
-    if r.method == "mcnemar":
-        return "McNemar exact, against always predicting the majority class"
+    if r.method in ("exact", "exact mid-p"):
+        return "exact permutation" + (f", mid-p (conservative p {r.pvalue_conservative:.3g})"
+                                      if r.method == "exact mid-p" else "")
+    if r.method in ("mcnemar", "mcnemar mid-p"):
+        return "McNemar exact" + (f", mid-p (conservative p {r.pvalue_conservative:.3g})"
+                                  if r.method == "mcnemar mid-p" else "") + ", against always predicting the majority class"
     if r.method == "binomial":
         return "binomial, against the no-information rate"
     return f"permutation, {r.n_resamples} Monte Carlo draws (s.e. {r.pvalue_standard_error:.2g})"

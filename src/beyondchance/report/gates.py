@@ -157,7 +157,7 @@ def report_permutation_test(report: Any, metric: str, *, n_resamples: int = GATE
     >>> from beyondchance.report import evaluate
     >>> r = evaluate([0, 0, 1, 1, 0, 1, 0, 0], [.1, .4, .35, .8, .2, .9, .6, .3], ci=False)
     >>> t = report_permutation_test(r, "roc_auc"); t.method, round(t.statistic, 4) == round(r["roc_auc"].value, 4)
-    ('exact', True)
+    ('exact mid-p', True)
     """
     return chance_test(metric, task=report.task, confusion=report.confusion, counts=report.counts,
                        weighted=report.total_weight is not None,
