@@ -123,7 +123,38 @@ def test_several_score_measures_share_the_draws():
     for name in names:
         assert together[name] == permutation_test_of_scores(name, tc, n_resamples=300, random_state=3)
     binned = permutation_tests_of_scores(names, tc, n_resamples=300, random_state=3, max_bins=20)
-    assert set(binned) == {"roc_auc", "pr_auc", "lift_auc"}  # a loss needs one cell per distinct score
+    assert set(binned) == set(names)  # a loss of binned scores: the binned loss
+
+
+@pytest.mark.parametrize("loss", ["brier", "log_loss"])
+def test_binned_loss_equals_enumeration(loss):
+    """Scores pooled into bins: the test of the binned loss (each row's loss as a positive /
+    a negative replaced by its bin's mean) equals full enumeration of that statistic."""
+    from beyondchance.curves import threshold_counts
+    from beyondchance.permutation import permutation_test_of_scores
+    from beyondchance.score_statistics import ScoreCells, loss_terms
+
+    rng = np.random.default_rng(31)
+    y = np.r_[np.ones(4, int), np.zeros(6, int)]
+    s = rng.random(10) * 0.6 + 0.3 * y
+    tc = threshold_counts(y, s)
+    sizes = np.rint(ScoreCells.from_counts(tc, max_bins=3).pos_units
+                    + ScoreCells.from_counts(tc, max_bins=3).neg_units).astype(int)
+    assert sizes.size == 3 and sizes.sum() == 10
+    order = np.argsort(-s)
+    bin_of = np.empty(10, int)
+    bin_of[order] = np.repeat(np.arange(3), sizes)
+    t1, t0 = loss_terms(s, loss)
+    m1 = np.array([t1[bin_of == b].mean() for b in range(3)])[bin_of]
+    m0 = np.array([t0[bin_of == b].mean() for b in range(3)])[bin_of]
+
+    def binned(yy, _):
+        return float(np.mean(np.where(yy == 1, m1, m0)))
+
+    r = permutation_test_of_scores(loss, tc, max_bins=3)
+    assert r.method == "exact mid-p" and abs(r.statistic - binned(y, s)) < 1e-12
+    assert abs(r.pvalue_conservative - enumerated_pvalue(binned, y, s, greater=False)) < 1e-12
+    assert abs(r.pvalue - enumerated_pvalue(binned, y, s, greater=False, mid_p=True)) < 1e-12
 
 
 def test_binomial_form_is_carets_test():
@@ -287,7 +318,8 @@ def test_report_pvalues_from_its_statistics():
         assert m.ci.low <= lo <= hi <= m.ci.high  # the one-sided 95% bounds lie inside the 95% interval
         assert m.confidence_bound == (lo if m.greater_is_better else hi)
         assert m.to_dict()["pvalue"] == m.pvalue
-    assert bc.evaluate(y, s, n_resamples=500, sample_weight=rng.random(300))["f1"].pvalue is None
+    weighted = bc.evaluate(y, s, n_resamples=500, sample_weight=rng.random(300))["f1"]  # rows permuted
+    assert 0 < weighted.pvalue <= 1 and "500 Monte Carlo" in weighted.pvalue_method
     # shown beside the interval in every rendering
     from beyondchance.report.render_terminal import render_report_text
 

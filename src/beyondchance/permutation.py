@@ -474,7 +474,7 @@ def permutation_test_of_scores(
     >>> from beyondchance.curves import threshold_counts
     >>> tc = threshold_counts([0, 0, 1, 1, 0, 1], [.1, .3, .3, .8, .2, .9])
     >>> r = permutation_test_of_scores("roc_auc", tc); r.method, round(r.statistic, 4)
-    ('exact', 0.9444)
+    ('exact mid-p', 0.9444)
     """
     return permutation_tests_of_scores((str(measure),), tc, method=method, n_resamples=n_resamples,
                                        max_exact=max_exact, random_state=random_state, max_bins=max_bins,
