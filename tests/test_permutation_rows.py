@@ -205,3 +205,24 @@ def test_engine_rows_say_why_there_is_no_p_value():
     for name in ("mse", "r2", "mae"):
         assert r[name].pvalue is None and r[name].pvalue_method.startswith("no p-value: ")
         assert "evaluate the rows in memory" in r.to_dict()["metrics"][name]["pvalue_method"]
+
+
+def test_weighted_report_rows_test_the_rows_own_values():
+    """Every row of weighted binary-score, binary-label (given with the scores) and
+    multi-class label reports has a Monte Carlo p-value whose statistic is the row's value."""
+    rng = np.random.default_rng(7)
+    n = 150
+    y, w = rng.integers(0, 2, n), rng.exponential(size=n)
+    s = np.clip(rng.random(n) * 0.8 + 0.2 * y, 0, 1)
+    given = (rng.random(n) < 0.4).astype(int)
+    r = bc.evaluate(y, s, y_pred=given, sample_weight=w, n_resamples=200)
+    stat = binary_statistic(y == 1, w, pred=given == 1, scores=s, names=tuple(r.metrics))
+    values = observed(stat, n)
+    for name, m in r.metrics.items():
+        assert m.pvalue is not None and "200 Monte Carlo" in m.pvalue_method, name
+        assert abs(values[name] - m.value) < 1e-9, name
+    c, pred = rng.integers(0, 3, n), rng.integers(0, 3, n)
+    r = bc.evaluate(c, pred, sample_weight=w, n_resamples=200)
+    values = observed(multiclass_statistic(c, pred, 3, w, tuple(r.metrics)), n)
+    for name, m in r.metrics.items():
+        assert m.pvalue is not None and abs(values[name] - m.value) < 1e-9, name

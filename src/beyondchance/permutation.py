@@ -270,10 +270,10 @@ def permutation_test(
         form Agresti recommends for discrete tests), the default; ``False``:
         :math:`P(M^* \text{ at least as good})`, kept in the result as
         ``pvalue_conservative`` either way.  The latter is valid but conservative when the
-        null is coarse — few values of TP: its rejection rate at 5% was 0.0295 for PA at
-        n = 200 and 0.0255 for the MCC at n = 60 (benchmarks/sim_tests.py, 2,000
-        replicates) — while the mid-p-value's rate was within [0.03, 0.07] in every cell of
-        that study.  Monte Carlo p-values are (1 + #{M* at least as good}) / (B + 1) either way.
+        null is coarse — few values of TP: its rejection rate at 5% was 0.0225 for the MCC
+        at n = 60 and 0.0295 for the ROC AUC at n = 12 (benchmarks/sim_tests.py, 2,000
+        replicates) — while the mid-p-value's rate was 0.0435 and 0.0565 there, and within
+        [0.03, 0.07] in every cell of that study.  Monte Carlo p-values are (1 + #{M* at least as good}) / (B + 1) either way.
 
     Returns
     -------

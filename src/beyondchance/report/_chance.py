@@ -16,9 +16,9 @@ reports of unweighted data):
   whose draws stay cheap at 10⁷ rows.
 
 Exact tests report the mid-p-value (``PermutationTestResult.pvalue_conservative`` keeps
-P(at least as good)): the conservative one rejected 0.0295 of null replicates at 5% for PA
-at n = 200 and 0.0255 for the MCC at n = 60, the mid-p-value within [0.03, 0.07] in every
-cell of benchmarks/sim_tests.py.
+P(at least as good)): the conservative one rejected 0.0225 of 2,000 null replicates at 5%
+for the MCC at n = 60 and 0.0295 for the ROC AUC at n = 12, the mid-p-value 0.0435 and
+0.0565, and within [0.03, 0.07] in every cell of benchmarks/sim_tests.py.
 
 Weighted data, class probabilities and regression
 (:mod:`beyondchance.permutation_rows`, in memory only): Monte Carlo permutations of the
@@ -86,13 +86,14 @@ def chance_test(name: str, *, task: str, confusion: Any, counts: Any, weighted: 
     """The test of ``name`` against chance from a report's statistics; InvalidInputError
     saying why when they do not give one."""
     if weighted:
-        raise InvalidInputError("the p-value against chance needs row counts; this report is of weighted data")
+        raise InvalidInputError("the p-value against chance of weighted data permutes the rows: the report gives it "
+                                "with its intervals (ci=True) when the rows are in memory")
     if name in METRICS and confusion is not None and confusion.n_classes > 2:
         return permutation_test_of_matrix(name, confusion.matrix, n_resamples=n_resamples, random_state=seed,
                                           method="mcnemar" if name in AGAINST_CONSTANT else "monte-carlo")
     if not binary:
-        raise InvalidInputError(f"no p-value against chance for {name} in a {task} report: it applies to the "
-                                "labeling metrics of classification reports and the AUCs and losses of binary scores")
+        raise InvalidInputError(f"no p-value against chance for {name} in a {task} report from its statistics: the "
+                                "report gives it with its intervals (ci=True) when the rows are in memory")
     if name in METRICS and confusion is not None and confusion.n_classes == 2:
         tp, fp, fn, tn = (int(round(v)) for v in confusion.binary_counts())
         return permutation_test_of_counts(name, tp + fp + fn + tn, tp + fn, tp + fp, tp,
@@ -204,39 +205,40 @@ def _from_rows(report: dict[str, Any], names: list[str], *, n_resamples: int, se
     w, n, task = inp.weight, inp.n, inp.task
     if task == "regression":
         return _regression_tests(inp, names, report.get("quantile"), n_resamples=n_resamples, seed=seed)
-    greater = {name: name in ROW_TESTED and name not in ("log_loss", "brier") and
+    k = inp.classes.size
+    cost = {"binary-labels": 1, "binary-scores": 4, "multiclass-labels": k}.get(task, 4 * k)
+    draws = permutation_draws(n, n_resamples, cost=cost)  # before building anything: a clear refusal
+    greater = {name: name not in ("log_loss", "brier") and
                (name not in METRICS or bool(get_metric(name).greater_is_better)) for name in names}
     if task in ("binary-labels", "binary-scores"):
         pos = report.get("positive_label")
-        if task == "binary-labels" or inp.given is not None:
-            codes, pred_codes, classes = (inp.codes, inp.pred_codes, inp.classes) if inp.given is None else inp.given
-            index = [_label(c) for c in classes.tolist()].index(pos)
-            is_pos, pred = codes == index, pred_codes == index
-        else:
-            index = [_label(c) for c in inp.classes.tolist()].index(pos)
-            is_pos, pred = inp.codes == index, None
+        codes, pred_codes, classes = (inp.codes, inp.pred_codes, inp.classes) if inp.given is None else inp.given
+        is_pos = codes == _index(classes, pos)
+        pred = None if pred_codes is None else pred_codes == _index(classes, pos)
         scores = None
         if task == "binary-scores":
-            scores = inp.scores if inp.scores.ndim == 1 else inp.scores[:, [_label(c) for c in
-                                                                         inp.classes.tolist()].index(pos)]
+            scores = inp.scores if inp.scores.ndim == 1 else inp.scores[:, _index(inp.classes, pos)]
             if inp.given is None:
                 pred = scores >= float(report["threshold"])
         statistic = binary_statistic(is_pos, w, pred=pred, scores=scores, names=tuple(names))
-        cost = 1 if scores is None else 4
     elif task == "multiclass-labels":
-        statistic = multiclass_statistic(inp.codes, inp.pred_codes, inp.classes.size, w, tuple(names))
-        cost = inp.classes.size
+        statistic = multiclass_statistic(inp.codes, inp.pred_codes, k, w, tuple(names))
     else:  # multi-class probabilities: the labeling metrics of the arg-max class and the scoring rows
-        k = inp.classes.size
         labeling = multiclass_statistic(inp.codes, np.argmax(inp.proba, axis=1), k, w, tuple(names))
         scoring = probabilities_statistic(inp.codes, inp.proba, w, tuple(names))
 
         def statistic(idx: np.ndarray) -> dict[str, np.ndarray]:
             return {**labeling(idx), **scoring(idx)}
 
-        cost = 4 * k
-    draws = permutation_draws(n, n_resamples, cost=cost)
     return row_permutation_tests(statistic, n, greater, n_resamples=draws, random_state=seed)
+
+
+def _index(classes: np.ndarray, label: Any) -> int:
+    """Position of the report's (positive) label among the classes."""
+    values = [_label(c) for c in classes.tolist()]
+    if label not in values:
+        raise InvalidInputError(f"the positive label {label!r} is not among the classes {values}")
+    return values.index(label)
 
 
 def _regression_tests(inp: Any, names: list[str], quantile: float | None, *, n_resamples: int, seed: int
