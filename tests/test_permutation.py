@@ -128,28 +128,28 @@ def test_several_score_measures_share_the_draws():
 
 @pytest.mark.parametrize("loss", ["brier", "log_loss"])
 def test_binned_loss_equals_enumeration(loss):
-    """Scores pooled into bins: the test of the binned loss (each row's loss as a positive /
-    a negative replaced by its bin's mean) equals full enumeration of that statistic."""
+    """Scores pooled into bins: the test of the loss of the binned scores (each bin's rows
+    scored with its middle distinct score) equals full enumeration of that statistic."""
     from beyondchance.curves import threshold_counts
     from beyondchance.permutation import permutation_test_of_scores
-    from beyondchance.score_statistics import ScoreCells, loss_terms
+    from beyondchance.score_statistics import ScoreCells
 
     rng = np.random.default_rng(31)
     y = np.r_[np.ones(4, int), np.zeros(6, int)]
     s = rng.random(10) * 0.6 + 0.3 * y
     tc = threshold_counts(y, s)
-    sizes = np.rint(ScoreCells.from_counts(tc, max_bins=3).pos_units
-                    + ScoreCells.from_counts(tc, max_bins=3).neg_units).astype(int)
+    cells = ScoreCells.from_counts(tc, max_bins=3)
+    sizes = np.rint(cells.pos_units + cells.neg_units).astype(int)
     assert sizes.size == 3 and sizes.sum() == 10
-    order = np.argsort(-s)
-    bin_of = np.empty(10, int)
-    bin_of[order] = np.repeat(np.arange(3), sizes)
-    t1, t0 = loss_terms(s, loss)
-    m1 = np.array([t1[bin_of == b].mean() for b in range(3)])[bin_of]
-    m0 = np.array([t0[bin_of == b].mean() for b in range(3)])[bin_of]
+    desc = np.sort(s)[::-1]
+    ends = np.cumsum(sizes)
+    middle = desc[(ends - sizes + ends - 1) // 2]  # each bin's middle distinct score
+    binned_scores = np.empty(10)
+    binned_scores[np.argsort(-s)] = np.repeat(middle, sizes)
+    fn = SCORE_FUNCTIONS[loss]
 
     def binned(yy, _):
-        return float(np.mean(np.where(yy == 1, m1, m0)))
+        return fn(yy, binned_scores)
 
     r = permutation_test_of_scores(loss, tc, max_bins=3)
     assert r.method == "exact mid-p" and abs(r.statistic - binned(y, s)) < 1e-12

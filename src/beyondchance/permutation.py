@@ -62,7 +62,7 @@ from ._warnings import InvalidInputError
 from .curves import ThresholdCounts, threshold_counts
 from .confusion import metric_from_matrices
 from .metrics import METRICS, get_metric
-from .score_statistics import ScoreCells, loss_terms, per_threshold
+from .score_statistics import ScoreCells, loss_terms
 
 __all__ = ["PermutationTestResult", "permutation_test", "permutation_test_of_counts", "permutation_test_of_scores",
            "permutation_tests_of_scores", "permutation_test_of_matrix", "SCORE_MEASURES", "permutation_null_of_counts"]
@@ -467,9 +467,9 @@ def permutation_test_of_scores(
     ``max_bins``: pool adjacent distinct scores into at most this many bins of equal row
     count (as the report's score bootstrap does) and test the measure of the binned
     scores — still an exact permutation test, since the bins do not depend on the labels;
-    a loss is then the binned loss, each row's loss replaced by the mean over its bin of
-    the loss it would have as a positive (as a negative) — the ``statistic`` of the result,
-    close to the loss, and a function of the positives per bin.
+    a loss is then the loss of the binned scores, every row of a bin scored with the bin's
+    middle distinct score — the ``statistic`` of the result, close to the loss, and a
+    function of the positives per bin.
 
     >>> from beyondchance.curves import threshold_counts
     >>> tc = threshold_counts([0, 0, 1, 1, 0, 1], [.1, .3, .3, .8, .2, .9])
@@ -507,9 +507,13 @@ def permutation_tests_of_scores(
                 if len(measures) == 1:
                     raise InvalidInputError(problem)
                 continue
-            terms[name] = loss_terms(np.asarray(tc.thresholds, dtype=np.float64).copy(), name)
-            if not cells.exact:
-                terms[name] = _binned_terms(tc, counts, terms[name])
+            if cells.exact:
+                terms[name] = loss_terms(np.asarray(tc.thresholds, dtype=np.float64).copy(), name)
+            else:  # the loss of the binned scores: each bin's rows scored with its middle distinct score
+                if cells.starts is None:
+                    raise InvalidInputError(f"the permutation test of {name} on binned scores needs the bins' edges")
+                middle = (cells.starts + np.r_[cells.starts[1:], cells.n_distinct] - 1) // 2
+                terms[name] = loss_terms(np.asarray(tc.thresholds, dtype=np.float64)[middle], name)
         names.append(name)
     pos_obs = np.rint(cells.pos_units).astype(np.int64)
 
@@ -551,22 +555,6 @@ def permutation_tests_of_scores(
             vals[name].append(v)
     return {name: _monte_carlo(name, observed[name], np.concatenate(v), name not in _LOSSES)
             for name, v in vals.items()}
-
-
-def _binned_terms(tc: ThresholdCounts, counts: np.ndarray, terms: tuple[np.ndarray, np.ndarray]
-                  ) -> tuple[np.ndarray, np.ndarray]:
-    """A loss's terms (of a positive, of a negative) per bin of adjacent scores: their means
-    over the bin's rows.  The binned loss Σ_b x_b ℓ̄₁(b) + (c_b − x_b) ℓ̄₀(b) is a function
-    of the positives per bin x_b, so its permutation test is exact; it equals the loss
-    when every bin holds one distinct score."""
-    _, dp, dn = per_threshold(tc)
-    rows = np.rint(np.asarray(dp) + np.asarray(dn))
-    ends = np.searchsorted(np.cumsum(rows), np.cumsum(counts) - 0.5) + 1  # each bin's last distinct score + 1
-    out = []
-    for t in terms:
-        cum = np.r_[0.0, np.cumsum(rows * t)]
-        out.append(np.diff(cum[np.r_[0, ends]]) / np.maximum(counts, 1))
-    return out[0], out[1]
 
 
 def _monte_carlo(name: str, observed: float, vals: np.ndarray, greater: bool) -> PermutationTestResult:

@@ -12,7 +12,8 @@ reports of unweighted data):
   the report's number of resamples and seed, one cell per distinct score up to
   ``MAX_SCORE_BINS`` distinct scores (the bootstrap's cells); beyond, the scores pooled into
   ``PERMUTATION_BINS`` bins of equal row count — an exact permutation test of the binned
-  measure (for the log loss and Brier score, each row's loss replaced by its bin's mean),
+  measure (for the log loss and Brier score, the loss of the binned scores: every row of a
+  bin scored with the bin's middle distinct score),
   whose draws stay cheap at 10⁷ rows.
 
 Exact tests report the mid-p-value (``PermutationTestResult.pvalue_conservative`` keeps
