@@ -3,12 +3,18 @@
 For each test: the share of replicates whose p-value is at most 0.05 under the null
 (target within [0.03, 0.07] at 2,000 replicates), its Monte Carlo standard error, and
 the seed.  The tests' quick versions (300 replicates, [0.02, 0.09]) live in
-tests/test_delong.py, tests/test_model_comparison.py and tests/test_permutation.py.
+tests/test_delong.py, tests/test_model_comparison.py, tests/test_permutation.py and
+tests/test_permutation_rows.py.
 
 Scenarios
 ---------
-* permutation tests (labels: exact, and the mid-p-value; scores: Monte Carlo, and exact
-  at n = 12): random labels (π = 0.3), predictions independent of them;
+* permutation tests (labels: exact mid-p, and the conservative exact p-value; scores:
+  Monte Carlo, exact at n = 12, and the binned losses of 3,000 distinct scores on 200
+  bins): random labels (π = 0.3), predictions independent of them;
+* row permutation tests (:mod:`beyondchance.permutation_rows`): weighted binary and
+  multi-class rows (exponential weights), three-class probability rows (Dirichlet) and
+  regression targets (normal or exponential) independent of the predictions; the
+  permutation CLT of the squared error;
 * McNemar's test of accuracy against the majority class, and caret's binomial test
   against the no-information rate: a predictor whose
   population accuracy equals the majority rate exactly but which is not constant
@@ -23,35 +29,55 @@ Scenarios
 Usage: ``python benchmarks/sim_tests.py [--quick] [--replicates R] [--only TEXT]``
 
 Measured (full run, 2,000 replicates per test, seeds 1000 + the test's position; the two
-multi-class lines from ``--only "3 classes"``, added later with the same seeds)::
+"200 bins" lines from ``--only "200 bins"`` after the binned losses changed, same seeds)::
 
-    type-I error at level 0.05: 2000 replicates per test (target [0.03, 0.07])
-    test                                                                      rate    s.e.  in range  seconds
-    permutation, exact: prediction advantage (labels, n=200)                0.0295  0.0038        NO      9.1
-    permutation, exact: F1 (labels, n=200)                                  0.0335  0.0040       yes      9.8
-    permutation, exact: MCC (labels, n=60)                                  0.0255  0.0035        NO      6.0
-    permutation, exact: prediction advantage (labels, n=2000)               0.0500  0.0049       yes     53.0
-    permutation, exact mid-p: prediction advantage (labels, n=200)          0.0510  0.0049       yes      2.9
-    permutation, exact mid-p: MCC (labels, n=60)                            0.0440  0.0046       yes      1.5
-    permutation, Monte Carlo 1000: ROC AUC (n=200)                          0.0505  0.0049       yes    129.2
-    permutation, Monte Carlo 1000: average precision (n=200)                0.0485  0.0048       yes     87.5
-    permutation, exact: ROC AUC (n=12)                                      0.0355  0.0041       yes      2.0
-    permutation, exact mid-p: ROC AUC (n=12)                                0.0570  0.0052       yes      2.1
-    McNemar: accuracy vs the majority class (n=300, boundary null)          0.0445  0.0046       yes      0.6
-    binomial (caret): accuracy vs no-information rate (n=300, boundary null)  0.1110  0.0070        NO      0.6
-    DeLong: equal AUC, independent models (n=200)                           0.0490  0.0048       yes      1.4
-    DeLong: equal AUC, correlated models (n=200)                            0.0495  0.0049       yes      1.4
-    McNemar exact: equal accuracy (n=300)                                   0.0380  0.0043       yes     71.8
-    paired bootstrap 500: F1 (n=300)                                        0.0445  0.0046       yes     76.4
-    paired bootstrap 500: average precision (n=300)                         0.0535  0.0050       yes     50.9
-    paired bootstrap 500: log loss (n=300)                                  0.0515  0.0049       yes     14.7
-    permutation, Monte Carlo 1000: MCC (3 classes, n=150)                   0.0445  0.0046       yes      1.0
-    permutation, Monte Carlo 1000: macro F1 (3 classes, n=150)              0.0555  0.0051       yes      1.4
+    type-I error at level 0.05: 2000 replicates per test (target [0.03, 0.07] for the defaults)
+    test                                                                                    rate    s.e.  in range  default  seconds
+    permutation, exact mid-p: prediction advantage (labels, n=200)                        0.0425  0.0045       yes      yes      0.2
+    permutation, exact mid-p: F1 (labels, n=200)                                          0.0485  0.0048       yes      yes      0.2
+    permutation, exact mid-p: MCC (labels, n=60)                                          0.0435  0.0046       yes      yes      0.2
+    permutation, exact mid-p: prediction advantage (labels, n=2000)                       0.0555  0.0051       yes      yes      0.3
+    permutation, exact mid-p: ROC AUC (n=12)                                              0.0565  0.0052       yes      yes      1.1
+    permutation, exact (mid_p=False): prediction advantage (labels, n=200)                0.0355  0.0041       yes       no      0.2
+    permutation, exact (mid_p=False): MCC (labels, n=60)                                  0.0225  0.0033        NO       no      0.2
+    permutation, exact (mid_p=False): ROC AUC (n=12)                                      0.0295  0.0038        NO       no      2.5
+    permutation, Monte Carlo 1000: ROC AUC (n=200)                                        0.0510  0.0049       yes      yes     36.0
+    permutation, Monte Carlo 1000: average precision (n=200)                              0.0520  0.0050       yes      yes     36.2
+    permutation, Monte Carlo 1000, 200 bins: Brier (n=3000)                               0.0440  0.0046       yes      yes     40.2
+    permutation, Monte Carlo 1000, 200 bins: log loss (n=3000)                            0.0475  0.0048       yes      yes     53.7
+    McNemar mid-p: accuracy vs the majority class (n=300, boundary null)                  0.0495  0.0049       yes      yes      1.0
+    McNemar (mid_p=False): accuracy vs the majority class (n=300, boundary null)          0.0395  0.0044       yes       no      1.0
+    binomial (caret): accuracy vs no-information rate (n=300, boundary null)              0.1070  0.0069        NO       no      0.7
+    DeLong: equal AUC, independent models (n=200)                                         0.0490  0.0048       yes      yes      1.5
+    DeLong: equal AUC, correlated models (n=200)                                          0.0485  0.0048       yes      yes      1.3
+    McNemar exact: equal accuracy (n=300)                                                 0.0395  0.0044       yes      yes     39.6
+    paired bootstrap 500: F1 (n=300)                                                      0.0470  0.0047       yes      yes     23.2
+    paired bootstrap 500: average precision (n=300)                                       0.0525  0.0050       yes      yes     56.1
+    paired bootstrap 500: log loss (n=300)                                                0.0525  0.0050       yes      yes     22.2
+    permutation, Monte Carlo 1000: MCC (3 classes, n=150)                                 0.0360  0.0042       yes      yes      1.5
+    permutation, Monte Carlo 1000: macro F1 (3 classes, n=150)                            0.0505  0.0049       yes      yes      2.0
+    rows, Monte Carlo 1000: weighted ROC AUC (n=200)                                      0.0490  0.0048       yes      yes     34.8
+    rows, Monte Carlo 1000: weighted average precision (n=200)                            0.0460  0.0047       yes      yes     39.9
+    rows, Monte Carlo 1000: weighted F1 (labels, n=200)                                   0.0520  0.0050       yes      yes     12.4
+    rows, Monte Carlo 1000: weighted prediction advantage (labels, n=200)                 0.0440  0.0046       yes      yes     12.1
+    rows, Monte Carlo 1000: weighted log loss (n=200)                                     0.0430  0.0045       yes      yes     26.0
+    rows, Monte Carlo 1000: weighted MCC (3 classes, n=150)                               0.0550  0.0051       yes      yes      6.4
+    rows, Monte Carlo 1000: one-vs-rest ROC AUC macro (3-class probabilities, n=150)      0.0540  0.0051       yes      yes     62.5
+    rows, Monte Carlo 1000: one-vs-rest ROC AUC weighted (3-class probabilities, n=150)   0.0500  0.0049       yes      yes     55.2
+    rows, Monte Carlo 1000: one-vs-rest avg. precision macro (3-class probabilities, n=150)  0.0480  0.0048       yes      yes     47.4
+    rows, Monte Carlo 1000: log loss (3-class probabilities, n=150)                       0.0510  0.0049       yes      yes      6.4
+    rows, Monte Carlo 1000: Brier (3-class probabilities, n=150)                          0.0540  0.0051       yes      yes      6.2
+    permutation CLT: MSE / R² (regression, normal y, n=50)                                0.0500  0.0049       yes      yes      0.1
+    permutation CLT: MSE / R² (regression, exponential y, n=200)                          0.0495  0.0049       yes      yes      0.1
+    permutation CLT: MSE / R² (regression, weighted, n=200)                               0.0425  0.0045       yes      yes      0.1
+    rows, Monte Carlo 1000: MAE / D² (regression, exponential y, n=200)                   0.0480  0.0048       yes      yes     13.0
+    rows, Monte Carlo 1000: pinball 0.8 (regression, weighted, n=200)                     0.0520  0.0050       yes      yes     19.2
 
-The exact permutation tests of labels are conservative at small n (a coarse null: TP takes
-few values), as Fisher's exact test is; at n = 2,000 the rate is 0.0500, and the mid-p-value
-(``mid_p=True``) brings small n to the level.  caret's binomial test exceeds the level
-because it takes the no-information rate as known; the report uses McNemar's form.
+"default" marks what the report and the library use by default (the target applies to
+those: every one is within [0.03, 0.07]).  The conservative exact p-values
+(``mid_p=False``) fall below 0.03 at small n (a coarse null: TP takes few values), as
+Fisher's exact test does; caret's binomial test exceeds the level because it takes the
+no-information rate as known.
 """
 
 from __future__ import annotations
