@@ -226,3 +226,17 @@ def test_weighted_report_rows_test_the_rows_own_values():
     values = observed(multiclass_statistic(c, pred, 3, w, tuple(r.metrics)), n)
     for name, m in r.metrics.items():
         assert m.pvalue is not None and abs(values[name] - m.value) < 1e-9, name
+
+
+def test_beyond_the_draw_budget_the_rows_say_why(monkeypatch):
+    import beyondchance.permutation_rows as rows
+
+    monkeypatch.setattr(rows, "ROW_BUDGET", 100 * 150)  # 100 draws of 150 rows: below MIN_DRAWS
+    rng = np.random.default_rng(8)
+    y = rng.normal(size=150)
+    r = bc.evaluate(y, y + rng.normal(size=150), n_resamples=300)
+    assert r["mse"].pvalue is not None and r["r2"].pvalue == r["mse"].pvalue  # no draws: the moments
+    for name in ("mae", "d2_absolute_error"):
+        assert r[name].pvalue is None and "budget" in r[name].pvalue_method
+    w = bc.evaluate(rng.integers(0, 2, 150), rng.random(150), sample_weight=rng.random(150), n_resamples=300)
+    assert all(m.pvalue is None and "budget" in m.pvalue_method for m in w.metrics.values())

@@ -126,10 +126,13 @@ def chance_pvalues(report: dict[str, Any], names: list[str], *, n_resamples: int
         results.update(_from_statistics(report, names, n_resamples=n_resamples, seed=seed))
     missing = [name for name in names if name not in results and name in ROW_TESTED]
     if missing:
+        why: dict[str, str] = {}
         try:
-            results.update(_from_rows(report, missing, n_resamples=n_resamples, seed=seed))
+            results.update(_from_rows(report, missing, n_resamples=n_resamples, seed=seed, why=why))
         except InvalidInputError as exc:
-            out.update({name: (None, f"no p-value: {exc}") for name in missing})
+            why = dict.fromkeys(missing, str(exc))
+        out.update({name: (None, f"no p-value: {why.get(name, 'no permutation test of this measure')}")
+                    for name in missing if name not in results})
     for name, r in results.items():
         if not math.isfinite(r.pvalue):
             continue
@@ -194,10 +197,11 @@ _REGRESSION = {"mae": "absolute", "d2_absolute_error": "absolute", "pinball_loss
                "d2_pinball_score": "pinball"}
 
 
-def _from_rows(report: dict[str, Any], names: list[str], *, n_resamples: int, seed: int
+def _from_rows(report: dict[str, Any], names: list[str], *, n_resamples: int, seed: int, why: dict[str, str]
                ) -> dict[str, PermutationTestResult]:
     """The row permutation tests of :mod:`beyondchance.permutation_rows` (the rows in
-    memory, ``report["inputs"]``); InvalidInputError saying why there is none."""
+    memory, ``report["inputs"]``); InvalidInputError saying why there is none (``why``:
+    the reasons of the rows left out when others have a test)."""
     inp = report.get("inputs")
     if inp is None:
         raise InvalidInputError("the permutation test of weighted rows, class probabilities or a regression "
@@ -205,7 +209,7 @@ def _from_rows(report: dict[str, Any], names: list[str], *, n_resamples: int, se
                                 "error's needs the moments of the predictions); evaluate the rows in memory")
     w, n, task = inp.weight, inp.n, inp.task
     if task == "regression":
-        return _regression_tests(inp, names, report.get("quantile"), n_resamples=n_resamples, seed=seed)
+        return _regression_tests(inp, names, report.get("quantile"), n_resamples=n_resamples, seed=seed, why=why)
     k = inp.classes.size
     cost = {"binary-labels": 1, "binary-scores": 4, "multiclass-labels": k}.get(task, 4 * k)
     draws = permutation_draws(n, n_resamples, cost=cost)  # before building anything: a clear refusal
@@ -242,8 +246,8 @@ def _index(classes: np.ndarray, label: Any) -> int:
     return values.index(label)
 
 
-def _regression_tests(inp: Any, names: list[str], quantile: float | None, *, n_resamples: int, seed: int
-                      ) -> dict[str, PermutationTestResult]:
+def _regression_tests(inp: Any, names: list[str], quantile: float | None, *, n_resamples: int, seed: int,
+                      why: dict[str, str]) -> dict[str, PermutationTestResult]:
     """MSE and R²: the permutation CLT from the moments; MAE, D² and the pinball rows: Monte
     Carlo permutations of the predictions against the (target, weight) rows (a test of the
     loss is one of its D², the baseline being fixed)."""
@@ -254,7 +258,11 @@ def _regression_tests(inp: Any, names: list[str], quantile: float | None, *, n_r
     losses = {_REGRESSION[name]: ("absolute" if _REGRESSION[name] == "absolute" else PinballLoss(quantile))
               for name in names if name in _REGRESSION and (quantile is not None or "pinball" not in name)}
     if losses:
-        draws = permutation_draws(inp.n, n_resamples, cost=2 * len(losses))
+        try:
+            draws = permutation_draws(inp.n, n_resamples, cost=2 * len(losses))
+        except InvalidInputError as exc:  # too many rows: the MSE and R² keep their test, the others say why
+            why.update(dict.fromkeys(names, str(exc)))
+            return out
         tests = row_permutation_tests(regression_statistic(inp.target, inp.prediction, inp.weight, losses), inp.n,
                                       dict.fromkeys(losses, False), n_resamples=draws, random_state=seed)
         out.update({name: tests[_REGRESSION[name]] for name in names if _REGRESSION.get(name) in tests})

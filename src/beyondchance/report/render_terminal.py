@@ -265,7 +265,9 @@ _CHANCE_LEGEND = ("bound = one-sided confidence bound on the side of better (≥
                   "advantage McNemar's exact test against always predicting the majority class (= no better than the "
                   "constant), the exact tests' mid-p-value (P(better) + P(equal) / 2), "
                   "for the others the permutation test (labels shuffled against the predictions, from the counts: "
-                  "exact for labeling metrics, Monte Carlo for the AUCs and losses).")
+                  "exact for labeling metrics, Monte Carlo for the AUCs and losses; weighted rows, class "
+                  "probabilities and regression: Monte Carlo permutations of the rows, MSE and R² asymptotic from "
+                  "the moments).")
 
 
 def _console(file: Any = None, width: int | None = None, force_terminal: bool | None = None):
