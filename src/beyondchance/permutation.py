@@ -273,7 +273,8 @@ def permutation_test(
         null is coarse — few values of TP: its rejection rate at 5% was 0.0225 for the MCC
         at n = 60 and 0.0295 for the ROC AUC at n = 12 (benchmarks/sim_tests.py, 2,000
         replicates) — while the mid-p-value's rate was 0.0435 and 0.0565 there, and within
-        [0.03, 0.07] in every cell of that study.  Monte Carlo p-values are (1 + #{M* at least as good}) / (B + 1) either way.
+        [0.03, 0.07] in every cell of that study.  Monte Carlo p-values are
+        (1 + #{M* at least as good}) / (B + 1) either way.
 
     Returns
     -------

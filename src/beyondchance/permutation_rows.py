@@ -58,6 +58,10 @@ ROW_BUDGET = 50_000_000
 #: fewest permutations worth a p-value (its standard error ≤ 0.016 at p = 0.05)
 MIN_DRAWS = 200
 
+#: the measures of cell weights (B, K) by decreasing score: ScoreCells.measures, which reads
+#: nothing but its arguments
+_cell_measures = ScoreCells(*(np.zeros(0),) * 4, {}, {}, 0, True).measures
+
 #: a statistic: (B, n) permutation indices of the (label, weight) rows -> measure -> (B,) values
 Statistic = Callable[[np.ndarray], dict[str, np.ndarray]]
 
@@ -131,7 +135,6 @@ def binary_statistic(is_pos: np.ndarray, weight: np.ndarray | None, *, pred: np.
         terms = {nm: loss_terms(v, nm) for nm in scored if nm in ("log_loss", "brier")}
         if terms and (v[-1] < 0 or v[0] > 1):
             raise InvalidInputError("the log loss and Brier score need probabilities in [0, 1]")
-        cell_ops = ScoreCells(*(np.zeros(v.size),) * 4, {}, {}, v.size, True)
 
     def statistic(idx: np.ndarray) -> dict[str, np.ndarray]:
         pw, nw = wp[idx], wn[idx]
@@ -146,7 +149,7 @@ def binary_statistic(is_pos: np.ndarray, weight: np.ndarray | None, *, pred: np.
             pos, neg = _cell_sums(pw, onehot), _cell_sums(nw, onehot)
             pl = {k: pos * t[0][None] for k, t in terms.items()}
             nl = {k: neg * t[1][None] for k, t in terms.items()}
-            res = cell_ops.measures(pos, neg, pl, nl, scored)
+            res = _cell_measures(pos, neg, pl, nl, scored)
             out.update({nm: res[nm] for nm in scored})
         return out
 
@@ -198,7 +201,7 @@ def probabilities_statistic(codes: np.ndarray, proba: np.ndarray, weight: np.nda
     if aucs:
         for t in range(k):
             v, cells = np.unique(-proba[:, t], return_inverse=True)
-            cols.append((_onehot(cells.ravel(), v.size), ScoreCells(*(np.zeros(v.size),) * 4, {}, {}, v.size, True)))
+            cols.append(_onehot(cells.ravel(), v.size))
     curves = tuple(sorted({spec[0] for spec in aucs.values()}))
 
     def statistic(idx: np.ndarray) -> dict[str, np.ndarray]:
@@ -207,9 +210,9 @@ def probabilities_statistic(codes: np.ndarray, proba: np.ndarray, weight: np.nda
         if aucs:
             all_w = w[idx]
             per_class = {c: [] for c in curves}
-            for t, (onehot, cell_ops) in enumerate(cols):
+            for t, onehot in enumerate(cols):
                 pos = _cell_sums(moved[t], onehot)
-                res = cell_ops.measures(pos, _cell_sums(all_w, onehot) - pos, {}, {}, curves)
+                res = _cell_measures(pos, _cell_sums(all_w, onehot) - pos, {}, {}, curves)
                 for c in curves:
                     per_class[c].append(res[c])
             for nm, (c, weighted) in aucs.items():

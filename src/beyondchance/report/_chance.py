@@ -69,12 +69,11 @@ AGAINST_CONSTANT = ("accuracy", "prediction_advantage")
 
 def describe_test(r: PermutationTestResult) -> str:
     """How a p-value was computed, in a few words."""
+    mid = f", mid-p (conservative p {r.pvalue_conservative:.3g})" if r.method.endswith("mid-p") else ""
     if r.method in ("exact", "exact mid-p"):
-        return "exact permutation" + (f", mid-p (conservative p {r.pvalue_conservative:.3g})"
-                                      if r.method == "exact mid-p" else "")
+        return "exact permutation" + mid
     if r.method in ("mcnemar", "mcnemar mid-p"):
-        return "McNemar exact" + (f", mid-p (conservative p {r.pvalue_conservative:.3g})"
-                                  if r.method == "mcnemar mid-p" else "") + ", against always predicting the majority class"
+        return f"McNemar exact{mid}, against always predicting the majority class"
     if r.method == "binomial":
         return "binomial, against the no-information rate"
     if r.method == "permutation CLT":
