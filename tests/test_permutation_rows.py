@@ -240,3 +240,17 @@ def test_beyond_the_draw_budget_the_rows_say_why(monkeypatch):
         assert r[name].pvalue is None and "budget" in r[name].pvalue_method
     w = bc.evaluate(rng.integers(0, 2, 150), rng.random(150), sample_weight=rng.random(150), n_resamples=300)
     assert all(m.pvalue is None and "budget" in m.pvalue_method for m in w.metrics.values())
+
+
+def test_weighted_probability_report_rows_test_their_own_values():
+    rng = np.random.default_rng(9)
+    n = 120
+    c, w = rng.integers(0, 3, n), rng.exponential(size=n)
+    P = rng.dirichlet(np.ones(3), n)
+    r = bc.evaluate(c, P, sample_weight=w, n_resamples=200)
+    names = tuple(r.metrics)
+    values = {**observed(multiclass_statistic(c, P.argmax(1), 3, w, names), n),
+              **observed(probabilities_statistic(c, P, w, names), n)}
+    for name, m in r.metrics.items():
+        assert m.pvalue is not None and "200 Monte Carlo" in m.pvalue_method, name
+        assert abs(values[name] - m.value) < 1e-9, name
