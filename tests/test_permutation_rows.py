@@ -24,6 +24,7 @@ from beyondchance.permutation_rows import (
     regression_statistic,
     row_permutation_tests,
     squared_loss_test,
+    squared_loss_test_of_moments,
 )
 
 
@@ -97,6 +98,17 @@ def test_squared_loss_moments_equal_enumeration():
     from scipy.stats import norm
 
     assert abs(squared_loss_test(y, p).pvalue - norm.sf(z)) < 1e-12
+    # from the statistics (every engine): the moments of y and of the predictions, the squared-error sum
+    from beyondchance.stats import Moments
+
+    t = squared_loss_test_of_moments(50, Moments.from_values(y), Moments.from_values(p), np.sum((y - p) ** 2))
+    r0 = squared_loss_test(y, p)
+    assert abs(t.pvalue - r0.pvalue) < 1e-9 and abs(t.null_mean - r0.null_mean) < 1e-9
+    assert abs(t.null_std - r0.null_std) < 1e-9
+    # constant predictions: every permutation gives the same loss
+    assert squared_loss_test(y, np.full(50, 0.3)).pvalue == 1.0
+    assert squared_loss_test_of_moments(50, Moments.from_values(y), Moments.from_values(np.full(50, 0.3)),
+                                        np.sum((y - 0.3) ** 2)).pvalue == 1.0
 
 
 def test_draw_budget():
@@ -202,9 +214,22 @@ def test_engine_rows_say_why_there_is_no_p_value():
     n = 200
     frame = pd.DataFrame({"y": rng.normal(size=n), "p": rng.normal(size=n)})
     r = evaluate_source(frame, y_true="y", y_score="p", engine="duckdb", n_resamples=200, task="regression")
-    for name in ("mse", "r2", "mae"):
+    mem = bc.evaluate(frame["y"], frame["p"], n_resamples=200)
+    for name in ("mse", "r2"):  # unweighted: the squared error's test from the moments, as in memory
+        assert abs(r[name].pvalue - mem[name].pvalue) < 1e-9 and "asymptotic" in r[name].pvalue_method
+    for name in ("mae", "d2_absolute_error"):
         assert r[name].pvalue is None and r[name].pvalue_method.startswith("no p-value: ")
         assert "evaluate the rows in memory" in r.to_dict()["metrics"][name]["pvalue_method"]
+    frame["w"] = rng.exponential(size=n)
+    r = evaluate_source(frame, y_true="y", y_score="p", weight="w", engine="duckdb", n_resamples=200,
+                        task="regression")
+    for name in ("mse", "r2", "mae"):
+        assert r[name].pvalue is None and "evaluate the rows in memory" in r[name].pvalue_method
+    P = rng.dirichlet(np.ones(3), n)
+    c = pd.DataFrame({"y": rng.integers(0, 3, n), **{f"p{j}": P[:, j] for j in range(3)}})
+    r = evaluate_source(c, y_true="y", y_score=["p0", "p1", "p2"], engine="duckdb", n_resamples=200)
+    assert r["f1"].pvalue is not None  # the labeling metrics from the statistics
+    assert r["roc_auc"].pvalue is None and "evaluate the rows in memory" in r["roc_auc"].pvalue_method
 
 
 def test_weighted_report_rows_test_the_rows_own_values():

@@ -30,7 +30,11 @@ With :math:`c_{ij} = w_i y_i^2 + w_i \hat y_j^2 - 2 w_i y_i \hat y_j`,
 powers and products of y, ŷ and w.  The p-value of "the squared error is no smaller than
 chance" is :math:`\Phi((T - E\,T) / \sqrt{\operatorname{Var} T})`, asymptotic (a normal
 approximation of the permutation distribution).  Unweighted, the statistic is
-:math:`\sqrt{n - 1}\, r` with r Pearson's correlation of y and ŷ.
+:math:`\sqrt{n - 1}\, r` with r Pearson's correlation of y and ŷ, and the moments reduce to
+:math:`E\,T = S_{yy} + S_{\hat y\hat y} + n (\bar y - \bar{\hat y})^2` and
+:math:`\operatorname{Var} T = 4 S_{yy} S_{\hat y\hat y} / (n - 1)` (S: centred sums of
+squares) — the :class:`~beyondchance.stats.Moments` of y and of ŷ that every engine computes
+(:func:`squared_loss_test_of_moments`).
 """
 
 from __future__ import annotations
@@ -47,11 +51,11 @@ from ._warnings import InvalidInputError
 from .baselines import get_loss
 from .confusion import metric_from_matrices
 from .metrics import METRICS, get_metric
-from .permutation import PermutationTestResult, _monte_carlo, _result
+from .permutation import PermutationTestResult, _monte_carlo
 from .score_statistics import ScoreCells, loss_terms
 
 __all__ = ["ROW_BUDGET", "permutation_draws", "row_permutation_tests", "binary_statistic", "multiclass_statistic",
-           "probabilities_statistic", "regression_statistic", "squared_loss_test"]
+           "probabilities_statistic", "regression_statistic", "squared_loss_test", "squared_loss_test_of_moments"]
 
 #: largest rows × permutations drawn for one report's row permutation tests
 ROW_BUDGET = 50_000_000
@@ -264,13 +268,38 @@ def squared_loss_test(y: Any, pred: Any, weight: Any = None, *, name: str = "mse
     a, b = w - w.mean(), p * p - np.mean(p * p)
     c, d = -2.0 * (w * y - np.mean(w * y)), p - p.mean()
     var = (float(a @ a) * float(b @ b) + 2.0 * float(a @ c) * float(b @ d) + float(c @ c) * float(d @ d)) / (n - 1)
+    return _clt_result(name, observed, mean, var, total)
+
+
+def _clt_result(name: str, observed: float, mean: float, var: float, total: float) -> PermutationTestResult:
+    """The normal approximation of a permutation law of mean ``mean`` and variance ``var``
+    (sums over the rows; divided by ``total`` for the result)."""
     sd = math.sqrt(max(var, 0.0))
-    if sd == 0.0:  # constant predictions (or targets): every permutation gives the same loss
-        pvalue, z = 1.0, 0.0
-    else:
-        z = (observed - mean) / sd
-        pvalue = float(_sps.norm.cdf(z))
-    res = _result(name, observed / total, pvalue, "permutation CLT", 0.0, None, np.array([mean / total]),
-                  np.ones(1), False)
-    q = tuple(float(mean + t * sd) / total for t in (-1.6448536269514722, 0.0, 1.6448536269514722))
-    return PermutationTestResult(**{**res.__dict__, "null_std": sd / total, "null_quantiles": q})
+    # constant predictions (or targets): every permutation gives the same loss, up to rounding
+    pvalue = 1.0 if sd <= 1e-9 * abs(mean) else float(_sps.norm.cdf((observed - mean) / sd))
+    z = 1.6448536269514722
+    return PermutationTestResult(
+        measure=name, statistic=observed / total, pvalue=pvalue, method="permutation CLT", pvalue_standard_error=0.0,
+        n_resamples=None, null_mean=mean / total, null_std=sd / total,
+        null_quantiles=((mean - z * sd) / total, mean / total, (mean + z * sd) / total), greater_is_better=False,
+        pvalue_conservative=pvalue)
+
+
+def squared_loss_test_of_moments(n: int, y_moments: Any, pred_moments: Any, squared_error_sum: float, *,
+                                 name: str = "mse") -> PermutationTestResult:
+    r"""The permutation CLT test of the squared error of unweighted rows from the statistics:
+    the :class:`~beyondchance.stats.Moments` of y and of the predictions and the sum of the
+    squared errors (module docstring); equals :func:`squared_loss_test` on the rows.
+
+    >>> from beyondchance.stats import Moments
+    >>> rng = np.random.default_rng(0)
+    >>> y, p = rng.normal(size=100), rng.normal(size=100)
+    >>> a = squared_loss_test_of_moments(100, Moments.from_values(y), Moments.from_values(p), ((y - p) ** 2).sum())
+    >>> bool(abs(a.pvalue - squared_loss_test(y, p).pvalue) < 1e-9)
+    True
+    """
+    if n < 3:
+        raise InvalidInputError("the permutation test of the squared error needs at least 3 rows")
+    syy, sff = float(y_moments.m2), float(pred_moments.m2)
+    mean = syy + sff + n * (float(y_moments.mean) - float(pred_moments.mean)) ** 2
+    return _clt_result(name, float(squared_error_sum), mean, 4.0 * syy * sff / (n - 1), float(n))

@@ -47,6 +47,7 @@ from ..permutation_rows import (
     regression_statistic,
     row_permutation_tests,
     squared_loss_test,
+    squared_loss_test_of_moments,
 )
 from ..permutation import (
     SCORE_MEASURES,
@@ -202,10 +203,18 @@ def _from_rows(report: dict[str, Any], names: list[str], *, n_resamples: int, se
     memory, ``report["inputs"]``); InvalidInputError saying why there is none (``why``:
     the reasons of the rows left out when others have a test)."""
     inp = report.get("inputs")
+    stats = report.get("statistics")
+    if inp is None and stats is not None and stats.task == "regression" and report.get("total_weight") is None \
+            and stats.prediction_moments is not None and ("mse" in names or "r2" in names):
+        t = squared_loss_test_of_moments(int(report["n"]), stats.moments, stats.prediction_moments,
+                                         stats.loss_sums.risk("squared") * stats.loss_sums.weight)
+        why.update(dict.fromkeys(names, "the Monte Carlo permutation test of the rows needs them in memory; "
+                                        "evaluate the rows in memory"))
+        return {name: t for name in ("mse", "r2") if name in names}
     if inp is None:
         raise InvalidInputError("the permutation test of weighted rows, class probabilities or a regression "
-                                "shuffles the rows, which this engine's statistics do not hold (the squared "
-                                "error's needs the moments of the predictions); evaluate the rows in memory")
+                                "shuffles the rows, which this engine's statistics do not hold (of unweighted "
+                                "regression rows they give the squared error's); evaluate the rows in memory")
     w, n, task = inp.weight, inp.n, inp.task
     if task == "regression":
         return _regression_tests(inp, names, report.get("quantile"), n_resamples=n_resamples, seed=seed, why=why)
