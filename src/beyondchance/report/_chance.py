@@ -27,7 +27,8 @@ rows with each row's weight attached to its label, with the report's number of r
 and seed (fewer when the rows times the draws exceed ``ROW_BUDGET``); the squared error of
 a regression (MSE, R²) by the permutation central limit theorem from the moments
 (asymptotic).  A report from a DuckDB/Spark relation gives these rows no p-value and says
-why in ``pvalue_method``."""
+why in ``pvalue_method`` — except the MSE and R² of unweighted rows, whose test the
+statistics give (the Moments of y and of the predictions, the squared-error sum)."""
 
 from __future__ import annotations
 
