@@ -279,3 +279,12 @@ def test_weighted_probability_report_rows_test_their_own_values():
     for name, m in r.metrics.items():
         assert m.pvalue is not None and "200 Monte Carlo" in m.pvalue_method, name
         assert abs(values[name] - m.value) < 1e-9, name
+
+
+def test_squared_loss_test_is_shift_invariant():
+    """A common offset of y and the predictions (1e6) changes nothing: no cancellation."""
+    rng = np.random.default_rng(11)
+    y, w = rng.normal(size=80), rng.exponential(size=80)
+    p = 0.3 * y + rng.normal(size=80)
+    a, b = squared_loss_test(y, p, w), squared_loss_test(y + 1e6, p + 1e6, w)
+    assert abs(a.pvalue - b.pvalue) < 1e-9 and abs(a.null_std - b.null_std) < 1e-9 * a.null_std

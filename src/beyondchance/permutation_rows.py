@@ -255,8 +255,10 @@ def squared_loss_test(y: Any, pred: Any, weight: Any = None, *, name: str = "mse
     >>> r.method, r.pvalue < 1e-6, squared_loss_test(y, rng.normal(size=200)).pvalue > 1e-3
     ('permutation CLT', True, True)
     """
-    y = np.asarray(y, dtype=np.float64)
     p = np.asarray(pred, dtype=np.float64)
+    shift = float(p.mean()) if p.size else 0.0  # y − ŷ is unchanged: sums of powers without large offsets
+    p = p - shift
+    y = np.asarray(y, dtype=np.float64) - shift
     n = y.shape[0]
     w = np.ones(n) if weight is None else np.asarray(weight, dtype=np.float64)
     total = float(w.sum())
