@@ -3,12 +3,18 @@
 For each test: the share of replicates whose p-value is at most 0.05 under the null
 (target within [0.03, 0.07] at 2,000 replicates), its Monte Carlo standard error, and
 the seed.  The tests' quick versions (300 replicates, [0.02, 0.09]) live in
-tests/test_delong.py, tests/test_model_comparison.py and tests/test_permutation.py.
+tests/test_delong.py, tests/test_model_comparison.py, tests/test_permutation.py and
+tests/test_permutation_rows.py.
 
 Scenarios
 ---------
-* permutation tests (labels: exact, and the mid-p-value; scores: Monte Carlo, and exact
-  at n = 12): random labels (π = 0.3), predictions independent of them;
+* permutation tests (labels: exact mid-p, and the conservative exact p-value; scores:
+  Monte Carlo, exact at n = 12, and the binned losses of 3,000 distinct scores on 200
+  bins): random labels (π = 0.3), predictions independent of them;
+* row permutation tests (:mod:`beyondchance.permutation_rows`): weighted binary and
+  multi-class rows (exponential weights), three-class probability rows (Dirichlet) and
+  regression targets (normal or exponential) independent of the predictions; the
+  permutation CLT of the squared error;
 * McNemar's test of accuracy against the majority class, and caret's binomial test
   against the no-information rate: a predictor whose
   population accuracy equals the majority rate exactly but which is not constant
@@ -23,35 +29,55 @@ Scenarios
 Usage: ``python benchmarks/sim_tests.py [--quick] [--replicates R] [--only TEXT]``
 
 Measured (full run, 2,000 replicates per test, seeds 1000 + the test's position; the two
-multi-class lines from ``--only "3 classes"``, added later with the same seeds)::
+"200 bins" lines from ``--only "200 bins"`` after the binned losses changed, same seeds)::
 
-    type-I error at level 0.05: 2000 replicates per test (target [0.03, 0.07])
-    test                                                                      rate    s.e.  in range  seconds
-    permutation, exact: prediction advantage (labels, n=200)                0.0295  0.0038        NO      9.1
-    permutation, exact: F1 (labels, n=200)                                  0.0335  0.0040       yes      9.8
-    permutation, exact: MCC (labels, n=60)                                  0.0255  0.0035        NO      6.0
-    permutation, exact: prediction advantage (labels, n=2000)               0.0500  0.0049       yes     53.0
-    permutation, exact mid-p: prediction advantage (labels, n=200)          0.0510  0.0049       yes      2.9
-    permutation, exact mid-p: MCC (labels, n=60)                            0.0440  0.0046       yes      1.5
-    permutation, Monte Carlo 1000: ROC AUC (n=200)                          0.0505  0.0049       yes    129.2
-    permutation, Monte Carlo 1000: average precision (n=200)                0.0485  0.0048       yes     87.5
-    permutation, exact: ROC AUC (n=12)                                      0.0355  0.0041       yes      2.0
-    permutation, exact mid-p: ROC AUC (n=12)                                0.0570  0.0052       yes      2.1
-    McNemar: accuracy vs the majority class (n=300, boundary null)          0.0445  0.0046       yes      0.6
-    binomial (caret): accuracy vs no-information rate (n=300, boundary null)  0.1110  0.0070        NO      0.6
-    DeLong: equal AUC, independent models (n=200)                           0.0490  0.0048       yes      1.4
-    DeLong: equal AUC, correlated models (n=200)                            0.0495  0.0049       yes      1.4
-    McNemar exact: equal accuracy (n=300)                                   0.0380  0.0043       yes     71.8
-    paired bootstrap 500: F1 (n=300)                                        0.0445  0.0046       yes     76.4
-    paired bootstrap 500: average precision (n=300)                         0.0535  0.0050       yes     50.9
-    paired bootstrap 500: log loss (n=300)                                  0.0515  0.0049       yes     14.7
-    permutation, Monte Carlo 1000: MCC (3 classes, n=150)                   0.0445  0.0046       yes      1.0
-    permutation, Monte Carlo 1000: macro F1 (3 classes, n=150)              0.0555  0.0051       yes      1.4
+    type-I error at level 0.05: 2000 replicates per test (target [0.03, 0.07] for the defaults)
+    test                                                                                    rate    s.e.  in range  default  seconds
+    permutation, exact mid-p: prediction advantage (labels, n=200)                        0.0425  0.0045       yes      yes      0.2
+    permutation, exact mid-p: F1 (labels, n=200)                                          0.0485  0.0048       yes      yes      0.2
+    permutation, exact mid-p: MCC (labels, n=60)                                          0.0435  0.0046       yes      yes      0.2
+    permutation, exact mid-p: prediction advantage (labels, n=2000)                       0.0555  0.0051       yes      yes      0.3
+    permutation, exact mid-p: ROC AUC (n=12)                                              0.0565  0.0052       yes      yes      1.1
+    permutation, exact (mid_p=False): prediction advantage (labels, n=200)                0.0355  0.0041       yes       no      0.2
+    permutation, exact (mid_p=False): MCC (labels, n=60)                                  0.0225  0.0033        NO       no      0.2
+    permutation, exact (mid_p=False): ROC AUC (n=12)                                      0.0295  0.0038        NO       no      2.5
+    permutation, Monte Carlo 1000: ROC AUC (n=200)                                        0.0510  0.0049       yes      yes     36.0
+    permutation, Monte Carlo 1000: average precision (n=200)                              0.0520  0.0050       yes      yes     36.2
+    permutation, Monte Carlo 1000, 200 bins: Brier (n=3000)                               0.0440  0.0046       yes      yes     40.2
+    permutation, Monte Carlo 1000, 200 bins: log loss (n=3000)                            0.0475  0.0048       yes      yes     53.7
+    McNemar mid-p: accuracy vs the majority class (n=300, boundary null)                  0.0495  0.0049       yes      yes      1.0
+    McNemar (mid_p=False): accuracy vs the majority class (n=300, boundary null)          0.0395  0.0044       yes       no      1.0
+    binomial (caret): accuracy vs no-information rate (n=300, boundary null)              0.1070  0.0069        NO       no      0.7
+    DeLong: equal AUC, independent models (n=200)                                         0.0490  0.0048       yes      yes      1.5
+    DeLong: equal AUC, correlated models (n=200)                                          0.0485  0.0048       yes      yes      1.3
+    McNemar exact: equal accuracy (n=300)                                                 0.0395  0.0044       yes      yes     39.6
+    paired bootstrap 500: F1 (n=300)                                                      0.0470  0.0047       yes      yes     23.2
+    paired bootstrap 500: average precision (n=300)                                       0.0525  0.0050       yes      yes     56.1
+    paired bootstrap 500: log loss (n=300)                                                0.0525  0.0050       yes      yes     22.2
+    permutation, Monte Carlo 1000: MCC (3 classes, n=150)                                 0.0360  0.0042       yes      yes      1.5
+    permutation, Monte Carlo 1000: macro F1 (3 classes, n=150)                            0.0505  0.0049       yes      yes      2.0
+    rows, Monte Carlo 1000: weighted ROC AUC (n=200)                                      0.0490  0.0048       yes      yes     34.8
+    rows, Monte Carlo 1000: weighted average precision (n=200)                            0.0460  0.0047       yes      yes     39.9
+    rows, Monte Carlo 1000: weighted F1 (labels, n=200)                                   0.0520  0.0050       yes      yes     12.4
+    rows, Monte Carlo 1000: weighted prediction advantage (labels, n=200)                 0.0440  0.0046       yes      yes     12.1
+    rows, Monte Carlo 1000: weighted log loss (n=200)                                     0.0430  0.0045       yes      yes     26.0
+    rows, Monte Carlo 1000: weighted MCC (3 classes, n=150)                               0.0550  0.0051       yes      yes      6.4
+    rows, Monte Carlo 1000: one-vs-rest ROC AUC macro (3-class probabilities, n=150)      0.0540  0.0051       yes      yes     62.5
+    rows, Monte Carlo 1000: one-vs-rest ROC AUC weighted (3-class probabilities, n=150)   0.0500  0.0049       yes      yes     55.2
+    rows, Monte Carlo 1000: one-vs-rest avg. precision macro (3-class probabilities, n=150)  0.0480  0.0048       yes      yes     47.4
+    rows, Monte Carlo 1000: log loss (3-class probabilities, n=150)                       0.0510  0.0049       yes      yes      6.4
+    rows, Monte Carlo 1000: Brier (3-class probabilities, n=150)                          0.0540  0.0051       yes      yes      6.2
+    permutation CLT: MSE / R² (regression, normal y, n=50)                                0.0500  0.0049       yes      yes      0.1
+    permutation CLT: MSE / R² (regression, exponential y, n=200)                          0.0495  0.0049       yes      yes      0.1
+    permutation CLT: MSE / R² (regression, weighted, n=200)                               0.0425  0.0045       yes      yes      0.1
+    rows, Monte Carlo 1000: MAE / D² (regression, exponential y, n=200)                   0.0480  0.0048       yes      yes     13.0
+    rows, Monte Carlo 1000: pinball 0.8 (regression, weighted, n=200)                     0.0520  0.0050       yes      yes     19.2
 
-The exact permutation tests of labels are conservative at small n (a coarse null: TP takes
-few values), as Fisher's exact test is; at n = 2,000 the rate is 0.0500, and the mid-p-value
-(``mid_p=True``) brings small n to the level.  caret's binomial test exceeds the level
-because it takes the no-information rate as known; the report uses McNemar's form.
+"default" marks what the report and the library use by default (the target applies to
+those: every one is within [0.03, 0.07]).  The conservative exact p-values
+(``mid_p=False``) fall below 0.03 at small n (a coarse null: TP takes few values), as
+Fisher's exact test does; caret's binomial test exceeds the level because it takes the
+no-information rate as known.
 """
 
 from __future__ import annotations
@@ -63,18 +89,77 @@ import time
 import numpy as np
 
 import beyondchance as bc
+from beyondchance.baselines import PinballLoss
+from beyondchance.curves import threshold_counts
+from beyondchance.permutation import permutation_tests_of_scores
+from beyondchance.permutation_rows import (
+    binary_statistic,
+    multiclass_statistic,
+    probabilities_statistic,
+    regression_statistic,
+    row_permutation_tests,
+    squared_loss_test,
+)
 
 LEVEL = 0.05
 
 
 def permutation_scenario(measure: str, n: int, rng: np.random.Generator, n_resamples: int,
-                         mid_p: bool = False) -> float:
+                         mid_p: bool = True) -> float:
     y = (rng.random(n) < 0.3).astype(int)
     if (y == 0).all() or (y == 1).all():
         y[0] = 1 - y[0]
     s = rng.random(n)
     pred = (s < rng.uniform(0.2, 0.8)).astype(int) if measure in bc.METRICS else s
     return bc.permutation_test(measure, y, pred, n_resamples=n_resamples, random_state=rng, mid_p=mid_p).pvalue
+
+
+def binned_loss_scenario(measure: str, n: int, rng: np.random.Generator, n_resamples: int) -> float:
+    """The report's test of a loss of more than MAX_SCORE_BINS distinct scores: the binned
+    loss over PERMUTATION_BINS bins."""
+    from beyondchance.report._chance import PERMUTATION_BINS
+
+    y = (rng.random(n) < 0.3).astype(int)
+    tc = threshold_counts(y, rng.random(n))
+    return permutation_tests_of_scores((measure,), tc, n_resamples=n_resamples, random_state=rng,
+                                       max_bins=PERMUTATION_BINS)[measure].pvalue
+
+
+def weighted_binary_scenario(measure: str, n: int, rng: np.random.Generator, n_resamples: int) -> float:
+    """Weighted rows (exponential weights), scores independent of the labels."""
+    y = (rng.random(n) < 0.3).astype(int)
+    y[:2] = [0, 1]
+    s, w = rng.random(n), rng.exponential(size=n)
+    stat = binary_statistic(y == 1, w, pred=s >= 0.5, scores=s, names=(measure,))
+    greater = measure not in ("log_loss", "brier")
+    return row_permutation_tests(stat, n, {measure: greater}, n_resamples=n_resamples, random_state=rng)[measure].pvalue
+
+
+def weighted_multiclass_scenario(measure: str, n: int, rng: np.random.Generator, n_resamples: int) -> float:
+    c, pred, w = rng.integers(0, 3, n), rng.integers(0, 3, n), rng.exponential(size=n)
+    stat = multiclass_statistic(c, pred, 3, w, (measure,))
+    return row_permutation_tests(stat, n, {measure: True}, n_resamples=n_resamples, random_state=rng)[measure].pvalue
+
+
+def probabilities_scenario(measure: str, n: int, rng: np.random.Generator, n_resamples: int) -> float:
+    """Three classes, probability rows (Dirichlet) independent of the labels, unweighted."""
+    c, P = rng.integers(0, 3, n), rng.dirichlet(np.ones(3), n)
+    c[:3] = [0, 1, 2]
+    stat = probabilities_statistic(c, P, None, (measure,))
+    greater = measure not in ("log_loss", "brier")
+    return row_permutation_tests(stat, n, {measure: greater}, n_resamples=n_resamples, random_state=rng)[measure].pvalue
+
+
+def regression_scenario(loss: str, n: int, rng: np.random.Generator, n_resamples: int, skewed: bool = False,
+                        weighted: bool = False) -> float:
+    """Targets (normal, or exponential when ``skewed``) independent of normal predictions."""
+    y = rng.exponential(size=n) if skewed else rng.normal(size=n)
+    pred = rng.normal(size=n)
+    w = rng.exponential(size=n) if weighted else None
+    if loss == "squared":
+        return squared_loss_test(y, pred, w).pvalue
+    stat = regression_statistic(y, pred, w, {loss: "absolute" if loss == "absolute" else PinballLoss(0.8)})
+    return row_permutation_tests(stat, n, {loss: False}, n_resamples=n_resamples, random_state=rng)[loss].pvalue
 
 
 def multiclass_scenario(measure: str, n: int, rng: np.random.Generator, n_resamples: int) -> float:
@@ -85,10 +170,10 @@ def multiclass_scenario(measure: str, n: int, rng: np.random.Generator, n_resamp
     return permutation_test_of_matrix(measure, cm, n_resamples=n_resamples, random_state=rng).pvalue
 
 
-def constant_scenario(n: int, rng: np.random.Generator, method: str) -> float:
+def constant_scenario(n: int, rng: np.random.Generator, method: str, mid_p: bool = True) -> float:
     y = (rng.random(n) < 0.3).astype(int)
     pred = np.where(y == 1, rng.random(n) < 0.7, rng.random(n) < 0.3).astype(int)
-    return bc.permutation_test("accuracy", y, pred, method=method).pvalue
+    return bc.permutation_test("accuracy", y, pred, method=method, mid_p=mid_p).pvalue
 
 
 def delong_scenario(n: int, rng: np.random.Generator, shared: bool) -> float:
@@ -120,51 +205,93 @@ def main() -> None:
     reps = args.replicates or (300 if args.quick else 2000)
     mc = 300 if args.quick else 1000  # Monte Carlo permutations per p-value
     boot = 200 if args.quick else 500  # paired bootstrap resamples per p-value
+    # (name, draw, whether the test is a default of the report / library: the target applies to those)
     scenarios = [
-        ("permutation, exact: prediction advantage (labels, n=200)",
-         lambda rng: permutation_scenario("prediction_advantage", 200, rng, mc)),
-        ("permutation, exact: F1 (labels, n=200)", lambda rng: permutation_scenario("f1", 200, rng, mc)),
-        ("permutation, exact: MCC (labels, n=60)", lambda rng: permutation_scenario("mcc", 60, rng, mc)),
-        ("permutation, exact: prediction advantage (labels, n=2000)",
-         lambda rng: permutation_scenario("prediction_advantage", 2000, rng, mc)),
         ("permutation, exact mid-p: prediction advantage (labels, n=200)",
-         lambda rng: permutation_scenario("prediction_advantage", 200, rng, mc, mid_p=True)),
-        ("permutation, exact mid-p: MCC (labels, n=60)",
-         lambda rng: permutation_scenario("mcc", 60, rng, mc, mid_p=True)),
-        (f"permutation, Monte Carlo {mc}: ROC AUC (n=200)", lambda rng: permutation_scenario("roc_auc", 200, rng, mc)),
+         lambda rng: permutation_scenario("prediction_advantage", 200, rng, mc), True),
+        ("permutation, exact mid-p: F1 (labels, n=200)", lambda rng: permutation_scenario("f1", 200, rng, mc), True),
+        ("permutation, exact mid-p: MCC (labels, n=60)", lambda rng: permutation_scenario("mcc", 60, rng, mc), True),
+        ("permutation, exact mid-p: prediction advantage (labels, n=2000)",
+         lambda rng: permutation_scenario("prediction_advantage", 2000, rng, mc), True),
+        ("permutation, exact mid-p: ROC AUC (n=12)", lambda rng: permutation_scenario("roc_auc", 12, rng, mc), True),
+        ("permutation, exact (mid_p=False): prediction advantage (labels, n=200)",
+         lambda rng: permutation_scenario("prediction_advantage", 200, rng, mc, mid_p=False), False),
+        ("permutation, exact (mid_p=False): MCC (labels, n=60)",
+         lambda rng: permutation_scenario("mcc", 60, rng, mc, mid_p=False), False),
+        ("permutation, exact (mid_p=False): ROC AUC (n=12)",
+         lambda rng: permutation_scenario("roc_auc", 12, rng, mc, mid_p=False), False),
+        (f"permutation, Monte Carlo {mc}: ROC AUC (n=200)", lambda rng: permutation_scenario("roc_auc", 200, rng, mc),
+         True),
         (f"permutation, Monte Carlo {mc}: average precision (n=200)",
-         lambda rng: permutation_scenario("pr_auc", 200, rng, mc)),
-        ("permutation, exact: ROC AUC (n=12)", lambda rng: permutation_scenario("roc_auc", 12, rng, mc)),
-        ("permutation, exact mid-p: ROC AUC (n=12)",
-         lambda rng: permutation_scenario("roc_auc", 12, rng, mc, mid_p=True)),
-        ("McNemar: accuracy vs the majority class (n=300, boundary null)",
-         lambda rng: constant_scenario(300, rng, "mcnemar")),
+         lambda rng: permutation_scenario("pr_auc", 200, rng, mc), True),
+        (f"permutation, Monte Carlo {mc}, 200 bins: Brier (n=3000)",
+         lambda rng: binned_loss_scenario("brier", 3000, rng, mc), True),
+        (f"permutation, Monte Carlo {mc}, 200 bins: log loss (n=3000)",
+         lambda rng: binned_loss_scenario("log_loss", 3000, rng, mc), True),
+        ("McNemar mid-p: accuracy vs the majority class (n=300, boundary null)",
+         lambda rng: constant_scenario(300, rng, "mcnemar"), True),
+        ("McNemar (mid_p=False): accuracy vs the majority class (n=300, boundary null)",
+         lambda rng: constant_scenario(300, rng, "mcnemar", mid_p=False), False),
         ("binomial (caret): accuracy vs no-information rate (n=300, boundary null)",
-         lambda rng: constant_scenario(300, rng, "binomial")),
-        ("DeLong: equal AUC, independent models (n=200)", lambda rng: delong_scenario(200, rng, False)),
-        ("DeLong: equal AUC, correlated models (n=200)", lambda rng: delong_scenario(200, rng, True)),
-        ("McNemar exact: equal accuracy (n=300)", lambda rng: paired_scenario("accuracy", 300, rng, boot)),
-        (f"paired bootstrap {boot}: F1 (n=300)", lambda rng: paired_scenario("f1", 300, rng, boot)),
-        (f"paired bootstrap {boot}: average precision (n=300)", lambda rng: paired_scenario("pr_auc", 300, rng, boot)),
-        (f"paired bootstrap {boot}: log loss (n=300)", lambda rng: paired_scenario("log_loss", 300, rng, boot)),
+         lambda rng: constant_scenario(300, rng, "binomial"), False),
+        ("DeLong: equal AUC, independent models (n=200)", lambda rng: delong_scenario(200, rng, False), True),
+        ("DeLong: equal AUC, correlated models (n=200)", lambda rng: delong_scenario(200, rng, True), True),
+        ("McNemar exact: equal accuracy (n=300)", lambda rng: paired_scenario("accuracy", 300, rng, boot), True),
+        (f"paired bootstrap {boot}: F1 (n=300)", lambda rng: paired_scenario("f1", 300, rng, boot), True),
+        (f"paired bootstrap {boot}: average precision (n=300)", lambda rng: paired_scenario("pr_auc", 300, rng, boot),
+         True),
+        (f"paired bootstrap {boot}: log loss (n=300)", lambda rng: paired_scenario("log_loss", 300, rng, boot), True),
         (f"permutation, Monte Carlo {mc}: MCC (3 classes, n=150)",
-         lambda rng: multiclass_scenario("mcc", 150, rng, mc)),
+         lambda rng: multiclass_scenario("mcc", 150, rng, mc), True),
         (f"permutation, Monte Carlo {mc}: macro F1 (3 classes, n=150)",
-         lambda rng: multiclass_scenario("f1", 150, rng, mc)),
+         lambda rng: multiclass_scenario("f1", 150, rng, mc), True),
+        (f"rows, Monte Carlo {mc}: weighted ROC AUC (n=200)",
+         lambda rng: weighted_binary_scenario("roc_auc", 200, rng, mc), True),
+        (f"rows, Monte Carlo {mc}: weighted average precision (n=200)",
+         lambda rng: weighted_binary_scenario("pr_auc", 200, rng, mc), True),
+        (f"rows, Monte Carlo {mc}: weighted F1 (labels, n=200)",
+         lambda rng: weighted_binary_scenario("f1", 200, rng, mc), True),
+        (f"rows, Monte Carlo {mc}: weighted prediction advantage (labels, n=200)",
+         lambda rng: weighted_binary_scenario("prediction_advantage", 200, rng, mc), True),
+        (f"rows, Monte Carlo {mc}: weighted log loss (n=200)",
+         lambda rng: weighted_binary_scenario("log_loss", 200, rng, mc), True),
+        (f"rows, Monte Carlo {mc}: weighted MCC (3 classes, n=150)",
+         lambda rng: weighted_multiclass_scenario("mcc", 150, rng, mc), True),
+        (f"rows, Monte Carlo {mc}: one-vs-rest ROC AUC macro (3-class probabilities, n=150)",
+         lambda rng: probabilities_scenario("roc_auc", 150, rng, mc), True),
+        (f"rows, Monte Carlo {mc}: one-vs-rest ROC AUC weighted (3-class probabilities, n=150)",
+         lambda rng: probabilities_scenario("roc_auc_weighted", 150, rng, mc), True),
+        (f"rows, Monte Carlo {mc}: one-vs-rest avg. precision macro (3-class probabilities, n=150)",
+         lambda rng: probabilities_scenario("pr_auc", 150, rng, mc), True),
+        (f"rows, Monte Carlo {mc}: log loss (3-class probabilities, n=150)",
+         lambda rng: probabilities_scenario("log_loss", 150, rng, mc), True),
+        (f"rows, Monte Carlo {mc}: Brier (3-class probabilities, n=150)",
+         lambda rng: probabilities_scenario("brier", 150, rng, mc), True),
+        ("permutation CLT: MSE / R² (regression, normal y, n=50)",
+         lambda rng: regression_scenario("squared", 50, rng, mc), True),
+        ("permutation CLT: MSE / R² (regression, exponential y, n=200)",
+         lambda rng: regression_scenario("squared", 200, rng, mc, skewed=True), True),
+        ("permutation CLT: MSE / R² (regression, weighted, n=200)",
+         lambda rng: regression_scenario("squared", 200, rng, mc, weighted=True), True),
+        (f"rows, Monte Carlo {mc}: MAE / D² (regression, exponential y, n=200)",
+         lambda rng: regression_scenario("absolute", 200, rng, mc, skewed=True), True),
+        (f"rows, Monte Carlo {mc}: pinball 0.8 (regression, weighted, n=200)",
+         lambda rng: regression_scenario("pinball", 200, rng, mc, weighted=True), True),
     ]
-    seeds = {name: 1000 + i for i, (name, _) in enumerate(scenarios)}  # one seed per test, whatever --only picks
+    seeds = {name: 1000 + i for i, (name, _, _) in enumerate(scenarios)}  # one seed per test, whatever --only picks
     if args.only:
-        scenarios = [(name, draw) for name, draw in scenarios if args.only in name]
-    print(f"type-I error at level {LEVEL}: {reps} replicates per test (target [0.03, 0.07])")
-    print(f"{'test':70s} {'rate':>7s} {'s.e.':>7s} {'in range':>9s} {'seconds':>8s}")
-    for name, draw in scenarios:
+        scenarios = [row for row in scenarios if args.only in row[0]]
+    print(f"type-I error at level {LEVEL}: {reps} replicates per test (target [0.03, 0.07] for the defaults)")
+    print(f"{'test':84s} {'rate':>7s} {'s.e.':>7s} {'in range':>9s} {'default':>8s} {'seconds':>8s}")
+    for name, draw, default in scenarios:
         rng = np.random.default_rng(seeds[name])
         t0 = time.perf_counter()
         p = np.array([draw(rng) for _ in range(reps)])
         rate = float(np.mean(p <= LEVEL))
         se = math.sqrt(rate * (1 - rate) / reps)
         ok = "yes" if 0.03 <= rate <= 0.07 else "NO"
-        print(f"{name:70s} {rate:7.4f} {se:7.4f} {ok:>9s} {time.perf_counter() - t0:8.1f}", flush=True)
+        print(f"{name:84s} {rate:7.4f} {se:7.4f} {ok:>9s} {'yes' if default else 'no':>8s} "
+              f"{time.perf_counter() - t0:8.1f}", flush=True)
 
 
 if __name__ == "__main__":

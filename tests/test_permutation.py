@@ -31,19 +31,21 @@ LABEL_FUNCTIONS = {
 }
 
 
-def enumerated_pvalue(fn, y, pred, greater=True):
+def enumerated_pvalue(fn, y, pred, greater=True, mid_p=False):
     """Share of the arrangements of y's positives (each equally likely under permutation)
-    whose measure is at least as good as the observed one."""
+    whose measure is at least as good as the observed one (``mid_p``: strictly better, plus
+    half the share of those equal to it)."""
     n, P = len(y), int(np.sum(y))
     obs = fn(y, pred)
-    hits = total = 0
+    hits = equal = total = 0
     for pos in itertools.combinations(range(n), P):
         yy = np.zeros(n, dtype=int)
         yy[list(pos)] = 1
         v = fn(yy, pred)
         total += 1
         hits += (v >= obs - 1e-12) if greater else (v <= obs + 1e-12)
-    return hits / total
+        equal += abs(v - obs) <= 1e-12
+    return (hits - 0.5 * equal) / total if mid_p else hits / total
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -55,9 +57,12 @@ def test_exact_scores_equal_full_enumeration(measure, seed):
     y[rng.choice(n, int(rng.integers(1, n)), replace=False)] = 1
     s = rng.integers(1, 6, n) / 6.0  # ties
     r = bc.permutation_test(measure, y, s)
-    assert r.method == "exact"
-    expected = enumerated_pvalue(SCORE_FUNCTIONS[measure], y, s, greater=measure not in ("log_loss", "brier"))
-    assert abs(r.pvalue - expected) < 1e-12
+    assert r.method == "exact mid-p"
+    greater = measure not in ("log_loss", "brier")
+    expected = enumerated_pvalue(SCORE_FUNCTIONS[measure], y, s, greater=greater)
+    assert abs(r.pvalue_conservative - expected) < 1e-12
+    assert abs(r.pvalue - enumerated_pvalue(SCORE_FUNCTIONS[measure], y, s, greater=greater, mid_p=True)) < 1e-12
+    assert bc.permutation_test(measure, y, s, mid_p=False).pvalue == r.pvalue_conservative
     assert abs(r.statistic - SCORE_FUNCTIONS[measure](y, s)) < 1e-12
 
 
@@ -71,7 +76,10 @@ def test_exact_labels_equal_full_enumeration(measure, seed):
     pred = rng.integers(0, 2, n)
     r = bc.permutation_test(measure, y, pred)
     expected = enumerated_pvalue(LABEL_FUNCTIONS[measure], y, pred)
-    assert r.method == "exact" and abs(r.pvalue - expected) < 1e-12
+    assert r.method == "exact mid-p" and abs(r.pvalue_conservative - expected) < 1e-12
+    assert abs(r.pvalue - enumerated_pvalue(LABEL_FUNCTIONS[measure], y, pred, mid_p=True)) < 1e-12
+    off = bc.permutation_test(measure, y, pred, mid_p=False)
+    assert off.method == "exact" and off.pvalue == off.pvalue_conservative == r.pvalue_conservative
 
 
 def test_mid_p_by_enumeration():
@@ -94,12 +102,13 @@ def test_monte_carlo_within_its_error_of_exact():
         exact = bc.permutation_test(measure, y, s)
         mc = bc.permutation_test(measure, y, s, method="monte-carlo", n_resamples=4000, random_state=1)
         assert mc.method == "monte-carlo" and mc.n_resamples == 4000
-        assert abs(mc.pvalue - exact.pvalue) < 4 * mc.pvalue_standard_error + 1 / 4001
+        assert abs(mc.pvalue - exact.pvalue_conservative) < 4 * mc.pvalue_standard_error + 1 / 4001
+        assert mc.pvalue_conservative == mc.pvalue
         assert abs(mc.null_mean - exact.null_mean) < 4 * exact.null_std / np.sqrt(4000)
     pred = (s > 0.5).astype(int)
     exact = bc.permutation_test("f1", y, pred)
     mc = bc.permutation_test("f1", y, pred, method="monte-carlo", n_resamples=4000)
-    assert abs(mc.pvalue - exact.pvalue) < 4 * mc.pvalue_standard_error + 1 / 4001
+    assert abs(mc.pvalue - exact.pvalue_conservative) < 4 * mc.pvalue_standard_error + 1 / 4001
 
 
 def test_several_score_measures_share_the_draws():
@@ -114,7 +123,38 @@ def test_several_score_measures_share_the_draws():
     for name in names:
         assert together[name] == permutation_test_of_scores(name, tc, n_resamples=300, random_state=3)
     binned = permutation_tests_of_scores(names, tc, n_resamples=300, random_state=3, max_bins=20)
-    assert set(binned) == {"roc_auc", "pr_auc", "lift_auc"}  # a loss needs one cell per distinct score
+    assert set(binned) == set(names)  # a loss of binned scores: the binned loss
+
+
+@pytest.mark.parametrize("loss", ["brier", "log_loss"])
+def test_binned_loss_equals_enumeration(loss):
+    """Scores pooled into bins: the test of the loss of the binned scores (each bin's rows
+    scored with its middle distinct score) equals full enumeration of that statistic."""
+    from beyondchance.curves import threshold_counts
+    from beyondchance.permutation import permutation_test_of_scores
+    from beyondchance.score_statistics import ScoreCells
+
+    rng = np.random.default_rng(31)
+    y = np.r_[np.ones(4, int), np.zeros(6, int)]
+    s = rng.random(10) * 0.6 + 0.3 * y
+    tc = threshold_counts(y, s)
+    cells = ScoreCells.from_counts(tc, max_bins=3)
+    sizes = np.rint(cells.pos_units + cells.neg_units).astype(int)
+    assert sizes.size == 3 and sizes.sum() == 10
+    desc = np.sort(s)[::-1]
+    ends = np.cumsum(sizes)
+    middle = desc[(ends - sizes + ends - 1) // 2]  # each bin's middle distinct score
+    binned_scores = np.empty(10)
+    binned_scores[np.argsort(-s)] = np.repeat(middle, sizes)
+    fn = SCORE_FUNCTIONS[loss]
+
+    def binned(yy, _):
+        return fn(yy, binned_scores)
+
+    r = permutation_test_of_scores(loss, tc, max_bins=3)
+    assert r.method == "exact mid-p" and abs(r.statistic - binned(y, s)) < 1e-12
+    assert abs(r.pvalue_conservative - enumerated_pvalue(binned, y, s, greater=False)) < 1e-12
+    assert abs(r.pvalue - enumerated_pvalue(binned, y, s, greater=False, mid_p=True)) < 1e-12
 
 
 def test_binomial_form_is_carets_test():
@@ -145,10 +185,13 @@ def test_mcnemar_against_the_best_constant(pi):
     b = int(np.sum((pred == y) & (const != y)))  # model right, constant wrong
     c = int(np.sum((pred != y) & (const == y)))
     expected = stats.binomtest(b, b + c, 0.5, alternative="greater").pvalue
+    mid = expected - 0.5 * stats.binom.pmf(b, b + c, 0.5)
     for measure in ("accuracy", "prediction_advantage"):
         r = bc.permutation_test(measure, y, pred, method="mcnemar")
         if pi != 0.5:
-            assert abs(r.pvalue - expected) < 1e-12 and r.method == "mcnemar"
+            assert abs(r.pvalue_conservative - expected) < 1e-12 and r.method == "mcnemar mid-p"
+            assert abs(r.pvalue - mid) < 1e-12
+            assert bc.permutation_test(measure, y, pred, method="mcnemar", mid_p=False).pvalue == r.pvalue_conservative
         assert abs(r.statistic - LABEL_FUNCTIONS[measure](y, pred)) < 1e-12
     if pi != 0.5:  # the one-sided p is half compare_models' two-sided one when the model is ahead
         two = bc.compare_models(y, {"constant": const, "model": pred}, metrics=["accuracy"], n_resamples=50)
@@ -275,7 +318,8 @@ def test_report_pvalues_from_its_statistics():
         assert m.ci.low <= lo <= hi <= m.ci.high  # the one-sided 95% bounds lie inside the 95% interval
         assert m.confidence_bound == (lo if m.greater_is_better else hi)
         assert m.to_dict()["pvalue"] == m.pvalue
-    assert bc.evaluate(y, s, n_resamples=500, sample_weight=rng.random(300))["f1"].pvalue is None
+    weighted = bc.evaluate(y, s, n_resamples=500, sample_weight=rng.random(300))["f1"]  # rows permuted
+    assert 0 < weighted.pvalue <= 1 and "500 Monte Carlo" in weighted.pvalue_method
     # shown beside the interval in every rendering
     from beyondchance.report.render_terminal import render_report_text
 
@@ -307,7 +351,7 @@ def test_multiclass_from_the_confusion_matrix():
     major = np.bincount(y).argmax()
     right, const_right = pred == y, y == major
     b, c = int(np.sum(right & ~const_right)), int(np.sum(~right & const_right))
-    expected = stats.binomtest(b, b + c, 0.5, alternative="greater").pvalue
+    expected = stats.binomtest(b, b + c, 0.5, alternative="greater").pvalue - 0.5 * stats.binom.pmf(b, b + c, 0.5)
     assert abs(r["accuracy"].pvalue - expected) < 1e-12 and abs(r["prediction_advantage"].pvalue - expected) < 1e-12
     assert r.check("pvalue(mcc) <= 1").requirements[0].measured == r["mcc"].pvalue
 

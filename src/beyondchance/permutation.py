@@ -83,14 +83,19 @@ class PermutationTestResult:
     ----------
     measure : name
     statistic : the measure on the test set
-    pvalue : one-sided, P(M* at least as good as the statistic) under the null
-    method : ``"exact"``, ``"exact mid-p"``, ``"monte-carlo"``, ``"mcnemar"`` or ``"binomial"``
+    pvalue : one-sided: by default (``mid_p=True``) the mid-p-value
+        P(M* better) + P(M* = statistic) / 2 of the exact tests, else P(M* at least as good)
+    method : ``"exact mid-p"``, ``"exact"``, ``"mcnemar mid-p"``, ``"mcnemar"``,
+        ``"monte-carlo"`` or ``"binomial"``
     pvalue_standard_error : Monte Carlo standard error of the p-value (0 when exact)
     n_resamples : Monte Carlo draws (None when exact)
     null_mean, null_std : mean and standard deviation of the null distribution: the
         measure's chance value on this test set
     null_quantiles : the null's 5%, 50% and 95% quantiles
     greater_is_better : direction
+    pvalue_conservative : P(M* at least as good): the exact test's p-value, valid (its
+        rejection rate never exceeds the level) but conservative when the null is coarse;
+        equals ``pvalue`` for the Monte Carlo and binomial tests
     """
 
     measure: str
@@ -103,10 +108,12 @@ class PermutationTestResult:
     null_std: float
     null_quantiles: tuple[float, float, float]
     greater_is_better: bool
+    pvalue_conservative: float
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "measure": self.measure, "statistic": self.statistic, "pvalue": self.pvalue, "method": self.method,
+            "pvalue_conservative": self.pvalue_conservative,
             "pvalue_standard_error": self.pvalue_standard_error, "n_resamples": self.n_resamples,
             "null_mean": self.null_mean, "null_std": self.null_std, "null_quantiles": list(self.null_quantiles),
             "greater_is_better": self.greater_is_better,
@@ -135,14 +142,12 @@ def _tail(values: np.ndarray, observed: float, greater: bool) -> np.ndarray:
         return values >= observed - tol if greater else values <= observed + tol
 
 
-def _exact_pvalue(values: np.ndarray, prob: np.ndarray, observed: float, greater: bool, mid_p: bool) -> float:
-    """P(M* at least as good) — or the mid-p-value P(M* better) + P(M* = M_obs) / 2."""
+def _exact_pvalues(values: np.ndarray, prob: np.ndarray, observed: float, greater: bool) -> tuple[float, float]:
+    """(P(M* at least as good), the mid-p-value P(M* better) + P(M* = M_obs) / 2)."""
     tail = _tail(values, observed, greater)
     p = float(prob[tail].sum())
-    if mid_p:
-        strictly = _tail(values, observed, not greater) & tail  # equal to the observed value
-        p -= 0.5 * float(prob[strictly].sum())
-    return min(1.0, p)
+    equal = _tail(values, observed, not greater) & tail  # equal to the observed value
+    return min(1.0, p), min(1.0, p - 0.5 * float(prob[equal].sum()))
 
 
 def _log_comb(a: Any, b: Any) -> Any:
@@ -218,7 +223,7 @@ def permutation_test(
     n_resamples: int = 10_000,
     max_exact: int = 200_000,
     random_state: Any = 0,
-    mid_p: bool = False,
+    mid_p: bool = True,
 ) -> PermutationTestResult:
     r"""One-sided test that a predictor is better than chance (the permutation null).
 
@@ -259,12 +264,17 @@ def permutation_test(
         Largest number of label arrangements enumerated for scores.
     random_state : int or Generator
         Seed of the Monte Carlo draws.
-    mid_p : bool
-        Exact tests: the mid-p-value :math:`P(M^* \text{ better}) + \tfrac12 P(M^* = M_{obs})`
-        (Lancaster 1961) instead of :math:`P(M^* \text{ at least as good})`.  The exact
-        p-value is valid but conservative when the null is coarse (few values of TP: its
-        rejection rate at 5% was 0.0295 for PA at n = 200 in benchmarks/sim_tests.py); the
-        mid-p-value's rate is close to the level on average, without the guarantee.
+    mid_p : bool, default True
+        Exact tests (enumeration and McNemar's): the mid-p-value
+        :math:`P(M^* \text{ better}) + \tfrac12 P(M^* = M_{obs})` (Lancaster 1961; the
+        form Agresti recommends for discrete tests), the default; ``False``:
+        :math:`P(M^* \text{ at least as good})`, kept in the result as
+        ``pvalue_conservative`` either way.  The latter is valid but conservative when the
+        null is coarse — few values of TP: its rejection rate at 5% was 0.0225 for the MCC
+        at n = 60 and 0.0295 for the ROC AUC at n = 12 (benchmarks/sim_tests.py, 2,000
+        replicates) — while the mid-p-value's rate was 0.0435 and 0.0565 there, and within
+        [0.03, 0.07] in every cell of that study.  Monte Carlo p-values are
+        (1 + #{M* at least as good}) / (B + 1) either way.
 
     Returns
     -------
@@ -280,8 +290,10 @@ def permutation_test(
     --------
     >>> y = [0, 0, 0, 0, 0, 0, 1, 1, 1, 1]
     >>> r = permutation_test("accuracy", y, [0, 0, 0, 0, 0, 1, 1, 1, 1, 0])
-    >>> r.statistic, r.method, round(r.pvalue, 4)      # P(TP >= 3) = 25/210, TP ~ Hypergeom(10, 4, 4)
-    (0.8, 'exact', 0.119)
+    >>> r.statistic, r.method, round(r.pvalue_conservative, 4)   # P(TP >= 3) = 25/210, TP ~ Hypergeom(10, 4, 4)
+    (0.8, 'exact mid-p', 0.119)
+    >>> round(r.pvalue, 4)                             # P(TP = 4) + P(TP = 3) / 2 = (1 + 24 / 2) / 210
+    0.0619
     >>> round(permutation_test("pr_auc", y, [.1, .2, .3, .4, .5, .6, .7, .8, .9, .95]).null_mean, 4)
     0.5286
     """
@@ -355,7 +367,7 @@ def _binomial(name: str, n: int, P: int, Q: int, tp: int) -> PermutationTestResu
                    True)
 
 
-def _mcnemar(name: str, matrix: np.ndarray) -> PermutationTestResult:
+def _mcnemar(name: str, matrix: np.ndarray, mid_p: bool = True) -> PermutationTestResult:
     """The model against the best constant (always the majority class) on the rows where they
     differ, McNemar's exact test; ``matrix`` (k, k) row counts, rows true, columns predicted."""
     m_ = np.rint(np.asarray(matrix, dtype=np.float64)).astype(np.int64)
@@ -365,16 +377,20 @@ def _mcnemar(name: str, matrix: np.ndarray) -> PermutationTestResult:
     # has several best constants: the largest p-value (every one gives the same PA)
     pairs = [(int(diag.sum() - diag[c]), int(true_counts[c] - diag[c]))
              for c in np.flatnonzero(true_counts == true_counts.max())]
-    p, (b, c) = max((float(_sps.binom.sf(b - 1, b + c, 0.5)) if b + c else 1.0, (b, c)) for b, c in pairs)
+    (p, mid), (b, c) = max(((float(_sps.binom.sf(b - 1, b + c, 0.5)), float(_sps.binom.sf(b, b + c, 0.5)
+                                                                            + 0.5 * _sps.binom.pmf(b, b + c, 0.5)))
+                            if b + c else (1.0, 0.5), (b, c)) for b, c in pairs)
     m = b + c
     k = _support(0, m, m / 2, m)
     others = n - int(true_counts.max())  # the constant's errors
     values = 1 - others / n + (2 * k - m) / n if name == "accuracy" else (2 * k - m) / others
-    return _result(name, observed, p, "mcnemar", 0.0, None, values, _sps.binom.pmf(k, m, 0.5), True)
+    return _result(name, observed, mid if mid_p else p, "mcnemar mid-p" if mid_p else "mcnemar", 0.0, None, values,
+                   _sps.binom.pmf(k, m, 0.5), True, conservative=p)
 
 
 def permutation_test_of_matrix(
     measure: str, matrix: Any, *, method: str = "monte-carlo", n_resamples: int = 10_000, random_state: Any = 0,
+    mid_p: bool = True,
 ) -> PermutationTestResult:
     """The permutation test of a multi-class labeling metric from its (k, k) confusion matrix of
     row counts (rows true, columns predicted), as the multi-class report defines it (a macro
@@ -383,7 +399,7 @@ def permutation_test_of_matrix(
     Monte Carlo over tables with the observed margins (the permutation null: every table of
     the margins has its hypergeometric probability; Patefield's algorithm,
     :func:`scipy.stats.random_table`).  ``method="mcnemar"``: accuracy and PA against always
-    predicting the majority class.
+    predicting the majority class (its mid-p-value unless ``mid_p=False``).
 
     >>> r = permutation_test_of_matrix("accuracy", [[30, 5, 5], [4, 20, 6], [3, 2, 25]], n_resamples=500)
     >>> r.method, round(r.statistic, 4), r.pvalue < 0.01
@@ -396,7 +412,7 @@ def permutation_test_of_matrix(
     if method == "mcnemar":
         if name not in _AGAINST_CONSTANT:
             raise InvalidInputError("method='mcnemar' tests accuracy and the prediction advantage only")
-        return _mcnemar(name, m_)
+        return _mcnemar(name, m_, mid_p)
     metric = get_metric(name)
     options = {"average": "macro", "zero_division": 0.0} if metric.multiclass == "per-class" else {}
 
@@ -413,7 +429,7 @@ def permutation_test_of_matrix(
 
 def permutation_test_of_counts(
     measure: str, n: int, n_pos: int, n_pred: int, tp: int, *, method: str = "auto", n_resamples: int = 10_000,
-    random_state: Any = 0, mid_p: bool = False,
+    random_state: Any = 0, mid_p: bool = True,
 ) -> PermutationTestResult:
     """The permutation test of a labeling metric from the binary confusion counts (row counts).
 
@@ -428,7 +444,7 @@ def permutation_test_of_counts(
         if name not in _AGAINST_CONSTANT:
             raise InvalidInputError(f"method={method!r} tests accuracy and the prediction advantage only")
         if method == "mcnemar":
-            return _mcnemar(name, np.array([[n - n_pos - n_pred + tp, n_pred - tp], [n_pos - tp, tp]]))
+            return _mcnemar(name, np.array([[n - n_pos - n_pred + tp, n_pred - tp], [n_pos - tp, tp]]), mid_p)
         return _binomial(name, n, n_pos, n_pred, tp)
     if method == "monte-carlo":
         rng = check_random_state(random_state)
@@ -438,25 +454,28 @@ def permutation_test_of_counts(
                               dtype=np.float64)
         return _monte_carlo(name, observed, vals, greater)
     values, prob = permutation_null_of_counts(name, n, n_pos, n_pred)
-    p = _exact_pvalue(values, prob, observed, greater, mid_p)
-    return _result(name, observed, p, "exact mid-p" if mid_p else "exact", 0.0, None, values, prob, greater)
+    p, mid = _exact_pvalues(values, prob, observed, greater)
+    return _result(name, observed, mid if mid_p else p, "exact mid-p" if mid_p else "exact", 0.0, None, values, prob,
+                   greater, conservative=p)
 
 
 def permutation_test_of_scores(
     measure: str, tc: ThresholdCounts, *, method: str = "auto", n_resamples: int = 10_000,
-    max_exact: int = 200_000, random_state: Any = 0, max_bins: int | None = None, mid_p: bool = False,
+    max_exact: int = 200_000, random_state: Any = 0, max_bins: int | None = None, mid_p: bool = True,
 ) -> PermutationTestResult:
     """The permutation test of a score measure from :class:`~beyondchance.ThresholdCounts` of row counts.
 
     ``max_bins``: pool adjacent distinct scores into at most this many bins of equal row
     count (as the report's score bootstrap does) and test the measure of the binned
     scores — still an exact permutation test, since the bins do not depend on the labels;
-    the losses need one cell per distinct score.
+    a loss is then the loss of the binned scores, every row of a bin scored with the bin's
+    middle distinct score — the ``statistic`` of the result, close to the loss, and a
+    function of the positives per bin.
 
     >>> from beyondchance.curves import threshold_counts
     >>> tc = threshold_counts([0, 0, 1, 1, 0, 1], [.1, .3, .3, .8, .2, .9])
     >>> r = permutation_test_of_scores("roc_auc", tc); r.method, round(r.statistic, 4)
-    ('exact', 0.9444)
+    ('exact mid-p', 0.9444)
     """
     return permutation_tests_of_scores((str(measure),), tc, method=method, n_resamples=n_resamples,
                                        max_exact=max_exact, random_state=random_state, max_bins=max_bins,
@@ -465,7 +484,7 @@ def permutation_test_of_scores(
 
 def permutation_tests_of_scores(
     measures: tuple[str, ...], tc: ThresholdCounts, *, method: str = "auto", n_resamples: int = 10_000,
-    max_exact: int = 200_000, random_state: Any = 0, max_bins: int | None = None, mid_p: bool = False,
+    max_exact: int = 200_000, random_state: Any = 0, max_bins: int | None = None, mid_p: bool = True,
     cells: ScoreCells | None = None,
 ) -> dict[str, PermutationTestResult]:
     """:func:`permutation_test_of_scores` of several measures from the same enumeration or
@@ -480,20 +499,23 @@ def permutation_tests_of_scores(
         cells = ScoreCells.from_counts(tc, max_bins=max(tc.thresholds.size, 1) if max_bins is None else max_bins)
     terms: dict[str, Any] = {}
     names = []
+    counts = np.rint(cells.pos_units + cells.neg_units).astype(np.int64)
     for name in measures:
         if name in _LOSSES:
             lo, hi = float(tc.thresholds[-1]), float(tc.thresholds[0])
-            problem = (f"{name} needs probabilities in [0, 1]; the scores range over [{lo:.4g}, {hi:.4g}]"
-                       if lo < 0 or hi > 1 else None if cells.exact else
-                       f"the permutation test of {name} needs one cell per distinct score, "
-                       f"not {cells.n_bins} bins of {cells.n_distinct} distinct scores")
-            if problem:
+            if lo < 0 or hi > 1:
+                problem = f"{name} needs probabilities in [0, 1]; the scores range over [{lo:.4g}, {hi:.4g}]"
                 if len(measures) == 1:
                     raise InvalidInputError(problem)
                 continue
-            terms[name] = loss_terms(np.asarray(tc.thresholds, dtype=np.float64).copy(), name)
+            if cells.exact:
+                terms[name] = loss_terms(np.asarray(tc.thresholds, dtype=np.float64).copy(), name)
+            else:  # the loss of the binned scores: each bin's rows scored with its middle distinct score
+                if cells.starts is None:
+                    raise InvalidInputError(f"the permutation test of {name} on binned scores needs the bins' edges")
+                middle = (cells.starts + np.r_[cells.starts[1:], cells.n_distinct] - 1) // 2
+                terms[name] = loss_terms(np.asarray(tc.thresholds, dtype=np.float64)[middle], name)
         names.append(name)
-    counts = np.rint(cells.pos_units + cells.neg_units).astype(np.int64)
     pos_obs = np.rint(cells.pos_units).astype(np.int64)
 
     def null(xs: np.ndarray) -> dict[str, np.ndarray]:
@@ -515,9 +537,9 @@ def permutation_tests_of_scores(
         out = {}
         for name, values in null(xs).items():
             greater = name not in _LOSSES
-            p = _exact_pvalue(values, prob, observed[name], greater, mid_p)
-            out[name] = _result(name, observed[name], p, "exact mid-p" if mid_p else "exact", 0.0, None, values, prob,
-                                greater)
+            p, mid = _exact_pvalues(values, prob, observed[name], greater)
+            out[name] = _result(name, observed[name], mid if mid_p else p, "exact mid-p" if mid_p else "exact", 0.0,
+                                None, values, prob, greater, conservative=p)
         return out
     rng = check_random_state(random_state)
     n_resamples = check_positive_int(n_resamples, "n_resamples")
@@ -544,10 +566,12 @@ def _monte_carlo(name: str, observed: float, vals: np.ndarray, greater: bool) ->
 
 
 def _result(name: str, observed: float, p: float, method: str, se: float, b: int | None, values: np.ndarray,
-            prob: np.ndarray, greater: bool) -> PermutationTestResult:
+            prob: np.ndarray, greater: bool, conservative: float | None = None) -> PermutationTestResult:
+    conservative = p if conservative is None else conservative
     if not math.isfinite(observed):  # the measure is undefined on the test set: nothing to test
-        p, se = float("nan"), float("nan")
+        p = se = conservative = float("nan")
     mean, std, q = _summary(values, prob)
     return PermutationTestResult(measure=name, statistic=observed, pvalue=float(p), method=method,
+                                 pvalue_conservative=float(conservative),
                                  pvalue_standard_error=float(se), n_resamples=b, null_mean=mean, null_std=std,
                                  null_quantiles=q, greater_is_better=greater)

@@ -226,6 +226,7 @@ class ScoreCells:
     pos_loss, neg_loss : dict loss -> (K,) weighted loss sums (scores in [0, 1] only)
     n_distinct : number of distinct scores
     exact : whether every bin holds one distinct score
+    starts : (K,) index of each bin's first distinct score (by decreasing score), when known
     """
 
     pos_units: np.ndarray
@@ -236,6 +237,7 @@ class ScoreCells:
     neg_loss: dict
     n_distinct: int
     exact: bool
+    starts: np.ndarray | None = None
 
     @classmethod
     def from_counts(
@@ -275,7 +277,8 @@ class ScoreCells:
 
         sums = class_loss_sums((v, dp, dn), losses, starts) if losses else {}
         return cls(pool(cum_up), pool(cum_un), pool(cum_p), pool(cum_n),
-                   {loss: s[0] for loss, s in sums.items()}, {loss: s[1] for loss, s in sums.items()}, k, exact)
+                   {loss: s[0] for loss, s in sums.items()}, {loss: s[1] for loss, s in sums.items()}, k, exact,
+                   starts)
 
     def loss_total(self, loss: str) -> float:
         """The sample's weighted loss sum: the sum of the cells' (exact for binned cells too)."""

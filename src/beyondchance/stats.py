@@ -137,7 +137,7 @@ STATISTICS: dict[str, tuple[str, ...]] = {
     "binary": ("confusion", "label_counts", "loss_sums", "scores"),
     "labels": ("confusion", "label_counts"),
     "probabilities": ("confusion", "label_counts", "loss_sums", "class_scores"),
-    "regression": ("loss_sums", "moments", "targets"),
+    "regression": ("loss_sums", "moments", "targets", "prediction_moments"),
 }
 #: losses summed for probability predictions
 PROBABILITY_LOSSES: tuple[str, ...] = ("cross_entropy", "brier")
@@ -1047,7 +1047,8 @@ class ClassScoreCounts(SummaryDisplay):
 # the bundle
 # =====================================================================================
 
-_FIELDS = ("confusion", "label_counts", "loss_sums", "scores", "class_scores", "moments", "targets")
+_FIELDS = ("confusion", "label_counts", "loss_sums", "scores", "class_scores", "moments", "targets",
+           "prediction_moments")
 
 
 def _merge_optional(a: Any, b: Any, name: str) -> Any:
@@ -1093,6 +1094,8 @@ class SufficientStatistics(SummaryDisplay):
         class's probability (``"probabilities"``), for the AUCs
     moments : :class:`Moments` of the target (regression)
     targets : :class:`ValueHistogram` of the target (regression)
+    prediction_moments : :class:`Moments` of the predictions (regression; with the
+        target's and the squared-error sum, the permutation test of the squared error)
     threshold : the decision threshold of a binary task's confusion matrix
     pos_label : the positive label of a binary task
     """
@@ -1107,6 +1110,7 @@ class SufficientStatistics(SummaryDisplay):
     targets: ValueHistogram | None = None
     threshold: float | None = None
     pos_label: Any = None
+    prediction_moments: Moments | None = None
 
     def __post_init__(self) -> None:
         if self.task not in TASKS:

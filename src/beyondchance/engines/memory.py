@@ -305,6 +305,8 @@ def regression_statistics(
         out["loss_sums"] = LossSums(_total(w, y.shape[0]), sums)
     if wants("moments"):
         out["moments"] = Moments.of_checked(y, w)
+    if wants("prediction_moments"):
+        out["prediction_moments"] = Moments.of_checked(f, w)
     if wants("targets"):
         out["targets"] = ValueHistogram.of_checked(y, w, target_bin_width)
     return SufficientStatistics("regression", **out)

@@ -316,21 +316,26 @@ def regression_queries(
         for i, a in enumerate(pinball_alphas)
     )
     q1 = (
-        "SELECT COUNT(*) AS n_rows, SUM(w) AS w, SUM(w * y) AS wy, SUM(bad_y) AS bad_y, SUM(bad_f) AS bad_f, "
+        "SELECT COUNT(*) AS n_rows, SUM(w) AS w, SUM(w * y) AS wy, SUM(w * f) AS wf, SUM(bad_y) AS bad_y, "
+        "SUM(bad_f) AS bad_f, "
         "SUM(w_nan) AS w_nan, SUM(w_neg) AS w_neg, SUM(w * ((f - y) * (f - y))) AS sq, "
         f"SUM(w * ABS(f - y)) AS ab{pins} FROM ({inner}) t"
     )
 
-    def second(mean: float, histogram: bool, bin_width: float | None) -> str:
+    def second(mean: float, histogram: bool, bin_width: float | None, mean_f: float | None = None) -> str:
+        """``mean_f``: the predictions' mean, whose centred sum of squares (m2f) is wanted too."""
         m = lit(mean)
-        src = f"SELECT {y} AS y, {w} AS w FROM {relation}"
+        src = f"SELECT {y} AS y, {f} AS f, {w} AS w FROM {relation}"
         m2 = f"SUM(w * ((y - {m}) * (y - {m}))) AS m2"
+        if mean_f is not None:
+            mf = lit(mean_f)
+            m2 += f", SUM(w * ((f - {mf}) * (f - {mf}))) AS m2f"
         if not histogram:
             return f"SELECT {m2} FROM ({src}) t"
         key = "y + 0.0" if bin_width is None else f"FLOOR(y / {lit(bin_width)})"
         return (
             f"SELECT k, SUM(w) AS w, SUM(w * y) AS wy, MIN(y) AS vmin, MAX(y) AS vmax, {m2} "
-            f"FROM (SELECT {key} AS k, y, w FROM ({src}) t0) t GROUP BY k"
+            f"FROM (SELECT {key} AS k, y, f, w FROM ({src}) t0) t GROUP BY k"
         )
 
     return q1, second
@@ -552,11 +557,14 @@ def _regression(runner: Runner, spec: Spec, q, rel, kinds, y_true: str, y_pred: 
         names = [lo.name for lo in spec.regression_losses()]
         values = [_total(r, "sq"), _total(r, "ab")] + [_total(r, f"pin{i}") for i in range(len(spec.pinball_alphas))]
         out["loss_sums"] = LossSums(total, dict(zip(names, values)))
-    if spec.wants("moments") or spec.wants("targets"):
+    if spec.wants("moments") or spec.wants("targets") or spec.wants("prediction_moments"):
         mean = _total(r, "wy") / total
-        r2 = runner.run(second(mean, spec.wants("targets"), spec.target_bin_width))
+        mean_f = _total(r, "wf") / total if spec.wants("prediction_moments") else None
+        r2 = runner.run(second(mean, spec.wants("targets"), spec.target_bin_width, mean_f))
         if spec.wants("moments"):
             out["moments"] = Moments(total, mean, max(_total(r2, "m2"), 0.0))
+        if mean_f is not None:
+            out["prediction_moments"] = Moments(total, mean_f, max(_total(r2, "m2f"), 0.0))
         if spec.wants("targets"):
             out["targets"] = ValueHistogram.from_groups(
                 _f64(r2["k"]), _f64(r2["w"]), _f64(r2["wy"]), _f64(r2["vmin"]), _f64(r2["vmax"]),

@@ -211,6 +211,7 @@ def evaluate(
             report = _regression(inp, ctx, quantile=level)
         else:
             report = _FROM_ARRAYS[inp.task](inp, ctx, pos_label=pos_label, threshold=threshold)
+        report.update(inputs=inp, quantile=level)  # the rows, for the tests that permute them
         return report, inp.task, inp.source, inp.reason
 
     return _run(compute, metrics=metrics, confidence_level=confidence_level, n_resamples=n_resamples, ci=ci,

@@ -14,10 +14,16 @@ A requirement is one comparison of a quantity of the report with a number::
 ``value``      the metric on the test set
 ``lower``      the lower end of its confidence interval (``upper``: the upper end)
 ``ops``        its outperformance score at the test set's prevalence
-``pvalue``     the one-sided p-value of "no better than chance" (classification reports
-               of unweighted data): McNemar's exact test against the majority class for
+``pvalue``     the report's one-sided p-value of "no better than chance", the one its
+               table shows: McNemar's exact test against the majority class for
                accuracy and PA (= "no better than the best constant"), the permutation
-               test (:func:`beyondchance.permutation_test`) for the others
+               test (:func:`beyondchance.permutation_test`) for the others; for the
+               exact tests (McNemar's, the hypergeometric null of labels, enumeration
+               of scores) the mid-p-value P(better) + P(equal) / 2, not the
+               conservative P(at least as good) (``PermutationTestResult.pvalue_conservative``);
+               Monte Carlo p-values (weighted rows, class probabilities, many scores)
+               are (1 + #{at least as good}) / (B + 1); MSE and R² the permutation
+               CLT (asymptotic); :mod:`beyondchance.report._chance`
 ``advantage``  (value − constant's value) / (perfect − constant's value); PA for accuracy
 ``baseline``   the best constant prediction's value
 =============  ===========================================================================
@@ -26,7 +32,8 @@ Examples: ``prediction_advantage > 0``, ``ops(f1) >= 0.9``, ``lower(roc_auc) > 0
 ``pvalue(pure_accuracy) < 0.01``.  A quantity that is undefined on the test set (nan)
 fails its requirement, with the reason.  A requirement that cannot be read, names an
 unknown metric or function, or asks for something the report cannot give (``ops`` of a
-loss, ``lower`` without intervals, ``pvalue`` of weighted data) is an
+loss, ``lower`` without intervals, ``pvalue`` of a row without one: weighted data,
+regression or class probabilities evaluated with ``ci=False`` or by a DuckDB/Spark engine) is an
 :class:`~beyondchance.InvalidInputError` naming what is known.
 
 >>> from beyondchance.report import evaluate
@@ -152,12 +159,14 @@ def report_permutation_test(report: Any, metric: str, *, n_resamples: int = GATE
                             random_state: Any = 0) -> PermutationTestResult:
     """The test of ``metric`` against chance from the report's statistics (classification
     reports of unweighted data; :mod:`beyondchance.report._chance`: McNemar's exact test against the
-    majority class for accuracy and PA, the permutation test otherwise).
+    majority class for accuracy and PA, the permutation test otherwise; the exact tests'
+    mid-p-value, as the report's table).  ``pvalue(...)`` of a gate uses the table's
+    p-value when the row has one, this test only when it has none (``ci=False``).
 
     >>> from beyondchance.report import evaluate
     >>> r = evaluate([0, 0, 1, 1, 0, 1, 0, 0], [.1, .4, .35, .8, .2, .9, .6, .3], ci=False)
     >>> t = report_permutation_test(r, "roc_auc"); t.method, round(t.statistic, 4) == round(r["roc_auc"].value, 4)
-    ('exact', True)
+    ('exact mid-p', True)
     """
     return chance_test(metric, task=report.task, confusion=report.confusion, counts=report.counts,
                        weighted=report.total_weight is not None,

@@ -263,9 +263,11 @@ def _print_report(console: Any, report: Report, *, title: str | None = None) -> 
 _CHANCE_LEGEND = ("bound = one-sided confidence bound on the side of better (≥ when higher is better); "
                   "p (chance) = one-sided p-value of no better than chance: for accuracy and the prediction "
                   "advantage McNemar's exact test against always predicting the majority class (= no better than the "
-                  "constant), "
+                  "constant), the exact tests' mid-p-value (P(better) + P(equal) / 2), "
                   "for the others the permutation test (labels shuffled against the predictions, from the counts: "
-                  "exact for labeling metrics, Monte Carlo for the AUCs and losses).")
+                  "exact for labeling metrics, Monte Carlo for the AUCs and losses; weighted rows, class "
+                  "probabilities and regression: Monte Carlo permutations of the rows, MSE and R² asymptotic from "
+                  "the moments).")
 
 
 def _console(file: Any = None, width: int | None = None, force_terminal: bool | None = None):

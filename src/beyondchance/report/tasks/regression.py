@@ -76,7 +76,7 @@ def regression_rows(
     for name, spec in metrics.items():
         spec["ci"] = intervals.get(name)
     out: dict[str, Any] = {"metrics": metrics, "notes": notes, "n": n_rows,
-                           "total_weight": float(stats.n) if weighted else None}
+                           "total_weight": float(stats.n) if weighted else None, "statistics": stats}
     out["ci_description"] = (
         f"{int(round(ctx.level * 100))}% intervals: percentile grouped Poisson bootstrap of the rows, "
         f"{ctx.n_resamples} replicates (the mean re-estimated in every replicate; the median of D² "
