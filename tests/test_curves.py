@@ -432,6 +432,23 @@ def test_rate_functions_batched_equal_loop():
     np.testing.assert_allclose(batched, looped, rtol=1e-14, atol=0)
 
 
+def test_rate_functions_large_stack_by_groups_of_rows_equal_loop():
+    """A stack of more than 2 * _BLOCK points is summed by groups of rows: same values."""
+    from beyondchance.curves import _BLOCK
+
+    rng = np.random.default_rng(5)
+    rows = 2 * _BLOCK // 400 + 3
+    alpha, beta = dbt_like_rates(rng, (rows,), 400)
+    assert alpha.size > 2 * _BLOCK
+    for pis in (rng.uniform(0.05, 0.6, rows), 0.2):
+        for kind in KINDS:
+            for method in METHODS[kind]:
+                batched = auc_from_rates(alpha, beta, pis, curve=kind, method=method)
+                looped = [auc_from_rates(alpha[i], beta[i], np.broadcast_to(pis, rows)[i], curve=kind,
+                                         method=method) for i in range(rows)]
+                np.testing.assert_allclose(batched, looped, rtol=1e-14, atol=0)
+
+
 def test_rate_functions_broadcast_prevalence_grid():
     rng = np.random.default_rng(4)
     alpha, beta = dbt_like_rates(rng, (5,), 20)

@@ -310,6 +310,13 @@ def _auc_rates(a: np.ndarray, tpr: np.ndarray, pi: np.ndarray, curve: str, metho
     A single long curve is summed by blocks; the segments between leading copies of
     the end point (0, 0), where q = 0, have zero width on every axis and are skipped.
     """
+    if a.ndim == 2 and a.size > 2 * _BLOCK:  # a stack of curves: by cache-sized groups of rows
+        rows = max(1, _BLOCK // a.shape[1])
+        p = np.broadcast_to(pi, a.shape[:1] + pi.shape[1:]) if pi.ndim == 2 else pi
+        return np.concatenate([
+            _auc_rates_dense(a[i : i + rows], tpr[i : i + rows], p[i : i + rows] if p.ndim == 2 else p, curve, method)
+            for i in range(0, a.shape[0], rows)
+        ])
     start = 0
     if a.ndim == 1 and a.shape[0] > 2 * _BLOCK:
         start = max(_leading_origin_points(a, tpr) - 1, 0)
