@@ -23,7 +23,8 @@ distributions.  Its prevalence is then estimated without labels by
 
 Every metric is then projected as the reference classifier at :math:`\hat\pi`
 (:func:`beyondchance.shift.metrics_at`).  Intervals: a bootstrap of the reference's
-(score bin, class) cells and of the window's score bins.  The assumption is tested:
+(score bin, class) cells and of the window's score bins, BCa intervals with the
+acceleration from the jackknife of both (one row left out of each non-empty cell).  The assumption is tested:
 Pearson's chi-square between the window's counts in 20 bins of adjacent scores (equal
 reference weight) and the fitted mixture :math:`\hat\pi \hat F_1 + (1-\hat\pi)\hat F_0`,
 calibrated by a parametric bootstrap (windows drawn from the fitted mixture, the
@@ -45,7 +46,8 @@ from ._validation import (as_float, binary_target, check_consistent_length, chec
                           check_random_state, check_sample_weight, check_unit_interval)
 from ._warnings import InvalidInputError
 from .curves import threshold_counts
-from .shift import SetStatistics, _exact, _interval, _rates, check_reference, metrics_at
+from .shift import (JACKKNIFE_BINS, SetStatistics, _exact, _interval, _rates, check_reference, leave_one_out_cells,
+                    metrics_at)
 
 __all__ = ["LabelFreeEstimate", "ProjectedMetric", "estimate_performance", "MIN_WINDOW_ROWS"]
 
@@ -206,6 +208,35 @@ def _mixture_chi2(ref_pos: np.ndarray, ref_neg: np.ndarray, window: np.ndarray, 
     return stat if np.ndim(pi) else float(stat[0])
 
 
+def _jackknife(ref: SetStatistics, window: np.ndarray, n_window: int, groups: np.ndarray, method: str,
+               names: Sequence[str]) -> tuple[list, dict[str, list]]:
+    """The jackknife from the cells, for BCa's acceleration: of the prevalence estimate and of
+    each projected metric, over the reference's cells (window fixed) and over the window's
+    (reference fixed).  The reference's cells are pooled to what the estimator reads (EM's
+    groups, the threshold) and, for the curves and losses, into :data:`~beyondchance.shift.JACKKNIFE_BINS`
+    bins; the window's into EM's groups or the two sides of the threshold (exact for the
+    estimators)."""
+    starts = np.unique(np.r_[groups, ref.coarse_starts(JACKKNIFE_BINS), [ref.cut] if 0 < ref.cut < ref.pos.shape[0] else []])
+    ref_u = ref.pooled(starts.astype(np.intp))
+    in_u = np.searchsorted(starts, groups)
+    w_starts = groups if method == "em" else np.unique([0, ref.cut])
+    win = np.add.reduceat(window, w_starts)
+
+    def estimate(r: SetStatistics, w: np.ndarray) -> np.ndarray:
+        w = np.atleast_2d(w)
+        if method == "acc":
+            return _acc(r, w[:, 0] / w.sum(1) if w.shape[1] > 1 else np.ones(w.shape[0]))
+        return _em(np.add.reduceat(np.atleast_2d(r.pos), in_u, axis=1),
+                   np.add.reduceat(np.atleast_2d(r.neg), in_u, axis=1), w)
+
+    r_jk, mult_r = ref_u.leave_one_out()
+    w_jk, mult_w = leave_one_out_cells(win, n_window)
+    pi_r, pi_w = estimate(r_jk, np.broadcast_to(win, (r_jk.pos.shape[0], win.shape[0]))), estimate(ref_u, w_jk)
+    m_r, m_w = metrics_at(r_jk, _inside(pi_r), names), metrics_at(ref_u, _inside(pi_w), names)
+    return ([(pi_r, mult_r), (pi_w, mult_w)],
+            {m: [(m_r[m], mult_r), (m_w[m], mult_w)] for m in names if m in m_r and m in m_w})
+
+
 def estimate_performance(
     y_reference: Any,
     scores_reference: Any,
@@ -322,14 +353,15 @@ def estimate_performance(
 
     pi_star = estimate(ref_star, win_star)
     binned_pi = float(estimate(ref, window[None])[0])
-    pi_ci = _interval(pi_hat, binned_pi, pi_star, level)
+    jack_pi, jack_metrics = _jackknife(ref, window, n_new, groups, method, names)
+    pi_ci = _interval(pi_hat, binned_pi, pi_star, level, jack_pi)
     pi_ci = None if pi_ci is None else (float(np.clip(pi_ci[0], 0, 1)), float(np.clip(pi_ci[1], 0, 1)))
     m_star = metrics_at(ref_star, _inside(pi_star), names)
     m_binned = metrics_at(ref, _inside(binned_pi), names)
     projected = {}
     for m, value in exact.items():
         value = float(np.squeeze(value))
-        ci = _interval(value, float(np.squeeze(m_binned[m])), m_star[m], level)
+        ci = _interval(value, float(np.squeeze(m_binned[m])), m_star[m], level, jack_metrics.get(m, ()))
         projected[m] = ProjectedMetric(m, value, ci)
 
     # the assumption: windows drawn from the fitted mixture, the reference resampled

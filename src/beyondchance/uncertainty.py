@@ -558,15 +558,35 @@ def _interval(
 
 def _acceleration(values: np.ndarray, weights: np.ndarray) -> float:
     """â from jackknife values with multiplicities (undefined values left out; 0 if flat)."""
-    ok = np.isfinite(values) & (weights > 0)
-    values, weights = values[ok], weights[ok].astype(np.float64)
-    if values.size == 0:
-        return 0.0
-    d = np.average(values, weights=weights) - values
-    den = np.sum(weights * d**2)
+    return acceleration_of_samples([(values, weights)])
+
+
+def acceleration_of_samples(samples: Any) -> float:
+    r"""BCa's acceleration â of a statistic of several independent samples, from each
+    sample's jackknife values θ_(ji) with multiplicities m_ji (sample j fixed but one unit):
+
+    .. math::
+
+        \hat a = \frac{\sum_j n_j^{-3} \sum_i m_{ji} U_{ji}^3}{6\,\big[\sum_j n_j^{-2} \sum_i m_{ji} U_{ji}^2\big]^{3/2}},
+        \qquad U_{ji} = (n_j - 1)(\bar\theta_{j\cdot} - \theta_{(ji)}),\quad n_j = \sum_i m_{ji}
+
+    (Efron & Tibshirani 1993, eq. 14.15, one sample; several samples as
+    :func:`scipy.stats.bootstrap` does).  Undefined values are left out; 0 when flat.
+    """
+    num = den = 0.0
+    for values, weights in samples:
+        values, weights = np.asarray(values, dtype=np.float64), np.asarray(weights, dtype=np.float64)
+        ok = np.isfinite(values) & (weights > 0)
+        values, weights = values[ok], weights[ok]
+        n = weights.sum()
+        if values.size == 0 or not n > 1:
+            continue
+        u = (n - 1) * (np.average(values, weights=weights) - values)
+        num += np.sum(weights * u**3) / n**3
+        den += np.sum(weights * u**2) / n**2
     if not den > 0:
         return 0.0
-    return float(np.sum(weights * d**3) / (6.0 * den**1.5))
+    return float(num / (6.0 * den**1.5))
 
 
 # --- resampling ------------------------------------------------------------------------------
