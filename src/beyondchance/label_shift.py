@@ -13,13 +13,17 @@ distributions.  Its prevalence is then estimated without labels by
   clipped to [0, 1], with the reference's rates at the threshold;
 * **EM re-estimation of the priors** (Saerens, Latinne & Decaestecker 2002, Neural
   Computation 14, section 3) with posteriors calibrated on the reference itself — within
-  each of 20 bins of adjacent scores, :math:`p_r(1|b)` is the reference's share of
+  each of 10 bins of adjacent scores, :math:`p_r(1|b)` is the reference's share of
   positives, so the scores need not be calibrated probabilities:
   :math:`p_{new}(1|b) \propto (\pi/\pi_r) p_r(1|b)` against
   :math:`((1-\pi)/(1-\pi_r))(1-p_r(1|b))`, and :math:`\pi \leftarrow` the mean of
   :math:`p_{new}(1|b)` over the window, until it settles.  This is the maximum-likelihood
   prevalence of the binned mixture; it uses the whole score distribution, not only the
-  side of the threshold.
+  side of the threshold.  The reference's bin frequencies are estimates, and their noise
+  pulls the estimate towards the reference's prevalence, the more the finer the bins
+  (measured in 200 replicates on caravan, a 5,000-row reference with about 320 positives, a window at 30%:
+  bias −0.000 / −0.005 / −0.012 / −0.022 with 5 / 10 / 20 / 40 bins, root mean square
+  error 0.029 / 0.027 / 0.028 / 0.032): hence 10 bins.
 
 Every metric is then projected as the reference classifier at :math:`\hat\pi`
 (:func:`beyondchance.shift.metrics_at`).  Intervals: a bootstrap of the reference's
@@ -54,7 +58,9 @@ __all__ = ["LabelFreeEstimate", "ProjectedMetric", "estimate_performance", "MIN_
 #: a window with fewer rows is refused (its score distribution says too little)
 MIN_WINDOW_ROWS = 50
 #: EM works on this many bins of adjacent scores of equal reference weight
-EM_BINS = 20
+EM_BINS = 10
+#: the test of the label-shift assumption compares the window with the fit on this many bins
+TEST_BINS = 20
 _EM_TOL = 1e-8
 _EM_MAX_ITER = 1000
 
@@ -87,7 +93,7 @@ class LabelFreeEstimate:
     reference_prevalence : the reference's prevalence
     metrics : name -> :class:`ProjectedMetric` at the estimated prevalence
     assumption_statistic, assumption_p_value : Pearson's chi-square between the window and the
-        fitted mixture on 20 score bins, and its parametric-bootstrap p-value
+        fitted mixture on 20 score bins (:data:`TEST_BINS`), and its parametric-bootstrap p-value
     assumption_holds : ``assumption_p_value > 1 − confidence_level``
     caveats : what limits the estimate, in words
     n_reference, n_window, confidence_level, n_resamples
@@ -134,7 +140,7 @@ class LabelFreeEstimate:
             pi += f" ({100 * self.prevalence_ci[0]:.1f}%–{100 * self.prevalence_ci[1]:.1f}%)"
         if not self.assumption_holds:
             return (f"The window's scores changed in a way a change of prevalence alone does not explain "
-                    f"(chi-square to the label-shift fit {self.assumption_statistic:.1f} on {EM_BINS} bins, p = "
+                    f"(chi-square to the label-shift fit {self.assumption_statistic:.1f} on {TEST_BINS} bins, p = "
                     f"{self.assumption_p_value:.2g}): the estimated prevalence {pi} and the projected metrics are "
                     "not to be trusted.")
         return (f"Estimated prevalence {pi} (reference {100 * self.reference_prevalence:.1f}%), assuming only the "
@@ -190,7 +196,7 @@ def _em(ref_pos: np.ndarray, ref_neg: np.ndarray, window: np.ndarray) -> Any:
     return pi[:, 0]
 
 
-def _coarse(ref: SetStatistics, bins: int = EM_BINS) -> np.ndarray:
+def _coarse(ref: SetStatistics, bins: int) -> np.ndarray:
     """Starts of at most ``bins`` groups of adjacent bins of nearly equal reference weight."""
     cum = np.cumsum(ref.pos + ref.neg)
     edges = np.searchsorted(cum, cum[-1] * np.arange(1, bins) / bins, side="left") + 1
@@ -330,7 +336,7 @@ def estimate_performance(
     window = np.bincount(bins, weights=w_new, minlength=k)
     q_exact = float(w_new[s_new >= thr].sum() / w_new.sum())
     estimates = {"acc": float(_acc(ref, q_exact))}
-    groups = _coarse(ref)
+    groups, test_groups = _coarse(ref, EM_BINS), _coarse(ref, TEST_BINS)
 
     def em(r: SetStatistics, w: np.ndarray) -> np.ndarray:
         return _em(*(np.add.reduceat(np.atleast_2d(x), groups, axis=1) for x in (r.pos, r.neg, w)))
@@ -338,7 +344,7 @@ def estimate_performance(
     estimates["em"] = float(em(ref, window)[0])
     pi_hat = estimates[method]
     exact = metrics_at(_exact(ref), _inside(pi_hat), names)
-    stat = _mixture_chi2(*(np.add.reduceat(x, groups) for x in (ref.pos, ref.neg, window)), pi_hat)
+    stat = _mixture_chi2(*(np.add.reduceat(x, test_groups) for x in (ref.pos, ref.neg, window)), pi_hat)
 
     # bootstrap: the reference's cells and the window's bins
     rng = check_random_state(random_state)
@@ -368,7 +374,7 @@ def estimate_performance(
     mix = pi_hat * ref.pos / ref.pos.sum() + (1 - pi_hat) * ref.neg / ref.neg.sum()
     null_win = rng.multinomial(n_new, mix / mix.sum(), size=n_resamples).astype(np.float64)
     null_ref = ref.resample(n_resamples, rng)
-    null_stat = _mixture_chi2(*(np.add.reduceat(x, groups, axis=1) for x in (null_ref.pos, null_ref.neg, null_win)),
+    null_stat = _mixture_chi2(*(np.add.reduceat(x, test_groups, axis=1) for x in (null_ref.pos, null_ref.neg, null_win)),
                               estimate(null_ref, null_win))
     p_value = float((1 + np.sum(null_stat >= stat)) / (1 + n_resamples))
     holds = p_value > 1 - level
