@@ -61,6 +61,7 @@ from .curves import ThresholdCounts, auc_from_rates
 from .metrics import METRICS
 from .delong import delong_variance_of_counts
 from .score_statistics import _CURVE_OF, class_loss_sums, per_threshold
+from .uncertainty import _draw_counts
 from .uncertainty import _interval as _bca_interval
 from .uncertainty import acceleration_of_samples
 
@@ -154,8 +155,13 @@ class SetStatistics:
         w = np.concatenate([self.pos, self.neg])
         total = w.sum()
         cells = np.flatnonzero(w > 0)
+        rows = w[cells] * (self.n_rows / total)
         draws = np.zeros((n_resamples, w.shape[0]))
-        draws[:, cells] = rng.multinomial(self.n_rows, w[cells] / total, size=n_resamples) * (total / self.n_rows)
+        if np.array_equal(rows, np.round(rows)):  # rows per cell: draw row indices or a multinomial
+            draws[:, cells] = _draw_counts(rng, np.round(rows).astype(np.int64), self.n_rows, n_resamples)
+        else:
+            draws[:, cells] = rng.multinomial(self.n_rows, w[cells] / total, size=n_resamples)
+        draws *= total / self.n_rows
         k = self.pos.shape[0]
         return self._with_cells(draws[:, :k], draws[:, k:])
 
