@@ -265,3 +265,16 @@ def test_decomposition_intervals_are_scipys_bca_on_the_same_resamples():
         assert ours == pytest.approx(tuple(res.confidence_interval), abs=1e-12)
         # and the acceleration matters here: the percentile interval differs
         assert ours != pytest.approx(tuple(np.percentile(draws, [2.5, 97.5])), abs=1e-6)
+
+
+def test_the_reference_replicates_are_shared_and_change_nothing():
+    # an integer seed draws the reference's replicates once for every test set compared to it;
+    # the intervals are those of the same seed as a fresh generator (no sharing)
+    rng = np.random.default_rng(10)
+    ref = SetStatistics.from_counts(threshold_counts(*_scored(rng, 0.3, 1500)), threshold=0.5)
+    names = ["precision", "roc_auc", "pr_auc", "brier"]
+    for pi in (0.05, 0.2):
+        new = SetStatistics.from_counts(threshold_counts(*_scored(rng, pi, 1500)), threshold=0.5)
+        shared = decompose(ref, new, names, n_resamples=300, random_state=7)
+        fresh = decompose(ref, new, names, n_resamples=300, random_state=np.random.default_rng(7))
+        assert {m: d.to_dict() for m, d in shared.items()} == {m: d.to_dict() for m, d in fresh.items()}
