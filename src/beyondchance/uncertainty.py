@@ -644,8 +644,8 @@ def _draw_counts(rng: np.random.Generator, m: np.ndarray, total: int, size: int)
     if (m <= 1).all():
         if total < g:  # rows of weight zero are not units
             idx = np.flatnonzero(m)[idx]
-    else:
-        idx = np.searchsorted(np.cumsum(m), idx, side="right")
+    else:  # unit -> its pool: a table lookup (= searchsorted(cumsum(m), idx, side="right"))
+        idx = np.repeat(np.arange(g, dtype=idx.dtype), m.astype(np.int64))[idx]
     out = np.empty((size, g), dtype=np.float64)
     for i in range(size):  # one bincount per resample: cache-friendlier than one big one
         out[i] = np.bincount(idx[i], minlength=g)
