@@ -25,7 +25,7 @@ import sim_monitoring as S
 from beyondchance.curves import threshold_counts
 from beyondchance.label_shift import _em, _window_bins
 from beyondchance.shift import SetStatistics, _exact, _interval, decompose, metrics_at
-from beyondchance.uncertainty import acceleration_of_samples
+from beyondchance.uncertainty import _acceleration_of_samples
 
 
 def auc(pool: S.Pool, reps: int, seed: int, n: int = 5000, resamples: int = 500) -> None:
@@ -46,7 +46,7 @@ def auc(pool: S.Pool, reps: int, seed: int, n: int = 5000, resamples: int = 500)
         hits["BCa"] += lo <= truth <= hi
         err.append(exact - truth)
         boot_sd.append(np.std(star))
-        acc.append(acceleration_of_samples(jack))
+        acc.append(_acceleration_of_samples(jack))
     print(f"{pool.name}: reference ROC AUC {truth:.5f}, {reps} references (seed {seed}): coverage "
           + ", ".join(f"{k} {v / reps:.3f}" for k, v in hits.items())
           + f"; bias {np.mean(err):+.5f}, sampling sd {np.std(err):.5f}, bootstrap sd {np.mean(boot_sd):.5f}, "
@@ -74,7 +74,8 @@ def embins(pool: S.Pool, pi: float, reps: int, seed: int, n: int = 5000) -> None
     rng = np.random.default_rng(seed)
     res: dict[int, list] = {b: [] for b in (5, 10, 20, 40)}
     for _ in range(reps):
-        ref = SetStatistics.from_counts(threshold_counts(*S.draw(pool, rng, pool.y.mean(), n)), threshold=pool.threshold)
+        y_ref, s_ref = S.draw(pool, rng, pool.y.mean(), n)
+        ref = SetStatistics.from_counts(threshold_counts(y_ref, s_ref), threshold=pool.threshold)
         _, s_new = S.draw(pool, rng, pi, n)
         window = np.bincount(_window_bins(ref, s_new), minlength=ref.pos.shape[0]).astype(float)
         cum = np.cumsum(ref.pos + ref.neg)

@@ -50,7 +50,7 @@ from ._validation import (as_float, binary_target, check_consistent_length, chec
                           check_random_state, check_sample_weight, check_unit_interval)
 from ._warnings import InvalidInputError
 from .curves import threshold_counts
-from .shift import (JACKKNIFE_BINS, SetStatistics, _exact, _interval, _rates, check_reference, leave_one_out_cells,
+from .shift import (JACKKNIFE_BINS, SetStatistics, _exact, _interval, _leave_one_out_cells, _rates, check_reference,
                     metrics_at)
 
 __all__ = ["LabelFreeEstimate", "ProjectedMetric", "estimate_performance", "MIN_WINDOW_ROWS"]
@@ -219,24 +219,26 @@ def _jackknife(ref: SetStatistics, window: np.ndarray, n_window: int, groups: np
     """The jackknife from the cells, for BCa's acceleration: of the prevalence estimate and of
     each projected metric, over the reference's cells (window fixed) and over the window's
     (reference fixed).  The reference's cells are pooled to what the estimator reads (EM's
-    groups, the threshold) and, for the curves and losses, into :data:`~beyondchance.shift.JACKKNIFE_BINS`
-    bins; the window's into EM's groups or the two sides of the threshold (exact for the
-    estimators)."""
-    starts = np.unique(np.r_[groups, ref.coarse_starts(JACKKNIFE_BINS), [ref.cut] if 0 < ref.cut < ref.pos.shape[0] else []])
+    groups, the threshold) and, for the curves and losses, into
+    :data:`~beyondchance.shift.JACKKNIFE_BINS` bins; the window's into EM's groups or the two
+    sides of the threshold (exact for the estimators)."""
+    starts = np.union1d(groups, ref.coarse_starts(JACKKNIFE_BINS))  # the latter has the threshold's edge
     ref_u = ref.pooled(starts.astype(np.intp))
     in_u = np.searchsorted(starts, groups)
-    w_starts = groups if method == "em" else np.unique([0, ref.cut])
-    win = np.add.reduceat(window, w_starts)
+    if method == "em":
+        win = np.add.reduceat(window, groups)
+    else:  # predicted positive, predicted negative
+        win = np.array([window[: ref.cut].sum(), window[ref.cut:].sum()])
 
     def estimate(r: SetStatistics, w: np.ndarray) -> np.ndarray:
         w = np.atleast_2d(w)
         if method == "acc":
-            return _acc(r, w[:, 0] / w.sum(1) if w.shape[1] > 1 else np.ones(w.shape[0]))
+            return _acc(r, w[:, 0] / w.sum(1))
         return _em(np.add.reduceat(np.atleast_2d(r.pos), in_u, axis=1),
                    np.add.reduceat(np.atleast_2d(r.neg), in_u, axis=1), w)
 
     r_jk, mult_r = ref_u.leave_one_out()
-    w_jk, mult_w = leave_one_out_cells(win, n_window)
+    w_jk, mult_w = _leave_one_out_cells(win, n_window)
     pi_r, pi_w = estimate(r_jk, np.broadcast_to(win, (r_jk.pos.shape[0], win.shape[0]))), estimate(ref_u, w_jk)
     m_r, m_w = metrics_at(r_jk, _inside(pi_r), names), metrics_at(ref_u, _inside(pi_w), names)
     return ([(pi_r, mult_r), (pi_w, mult_w)],
@@ -374,8 +376,8 @@ def estimate_performance(
     mix = pi_hat * ref.pos / ref.pos.sum() + (1 - pi_hat) * ref.neg / ref.neg.sum()
     null_win = rng.multinomial(n_new, mix / mix.sum(), size=n_resamples).astype(np.float64)
     null_ref = ref.resample(n_resamples, rng)
-    null_stat = _mixture_chi2(*(np.add.reduceat(x, test_groups, axis=1) for x in (null_ref.pos, null_ref.neg, null_win)),
-                              estimate(null_ref, null_win))
+    null_cells = (np.add.reduceat(x, test_groups, axis=1) for x in (null_ref.pos, null_ref.neg, null_win))
+    null_stat = _mixture_chi2(*null_cells, estimate(null_ref, null_win))
     p_value = float((1 + np.sum(null_stat >= stat)) / (1 + n_resamples))
     holds = p_value > 1 - level
     if not holds:

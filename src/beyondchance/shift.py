@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import functools
 import math
+import weakref
 from dataclasses import dataclass, replace
 from typing import Any, Sequence
 
@@ -63,7 +64,7 @@ from .delong import delong_variance_of_counts
 from .score_statistics import _CURVE_OF, class_loss_sums, per_threshold
 from .uncertainty import _draw_counts
 from .uncertainty import _interval as _bca_interval
-from .uncertainty import acceleration_of_samples
+from .uncertainty import _acceleration_of_samples
 
 __all__ = ["SetStatistics", "Decomposition", "ClassifierTest", "ClassifierChange", "decompose",
            "classifier_change_tests", "compare_classifiers", "metrics_at", "holm_adjust", "check_reference", "DECOMPOSABLE"]
@@ -203,7 +204,7 @@ class SetStatistics:
     def leave_one_out(self) -> tuple["SetStatistics", np.ndarray]:
         """The jackknife from the cells: a stack (J, K) with one row left out of each of the J
         non-empty cells, and each cell's number of rows (the multiplicity of its value)."""
-        stack, rows = leave_one_out_cells(np.concatenate([self.pos, self.neg]), self.n_rows)
+        stack, rows = _leave_one_out_cells(np.concatenate([self.pos, self.neg]), self.n_rows)
         k = self.pos.shape[0]
         return self._with_cells(stack[:, :k], stack[:, k:]), rows
 
@@ -220,7 +221,7 @@ class SetStatistics:
             return fps / fps[:, -1:], 1 - tps / tps[:, -1:]
 
 
-def leave_one_out_cells(w: np.ndarray, n_rows: int) -> tuple[np.ndarray, np.ndarray]:
+def _leave_one_out_cells(w: np.ndarray, n_rows: int) -> tuple[np.ndarray, np.ndarray]:
     """The jackknife of ``n_rows`` rows in cells of weights ``w`` (C,): a stack (J, C), one row
     (the mean weight) left out of each of the J non-empty cells, and their numbers of rows."""
     cells = np.flatnonzero(w > 0)
@@ -327,7 +328,7 @@ def _interval(exact: float, binned: float, draws: np.ndarray, level: float,
     statistic is undefined in more than a tenth of the resamples.
 
     ``jackknife``: per independent sample, (jackknife values, multiplicities) for the
-    acceleration (:func:`~beyondchance.uncertainty.acceleration_of_samples`); ẑ₀ counts the
+    acceleration (``uncertainty._acceleration_of_samples``); ẑ₀ counts the
     resamples below the binned estimate (Efron & Tibshirani 1993, ch. 14.3)."""
     draws = np.asarray(draws, dtype=np.float64).reshape(-1)
     n = draws.size
@@ -335,7 +336,7 @@ def _interval(exact: float, binned: float, draws: np.ndarray, level: float,
     if not math.isfinite(exact) or draws.size < max(0.9 * n, 10):
         return None
     centre = binned if math.isfinite(binned) else exact
-    lo, hi, _ = _bca_interval(draws, centre, level, "bca", acceleration_of_samples(jackknife))
+    lo, hi, _ = _bca_interval(draws, centre, level, "bca", _acceleration_of_samples(jackknife))
     return float(lo + exact - centre), float(hi + exact - centre)
 
 
@@ -347,20 +348,20 @@ def _exact(s: SetStatistics) -> SetStatistics:
                                      max_bins=s.counts.thresholds.shape[0])
 
 
-@functools.lru_cache(maxsize=4)
+#: reference -> {(n_resamples, seed): its replicates}; an entry lives as long as its reference
+_REFERENCE_DRAWS: "weakref.WeakKeyDictionary[SetStatistics, dict]" = weakref.WeakKeyDictionary()
+
+
 def _reference_draws(reference: SetStatistics, n_resamples: int, seed: int) -> tuple[SetStatistics, dict, dict]:
     """The reference's replicates from ``seed`` (drawn first), the generator's state after
     them, and a memo of the replicates' own metric values: shared by every test set compared
     to the same reference with the same seed (one joint draw of the reference)."""
-    rng = check_random_state(seed)
-    return reference.resample(n_resamples, rng), rng.bit_generator.state, {}
-
-
-def _split_by_jackknife(names: Sequence[str]) -> tuple[tuple[list[str], int], ...]:
-    """The metrics by the bins their jackknife needs: 2 for those of (α, β) at the threshold
-    (exact), :data:`JACKKNIFE_BINS` for the curves and losses."""
-    at_threshold = [m for m in names if m in METRICS]
-    return (at_threshold, 2), ([m for m in names if m not in METRICS], JACKKNIFE_BINS)
+    memo = _REFERENCE_DRAWS.setdefault(reference, {})
+    if (n_resamples, seed) not in memo:
+        memo.clear()  # one set of replicates per reference
+        rng = check_random_state(seed)
+        memo[n_resamples, seed] = (reference.resample(n_resamples, rng), rng.bit_generator.state, {})
+    return memo[n_resamples, seed]
 
 
 def _decomposition_jackknife(reference: SetStatistics, test_set: SetStatistics,
@@ -368,7 +369,9 @@ def _decomposition_jackknife(reference: SetStatistics, test_set: SetStatistics,
     """metric -> {"exp", "clf", "prev"} -> [(values, multiplicities) over the reference's
     cells, (...) over the test set's cells]: the jackknife of each sample, the other fixed."""
     out: dict[str, dict[str, list]] = {}
-    for group, bins in _split_by_jackknife(names):
+    # the metrics at the threshold read (α, β) only: two bins per class are exact
+    at_threshold = [m for m in names if m in METRICS]
+    for group, bins in ((at_threshold, 2), ([m for m in names if m not in at_threshold], JACKKNIFE_BINS)):
         if not group:
             continue
         ref, new = reference.coarse(bins), test_set.coarse(bins)

@@ -558,16 +558,18 @@ def _interval(
 
 def _acceleration(values: np.ndarray, weights: np.ndarray) -> float:
     """â from jackknife values with multiplicities (undefined values left out; 0 if flat)."""
-    return acceleration_of_samples([(values, weights)])
+    return _acceleration_of_samples([(values, weights)])
 
 
-def acceleration_of_samples(samples: Any) -> float:
+def _acceleration_of_samples(samples: Any) -> float:
     r"""BCa's acceleration â of a statistic of several independent samples, from each
-    sample's jackknife values θ_(ji) with multiplicities m_ji (sample j fixed but one unit):
+    sample's jackknife values θ_(ji) (one unit of sample j left out, the other samples whole)
+    counted m_ji times, θ̄_j· their weighted mean:
 
     .. math::
 
-        \hat a = \frac{\sum_j n_j^{-3} \sum_i m_{ji} U_{ji}^3}{6\,\big[\sum_j n_j^{-2} \sum_i m_{ji} U_{ji}^2\big]^{3/2}},
+        \hat a = \frac{\sum_j n_j^{-3} \sum_i m_{ji} U_{ji}^3}
+                     {6\,\big[\sum_j n_j^{-2} \sum_i m_{ji} U_{ji}^2\big]^{3/2}},
         \qquad U_{ji} = (n_j - 1)(\bar\theta_{j\cdot} - \theta_{(ji)}),\quad n_j = \sum_i m_{ji}
 
     (Efron & Tibshirani 1993, eq. 14.15, one sample; several samples as
