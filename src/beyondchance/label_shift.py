@@ -242,7 +242,7 @@ def _jackknife(ref: SetStatistics, window: np.ndarray, n_window: int, groups: np
     pi_r, pi_w = estimate(r_jk, np.broadcast_to(win, (r_jk.pos.shape[0], win.shape[0]))), estimate(ref_u, w_jk)
     m_r, m_w = metrics_at(r_jk, _inside(pi_r), names), metrics_at(ref_u, _inside(pi_w), names)
     return ([(pi_r, mult_r), (pi_w, mult_w)],
-            {m: [(m_r[m], mult_r), (m_w[m], mult_w)] for m in names if m in m_r and m in m_w})
+            {m: [(m_r[m], mult_r), (m_w[m], mult_w)] for m in m_r})
 
 
 def estimate_performance(
@@ -369,7 +369,7 @@ def estimate_performance(
     projected = {}
     for m, value in exact.items():
         value = float(np.squeeze(value))
-        ci = _interval(value, float(np.squeeze(m_binned[m])), m_star[m], level, jack_metrics.get(m, ()))
+        ci = _interval(value, float(np.squeeze(m_binned[m])), m_star[m], level, jack_metrics[m])
         projected[m] = ProjectedMetric(m, value, ci)
 
     # the assumption: windows drawn from the fitted mixture, the reference resampled

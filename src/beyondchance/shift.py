@@ -323,20 +323,23 @@ class Decomposition:
 
 
 def _interval(exact: float, binned: float, draws: np.ndarray, level: float,
-              jackknife: Sequence[tuple[Any, Any]] = ()) -> tuple[float, float] | None:
+              jackknife: Sequence[tuple[Any, Any]] | None = None) -> tuple[float, float] | None:
     """BCa interval of the binned statistic, shifted by the binning error; None when the
     statistic is undefined in more than a tenth of the resamples.
 
     ``jackknife``: per independent sample, (jackknife values, multiplicities) for the
-    acceleration (``uncertainty._acceleration_of_samples``); ẑ₀ counts the
-    resamples below the binned estimate (Efron & Tibshirani 1993, ch. 14.3)."""
+    acceleration (``uncertainty._acceleration_of_samples``); ẑ₀ counts the resamples below
+    the binned estimate (Efron & Tibshirani 1993, ch. 14.3).  None: the percentile interval."""
     draws = np.asarray(draws, dtype=np.float64).reshape(-1)
     n = draws.size
     draws = draws[np.isfinite(draws)]
     if not math.isfinite(exact) or draws.size < max(0.9 * n, 10):
         return None
     centre = binned if math.isfinite(binned) else exact
-    lo, hi, _ = _bca_interval(draws, centre, level, "bca", _acceleration_of_samples(jackknife))
+    if jackknife is None:
+        lo, hi, _ = _bca_interval(draws, centre, level, "percentile", None)
+    else:
+        lo, hi, _ = _bca_interval(draws, centre, level, "bca", _acceleration_of_samples(jackknife))
     return float(lo + exact - centre), float(hi + exact - centre)
 
 
@@ -383,10 +386,9 @@ def _decomposition_jackknife(reference: SetStatistics, test_set: SetStatistics,
         pi_jk = _rates(t_jk)[0]
         obs_t, exp_t = metrics_at(t_jk, pi_jk, group), metrics_at(ref, pi_jk, group)
         for m in group:
-            if m in exp_r and m in obs_t:
-                out[m] = {"exp": [(exp_r[m], w_r), (exp_t[m], w_t)],
-                          "clf": [(obs[m] - exp_r[m], w_r), (obs_t[m] - exp_t[m], w_t)],
-                          "prev": [(exp_r[m] - own_r[m], w_r), (exp_t[m] - own[m], w_t)]}
+            out[m] = {"exp": [(exp_r[m], w_r), (exp_t[m], w_t)],
+                      "clf": [(obs[m] - exp_r[m], w_r), (obs_t[m] - exp_t[m], w_t)],
+                      "prev": [(exp_r[m] - own_r[m], w_r), (exp_t[m] - own[m], w_t)]}
     return out
 
 
@@ -452,11 +454,11 @@ def decompose(
             obs_b, exp_b, ref_b = (np.asarray(x, float).reshape(-1) for x in boot[m])
             bv, be = (float(np.squeeze(x)) for x in binned[m])
             br = float(np.squeeze(ref_binned[m][0]))
-            jk = jack.get(m, {})
+            jk = jack[m]
             ci = {
-                "exp": _interval(expected, be, exp_b, confidence_level, jk.get("exp", ())),
-                "prev": _interval(expected - ref_value, be - br, exp_b - ref_b, confidence_level, jk.get("prev", ())),
-                "clf": _interval(value - expected, bv - be, obs_b - exp_b, confidence_level, jk.get("clf", ())),
+                "exp": _interval(expected, be, exp_b, confidence_level, jk["exp"]),
+                "prev": _interval(expected - ref_value, be - br, exp_b - ref_b, confidence_level, jk["prev"]),
+                "clf": _interval(value - expected, bv - be, obs_b - exp_b, confidence_level, jk["clf"]),
             }
         out[m] = Decomposition(
             m, value, ref_value, expected, ci.get("exp"), expected - ref_value, ci.get("prev"),
