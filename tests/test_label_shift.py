@@ -135,3 +135,44 @@ def test_cli_compare_a_file_without_labels(tmp_path):
     bad = subprocess.run(cmd[:4] + [str(tmp_path / "feb.csv"), str(tmp_path / "feb.csv")] + cmd[6:],
                          capture_output=True, text=True)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_label_free_intervals_are_scipys_bca_on_the_same_resamples():
+    # scores on a grid of 0.1: every cell exact, so the jackknife of the cells (one row out of
+    # each non-empty cell, times its rows) is scipy's jackknife of the rows
+    from types import SimpleNamespace
+
+    from scipy import stats as sps
+
+    from beyondchance.curves import threshold_counts
+    from beyondchance.label_shift import _acc, _window_bins
+    from beyondchance.shift import SetStatistics, _rates
+
+    rng = np.random.default_rng(9)
+    y = (rng.random(400) < 0.3).astype(int)
+    s = np.round(np.clip(0.5 + 0.25 * (2 * y - 1) + rng.normal(0, 0.25, y.size), 0, 1), 1)
+    y_new = (rng.random(300) < 0.15).astype(int)
+    s_new = np.round(np.clip(0.5 + 0.25 * (2 * y_new - 1) + rng.normal(0, 0.25, y_new.size), 0, 1), 1)
+    est = estimate_performance(y, s, s_new, threshold=0.5, n_resamples=999, random_state=6, metrics=["precision"])
+    # estimate_performance's resamples: the reference's cells, then the window's bins
+    ref = SetStatistics.from_counts(threshold_counts(y, s), threshold=0.5)
+    gen = np.random.default_rng(6)
+    ref_star = ref.resample(999, gen)
+    window = np.bincount(_window_bins(ref, s_new), minlength=ref.pos.shape[0]).astype(float)
+    win_star = gen.multinomial(s_new.size, window / window.sum(), size=999)
+    pi_star = _acc(ref_star, win_star[:, : ref.cut].sum(1) / win_star.sum(1))
+    precision_star = METRICS["precision"].from_rates(np.clip(pi_star, 1e-9, 1 - 1e-9), *_rates(ref_star)[1:])
+
+    def acc(i, j):
+        fpr, tpr = np.mean(s[i][y[i] == 0] >= 0.5), np.mean(s[i][y[i] == 1] >= 0.5)
+        return float(np.clip((np.mean(s_new[j] >= 0.5) - fpr) / (tpr - fpr), 0, 1))
+
+    def precision(i, j):
+        fpr, tpr = np.mean(s[i][y[i] == 0] >= 0.5), np.mean(s[i][y[i] == 1] >= 0.5)
+        return METRICS["precision"].from_rates(np.clip(acc(i, j), 1e-9, 1 - 1e-9), fpr, 1 - tpr)
+
+    for statistic, draws, ours in ((acc, pi_star, est.prevalence_ci), (precision, precision_star,
+                                                                         est.metrics["precision"].ci)):
+        res = sps.bootstrap((np.arange(y.size), np.arange(s_new.size)), statistic, n_resamples=0, vectorized=False,
+                            method="BCa", bootstrap_result=SimpleNamespace(bootstrap_distribution=draws))
+        assert ours == pytest.approx(tuple(res.confidence_interval), abs=1e-12)

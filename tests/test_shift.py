@@ -7,6 +7,7 @@ import json
 import sys
 import warnings
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -218,3 +219,62 @@ def test_the_same_classifier_at_two_prevalences_is_not_flagged():
     _consistent(c)
     assert not any(cc.changed for cc in c.classifier_changes)
     assert c.change("5%", "precision").value < c.change("5%", "precision").reference_value - 0.3
+
+
+# --- BCa intervals: the same as scipy's on the same resamples -------------------------------
+
+
+def test_decomposition_intervals_are_scipys_bca_on_the_same_resamples():
+    # few distinct scores, so the cells are exact (no binning) and the jackknife of the
+    # cells (one row out of each non-empty cell, times its rows) is the jackknife of the rows
+    from scipy import stats as sps
+
+    from beyondchance.shift import _reference_draws, _values
+
+    rng = np.random.default_rng(8)
+    yr = (rng.random(300) < 0.2).astype(int)
+    yt = (rng.random(250) < 0.08).astype(int)
+    sr = np.round(np.clip(0.5 + 0.25 * (2 * yr - 1) + rng.normal(0, 0.3, yr.size), 0, 1), 1)
+    st_ = np.round(np.clip(0.5 + 0.2 * (2 * yt - 1) + rng.normal(0, 0.3, yt.size), 0, 1), 1)
+    ref = SetStatistics.from_counts(threshold_counts(yr, sr), threshold=0.5)
+    new = SetStatistics.from_counts(threshold_counts(yt, st_), threshold=0.5)
+    names = ["precision", "roc_auc"]
+    d = decompose(ref, new, names, n_resamples=999, random_state=4)
+    # decompose's resamples: the reference's first, then the test set's, from the seed
+    gen = np.random.default_rng(4)
+    r_star = ref.resample(999, gen)
+    t_star = new.resample(999, gen)
+    assert np.array_equal(r_star.pos, _reference_draws(ref, 999, 4)[0].pos)
+    boot = _values(r_star, t_star, names)
+
+    def expected_precision(i, j):
+        a_r = np.mean(sr[i][yr[i] == 0] >= 0.5)
+        tpr = np.mean(sr[i][yr[i] == 1] >= 0.5)
+        pi = yt[j].mean()
+        return pi * tpr / (pi * tpr + (1 - pi) * a_r)
+
+    def auc_difference(i, j):
+        return skm.roc_auc_score(yt[j], st_[j]) - skm.roc_auc_score(yr[i], sr[i])
+
+    cases = [(expected_precision, boot["precision"][1], d["precision"].expected_ci),
+             (auc_difference, boot["roc_auc"][0] - boot["roc_auc"][1], d["roc_auc"].classifier_effect_ci)]
+    for statistic, draws, ours in cases:
+        prior = SimpleNamespace(bootstrap_distribution=np.asarray(draws, float).reshape(-1))  # our resamples
+        res = sps.bootstrap((np.arange(yr.size), np.arange(yt.size)), statistic, n_resamples=0, vectorized=False,
+                            method="BCa", confidence_level=0.95, bootstrap_result=prior)
+        assert ours == pytest.approx(tuple(res.confidence_interval), abs=1e-12)
+        # and the acceleration matters here: the percentile interval differs
+        assert ours != pytest.approx(tuple(np.percentile(draws, [2.5, 97.5])), abs=1e-6)
+
+
+def test_the_reference_replicates_are_shared_and_change_nothing():
+    # an integer seed draws the reference's replicates once for every test set compared to it;
+    # the intervals are those of the same seed as a fresh generator (no sharing)
+    rng = np.random.default_rng(10)
+    ref = SetStatistics.from_counts(threshold_counts(*_scored(rng, 0.3, 1500)), threshold=0.5)
+    names = ["precision", "roc_auc", "pr_auc", "brier"]
+    for pi in (0.05, 0.2):
+        new = SetStatistics.from_counts(threshold_counts(*_scored(rng, pi, 1500)), threshold=0.5)
+        shared = decompose(ref, new, names, n_resamples=300, random_state=7)
+        fresh = decompose(ref, new, names, n_resamples=300, random_state=np.random.default_rng(7))
+        assert {m: d.to_dict() for m, d in shared.items()} == {m: d.to_dict() for m, d in fresh.items()}

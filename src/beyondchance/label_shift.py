@@ -13,17 +13,22 @@ distributions.  Its prevalence is then estimated without labels by
   clipped to [0, 1], with the reference's rates at the threshold;
 * **EM re-estimation of the priors** (Saerens, Latinne & Decaestecker 2002, Neural
   Computation 14, section 3) with posteriors calibrated on the reference itself — within
-  each of 20 bins of adjacent scores, :math:`p_r(1|b)` is the reference's share of
+  each of 10 bins of adjacent scores, :math:`p_r(1|b)` is the reference's share of
   positives, so the scores need not be calibrated probabilities:
   :math:`p_{new}(1|b) \propto (\pi/\pi_r) p_r(1|b)` against
   :math:`((1-\pi)/(1-\pi_r))(1-p_r(1|b))`, and :math:`\pi \leftarrow` the mean of
   :math:`p_{new}(1|b)` over the window, until it settles.  This is the maximum-likelihood
   prevalence of the binned mixture; it uses the whole score distribution, not only the
-  side of the threshold.
+  side of the threshold.  The reference's bin frequencies are estimates, and their noise
+  pulls the estimate towards the reference's prevalence, the more the finer the bins
+  (measured in 200 replicates on caravan, a 5,000-row reference with about 320 positives, a window at 30%:
+  bias −0.000 / −0.005 / −0.012 / −0.022 with 5 / 10 / 20 / 40 bins, root mean square
+  error 0.029 / 0.027 / 0.028 / 0.032): hence 10 bins.
 
 Every metric is then projected as the reference classifier at :math:`\hat\pi`
 (:func:`beyondchance.shift.metrics_at`).  Intervals: a bootstrap of the reference's
-(score bin, class) cells and of the window's score bins.  The assumption is tested:
+(score bin, class) cells and of the window's score bins, BCa intervals with the
+acceleration from the jackknife of both (one row left out of each non-empty cell).  The assumption is tested:
 Pearson's chi-square between the window's counts in 20 bins of adjacent scores (equal
 reference weight) and the fitted mixture :math:`\hat\pi \hat F_1 + (1-\hat\pi)\hat F_0`,
 calibrated by a parametric bootstrap (windows drawn from the fitted mixture, the
@@ -45,8 +50,9 @@ from ._validation import (as_float, binary_target, check_consistent_length, chec
                           check_random_state, check_sample_weight, check_unit_interval)
 from ._warnings import InvalidInputError
 from .curves import ThresholdCounts, threshold_counts
+from .shift import (JACKKNIFE_BINS, SetStatistics, _exact, _interval, _leave_one_out_cells, _rates, check_reference,
+                    metrics_at)
 from .stats import ValueHistogram
-from .shift import SetStatistics, _exact, _interval, _rates, check_reference, metrics_at
 
 __all__ = ["LabelFreeEstimate", "ProjectedMetric", "estimate_performance", "estimate_from_statistics",
            "MIN_WINDOW_ROWS"]
@@ -54,7 +60,9 @@ __all__ = ["LabelFreeEstimate", "ProjectedMetric", "estimate_performance", "esti
 #: a window with fewer rows is refused (its score distribution says too little)
 MIN_WINDOW_ROWS = 50
 #: EM works on this many bins of adjacent scores of equal reference weight
-EM_BINS = 20
+EM_BINS = 10
+#: the test of the label-shift assumption compares the window with the fit on this many bins
+TEST_BINS = 20
 _EM_TOL = 1e-8
 _EM_MAX_ITER = 1000
 
@@ -87,7 +95,7 @@ class LabelFreeEstimate:
     reference_prevalence : the reference's prevalence
     metrics : name -> :class:`ProjectedMetric` at the estimated prevalence
     assumption_statistic, assumption_p_value : Pearson's chi-square between the window and the
-        fitted mixture on 20 score bins, and its parametric-bootstrap p-value
+        fitted mixture on 20 score bins (:data:`TEST_BINS`), and its parametric-bootstrap p-value
     assumption_holds : ``assumption_p_value > 1 − confidence_level``
     caveats : what limits the estimate, in words
     n_reference, n_window, confidence_level, n_resamples
@@ -134,7 +142,7 @@ class LabelFreeEstimate:
             pi += f" ({100 * self.prevalence_ci[0]:.1f}%–{100 * self.prevalence_ci[1]:.1f}%)"
         if not self.assumption_holds:
             return (f"The window's scores changed in a way a change of prevalence alone does not explain "
-                    f"(chi-square to the label-shift fit {self.assumption_statistic:.1f} on {EM_BINS} bins, p = "
+                    f"(chi-square to the label-shift fit {self.assumption_statistic:.1f} on {TEST_BINS} bins, p = "
                     f"{self.assumption_p_value:.2g}): the estimated prevalence {pi} and the projected metrics are "
                     "not to be trusted.")
         return (f"Estimated prevalence {pi} (reference {100 * self.reference_prevalence:.1f}%), assuming only the "
@@ -190,7 +198,7 @@ def _em(ref_pos: np.ndarray, ref_neg: np.ndarray, window: np.ndarray) -> Any:
     return pi[:, 0]
 
 
-def _coarse(ref: SetStatistics, bins: int = EM_BINS) -> np.ndarray:
+def _coarse(ref: SetStatistics, bins: int) -> np.ndarray:
     """Starts of at most ``bins`` groups of adjacent bins of nearly equal reference weight."""
     cum = np.cumsum(ref.pos + ref.neg)
     edges = np.searchsorted(cum, cum[-1] * np.arange(1, bins) / bins, side="left") + 1
@@ -206,6 +214,37 @@ def _mixture_chi2(ref_pos: np.ndarray, ref_neg: np.ndarray, window: np.ndarray, 
     expected = w.sum(1, keepdims=True) * (p * rp / rp.sum(1, keepdims=True) + (1 - p) * rn / rn.sum(1, keepdims=True))
     stat = np.sum((w - expected) ** 2 / np.maximum(expected, 1e-12), axis=1)
     return stat if np.ndim(pi) else float(stat[0])
+
+
+def _jackknife(ref: SetStatistics, window: np.ndarray, n_window: int, groups: np.ndarray, method: str,
+               names: Sequence[str]) -> tuple[list, dict[str, list]]:
+    """The jackknife from the cells, for BCa's acceleration: of the prevalence estimate and of
+    each projected metric, over the reference's cells (window fixed) and over the window's
+    (reference fixed).  The reference's cells are pooled to what the estimator reads (EM's
+    groups, the threshold) and, for the curves and losses, into
+    :data:`~beyondchance.shift.JACKKNIFE_BINS` bins; the window's into EM's groups or the two
+    sides of the threshold (exact for the estimators)."""
+    starts = np.union1d(groups, ref.coarse_starts(JACKKNIFE_BINS))  # the latter has the threshold's edge
+    ref_u = ref.pooled(starts.astype(np.intp))
+    in_u = np.searchsorted(starts, groups)
+    if method == "em":
+        win = np.add.reduceat(window, groups)
+    else:  # predicted positive, predicted negative
+        win = np.array([window[: ref.cut].sum(), window[ref.cut:].sum()])
+
+    def estimate(r: SetStatistics, w: np.ndarray) -> np.ndarray:
+        w = np.atleast_2d(w)
+        if method == "acc":
+            return _acc(r, w[:, 0] / w.sum(1))
+        return _em(np.add.reduceat(np.atleast_2d(r.pos), in_u, axis=1),
+                   np.add.reduceat(np.atleast_2d(r.neg), in_u, axis=1), w)
+
+    r_jk, mult_r = ref_u.leave_one_out()
+    w_jk, mult_w = _leave_one_out_cells(win, n_window)
+    pi_r, pi_w = estimate(r_jk, np.broadcast_to(win, (r_jk.pos.shape[0], win.shape[0]))), estimate(ref_u, w_jk)
+    m_r, m_w = metrics_at(r_jk, _inside(pi_r), names), metrics_at(ref_u, _inside(pi_w), names)
+    return ([(pi_r, mult_r), (pi_w, mult_w)],
+            {m: [(m_r[m], mult_r), (m_w[m], mult_w)] for m in m_r})
 
 
 def estimate_performance(
@@ -359,7 +398,7 @@ def estimate_from_statistics(
     window = np.bincount(bins, weights=w_new, minlength=k)
     q_exact = float(w_new[s_new >= thr].sum() / w_new.sum())
     estimates = {"acc": float(_acc(ref, q_exact))}
-    groups = _coarse(ref)
+    groups, test_groups = _coarse(ref, EM_BINS), _coarse(ref, TEST_BINS)
 
     def em(r: SetStatistics, w: np.ndarray) -> np.ndarray:
         return _em(*(np.add.reduceat(np.atleast_2d(x), groups, axis=1) for x in (r.pos, r.neg, w)))
@@ -367,7 +406,7 @@ def estimate_from_statistics(
     estimates["em"] = float(em(ref, window)[0])
     pi_hat = estimates[method]
     exact = metrics_at(_exact(ref), _inside(pi_hat), names)
-    stat = _mixture_chi2(*(np.add.reduceat(x, groups) for x in (ref.pos, ref.neg, window)), pi_hat)
+    stat = _mixture_chi2(*(np.add.reduceat(x, test_groups) for x in (ref.pos, ref.neg, window)), pi_hat)
 
     # bootstrap: the reference's cells and the window's bins
     rng = check_random_state(random_state)
@@ -382,22 +421,23 @@ def estimate_from_statistics(
 
     pi_star = estimate(ref_star, win_star)
     binned_pi = float(estimate(ref, window[None])[0])
-    pi_ci = _interval(pi_hat, binned_pi, pi_star, level)
+    jack_pi, jack_metrics = _jackknife(ref, window, n_new, groups, method, names)
+    pi_ci = _interval(pi_hat, binned_pi, pi_star, level, jack_pi)
     pi_ci = None if pi_ci is None else (float(np.clip(pi_ci[0], 0, 1)), float(np.clip(pi_ci[1], 0, 1)))
     m_star = metrics_at(ref_star, _inside(pi_star), names)
     m_binned = metrics_at(ref, _inside(binned_pi), names)
     projected = {}
     for m, value in exact.items():
         value = float(np.squeeze(value))
-        ci = _interval(value, float(np.squeeze(m_binned[m])), m_star[m], level)
+        ci = _interval(value, float(np.squeeze(m_binned[m])), m_star[m], level, jack_metrics[m])
         projected[m] = ProjectedMetric(m, value, ci)
 
     # the assumption: windows drawn from the fitted mixture, the reference resampled
     mix = pi_hat * ref.pos / ref.pos.sum() + (1 - pi_hat) * ref.neg / ref.neg.sum()
     null_win = rng.multinomial(n_new, mix / mix.sum(), size=n_resamples).astype(np.float64)
     null_ref = ref.resample(n_resamples, rng)
-    null_stat = _mixture_chi2(*(np.add.reduceat(x, groups, axis=1) for x in (null_ref.pos, null_ref.neg, null_win)),
-                              estimate(null_ref, null_win))
+    null_cells = (np.add.reduceat(x, test_groups, axis=1) for x in (null_ref.pos, null_ref.neg, null_win))
+    null_stat = _mixture_chi2(*null_cells, estimate(null_ref, null_win))
     p_value = float((1 + np.sum(null_stat >= stat)) / (1 + n_resamples))
     holds = p_value > 1 - level
     if not holds:

@@ -20,8 +20,9 @@ prevalence, so
                       + \underbrace{(m_{obs} - m_{exp})}_{\text{classifier effect}}.
 
 Intervals come from a bootstrap of both sets' sufficient statistics (the cells
-(score bin, class) of each set resampled, never the rows), percentile intervals
-centred on the exact estimates as in :mod:`beyondchance.score_statistics`.
+(score bin, class) of each set resampled, never the rows): BCa intervals, the
+acceleration from the jackknife of the cells (one row left out of each non-empty cell),
+shifted onto the exact estimates as in :mod:`beyondchance.score_statistics`.
 
 Whether the classifier changed is tested on the prevalence-free quantities only:
 Fisher's exact test of the false-positive rate and of the false-negative rate at the
@@ -46,7 +47,9 @@ nominal level.
 
 from __future__ import annotations
 
+import functools
 import math
+import weakref
 from dataclasses import dataclass, replace
 from typing import Any, Sequence
 
@@ -59,6 +62,9 @@ from .curves import ThresholdCounts, auc_from_rates
 from .metrics import METRICS
 from .delong import delong_variance_of_counts
 from .score_statistics import _CURVE_OF, class_loss_sums, per_threshold
+from .uncertainty import _draw_counts
+from .uncertainty import _interval as _bca_interval
+from .uncertainty import _acceleration_of_samples
 
 __all__ = ["SetStatistics", "Decomposition", "ClassifierTest", "ClassifierChange", "decompose",
            "classifier_change_tests", "compare_classifiers", "metrics_at", "holm_adjust", "check_reference", "DECOMPOSABLE"]
@@ -69,6 +75,8 @@ _LOSSES = ("log_loss", "brier")
 DECOMPOSABLE = tuple(METRICS) + tuple(_CURVE_OF) + _LOSSES
 #: at most this many cells (score bins) per class in the bootstrap
 MAX_BINS = 1000
+#: the jackknife (BCa's acceleration) of the curve AUCs and losses pools the cells into this many bins
+JACKKNIFE_BINS = 200
 
 
 
@@ -143,18 +151,84 @@ class SetStatistics:
         return float(p / (p + n))
 
     def resample(self, n_resamples: int, rng: np.random.Generator) -> "SetStatistics":
-        """A stack of bootstrap replicates (arrays (B, K)): ``n_rows`` rows drawn from the cells
-        (the row bootstrap; with weights, rows carry the mean weight of their cell)."""
+        """A stack of bootstrap replicates (arrays (B, K)): ``n_rows`` rows drawn from the
+        non-empty cells (the row bootstrap; with weights, every row carries the mean weight)."""
         w = np.concatenate([self.pos, self.neg])
         total = w.sum()
-        draws = rng.multinomial(self.n_rows, w / total, size=n_resamples) * (total / self.n_rows)
+        cells = np.flatnonzero(w > 0)
+        rows = w[cells] * (self.n_rows / total)
+        draws = np.zeros((n_resamples, w.shape[0]))
+        if np.array_equal(rows, np.round(rows)):  # rows per cell: draw row indices or a multinomial
+            draws[:, cells] = _draw_counts(rng, np.round(rows).astype(np.int64), self.n_rows, n_resamples)
+        else:
+            draws[:, cells] = rng.multinomial(self.n_rows, w[cells] / total, size=n_resamples)
+        draws *= total / self.n_rows
+        k = self.pos.shape[0]
+        return self._with_cells(draws[:, :k], draws[:, k:])
+
+    def _with_cells(self, pos: np.ndarray, neg: np.ndarray) -> "SetStatistics":
+        """A stack (arrays (B, K)) of this set's cells with new weights; each cell's loss sum
+        keeps the cell's mean loss."""
         k = self.pos.shape[0]
         scale_p = np.divide(1.0, self.pos, out=np.zeros(k), where=self.pos > 0)
         scale_n = np.divide(1.0, self.neg, out=np.zeros(k), where=self.neg > 0)
-        pos, neg = draws[:, :k], draws[:, k:]
         return SetStatistics(None, pos, neg, self.n_rows, self.cut,
                              {m: pos * (s * scale_p) for m, s in self.pos_loss.items()},
                              {m: neg * (s * scale_n) for m, s in self.neg_loss.items()}, (np.nan,) * 4)
+
+    def pooled(self, starts: Any) -> "SetStatistics":
+        """The set with adjacent bins pooled into groups beginning at ``starts`` (sorted, from
+        0); the threshold falls on a group boundary when one of ``starts`` is ``cut``."""
+        starts = np.asarray(starts, dtype=np.intp)
+        return SetStatistics(None, np.add.reduceat(self.pos, starts), np.add.reduceat(self.neg, starts),
+                             self.n_rows, int(np.searchsorted(starts, self.cut)),
+                             {m: np.add.reduceat(x, starts) for m, x in self.pos_loss.items()},
+                             {m: np.add.reduceat(x, starts) for m, x in self.neg_loss.items()}, self.exact_rates,
+                             self.threshold)
+
+    def coarse_starts(self, bins: int) -> np.ndarray:
+        """Starts of at most ``bins`` groups of adjacent bins of nearly equal weight, one of
+        them at the threshold (``bins=2``: predicted positive / negative)."""
+        k = self.pos.shape[0]
+        if k <= bins:
+            return np.arange(k)
+        cum = np.cumsum(self.pos + self.neg)
+        edges = np.searchsorted(cum, cum[-1] * np.arange(1, bins - 1) / (bins - 1), side="left") + 1
+        cut = [self.cut] if 0 < self.cut < k else []
+        return np.unique(np.r_[0, edges[edges < k], cut]).astype(np.intp)
+
+    def coarse(self, bins: int) -> "SetStatistics":
+        """:meth:`pooled` into the groups of :meth:`coarse_starts`."""
+        return self if self.pos.shape[0] <= bins else self.pooled(self.coarse_starts(bins))
+
+    def leave_one_out(self) -> tuple["SetStatistics", np.ndarray]:
+        """The jackknife from the cells: a stack (J, K) with one row left out of each of the J
+        non-empty cells, and each cell's number of rows (the multiplicity of its value)."""
+        stack, rows = _leave_one_out_cells(np.concatenate([self.pos, self.neg]), self.n_rows)
+        k = self.pos.shape[0]
+        return self._with_cells(stack[:, :k], stack[:, k:]), rows
+
+    @functools.cached_property
+    def roc(self) -> tuple[np.ndarray, np.ndarray]:
+        """ROC rates (α, β) by decreasing score with both end points, shape (B, K + 1)."""
+        pos, neg = np.atleast_2d(self.pos), np.atleast_2d(self.neg)
+        b, k = pos.shape
+        tps = np.zeros((b, k + 1))
+        fps = np.zeros((b, k + 1))
+        np.cumsum(pos, axis=1, out=tps[:, 1:])
+        np.cumsum(neg, axis=1, out=fps[:, 1:])
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return fps / fps[:, -1:], 1 - tps / tps[:, -1:]
+
+
+def _leave_one_out_cells(w: np.ndarray, n_rows: int) -> tuple[np.ndarray, np.ndarray]:
+    """The jackknife of ``n_rows`` rows in cells of weights ``w`` (C,): a stack (J, C), one row
+    (the mean weight) left out of each of the J non-empty cells, and their numbers of rows."""
+    cells = np.flatnonzero(w > 0)
+    row = w.sum() / n_rows
+    stack = np.broadcast_to(w, (cells.shape[0], w.shape[0])).copy()
+    stack[np.arange(cells.shape[0]), cells] -= np.minimum(row, w[cells])
+    return stack, w[cells] / row
 
 
 def _rates(s: SetStatistics) -> tuple[Any, Any, Any]:
@@ -163,18 +237,6 @@ def _rates(s: SetStatistics) -> tuple[Any, Any, Any]:
     tp, fp = s.pos[..., : s.cut].sum(-1), s.neg[..., : s.cut].sum(-1)
     with np.errstate(invalid="ignore", divide="ignore"):
         return P / (P + N), fp / N, 1 - tp / P
-
-
-def _curve(s: SetStatistics) -> tuple[np.ndarray, np.ndarray]:
-    """ROC rates (α, β) by decreasing score with both end points, shape (B, K + 1)."""
-    pos, neg = np.atleast_2d(s.pos), np.atleast_2d(s.neg)
-    b, k = pos.shape
-    tps = np.zeros((b, k + 1))
-    fps = np.zeros((b, k + 1))
-    np.cumsum(pos, axis=1, out=tps[:, 1:])
-    np.cumsum(neg, axis=1, out=fps[:, 1:])
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return fps / fps[:, -1:], 1 - tps / tps[:, -1:]
 
 
 def metrics_at(s: SetStatistics, prevalence: Any, names: Sequence[str]) -> dict[str, Any]:
@@ -187,13 +249,12 @@ def metrics_at(s: SetStatistics, prevalence: Any, names: Sequence[str]) -> dict[
     out: dict[str, Any] = {}
     pi = np.asarray(prevalence, dtype=np.float64)
     _, a, b = _rates(s)
-    roc = None
     with np.errstate(invalid="ignore", divide="ignore"):  # undefined values (π = 0 ...) come back nan
         for name in names:
             if name in METRICS:
                 out[name] = METRICS[name].from_rates(pi, a, b)
             elif name in _CURVE_OF:
-                roc = _curve(s) if roc is None else roc
+                roc = s.roc
                 kind, method = _CURVE_OF[name]
                 out[name] = auc_from_rates(*roc, np.atleast_1d(pi), curve=kind, method=method, validate=False)
             elif name in _LOSSES and name in s.pos_loss:
@@ -261,17 +322,25 @@ class Decomposition:
         }
 
 
-def _interval(exact: float, binned: float, draws: np.ndarray, level: float) -> tuple[float, float] | None:
-    """Percentile interval of the binned statistic, shifted by the binning error; None when the
-    statistic is undefined in more than a tenth of the resamples."""
+def _interval(exact: float, binned: float, draws: np.ndarray, level: float,
+              jackknife: Sequence[tuple[Any, Any]] | None = None) -> tuple[float, float] | None:
+    """BCa interval of the binned statistic, shifted by the binning error; None when the
+    statistic is undefined in more than a tenth of the resamples.
+
+    ``jackknife``: per independent sample, (jackknife values, multiplicities) for the
+    acceleration (``uncertainty._acceleration_of_samples``); ẑ₀ counts the resamples below
+    the binned estimate (Efron & Tibshirani 1993, ch. 14.3).  None: the percentile interval."""
     draws = np.asarray(draws, dtype=np.float64).reshape(-1)
     n = draws.size
     draws = draws[np.isfinite(draws)]
     if not math.isfinite(exact) or draws.size < max(0.9 * n, 10):
         return None
-    lo, hi = np.quantile(draws, [(1 - level) / 2, (1 + level) / 2])
-    shift = exact - binned if math.isfinite(binned) else 0.0
-    return float(lo + shift), float(hi + shift)
+    centre = binned if math.isfinite(binned) else exact
+    if jackknife is None:
+        lo, hi, _ = _bca_interval(draws, centre, level, "percentile", None)
+    else:
+        lo, hi, _ = _bca_interval(draws, centre, level, "bca", _acceleration_of_samples(jackknife))
+    return float(lo + exact - centre), float(hi + exact - centre)
 
 
 def _exact(s: SetStatistics) -> SetStatistics:
@@ -280,6 +349,47 @@ def _exact(s: SetStatistics) -> SetStatistics:
         return s
     return SetStatistics.from_counts(s.counts, threshold=s.threshold, n_rows=s.n_rows,
                                      max_bins=s.counts.thresholds.shape[0])
+
+
+#: reference -> {(n_resamples, seed): its replicates}; an entry lives as long as its reference
+_REFERENCE_DRAWS: "weakref.WeakKeyDictionary[SetStatistics, dict]" = weakref.WeakKeyDictionary()
+
+
+def _reference_draws(reference: SetStatistics, n_resamples: int, seed: int) -> tuple[SetStatistics, dict, dict]:
+    """The reference's replicates from ``seed`` (drawn first), the generator's state after
+    them, and a memo of the replicates' own metric values: shared by every test set compared
+    to the same reference with the same seed (one joint draw of the reference)."""
+    memo = _REFERENCE_DRAWS.setdefault(reference, {})
+    if (n_resamples, seed) not in memo:
+        memo.clear()  # one set of replicates per reference
+        rng = check_random_state(seed)
+        memo[n_resamples, seed] = (reference.resample(n_resamples, rng), rng.bit_generator.state, {})
+    return memo[n_resamples, seed]
+
+
+def _decomposition_jackknife(reference: SetStatistics, test_set: SetStatistics,
+                             names: Sequence[str]) -> dict[str, dict[str, list]]:
+    """metric -> {"exp", "clf", "prev"} -> [(values, multiplicities) over the reference's
+    cells, (...) over the test set's cells]: the jackknife of each sample, the other fixed."""
+    out: dict[str, dict[str, list]] = {}
+    # the metrics at the threshold read (α, β) only: two bins per class are exact
+    at_threshold = [m for m in names if m in METRICS]
+    for group, bins in ((at_threshold, 2), ([m for m in names if m not in at_threshold], JACKKNIFE_BINS)):
+        if not group:
+            continue
+        ref, new = reference.coarse(bins), test_set.coarse(bins)
+        pi_t = _rates(new)[0]
+        obs, own = metrics_at(new, pi_t, group), metrics_at(ref, _rates(ref)[0], group)
+        r_jk, w_r = ref.leave_one_out()
+        exp_r, own_r = metrics_at(r_jk, pi_t, group), metrics_at(r_jk, _rates(r_jk)[0], group)
+        t_jk, w_t = new.leave_one_out()
+        pi_jk = _rates(t_jk)[0]
+        obs_t, exp_t = metrics_at(t_jk, pi_jk, group), metrics_at(ref, pi_jk, group)
+        for m in group:
+            out[m] = {"exp": [(exp_r[m], w_r), (exp_t[m], w_t)],
+                      "clf": [(obs[m] - exp_r[m], w_r), (obs_t[m] - exp_t[m], w_t)],
+                      "prev": [(exp_r[m] - own_r[m], w_r), (exp_t[m] - own[m], w_t)]}
+    return out
 
 
 def decompose(
@@ -291,8 +401,16 @@ def decompose(
     n_resamples: int = 1000,
     random_state: Any = 0,
 ) -> dict[str, Decomposition]:
-    """Split each metric's change from ``reference`` to ``test_set`` into the prevalence
+    r"""Split each metric's change from ``reference`` to ``test_set`` into the prevalence
     effect and the classifier effect, with bootstrap intervals (both sets resampled).
+
+    Intervals are BCa (Efron & Tibshirani 1993, ch. 14.3): percentiles of the bootstrap
+    distribution at levels :math:`\Phi(\hat z_0 + (\hat z_0 + z)/(1 - \hat a(\hat z_0 + z)))`,
+    :math:`\hat z_0` from the share of resamples below the estimate, the acceleration
+    :math:`\hat a` from the jackknife of both sets' cells (one row left out of each
+    non-empty cell, counted with the cell's rows; the scoring metrics' cells pooled into
+    :data:`JACKKNIFE_BINS` bins).  With an integer ``random_state`` the reference's
+    replicates are drawn first and are the same for every test set compared to it.
 
     Parameters
     ----------
@@ -312,12 +430,21 @@ def decompose(
     ref_binned = _values(reference, reference, names)
     boot: dict[str, tuple] = {}
     if n_resamples:
-        rng = check_random_state(random_state)
-        r_star = reference.resample(n_resamples, rng)
+        if isinstance(random_state, (int, np.integer)) and not isinstance(random_state, (bool, np.bool_)):
+            check_random_state(random_state)  # refuses a negative seed
+            r_star, state, own = _reference_draws(reference, int(n_resamples), int(random_state))
+            rng = np.random.Generator(np.random.PCG64())
+            rng.bit_generator.state = state
+        else:
+            rng = check_random_state(random_state)
+            r_star, own = reference.resample(n_resamples, rng), {}
         t_star = test_set.resample(n_resamples, rng)
         obs_star = _values(r_star, t_star, names)
-        ref_star = _values(r_star, r_star, names)
-        boot = {m: (obs_star[m][0], obs_star[m][1], ref_star[m][0]) for m in obs_star}
+        missing = [m for m in names if m not in own]
+        if missing:
+            own.update(metrics_at(r_star, _rates(r_star)[0], missing))
+        boot = {m: (obs_star[m][0], obs_star[m][1], own[m]) for m in obs_star}
+        jack = _decomposition_jackknife(reference, test_set, list(boot))
     out = {}
     for m in exact:
         value, expected = (float(np.squeeze(x)) for x in exact[m])
@@ -327,10 +454,11 @@ def decompose(
             obs_b, exp_b, ref_b = (np.asarray(x, float).reshape(-1) for x in boot[m])
             bv, be = (float(np.squeeze(x)) for x in binned[m])
             br = float(np.squeeze(ref_binned[m][0]))
+            jk = jack[m]
             ci = {
-                "exp": _interval(expected, be, exp_b, confidence_level),
-                "prev": _interval(expected - ref_value, be - br, exp_b - ref_b, confidence_level),
-                "clf": _interval(value - expected, bv - be, obs_b - exp_b, confidence_level),
+                "exp": _interval(expected, be, exp_b, confidence_level, jk["exp"]),
+                "prev": _interval(expected - ref_value, be - br, exp_b - ref_b, confidence_level, jk["prev"]),
+                "clf": _interval(value - expected, bv - be, obs_b - exp_b, confidence_level, jk["clf"]),
             }
         out[m] = Decomposition(
             m, value, ref_value, expected, ci.get("exp"), expected - ref_value, ci.get("prev"),

@@ -558,15 +558,37 @@ def _interval(
 
 def _acceleration(values: np.ndarray, weights: np.ndarray) -> float:
     """â from jackknife values with multiplicities (undefined values left out; 0 if flat)."""
-    ok = np.isfinite(values) & (weights > 0)
-    values, weights = values[ok], weights[ok].astype(np.float64)
-    if values.size == 0:
-        return 0.0
-    d = np.average(values, weights=weights) - values
-    den = np.sum(weights * d**2)
+    return _acceleration_of_samples([(values, weights)])
+
+
+def _acceleration_of_samples(samples: Any) -> float:
+    r"""BCa's acceleration â of a statistic of several independent samples, from each
+    sample's jackknife values θ_(ji) (one unit of sample j left out, the other samples whole)
+    counted m_ji times, θ̄_j· their weighted mean:
+
+    .. math::
+
+        \hat a = \frac{\sum_j n_j^{-3} \sum_i m_{ji} U_{ji}^3}
+                     {6\,\big[\sum_j n_j^{-2} \sum_i m_{ji} U_{ji}^2\big]^{3/2}},
+        \qquad U_{ji} = (n_j - 1)(\bar\theta_{j\cdot} - \theta_{(ji)}),\quad n_j = \sum_i m_{ji}
+
+    (Efron & Tibshirani 1993, eq. 14.15, one sample; several samples as
+    :func:`scipy.stats.bootstrap` does).  Undefined values are left out; 0 when flat.
+    """
+    num = den = 0.0
+    for values, weights in samples:
+        values, weights = np.asarray(values, dtype=np.float64), np.asarray(weights, dtype=np.float64)
+        ok = np.isfinite(values) & (weights > 0)
+        values, weights = values[ok], weights[ok]
+        n = weights.sum()
+        if values.size == 0 or not n > 1:
+            continue
+        u = (n - 1) * (np.average(values, weights=weights) - values)
+        num += np.sum(weights * u**3) / n**3
+        den += np.sum(weights * u**2) / n**2
     if not den > 0:
         return 0.0
-    return float(np.sum(weights * d**3) / (6.0 * den**1.5))
+    return float(num / (6.0 * den**1.5))
 
 
 # --- resampling ------------------------------------------------------------------------------
@@ -624,8 +646,8 @@ def _draw_counts(rng: np.random.Generator, m: np.ndarray, total: int, size: int)
     if (m <= 1).all():
         if total < g:  # rows of weight zero are not units
             idx = np.flatnonzero(m)[idx]
-    else:
-        idx = np.searchsorted(np.cumsum(m), idx, side="right")
+    else:  # unit -> its pool: a table lookup (= searchsorted(cumsum(m), idx, side="right"))
+        idx = np.repeat(np.arange(g, dtype=idx.dtype), m.astype(np.int64))[idx]
     out = np.empty((size, g), dtype=np.float64)
     for i in range(size):  # one bincount per resample: cache-friendlier than one big one
         out[i] = np.bincount(idx[i], minlength=g)

@@ -1,0 +1,111 @@
+"""Small experiments behind the interval fixes of the monitoring study (docs/monitoring.md, "Diagnosis").
+
+* ``auc``   — the reference's ROC AUC interval (the label-free projected ROC AUC and the
+              decomposition's expected ROC AUC): coverage of the percentile and of the BCa
+              interval, bias of the estimate, bootstrap sd against the sampling sd, mean â.
+* ``sd``    — the decomposition at one prevalence: mean and sampling sd of the classifier effect
+              and of the expected value against the bootstrap sd (interval width / 3.92).
+* ``embins`` — EM's prevalence estimate by the number of reference bins (5, 10, 20, 40; equal
+              reference weight): bias, sd and root mean square error.
+
+Usage::
+
+    PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py auc --data default --reps 1000 --seed 7
+    PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py sd --data default --pi 0.05 --reps 300 --seed 21
+    PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py embins --data caravan --pi 0.3 --reps 200 --seed 14
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import numpy as np
+
+import sim_monitoring as S
+from beyondchance.curves import threshold_counts
+from beyondchance.label_shift import _em, _window_bins
+from beyondchance.shift import SetStatistics, _exact, _interval, decompose, metrics_at
+from beyondchance.uncertainty import _acceleration_of_samples
+
+
+def auc(pool: S.Pool, reps: int, seed: int, n: int = 5000, resamples: int = 500) -> None:
+    truth = float(np.squeeze(metrics_at(pool.stats(), 0.5, ["roc_auc"])["roc_auc"]))
+    rng = np.random.default_rng(seed)
+    hits = {"percentile": 0, "BCa": 0}
+    err, boot_sd, acc = [], [], []
+    for r in range(reps):
+        st = SetStatistics.from_counts(threshold_counts(*S.draw(pool, rng, pool.y.mean(), n)), threshold=pool.threshold)
+        exact = float(np.squeeze(metrics_at(_exact(st), 0.5, ["roc_auc"])["roc_auc"]))
+        binned = float(np.squeeze(metrics_at(st, 0.5, ["roc_auc"])["roc_auc"]))
+        star = np.squeeze(metrics_at(st.resample(resamples, np.random.default_rng(r)), 0.5, ["roc_auc"])["roc_auc"])
+        jk, rows = st.coarse(200).leave_one_out()
+        jack = [(np.squeeze(metrics_at(jk, 0.5, ["roc_auc"])["roc_auc"]), rows)]
+        lo, hi = np.quantile(star, [0.025, 0.975]) + exact - binned
+        hits["percentile"] += lo <= truth <= hi
+        lo, hi = _interval(exact, binned, star, 0.95, jack)
+        hits["BCa"] += lo <= truth <= hi
+        err.append(exact - truth)
+        boot_sd.append(np.std(star))
+        acc.append(_acceleration_of_samples(jack))
+    print(f"{pool.name}: reference ROC AUC {truth:.5f}, {reps} references (seed {seed}): coverage "
+          + ", ".join(f"{k} {v / reps:.3f}" for k, v in hits.items())
+          + f"; bias {np.mean(err):+.5f}, sampling sd {np.std(err):.5f}, bootstrap sd {np.mean(boot_sd):.5f}, "
+          f"mean acceleration {np.mean(acc):+.4f}")
+
+
+def sd(pool: S.Pool, pi: float, reps: int, seed: int, n: int = 5000, resamples: int = 500) -> None:
+    names = ["accuracy", "precision", "f1", "roc_auc"]
+    rng = np.random.default_rng(seed)
+    out = {m: ([], [], [], []) for m in names}
+    for r in range(reps):
+        ref = S._stats(pool, *S.draw(pool, rng, pool.y.mean(), n))
+        new = S._stats(pool, *S.draw(pool, rng, pi, n))
+        for m, d in decompose(ref, new, names, n_resamples=resamples, random_state=r).items():
+            for lst, x in zip(out[m], (d.classifier_effect, np.diff(d.classifier_effect_ci)[0] / 3.92,
+                                       d.expected_value, np.diff(d.expected_ci)[0] / 3.92)):
+                lst.append(x)
+    print(f"{pool.name} at π = {pi}, {reps} replicates (seed {seed}):")
+    for m, (ce, ce_w, ex, ex_w) in out.items():
+        print(f"  {m:10s} classifier effect: mean {np.mean(ce):+.5f}, sd {np.std(ce):.5f}, bootstrap sd "
+              f"{np.mean(ce_w):.5f} | expected: sd {np.std(ex):.5f}, bootstrap sd {np.mean(ex_w):.5f}")
+
+
+def embins(pool: S.Pool, pi: float, reps: int, seed: int, n: int = 5000) -> None:
+    rng = np.random.default_rng(seed)
+    res: dict[int, list] = {b: [] for b in (5, 10, 20, 40)}
+    for _ in range(reps):
+        y_ref, s_ref = S.draw(pool, rng, pool.y.mean(), n)
+        ref = SetStatistics.from_counts(threshold_counts(y_ref, s_ref), threshold=pool.threshold)
+        _, s_new = S.draw(pool, rng, pi, n)
+        window = np.bincount(_window_bins(ref, s_new), minlength=ref.pos.shape[0]).astype(float)
+        cum = np.cumsum(ref.pos + ref.neg)
+        for bins, values in res.items():
+            edges = np.searchsorted(cum, cum[-1] * np.arange(1, bins) / bins, side="left") + 1
+            starts = np.unique(np.r_[0, edges[edges < cum.size]])
+            values.append(_em(*(np.add.reduceat(x, starts) for x in (ref.pos, ref.neg, window)))[0])
+    print(f"{pool.name}, EM at π = {pi}, {reps} replicates (seed {seed}):")
+    for bins, values in res.items():
+        v = np.asarray(values)
+        print(f"  {bins:2d} bins: bias {v.mean() - pi:+.4f} (se {v.std() / np.sqrt(v.size):.4f}), sd {v.std():.4f}, "
+              f"rmse {np.sqrt(np.mean((v - pi) ** 2)):.4f}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("experiment", choices=("auc", "sd", "embins"))
+    ap.add_argument("--data", default="default", choices=tuple(S.DATASETS))
+    ap.add_argument("--pi", type=float, default=0.05)
+    ap.add_argument("--reps", type=int, default=200)
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args()
+    pool = S.make_pool(args.data)
+    if args.experiment == "auc":
+        auc(pool, args.reps, args.seed)
+    elif args.experiment == "sd":
+        sd(pool, args.pi, args.reps, args.seed)
+    else:
+        embins(pool, args.pi, args.reps, args.seed)
+
+
+if __name__ == "__main__":
+    main()
