@@ -294,3 +294,52 @@ def test_compare_with_a_class_unknown_to_the_reference_says_the_expectation_is_u
     assert any("no rows of true class d" in n for n in c.notes)
     assert all(ch.expected_ci is None and ch.direction == "no interval" for ch in c.changes)
     assert not any("Confidence intervals are off" in v for v in c.verdict)
+
+
+def test_decomposition_intervals_are_scipys_bca_on_the_same_resamples():
+    # the cells of a confusion matrix hold whole rows: the jackknife of the cells (one row out of
+    # each non-empty cell, times its rows) is the jackknife of the rows, so the intervals equal
+    # scipy's two-sample BCa given the same bootstrap distribution
+    from types import SimpleNamespace
+
+    rng = np.random.default_rng(12)
+    labels = [0, 1, 2]
+    rates = np.array([[0.8, 0.15, 0.05], [0.2, 0.7, 0.1], [0.1, 0.2, 0.7]])
+
+    def rows(n, pi):
+        y = rng.choice(3, size=n, p=pi)
+        return y, np.array([rng.choice(3, p=rates[k]) for k in y])
+
+    yr, pr = rows(300, [0.5, 0.3, 0.2])
+    yt, pt = rows(250, [0.2, 0.3, 0.5])
+    ref = ClassStatistics.from_confusion(ConfusionMatrix.from_predictions(yr, pr, labels=labels))
+    new = ClassStatistics.from_confusion(ConfusionMatrix.from_predictions(yt, pt, labels=labels))
+    d = decompose_classes(ref, new, ["accuracy", "mcc"], n_resamples=999, random_state=4)
+    gen = np.random.default_rng(4)  # decompose_classes draws the reference's resamples first
+    r_star, t_star = ref.resample(999, gen), new.resample(999, gen)
+
+    def at(y, p, pi):  # the metric of the confusion rates of (y, p) at the class distribution pi
+        cm = np.array([[np.sum((y == k) & (p == j)) for j in range(3)] for k in range(3)], float)
+        return cm / cm.sum(1, keepdims=True) * np.asarray(pi)[:, None]
+
+    def dist(y):
+        return np.bincount(y, minlength=3) / y.size
+
+    def expected_accuracy(i, j):
+        return np.trace(at(yr[i], pr[i], dist(yt[j])))
+
+    def mcc_classifier_effect(i, j):
+        def mcc(c):
+            return skm.matthews_corrcoef(np.repeat([0, 1, 2], 3), np.tile([0, 1, 2], 3), sample_weight=c.ravel())
+        return mcc(at(yt[j], pt[j], dist(yt[j]))) - mcc(at(yr[i], pr[i], dist(yt[j])))
+
+    draws_exp = metrics_at_classes(r_star, t_star.prevalences, ["accuracy"])["accuracy"]
+    draws_clf = (metrics_at_classes(t_star, t_star.prevalences, ["mcc"])["mcc"]
+                 - metrics_at_classes(r_star, t_star.prevalences, ["mcc"])["mcc"])
+    for statistic, draws, ours in ((expected_accuracy, draws_exp, d["accuracy"].expected_ci),
+                                   (mcc_classifier_effect, draws_clf, d["mcc"].classifier_effect_ci)):
+        prior = SimpleNamespace(bootstrap_distribution=np.asarray(draws, float))
+        res = sps.bootstrap((np.arange(yr.size), np.arange(yt.size)), statistic, n_resamples=0, vectorized=False,
+                            method="BCa", confidence_level=0.95, bootstrap_result=prior)
+        assert ours == pytest.approx(tuple(res.confidence_interval), abs=1e-12)
+        assert ours != pytest.approx(tuple(np.percentile(draws, [2.5, 97.5])), abs=1e-6)

@@ -13,9 +13,10 @@ matrix :math:`C_{kj} = \pi_k R_{kj}` (up to the number of rows), so
 is what the *reference* classifier would score at the test set's class distribution, and
 ``value − reference_value = (m_exp − m_ref) + (m_obs − m_exp)`` = prevalence effect +
 classifier effect, exactly as for two classes (:mod:`beyondchance.shift`, whose
-:class:`~beyondchance.shift.Decomposition` the results reuse).  Intervals: percentile
+:class:`~beyondchance.shift.Decomposition` the results reuse).  Intervals: BCa
 bootstrap, both sets' confusion-matrix cells resampled (a multinomial draw of the cells is
-the row bootstrap).
+the row bootstrap), the acceleration from the jackknife of the cells (one row left out of
+each non-empty cell of either set, the other set fixed).
 
 Whether the classifier changed is tested on the prevalence-free quantities only: for
 each true class k, the homogeneity of the predicted-class distribution :math:`R_{k\cdot}`
@@ -49,7 +50,7 @@ from ._validation import check_random_state
 from ._warnings import InvalidInputError
 from .confusion import ConfusionMatrix, metric_from_matrices
 from .metrics import get_metric
-from .shift import ClassifierChange, ClassifierTest, Decomposition, _interval, holm_adjust
+from .shift import ClassifierChange, ClassifierTest, Decomposition, _interval, _leave_one_out_cells, holm_adjust
 
 __all__ = ["ClassStatistics", "decompose_classes", "class_change_tests", "compare_class_classifiers"]
 
@@ -112,6 +113,13 @@ class ClassStatistics:
         draws = rng.multinomial(self.n_rows, w / total, size=n_resamples) * (total / self.n_rows)
         return ClassStatistics(draws.reshape(n_resamples, k, k), self.labels, self.n_rows)
 
+    def leave_one_out(self) -> tuple["ClassStatistics", np.ndarray]:
+        """The jackknife from the cells: a (J, K, K) stack with one row left out of each of the J
+        non-empty cells, and each cell's number of rows (the multiplicity of its value)."""
+        k = self.matrix.shape[-1]
+        stack, rows = _leave_one_out_cells(self.matrix.reshape(-1), self.n_rows)
+        return ClassStatistics(stack.reshape(-1, k, k), self.labels, self.n_rows), rows
+
 
 def union_labels(*sets: ClassStatistics) -> tuple:
     """The classes of every set, in first-seen order."""
@@ -151,6 +159,23 @@ def metrics_at_classes(s: ClassStatistics, prevalences: Any, names: Sequence[str
     return out
 
 
+def _decomposition_jackknife(ref: ClassStatistics, new: ClassStatistics,
+                             names: Sequence[str]) -> dict[str, dict[str, list]]:
+    """metric -> {"exp", "clf", "prev"} -> [(values, multiplicities) over the reference's
+    cells, (...) over the test set's cells]: the jackknife of each sample, the other fixed
+    (BCa's acceleration, as :func:`beyondchance.shift.decompose` computes it)."""
+    pi_t = new.prevalences
+    obs, own = metrics_at_classes(new, pi_t, names), metrics_at_classes(ref, ref.prevalences, names)
+    r_jk, w_r = ref.leave_one_out()
+    exp_r, own_r = metrics_at_classes(r_jk, pi_t, names), metrics_at_classes(r_jk, r_jk.prevalences, names)
+    t_jk, w_t = new.leave_one_out()
+    pi_jk = t_jk.prevalences
+    obs_t, exp_t = metrics_at_classes(t_jk, pi_jk, names), metrics_at_classes(ref, pi_jk, names)
+    return {m: {"exp": [(exp_r[m], w_r), (exp_t[m], w_t)],
+                "clf": [(obs[m] - exp_r[m], w_r), (obs_t[m] - exp_t[m], w_t)],
+                "prev": [(exp_r[m] - own_r[m], w_r), (exp_t[m] - own[m], w_t)]} for m in names}
+
+
 def decompose_classes(
     reference: ClassStatistics,
     test_set: ClassStatistics,
@@ -162,7 +187,8 @@ def decompose_classes(
 ) -> dict[str, Decomposition]:
     """Split each labeling metric's change from ``reference`` to ``test_set`` into the
     prevalence effect (the reference's confusion rates at the test set's class distribution)
-    and the classifier effect, with percentile bootstrap intervals (both sets' cells resampled).
+    and the classifier effect, with BCa bootstrap intervals (both sets' cells resampled; the
+    acceleration from the jackknife of the cells).
 
     Parameters
     ----------
@@ -189,15 +215,17 @@ def decompose_classes(
         p_star = t_star.prevalences
         boot = {"obs": metrics_at_classes(t_star, p_star, names), "exp": metrics_at_classes(r_star, p_star, names),
                 "ref": metrics_at_classes(r_star, r_star.prevalences, names)}
+        jack = _decomposition_jackknife(ref, new, names)
     out = {}
     for m in names:
         value, expected, ref_value = float(obs[m]), float(exp[m]), float(ref_v[m])
         ci: dict[str, Any] = {}
         if boot:
             o, e, r = boot["obs"][m], boot["exp"][m], boot["ref"][m]
-            ci = {"exp": _interval(expected, expected, e, confidence_level),
-                  "prev": _interval(expected - ref_value, expected - ref_value, e - r, confidence_level),
-                  "clf": _interval(value - expected, value - expected, o - e, confidence_level)}
+            jk = jack[m]
+            ci = {"exp": _interval(expected, expected, e, confidence_level, jk["exp"]),
+                  "prev": _interval(expected - ref_value, expected - ref_value, e - r, confidence_level, jk["prev"]),
+                  "clf": _interval(value - expected, value - expected, o - e, confidence_level, jk["clf"])}
         out[m] = Decomposition(m, value, ref_value, expected, ci.get("exp"), expected - ref_value, ci.get("prev"),
                                value - expected, ci.get("clf"), float(confidence_level), int(n_resamples))
     return out
