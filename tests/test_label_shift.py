@@ -158,16 +158,14 @@ def test_label_free_intervals_em_bca_and_acc_percentile_on_the_same_resamples():
     groups = _coarse(ref, EM_BINS)
     window = np.bincount(_window_bins(ref, s_new), minlength=ref.pos.shape[0]).astype(float)
 
-    def resamples():  # estimate_performance's: the reference's cells, then the window's bins
-        gen = np.random.default_rng(6)
-        r_star = ref.resample(999, gen)
-        return r_star, gen.multinomial(s_new.size, window / window.sum(), size=999)
-
-    r_star, w_star = resamples()
+    gen = np.random.default_rng(6)  # estimate_performance's resamples: the reference's cells, the window's bins
+    r_star = ref.resample(999, gen)
+    w_star = gen.multinomial(s_new.size, window / window.sum(), size=999)
     acc_star = _acc(r_star, w_star[:, : ref.cut].sum(1) / w_star.sum(1))
     est = estimate_performance(y, s, s_new, threshold=0.5, method="acc", n_resamples=999, random_state=6,
                                metrics=["precision"])
-    assert est.prevalence_ci == pytest.approx(tuple(np.clip(np.percentile(acc_star, [2.5, 97.5]), 0, 1)), abs=1e-12)
+    percentile = np.clip(np.percentile(acc_star, [2.5, 97.5]), 0, 1)
+    assert est.prevalence_ci == pytest.approx(tuple(percentile), abs=1e-12)
 
     em_star = _em(*(np.add.reduceat(x, groups, axis=1) for x in (r_star.pos, r_star.neg, w_star)))
     precision_star = METRICS["precision"].from_rates(np.clip(em_star, 1e-9, 1 - 1e-9), *_rates(r_star)[1:])
