@@ -137,15 +137,16 @@ def test_cli_compare_a_file_without_labels(tmp_path):
     assert bad.returncode == 2 and "Traceback" not in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
 
 
-def test_label_free_intervals_are_scipys_bca_on_the_same_resamples():
-    # scores on a grid of 0.1: every cell exact, so the jackknife of the cells (one row out of
-    # each non-empty cell, times its rows) is scipy's jackknife of the rows
+def test_label_free_intervals_em_bca_and_acc_percentile_on_the_same_resamples():
+    # EM: scipy's BCa on the same resamples; scores on a grid of 0.1, so every cell is exact and
+    # the jackknife of the cells (one row out of each non-empty cell, times its rows) is scipy's
+    # jackknife of the rows.  ACC: the percentile interval of the same resamples.
     from types import SimpleNamespace
 
     from scipy import stats as sps
 
     from beyondchance.curves import threshold_counts
-    from beyondchance.label_shift import _acc, _window_bins
+    from beyondchance.label_shift import EM_BINS, _acc, _coarse, _em, _window_bins
     from beyondchance.shift import SetStatistics, _rates
 
     rng = np.random.default_rng(9)
@@ -153,26 +154,40 @@ def test_label_free_intervals_are_scipys_bca_on_the_same_resamples():
     s = np.round(np.clip(0.5 + 0.25 * (2 * y - 1) + rng.normal(0, 0.25, y.size), 0, 1), 1)
     y_new = (rng.random(300) < 0.15).astype(int)
     s_new = np.round(np.clip(0.5 + 0.25 * (2 * y_new - 1) + rng.normal(0, 0.25, y_new.size), 0, 1), 1)
-    est = estimate_performance(y, s, s_new, threshold=0.5, n_resamples=999, random_state=6, metrics=["precision"])
-    # estimate_performance's resamples: the reference's cells, then the window's bins
     ref = SetStatistics.from_counts(threshold_counts(y, s), threshold=0.5)
-    gen = np.random.default_rng(6)
-    ref_star = ref.resample(999, gen)
+    groups = _coarse(ref, EM_BINS)
     window = np.bincount(_window_bins(ref, s_new), minlength=ref.pos.shape[0]).astype(float)
-    win_star = gen.multinomial(s_new.size, window / window.sum(), size=999)
-    pi_star = _acc(ref_star, win_star[:, : ref.cut].sum(1) / win_star.sum(1))
-    precision_star = METRICS["precision"].from_rates(np.clip(pi_star, 1e-9, 1 - 1e-9), *_rates(ref_star)[1:])
 
-    def acc(i, j):
-        fpr, tpr = np.mean(s[i][y[i] == 0] >= 0.5), np.mean(s[i][y[i] == 1] >= 0.5)
-        return float(np.clip((np.mean(s_new[j] >= 0.5) - fpr) / (tpr - fpr), 0, 1))
+    gen = np.random.default_rng(6)  # estimate_performance's resamples: the reference's cells, the window's bins
+    r_star = ref.resample(999, gen)
+    w_star = gen.multinomial(s_new.size, window / window.sum(), size=999)
+    acc_star = _acc(r_star, w_star[:, : ref.cut].sum(1) / w_star.sum(1))
+    est = estimate_performance(y, s, s_new, threshold=0.5, method="acc", n_resamples=999, random_state=6,
+                               metrics=["precision"])
+    percentile = np.clip(np.percentile(acc_star, [2.5, 97.5]), 0, 1)
+    assert est.prevalence_ci == pytest.approx(tuple(percentile), abs=1e-12)
+
+    em_star = _em(*(np.add.reduceat(x, groups, axis=1) for x in (r_star.pos, r_star.neg, w_star)))
+    precision_star = METRICS["precision"].from_rates(np.clip(em_star, 1e-9, 1 - 1e-9), *_rates(r_star)[1:])
+    est = estimate_performance(y, s, s_new, threshold=0.5, method="em", n_resamples=999, random_state=6,
+                               metrics=["precision"])
+    # rows -> EM's groups (of the whole reference's bins)
+    g_ref = np.searchsorted(groups, _window_bins(ref, s), side="right") - 1
+    g_new = np.searchsorted(groups, _window_bins(ref, s_new), side="right") - 1
+
+    def em(i, j):
+        cells = (np.bincount(g_ref[i][y[i] == 1], minlength=groups.size),
+                 np.bincount(g_ref[i][y[i] == 0], minlength=groups.size), np.bincount(g_new[j], minlength=groups.size))
+        return float(_em(*(c.astype(float) for c in cells))[0])
 
     def precision(i, j):
         fpr, tpr = np.mean(s[i][y[i] == 0] >= 0.5), np.mean(s[i][y[i] == 1] >= 0.5)
-        return METRICS["precision"].from_rates(np.clip(acc(i, j), 1e-9, 1 - 1e-9), fpr, 1 - tpr)
+        return METRICS["precision"].from_rates(np.clip(em(i, j), 1e-9, 1 - 1e-9), fpr, 1 - tpr)
 
-    for statistic, draws, ours in ((acc, pi_star, est.prevalence_ci), (precision, precision_star,
-                                                                         est.metrics["precision"].ci)):
+    for statistic, draws, ours in ((em, em_star, est.prevalence_ci), (precision, precision_star,
+                                                                       est.metrics["precision"].ci)):
         res = sps.bootstrap((np.arange(y.size), np.arange(s_new.size)), statistic, n_resamples=0, vectorized=False,
                             method="BCa", bootstrap_result=SimpleNamespace(bootstrap_distribution=draws))
-        assert ours == pytest.approx(tuple(res.confidence_interval), abs=1e-12)
+        # EM stops when π moves less than 1e-8 (a batch of jackknife values iterates until all do)
+        assert ours == pytest.approx(tuple(res.confidence_interval), abs=1e-8)
+        assert ours != pytest.approx(tuple(np.percentile(draws, [2.5, 97.5])), abs=1e-4)  # not the percentile

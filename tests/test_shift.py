@@ -263,7 +263,7 @@ def test_decomposition_intervals_are_scipys_bca_on_the_same_resamples():
         res = sps.bootstrap((np.arange(yr.size), np.arange(yt.size)), statistic, n_resamples=0, vectorized=False,
                             method="BCa", confidence_level=0.95, bootstrap_result=prior)
         assert ours == pytest.approx(tuple(res.confidence_interval), abs=1e-12)
-        # and the acceleration matters here: the percentile interval differs
+        # and it is not the percentile interval
         assert ours != pytest.approx(tuple(np.percentile(draws, [2.5, 97.5])), abs=1e-6)
 
 

@@ -27,8 +27,10 @@ distributions.  Its prevalence is then estimated without labels by
 
 Every metric is then projected as the reference classifier at :math:`\hat\pi`
 (:func:`beyondchance.shift.metrics_at`).  Intervals: a bootstrap of the reference's
-(score bin, class) cells and of the window's score bins, BCa intervals with the
-acceleration from the jackknife of both (one row left out of each non-empty cell).  The assumption is tested:
+(score bin, class) cells and of the window's score bins; for EM BCa intervals, the
+acceleration from the jackknife of both (one row left out of each non-empty cell), for
+ACC percentile intervals (its clip at 0 and 1 leaves an atom in the bootstrap
+distribution near the ends, which distorts BCa's bias correction).  The assumption is tested:
 Pearson's chi-square between the window's counts in 20 bins of adjacent scores (equal
 reference weight) and the fitted mixture :math:`\hat\pi \hat F_1 + (1-\hat\pi)\hat F_0`,
 calibrated by a parametric bootstrap (windows drawn from the fitted mixture, the
@@ -216,35 +218,27 @@ def _mixture_chi2(ref_pos: np.ndarray, ref_neg: np.ndarray, window: np.ndarray, 
     return stat if np.ndim(pi) else float(stat[0])
 
 
-def _jackknife(ref: SetStatistics, window: np.ndarray, n_window: int, groups: np.ndarray, method: str,
-               names: Sequence[str]) -> tuple[list, dict[str, list]]:
-    """The jackknife from the cells, for BCa's acceleration: of the prevalence estimate and of
-    each projected metric, over the reference's cells (window fixed) and over the window's
-    (reference fixed).  The reference's cells are pooled to what the estimator reads (EM's
-    groups, the threshold) and, for the curves and losses, into
-    :data:`~beyondchance.shift.JACKKNIFE_BINS` bins; the window's into EM's groups or the two
-    sides of the threshold (exact for the estimators)."""
+def _em_jackknife(ref: SetStatistics, window: np.ndarray, n_window: int, groups: np.ndarray,
+                  names: Sequence[str]) -> tuple[list, dict[str, list]]:
+    """The jackknife from the cells, for BCa's acceleration: of EM's prevalence and of each
+    projected metric, over the reference's cells (window fixed) and over the window's (reference
+    fixed).  The reference's cells are pooled into EM's groups and, for the metrics, into
+    :data:`~beyondchance.shift.JACKKNIFE_BINS` bins with an edge at the threshold; the window's
+    into EM's groups (exact for EM)."""
     starts = np.union1d(groups, ref.coarse_starts(JACKKNIFE_BINS))  # the latter has the threshold's edge
     ref_u = ref.pooled(starts.astype(np.intp))
     in_u = np.searchsorted(starts, groups)
-    if method == "em":
-        win = np.add.reduceat(window, groups)
-    else:  # predicted positive, predicted negative
-        win = np.array([window[: ref.cut].sum(), window[ref.cut:].sum()])
+    win = np.add.reduceat(window, groups)
 
-    def estimate(r: SetStatistics, w: np.ndarray) -> np.ndarray:
-        w = np.atleast_2d(w)
-        if method == "acc":
-            return _acc(r, w[:, 0] / w.sum(1))
+    def em(r: SetStatistics, w: np.ndarray) -> np.ndarray:
         return _em(np.add.reduceat(np.atleast_2d(r.pos), in_u, axis=1),
                    np.add.reduceat(np.atleast_2d(r.neg), in_u, axis=1), w)
 
     r_jk, mult_r = ref_u.leave_one_out()
     w_jk, mult_w = _leave_one_out_cells(win, n_window)
-    pi_r, pi_w = estimate(r_jk, np.broadcast_to(win, (r_jk.pos.shape[0], win.shape[0]))), estimate(ref_u, w_jk)
+    pi_r, pi_w = em(r_jk, np.broadcast_to(win, (r_jk.pos.shape[0], win.shape[0]))), em(ref_u, w_jk)
     m_r, m_w = metrics_at(r_jk, _inside(pi_r), names), metrics_at(ref_u, _inside(pi_w), names)
-    return ([(pi_r, mult_r), (pi_w, mult_w)],
-            {m: [(m_r[m], mult_r), (m_w[m], mult_w)] for m in m_r})
+    return [(pi_r, mult_r), (pi_w, mult_w)], {m: [(m_r[m], mult_r), (m_w[m], mult_w)] for m in m_r}
 
 
 def estimate_performance(
@@ -421,7 +415,9 @@ def estimate_from_statistics(
 
     pi_star = estimate(ref_star, win_star)
     binned_pi = float(estimate(ref, window[None])[0])
-    jack_pi, jack_metrics = _jackknife(ref, window, n_new, groups, method, names)
+    # BCa for EM; percentile for ACC, whose clip at 0 and 1 leaves an atom in the bootstrap
+    # distribution near the ends that distorts BCa's ẑ₀ (docs/monitoring.md, "Diagnosis")
+    jack_pi, jack_metrics = _em_jackknife(ref, window, n_new, groups, names) if method == "em" else (None, {})
     pi_ci = _interval(pi_hat, binned_pi, pi_star, level, jack_pi)
     pi_ci = None if pi_ci is None else (float(np.clip(pi_ci[0], 0, 1)), float(np.clip(pi_ci[1], 0, 1)))
     m_star = metrics_at(ref_star, _inside(pi_star), names)
@@ -429,7 +425,7 @@ def estimate_from_statistics(
     projected = {}
     for m, value in exact.items():
         value = float(np.squeeze(value))
-        ci = _interval(value, float(np.squeeze(m_binned[m])), m_star[m], level, jack_metrics[m])
+        ci = _interval(value, float(np.squeeze(m_binned[m])), m_star[m], level, jack_metrics.get(m))
         projected[m] = ProjectedMetric(m, value, ci)
 
     # the assumption: windows drawn from the fitted mixture, the reference resampled
