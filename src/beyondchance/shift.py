@@ -51,7 +51,7 @@ import functools
 import math
 import weakref
 from dataclasses import dataclass, replace
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 from scipy import stats as sps
@@ -367,28 +367,36 @@ def _reference_draws(reference: SetStatistics, n_resamples: int, seed: int) -> t
     return memo[n_resamples, seed]
 
 
+def _jackknife_of_decomposition(ref: Any, new: Any, names: Sequence[str], at: Callable[..., dict[str, Any]],
+                               prevalence: Callable[[Any], Any]) -> dict[str, dict[str, list]]:
+    """metric -> {"exp", "clf", "prev"} -> [(values, multiplicities) over the reference's
+    cells, (...) over the test set's cells]: the jackknife of each sample, the other fixed.
+
+    ``ref`` and ``new`` have ``leave_one_out()``; ``at(s, prevalence, names)`` is the metrics
+    of ``s``'s classifier at a prevalence (or class distribution), ``prevalence(s)`` the set's
+    own — two classes here, several in :mod:`beyondchance.shift_multiclass`."""
+    pi_t = prevalence(new)
+    obs, own = at(new, pi_t, names), at(ref, prevalence(ref), names)
+    r_jk, w_r = ref.leave_one_out()
+    exp_r, own_r = at(r_jk, pi_t, names), at(r_jk, prevalence(r_jk), names)
+    t_jk, w_t = new.leave_one_out()
+    pi_jk = prevalence(t_jk)
+    obs_t, exp_t = at(t_jk, pi_jk, names), at(ref, pi_jk, names)
+    return {m: {"exp": [(exp_r[m], w_r), (exp_t[m], w_t)],
+                "clf": [(obs[m] - exp_r[m], w_r), (obs_t[m] - exp_t[m], w_t)],
+                "prev": [(exp_r[m] - own_r[m], w_r), (exp_t[m] - own[m], w_t)]} for m in names}
+
+
 def _decomposition_jackknife(reference: SetStatistics, test_set: SetStatistics,
                              names: Sequence[str]) -> dict[str, dict[str, list]]:
-    """metric -> {"exp", "clf", "prev"} -> [(values, multiplicities) over the reference's
-    cells, (...) over the test set's cells]: the jackknife of each sample, the other fixed."""
+    """``_jackknife_of_decomposition`` of two sets' cells."""
     out: dict[str, dict[str, list]] = {}
     # the metrics at the threshold read (α, β) only: two bins per class are exact
     at_threshold = [m for m in names if m in METRICS]
     for group, bins in ((at_threshold, 2), ([m for m in names if m not in at_threshold], JACKKNIFE_BINS)):
-        if not group:
-            continue
-        ref, new = reference.coarse(bins), test_set.coarse(bins)
-        pi_t = _rates(new)[0]
-        obs, own = metrics_at(new, pi_t, group), metrics_at(ref, _rates(ref)[0], group)
-        r_jk, w_r = ref.leave_one_out()
-        exp_r, own_r = metrics_at(r_jk, pi_t, group), metrics_at(r_jk, _rates(r_jk)[0], group)
-        t_jk, w_t = new.leave_one_out()
-        pi_jk = _rates(t_jk)[0]
-        obs_t, exp_t = metrics_at(t_jk, pi_jk, group), metrics_at(ref, pi_jk, group)
-        for m in group:
-            out[m] = {"exp": [(exp_r[m], w_r), (exp_t[m], w_t)],
-                      "clf": [(obs[m] - exp_r[m], w_r), (obs_t[m] - exp_t[m], w_t)],
-                      "prev": [(exp_r[m] - own_r[m], w_r), (exp_t[m] - own[m], w_t)]}
+        if group:
+            out.update(_jackknife_of_decomposition(reference.coarse(bins), test_set.coarse(bins), group, metrics_at,
+                                                  lambda s: _rates(s)[0]))
     return out
 
 

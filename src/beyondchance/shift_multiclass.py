@@ -50,7 +50,8 @@ from ._validation import check_random_state
 from ._warnings import InvalidInputError
 from .confusion import ConfusionMatrix, metric_from_matrices
 from .metrics import get_metric
-from .shift import ClassifierChange, ClassifierTest, Decomposition, _interval, _leave_one_out_cells, holm_adjust
+from .shift import (ClassifierChange, ClassifierTest, Decomposition, _interval, _leave_one_out_cells, holm_adjust,
+                    _jackknife_of_decomposition)
 
 __all__ = ["ClassStatistics", "decompose_classes", "class_change_tests", "compare_class_classifiers"]
 
@@ -159,23 +160,6 @@ def metrics_at_classes(s: ClassStatistics, prevalences: Any, names: Sequence[str
     return out
 
 
-def _decomposition_jackknife(ref: ClassStatistics, new: ClassStatistics,
-                             names: Sequence[str]) -> dict[str, dict[str, list]]:
-    """metric -> {"exp", "clf", "prev"} -> [(values, multiplicities) over the reference's
-    cells, (...) over the test set's cells]: the jackknife of each sample, the other fixed
-    (BCa's acceleration, as :func:`beyondchance.shift.decompose` computes it)."""
-    pi_t = new.prevalences
-    obs, own = metrics_at_classes(new, pi_t, names), metrics_at_classes(ref, ref.prevalences, names)
-    r_jk, w_r = ref.leave_one_out()
-    exp_r, own_r = metrics_at_classes(r_jk, pi_t, names), metrics_at_classes(r_jk, r_jk.prevalences, names)
-    t_jk, w_t = new.leave_one_out()
-    pi_jk = t_jk.prevalences
-    obs_t, exp_t = metrics_at_classes(t_jk, pi_jk, names), metrics_at_classes(ref, pi_jk, names)
-    return {m: {"exp": [(exp_r[m], w_r), (exp_t[m], w_t)],
-                "clf": [(obs[m] - exp_r[m], w_r), (obs_t[m] - exp_t[m], w_t)],
-                "prev": [(exp_r[m] - own_r[m], w_r), (exp_t[m] - own[m], w_t)]} for m in names}
-
-
 def decompose_classes(
     reference: ClassStatistics,
     test_set: ClassStatistics,
@@ -215,7 +199,7 @@ def decompose_classes(
         p_star = t_star.prevalences
         boot = {"obs": metrics_at_classes(t_star, p_star, names), "exp": metrics_at_classes(r_star, p_star, names),
                 "ref": metrics_at_classes(r_star, r_star.prevalences, names)}
-        jack = _decomposition_jackknife(ref, new, names)
+        jack = _jackknife_of_decomposition(ref, new, names, metrics_at_classes, lambda s: s.prevalences)
     out = {}
     for m in names:
         value, expected, ref_value = float(obs[m]), float(exp[m]), float(ref_v[m])
