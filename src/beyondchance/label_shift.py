@@ -97,7 +97,7 @@ class LabelFreeEstimate:
     reference_prevalence : the reference's prevalence
     metrics : name -> :class:`ProjectedMetric` at the estimated prevalence
     assumption_statistic, assumption_p_value : Pearson's chi-square between the window and the
-        fitted mixture on 20 score bins (:data:`TEST_BINS`), and its parametric-bootstrap p-value
+        fitted mixture on 20 score bins (``TEST_BINS``), and its parametric-bootstrap p-value
     assumption_holds : ``assumption_p_value > 1 − confidence_level``
     caveats : what limits the estimate, in words
     n_reference, n_window, confidence_level, n_resamples
