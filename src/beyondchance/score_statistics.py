@@ -257,7 +257,7 @@ class ScoreCells:
         weights and unit counts are differences of the cumulative counts at the bin
         edges; only the loss sums pass over every distinct score.
         """
-        v, dp, dn = _per_threshold(tc) if per is None else per
+        v = tc.thresholds
         if units is not None and (units.thresholds.shape != v.shape or not np.array_equal(units.thresholds, v)):
             raise ValueError("units must be counted on the same thresholds")  # pragma: no cover
         _, cum_up, cum_un = _padded(tc if units is None else units)
@@ -275,7 +275,7 @@ class ScoreCells:
         def pool(cumulative: np.ndarray) -> np.ndarray:  # sum over each bin's thresholds
             return np.diff(cumulative[bounds])
 
-        sums = class_loss_sums((v, dp, dn), losses, starts) if losses else {}
+        sums = class_loss_sums(_per_threshold(tc) if per is None else per, losses, starts) if losses else {}
         return cls(pool(cum_up), pool(cum_un), pool(cum_p), pool(cum_n),
                    {loss: s[0] for loss, s in sums.items()}, {loss: s[1] for loss, s in sums.items()}, k, exact,
                    starts)
