@@ -276,7 +276,9 @@ def evaluate_counts(
 
 def _binary_scores(inp: Inputs, ctx: _Context, *, pos_label: Any, threshold: Any) -> dict[str, Any]:
     classes, codes, w = inp.classes, inp.codes, inp.weight
-    pos, neg, pos_reason = _resolve_positive(classes, np.bincount(codes, minlength=classes.size), pos_label)
+    ones = np.count_nonzero(codes)  # codes are 0 and 1: the rows of each class without a bincount pass
+    counts = np.array([codes.shape[0] - ones, ones])[: classes.size]
+    pos, neg, pos_reason = _resolve_positive(classes, counts, pos_label)
     values = [_label(c) for c in classes.tolist()]
     pos_idx = values.index(pos) if pos in values else -1
     s = inp.scores if inp.scores.ndim == 1 else inp.scores[:, pos_idx]
