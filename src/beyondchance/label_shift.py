@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Literal, Sequence
+from typing import Any, Callable, Literal, Sequence
 
 import numpy as np
 
@@ -241,6 +241,51 @@ def _em_jackknife(ref: SetStatistics, window: np.ndarray, n_window: int, groups:
     return [(pi_r, mult_r), (pi_w, mult_w)], {m: [(m_r[m], mult_r), (m_w[m], mult_w)] for m in m_r}
 
 
+def _window_counts(ref: SetStatistics, scores: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """The window's weights per reference bin (:func:`_window_bins`), shape (K,)."""
+    return np.bincount(_window_bins(ref, scores), weights=weights, minlength=ref.pos.shape[0])
+
+
+def _estimator(method: str, groups: np.ndarray) -> Callable[[SetStatistics, np.ndarray], np.ndarray]:
+    """The prevalence estimator of a stack of (reference cells, window bins), arrays (B, K):
+    ACC from the window's share of bins above the threshold, EM on ``groups`` of bins."""
+    def estimate(r: SetStatistics, w: np.ndarray) -> np.ndarray:
+        w = np.atleast_2d(w)
+        if method == "acc":
+            return _acc(r, w[:, : r.cut].sum(1) / w.sum(1))
+        return _em(*(np.add.reduceat(np.atleast_2d(x), groups, axis=1) for x in (r.pos, r.neg, w)))
+    return estimate
+
+
+@dataclass(frozen=True)
+class _Bootstrap:
+    """The label-free estimate's bootstrap (:func:`_bootstrap`)."""
+
+    binned_pi: float
+    pi_star: np.ndarray
+    m_binned: dict
+    m_star: dict
+    jack_pi: list | None
+    jack_metrics: dict
+
+
+def _bootstrap(ref: SetStatistics, window: np.ndarray, n_new: int, method: str, groups: np.ndarray,
+               names: Sequence[str], n_resamples: int, rng: np.random.Generator) -> _Bootstrap:
+    """Resamples of the prevalence and of the projected metrics: the reference's cells (its
+    ``n_rows`` rows) and the window's bins (``n_new`` rows), independently; each metric is the
+    resampled reference's classifier at the resampled π̂*.  For EM also the jackknife of both
+    (BCa's acceleration); ACC gets percentile intervals, its clip at 0 and 1 leaving an atom in
+    the bootstrap distribution near the ends that distorts BCa's ẑ₀ (docs/monitoring.md, "Diagnosis")."""
+    estimate = _estimator(method, groups)
+    ref_star = ref.resample(n_resamples, rng)
+    win_star = rng.multinomial(n_new, window / window.sum(), size=n_resamples).astype(np.float64)
+    pi_star = estimate(ref_star, win_star)
+    binned_pi = float(estimate(ref, window)[0])
+    jack_pi, jack_metrics = _em_jackknife(ref, window, n_new, groups, names) if method == "em" else (None, {})
+    return _Bootstrap(binned_pi, pi_star, metrics_at(ref, _inside(binned_pi), names),
+                      metrics_at(ref_star, _inside(pi_star), names), jack_pi, jack_metrics)
+
+
 def estimate_performance(
     y_reference: Any,
     scores_reference: Any,
@@ -387,45 +432,24 @@ def estimate_from_statistics(
                        f"{1 - b_r - a_r:.3f}): adjusted classify-and-count is unstable")
 
     # the window's statistic: weights per reference bin, and the exact quantities
-    bins = _window_bins(ref, s_new)
-    k = ref.pos.shape[0]
-    window = np.bincount(bins, weights=w_new, minlength=k)
+    window = _window_counts(ref, s_new, w_new)
     q_exact = float(w_new[s_new >= thr].sum() / w_new.sum())
     estimates = {"acc": float(_acc(ref, q_exact))}
     groups, test_groups = _coarse(ref, EM_BINS), _coarse(ref, TEST_BINS)
-
-    def em(r: SetStatistics, w: np.ndarray) -> np.ndarray:
-        return _em(*(np.add.reduceat(np.atleast_2d(x), groups, axis=1) for x in (r.pos, r.neg, w)))
-
-    estimates["em"] = float(em(ref, window)[0])
+    estimates["em"] = float(_estimator("em", groups)(ref, window)[0])
     pi_hat = estimates[method]
     exact = metrics_at(_exact(ref), _inside(pi_hat), names)
     stat = _mixture_chi2(*(np.add.reduceat(x, test_groups) for x in (ref.pos, ref.neg, window)), pi_hat)
 
-    # bootstrap: the reference's cells and the window's bins
     rng = check_random_state(random_state)
-    ref_star = ref.resample(n_resamples, rng)
     n_new = int(n_window_rows)
-    win_star = rng.multinomial(n_new, window / window.sum(), size=n_resamples).astype(np.float64)
-
-    def estimate(r_star: SetStatistics, w_star: np.ndarray) -> np.ndarray:
-        if method == "acc":
-            return _acc(r_star, w_star[:, : r_star.cut].sum(1) / w_star.sum(1))
-        return em(r_star, w_star)
-
-    pi_star = estimate(ref_star, win_star)
-    binned_pi = float(estimate(ref, window[None])[0])
-    # BCa for EM; percentile for ACC, whose clip at 0 and 1 leaves an atom in the bootstrap
-    # distribution near the ends that distorts BCa's ẑ₀ (docs/monitoring.md, "Diagnosis")
-    jack_pi, jack_metrics = _em_jackknife(ref, window, n_new, groups, names) if method == "em" else (None, {})
-    pi_ci = _interval(pi_hat, binned_pi, pi_star, level, jack_pi)
+    boot = _bootstrap(ref, window, n_new, method, groups, names, n_resamples, rng)
+    pi_ci = _interval(pi_hat, boot.binned_pi, boot.pi_star, level, boot.jack_pi)
     pi_ci = None if pi_ci is None else (float(np.clip(pi_ci[0], 0, 1)), float(np.clip(pi_ci[1], 0, 1)))
-    m_star = metrics_at(ref_star, _inside(pi_star), names)
-    m_binned = metrics_at(ref, _inside(binned_pi), names)
     projected = {}
     for m, value in exact.items():
         value = float(np.squeeze(value))
-        ci = _interval(value, float(np.squeeze(m_binned[m])), m_star[m], level, jack_metrics.get(m))
+        ci = _interval(value, float(np.squeeze(boot.m_binned[m])), boot.m_star[m], level, boot.jack_metrics.get(m))
         projected[m] = ProjectedMetric(m, value, ci)
 
     # the assumption: windows drawn from the fitted mixture, the reference resampled
@@ -433,7 +457,7 @@ def estimate_from_statistics(
     null_win = rng.multinomial(n_new, mix / mix.sum(), size=n_resamples).astype(np.float64)
     null_ref = ref.resample(n_resamples, rng)
     null_cells = (np.add.reduceat(x, test_groups, axis=1) for x in (null_ref.pos, null_ref.neg, null_win))
-    null_stat = _mixture_chi2(*null_cells, estimate(null_ref, null_win))
+    null_stat = _mixture_chi2(*null_cells, _estimator(method, groups)(null_ref, null_win))
     p_value = float((1 + np.sum(null_stat >= stat)) / (1 + n_resamples))
     holds = p_value > 1 - level
     if not holds:
