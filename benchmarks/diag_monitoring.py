@@ -7,12 +7,18 @@
               and of the expected value against the bootstrap sd (interval width / 3.92).
 * ``embins`` — EM's prevalence estimate by the number of reference bins (5, 10, 20, 40; equal
               reference weight): bias, sd and root mean square error.
+* ``lfsd``  — one label-free cell of the study (data, method, π) on many windows: per quantity the
+              bias and bias/sd of the estimate, its sampling sd against the mean bootstrap sd, the
+              studentized error T = (estimate − truth)/bootstrap sd (sd and 2.5/97.5% quantiles),
+              the variation of the bootstrap sd over windows and its correlation with the error, and
+              the coverage of the percentile and of the library's interval (BCa for EM).
 
 Usage::
 
     PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py auc --data default --reps 1000 --seed 7
     PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py sd --data default --pi 0.05 --reps 300 --seed 21
     PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py embins --data caravan --pi 0.3 --reps 200 --seed 14
+    PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py lfsd --data caravan --method em --pi 0.3 --reps 600 --seed 16
 """
 
 from __future__ import annotations
@@ -23,7 +29,7 @@ import numpy as np
 
 import sim_monitoring as S
 from beyondchance.curves import threshold_counts
-from beyondchance.label_shift import _em, _window_bins
+from beyondchance.label_shift import EM_BINS, _bootstrap, _coarse, _em, _estimator, _inside, _window_bins, _window_counts
 from beyondchance.shift import SetStatistics, _exact, _interval, decompose, metrics_at
 from beyondchance.uncertainty import _acceleration_of_samples
 
@@ -90,17 +96,55 @@ def embins(pool: S.Pool, pi: float, reps: int, seed: int, n: int = 5000) -> None
               f"rmse {np.sqrt(np.mean((v - pi) ** 2)):.4f}")
 
 
+def lfsd(pool: S.Pool, method: str, pi: float, reps: int, seed: int, n: int = 5000, resamples: int = 500,
+         metrics=S.METRICS) -> None:
+    names = list(metrics)
+    truth = {"prevalence": pi, **{m: float(np.squeeze(v)) for m, v in metrics_at(pool.stats(), pi, names).items()}}
+    rng = np.random.default_rng(seed)
+    rows: dict[str, list] = {m: [] for m in truth}
+    for r in range(reps):  # the study's windows (sim_monitoring.label_free_coverage), the library's bootstrap
+        ref = S._stats(pool, *S.draw(pool, rng, pool.y.mean(), n))
+        window = _window_counts(ref, S.draw(pool, rng, pi, n)[1], np.ones(n))
+        groups = _coarse(ref, EM_BINS)
+        pi_hat = float(_estimator(method, groups)(ref, window)[0])
+        exact = metrics_at(_exact(ref), _inside(pi_hat), names)
+        boot = _bootstrap(ref, window, n, method, groups, names, resamples, np.random.default_rng(r))
+        cells = {"prevalence": (pi_hat, boot.binned_pi, boot.pi_star, boot.jack_pi)}
+        cells.update({m: (float(np.squeeze(exact[m])), float(np.squeeze(boot.m_binned[m])), boot.m_star[m],
+                          boot.jack_metrics.get(m)) for m in names})
+        for m, (value, binned, star, jack) in cells.items():
+            star = np.asarray(star, dtype=float).reshape(-1)
+            lo, hi = np.quantile(star[np.isfinite(star)], [0.025, 0.975]) + value - binned
+            ci = _interval(value, binned, star, 0.95, jack) or (np.nan, np.nan)
+            rows[m].append((value, np.nanstd(star), lo, hi, *ci))
+    print(f"{pool.name}, label-free {method} at π = {pi}, {reps} windows (seed {seed}), {resamples} resamples:")
+    for m, v in rows.items():
+        v, t = np.asarray(v), truth[m]
+        err, boot_sd = v[:, 0] - t, v[:, 1]
+        sd_ = err.std(ddof=1)
+        z = err / boot_sd
+        print(f"  {m:10s} bias {err.mean():+.5f} (se {sd_ / np.sqrt(reps):.5f}, bias/sd {err.mean() / sd_:+.3f}), "
+              f"sd {sd_:.5f}, bootstrap sd {boot_sd.mean():.5f} (ratio {boot_sd.mean() / sd_:.3f}, cv "
+              f"{boot_sd.std() / boot_sd.mean():.3f}, corr with the error {np.corrcoef(err, boot_sd)[0, 1]:+.2f}); "
+              f"T sd {z.std():.3f}, quantiles {np.quantile(z, 0.025):+.2f} / {np.quantile(z, 0.975):+.2f}; coverage "
+              f"percentile {np.mean((v[:, 2] <= t) & (t <= v[:, 3])):.3f}, library {np.mean((v[:, 4] <= t) & (t <= v[:, 5])):.3f}"
+              f" (interval below the truth {np.mean(v[:, 5] < t):.3f}, above {np.mean(v[:, 4] > t):.3f})")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("experiment", choices=("auc", "sd", "embins"))
+    ap.add_argument("experiment", choices=("auc", "sd", "embins", "lfsd"))
     ap.add_argument("--data", default="default", choices=tuple(S.DATASETS))
     ap.add_argument("--pi", type=float, default=0.05)
+    ap.add_argument("--method", default="em", choices=("acc", "em"))
     ap.add_argument("--reps", type=int, default=200)
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
     pool = S.make_pool(args.data)
     if args.experiment == "auc":
         auc(pool, args.reps, args.seed)
+    elif args.experiment == "lfsd":
+        lfsd(pool, args.method, args.pi, args.reps, args.seed)
     elif args.experiment == "sd":
         sd(pool, args.pi, args.reps, args.seed)
     else:
