@@ -12,6 +12,13 @@
               studentized error T = (estimate − truth)/bootstrap sd (sd and 2.5/97.5% quantiles),
               the variation of the bootstrap sd over windows and its correlation with the error, and
               the coverage of the percentile and of the library's interval (BCa for EM).
+* ``lfcross`` — the sampling variance of the label-free prevalence split between the reference
+              and the window: K references crossed with the same M windows (two-way analysis of
+              variance), against the bootstrap sd of the reference alone and of the window alone
+              (the first P pairs).
+* ``lfaccel`` — EM's BCa interval of the prevalence with its acceleration â moved by a constant
+              (−0.04 … +0.08): coverage and the side of the misses, the mean jackknife â, and the
+              slope of the bootstrap sd on the estimate (BCa's model has sd ∝ 1 + a·θ).
 
 Usage::
 
@@ -19,6 +26,8 @@ Usage::
     PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py sd --data default --pi 0.05 --reps 300 --seed 21
     PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py embins --data caravan --pi 0.3 --reps 200 --seed 14
     PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py lfsd --data caravan --method em --pi 0.3 --reps 600 --seed 16
+    PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py lfcross --data caravan --method em --pi 0.3 --reps 400 --seed 17
+    PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py lfaccel --data caravan --pi 0.3 --reps 300 --seed 16
 """
 
 from __future__ import annotations
@@ -32,6 +41,7 @@ from beyondchance.curves import threshold_counts
 from beyondchance.label_shift import EM_BINS, _bootstrap, _coarse, _em, _estimator, _inside, _window_bins, _window_counts
 from beyondchance.shift import SetStatistics, _exact, _interval, decompose, metrics_at
 from beyondchance.uncertainty import _acceleration_of_samples
+from beyondchance.uncertainty import _interval as _bca
 
 
 def auc(pool: S.Pool, reps: int, seed: int, n: int = 5000, resamples: int = 500) -> None:
@@ -131,9 +141,57 @@ def lfsd(pool: S.Pool, method: str, pi: float, reps: int, seed: int, n: int = 50
               f" (interval below the truth {np.mean(v[:, 5] < t):.3f}, above {np.mean(v[:, 4] > t):.3f})")
 
 
+def lfcross(pool: S.Pool, method: str, pi: float, refs: int, seed: int, windows: int = 100, pairs: int = 60,
+            n: int = 5000, resamples: int = 500) -> None:
+    rng = np.random.default_rng(seed)
+    scores = [S.draw(pool, rng, pi, n)[1] for _ in range(windows)]
+    est = np.empty((refs, windows))
+    ref_sd, win_sd = [], []
+    for k in range(refs):
+        ref = S._stats(pool, *S.draw(pool, rng, pool.y.mean(), n))
+        w = np.array([_window_counts(ref, s, np.ones(n)) for s in scores])
+        estimate = _estimator(method, _coarse(ref, EM_BINS))
+        est[k] = estimate(ref, w)
+        if k < pairs:  # the bootstrap of each set alone, on the pair (reference k, window k)
+            g = np.random.default_rng(k)
+            ref_sd.append(np.std(estimate(ref.resample(resamples, g), np.broadcast_to(w[k], (resamples, w.shape[1])))))
+            win_sd.append(np.std(estimate(ref, g.multinomial(n, w[k] / w[k].sum(), size=resamples))))
+    rows, cols = est.mean(1), est.mean(0)
+    v_int = np.sum((est - rows[:, None] - cols[None, :] + est.mean()) ** 2) / ((refs - 1) * (windows - 1))
+    v_ref, v_win = rows.var(ddof=1) - v_int / windows, cols.var(ddof=1) - v_int / refs
+    print(f"{pool.name}, label-free {method} at π = {pi}: {refs} references x {windows} windows (seed {seed}): bias "
+          f"{est.mean() - pi:+.5f}, sampling sd {est.std():.5f} = reference {np.sqrt(max(v_ref, 0)):.5f} (+) window "
+          f"{np.sqrt(max(v_win, 0)):.5f} (+) interaction {np.sqrt(max(v_int, 0)):.5f}; bootstrap sd over {pairs} pairs: "
+          f"reference alone {np.mean(ref_sd):.5f}, window alone {np.mean(win_sd):.5f}, together "
+          f"{np.hypot(np.mean(ref_sd), np.mean(win_sd)):.5f}")
+
+
+def lfaccel(pool: S.Pool, pi: float, reps: int, seed: int, n: int = 5000, resamples: int = 500) -> None:
+    shifts = (-0.04, -0.02, 0.0, 0.02, 0.04, 0.06, 0.08)
+    rng = np.random.default_rng(seed)
+    misses = np.zeros((len(shifts), 2))
+    acc, pis, sds = [], [], []
+    for r in range(reps):
+        ref = S._stats(pool, *S.draw(pool, rng, pool.y.mean(), n))
+        window = _window_counts(ref, S.draw(pool, rng, pi, n)[1], np.ones(n))
+        groups = _coarse(ref, EM_BINS)
+        boot = _bootstrap(ref, window, n, "em", groups, [], resamples, np.random.default_rng(r))
+        a = _acceleration_of_samples(boot.jack_pi)
+        acc.append(a)
+        pis.append(boot.binned_pi)
+        sds.append(np.std(boot.pi_star))
+        for i, c in enumerate(shifts):
+            lo, hi, _ = _bca(boot.pi_star, boot.binned_pi, 0.95, "bca", a + c)
+            misses[i] += (hi < pi, lo > pi)
+    print(f"{pool.name}, EM at π = {pi}, {reps} windows (seed {seed}): mean jackknife â {np.mean(acc):+.4f}; slope of the "
+          f"bootstrap sd on the estimate {np.polyfit(pis, sds, 1)[0]:+.4f}")
+    for c, (below, above) in zip(shifts, misses / reps):
+        print(f"  â {c:+.2f}: coverage {1 - below - above:.3f} (interval below the truth {below:.3f}, above {above:.3f})")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("experiment", choices=("auc", "sd", "embins", "lfsd"))
+    ap.add_argument("experiment", choices=("auc", "sd", "embins", "lfsd", "lfcross", "lfaccel"))
     ap.add_argument("--data", default="default", choices=tuple(S.DATASETS))
     ap.add_argument("--pi", type=float, default=0.05)
     ap.add_argument("--method", default="em", choices=("acc", "em"))
@@ -143,6 +201,10 @@ def main() -> None:
     pool = S.make_pool(args.data)
     if args.experiment == "auc":
         auc(pool, args.reps, args.seed)
+    elif args.experiment == "lfcross":
+        lfcross(pool, args.method, args.pi, args.reps, args.seed)
+    elif args.experiment == "lfaccel":
+        lfaccel(pool, args.pi, args.reps, args.seed)
     elif args.experiment == "lfsd":
         lfsd(pool, args.method, args.pi, args.reps, args.seed)
     elif args.experiment == "sd":
