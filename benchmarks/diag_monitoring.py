@@ -27,6 +27,7 @@ Usage::
     PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py embins --data caravan --pi 0.3 --reps 200 --seed 14
     PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py lfsd --data caravan --method em --pi 0.3 --reps 600 --seed 16
     PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py lfcross --data caravan --method em --pi 0.3 --reps 400 --seed 17
+    PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py lfcross --data credit --method em --pi 0.05 --reps 100 --windows 200 --pairs 20 --seed 5
     PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py lfaccel --data caravan --pi 0.3 --reps 300 --seed 16
 """
 
@@ -197,12 +198,14 @@ def main() -> None:
     ap.add_argument("--method", default="em", choices=("acc", "em"))
     ap.add_argument("--reps", type=int, default=200)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--windows", type=int, default=100, help="lfcross: windows crossed with the references")
+    ap.add_argument("--pairs", type=int, default=60, help="lfcross: (reference, window) pairs bootstrapped")
     args = ap.parse_args()
     pool = S.make_pool(args.data)
     if args.experiment == "auc":
         auc(pool, args.reps, args.seed)
     elif args.experiment == "lfcross":
-        lfcross(pool, args.method, args.pi, args.reps, args.seed)
+        lfcross(pool, args.method, args.pi, args.reps, args.seed, windows=args.windows, pairs=args.pairs)
     elif args.experiment == "lfaccel":
         lfaccel(pool, args.pi, args.reps, args.seed)
     elif args.experiment == "lfsd":
