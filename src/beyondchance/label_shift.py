@@ -247,8 +247,9 @@ def _window_counts(ref: SetStatistics, scores: np.ndarray, weights: np.ndarray) 
 
 
 def _estimator(method: str, groups: np.ndarray) -> Callable[[SetStatistics, np.ndarray], np.ndarray]:
-    """The prevalence estimator of a stack of (reference cells, window bins), arrays (B, K):
-    ACC from the window's share of bins above the threshold, EM on ``groups`` of bins."""
+    r"""The prevalence estimator of a stack of (reference cells, window bins), arrays (B, K):
+    ACC, :math:`(q - \mathrm{FPR})/(\mathrm{TPR} - \mathrm{FPR})` with q the window's share of
+    bins above the threshold, or EM on ``groups`` of bins (:func:`_em`)."""
     def estimate(r: SetStatistics, w: np.ndarray) -> np.ndarray:
         w = np.atleast_2d(w)
         if method == "acc":
@@ -271,11 +272,16 @@ class _Bootstrap:
 
 def _bootstrap(ref: SetStatistics, window: np.ndarray, n_new: int, method: str, groups: np.ndarray,
                names: Sequence[str], n_resamples: int, rng: np.random.Generator) -> _Bootstrap:
-    """Resamples of the prevalence and of the projected metrics: the reference's cells (its
-    ``n_rows`` rows) and the window's bins (``n_new`` rows), independently; each metric is the
-    resampled reference's classifier at the resampled π̂*.  For EM also the jackknife of both
-    (BCa's acceleration); ACC gets percentile intervals, its clip at 0 and 1 leaving an atom in
-    the bootstrap distribution near the ends that distorts BCa's ẑ₀ (docs/monitoring.md, "Diagnosis")."""
+    r"""Resamples of the prevalence and of the projected metrics.
+
+    The reference's ``n_rows`` rows are drawn from its (score bin, class) cells, R*, and the
+    window's ``n_new`` rows from its bins, W*, independently:
+    :math:`\hat\pi^* = T(R^*, W^*)` (ACC or EM) and :math:`m^* = m(\hat\pi^*; R^*)`, the
+    resampled reference's classifier at :math:`\hat\pi^*` — so both sets' noise is in every
+    interval (docs/monitoring.md, "Why the label-free intervals fell short", measures each set's
+    part against its sampling variance).  For EM also the jackknife of both (BCa's acceleration);
+    ACC gets percentile intervals, its clip at 0 and 1 leaving an atom in the bootstrap
+    distribution near the ends that distorts BCa's ẑ₀ (docs/monitoring.md, "Diagnosis")."""
     estimate = _estimator(method, groups)
     ref_star = ref.resample(n_resamples, rng)
     win_star = rng.multinomial(n_new, window / window.sum(), size=n_resamples).astype(np.float64)
