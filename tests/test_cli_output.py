@@ -301,3 +301,17 @@ def test_comparison_tables_fit_the_terminal_and_cut_no_value(width):
         exp = c.change(r.name, "f1").expected_value
         assert f"exp {exp:.3f} (" in text
     assert not [line for line in lines if line[:1] in "│┃" and "…" in line]  # nothing cut
+
+
+@pytest.mark.parametrize("engine", ["memory", "duckdb"])
+def test_compare_with_a_label_column_in_no_file_names_the_columns(tmp_path, engine):
+    """A misspelt --y-true makes every file a window without labels: the error names the
+    column and the columns the file has, not only 'needs a reference'."""
+    paths = []
+    for i in range(2):
+        p = tmp_path / f"m{i}.csv"
+        scores_frame(300, seed=i).to_csv(p, index=False)
+        paths.append(str(p))
+    result = CliRunner().invoke(main, ["compare", *paths, "--y-true", "label", "--y-score", "s", "--engine", engine])
+    assert_one_line_error(result, "column 'label' not found in")
+    assert "'y'" in result.stderr and "'s'" in result.stderr

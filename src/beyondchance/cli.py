@@ -521,6 +521,8 @@ def compare(files: tuple[str, ...], by: str | None, reference: str | None, **opt
                 progress(f"reading {f}")
                 y_true, y, w = _read_window(f, opts, pred_cols, numeric)
                 sets[name] = (y_true, y) + ((w,) if w is not None else ())
+            if all(s[0] is None for s in sets.values()):  # a misspelt --y-true, most likely
+                _read(files[0], opts["y_true"], pred_cols, numeric, opts["weight"])  # raises, naming the columns
         if sets:
             first_true = next((s[0] for s in sets.values() if s[0] is not None), None)
             kwargs = _eval_kwargs(opts, first_true)

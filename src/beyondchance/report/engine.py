@@ -588,6 +588,7 @@ def compare_sources(
     step = progress or (lambda message: None)
     prepared: list[tuple[str, _Source, _Prepared]] = []
     windows: list[tuple[str, Any, int]] = []  # (name, score histogram, rows) of the sources without labels
+    no_labels: list[str] = []  # why each of those has none (the column not found, with the columns it has)
     opened: list[_Source] = []
     try:
         for nm in names:
@@ -601,6 +602,7 @@ def compare_sources(
             except InvalidInputError as exc:
                 if not (f"column {y_true!r} not found" in str(exc) and len(y_score) == 1 and y_pred is None):
                     raise InvalidInputError(f"test set {nm!r}: {exc}") from None
+                no_labels.append(str(exc))
                 step(f"aggregating the scores of {nm} ({engine}; no labels)")
                 try:
                     windows.append((nm, *src.score_histogram(y_score=y_score[0], weight=weight)))
@@ -609,7 +611,8 @@ def compare_sources(
                 continue
             prepared.append((nm, src, p))
         if not prepared:
-            raise InvalidInputError(f"compare needs a test set with labels (column {y_true!r}) as the reference")
+            raise InvalidInputError(f"compare needs a test set with labels as the reference, and none has the "
+                                    f"column {y_true!r}: {no_labels[0]}")
         labelled = [nm for nm, _, _ in prepared]
         if reference is not None and reference not in labelled:
             known = labelled + [f"{nm} (no labels)" for nm, _, _ in windows]
