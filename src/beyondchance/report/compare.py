@@ -189,18 +189,23 @@ class Comparison(Exportable):
         """The test of the classifier on ``test_set`` (None for the reference / no test)."""
         return next((c for c in self.classifier_changes if c.test_set == test_set), None)
 
-    def decomposition_text(self, test_set: str, metric: str) -> str:
-        """``"exp 0.858 (0.80–0.90)"`` and the classifier effect, for a table cell ("" if none)."""
+    def decomposition_lines(self, test_set: str, metric: str) -> list[str]:
+        """``["exp 0.858 (0.80–0.90)", "clf +0.012"]``: the expected value and the classifier
+        effect, the lines of a table cell (``[]`` if none; regression: ``["Δ …"]``)."""
         c = self.change(test_set, metric)
         if c is None or c.decomposition is None or not math.isfinite(c.expected_value):
-            return ""
+            return []
         if not math.isfinite(c.prevalence_effect):  # regression: the difference from the reference
             ci = c.classifier_effect_ci
-            return f"Δ {c.classifier_effect:+.4g}" + ("" if ci is None else f" ({ci[0]:+.4g} to {ci[1]:+.4g})")
+            return [f"Δ {c.classifier_effect:+.4g}" + ("" if ci is None else f" ({ci[0]:+.4g} to {ci[1]:+.4g})")]
         text = f"exp {fmt_value(c.expected_value)}"
         if c.expected_ci is not None:
             text += f" ({fmt_value(c.expected_ci[0])}–{fmt_value(c.expected_ci[1])})"
-        return text + f", clf {c.classifier_effect:+.3f}"
+        return [text, f"clf {c.classifier_effect:+.3f}"]
+
+    def decomposition_text(self, test_set: str, metric: str) -> str:
+        """The :meth:`decomposition_lines` on one line, ``"exp 0.858 (0.80–0.90), clf +0.012"``."""
+        return ", ".join(self.decomposition_lines(test_set, metric))
 
     def flag(self, test_set: str, metric: str) -> str:
         """``"▼"`` / ``"▲"``: the classifier changed on this set and this metric's classifier

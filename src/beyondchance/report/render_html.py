@@ -200,8 +200,8 @@ def _comparison_table(comparison: Any) -> str:
             m, adv, ops, flag = cell
             kind = "flag-better" if flag == "▲" else "flag-worse"
             flag_html = f" <span class='flag {kind}'>{_e(flag)}</span>" if flag else ""
-            decomposed = comparison.decomposition_text(r.name, name)
-            decomposed = f"<br><span class='decomposed'>{_e(decomposed)}</span>" if decomposed else ""
+            decomposed = "".join(f"<br><span class='decomposed'>{_e(line)}</span>"
+                                 for line in comparison.decomposition_lines(r.name, name))
             cells.append(f"<td><span class='{_cls(m)}'>{_e(fmt_value(m.value))}</span><br>"
                          f"adv {_e(adv)}<br>OPS {_e(ops)}{flag_html}{decomposed}</td>")
         title = reports[0].metrics[name].title if name in reports[0].metrics else name

@@ -314,9 +314,7 @@ def _comparison_cells(comparison: Any, report: Any) -> list[str]:
         m, adv, _, flag = cell
         lines = [_styled(_style(m), fmt_value(m.value)), f"adv {adv}"]
         lines.append(f"OPS {_ops_text(m)}" if m.ops is not None else "OPS -")
-        decomposed = comparison.decomposition_text(report.name, name)
-        if decomposed:  # "exp … (…–…)" and "clf …" on lines of their own: narrow columns
-            lines += [_text(part) for part in decomposed.split(", ")]
+        lines += [_text(line) for line in comparison.decomposition_lines(report.name, name)]
         if flag:
             style = "bold green" if flag == "▲" else "bold red"
             lines[-1] = f"[{style}]{lines[-1]} {flag}[/{style}]"
