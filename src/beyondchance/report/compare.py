@@ -604,6 +604,8 @@ def _decomposed_verdict(reports: list[Report], ref: Report, changes: list[Change
                          f"confusion rates P(predicted | true class), which the class distribution does not move, "
                          f"at the {100 - pct}% level corrected for every class of {len(classifier_changes)} test "
                          f"set{plural}.")
+    elif len(reports) < 2:  # only the reference has labels: the windows' lines follow
+        pass
     elif task == "regression":
         lines.append(f"Regression: there is no prevalence to adjust for; each error measure's difference from "
                      f"{shorten(ref.name)} is tested at the {100 - pct}% level, corrected for every measure of "

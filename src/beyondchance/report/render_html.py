@@ -289,5 +289,6 @@ def report_html(report: Report, *, title: str | None = None, progress: Callable[
 
 def comparison_html(comparison: Any, *, title: str | None = None, plots: bool = True) -> str:
     """A complete page for a comparison of test sets."""
-    title = title or f"beyondchance compare — {len(comparison.reports)} test sets"
+    n = len(comparison.reports) + len(comparison.label_free)
+    title = title or f"beyondchance compare — {n} test set{'s' if n != 1 else ''}"
     return page(title, comparison_section(comparison, plots=plots))

@@ -57,7 +57,9 @@ def describe_task(report: Report) -> str:
 def describe_comparison(comparison: Any) -> str:
     """One line: how many test sets, the task (and why), the threshold, the reference."""
     first = comparison.reports[0]
-    parts = [f"{len(comparison.reports)} test sets", _task_text(first)]
+    n, windows = len(comparison.reports), len(comparison.label_free)
+    sets = f"{n} test set{'s' if n != 1 else ''}" + (f" with labels, {windows} without" if windows else "")
+    parts = [sets, _task_text(first)]
     if first.threshold is not None:
         parts.append(_threshold_text(first))
     parts.append(f"reference: {shorten(comparison.reference)}")
