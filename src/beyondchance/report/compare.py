@@ -586,7 +586,11 @@ def _test_text(t: ClassifierTest, ref: Report | None = None) -> str:
 
 
 def _title(report: Report, metric: str) -> str:
-    return report.metrics[metric].title.split(" (")[0]
+    """The metric's title without its parenthesis, unless another metric's title then reads the
+    same (the one-vs-rest ROC AUC, macro and weighted)."""
+    short = report.metrics[metric].title.split(" (")[0]
+    same = [m for m in report.metrics if report.metrics[m].title.split(" (")[0] == short]
+    return short if len(same) == 1 else report.metrics[metric].title
 
 
 def _class_shift(r: Report, ref: Report) -> tuple[float, str]:
