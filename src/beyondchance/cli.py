@@ -670,9 +670,8 @@ def _compare_engine_by(file: str, by: str, reference: str | None, opts: dict[str
         for i in _natural_order([g.value for g in split.groups]):
             g = split.groups[i]
             window = _group_is_window(by, g.value, g.n_rows - g.n_labelled, g.n_rows, opts["y_true"], pred_cols)
-            src = _Source(None, engine, spark=spark, name=str(g.value))
-            src._runner = split.runner(g, labelled=not window)
-            sources[str(g.value)] = src
+            sources[str(g.value)] = _Source(None, engine, spark=spark, name=str(g.value),
+                                            runner=split.runner(g, labelled=not window))
         return compare_sources(sources, engine=engine, spark=spark, reference=reference, progress=progress,
                                strict=True, **_engine_kwargs(opts))
     finally:

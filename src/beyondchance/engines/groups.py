@@ -20,7 +20,7 @@ import numpy as np
 
 from .._warnings import InvalidInputError
 
-__all__ = ["Group", "split_by"]
+__all__ = ["Group", "GroupSplit", "split_by"]
 
 #: the columns of the numbered table: the group number and the row's position in its group
 _GROUP, _ROW = "__bc_group", "__bc_group_row"
@@ -68,7 +68,6 @@ class GroupSplit:
         sql = (f"SELECT {', '.join(q(c) for c in cols)}, {q(_ROW)} FROM {self.table} "
                f"WHERE {q(_GROUP)} = {int(group.index)}")
         return self.parent.rows_of(sql, cols, q(_ROW))
-
 
 
 def _scalar(value: Any) -> Any:
