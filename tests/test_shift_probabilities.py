@@ -188,3 +188,21 @@ def test_engine_statistics_say_why_not_decomposed():
                         dbt_samples=1024)
     assert c.change("b", "roc_auc").direction == "not decomposed"
     assert any("decomposed from the rows" in note for note in c.notes)
+
+
+def test_simulation_quick_coverage():
+    """The simulation's probabilities part (benchmarks/sim_monitoring_multiclass.py), a few
+    replicates: the intervals of the expected values and of the classifier effect cover."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "sim_monitoring_multiclass.py"
+    spec = importlib.util.spec_from_file_location("sim_monitoring_multiclass", path)
+    sim = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = sim
+    spec.loader.exec_module(sim)
+    cov = sim.probability_coverage(sim.make_pool(), (0.1, 0.8, 0.1), 40, 2000, 150, seed=31)
+    assert set(cov) == set(NAMES)
+    for m, (expected, effect) in cov.items():
+        assert expected >= 0.85 and effect >= 0.85, (m, expected, effect)

@@ -23,6 +23,15 @@ statistics of the reference alone:
             \mathrm{macro} = \frac1K \sum_k \mathrm{AUC}_k(\pi'),\qquad
             \mathrm{weighted} = \sum_k \pi'_k\, \mathrm{AUC}_k(\pi').
 
+Both follow from the law of total probability.  At :math:`\pi'` a row is of class k with
+probability :math:`\pi'_k`, and given its class its scores (and so its loss) are distributed
+as in the reference, so the expected loss is :math:`\sum_k \pi'_k L_k`.  The negatives of
+class k's one-vs-rest problem are the rows of the other classes, of class j with
+probability :math:`\pi'_j / \sum_{i \ne k} \pi'_i`; the probability that a positive
+outranks a negative (ties ½) is the same mixture of the pairwise :math:`A_{kj}`.  With
+sample weights every reference quantity is weighted (:math:`L_k` a weighted mean,
+:math:`A_{kj}` over weighted pairs), as scikit-learn weighs them.
+
 At the reference's own :math:`\pi` these are its own values (scikit-learn's
 ``log_loss``, ``roc_auc_score(multi_class="ovr", average="macro" | "weighted")``), and on a
 test set made by resampling the reference's rows class by class they are the test set's
