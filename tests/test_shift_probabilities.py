@@ -128,10 +128,8 @@ def test_invariants(seed, k, n, mult):
     repeated = ProbabilityStatistics.from_rows(np.repeat(y, r), np.repeat(P, r, axis=0), list(range(k)))
     weighted = ProbabilityStatistics.from_rows(y, P, list(range(k)), r.astype(float))
     pi = np.random.default_rng(seed + 1).dirichlet(np.ones(k))
-    a = metrics_at_probabilities(s, pi, NAMES)
-    for other in (shuffled,):
-        b = metrics_at_probabilities(other, pi, NAMES)
-        assert all(float(a[m]) == pytest.approx(float(b[m]), rel=1e-12, abs=1e-12) for m in NAMES)
+    a, b = (metrics_at_probabilities(x, pi, NAMES) for x in (s, shuffled))
+    assert all(float(a[m]) == pytest.approx(float(b[m]), rel=1e-12, abs=1e-12) for m in NAMES)
     b, c = (metrics_at_probabilities(x, pi, NAMES) for x in (repeated, weighted))
     assert all(float(b[m]) == pytest.approx(float(c[m]), rel=1e-12, abs=1e-12) for m in NAMES)
     own = metrics_at_probabilities(s, s.prevalences, NAMES)

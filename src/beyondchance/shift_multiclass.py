@@ -53,7 +53,8 @@ from .metrics import get_metric
 from .shift import (ClassifierChange, ClassifierTest, Decomposition, _interval, _leave_one_out_cells, holm_adjust,
                     _jackknife_of_decomposition)
 
-__all__ = ["ClassStatistics", "decompose_classes", "decompose_distributions", "class_change_tests", "compare_class_classifiers"]
+__all__ = ["ClassStatistics", "decompose_classes", "decompose_distributions", "class_change_tests",
+           "compare_class_classifiers"]
 
 #: Cochran's rule: predicted classes with a smaller expected count are pooled before the chi-square test
 MIN_EXPECTED = 5.0

@@ -12,7 +12,6 @@ rows alone, and every statistic of :mod:`.sql` runs unchanged on it.
 
 from __future__ import annotations
 
-import uuid
 from dataclasses import dataclass
 from typing import Any, Sequence
 
