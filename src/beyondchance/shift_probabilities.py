@@ -86,7 +86,8 @@ _AUCS = {"roc_auc": "macro", "roc_auc_weighted": "weighted"}
 DECOMPOSABLE_PROBABILITIES = tuple(_AUCS) + tuple(_LOSSES)
 #: at most this many score bins per column in the bootstrap (fewer with many classes, see ``_bins``)
 MAX_BINS = 200
-#: at most this many (group, bin, class) cells per column in the bootstrap
+#: at most this many (group, bin, class) cells over all the columns in the bootstrap (memory: a
+#: replicate stack holds n_resamples / groups times as many)
 _MAX_CELLS = 2 ** 22
 
 
@@ -197,7 +198,8 @@ class ProbabilityStatistics:
 
 
 def _bins(groups: int, k: int) -> int:
-    return max(2, min(MAX_BINS, _MAX_CELLS // (groups * k)))
+    """Bins per column: :data:`MAX_BINS` up to 4 classes (1,024 groups), fewer beyond."""
+    return max(2, min(MAX_BINS, _MAX_CELLS // (groups * k * k)))
 
 
 def _pooled(weights: np.ndarray, bins: int) -> np.ndarray:
