@@ -41,13 +41,14 @@ from .._validation import _check_label_values, as_1d, as_float, check_sample_wei
 from .._warnings import InvalidInputError
 from ..label_shift import LabelFreeEstimate
 from ..stats import ValueHistogram
+from ..shift_probabilities import ProbabilityStatistics
 from ..shift import (DECOMPOSABLE, ClassifierChange, ClassifierTest, Decomposition, SetStatistics, check_reference,
                      compare_classifiers, decompose)
 from ._compare_tasks import (MULTICLASS_TASKS, WEIGHTED_NOTE, TargetShift, multiclass_parts, regression_parts,
                              target_shifts)
 from ._export import Exportable
 from ._results import Report, fmt_value, shorten
-from .detect import _resolve_positive, detect_task
+from .detect import _resolve_positive, check_inputs, detect_task
 from .evaluate import evaluate
 from .tasks.binary_scores import _threshold_choice
 
@@ -67,8 +68,9 @@ class Change:
     / ``"better"`` when the test of the classifier (:class:`ClassifierChange`) rejects
     for this set *and* the classifier effect's interval excludes 0 on that side;
     ``"no significant change"`` otherwise; ``"no interval"`` without intervals.
-    Multi-class tasks: the same on the class distribution (the one-vs-rest AUCs and the
-    probability losses are ``"not decomposed"``); regression: ``expected_value`` is the
+    Multi-class tasks: the same on the class distribution (of probabilities, the one-vs-rest
+    ROC AUCs and the losses too, from the rows: :mod:`beyondchance.shift_probabilities`; the
+    one-vs-rest average precisions are ``"not decomposed"``); regression: ``expected_value`` is the
     reference's value, ``classifier_effect`` the difference, and ``direction`` follows that
     measure's Holm-adjusted test (:mod:`beyondchance.report._compare_tasks`).
     """
@@ -346,11 +348,14 @@ def compare(
             ))
         except InvalidInputError as exc:
             raise InvalidInputError(f"test set {name!r}: {exc}") from None
-    targets = None
+    targets = probabilities = None
     if task == "regression":  # the targets' histograms, for the test of a shift of the target
         targets = {name: ValueHistogram.from_values(yt, sample_weight=w) for name, yt, _, w in items}
+    if reports[0].task == "multiclass-probabilities":  # for the decomposition of the AUCs and losses
+        probabilities = {name: _probability_statistics(yt, y, w, options) for name, yt, y, w in items}
     comparison = compare_reports(_resolved_once(reports, detected, assumed), reference=reference,
-                                 random_state=options.get("random_state", 0), targets=targets)
+                                 random_state=options.get("random_state", 0), targets=targets,
+                                 probabilities=probabilities)
     if windows:
         _check_window_task(windows[0][0], task)
         hists = []
@@ -359,6 +364,16 @@ def compare(
             hists.append((name, ValueHistogram.of_checked(s, check_sample_weight(w, s.shape[0])), s.shape[0]))
         comparison = _with_windows(comparison, hists, threshold, step, options)
     return comparison
+
+
+def _probability_statistics(y_true: Any, y: Any, w: Any, options: dict[str, Any]) -> ProbabilityStatistics:
+    """The :class:`~beyondchance.shift_probabilities.ProbabilityStatistics` of a test set of
+    class probabilities, its inputs checked as :func:`~beyondchance.evaluate` checks them."""
+    inp = check_inputs(y_true, y, w, task="multiclass-probabilities", labels=options.get("labels"),
+                       normalize=options.get("normalize", False))
+    seed = options.get("random_state", 0)
+    return ProbabilityStatistics.from_codes(inp.codes, inp.proba, tuple(inp.classes.tolist()), inp.weight,
+                                            seed=seed if isinstance(seed, (int, np.integer)) and seed >= 0 else 0)
 
 
 def _check_window_task(name: str, task: str) -> None:
@@ -429,7 +444,8 @@ def _resolved_once(reports: list[Report], detected: tuple[str, str] | None,
 
 
 def compare_reports(reports: Sequence[Report], *, reference: str | None = None, n_resamples: int | None = None,
-                    random_state: int = 0, targets: Mapping[str, Any] | None = None) -> Comparison:
+                    random_state: int = 0, targets: Mapping[str, Any] | None = None,
+                    probabilities: Mapping[str, ProbabilityStatistics] | None = None) -> Comparison:
     """The :class:`Comparison` of reports already computed with the same settings (named, unique).
 
     Binary tasks get the decomposition of every metric's change and the test of the
@@ -438,7 +454,9 @@ def compare_reports(reports: Sequence[Report], *, reference: str | None = None, 
     tasks the same on the class distribution (:mod:`beyondchance.shift_multiclass`);
     regression the test of each error measure's difference and, given ``targets`` (set
     name -> :class:`~beyondchance.stats.ValueHistogram` of its target), the test of a
-    shift of the target (:mod:`beyondchance.report._compare_tasks`).
+    shift of the target (:mod:`beyondchance.report._compare_tasks`); given ``probabilities``
+    (set name -> :class:`~beyondchance.shift_probabilities.ProbabilityStatistics`), multi-class
+    probabilities also the decomposition of the one-vs-rest ROC AUCs and of the losses.
     """
     reports = list(reports)
     names = [str(r.name) for r in reports]
@@ -476,7 +494,8 @@ def compare_reports(reports: Sequence[Report], *, reference: str | None = None, 
     shifts: tuple = ()
     if task in MULTICLASS_TASKS and all(r.confusion is not None for r in reports):
         decompositions, classifier_changes, more = multiclass_parts(
-            reports, ref, metric_names, level=level, n_resamples=n_resamples, random_state=random_state)
+            reports, ref, metric_names, level=level, n_resamples=n_resamples, random_state=random_state,
+            probabilities=probabilities)
         extra_notes += more
     elif task == "regression":
         decompositions, classifier_changes = regression_parts(reports, ref, metric_names, level=level)
@@ -572,7 +591,11 @@ def _test_text(t: ClassifierTest, ref: Report | None = None) -> str:
 
 
 def _title(report: Report, metric: str) -> str:
-    return report.metrics[metric].title.split(" (")[0]
+    """The metric's title without its parenthesis, unless another metric's title then reads the
+    same (the one-vs-rest ROC AUC, macro and weighted)."""
+    short = report.metrics[metric].title.split(" (")[0]
+    same = [m for m in report.metrics if report.metrics[m].title.split(" (")[0] == short]
+    return short if len(same) == 1 else report.metrics[metric].title
 
 
 def _class_shift(r: Report, ref: Report) -> tuple[float, str]:

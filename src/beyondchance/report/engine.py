@@ -83,7 +83,7 @@ class _Source:
     and every statistic of the report is computed from that one read."""
 
     def __init__(self, source: Any, engine: str, *, spark: Any = None, name: str | None = None,
-                 delimiter: str | None = None):
+                 delimiter: str | None = None, runner: Any = None):
         if engine not in ("memory", "duckdb", "spark"):
             raise InvalidInputError(f"engine must be memory, duckdb or spark, got {engine!r}")
         self.source = source
@@ -91,7 +91,7 @@ class _Source:
         self.spark = spark
         self.name = name
         self.delimiter = delimiter
-        self._runner: Any = None
+        self._runner: Any = runner  # given: a runner over rows already read (a group of engines.groups)
 
     def open(self, columns: Sequence[str], numeric: Sequence[str], row_index: bool = False) -> dict[str, str]:
         """Read ``columns`` (``numeric`` ones as numbers); column name -> float | int | bool | string | other.

@@ -433,7 +433,10 @@ def _comparison_legend(comparison: Any) -> str:
                 "correction over the measures and the test sets, worse/better.")
     if comparison.classifier_changes and task.startswith("multiclass"):
         return ("Each cell: the nominal value, its advantage over the best constant prediction and its OPS; exp: what "
-                "the reference classifier (its confusion rates P(predicted | true class)) would score at that test "
+                "the reference classifier (its confusion rates P(predicted | true class)"
+                + ("; for the one-vs-rest ROC AUCs and the losses, its class-conditional distributions of the "
+                   "probabilities" if task == "multiclass-probabilities" else "")
+                + ") would score at that test "
                 "set's class distribution, with its interval; clf: the classifier effect, observed − exp (the rest "
                 "of the change is the prevalence effect, exp − reference). ▼/▲: the classifier changed on that set "
                 "(Holm-corrected tests of each true class's predicted-class distribution) and this metric's "
