@@ -15,6 +15,11 @@ R[k, j] = P(predicted j | true k).
              drawn uniformly at random.
 * coverage — of the decomposition's intervals for the expected value (truth: the pool's
              confusion rates at π) and of the classifier effect (truth 0 without noise).
+* probabilities — the model's class probabilities (``predict_proba``), reference and test
+             set drawn class-wise from the pool as above: coverage of the intervals of the
+             expected one-vs-rest ROC AUCs (macro, weighted), log loss and Brier score
+             (truth: the pool's class-conditional distributions at π,
+             :mod:`beyondchance.shift_probabilities`) and of their classifier effect (truth 0).
 * regression — the same data, target log(Amount) from the other columns (a linear
              regression trained on a random half); reference and test sets of n rows
              resampled from the held-out half.  The share of replicates where ``compare``
@@ -26,7 +31,7 @@ R[k, j] = P(predicted j | true k).
 Usage::
 
     PYTHONPATH=src python benchmarks/sim_monitoring_multiclass.py [--reps 200] [--n 5000] [--resamples 500]
-        [--quick] [--parts type1,power,coverage,regression]
+        [--quick] [--parts type1,power,coverage,probabilities,regression]
 """
 
 from __future__ import annotations
@@ -43,19 +48,22 @@ from sklearn.preprocessing import StandardScaler
 from beyondchance.confusion import ConfusionMatrix
 from beyondchance.datasets import load_r
 from beyondchance.shift_multiclass import (ClassStatistics, compare_class_classifiers, decompose_classes,
-                                           metrics_at_classes)
+                                           decompose_distributions, metrics_at_classes)
+from beyondchance.shift_probabilities import (DECOMPOSABLE_PROBABILITIES, ProbabilityStatistics,
+                                              metrics_at_probabilities)
 
 CLASSES = ("owner", "rent", "parents")
 #: class distributions of the test sets (the pool's own is added)
 DISTRIBUTIONS = ((0.8, 0.1, 0.1), (0.1, 0.8, 0.1), (0.1, 0.1, 0.8), (0.34, 0.33, 0.33), (0.05, 0.45, 0.5))
 METRICS = ("accuracy", "balanced_accuracy", "precision", "recall", "f1", "mcc", "kappa")
-PARTS = ("type1", "power", "coverage", "regression")
+PARTS = ("type1", "power", "coverage", "probabilities", "regression")
 
 
 @dataclass
 class Pool:
     y: np.ndarray  # class codes 0..K-1
     pred: np.ndarray
+    proba: np.ndarray  # (n, K) class probabilities
 
     @property
     def distribution(self) -> np.ndarray:
@@ -82,7 +90,7 @@ def make_pool(seed: int = 0) -> Pool:
     train, held = idx[: idx.size // 2], idx[idx.size // 2:]
     model = make_pipeline(StandardScaler(), LogisticRegression(max_iter=2000, C=0.5))
     model.fit(x[train], y[train])
-    return Pool(y[held], model.predict(x[held]))
+    return Pool(y[held], model.predict(x[held]), model.predict_proba(x[held]))
 
 
 def draw(pool: Pool, rng: np.random.Generator, pi, n: int, noise: float = 0.0) -> ClassStatistics:
@@ -124,6 +132,41 @@ def coverage(pool: Pool, pi, reps: int, n: int, resamples: int, seed: int = 0,
                 continue
             t = float(truth[m])
             hits[m][0] += d.expected_ci[0] <= t <= d.expected_ci[1]
+            hits[m][1] += d.classifier_effect_ci[0] <= 0 <= d.classifier_effect_ci[1]
+            hits[m][2] += 1
+    return {m: (h[0] / max(h[2], 1), h[1] / max(h[2], 1)) for m, h in hits.items()}
+
+
+def draw_rows(pool: Pool, rng: np.random.Generator, pi, n: int) -> np.ndarray:
+    """Indices of n pool rows drawn class-wise: each of class k with probability π_k, a random
+    pool row of class k."""
+    y = rng.choice(len(CLASSES), n, p=np.asarray(pi, float))
+    idx = np.empty(n, dtype=int)
+    for k in range(len(CLASSES)):
+        rows = np.flatnonzero(y == k)
+        idx[rows] = rng.choice(np.flatnonzero(pool.y == k), rows.size)
+    return idx
+
+
+def probability_coverage(pool: Pool, pi, reps: int, n: int, resamples: int, seed: int = 0,
+                         metrics=DECOMPOSABLE_PROBABILITIES) -> dict[str, tuple[float, float]]:
+    """metric -> (coverage of expected_ci, coverage of classifier_effect_ci) of the probability
+    metrics, without a change of the classifier."""
+    rng = np.random.default_rng(seed)
+    labels = list(range(len(CLASSES)))
+    truth = metrics_at_probabilities(ProbabilityStatistics.from_rows(pool.y, pool.proba, labels),
+                                     np.asarray(pi, float), metrics)
+    hits = {m: [0, 0, 0] for m in metrics}
+    for r in range(reps):
+        a, b = draw_rows(pool, rng, pool.distribution, n), draw_rows(pool, rng, pi, n)
+        ref = ProbabilityStatistics.from_rows(pool.y[a], pool.proba[a], labels)
+        new = ProbabilityStatistics.from_rows(pool.y[b], pool.proba[b], labels)
+        found = decompose_distributions(ref.binned, new.binned, list(metrics), metrics_at_probabilities,
+                                        exact=(ref, new), n_resamples=resamples, random_state=r)
+        for m, d in found.items():
+            if d.expected_ci is None or d.classifier_effect_ci is None:
+                continue
+            hits[m][0] += d.expected_ci[0] <= float(truth[m]) <= d.expected_ci[1]
             hits[m][1] += d.classifier_effect_ci[0] <= 0 <= d.classifier_effect_ci[1]
             hits[m][2] += 1
     return {m: (h[0] / max(h[2], 1), h[1] / max(h[2], 1)) for m, h in hits.items()}
@@ -199,6 +242,11 @@ def main() -> None:
         print("\ncoverage of the 95% intervals (expected value; classifier effect, truth 0):")
         for i, pi in enumerate(dists):
             cov = coverage(pool, pi, reps, args.n, resamples, seed=200 + i)
+            print(f"  π = {list(pi)}: " + ", ".join(f"{m} {a:.3f}/{b:.3f}" for m, (a, b) in cov.items()))
+    if "probabilities" in parts:
+        print("\nprobabilities: coverage of the 95% intervals (expected value; classifier effect, truth 0):")
+        for i, pi in enumerate(dists):
+            cov = probability_coverage(pool, pi, reps, args.n, resamples, seed=400 + i)
             print(f"  π = {list(pi)}: " + ", ".join(f"{m} {a:.3f}/{b:.3f}" for m, (a, b) in cov.items()))
     if "regression" in parts:
         rpool = regression_pool()

@@ -272,3 +272,46 @@ def test_compare_by_with_text_scores_is_a_clear_error(tmp_path):
     result = CliRunner().invoke(main, ["compare", str(tmp_path / "by.csv"), "--by", "g", "--y-true", "y",
                                        "--y-pred", "p", "--task", "binary-scores", *FAST])
     assert_one_line_error(result, "the scores of test set 'a' must be numeric")
+
+
+@pytest.mark.parametrize("width", [80, 120, 200])
+def test_comparison_tables_fit_the_terminal_and_cut_no_value(width):
+    """Sets that do not fit side by side are split over tables that repeat the reference;
+    every line fits the width and every set's value appears whole."""
+    from beyondchance.report.compare import compare
+    from beyondchance.report.render_terminal import render_comparison_text
+
+    sets = {}
+    for i, pi in enumerate([0.3, 0.1, 0.2, 0.4, 0.5, 0.25]):
+        rng = np.random.default_rng(i)
+        y = (rng.random(600) < pi).astype(int)
+        sets[f"2024-0{i + 1}"] = (y, np.clip(0.3 + 0.3 * y + rng.normal(0, 0.2, 600), 0, 1))
+    c = compare(sets, metrics=["f1", "precision"], n_resamples=200, random_state=0)
+    text = render_comparison_text(c, width=width)
+    lines = text.splitlines()
+    assert max(len(line) for line in lines) <= width
+    headers = [line for line in lines if line.startswith("┃metric")]
+    assert all("2024-01 (ref)" in h for h in headers)  # the reference in every table
+    shown = {name for h in headers for name in sets if f" {name} " in h or f" {name}┃" in h}
+    assert shown == set(sets)
+    assert (len(headers) == 1) if width >= 200 else (len(headers) > 1)
+    for r in c.reports[1:]:
+        f1 = r.metrics["f1"].value
+        assert f"{f1:.3f}" in text
+        exp = c.change(r.name, "f1").expected_value
+        assert f"exp {exp:.3f} (" in text
+    assert not [line for line in lines if line[:1] in "│┃" and "…" in line]  # nothing cut
+
+
+@pytest.mark.parametrize("engine", ["memory", "duckdb"])
+def test_compare_with_a_label_column_in_no_file_names_the_columns(tmp_path, engine):
+    """A misspelt --y-true makes every file a window without labels: the error names the
+    column and the columns the file has, not only 'needs a reference'."""
+    paths = []
+    for i in range(2):
+        p = tmp_path / f"m{i}.csv"
+        scores_frame(300, seed=i).to_csv(p, index=False)
+        paths.append(str(p))
+    result = CliRunner().invoke(main, ["compare", *paths, "--y-true", "label", "--y-score", "s", "--engine", engine])
+    assert_one_line_error(result, "column 'label' not found in")
+    assert "'y'" in result.stderr and "'s'" in result.stderr

@@ -521,6 +521,8 @@ def compare(files: tuple[str, ...], by: str | None, reference: str | None, **opt
                 progress(f"reading {f}")
                 y_true, y, w = _read_window(f, opts, pred_cols, numeric)
                 sets[name] = (y_true, y) + ((w,) if w is not None else ())
+            if all(s[0] is None for s in sets.values()):  # a misspelt --y-true, most likely
+                _read(files[0], opts["y_true"], pred_cols, numeric, opts["weight"])  # raises, naming the columns
         if sets:
             first_true = next((s[0] for s in sets.values() if s[0] is not None), None)
             kwargs = _eval_kwargs(opts, first_true)
@@ -559,25 +561,35 @@ def _by_groups(source: str, by: str, opts: dict[str, Any], pred_cols: list[str],
     y = c[pred_cols[0]] if len(pred_cols) == 1 else np.column_stack([c[p] for p in pred_cols])
     missing = table.missing.get(y_col)
     groups, inverse = np.unique(c[by], return_inverse=True)
-    if groups.size > 200:
-        raise InvalidInputError(f"--by {by} has {groups.size} distinct values; at most 200 test sets")
+    _check_group_count(by, groups.size)
     sets: dict[str, tuple] = {}
     for g in _natural_order(groups):
         value = groups[g]
         idx = np.flatnonzero(inverse == g)
         value = value.item() if hasattr(value, "item") else value
         n_missing = 0 if missing is None else int(missing[idx].sum())
-        if 0 < n_missing < idx.size:
-            raise InvalidInputError(
-                f"--by {by} = {value}: {n_missing} of {idx.size} rows have no label in column {y_col!r}; a group is "
-                "either labelled on every row or a window without labels (no row labelled): fill or remove those "
-                "rows")
-        if n_missing and len(pred_cols) != 1:
-            raise InvalidInputError(f"--by {by} = {value} has no labels: a window without labels needs one score "
-                                    "column (binary scores), not several")
-        labels = None if n_missing else y_true[idx]
+        labels = None if _group_is_window(by, value, n_missing, idx.size, y_col, pred_cols) else y_true[idx]
         sets[str(value)] = (labels, y[idx]) + ((w[idx],) if w is not None else ())
     return sets
+
+
+def _check_group_count(by: str, n_groups: int) -> None:
+    if n_groups > 200:
+        raise InvalidInputError(f"--by {by} has {n_groups} distinct values; at most 200 test sets")
+
+
+def _group_is_window(by: str, value: Any, n_missing: int, n_rows: int, y_col: str, pred_cols: list[str]) -> bool:
+    """A --by group whose labels are all missing is a window without labels (one score column);
+    one with some labels missing is refused, naming the group and the count (rows are never dropped)."""
+    if 0 < n_missing < n_rows:
+        raise InvalidInputError(
+            f"--by {by} = {value}: {n_missing} of {n_rows} rows have no label in column {y_col!r}; a group is "
+            "either labelled on every row or a window without labels (no row labelled): fill or remove those "
+            "rows")
+    if n_missing and len(pred_cols) != 1:
+        raise InvalidInputError(f"--by {by} = {value} has no labels: a window without labels needs one score "
+                                "column (binary scores), not several")
+    return n_missing > 0
 
 
 def _read_window(source: str, opts: dict[str, Any], pred_cols: list[str], numeric: list[str]) -> tuple[Any, Any, Any]:
@@ -617,9 +629,9 @@ def _compare_engine(files: tuple[str, ...], by: str | None, reference: str | Non
     from .report.engine import compare_sources
 
     engine = opts["engine"]
+    spark = _spark_session(opts["spark_master"]) if engine == "spark" else None
     if by is not None:
-        raise InvalidInputError(f"--by is computed in memory; with --engine {engine} give one FILE (or glob) per "
-                                "test set, or use --engine memory")
+        return _compare_engine_by(files[0], by, reference, opts, progress, spark)
     stems = [Path(f).stem for f in files]
     names = stems if len(set(stems)) == len(stems) else list(files)
     if len(set(names)) != len(names):
@@ -633,9 +645,39 @@ def _compare_engine(files: tuple[str, ...], by: str | None, reference: str | Non
             sample = s if sample is None and s is not None else sample
         else:
             sources[name] = _engine_source(f, engine)
-    spark = _spark_session(opts["spark_master"]) if engine == "spark" else None
     return compare_sources(sources, engine=engine, spark=spark, reference=reference, progress=progress,
                            strict=True, **_engine_kwargs(opts, sample))
+
+
+def _compare_engine_by(file: str, by: str, reference: str | None, opts: dict[str, Any], progress: Any,
+                       spark: Any) -> Any:
+    """``compare FILE --by COL`` on an engine: the file read once, each group a source of its own
+    rows inside the engine (:mod:`beyondchance.engines.groups`); groups in their natural order."""
+    from .engines.groups import split_by
+    from .report.engine import _as_source, _Source, compare_sources
+
+    engine = opts["engine"]
+    pred_cols, numeric = _prediction_columns(opts["y_score"], opts["y_pred"])
+    weight = opts["weight"]
+    if engine == "memory":
+        raise InvalidInputError("--by with --score-bins needs --engine duckdb or spark (the memory engine bins "
+                                "the scores of one FILE per test set)")
+    parent = _as_source(_engine_source(file, engine), engine, spark, file, opts["delimiter"])._new_runner()
+    try:
+        progress(f"splitting {file} by {by} ({engine})")
+        split = split_by(parent, by, columns=[opts["y_true"], *pred_cols, *([weight] if weight else [])],
+                         numeric=[*numeric, *([weight] if weight else [])], label=opts["y_true"])
+        _check_group_count(by, len(split.groups))
+        sources: dict[str, Any] = {}
+        for i in _natural_order([g.value for g in split.groups]):
+            g = split.groups[i]
+            window = _group_is_window(by, g.value, g.n_rows - g.n_labelled, g.n_rows, opts["y_true"], pred_cols)
+            sources[str(g.value)] = _Source(None, engine, spark=spark, name=str(g.value),
+                                            runner=split.runner(g, labelled=not window))
+        return compare_sources(sources, engine=engine, spark=spark, reference=reference, progress=progress,
+                               strict=True, **_engine_kwargs(opts))
+    finally:
+        parent.close()
 
 
 # ======================================================================================

@@ -65,6 +65,9 @@ MIN_WINDOW_ROWS = 50
 EM_BINS = 10
 #: the test of the label-shift assumption compares the window with the fit on this many bins
 TEST_BINS = 20
+#: a window with more scores beyond the reference's range than label shift allows at this
+#: level fails the assumption whatever the chi-square says (:func:`_support_p_value`)
+SUPPORT_LEVEL = 1e-3
 _EM_TOL = 1e-8
 _EM_MAX_ITER = 1000
 
@@ -98,9 +101,12 @@ class LabelFreeEstimate:
     metrics : name -> :class:`ProjectedMetric` at the estimated prevalence
     assumption_statistic, assumption_p_value : Pearson's chi-square between the window and the
         fitted mixture on 20 score bins (``TEST_BINS``), and its parametric-bootstrap p-value
-    assumption_holds : ``assumption_p_value > 1 − confidence_level``
+    assumption_holds : ``assumption_p_value > 1 − confidence_level`` and
+        ``support_p_value ≥ SUPPORT_LEVEL``
     caveats : what limits the estimate, in words
     n_reference, n_window, confidence_level, n_resamples
+    support_p_value : a bound on the p-value of the window's rows beyond the reference's
+        score range under label shift (:func:`_support_p_value`)
     """
 
     prevalence: float
@@ -117,6 +123,7 @@ class LabelFreeEstimate:
     n_window: int
     confidence_level: float
     n_resamples: int
+    support_p_value: float = 1.0
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -129,6 +136,7 @@ class LabelFreeEstimate:
             "assumption_statistic": self.assumption_statistic,
             "assumption_p_value": self.assumption_p_value,
             "assumption_holds": self.assumption_holds,
+            "support_p_value": self.support_p_value,
             "caveats": list(self.caveats),
             "n_reference": self.n_reference,
             "n_window": self.n_window,
@@ -142,6 +150,11 @@ class LabelFreeEstimate:
         pi = f"{100 * self.prevalence:.1f}%"
         if self.prevalence_ci is not None:
             pi += f" ({100 * self.prevalence_ci[0]:.1f}%–{100 * self.prevalence_ci[1]:.1f}%)"
+        if self.support_p_value < SUPPORT_LEVEL:
+            return (f"The window's scores changed in a way a change of prevalence alone does not explain: far "
+                    f"more of them lie beyond the reference's score range than the same classifier would give "
+                    f"(p ≤ {self.support_p_value:.2g}); the estimated prevalence {pi} and the projected metrics are "
+                    "not to be trusted.")
         if not self.assumption_holds:
             return (f"The window's scores changed in a way a change of prevalence alone does not explain "
                     f"(chi-square to the label-shift fit {self.assumption_statistic:.1f} on {TEST_BINS} bins, p = "
@@ -167,6 +180,40 @@ def _inside(pi: Any) -> Any:
     """An estimated prevalence of 0 or 1 moved inside by 1e-9: the metrics there are their limits
     (recall stays the reference's TPR, not 0/0), so no bootstrap resample is dropped."""
     return np.clip(pi, 1e-9, 1 - 1e-9)
+
+
+def _support_p_value(ref: SetStatistics, above: int, below: int, n_window: int) -> float:
+    r"""A bound on the p-value of ``above`` (``below``) window rows beyond the reference's
+    largest (smallest) score, under label shift.
+
+    Under label shift a window row of class c is an exchangeable draw from that class's
+    score distribution, so it lies above the largest of the reference's :math:`n_c`
+    class-c scores with probability :math:`U_c \sim \mathrm{Beta}(1, n_c)` (continuous
+    scores; ties only lower it).  Given the U's, the rows above the reference's maximum
+    are at most :math:`\mathrm{Bin}(m, \max(U_1, U_0))`, and
+    :math:`P(\max(U_1, U_0) > u) \le 2(1-u)^{n_{\min}}`, so
+
+    .. math:: P(X \ge k) \le 2\,P(\mathrm{BetaBin}(m, 1, n_{\min}) \ge k),
+
+    :math:`n_{\min}` the rows of the reference's smaller class; the same below its
+    minimum; the smaller end's bound doubled (Bonferroni).  Conservative: it flags only a
+    window that plainly left the reference's range.
+
+    >>> import numpy as np
+    >>> from beyondchance.curves import threshold_counts
+    >>> y = np.r_[np.zeros(900), np.ones(100)]
+    >>> ref = SetStatistics.from_counts(threshold_counts(y, np.linspace(0, 1, 1000)), threshold=0.5)
+    >>> _support_p_value(ref, above=2, below=0, n_window=1000) > 0.05    # 1000/101 expected at most
+    True
+    >>> _support_p_value(ref, above=300, below=0, n_window=1000) < 1e-3
+    True
+    """
+    from scipy.stats import betabinom
+
+    total = float(ref.pos.sum() + ref.neg.sum())
+    n_min = max(1, int(round(ref.n_rows * min(float(ref.pos.sum()), float(ref.neg.sum())) / total)))
+    ends = [2.0 * float(betabinom.sf(k - 1, n_window, 1, n_min)) if k > 0 else 1.0 for k in (above, below)]
+    return min(1.0, 2.0 * min(ends))
 
 
 def _acc(ref: SetStatistics, q: Any) -> Any:
@@ -418,7 +465,7 @@ def estimate_from_statistics(
         raise InvalidInputError("the reference and the window need scores")
     s_new, w_new = window.keys, window.weight
     lo, hi = float(reference.thresholds[-1]), float(reference.thresholds[0])
-    probabilities = lo >= 0 and hi <= 1 and float(s_new.min()) >= 0 and float(s_new.max()) <= 1
+    probabilities = lo >= 0 and hi <= 1  # the reference's scores decide: a window's are what is tested
     thr = float(threshold) if threshold is not None else (0.5 if probabilities else 0.0)
     ref = SetStatistics.from_counts(reference, threshold=thr, n_rows=n_reference_rows)
     check_reference(ref, "the reference set")
@@ -428,11 +475,19 @@ def estimate_from_statistics(
         metrics = metrics_for_task("binary-scores", probabilities=probabilities)
     names = list(metrics)
     caveats = []
-    outside = float(w_new[(s_new > hi) | (s_new < lo)].sum() / w_new.sum())
-    if outside > 0:
-        caveats.append(f"{100 * outside:.1f}% of the window's scores lie outside the reference's range "
-                       f"[{lo:.4g}, {hi:.4g}]: the reference says nothing about them directly (they join its end bins)")
+    share_above, share_below = (float(w_new[beyond].sum() / w_new.sum()) for beyond in (s_new > hi, s_new < lo))
+    support_p = _support_p_value(ref, int(round(share_above * n_window_rows)), int(round(share_below * n_window_rows)),
+                                 int(n_window_rows))
+    if share_above + share_below > 0:
+        caveats.append(f"{100 * (share_above + share_below):.1f}% of the window's scores lie outside the reference's "
+                       f"range [{lo:.4g}, {hi:.4g}]: the reference says nothing about them directly (they join its "
+                       f"end bins)" + (f"; far more than label shift allows (p ≤ {support_p:.2g})"
+                                       if support_p < SUPPORT_LEVEL else ""))
     _, a_r, b_r = _rates(ref)
+    if 1 - b_r - a_r <= 0 and method == "acc":
+        raise InvalidInputError(f"adjusted classify-and-count needs a reference classifier that separates the classes "
+                                f"at the threshold {thr:g}; there TPR − FPR = {1 - b_r - a_r:.3g}: choose another "
+                                f"threshold, or method='em'")
     if 1 - b_r - a_r <= 0.05:
         caveats.append(f"the reference classifier barely separates the classes at the threshold (TPR − FPR = "
                        f"{1 - b_r - a_r:.3f}): adjusted classify-and-count is unstable")
@@ -452,8 +507,17 @@ def estimate_from_statistics(
     boot = _bootstrap(ref, window, n_new, method, groups, names, n_resamples, rng)
     pi_ci = _interval(pi_hat, boot.binned_pi, boot.pi_star, level, boot.jack_pi)
     pi_ci = None if pi_ci is None else (float(np.clip(pi_ci[0], 0, 1)), float(np.clip(pi_ci[1], 0, 1)))
+    # fewer than half a row of one class expected: the constant prediction is perfect there
+    one_class = min(pi_hat, 1 - pi_hat) * n_new < 0.5
+    undefined = {"prediction_advantage"} if one_class else set()
+    if undefined & set(names):
+        caveats.append(f"the estimated prevalence is {100 * pi_hat:.1f}%: the window would hold one class, where "
+                       "the prediction advantage is undefined (always predicting that class is perfect)")
     projected = {}
     for m, value in exact.items():
+        if m in undefined:
+            projected[m] = ProjectedMetric(m, float("nan"), None)
+            continue
         value = float(np.squeeze(value))
         ci = _interval(value, float(np.squeeze(boot.m_binned[m])), boot.m_star[m], level, boot.jack_metrics.get(m))
         projected[m] = ProjectedMetric(m, value, ci)
@@ -465,12 +529,12 @@ def estimate_from_statistics(
     null_cells = (np.add.reduceat(x, test_groups, axis=1) for x in (null_ref.pos, null_ref.neg, null_win))
     null_stat = _mixture_chi2(*null_cells, _estimator(method, groups)(null_ref, null_win))
     p_value = float((1 + np.sum(null_stat >= stat)) / (1 + n_resamples))
-    holds = p_value > 1 - level
+    holds = p_value > 1 - level and support_p >= SUPPORT_LEVEL
     if not holds:
         caveats.append("the window's scores are not a mixture of the reference's class-conditional score "
                        "distributions: something besides the prevalence changed, and the estimates are not to be "
                        "trusted")
     return LabelFreeEstimate(
         float(pi_hat), pi_ci, method, estimates, ref.prevalence, projected, stat, p_value, bool(holds),
-        tuple(caveats), int(ref.n_rows), int(n_new), level, int(n_resamples),
+        tuple(caveats), int(ref.n_rows), int(n_new), level, int(n_resamples), support_p,
     )

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 from scipy import stats as sps
@@ -53,7 +53,8 @@ from .metrics import get_metric
 from .shift import (ClassifierChange, ClassifierTest, Decomposition, _interval, _leave_one_out_cells, holm_adjust,
                     _jackknife_of_decomposition)
 
-__all__ = ["ClassStatistics", "decompose_classes", "class_change_tests", "compare_class_classifiers"]
+__all__ = ["ClassStatistics", "decompose_classes", "decompose_distributions", "class_change_tests",
+           "compare_class_classifiers"]
 
 #: Cochran's rule: predicted classes with a smaller expected count are pooled before the chi-square test
 MIN_EXPECTED = 5.0
@@ -187,29 +188,49 @@ def decompose_classes(
     from .metrics import METRICS
 
     labels = union_labels(reference, test_set)
-    ref, new = reference.aligned(labels), test_set.aligned(labels)
-    names = [m for m in metrics if m in METRICS]
-    pi_t, pi_r = new.prevalences, ref.prevalences
-    obs, exp, ref_v = (metrics_at_classes(new, pi_t, names), metrics_at_classes(ref, pi_t, names),
-                       metrics_at_classes(ref, pi_r, names))
-    boot = {}
+    return decompose_distributions(reference.aligned(labels), test_set.aligned(labels),
+                                   [m for m in metrics if m in METRICS], metrics_at_classes,
+                                   confidence_level=confidence_level, n_resamples=n_resamples,
+                                   random_state=random_state)
+
+
+def decompose_distributions(reference: Any, test_set: Any, names: Sequence[str],
+                            at: Callable[[Any, Any, Sequence[str]], dict[str, Any]], *, exact: tuple | None = None,
+                            confidence_level: float = 0.95, n_resamples: int = 1000,
+                            random_state: Any = 0) -> dict[str, Decomposition]:
+    """The decomposition of metrics of a class distribution, for any statistic with
+    ``prevalences``, ``resample(n, rng)`` and ``leave_one_out()``: ``at(s, π, names)`` gives
+    the metrics of ``s``'s classifier at the class distribution π.  The reference's
+    replicates are drawn first, then the test set's; BCa intervals, the acceleration from
+    the jackknife of each set (:func:`beyondchance.shift._jackknife_of_decomposition`).
+
+    ``exact``: (reference, test set) for the point estimates when the two sets given are
+    binned for the resampling; the intervals are then shifted onto the exact estimates
+    (``beyondchance.shift._interval``).
+    """
+    def values(r: Any, t: Any) -> tuple[dict, dict, dict]:
+        pi_t = t.prevalences
+        return at(t, pi_t, names), at(r, pi_t, names), at(r, r.prevalences, names)
+
+    obs, exp, ref_v = values(*(exact or (reference, test_set)))
+    b_obs, b_exp, b_ref = values(reference, test_set) if exact is not None else (obs, exp, ref_v)
+    boot = None
     if n_resamples:
         rng = check_random_state(random_state)
-        r_star, t_star = ref.resample(n_resamples, rng), new.resample(n_resamples, rng)
-        p_star = t_star.prevalences
-        boot = {"obs": metrics_at_classes(t_star, p_star, names), "exp": metrics_at_classes(r_star, p_star, names),
-                "ref": metrics_at_classes(r_star, r_star.prevalences, names)}
-        jack = _jackknife_of_decomposition(ref, new, names, metrics_at_classes, lambda s: s.prevalences)
+        r_star = reference.resample(n_resamples, rng)
+        boot = values(r_star, test_set.resample(n_resamples, rng))
+        jack = _jackknife_of_decomposition(reference, test_set, names, at, lambda s: s.prevalences)
     out = {}
     for m in names:
         value, expected, ref_value = float(obs[m]), float(exp[m]), float(ref_v[m])
+        bv, be, br = float(b_obs[m]), float(b_exp[m]), float(b_ref[m])
         ci: dict[str, Any] = {}
-        if boot:
-            o, e, r = boot["obs"][m], boot["exp"][m], boot["ref"][m]
+        if boot is not None:
+            o, e, r = boot[0][m], boot[1][m], boot[2][m]
             jk = jack[m]
-            ci = {"exp": _interval(expected, expected, e, confidence_level, jk["exp"]),
-                  "prev": _interval(expected - ref_value, expected - ref_value, e - r, confidence_level, jk["prev"]),
-                  "clf": _interval(value - expected, value - expected, o - e, confidence_level, jk["clf"])}
+            ci = {"exp": _interval(expected, be, e, confidence_level, jk["exp"]),
+                  "prev": _interval(expected - ref_value, be - br, e - r, confidence_level, jk["prev"]),
+                  "clf": _interval(value - expected, bv - be, o - e, confidence_level, jk["clf"])}
         out[m] = Decomposition(m, value, ref_value, expected, ci.get("exp"), expected - ref_value, ci.get("prev"),
                                value - expected, ci.get("clf"), float(confidence_level), int(n_resamples))
     return out

@@ -228,6 +228,20 @@ class DuckDBRunner:
         except self._duckdb.Error as exc:
             raise InvalidInputError(f"DuckDB could not evaluate the input: {' '.join(str(exc).split())[:400]}") from exc
 
+    def materialize(self, sql: str) -> str:
+        """A temporary table of the rows of ``sql`` (dropped with the connection); its quoted name."""
+        name = self.quote(f"bc_rows_{uuid.uuid4().hex}")
+        self._execute(f"CREATE TEMP TABLE {name} AS {sql}")
+        return name
+
+    def rows_of(self, sql: str, columns: list[str], row_index: str) -> "DuckDBRunner":
+        """A runner over the rows of ``sql`` on this connection, its ``columns`` already read
+        and typed here, whose rows are numbered by the column ``row_index`` (a group of
+        :mod:`.groups`)."""
+        runner = DuckDBRunner(self.con.sql(sql), connection=self.con)
+        runner._ordered, runner._loaded, runner.row_index = True, set(columns), row_index
+        return runner
+
     def column_kinds(self) -> dict[str, str]:
         """Column name -> float | int | bool | string | other (of files: once read, see :meth:`load`)."""
         if self._files is not None and self._loaded is None:

@@ -99,6 +99,7 @@ class SparkRunner:
         self.row_index: str | None = None  # SQL expression of the file-order row index (load(row_index=True))
         self._loaded = False
         self.view = f"bc_source_{uuid.uuid4().hex}"
+        self._views: list[str] = [self.view]
         df.createOrReplaceTempView(self.view)
         self.relation = self.quote(self.view)
 
@@ -149,6 +150,23 @@ class SparkRunner:
         self.df.createOrReplaceTempView(self.view)
         self._loaded = True
 
+    def materialize(self, sql: str) -> str:
+        """A checkpointed temporary view of the rows of ``sql``; its quoted name."""
+        name = f"bc_rows_{uuid.uuid4().hex}"
+        try:
+            self.spark.sql(sql).localCheckpoint(eager=True).createOrReplaceTempView(name)
+        except Exception as exc:
+            raise InvalidInputError(f"Spark could not evaluate the input: {_one_line(exc)}") from exc
+        self._views.append(name)
+        return self.quote(name)
+
+    def rows_of(self, sql: str, columns: list[str], row_index: str) -> "SparkRunner":
+        """A runner over the rows of ``sql`` in this session, its ``columns`` already read and
+        typed here, whose rows are numbered by the column ``row_index`` (a group of :mod:`.groups`)."""
+        runner = SparkRunner(self.spark.sql(sql))
+        runner._loaded, runner.row_index = True, row_index
+        return runner
+
     def column_kinds(self) -> dict[str, str]:
         return {f.name: _kind(f.dataType) for f in self.df.schema.fields}
 
@@ -166,10 +184,11 @@ class SparkRunner:
                 for i, n in enumerate(names)}
 
     def close(self) -> None:
-        try:
-            self.spark.catalog.dropTempView(self.view)
-        except Exception:  # pragma: no cover - session already stopped
-            pass
+        for view in self._views:
+            try:
+                self.spark.catalog.dropTempView(view)
+            except Exception:  # pragma: no cover - session already stopped
+                pass
 
 
 _ROW = "__bc_row_index"

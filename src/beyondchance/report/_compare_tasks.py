@@ -2,7 +2,9 @@ r"""``compare`` of multi-class and regression reports: what changed, and whether
 
 * **Multi-class** (labels, or probabilities through their arg-max labels): the class
   distribution plays the prevalence.  Every labeling metric's change is split into the
-  prevalence effect and the classifier effect (:mod:`beyondchance.shift_multiclass`), and
+  prevalence effect and the classifier effect (:mod:`beyondchance.shift_multiclass`) —
+  of probabilities also the one-vs-rest ROC AUCs and the log and Brier losses, from the
+  rows (:mod:`beyondchance.shift_probabilities`) — and
   the classifier is tested per true class on its predicted-class distribution, Holm over
   the classes and the test sets.
 * **Regression**: there is no prevalence.  Each error measure's difference from the
@@ -20,14 +22,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 from scipy import stats as sps
 
 from ..shift import ClassifierChange, ClassifierTest, Decomposition, holm_adjust
 from ..shift_multiclass import (ClassStatistics, check_class_reference, compare_class_classifiers,
-                                decompose_classes)
+                                decompose_classes, decompose_distributions)
+from ..shift_probabilities import DECOMPOSABLE_PROBABILITIES, ProbabilityStatistics, metrics_at_probabilities
 from ..stats import ValueHistogram
 from ._results import Report, shorten
 
@@ -41,8 +44,13 @@ WEIGHTED_NOTE = ("with sample weights, the decomposition's bootstrap and the tes
 
 
 def multiclass_parts(reports: Sequence[Report], ref: Report, metric_names: Sequence[str], *, level: float,
-                     n_resamples: int, random_state: int) -> tuple[dict, tuple[ClassifierChange, ...], list[str]]:
-    """(set -> metric -> Decomposition, the tests of the classifier, notes) of multi-class reports."""
+                     n_resamples: int, random_state: int, probabilities: Mapping[str, ProbabilityStatistics] | None
+                     = None) -> tuple[dict, tuple[ClassifierChange, ...], list[str]]:
+    """(set -> metric -> Decomposition, the tests of the classifier, notes) of multi-class reports.
+
+    ``probabilities``: set name -> :class:`~beyondchance.shift_probabilities.ProbabilityStatistics`
+    of a probabilities task, for the decomposition of its one-vs-rest ROC AUCs and losses
+    (:mod:`beyondchance.shift_probabilities`); without it those rows are not decomposed."""
     stats = {str(r.name): ClassStatistics.from_confusion(r.confusion, n_rows=r.n) for r in reports}
     base = stats[str(ref.name)]
     check_class_reference(base, f"the reference set {shorten(ref.name)!r}")
@@ -59,6 +67,17 @@ def multiclass_parts(reports: Sequence[Report], ref: Report, metric_names: Seque
     decompositions = {name: decompose_classes(base, s, metric_names, confidence_level=level,
                                               n_resamples=n_resamples, random_state=random_state)
                       for name, s in others.items()}
+    names = [m for m in metric_names if m in DECOMPOSABLE_PROBABILITIES]
+    if probabilities is not None and names:
+        p_ref = probabilities[str(ref.name)]
+        for name in others:
+            p_new = probabilities[name]
+            decompositions[name].update(decompose_distributions(
+                p_ref.binned, p_new.binned, names, metrics_at_probabilities, exact=(p_ref, p_new),
+                confidence_level=level, n_resamples=n_resamples, random_state=random_state))
+    elif names:
+        notes.append("the one-vs-rest ROC AUCs and the probability losses are decomposed from the rows "
+                     "(compare in memory), not from an engine's statistics: not decomposed here")
     return decompositions, compare_class_classifiers(base, others, confidence_level=level), notes
 
 

@@ -41,13 +41,14 @@ from .._validation import _check_label_values, as_1d, as_float, check_sample_wei
 from .._warnings import InvalidInputError
 from ..label_shift import LabelFreeEstimate
 from ..stats import ValueHistogram
+from ..shift_probabilities import ProbabilityStatistics
 from ..shift import (DECOMPOSABLE, ClassifierChange, ClassifierTest, Decomposition, SetStatistics, check_reference,
                      compare_classifiers, decompose)
 from ._compare_tasks import (MULTICLASS_TASKS, WEIGHTED_NOTE, TargetShift, multiclass_parts, regression_parts,
                              target_shifts)
 from ._export import Exportable
 from ._results import Report, fmt_value, shorten
-from .detect import _resolve_positive, detect_task
+from .detect import _resolve_positive, check_inputs, detect_task
 from .evaluate import evaluate
 from .tasks.binary_scores import _threshold_choice
 
@@ -67,8 +68,9 @@ class Change:
     / ``"better"`` when the test of the classifier (:class:`ClassifierChange`) rejects
     for this set *and* the classifier effect's interval excludes 0 on that side;
     ``"no significant change"`` otherwise; ``"no interval"`` without intervals.
-    Multi-class tasks: the same on the class distribution (the one-vs-rest AUCs and the
-    probability losses are ``"not decomposed"``); regression: ``expected_value`` is the
+    Multi-class tasks: the same on the class distribution (of probabilities, the one-vs-rest
+    ROC AUCs and the losses too, from the rows: :mod:`beyondchance.shift_probabilities`; the
+    one-vs-rest average precisions are ``"not decomposed"``); regression: ``expected_value`` is the
     reference's value, ``classifier_effect`` the difference, and ``direction`` follows that
     measure's Holm-adjusted test (:mod:`beyondchance.report._compare_tasks`).
     """
@@ -189,18 +191,23 @@ class Comparison(Exportable):
         """The test of the classifier on ``test_set`` (None for the reference / no test)."""
         return next((c for c in self.classifier_changes if c.test_set == test_set), None)
 
-    def decomposition_text(self, test_set: str, metric: str) -> str:
-        """``"exp 0.858 (0.80–0.90)"`` and the classifier effect, for a table cell ("" if none)."""
+    def decomposition_lines(self, test_set: str, metric: str) -> list[str]:
+        """``["exp 0.858 (0.80–0.90)", "clf +0.012"]``: the expected value and the classifier
+        effect, the lines of a table cell (``[]`` if none; regression: ``["Δ …"]``)."""
         c = self.change(test_set, metric)
         if c is None or c.decomposition is None or not math.isfinite(c.expected_value):
-            return ""
+            return []
         if not math.isfinite(c.prevalence_effect):  # regression: the difference from the reference
             ci = c.classifier_effect_ci
-            return f"Δ {c.classifier_effect:+.4g}" + ("" if ci is None else f" ({ci[0]:+.4g} to {ci[1]:+.4g})")
+            return [f"Δ {c.classifier_effect:+.4g}" + ("" if ci is None else f" ({ci[0]:+.4g} to {ci[1]:+.4g})")]
         text = f"exp {fmt_value(c.expected_value)}"
         if c.expected_ci is not None:
             text += f" ({fmt_value(c.expected_ci[0])}–{fmt_value(c.expected_ci[1])})"
-        return text + f", clf {c.classifier_effect:+.3f}"
+        return [text, f"clf {c.classifier_effect:+.3f}"]
+
+    def decomposition_text(self, test_set: str, metric: str) -> str:
+        """The :meth:`decomposition_lines` on one line, ``"exp 0.858 (0.80–0.90), clf +0.012"``."""
+        return ", ".join(self.decomposition_lines(test_set, metric))
 
     def flag(self, test_set: str, metric: str) -> str:
         """``"▼"`` / ``"▲"``: the classifier changed on this set and this metric's classifier
@@ -341,11 +348,14 @@ def compare(
             ))
         except InvalidInputError as exc:
             raise InvalidInputError(f"test set {name!r}: {exc}") from None
-    targets = None
+    targets = probabilities = None
     if task == "regression":  # the targets' histograms, for the test of a shift of the target
         targets = {name: ValueHistogram.from_values(yt, sample_weight=w) for name, yt, _, w in items}
+    if reports[0].task == "multiclass-probabilities":  # for the decomposition of the AUCs and losses
+        probabilities = {name: _probability_statistics(yt, y, w, options) for name, yt, y, w in items}
     comparison = compare_reports(_resolved_once(reports, detected, assumed), reference=reference,
-                                 random_state=options.get("random_state", 0), targets=targets)
+                                 random_state=options.get("random_state", 0), targets=targets,
+                                 probabilities=probabilities)
     if windows:
         _check_window_task(windows[0][0], task)
         hists = []
@@ -354,6 +364,16 @@ def compare(
             hists.append((name, ValueHistogram.of_checked(s, check_sample_weight(w, s.shape[0])), s.shape[0]))
         comparison = _with_windows(comparison, hists, threshold, step, options)
     return comparison
+
+
+def _probability_statistics(y_true: Any, y: Any, w: Any, options: dict[str, Any]) -> ProbabilityStatistics:
+    """The :class:`~beyondchance.shift_probabilities.ProbabilityStatistics` of a test set of
+    class probabilities, its inputs checked as :func:`~beyondchance.evaluate` checks them."""
+    inp = check_inputs(y_true, y, w, task="multiclass-probabilities", labels=options.get("labels"),
+                       normalize=options.get("normalize", False))
+    seed = options.get("random_state", 0)
+    return ProbabilityStatistics.from_codes(inp.codes, inp.proba, tuple(inp.classes.tolist()), inp.weight,
+                                            seed=seed if isinstance(seed, (int, np.integer)) and seed >= 0 else 0)
 
 
 def _check_window_task(name: str, task: str) -> None:
@@ -424,7 +444,8 @@ def _resolved_once(reports: list[Report], detected: tuple[str, str] | None,
 
 
 def compare_reports(reports: Sequence[Report], *, reference: str | None = None, n_resamples: int | None = None,
-                    random_state: int = 0, targets: Mapping[str, Any] | None = None) -> Comparison:
+                    random_state: int = 0, targets: Mapping[str, Any] | None = None,
+                    probabilities: Mapping[str, ProbabilityStatistics] | None = None) -> Comparison:
     """The :class:`Comparison` of reports already computed with the same settings (named, unique).
 
     Binary tasks get the decomposition of every metric's change and the test of the
@@ -433,7 +454,9 @@ def compare_reports(reports: Sequence[Report], *, reference: str | None = None, 
     tasks the same on the class distribution (:mod:`beyondchance.shift_multiclass`);
     regression the test of each error measure's difference and, given ``targets`` (set
     name -> :class:`~beyondchance.stats.ValueHistogram` of its target), the test of a
-    shift of the target (:mod:`beyondchance.report._compare_tasks`).
+    shift of the target (:mod:`beyondchance.report._compare_tasks`); given ``probabilities``
+    (set name -> :class:`~beyondchance.shift_probabilities.ProbabilityStatistics`), multi-class
+    probabilities also the decomposition of the one-vs-rest ROC AUCs and of the losses.
     """
     reports = list(reports)
     names = [str(r.name) for r in reports]
@@ -471,7 +494,8 @@ def compare_reports(reports: Sequence[Report], *, reference: str | None = None, 
     shifts: tuple = ()
     if task in MULTICLASS_TASKS and all(r.confusion is not None for r in reports):
         decompositions, classifier_changes, more = multiclass_parts(
-            reports, ref, metric_names, level=level, n_resamples=n_resamples, random_state=random_state)
+            reports, ref, metric_names, level=level, n_resamples=n_resamples, random_state=random_state,
+            probabilities=probabilities)
         extra_notes += more
     elif task == "regression":
         decompositions, classifier_changes = regression_parts(reports, ref, metric_names, level=level)
@@ -567,7 +591,11 @@ def _test_text(t: ClassifierTest, ref: Report | None = None) -> str:
 
 
 def _title(report: Report, metric: str) -> str:
-    return report.metrics[metric].title.split(" (")[0]
+    """The metric's title without its parenthesis, unless another metric's title then reads the
+    same (the one-vs-rest ROC AUC, macro and weighted)."""
+    short = report.metrics[metric].title.split(" (")[0]
+    same = [m for m in report.metrics if report.metrics[m].title.split(" (")[0] == short]
+    return short if len(same) == 1 else report.metrics[metric].title
 
 
 def _class_shift(r: Report, ref: Report) -> tuple[float, str]:
@@ -599,6 +627,8 @@ def _decomposed_verdict(reports: list[Report], ref: Report, changes: list[Change
                          f"confusion rates P(predicted | true class), which the class distribution does not move, "
                          f"at the {100 - pct}% level corrected for every class of {len(classifier_changes)} test "
                          f"set{plural}.")
+    elif len(reports) < 2:  # only the reference has labels: the windows' lines follow
+        pass
     elif task == "regression":
         lines.append(f"Regression: there is no prevalence to adjust for; each error measure's difference from "
                      f"{shorten(ref.name)} is tested at the {100 - pct}% level, corrected for every measure of "

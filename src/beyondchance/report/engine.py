@@ -83,7 +83,7 @@ class _Source:
     and every statistic of the report is computed from that one read."""
 
     def __init__(self, source: Any, engine: str, *, spark: Any = None, name: str | None = None,
-                 delimiter: str | None = None):
+                 delimiter: str | None = None, runner: Any = None):
         if engine not in ("memory", "duckdb", "spark"):
             raise InvalidInputError(f"engine must be memory, duckdb or spark, got {engine!r}")
         self.source = source
@@ -91,7 +91,7 @@ class _Source:
         self.spark = spark
         self.name = name
         self.delimiter = delimiter
-        self._runner: Any = None
+        self._runner: Any = runner  # given: a runner over rows already read (a group of engines.groups)
 
     def open(self, columns: Sequence[str], numeric: Sequence[str], row_index: bool = False) -> dict[str, str]:
         """Read ``columns`` (``numeric`` ones as numbers); column name -> float | int | bool | string | other.
@@ -588,6 +588,7 @@ def compare_sources(
     step = progress or (lambda message: None)
     prepared: list[tuple[str, _Source, _Prepared]] = []
     windows: list[tuple[str, Any, int]] = []  # (name, score histogram, rows) of the sources without labels
+    no_labels: list[str] = []  # why each of those has none (the column not found, with the columns it has)
     opened: list[_Source] = []
     try:
         for nm in names:
@@ -601,6 +602,7 @@ def compare_sources(
             except InvalidInputError as exc:
                 if not (f"column {y_true!r} not found" in str(exc) and len(y_score) == 1 and y_pred is None):
                     raise InvalidInputError(f"test set {nm!r}: {exc}") from None
+                no_labels.append(str(exc))
                 step(f"aggregating the scores of {nm} ({engine}; no labels)")
                 try:
                     windows.append((nm, *src.score_histogram(y_score=y_score[0], weight=weight)))
@@ -609,7 +611,8 @@ def compare_sources(
                 continue
             prepared.append((nm, src, p))
         if not prepared:
-            raise InvalidInputError(f"compare needs a test set with labels (column {y_true!r}) as the reference")
+            raise InvalidInputError(f"compare needs a test set with labels as the reference, and none has the "
+                                    f"column {y_true!r}: {no_labels[0]}")
         labelled = [nm for nm, _, _ in prepared]
         if reference is not None and reference not in labelled:
             known = labelled + [f"{nm} (no labels)" for nm, _, _ in windows]

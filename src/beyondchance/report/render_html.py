@@ -200,8 +200,8 @@ def _comparison_table(comparison: Any) -> str:
             m, adv, ops, flag = cell
             kind = "flag-better" if flag == "▲" else "flag-worse"
             flag_html = f" <span class='flag {kind}'>{_e(flag)}</span>" if flag else ""
-            decomposed = comparison.decomposition_text(r.name, name)
-            decomposed = f"<br><span class='decomposed'>{_e(decomposed)}</span>" if decomposed else ""
+            decomposed = "".join(f"<br><span class='decomposed'>{_e(line)}</span>"
+                                 for line in comparison.decomposition_lines(r.name, name))
             cells.append(f"<td><span class='{_cls(m)}'>{_e(fmt_value(m.value))}</span><br>"
                          f"adv {_e(adv)}<br>OPS {_e(ops)}{flag_html}{decomposed}</td>")
         title = reports[0].metrics[name].title if name in reports[0].metrics else name
@@ -289,5 +289,6 @@ def report_html(report: Report, *, title: str | None = None, progress: Callable[
 
 def comparison_html(comparison: Any, *, title: str | None = None, plots: bool = True) -> str:
     """A complete page for a comparison of test sets."""
-    title = title or f"beyondchance compare — {len(comparison.reports)} test sets"
+    n = len(comparison.reports) + len(comparison.label_free)
+    title = title or f"beyondchance compare — {n} test set{'s' if n != 1 else ''}"
     return page(title, comparison_section(comparison, plots=plots))

@@ -57,7 +57,9 @@ def describe_task(report: Report) -> str:
 def describe_comparison(comparison: Any) -> str:
     """One line: how many test sets, the task (and why), the threshold, the reference."""
     first = comparison.reports[0]
-    parts = [f"{len(comparison.reports)} test sets", _task_text(first)]
+    n, windows = len(comparison.reports), len(comparison.label_free)
+    sets = f"{n} test set{'s' if n != 1 else ''}" + (f" with labels, {windows} without" if windows else "")
+    parts = [sets, _task_text(first)]
     if first.threshold is not None:
         parts.append(_threshold_text(first))
     parts.append(f"reference: {shorten(comparison.reference)}")
@@ -301,40 +303,74 @@ def render_report_text(report: Report, *, width: int = 100) -> str:
 # --- comparisons ---------------------------------------------------------------------------
 
 
-def _comparison_table(comparison: Any):
+def _comparison_cells(comparison: Any, report: Any) -> list[str]:
+    """The cells of one test set's column: n, prevalence, then one cell per metric."""
+    prevalence = report.prevalence
+    cells = [f"{report.n:,}",
+             "-" if prevalence is None or not math.isfinite(prevalence) else f"{100 * prevalence:.2f}%"]
+    for name in comparison.metric_names:
+        cell = comparison.cell(report, name, missing="-")
+        if cell is None:
+            cells.append("-")
+            continue
+        m, adv, _, flag = cell
+        lines = [_styled(_style(m), fmt_value(m.value)), f"adv {adv}"]
+        lines.append(f"OPS {_ops_text(m)}" if m.ops is not None else "OPS -")
+        lines += [_text(line) for line in comparison.decomposition_lines(report.name, name)]
+        if flag:
+            style = "bold green" if flag == "▲" else "bold red"
+            lines[-1] = f"[{style}]{lines[-1]} {flag}[/{style}]"
+        cells.append("\n".join(lines))
+    return cells
+
+
+def _cell_width(markup: str) -> int:
+    """Width in terminal cells of the widest line of a rich-markup cell."""
+    from rich.text import Text
+
+    return max(Text.from_markup(line).cell_len for line in markup.split("\n"))
+
+
+def _comparison_tables(comparison: Any, width: int) -> list:
+    """The comparison as tables of at most ``width`` terminal cells.
+
+    One column per test set; when the sets do not fit side by side they are split over
+    several tables, each repeating the metric names and the reference's column, so that
+    no value is ever cut to fit.
+    """
     from rich.table import Table
 
-    reports = comparison.reports
-    table = Table(show_header=True, header_style="bold", pad_edge=False)
-    table.add_column("metric", no_wrap=True)
-    for r in reports:
-        ref = " (ref)" if r.name == comparison.reference else ""
-        table.add_column(_text(shorten(r.name)) + ref, justify="right", no_wrap=True)
-    table.add_row("n", *[f"{r.n:,}" for r in reports])
-    table.add_row("prevalence", *[
-        "-" if r.prevalence is None or not math.isfinite(r.prevalence) else f"{100 * r.prevalence:.2f}%"
-        for r in reports
-    ], end_section=True)
-    for name in comparison.metric_names:
-        cells = []
-        for r in reports:
-            cell = comparison.cell(r, name, missing="-")
-            if cell is None:
-                cells.append("-")
-                continue
-            m, adv, _, flag = cell
-            lines = [_styled(_style(m), fmt_value(m.value)), f"adv {adv}"]
-            lines.append(f"OPS {_ops_text(m)}" if m.ops is not None else "OPS -")
-            decomposed = comparison.decomposition_text(r.name, name)
-            if decomposed:
-                lines.append(_text(decomposed))
-            if flag:
-                style = "bold green" if flag == "▲" else "bold red"
-                lines[-1] = f"[{style}]{lines[-1]} {flag}[/{style}]"
-            cells.append("\n".join(lines))
-        title = comparison.reports[0].metrics[name].title if name in comparison.reports[0].metrics else name
-        table.add_row(_text(title), *cells, end_section=True)
-    return table
+    titles = ["n", "prevalence"] + [
+        _text(comparison.reports[0].metrics[name].title if name in comparison.reports[0].metrics else name)
+        for name in comparison.metric_names]
+    columns = []
+    for r in comparison.reports:
+        header = _text(shorten(r.name)) + (" (ref)" if r.name == comparison.reference else "")
+        cells = _comparison_cells(comparison, r)
+        columns.append((header, cells, max(_cell_width(c) for c in [header, *cells]) + 3))  # padding and rule
+    ref = next((i for i, r in enumerate(comparison.reports) if r.name == comparison.reference), None)
+    fixed = max(_cell_width(t) for t in ["metric", *titles]) + 2
+    if ref is not None:
+        fixed += columns[ref][2]
+    chunks: list[list[int]] = []
+    for i in range(len(columns)):
+        if i == ref:
+            continue
+        if chunks and fixed + sum(columns[j][2] for j in chunks[-1]) + columns[i][2] <= width:
+            chunks[-1].append(i)
+        else:
+            chunks.append([i])
+    tables = []
+    for chunk in chunks or [[]]:
+        shown = sorted(chunk + ([] if ref is None else [ref]))
+        table = Table(show_header=True, header_style="bold", pad_edge=False)
+        table.add_column("metric", no_wrap=True)
+        for i in shown:
+            table.add_column(columns[i][0], justify="right", no_wrap=True)
+        for row, title in enumerate(titles):
+            table.add_row(title, *[columns[i][1][row] for i in shown], end_section=row >= 1)
+        tables.append(table)
+    return tables
 
 
 def _label_free_table(comparison: Any):
@@ -374,7 +410,8 @@ def _print_comparison(console: Any, comparison: Any) -> None:
         console.print(f"  • {_text(line)}", highlight=False)
     console.print()
     console.print(f"[bold]beyondchance compare[/bold]: {_text(describe_comparison(comparison))}", highlight=False)
-    console.print(_comparison_table(comparison))
+    for table in _comparison_tables(comparison, console.width):
+        console.print(table)
     console.print(
         _comparison_legend(comparison),
         style="dim", highlight=False,
@@ -396,7 +433,10 @@ def _comparison_legend(comparison: Any) -> str:
                 "correction over the measures and the test sets, worse/better.")
     if comparison.classifier_changes and task.startswith("multiclass"):
         return ("Each cell: the nominal value, its advantage over the best constant prediction and its OPS; exp: what "
-                "the reference classifier (its confusion rates P(predicted | true class)) would score at that test "
+                "the reference classifier (its confusion rates P(predicted | true class)"
+                + ("; for the one-vs-rest ROC AUCs and the losses, its class-conditional distributions of the "
+                   "probabilities" if task == "multiclass-probabilities" else "")
+                + ") would score at that test "
                 "set's class distribution, with its interval; clf: the classifier effect, observed − exp (the rest "
                 "of the change is the prevalence effect, exp − reference). ▼/▲: the classifier changed on that set "
                 "(Holm-corrected tests of each true class's predicted-class distribution) and this metric's "

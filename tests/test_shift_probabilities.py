@@ -1,0 +1,206 @@
+"""The decomposition of the one-vs-rest ROC AUCs and the probability losses (shift_probabilities).
+
+The expected values are checked against scikit-learn on data built by class-wise
+resampling of the reference (each class's rows replicated an integer number of times, so
+the class-conditional distributions are exactly the reference's): there the test set's
+own values *are* the reference classifier at the test set's class distribution.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.metrics import log_loss, roc_auc_score
+
+import beyondchance as bc
+from beyondchance.shift_multiclass import decompose_distributions
+from beyondchance.shift_probabilities import (DECOMPOSABLE_PROBABILITIES, ProbabilityStatistics,
+                                              metrics_at_probabilities)
+
+NAMES = list(DECOMPOSABLE_PROBABILITIES)
+
+
+def _rows(n: int, pi, seed: int = 0, k: int = 3, ties: bool = False):
+    rng = np.random.default_rng(seed)
+    y = rng.choice(k, n, p=pi)
+    P = rng.dirichlet(np.ones(k), n)
+    P[np.arange(n), y] += 0.4
+    P /= P.sum(1, keepdims=True)
+    if ties:  # few distinct scores per column: ties within and across classes
+        P = np.round(P, 1)
+        P[:, -1] = 1 - P[:, :-1].sum(1)
+        P = np.clip(P, 0, 1)
+        P /= P.sum(1, keepdims=True)
+    return y, P
+
+
+def _sklearn(y, P, w=None) -> dict[str, float]:
+    k = P.shape[1]
+    onehot = np.eye(k)[y]
+    return {"roc_auc": roc_auc_score(y, P, multi_class="ovr", average="macro", sample_weight=w),
+            "roc_auc_weighted": roc_auc_score(y, P, multi_class="ovr", average="weighted", sample_weight=w),
+            "log_loss": log_loss(y, P, sample_weight=w, labels=np.arange(k)),
+            "brier": float(np.average(((P - onehot) ** 2).sum(1), weights=w))}
+
+
+@pytest.mark.parametrize("ties", [False, True])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_own_distribution_is_own_value(ties, weighted):
+    y, P = _rows(700, [0.5, 0.3, 0.2], seed=1, ties=ties)
+    w = np.random.default_rng(2).random(y.size) + 0.2 if weighted else None
+    s = ProbabilityStatistics.from_rows(y, P, [0, 1, 2], w)
+    got = metrics_at_probabilities(s, s.prevalences, NAMES)
+    for m, v in _sklearn(y, P, w).items():
+        assert float(got[m]) == pytest.approx(v, rel=1e-12, abs=1e-12), m
+
+
+@pytest.mark.parametrize("ties", [False, True])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_classwise_resampling_expected_equals_observed(ties, weighted):
+    """Test set = class k's rows of the reference replicated r_k times: the reference at the
+    test set's class distribution scores what scikit-learn computes on the test set."""
+    y, P = _rows(600, [0.4, 0.35, 0.25], seed=3, ties=ties)
+    w = np.random.default_rng(4).random(y.size) + 0.2 if weighted else None
+    ref = ProbabilityStatistics.from_rows(y, P, [0, 1, 2], w)
+    for reps in ((1, 3, 5), (4, 1, 2), (2, 2, 7)):
+        idx = np.concatenate([np.repeat(np.flatnonzero(y == k), r) for k, r in enumerate(reps)])
+        wt = None if w is None else w[idx]
+        new = ProbabilityStatistics.from_rows(y[idx], P[idx], [0, 1, 2], wt)
+        expected = metrics_at_probabilities(ref, new.prevalences, NAMES)
+        for m, v in _sklearn(y[idx], P[idx], wt).items():
+            assert float(expected[m]) == pytest.approx(v, rel=1e-12, abs=1e-12), (m, reps)
+        d = decompose_distributions(ref.binned, new.binned, NAMES, metrics_at_probabilities, exact=(ref, new),
+                                    n_resamples=0)
+        for m in NAMES:
+            assert abs(d[m].classifier_effect) < 1e-12 and d[m].value == pytest.approx(_sklearn(
+                y[idx], P[idx], wt)[m], rel=1e-12), m
+
+
+def test_a_changed_classifier_has_a_classifier_effect():
+    """The test set's scores mixed with noise (the ranking degrades): the AUCs' classifier
+    effect is negative, its interval excludes 0, the expected value's interval holds the truth."""
+    y, P = _rows(3000, [0.5, 0.3, 0.2], seed=5)
+    ref = ProbabilityStatistics.from_rows(y, P, [0, 1, 2])
+    y2, P2 = _rows(3000, [0.2, 0.3, 0.5], seed=6)
+    blurred = 0.5 * P2 + 0.5 * np.random.default_rng(12).dirichlet(np.ones(3), y2.size)
+    new = ProbabilityStatistics.from_rows(y2, blurred, [0, 1, 2])
+    d = decompose_distributions(ref.binned, new.binned, NAMES, metrics_at_probabilities, exact=(ref, new),
+                                n_resamples=300, random_state=0)
+    for m in ("roc_auc", "roc_auc_weighted"):
+        assert d[m].classifier_effect_ci[1] < 0 < d[m].classifier_effect_ci[1] - d[m].classifier_effect_ci[0]
+    unblurred = metrics_at_probabilities(ProbabilityStatistics.from_rows(y2, P2, [0, 1, 2]),
+                                         new.prevalences, NAMES)
+    for m in NAMES:  # the reference classifier at π' (up to sampling): the unblurred test set
+        lo, hi = d[m].expected_ci
+        assert lo <= float(unblurred[m]) <= hi, m
+        assert d[m].expected_ci[0] <= d[m].expected_value <= d[m].expected_ci[1]
+
+
+def test_binning_only_moves_the_resampling():
+    """More distinct scores than bins: the point estimates are exact (scikit-learn's), the
+    binned statistic differs, and the intervals are centred on the exact estimates."""
+    y, P = _rows(5000, [0.5, 0.3, 0.2], seed=7)
+    s = ProbabilityStatistics.from_rows(y, P, [0, 1, 2])
+    assert s.binned.hists[0].shape[0] < s.hists[0].shape[0]
+    exact = metrics_at_probabilities(s, s.prevalences, ["roc_auc"])["roc_auc"]
+    binned = metrics_at_probabilities(s.binned, s.binned.prevalences, ["roc_auc"])["roc_auc"]
+    assert float(exact) == pytest.approx(roc_auc_score(y, P, multi_class="ovr"), rel=1e-12)
+    assert 0 < abs(float(exact) - float(binned)) < 1e-3
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2 ** 16), k=st.integers(3, 5), n=st.integers(20, 120),
+       mult=st.lists(st.integers(1, 4), min_size=5, max_size=5))
+def test_invariants(seed, k, n, mult):
+    """Row order does not matter; integer weights = repeated rows; at its own class
+    distribution the statistic gives its own values; the expected values are mixtures."""
+    y, P = _rows(n, np.ones(k) / k, seed=seed, k=k)
+    if np.unique(y).size < k:
+        return
+    s = ProbabilityStatistics.from_rows(y, P, list(range(k)))
+    perm = np.random.default_rng(seed).permutation(n)
+    shuffled = ProbabilityStatistics.from_rows(y[perm], P[perm], list(range(k)))
+    r = np.asarray(mult[:k])[y]
+    repeated = ProbabilityStatistics.from_rows(np.repeat(y, r), np.repeat(P, r, axis=0), list(range(k)))
+    weighted = ProbabilityStatistics.from_rows(y, P, list(range(k)), r.astype(float))
+    pi = np.random.default_rng(seed + 1).dirichlet(np.ones(k))
+    a, b = (metrics_at_probabilities(x, pi, NAMES) for x in (s, shuffled))
+    assert all(float(a[m]) == pytest.approx(float(b[m]), rel=1e-12, abs=1e-12) for m in NAMES)
+    b, c = (metrics_at_probabilities(x, pi, NAMES) for x in (repeated, weighted))
+    assert all(float(b[m]) == pytest.approx(float(c[m]), rel=1e-12, abs=1e-12) for m in NAMES)
+    own = metrics_at_probabilities(s, s.prevalences, NAMES)
+    for m, v in _sklearn(y, P).items():
+        assert float(own[m]) == pytest.approx(v, rel=1e-9, abs=1e-12), m
+    # the losses are linear in π'; each class's AUC lies between its pairwise AUCs
+    ends = [metrics_at_probabilities(s, np.eye(k)[j], ["log_loss"])["log_loss"] for j in range(k)]
+    assert float(a["log_loss"]) == pytest.approx(float(np.dot(pi, ends)), rel=1e-12)
+    assert 0 <= float(a["roc_auc"]) <= 1
+
+
+def test_compare_decomposes_the_aucs_and_losses():
+    """bc.compare of probabilities: the four rows carry the decomposition (observed = the
+    report's value, class-wise resampled test set: classifier effect 0), the verdict still
+    reads the per-class tests only, and average precision stays undecomposed."""
+    y, P = _rows(900, [0.5, 0.3, 0.2], seed=8)
+    idx = np.concatenate([np.repeat(np.flatnonzero(y == k), r) for k, r in enumerate((1, 2, 4))])
+    c = bc.compare({"ref": (y, P), "new": (y[idx], P[idx])}, n_resamples=200)
+    for m in NAMES:
+        ch = c.change("new", m)
+        assert ch.decomposition is not None and ch.direction == "no significant change", m
+        assert ch.value == pytest.approx(_sklearn(y[idx], P[idx])[m], rel=1e-12)
+        assert abs(ch.classifier_effect) < 1e-12 and ch.classifier_effect_ci[0] <= 0 <= ch.classifier_effect_ci[1]
+        assert ch.expected_ci[0] <= ch.expected_value <= ch.expected_ci[1]
+    assert c.change("new", "pr_auc").direction == "not decomposed"
+    assert [t.quantity for t in c.classifier_change("new").tests] == ["class:0", "class:1", "class:2"]
+    out = json.loads(json.dumps(c.to_dict(), allow_nan=False))
+    row = next(r for r in out["changes"] if r["metric"] == "roc_auc_weighted")
+    assert row["expected_ci"] is not None and row["classifier_effect_ci"] is not None
+    assert "exp " in c.decomposition_text("new", "log_loss")
+
+
+def test_compare_weighted_and_text_labels():
+    y, P = _rows(800, [0.3, 0.3, 0.4], seed=9)
+    names = np.array(["cat", "dog", "eel"])
+    w = np.random.default_rng(10).random(y.size) + 0.5
+    c = bc.compare({"a": (names[y[:400]], P[:400], w[:400]), "b": (names[y[400:]], P[400:], w[400:])},
+                   n_resamples=100)
+    ch = c.change("b", "roc_auc")
+    assert ch.value == pytest.approx(roc_auc_score(y[400:], P[400:], multi_class="ovr", sample_weight=w[400:]),
+                                     rel=1e-12)
+    assert ch.classifier_effect_ci is not None
+
+
+def test_engine_statistics_say_why_not_decomposed():
+    import pandas as pd
+
+    from beyondchance.report.engine import compare_sources
+
+    y, P = _rows(400, [0.5, 0.3, 0.2], seed=11)
+    frames = {name: pd.DataFrame({"y": y[s], "p0": P[s, 0], "p1": P[s, 1], "p2": P[s, 2]})
+              for name, s in (("a", slice(0, 200)), ("b", slice(200, 400)))}
+    c = compare_sources(frames, y_true="y", y_score=["p0", "p1", "p2"], engine="duckdb", n_resamples=100,
+                        dbt_samples=1024)
+    assert c.change("b", "roc_auc").direction == "not decomposed"
+    assert any("decomposed from the rows" in note for note in c.notes)
+
+
+def test_simulation_quick_coverage():
+    """The simulation's probabilities part (benchmarks/sim_monitoring_multiclass.py), a few
+    replicates: the intervals of the expected values and of the classifier effect cover."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "sim_monitoring_multiclass.py"
+    spec = importlib.util.spec_from_file_location("sim_monitoring_multiclass", path)
+    sim = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = sim
+    spec.loader.exec_module(sim)
+    cov = sim.probability_coverage(sim.make_pool(), (0.1, 0.8, 0.1), 40, 2000, 150, seed=31)
+    assert set(cov) == set(NAMES)
+    for m, (expected, effect) in cov.items():
+        assert expected >= 0.85 and effect >= 0.85, (m, expected, effect)
