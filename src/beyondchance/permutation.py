@@ -62,7 +62,7 @@ from ._warnings import InvalidInputError
 from .curves import ThresholdCounts, threshold_counts
 from .confusion import metric_from_matrices
 from .metrics import METRICS, get_metric
-from .score_statistics import ScoreCells, loss_terms
+from .score_statistics import ScoreCells, bin_loss_terms, loss_terms
 
 __all__ = ["PermutationTestResult", "permutation_test", "permutation_test_of_counts", "permutation_test_of_scores",
            "permutation_tests_of_scores", "permutation_test_of_matrix", "SCORE_MEASURES", "permutation_null_of_counts"]
@@ -513,8 +513,7 @@ def permutation_tests_of_scores(
             else:  # the loss of the binned scores: each bin's rows scored with its middle distinct score
                 if cells.starts is None:
                     raise InvalidInputError(f"the permutation test of {name} on binned scores needs the bins' edges")
-                middle = (cells.starts + np.r_[cells.starts[1:], cells.n_distinct] - 1) // 2
-                terms[name] = loss_terms(np.asarray(tc.thresholds, dtype=np.float64)[middle], name)
+                terms[name] = bin_loss_terms(tc.thresholds, cells.starts, name)
         names.append(name)
     pos_obs = np.rint(cells.pos_units).astype(np.int64)
 

@@ -55,6 +55,7 @@ from .permutation import PermutationTestResult, _monte_carlo
 from .score_statistics import ScoreCells, loss_terms
 
 __all__ = ["ROW_BUDGET", "permutation_draws", "row_permutation_tests", "binary_statistic", "multiclass_statistic",
+           "labeling_measures", "table_measures", "score_measures",
            "probabilities_statistic", "regression_statistic", "squared_loss_test", "squared_loss_test_of_moments"]
 
 #: largest rows × permutations drawn for one report's row permutation tests
@@ -120,6 +121,38 @@ def _cell_sums(values: np.ndarray, onehot: _sparse.csr_matrix) -> np.ndarray:
     return np.asarray((onehot.T @ values.T).T)
 
 
+def labeling_measures(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, tn: np.ndarray, names: Any
+                      ) -> dict[str, np.ndarray]:
+    """The binary labeling metrics ``names`` of (B,) weighted confusion cells."""
+    out = {}
+    with np.errstate(all="ignore"):
+        for nm in names:
+            out[nm] = np.asarray(get_metric(nm).compute(tp, fp, fn, tn), dtype=np.float64) * np.ones(np.shape(tp))
+    return out
+
+
+def table_measures(tables: np.ndarray, names: Any) -> dict[str, np.ndarray]:
+    """The multi-class labeling metrics ``names`` of (B, true, predicted) weighted tables, as
+    the report defines them (a macro average for the per-class metrics, 0/0 counting 0)."""
+    out = {}
+    with np.errstate(all="ignore"):
+        for nm in names:
+            m = get_metric(nm)
+            options = {"average": "macro", "zero_division": 0.0} if m.multiclass == "per-class" else {}
+            out[nm] = np.asarray(metric_from_matrices(tables, m, **options), dtype=np.float64)
+    return out
+
+
+def score_measures(pos: np.ndarray, neg: np.ndarray, terms: dict[str, tuple[np.ndarray, np.ndarray]],
+                   names: tuple[str, ...]) -> dict[str, np.ndarray]:
+    """The score measures ``names`` of (B, K) weighted positives and negatives per cell (by
+    decreasing score); ``terms``: loss -> (loss of a positive, of a negative) per cell."""
+    pl = {k: pos * t[0][None] for k, t in terms.items()}
+    nl = {k: neg * t[1][None] for k, t in terms.items()}
+    res = _cell_measures(pos, neg, pl, nl, names)
+    return {nm: res[nm] for nm in names}
+
+
 def binary_statistic(is_pos: np.ndarray, weight: np.ndarray | None, *, pred: np.ndarray | None = None,
                      scores: np.ndarray | None = None, names: tuple[str, ...]) -> Statistic:
     """The measures ``names`` of binary labels ``is_pos`` (with their weights) permuted
@@ -145,16 +178,9 @@ def binary_statistic(is_pos: np.ndarray, weight: np.ndarray | None, *, pred: np.
         out: dict[str, np.ndarray] = {}
         if labeling:
             tp, fp = pw @ predf, nw @ predf
-            fn, tn = pw.sum(axis=1) - tp, nw.sum(axis=1) - fp
-            with np.errstate(all="ignore"):
-                for nm in labeling:
-                    out[nm] = np.asarray(get_metric(nm).compute(tp, fp, fn, tn), dtype=np.float64) * np.ones(tp.shape)
+            out.update(labeling_measures(tp, fp, pw.sum(axis=1) - tp, nw.sum(axis=1) - fp, labeling))
         if scored:
-            pos, neg = _cell_sums(pw, onehot), _cell_sums(nw, onehot)
-            pl = {k: pos * t[0][None] for k, t in terms.items()}
-            nl = {k: neg * t[1][None] for k, t in terms.items()}
-            res = _cell_measures(pos, neg, pl, nl, scored)
-            out.update({nm: res[nm] for nm in scored})
+            out.update(score_measures(_cell_sums(pw, onehot), _cell_sums(nw, onehot), terms, scored))
         return out
 
     return statistic
@@ -168,16 +194,11 @@ def multiclass_statistic(codes: np.ndarray, pred_codes: np.ndarray, k: int, weig
     w = np.ones(codes.shape[0]) if weight is None else np.asarray(weight, dtype=np.float64)
     per_true = [np.where(codes == t, w, 0.0) for t in range(k)]
     onehot = _onehot(np.asarray(pred_codes), k)
-    metrics = [(nm, get_metric(nm)) for nm in names if nm in METRICS]
+    metrics = [nm for nm in names if nm in METRICS]
 
     def statistic(idx: np.ndarray) -> dict[str, np.ndarray]:
         tables = np.stack([_cell_sums(wt[idx], onehot) for wt in per_true], axis=1)  # (B, true, predicted)
-        out = {}
-        with np.errstate(all="ignore"):
-            for nm, m in metrics:
-                options = {"average": "macro", "zero_division": 0.0} if m.multiclass == "per-class" else {}
-                out[nm] = np.asarray(metric_from_matrices(tables, m, **options), dtype=np.float64)
-        return out
+        return table_measures(tables, metrics)
 
     return statistic
 
