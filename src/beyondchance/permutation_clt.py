@@ -113,41 +113,32 @@ class PermutationCells(SummaryDisplay):
         object.__setattr__(self, "squares", squares)
 
     @classmethod
-    def from_codes(cls, cells: np.ndarray, codes: np.ndarray, w: Any, *, keys: Any, classes: Any
-                   ) -> "PermutationCells":
+    def from_codes(cls, cells: Any, codes: Any, w: Any, *, keys: Any, classes: Any, rows: Any = None,
+                   squares: Any = None) -> "PermutationCells":
         """From each row's cell ``cells`` (indices of ``keys``), class ``codes`` (indices of
-        ``classes``) and weight ``w`` (None: 1), in one ``bincount`` pass each."""
+        ``classes``) and weight ``w`` (None: 1), one ``bincount`` pass each; or from groups
+        of rows (an engine's ``GROUP BY``): then ``rows`` and ``squares`` give each group's
+        row count and Σ w² (default 1 and w²)."""
+        cells, codes = np.asarray(cells, dtype=np.intp), np.asarray(codes, dtype=np.intp)
         c, k = len(keys), len(classes)
         w = np.ones(cells.shape[0]) if w is None else np.asarray(w, dtype=np.float64)
-        flat = np.asarray(cells, dtype=np.intp) * k + np.asarray(codes, dtype=np.intp)
-        return cls(np.asarray(keys), np.asarray(classes), np.bincount(cells, minlength=c).astype(np.float64),
-                   np.bincount(flat, weights=w, minlength=c * k).reshape(c, k),
-                   np.bincount(codes, weights=w * w, minlength=k).astype(np.float64))
+        rows = None if rows is None else np.asarray(rows, dtype=np.float64)
+        squares = w * w if squares is None else np.asarray(squares, dtype=np.float64)
+        return cls(np.asarray(keys), np.asarray(classes), np.bincount(cells, weights=rows, minlength=c).astype(np.float64),
+                   np.bincount(cells * k + codes, weights=w, minlength=c * k).reshape(c, k),
+                   np.bincount(codes, weights=squares, minlength=k).astype(np.float64))
 
     @classmethod
-    def from_groups(cls, cell_keys: Any, class_labels: Any, rows: Any, w: Any, w2: Any, *, keys: Any = None,
-                    classes: Any = None, descending: bool = False) -> "PermutationCells":
-        """From groups of rows (an engine's ``GROUP BY``): each group's cell key, class,
-        row count, Σ w and Σ w²; ``keys``/``classes`` default to the sorted distinct values
-        (``descending``: the keys in decreasing order, as scores)."""
-        cell_keys, class_labels = np.asarray(cell_keys), np.asarray(class_labels)
-        keys = np.unique(cell_keys) if keys is None else np.asarray(keys)
-        if descending:
-            keys = keys[::-1]
-        classes = np.unique(class_labels) if classes is None else np.asarray(classes)
-        cells, codes = _positions(keys, cell_keys), np.searchsorted(classes, class_labels)
-        c, k = keys.shape[0], classes.shape[0]
-        flat = cells * k + codes
-        return cls(keys, classes, np.bincount(cells, weights=np.asarray(rows, dtype=np.float64), minlength=c),
-                   np.bincount(flat, weights=np.asarray(w, dtype=np.float64), minlength=c * k).reshape(c, k),
-                   np.bincount(codes, weights=np.asarray(w2, dtype=np.float64), minlength=k))
+    def of_scores(cls, is_pos: Any, s: Any, w: Any, *, rows: Any = None, squares: Any = None) -> "PermutationCells":
+        """One cell per distinct score (decreasing), columns (negative, positive); of rows, or
+        of groups of rows (``rows``, ``squares``: as :meth:`from_codes`).
 
-    @classmethod
-    def of_scores(cls, is_pos: np.ndarray, s: np.ndarray, w: np.ndarray | None) -> "PermutationCells":
-        """One cell per distinct score (decreasing), columns (negative, positive)."""
+        >>> PermutationCells.of_scores([1, 0, 1], [.2, .7, .2], [1., 2., 3.]).weights.tolist()
+        [[2.0, 0.0], [0.0, 4.0]]
+        """
         keys, cells = np.unique(-(np.asarray(s, dtype=np.float64) + 0.0), return_inverse=True)
-        return cls.from_codes(cells.ravel(), np.asarray(is_pos, dtype=np.intp), w, keys=-keys,
-                              classes=np.array([False, True]))
+        return cls.from_codes(cells.ravel(), np.asarray(is_pos, dtype=bool), w, keys=-keys,
+                              classes=np.array([False, True]), rows=rows, squares=squares)
 
     def merge(self, other: "PermutationCells") -> "PermutationCells":
         """The cells of the concatenated data (keys and classes united).
