@@ -198,10 +198,13 @@ class PermutationCells(SummaryDisplay):
         abar, s, n = self._spread()
         lam, vec = np.linalg.eigh(s)
         root = vec * np.sqrt(np.clip(lam, 0.0, None))[None, :]  # L Lᵀ = S_a (S_a is singular when a class is absent)
-        z = rng.standard_normal((size, *self.weights.shape))
-        x = np.sqrt(self.rows)[None, :, None] * z
+        c, k = self.weights.shape
+        x = rng.standard_normal((size, c, k))
+        x *= np.sqrt(self.rows)[None, :, None]
         x -= (self.rows / n)[None, :, None] * x.sum(axis=1, keepdims=True)
-        return self.rows[None, :, None] * abar[None, None, :] + (x @ root.T) / math.sqrt(n - 1)
+        out = (x.reshape(size * c, k) @ (root.T / math.sqrt(n - 1))).reshape(size, c, k)  # one matrix product
+        out += self.rows[None, :, None] * abar[None, None, :]
+        return out
 
     def to_dict(self) -> dict[str, Any]:
         from ._json import jsonable
