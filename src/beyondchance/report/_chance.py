@@ -26,9 +26,13 @@ Weighted data, class probabilities and regression
 rows with each row's weight attached to its label, with the report's number of resamples
 and seed (fewer when the rows times the draws exceed ``ROW_BUDGET``); the squared error of
 a regression (MSE, R²) by the permutation central limit theorem from the moments
-(asymptotic).  A report from a DuckDB/Spark relation gives these rows no p-value and says
-why in ``pvalue_method`` — except the MSE and R² of unweighted rows, whose test the
-statistics give (the Moments of y and of the predictions, the squared-error sum)."""
+(asymptotic).  Weighted labels and binary scores beyond ``ROW_BUDGET``, and on DuckDB/Spark:
+the permutation CLT of their weighted cells (:mod:`beyondchance.permutation_clt`, asymptotic;
+the cells come from the engine's scan, or from the rows in memory — the same cells, so the
+same p-value with the same seed).  A report from a DuckDB/Spark relation gives the other row
+tests no p-value and says why in ``pvalue_method`` — except the MSE and R² of unweighted
+rows, whose test the statistics give (the Moments of y and of the predictions, the
+squared-error sum)."""
 
 from __future__ import annotations
 
