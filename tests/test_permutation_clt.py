@@ -202,3 +202,21 @@ def test_type_one_error_quick(kind, n):
                 "roc_auc"].pvalue
         rejected += p <= 0.05
     assert 0.02 <= rejected / 300 <= 0.09, rejected / 300
+
+
+def test_squared_error_sums_merge_and_equal_the_rows():
+    """Weighted regression: the squared error's CLT from SquaredErrorSums (what an engine sums)
+    equals squared_loss_test on the rows; chunks summed around other shifts merge exactly."""
+    from beyondchance.permutation_rows import SquaredErrorSums, squared_loss_test
+
+    rng = np.random.default_rng(10)
+    n = 500
+    y = 1e3 + rng.normal(size=n)
+    pred, w = 1e3 + 0.2 * (y - 1e3) + rng.normal(size=n), rng.exponential(size=n)
+    whole = SquaredErrorSums.of_rows(y, pred, w)
+    parts = [SquaredErrorSums.of_rows(y[i::3], pred[i::3], w[i::3], shift=1e3 + i) for i in range(3)]
+    merged = parts[1] + parts[0] + parts[2]
+    ref = squared_loss_test(y, pred, w)
+    for t in (whole.test(), merged.test()):
+        assert t.pvalue == pytest.approx(ref.pvalue, rel=1e-8) and t.statistic == pytest.approx(ref.statistic, rel=1e-12)
+        assert t.null_std == pytest.approx(ref.null_std, rel=1e-8)

@@ -137,7 +137,7 @@ STATISTICS: dict[str, tuple[str, ...]] = {
     "binary": ("confusion", "label_counts", "loss_sums", "scores", "permutation_cells"),
     "labels": ("confusion", "label_counts", "permutation_cells"),
     "probabilities": ("confusion", "label_counts", "loss_sums", "class_scores", "permutation_cells"),
-    "regression": ("loss_sums", "moments", "targets", "prediction_moments"),
+    "regression": ("loss_sums", "moments", "targets", "prediction_moments", "squared_error_sums"),
 }
 #: losses summed for probability predictions
 PROBABILITY_LOSSES: tuple[str, ...] = ("cross_entropy", "brier")
@@ -1048,7 +1048,7 @@ class ClassScoreCounts(SummaryDisplay):
 # =====================================================================================
 
 _FIELDS = ("confusion", "label_counts", "loss_sums", "scores", "class_scores", "moments", "targets",
-           "prediction_moments", "permutation_cells")
+           "prediction_moments", "permutation_cells", "squared_error_sums")
 
 
 def _merge_optional(a: Any, b: Any, name: str) -> Any:
@@ -1101,6 +1101,9 @@ class SufficientStatistics(SummaryDisplay):
         score, class) (``"binary"``, exact scores only) or per (predicted class, class)
         (``"labels"``; ``"probabilities"``: the arg-max class) and Σw² per class — the
         permutation CLT test of the weighted rows
+    squared_error_sums : :class:`~beyondchance.permutation_rows.SquaredErrorSums` of weighted
+        regression data (None when unweighted: the moments give the test) — the permutation
+        CLT test of the weighted squared error
     threshold : the decision threshold of a binary task's confusion matrix
     pos_label : the positive label of a binary task
     """
@@ -1117,6 +1120,7 @@ class SufficientStatistics(SummaryDisplay):
     pos_label: Any = None
     prediction_moments: Moments | None = None
     permutation_cells: Any = None
+    squared_error_sums: Any = None
 
     def __post_init__(self) -> None:
         if self.task not in TASKS:

@@ -26,6 +26,7 @@ from .._warnings import InvalidInputError
 from ..baselines import get_loss
 from ..confusion import ConfusionMatrix
 from ..permutation_clt import PermutationCells
+from ..permutation_rows import SquaredErrorSums
 from ..curves import ThresholdCounts, _counts_unweighted, _counts_weighted, threshold_counts
 from ..stats import (
     PROBABILITY_LOSSES,
@@ -318,6 +319,8 @@ def regression_statistics(
         out["moments"] = Moments.of_checked(y, w)
     if wants("prediction_moments"):
         out["prediction_moments"] = Moments.of_checked(f, w)
+    if wants("squared_error_sums") and w is not None:
+        out["squared_error_sums"] = SquaredErrorSums.of_rows(y, f, w)
     if wants("targets"):
         out["targets"] = ValueHistogram.of_checked(y, w, target_bin_width)
     return SufficientStatistics("regression", **out)

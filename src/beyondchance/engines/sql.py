@@ -47,6 +47,7 @@ from .._validation import as_1d, binary_target, encode_labels
 from .._warnings import InvalidInputError
 from ..confusion import ConfusionMatrix
 from ..permutation_clt import PermutationCells
+from ..permutation_rows import _SQUARED_SUMS, SquaredErrorSums
 from ..stats import (
     PROBABILITY_LOSSES,
     BinnedScoreCounts,
@@ -324,14 +325,23 @@ def regression_queries(
         f"SUM(w * ABS(f - y)) AS ab{pins} FROM ({inner}) t"
     )
 
-    def second(mean: float, histogram: bool, bin_width: float | None, mean_f: float | None = None) -> str:
-        """``mean_f``: the predictions' mean, whose centred sum of squares (m2f) is wanted too."""
+    def second(mean: float, histogram: bool, bin_width: float | None, mean_f: float | None = None,
+               squared: bool = False) -> str:
+        """``mean_f``: the predictions' mean, whose centred sum of squares (m2f) is wanted too;
+        ``squared``: and the sums of :class:`~beyondchance.permutation_rows.SquaredErrorSums`
+        of y and f shifted by it (columns ``s_<term>``)."""
         m = lit(mean)
         src = f"SELECT {y} AS y, {f} AS f, {w} AS w FROM {relation}"
         m2 = f"SUM(w * ((y - {m}) * (y - {m}))) AS m2"
         if mean_f is not None:
             mf = lit(mean_f)
             m2 += f", SUM(w * ((f - {mf}) * (f - {mf}))) AS m2f"
+        if squared and mean_f is not None:
+            yc, fc = f"(y - {mf})", f"(f - {mf})"
+            terms = {"rows": lit(1.0), "w": "w", "w2": "w * w", "wy": f"w * {yc}", "wyy": f"w * {yc} * {yc}",
+                     "wwy": f"w * w * {yc}", "wwyy": f"w * w * {yc} * {yc}", "p": fc, "pp": f"{fc} * {fc}",
+                     "ppp": f"{fc} * {fc} * {fc}", "pppp": f"{fc} * {fc} * {fc} * {fc}", "sse": "w * ((y - f) * (y - f))"}
+            m2 += "".join(f", SUM({e}) AS s_{k}" for k, e in terms.items())
         if not histogram:
             return f"SELECT {m2} FROM ({src}) t"
         key = "y + 0.0" if bin_width is None else f"FLOOR(y / {lit(bin_width)})"
@@ -574,13 +584,16 @@ def _regression(runner: Runner, spec: Spec, q, rel, kinds, y_true: str, y_pred: 
         names = [lo.name for lo in spec.regression_losses()]
         values = [_total(r, "sq"), _total(r, "ab")] + [_total(r, f"pin{i}") for i in range(len(spec.pinball_alphas))]
         out["loss_sums"] = LossSums(total, dict(zip(names, values)))
-    if spec.wants("moments") or spec.wants("targets") or spec.wants("prediction_moments"):
+    squared = spec.wants("squared_error_sums") and weight is not None
+    if spec.wants("moments") or spec.wants("targets") or spec.wants("prediction_moments") or squared:
         mean = _total(r, "wy") / total
-        mean_f = _total(r, "wf") / total if spec.wants("prediction_moments") else None
-        r2 = runner.run(second(mean, spec.wants("targets"), spec.target_bin_width, mean_f))
+        mean_f = _total(r, "wf") / total if spec.wants("prediction_moments") or squared else None
+        r2 = runner.run(second(mean, spec.wants("targets"), spec.target_bin_width, mean_f, squared))
+        if squared:
+            out["squared_error_sums"] = SquaredErrorSums(mean_f, {k: _total(r2, f"s_{k}") for k in _SQUARED_SUMS})
         if spec.wants("moments"):
             out["moments"] = Moments(total, mean, max(_total(r2, "m2"), 0.0))
-        if mean_f is not None:
+        if spec.wants("prediction_moments"):
             out["prediction_moments"] = Moments(total, mean_f, max(_total(r2, "m2f"), 0.0))
         if spec.wants("targets"):
             out["targets"] = ValueHistogram.from_groups(

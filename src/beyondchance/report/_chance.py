@@ -30,9 +30,9 @@ a regression (MSE, R²) by the permutation central limit theorem from the moment
 the permutation CLT of their weighted cells (:mod:`beyondchance.permutation_clt`, asymptotic;
 the cells come from the engine's scan, or from the rows in memory — the same cells, so the
 same p-value with the same seed).  A report from a DuckDB/Spark relation gives the other row
-tests no p-value and says why in ``pvalue_method`` — except the MSE and R² of unweighted
-rows, whose test the statistics give (the Moments of y and of the predictions, the
-squared-error sum)."""
+tests no p-value and says why in ``pvalue_method`` — except the MSE and R², whose test the
+statistics give (unweighted: the Moments of y and of the predictions, the squared-error sum;
+weighted: :class:`~beyondchance.permutation_rows.SquaredErrorSums`)."""
 
 from __future__ import annotations
 
@@ -213,13 +213,17 @@ def _from_rows(report: dict[str, Any], names: list[str], *, n_resamples: int, se
     the reasons of the rows left out when others have a test)."""
     inp = report.get("inputs")
     stats = report.get("statistics")
-    if inp is None and stats is not None and stats.task == "regression" and report.get("total_weight") is None \
-            and stats.prediction_moments is not None and ("mse" in names or "r2" in names):
-        t = squared_loss_test_of_moments(int(report["n"]), stats.moments, stats.prediction_moments,
-                                         stats.loss_sums.risk("squared") * stats.loss_sums.weight)
-        why.update(dict.fromkeys(names, "the Monte Carlo permutation test of the rows needs them in memory; "
-                                        "evaluate the rows in memory"))
-        return {name: t for name in ("mse", "r2") if name in names}
+    if inp is None and stats is not None and stats.task == "regression" and ("mse" in names or "r2" in names):
+        t = None  # the squared error's permutation CLT from the engine's statistics
+        if report.get("total_weight") is None and stats.prediction_moments is not None:
+            t = squared_loss_test_of_moments(int(report["n"]), stats.moments, stats.prediction_moments,
+                                             stats.loss_sums.risk("squared") * stats.loss_sums.weight)
+        elif stats.squared_error_sums is not None:  # weighted
+            t = stats.squared_error_sums.test()
+        if t is not None:
+            why.update(dict.fromkeys(names, "the Monte Carlo permutation test of the rows needs them in memory; "
+                                            "evaluate the rows in memory"))
+            return {name: t for name in ("mse", "r2") if name in names}
     if inp is None:
         if report.get("permutation_cells") is not None or report.get("score_permutation_cells") is not None:
             return _clt_tests(report, names, report.get("permutation_cells"), report.get("score_permutation_cells"),
