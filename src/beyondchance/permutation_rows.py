@@ -60,7 +60,7 @@ from .score_statistics import ScoreCells, loss_terms
 __all__ = ["ROW_BUDGET", "permutation_draws", "row_permutation_tests", "binary_statistic", "multiclass_statistic",
            "labeling_measures", "table_measures", "score_measures",
            "probabilities_statistic", "regression_statistic", "squared_loss_test", "squared_loss_test_of_moments",
-           "SquaredErrorSums"]
+           "SquaredErrorSums", "SQUARED_ERROR_TERMS"]
 
 #: largest rows × permutations drawn for one report's row permutation tests
 ROW_BUDGET = 50_000_000
@@ -333,7 +333,7 @@ def squared_loss_test_of_moments(n: int, y_moments: Any, pred_moments: Any, squa
 
 
 #: the power sums of :class:`SquaredErrorSums` (y, ŷ shifted by ``shift``; w the weights)
-_SQUARED_SUMS = ("rows", "w", "w2", "wy", "wyy", "wwy", "wwyy", "p", "pp", "ppp", "pppp", "sse")
+SQUARED_ERROR_TERMS = ("rows", "w", "w2", "wy", "wyy", "wwy", "wwyy", "p", "pp", "ppp", "pppp", "sse")
 
 
 @dataclass(frozen=True)
@@ -364,7 +364,7 @@ class SquaredErrorSums:
         wy = w * yy
         values = (y.shape[0], w.sum(), w @ w, wy.sum(), wy @ yy, w @ wy, wy @ wy, p.sum(), p @ p, (p * p) @ p,
                   (p * p) @ (p * p), w @ ((yy - p) ** 2))
-        return cls(shift, {k: float(v) for k, v in zip(_SQUARED_SUMS, values)})
+        return cls(shift, {k: float(v) for k, v in zip(SQUARED_ERROR_TERMS, values)})
 
     def merge(self, other: "SquaredErrorSums") -> "SquaredErrorSums":
         """The sums of the concatenated data: ``other``'s moved to this shift (binomial expansion)."""
@@ -378,7 +378,7 @@ class SquaredErrorSums:
                  "ppp": o["ppp"] + 3 * d * o["pp"] + 3 * d * d * o["p"] + d ** 3 * o["rows"],
                  "pppp": o["pppp"] + 4 * d * o["ppp"] + 6 * d * d * o["pp"] + 4 * d ** 3 * o["p"] + d ** 4 * o["rows"],
                  "sse": o["sse"]}
-        return SquaredErrorSums(self.shift, {k: self.sums[k] + moved[k] for k in _SQUARED_SUMS})
+        return SquaredErrorSums(self.shift, {k: self.sums[k] + moved[k] for k in SQUARED_ERROR_TERMS})
 
     __add__ = merge
 

@@ -47,7 +47,7 @@ from .._validation import as_1d, binary_target, encode_labels
 from .._warnings import InvalidInputError
 from ..confusion import ConfusionMatrix
 from ..permutation_clt import PermutationCells
-from ..permutation_rows import _SQUARED_SUMS, SquaredErrorSums
+from ..permutation_rows import SQUARED_ERROR_TERMS, SquaredErrorSums
 from ..stats import (
     PROBABILITY_LOSSES,
     BinnedScoreCounts,
@@ -590,7 +590,7 @@ def _regression(runner: Runner, spec: Spec, q, rel, kinds, y_true: str, y_pred: 
         mean_f = _total(r, "wf") / total if spec.wants("prediction_moments") or squared else None
         r2 = runner.run(second(mean, spec.wants("targets"), spec.target_bin_width, mean_f, squared))
         if squared:
-            out["squared_error_sums"] = SquaredErrorSums(mean_f, {k: _total(r2, f"s_{k}") for k in _SQUARED_SUMS})
+            out["squared_error_sums"] = SquaredErrorSums(mean_f, {k: _total(r2, f"s_{k}") for k in SQUARED_ERROR_TERMS})
         if spec.wants("moments"):
             out["moments"] = Moments(total, mean, max(_total(r2, "m2"), 0.0))
         if spec.wants("prediction_moments"):

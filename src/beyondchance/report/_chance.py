@@ -206,6 +206,10 @@ _REGRESSION = {"mae": "absolute", "d2_absolute_error": "absolute", "pinball_loss
                "d2_pinball_score": "pinball"}
 
 
+#: why an engine's row has no p-value when others of the report have one
+_NEEDS_ROWS = "the Monte Carlo permutation test of the rows needs them in memory; evaluate the rows in memory"
+
+
 def _from_rows(report: dict[str, Any], names: list[str], *, n_resamples: int, seed: int, why: dict[str, str]
                ) -> dict[str, PermutationTestResult]:
     """The row permutation tests of :mod:`beyondchance.permutation_rows` (the rows in
@@ -221,15 +225,13 @@ def _from_rows(report: dict[str, Any], names: list[str], *, n_resamples: int, se
         elif stats.squared_error_sums is not None:  # weighted
             t = stats.squared_error_sums.test()
         if t is not None:
-            why.update(dict.fromkeys(names, "the Monte Carlo permutation test of the rows needs them in memory; "
-                                            "evaluate the rows in memory"))
+            why.update(dict.fromkeys(names, _NEEDS_ROWS))
             return {name: t for name in ("mse", "r2") if name in names}
     if inp is None:
         if report.get("permutation_cells") is not None or report.get("score_permutation_cells") is not None:
             return _clt_tests(report, names, report.get("permutation_cells"), report.get("score_permutation_cells"),
                               n_resamples=n_resamples, seed=seed, why=why,
-                              reason="the Monte Carlo permutation test of the rows needs them in memory; evaluate "
-                                     "the rows in memory")
+                              reason=_NEEDS_ROWS)
         raise InvalidInputError("the permutation test of weighted rows, class probabilities or a regression "
                                 "shuffles the rows, which this engine's statistics do not hold (of unweighted "
                                 "regression rows they give the squared error's); evaluate the rows in memory")
