@@ -35,7 +35,7 @@ ranker's AP is not π at small P).
 
 Weights: whole-number weights are frequencies (a row of weight w counts as w rows);
 other non-negative weights travel with their row's label, and the rows are permuted
-(:mod:`beyondchance.permutation_rows`, :mod:`beyondchance.permutation_clt`).
+(``beyondchance.permutation_rows``, ``beyondchance.permutation_clt``).
 """
 
 from __future__ import annotations
@@ -256,10 +256,10 @@ def permutation_test(
         three rows, and the tests above apply to the rows they stand for.  Other weights are
         attached to their row's label: the (label, weight) pairs are permuted against the
         predictions or scores (each row stays one unit), by Monte Carlo permutations of the
-        rows (``method="auto"`` or ``"monte-carlo"``, :mod:`beyondchance.permutation_rows`;
+        rows (``method="auto"`` or ``"monte-carlo"``, ``beyondchance.permutation_rows``;
         B·n within ``ROW_BUDGET``, else at least 200 draws) and beyond that budget — or with
         ``method="clt"`` — by the permutation CLT of the weighted cells
-        (:mod:`beyondchance.permutation_clt`, asymptotic: normal draws of the weighted table
+        (``beyondchance.permutation_clt``, asymptotic: normal draws of the weighted table
         with its exact permutation mean and covariance; scores on one cell per distinct
         score up to 1,000 of them, else 200 bins of equal row count).  Negative, NaN or
         infinite weights are an error.
@@ -374,9 +374,9 @@ def _weighted_test(name: str, is_pos: np.ndarray, w: np.ndarray | None, pred: np
                    ) -> PermutationTestResult:
     """:func:`permutation_test` of rows whose (label, weight) pairs are permuted against the
     predictions ``pred`` or the ``scores``: the row permutation Monte Carlo test
-    (:mod:`beyondchance.permutation_rows`) within its draw budget, else (or with
+    (``beyondchance.permutation_rows``) within its draw budget, else (or with
     ``method="clt"``) the permutation CLT of the weighted cells
-    (:mod:`beyondchance.permutation_clt`)."""
+    (``beyondchance.permutation_clt``)."""
     from .permutation_clt import PermutationCells, clt_tests_of_labels, clt_tests_of_scores
     from .permutation_rows import binary_statistic, permutation_draws, row_permutation_tests
 

@@ -1096,12 +1096,12 @@ class SufficientStatistics(SummaryDisplay):
     targets : :class:`ValueHistogram` of the target (regression)
     prediction_moments : :class:`Moments` of the predictions (regression; with the
         target's and the squared-error sum, the permutation test of the squared error)
-    permutation_cells : :class:`~beyondchance.permutation_clt.PermutationCells` of weighted
+    permutation_cells : ``beyondchance.permutation_clt.PermutationCells`` of weighted
         data (None when unweighted: the exact tests need no more): rows, Σw per (distinct
         score, class) (``"binary"``, exact scores only) or per (predicted class, class)
         (``"labels"``; ``"probabilities"``: the arg-max class) and Σw² per class — the
         permutation CLT test of the weighted rows
-    squared_error_sums : :class:`~beyondchance.permutation_rows.SquaredErrorSums` of weighted
+    squared_error_sums : ``beyondchance.permutation_rows.SquaredErrorSums`` of weighted
         regression data (None when unweighted: the moments give the test) — the permutation
         CLT test of the weighted squared error
     threshold : the decision threshold of a binary task's confusion matrix
