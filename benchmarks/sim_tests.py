@@ -15,6 +15,10 @@ Scenarios
   multi-class rows (exponential weights), three-class probability rows (Dirichlet) and
   regression targets (normal or exponential) independent of the predictions; the
   permutation CLT of the squared error;
+* the permutation CLT of weighted cells (:mod:`beyondchance.permutation_clt`, the test of
+  weighted rows beyond the row-draw budget and on DuckDB/Spark): weighted labels and
+  scores independent of each other at n = 200 and 20,000 (exponential weights; log-normal
+  at n = 200), three classes at n = 150 — measured in docs/howto/decide.rst;
 * McNemar's test of accuracy against the majority class, and caret's binomial test
   against the no-information rate: a predictor whose
   population accuracy equals the majority rate exactly but which is not constant
