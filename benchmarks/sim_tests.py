@@ -15,6 +15,10 @@ Scenarios
   multi-class rows (exponential weights), three-class probability rows (Dirichlet) and
   regression targets (normal or exponential) independent of the predictions; the
   permutation CLT of the squared error;
+* the permutation CLT of weighted cells (:mod:`beyondchance.permutation_clt`, the test of
+  weighted rows beyond the row-draw budget and on DuckDB/Spark): weighted labels and
+  scores independent of each other at n = 200 and 20,000 (exponential weights; log-normal
+  at n = 200), three classes at n = 150 — measured in docs/howto/decide.rst;
 * McNemar's test of accuracy against the majority class, and caret's binomial test
   against the no-information rate: a predictor whose
   population accuracy equals the majority rate exactly but which is not constant
@@ -92,6 +96,7 @@ import beyondchance as bc
 from beyondchance.baselines import PinballLoss
 from beyondchance.curves import threshold_counts
 from beyondchance.permutation import permutation_tests_of_scores
+from beyondchance.permutation_clt import PermutationCells, clt_tests_of_labels, clt_tests_of_scores
 from beyondchance.permutation_rows import (
     binary_statistic,
     multiclass_statistic,
@@ -133,6 +138,30 @@ def weighted_binary_scenario(measure: str, n: int, rng: np.random.Generator, n_r
     stat = binary_statistic(y == 1, w, pred=s >= 0.5, scores=s, names=(measure,))
     greater = measure not in ("log_loss", "brier")
     return row_permutation_tests(stat, n, {measure: greater}, n_resamples=n_resamples, random_state=rng)[measure].pvalue
+
+
+def clt_scenario(measure: str, n: int, rng: np.random.Generator, n_resamples: int, weights: str = "exponential",
+                 k: int = 2) -> float:
+    """Weighted rows (exponential or log-normal weights), predictions or scores independent of
+    the labels: the permutation CLT of the weighted cells (the test the report uses beyond
+    the row-draw budget and on DuckDB/Spark), the report's bins (one cell per distinct score
+    up to 1,000, else 200)."""
+    from beyondchance.report._chance import _permutation_bins
+
+    w = rng.exponential(size=n) if weights == "exponential" else rng.lognormal(0.0, 1.5, size=n)
+    if k > 2:
+        c, pred = rng.integers(0, k, n), rng.integers(0, k, n)
+        cells = PermutationCells.from_codes(pred, c, w, keys=np.arange(k), classes=np.arange(k))
+        return clt_tests_of_labels(cells, (measure,), n_resamples=n_resamples, random_state=rng)[measure].pvalue
+    y = (rng.random(n) < 0.3).astype(int)
+    y[:2] = [0, 1]
+    s = rng.random(n)
+    if measure in bc.METRICS:
+        cells = PermutationCells.from_codes(s < rng.uniform(0.2, 0.8), y, w, keys=[False, True], classes=[0, 1])
+        return clt_tests_of_labels(cells, (measure,), pos=1, n_resamples=n_resamples, random_state=rng)[measure].pvalue
+    cells = PermutationCells.of_scores(y == 1, s, w)
+    return clt_tests_of_scores(cells, (measure,), max_bins=_permutation_bins(cells.keys.size),
+                               n_resamples=n_resamples, random_state=rng)[measure].pvalue
 
 
 def weighted_multiclass_scenario(measure: str, n: int, rng: np.random.Generator, n_resamples: int) -> float:
@@ -277,6 +306,24 @@ def main() -> None:
          lambda rng: regression_scenario("absolute", 200, rng, mc, skewed=True), True),
         (f"rows, Monte Carlo {mc}: pinball 0.8 (regression, weighted, n=200)",
          lambda rng: regression_scenario("pinball", 200, rng, mc, weighted=True), True),
+    ]
+    for n in (200, 20_000):  # the permutation CLT of weighted cells (issue 15, item 1)
+        for measure, title in (("f1", "F1 (labels"), ("prediction_advantage", "prediction advantage (labels"),
+                               ("mcc", "MCC (labels"), ("roc_auc", "ROC AUC ("), ("pr_auc", "average precision ("),
+                               ("brier", "Brier ("), ("log_loss", "log loss (")):
+            scenarios.append((f"permutation CLT {mc}: weighted {title}{', ' if '(labels' in title else ''}n={n})",
+                              lambda rng, m=measure, n=n: clt_scenario(m, n, rng, mc), True))
+    scenarios += [
+        (f"permutation CLT {mc}: weighted MCC (3 classes, n=150)",
+         lambda rng: clt_scenario("mcc", 150, rng, mc, k=3), True),
+        (f"permutation CLT {mc}: weighted macro F1 (3 classes, n=150)",
+         lambda rng: clt_scenario("f1", 150, rng, mc, k=3), True),
+        (f"permutation CLT {mc}: log-normal(0, 1.5) weights, F1 (labels, n=200)",
+         lambda rng: clt_scenario("f1", 200, rng, mc, weights="lognormal"), True),
+        (f"permutation CLT {mc}: log-normal(0, 1.5) weights, ROC AUC (n=200)",
+         lambda rng: clt_scenario("roc_auc", 200, rng, mc, weights="lognormal"), True),
+        (f"permutation CLT {mc}: log-normal(0, 1.5) weights, average precision (n=200)",
+         lambda rng: clt_scenario("pr_auc", 200, rng, mc, weights="lognormal"), True),
     ]
     seeds = {name: 1000 + i for i, (name, _, _) in enumerate(scenarios)}  # one seed per test, whatever --only picks
     if args.only:

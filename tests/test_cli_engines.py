@@ -310,12 +310,19 @@ def test_compare_by_spark_equals_memory(by_data, fmt, weighted, spark):
 def _close(a, b, path=""):
     """Equal JSON, numbers to 1e-9 relative (sums of floats in another order).
 
-    A metric whose p-value needs the rows (weighted rows, mean absolute error: a permutation
-    of the rows in memory) has none on an engine, and its method says why instead."""
+    A metric whose p-value needs the rows (weighted regression, mean absolute error: a
+    permutation of the rows in memory) has none on an engine, and its method says why
+    instead; weighted labels and scores have the permutation CLT's on an engine."""
     if isinstance(a, dict) and isinstance(b, dict) and b.get("pvalue", 0) is None and a.get("pvalue") is not None:
         assert "evaluate the rows in memory" in b["pvalue_method"], path
         a, b = ({k: v for k, v in d.items() if k not in ("pvalue", "pvalue_method")} for d in (a, b))
-    if path.endswith(".notes") and isinstance(a, list):  # notes of the permutation test of the rows
+    if isinstance(a, dict) and isinstance(b, dict) and "weighted cells" in str(b.get("pvalue_method")) \
+            and "weighted cells" not in str(a.get("pvalue_method")):
+        # weighted rows: the engine's permutation CLT of the cells of its scan, the rows' Monte
+        # Carlo permutations in memory (tests/test_permutation_clt.py: the same CLT p-value)
+        assert "asymptotic" in b["pvalue_method"] and 0 < b["pvalue"] <= 1, path
+        a, b = ({k: v for k, v in d.items() if k not in ("pvalue", "pvalue_method")} for d in (a, b))
+    if path.endswith(".notes") and isinstance(a, list):  # the note names the rows with a p-value
         a, b = ([n for n in d if "the p-value tests against shuffled predictions" not in n
                  and "the mean of the permutation null" not in n] for d in (a, b))
     if isinstance(a, dict):

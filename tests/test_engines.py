@@ -85,6 +85,18 @@ def assert_same(a: SufficientStatistics, b: SufficientStatistics) -> None:
             fields = ("thresholds", "tps", "fps") if isinstance(ca, ThresholdCounts) else ("keys", "smin", "pos", "neg")
             for f in fields:
                 assert np.array_equal(getattr(ca, f), getattr(cb, f)), f
+    assert (a.permutation_cells is None) == (b.permutation_cells is None)
+    if a.permutation_cells is not None:  # weighted: the cells of the permutation CLT
+        x, y = a.permutation_cells, b.permutation_cells
+        assert np.array_equal(x.keys, y.keys) and np.array_equal(x.classes, y.classes)
+        assert np.array_equal(x.rows, y.rows)
+        np.testing.assert_allclose(x.weights, y.weights, rtol=1e-12)
+        np.testing.assert_allclose(x.squares, y.squares, rtol=1e-12)
+    assert (a.squared_error_sums is None) == (b.squared_error_sums is None)
+    if a.squared_error_sums is not None:  # weighted regression: the sums of the squared error's CLT
+        x, y = a.squared_error_sums.test(), b.squared_error_sums.test()  # sums around other shifts: the test
+        for k in ("statistic", "pvalue", "null_mean", "null_std"):
+            assert getattr(x, k) == pytest.approx(getattr(y, k), rel=1e-9), k
     if a.moments is not None:
         assert a.moments.weight == b.moments.weight
         assert np.isclose(a.moments.mean, b.moments.mean, rtol=1e-12, atol=1e-14)

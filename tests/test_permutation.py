@@ -238,8 +238,16 @@ def test_weights_and_bad_input():
     r = bc.permutation_test("roc_auc", y, s, sample_weight=w, method="monte-carlo", n_resamples=500)
     rep = bc.permutation_test("roc_auc", np.repeat(y, w), np.repeat(s, w), method="monte-carlo", n_resamples=500)
     assert r.pvalue == rep.pvalue and r.statistic == rep.statistic
-    with pytest.raises(bc.InvalidInputError, match="integer counts"):
-        bc.permutation_test("roc_auc", y, s, sample_weight=rng.random(12))
+    cont = rng.random(12)  # not frequencies: the (label, weight) rows are permuted
+    assert bc.permutation_test("roc_auc", y, s, sample_weight=cont, n_resamples=300).method == "monte-carlo"
+    with pytest.raises(bc.InvalidInputError, match="frequency"):
+        bc.permutation_test("roc_auc", y, s, sample_weight=cont, method="exact")
+    with pytest.raises(bc.InvalidInputError, match="negative"):
+        bc.permutation_test("roc_auc", y, s, sample_weight=np.r_[-1.0, cont[1:]])
+    with pytest.raises(bc.InvalidInputError, match="NaN"):
+        bc.permutation_test("roc_auc", y, s, sample_weight=np.r_[np.nan, cont[1:]])
+    with pytest.raises(bc.InvalidInputError, match="single class"):  # the positives all have weight 0
+        bc.permutation_test("roc_auc", y, s, sample_weight=np.where(y == 1, 0.0, cont))
     with pytest.raises(bc.InvalidInputError, match="unknown measure"):
         bc.permutation_test("roc_auk", y, s)
     with pytest.raises(bc.InvalidInputError, match="single class"):

@@ -223,8 +223,10 @@ def test_engine_rows_say_why_there_is_no_p_value():
     frame["w"] = rng.exponential(size=n)
     r = evaluate_source(frame, y_true="y", y_score="p", weight="w", engine="duckdb", n_resamples=200,
                         task="regression")
-    for name in ("mse", "r2", "mae"):
-        assert r[name].pvalue is None and "evaluate the rows in memory" in r[name].pvalue_method
+    mem = bc.evaluate(frame["y"], frame["p"], sample_weight=frame["w"], n_resamples=200)
+    for name in ("mse", "r2"):  # weighted: the squared error's CLT from the engine's sums (SquaredErrorSums)
+        assert r[name].pvalue == pytest.approx(mem[name].pvalue, rel=1e-9) and "asymptotic" in r[name].pvalue_method
+    assert r["mae"].pvalue is None and "evaluate the rows in memory" in r["mae"].pvalue_method
     P = rng.dirichlet(np.ones(3), n)
     c = pd.DataFrame({"y": rng.integers(0, 3, n), **{f"p{j}": P[:, j] for j in range(3)}})
     r = evaluate_source(c, y_true="y", y_score=["p0", "p1", "p2"], engine="duckdb", n_resamples=200)
@@ -263,8 +265,17 @@ def test_beyond_the_draw_budget_the_rows_say_why(monkeypatch):
     assert r["mse"].pvalue is not None and r["r2"].pvalue == r["mse"].pvalue  # no draws: the moments
     for name in ("mae", "d2_absolute_error"):
         assert r[name].pvalue is None and "budget" in r[name].pvalue_method
+    # weighted labels and scores: the permutation CLT of their cells (tests/test_permutation_clt.py)
     w = bc.evaluate(rng.integers(0, 2, 150), rng.random(150), sample_weight=rng.random(150), n_resamples=300)
-    assert all(m.pvalue is None and "budget" in m.pvalue_method for m in w.metrics.values())
+    assert all(m.pvalue is not None and "asymptotic" in m.pvalue_method for m in w.metrics.values())
+    c = rng.integers(0, 3, 150)
+    P = rng.dirichlet(np.ones(3), 150)
+    w = bc.evaluate(c, P, sample_weight=rng.random(150), n_resamples=300)
+    for name, m in w.metrics.items():  # the arg-max labels have cells; the AUCs and losses need the rows
+        if name in bc.METRICS:
+            assert m.pvalue is not None and "asymptotic" in m.pvalue_method, name
+        else:
+            assert m.pvalue is None and "budget" in m.pvalue_method, name
 
 
 def test_weighted_probability_report_rows_test_their_own_values():

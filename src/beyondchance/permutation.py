@@ -33,7 +33,9 @@ distribution's mean is the *chance value* of the measure on this test set: for t
 average precision with few positives it lies well above the prevalence (a random
 ranker's AP is not π at small P).
 
-Weights: frequency weights only (a row of weight w counts as w rows).
+Weights: whole-number weights are frequencies (a row of weight w counts as w rows);
+other non-negative weights travel with their row's label, and the rows are permuted
+(``beyondchance.permutation_rows``, ``beyondchance.permutation_clt``).
 """
 
 from __future__ import annotations
@@ -53,7 +55,7 @@ from ._validation import (
     as_float_1d,
     binary_target,
     check_consistent_length,
-    check_frequency_weights,
+    check_sample_weight,
     check_option,
     check_positive_int,
     check_random_state,
@@ -62,7 +64,7 @@ from ._warnings import InvalidInputError
 from .curves import ThresholdCounts, threshold_counts
 from .confusion import metric_from_matrices
 from .metrics import METRICS, get_metric
-from .score_statistics import ScoreCells, loss_terms
+from .score_statistics import ScoreCells, bin_loss_terms, loss_terms
 
 __all__ = ["PermutationTestResult", "permutation_test", "permutation_test_of_counts", "permutation_test_of_scores",
            "permutation_tests_of_scores", "permutation_test_of_matrix", "SCORE_MEASURES", "permutation_null_of_counts"]
@@ -70,7 +72,10 @@ __all__ = ["PermutationTestResult", "permutation_test", "permutation_test_of_cou
 #: measures of scores the permutation test knows (besides every labeling metric of ``METRICS``)
 SCORE_MEASURES = ("roc_auc", "pr_auc", "lift_auc", "log_loss", "brier")
 _LOSSES = ("log_loss", "brier")
-_METHODS = ("auto", "exact", "monte-carlo", "mcnemar", "binomial")
+_METHODS = ("auto", "exact", "monte-carlo", "mcnemar", "binomial", "clt")
+#: the CLT of weighted scores: one cell per distinct score up to this many, else CLT_SCORE_BINS bins
+CLT_SCORE_CELLS = 1000
+CLT_SCORE_BINS = 200
 #: the measures the tests against the constant (``"mcnemar"``, ``"binomial"``) apply to
 _AGAINST_CONSTANT = ("accuracy", "prediction_advantage")
 
@@ -219,7 +224,7 @@ def permutation_test(
     sample_weight: Any = None,
     pos_label: Any = None,
     threshold: float | None = None,
-    method: Literal["auto", "exact", "monte-carlo", "mcnemar", "binomial"] = "auto",
+    method: Literal["auto", "exact", "monte-carlo", "mcnemar", "binomial", "clt"] = "auto",
     n_resamples: int = 10_000,
     max_exact: int = 200_000,
     random_state: Any = 0,
@@ -247,17 +252,29 @@ def permutation_test(
     y : array-like (n,)
         Predicted labels (labeling metrics) or scores.
     sample_weight : array-like (n,), optional
-        Frequency weights (non-negative integers) only.
+        Non-negative weights.  Whole numbers are frequencies: a row of weight 3 stands for
+        three rows, and the tests above apply to the rows they stand for.  Other weights are
+        attached to their row's label: the (label, weight) pairs are permuted against the
+        predictions or scores (each row stays one unit), by Monte Carlo permutations of the
+        rows (``method="auto"`` or ``"monte-carlo"``, ``beyondchance.permutation_rows``;
+        B·n within ``ROW_BUDGET``, else at least 200 draws) and beyond that budget — or with
+        ``method="clt"`` — by the permutation CLT of the weighted cells
+        (``beyondchance.permutation_clt``, asymptotic: normal draws of the weighted table
+        with its exact permutation mean and covariance; scores on one cell per distinct
+        score up to 1,000 of them, else 200 bins of equal row count).  Negative, NaN or
+        infinite weights are an error.
     pos_label : optional
         Positive class (default 1 / True).
     threshold : float, optional
         Scores and a labeling metric: a score ≥ threshold is predicted positive (default
         0.5 for scores in [0, 1], else 0).
-    method : ``"auto"``, ``"exact"``, ``"monte-carlo"``, ``"mcnemar"`` or ``"binomial"``
+    method : ``"auto"``, ``"exact"``, ``"monte-carlo"``, ``"mcnemar"``, ``"binomial"`` or ``"clt"``
         ``"auto"``: exact for labeling metrics; for scores exact when
         :math:`\binom{n}{P}` ≤ ``max_exact``, else Monte Carlo.  ``"mcnemar"`` and
         ``"binomial"`` (accuracy and prediction advantage only) test "no better than the
-        best constant" instead of "no better than chance" (module docstring).
+        best constant" instead of "no better than chance" (module docstring).  ``"clt"``:
+        the permutation CLT of the (weighted) cells, ``n_resamples`` normal draws
+        (asymptotic; see ``sample_weight``).
     n_resamples : int
         Monte Carlo draws.
     max_exact : int
@@ -296,6 +313,12 @@ def permutation_test(
     0.0619
     >>> round(permutation_test("pr_auc", y, [.1, .2, .3, .4, .5, .6, .7, .8, .9, .95]).null_mean, 4)
     0.5286
+    >>> w = [0.5, 1.2, 0.8, 2.0, 1.0, 0.3, 1.5, 0.7, 1.1, 0.9]      # not frequencies: the rows are permuted
+    >>> r = permutation_test("roc_auc", y, [.1, .2, .3, .4, .5, .6, .7, .8, .9, .95], sample_weight=w, n_resamples=2000)
+    >>> r.method, r.n_resamples, round(r.statistic, 4), r.pvalue < 0.05
+    ('monte-carlo', 2000, 1.0, True)
+    >>> permutation_test("roc_auc", y, [.1, .2, .3, .4, .5, .6, .7, .8, .9, .95], sample_weight=w, method="clt").method
+    'permutation CLT monte-carlo'
     """
     method = check_option(method, "method", _METHODS)
     name = str(measure).strip().lower().replace("-", "_")
@@ -308,13 +331,15 @@ def permutation_test(
     is_pos, pos = binary_target(y_true, pos_label=pos_label)
     yv = as_1d(y, "y")
     n = check_consistent_length(y_true=is_pos, y=yv)
-    w = check_frequency_weights(sample_weight, n)
-    if w is not None:
+    w = check_sample_weight(sample_weight, n)
+    if w is not None and _are_frequencies(w):  # a row of weight 3 is three rows
+        w = w.astype(np.int64)
         is_pos, yv = np.repeat(is_pos, w), np.repeat(yv, w)
-        n = int(is_pos.size)
-    P = int(is_pos.sum())
-    if P == 0 or P == n:
+        n, w = int(is_pos.size), None
+    active = is_pos if w is None else is_pos[w > 0]
+    if active.all() or not active.any():
         raise InvalidInputError("y_true holds a single class: every permutation gives the same value")
+    pred = None
     if name in METRICS:
         if is_labels(np.asarray(as_1d(y_true, "y_true")), yv):
             pred = equals_label(yv, pos)
@@ -323,6 +348,11 @@ def permutation_test(
             if threshold is None:
                 threshold = 0.5 if s.min() >= 0 and s.max() <= 1 else 0.0
             pred = s >= float(as_float(threshold, "threshold"))
+    if w is not None or method == "clt":
+        return _weighted_test(name, is_pos, w, pred, None if pred is not None else as_float_1d(yv, "y"),
+                              method=method, n_resamples=n_resamples, random_state=random_state)
+    P = int(is_pos.sum())
+    if name in METRICS:
         Q = int(pred.sum())
         tp = int((pred & is_pos).sum())
         return permutation_test_of_counts(name, n, P, Q, tp, method=method, n_resamples=n_resamples,
@@ -332,6 +362,49 @@ def permutation_test(
     tc = threshold_counts(is_pos, as_float_1d(yv, "y"))
     return permutation_test_of_scores(name, tc, method=method, n_resamples=n_resamples, max_exact=max_exact,
                                       random_state=random_state, mid_p=mid_p)
+
+
+def _are_frequencies(w: np.ndarray) -> bool:
+    """Whether every weight is a whole number (then a frequency: the row stands for that many)."""
+    return bool((w == np.round(w)).all() and w.max() < 2.0**53)
+
+
+def _weighted_test(name: str, is_pos: np.ndarray, w: np.ndarray | None, pred: np.ndarray | None,
+                   scores: np.ndarray | None, *, method: str, n_resamples: int, random_state: Any
+                   ) -> PermutationTestResult:
+    """:func:`permutation_test` of rows whose (label, weight) pairs are permuted against the
+    predictions ``pred`` or the ``scores``: the row permutation Monte Carlo test
+    (``beyondchance.permutation_rows``) within its draw budget, else (or with
+    ``method="clt"``) the permutation CLT of the weighted cells
+    (``beyondchance.permutation_clt``)."""
+    from .permutation_clt import PermutationCells, clt_tests_of_labels, clt_tests_of_scores
+    from .permutation_rows import binary_statistic, permutation_draws, row_permutation_tests
+
+    if method not in ("auto", "monte-carlo", "clt"):
+        raise InvalidInputError(f"method={method!r} needs integer (frequency) weights; with other weights the "
+                                "rows are permuted: method='auto', 'monte-carlo' or 'clt'")
+    if name in _LOSSES and (scores.min() < 0 or scores.max() > 1):
+        raise InvalidInputError(f"{name} needs probabilities in [0, 1]; the scores range over "
+                                f"[{scores.min():.4g}, {scores.max():.4g}]")
+    n = is_pos.shape[0]
+    if method != "clt":
+        try:
+            draws = permutation_draws(n, n_resamples, cost=1 if pred is not None else 4)
+        except InvalidInputError:
+            if method == "monte-carlo":
+                raise
+        else:
+            greater = name not in _LOSSES and (name not in METRICS or bool(get_metric(name).greater_is_better))
+            return row_permutation_tests(binary_statistic(is_pos, w, pred=pred, scores=scores, names=(name,)), n,
+                                         {name: greater}, n_resamples=draws, random_state=random_state)[name]
+    if pred is not None:
+        cells = PermutationCells.from_codes(pred.astype(np.intp), is_pos.astype(np.intp), w, keys=[False, True],
+                                            classes=[False, True])
+        return clt_tests_of_labels(cells, (name,), pos=1, n_resamples=n_resamples, random_state=random_state)[name]
+    cells = PermutationCells.of_scores(is_pos, scores, w)
+    bins = cells.keys.size if cells.keys.size <= CLT_SCORE_CELLS else CLT_SCORE_BINS
+    return clt_tests_of_scores(cells, (name,), max_bins=bins, n_resamples=n_resamples,
+                               random_state=random_state)[name]
 
 
 def is_labels(y_true: np.ndarray, pred: np.ndarray) -> bool:
@@ -513,8 +586,7 @@ def permutation_tests_of_scores(
             else:  # the loss of the binned scores: each bin's rows scored with its middle distinct score
                 if cells.starts is None:
                     raise InvalidInputError(f"the permutation test of {name} on binned scores needs the bins' edges")
-                middle = (cells.starts + np.r_[cells.starts[1:], cells.n_distinct] - 1) // 2
-                terms[name] = loss_terms(np.asarray(tc.thresholds, dtype=np.float64)[middle], name)
+                terms[name] = bin_loss_terms(tc.thresholds, cells.starts, name)
         names.append(name)
     pos_obs = np.rint(cells.pos_units).astype(np.int64)
 

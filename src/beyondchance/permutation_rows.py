@@ -8,7 +8,9 @@ permutation shuffles the predictions, scores or probability rows against the
 a function of the report's statistics, so these tests draw permutations of the rows, in
 memory, by Monte Carlo: p = (1 + #{M* at least as good}) / (B + 1), with its standard
 error, as :func:`~beyondchance.permutation_test` does.  B permutations of n rows cost
-B·n; :func:`permutation_draws` keeps that within ``ROW_BUDGET``.
+B·n; :func:`permutation_draws` keeps that within ``ROW_BUDGET``.  Beyond it, weighted labels
+and binary scores are tested from their weighted cells by the permutation CLT
+(:mod:`beyondchance.permutation_clt`, asymptotic), as on DuckDB and Spark.
 
 The squared loss of a regression needs no draws: under the permutation null
 :math:`T = \sum_i w_i (y_i - \hat y_{\sigma(i)})^2` is a linear permutation statistic
@@ -40,6 +42,7 @@ squares) — the :class:`~beyondchance.stats.Moments` of y and of ŷ that every 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
@@ -55,7 +58,9 @@ from .permutation import PermutationTestResult, _monte_carlo
 from .score_statistics import ScoreCells, loss_terms
 
 __all__ = ["ROW_BUDGET", "permutation_draws", "row_permutation_tests", "binary_statistic", "multiclass_statistic",
-           "probabilities_statistic", "regression_statistic", "squared_loss_test", "squared_loss_test_of_moments"]
+           "labeling_measures", "table_measures", "score_measures",
+           "probabilities_statistic", "regression_statistic", "squared_loss_test", "squared_loss_test_of_moments",
+           "SquaredErrorSums", "SQUARED_ERROR_TERMS"]
 
 #: largest rows × permutations drawn for one report's row permutation tests
 ROW_BUDGET = 50_000_000
@@ -120,6 +125,38 @@ def _cell_sums(values: np.ndarray, onehot: _sparse.csr_matrix) -> np.ndarray:
     return np.asarray((onehot.T @ values.T).T)
 
 
+def labeling_measures(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, tn: np.ndarray, names: Any
+                      ) -> dict[str, np.ndarray]:
+    """The binary labeling metrics ``names`` of (B,) weighted confusion cells."""
+    out = {}
+    with np.errstate(all="ignore"):
+        for nm in names:
+            out[nm] = np.asarray(get_metric(nm).compute(tp, fp, fn, tn), dtype=np.float64) * np.ones(np.shape(tp))
+    return out
+
+
+def table_measures(tables: np.ndarray, names: Any) -> dict[str, np.ndarray]:
+    """The multi-class labeling metrics ``names`` of (B, true, predicted) weighted tables, as
+    the report defines them (a macro average for the per-class metrics, 0/0 counting 0)."""
+    out = {}
+    with np.errstate(all="ignore"):
+        for nm in names:
+            m = get_metric(nm)
+            options = {"average": "macro", "zero_division": 0.0} if m.multiclass == "per-class" else {}
+            out[nm] = np.asarray(metric_from_matrices(tables, m, **options), dtype=np.float64)
+    return out
+
+
+def score_measures(pos: np.ndarray, neg: np.ndarray, terms: dict[str, tuple[np.ndarray, np.ndarray]],
+                   names: tuple[str, ...]) -> dict[str, np.ndarray]:
+    """The score measures ``names`` of (B, K) weighted positives and negatives per cell (by
+    decreasing score); ``terms``: loss -> (loss of a positive, of a negative) per cell."""
+    pl = {k: pos * t[0][None] for k, t in terms.items()}
+    nl = {k: neg * t[1][None] for k, t in terms.items()}
+    res = _cell_measures(pos, neg, pl, nl, names)
+    return {nm: res[nm] for nm in names}
+
+
 def binary_statistic(is_pos: np.ndarray, weight: np.ndarray | None, *, pred: np.ndarray | None = None,
                      scores: np.ndarray | None = None, names: tuple[str, ...]) -> Statistic:
     """The measures ``names`` of binary labels ``is_pos`` (with their weights) permuted
@@ -145,16 +182,9 @@ def binary_statistic(is_pos: np.ndarray, weight: np.ndarray | None, *, pred: np.
         out: dict[str, np.ndarray] = {}
         if labeling:
             tp, fp = pw @ predf, nw @ predf
-            fn, tn = pw.sum(axis=1) - tp, nw.sum(axis=1) - fp
-            with np.errstate(all="ignore"):
-                for nm in labeling:
-                    out[nm] = np.asarray(get_metric(nm).compute(tp, fp, fn, tn), dtype=np.float64) * np.ones(tp.shape)
+            out.update(labeling_measures(tp, fp, pw.sum(axis=1) - tp, nw.sum(axis=1) - fp, labeling))
         if scored:
-            pos, neg = _cell_sums(pw, onehot), _cell_sums(nw, onehot)
-            pl = {k: pos * t[0][None] for k, t in terms.items()}
-            nl = {k: neg * t[1][None] for k, t in terms.items()}
-            res = _cell_measures(pos, neg, pl, nl, scored)
-            out.update({nm: res[nm] for nm in scored})
+            out.update(score_measures(_cell_sums(pw, onehot), _cell_sums(nw, onehot), terms, scored))
         return out
 
     return statistic
@@ -168,16 +198,11 @@ def multiclass_statistic(codes: np.ndarray, pred_codes: np.ndarray, k: int, weig
     w = np.ones(codes.shape[0]) if weight is None else np.asarray(weight, dtype=np.float64)
     per_true = [np.where(codes == t, w, 0.0) for t in range(k)]
     onehot = _onehot(np.asarray(pred_codes), k)
-    metrics = [(nm, get_metric(nm)) for nm in names if nm in METRICS]
+    metrics = [nm for nm in names if nm in METRICS]
 
     def statistic(idx: np.ndarray) -> dict[str, np.ndarray]:
         tables = np.stack([_cell_sums(wt[idx], onehot) for wt in per_true], axis=1)  # (B, true, predicted)
-        out = {}
-        with np.errstate(all="ignore"):
-            for nm, m in metrics:
-                options = {"average": "macro", "zero_division": 0.0} if m.multiclass == "per-class" else {}
-                out[nm] = np.asarray(metric_from_matrices(tables, m, **options), dtype=np.float64)
-        return out
+        return table_measures(tables, metrics)
 
     return statistic
 
@@ -305,3 +330,73 @@ def squared_loss_test_of_moments(n: int, y_moments: Any, pred_moments: Any, squa
     syy, sff = float(y_moments.m2), float(pred_moments.m2)
     mean = syy + sff + n * (float(y_moments.mean) - float(pred_moments.mean)) ** 2
     return _clt_result(name, float(squared_error_sum), mean, 4.0 * syy * sff / (n - 1), float(n))
+
+
+#: the power sums of :class:`SquaredErrorSums` (y, ŷ shifted by ``shift``; w the weights)
+SQUARED_ERROR_TERMS = ("rows", "w", "w2", "wy", "wyy", "wwy", "wwyy", "p", "pp", "ppp", "pppp", "sse")
+
+
+@dataclass(frozen=True)
+class SquaredErrorSums:
+    r"""The sums the permutation CLT test of a weighted squared error needs (module docstring),
+    of y and ŷ shifted by ``shift`` (a constant near ŷ's mean: the sums keep no large offsets):
+    rows, :math:`\sum w, \sum w^2, \sum wy, \sum wy^2, \sum w^2 y, \sum w^2 y^2, \sum \hat y,
+    \sum \hat y^2, \sum \hat y^3, \sum \hat y^4` and the squared-error sum
+    :math:`\sum w (y - \hat y)^2` — each engine's one ``SUM`` per term.
+
+    >>> rng = np.random.default_rng(0)
+    >>> y, p, w = rng.normal(size=50), rng.normal(size=50), rng.exponential(size=50)
+    >>> a = SquaredErrorSums.of_rows(y, p, w).test()
+    >>> bool(abs(a.pvalue - squared_loss_test(y, p, w).pvalue) < 1e-9)
+    True
+    """
+
+    shift: float
+    sums: dict
+
+    @classmethod
+    def of_rows(cls, y: np.ndarray, pred: np.ndarray, w: np.ndarray | None, shift: float | None = None
+                ) -> "SquaredErrorSums":
+        """From the rows (default shift: the weighted mean of the predictions)."""
+        w = np.ones(y.shape[0]) if w is None else np.asarray(w, dtype=np.float64)
+        shift = float(np.dot(w, pred) / w.sum()) if shift is None else float(shift)
+        yy, p = np.asarray(y, dtype=np.float64) - shift, np.asarray(pred, dtype=np.float64) - shift
+        wy = w * yy
+        values = (y.shape[0], w.sum(), w @ w, wy.sum(), wy @ yy, w @ wy, wy @ wy, p.sum(), p @ p, (p * p) @ p,
+                  (p * p) @ (p * p), w @ ((yy - p) ** 2))
+        return cls(shift, {k: float(v) for k, v in zip(SQUARED_ERROR_TERMS, values)})
+
+    def merge(self, other: "SquaredErrorSums") -> "SquaredErrorSums":
+        """The sums of the concatenated data: ``other``'s moved to this shift (binomial expansion)."""
+        if not isinstance(other, SquaredErrorSums):
+            raise InvalidInputError(f"cannot merge SquaredErrorSums with {type(other).__name__}")
+        d, o = other.shift - self.shift, other.sums  # y − s = (y − s') + d
+        moved = {"rows": o["rows"], "w": o["w"], "w2": o["w2"], "wy": o["wy"] + d * o["w"],
+                 "wyy": o["wyy"] + 2 * d * o["wy"] + d * d * o["w"], "wwy": o["wwy"] + d * o["w2"],
+                 "wwyy": o["wwyy"] + 2 * d * o["wwy"] + d * d * o["w2"], "p": o["p"] + d * o["rows"],
+                 "pp": o["pp"] + 2 * d * o["p"] + d * d * o["rows"],
+                 "ppp": o["ppp"] + 3 * d * o["pp"] + 3 * d * d * o["p"] + d ** 3 * o["rows"],
+                 "pppp": o["pppp"] + 4 * d * o["ppp"] + 6 * d * d * o["pp"] + 4 * d ** 3 * o["p"] + d ** 4 * o["rows"],
+                 "sse": o["sse"]}
+        return SquaredErrorSums(self.shift, {k: self.sums[k] + moved[k] for k in SQUARED_ERROR_TERMS})
+
+    __add__ = merge
+
+    def test(self, name: str = "mse") -> PermutationTestResult:
+        """:func:`squared_loss_test` from the sums (the same centred sums of squares, expanded)."""
+        s = self.sums
+        n = s["rows"]
+        if n < 3 or s["w"] <= 0:
+            raise InvalidInputError("the permutation test of the squared error needs at least 3 rows of positive "
+                                    "weight")
+        mean = s["wyy"] + s["w"] * s["pp"] / n - 2.0 * s["wy"] * s["p"] / n
+        aa, bb = s["w2"] - s["w"] ** 2 / n, s["pppp"] - s["pp"] ** 2 / n
+        cc, dd = 4.0 * (s["wwyy"] - s["wy"] ** 2 / n), s["pp"] - s["p"] ** 2 / n
+        ac, bd = -2.0 * (s["wwy"] - s["w"] * s["wy"] / n), s["ppp"] - s["p"] * s["pp"] / n
+        return _clt_result(name, s["sse"], mean, (aa * bb + 2.0 * ac * bd + cc * dd) / (n - 1), s["w"])
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"shift": self.shift, **self.sums}
+
+    def _summary_rows(self) -> list[tuple[str, Any]]:
+        return [("rows", self.sums["rows"]), ("weight", self.sums["w"])]

@@ -50,6 +50,8 @@ __all__ = [
     "loss_sums",
     "loss_baseline",
     "ScoreCells",
+    "bin_starts",
+    "bin_loss_terms",
     "pa_coverage_from_counts",
 ]
 
@@ -215,6 +217,29 @@ def loss_baseline(prevalence: Any, loss: str) -> Any:
     return pi * (1.0 - pi)
 
 
+def bin_starts(cumulative_rows: np.ndarray, max_bins: int) -> np.ndarray:
+    """The first distinct score of each of at most ``max_bins`` bins of adjacent scores of
+    (nearly) equal row count, from the cumulative rows by decreasing score: the edges where
+    they cross i / max_bins of the total (one bin per score when there are no more).
+
+    >>> bin_starts(np.cumsum([5, 1, 1, 1, 1, 1]), 2).tolist()
+    [0, 1]
+    """
+    k = cumulative_rows.shape[0]
+    if k <= max_bins:
+        return np.arange(k)
+    edges = np.searchsorted(cumulative_rows, cumulative_rows[-1] * np.arange(1, max_bins) / max_bins,
+                            side="left") + 1
+    return np.unique(np.r_[0, edges[edges < k]])
+
+
+def bin_loss_terms(thresholds: np.ndarray, starts: np.ndarray, loss: str) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`loss_terms` of the binned scores: every row of a bin scored with the bin's middle
+    distinct score (``thresholds`` decreasing; the exact terms when every bin holds one)."""
+    middle = (starts + np.r_[starts[1:], thresholds.shape[0]] - 1) // 2
+    return loss_terms(np.asarray(thresholds, dtype=np.float64)[middle], loss)
+
+
 @dataclass(frozen=True, eq=False)
 class ScoreCells:
     """Pools of the score bootstrap: (bin of adjacent scores) x (class).
@@ -266,10 +291,8 @@ class ScoreCells:
         exact = k <= max_bins
         if exact:
             starts = np.arange(k)
-        else:  # bins of (nearly) equal row count: edges where the cumulative rows cross i/max_bins
-            rows = np.add(cum_up[1:], cum_un[1:])
-            edges = np.searchsorted(rows, rows[-1] * np.arange(1, max_bins) / max_bins, side="left") + 1
-            starts = np.unique(np.r_[0, edges[edges < k]])
+        else:
+            starts = bin_starts(np.add(cum_up[1:], cum_un[1:]), max_bins)
         bounds = np.r_[starts, k]
 
         def pool(cumulative: np.ndarray) -> np.ndarray:  # sum over each bin's thresholds

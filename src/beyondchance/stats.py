@@ -134,10 +134,10 @@ Task = Literal["binary", "labels", "probabilities", "regression"]
 TASKS: tuple[str, ...] = ("binary", "labels", "probabilities", "regression")
 #: the statistics of each task (the names of :class:`SufficientStatistics` fields)
 STATISTICS: dict[str, tuple[str, ...]] = {
-    "binary": ("confusion", "label_counts", "loss_sums", "scores"),
-    "labels": ("confusion", "label_counts"),
-    "probabilities": ("confusion", "label_counts", "loss_sums", "class_scores"),
-    "regression": ("loss_sums", "moments", "targets", "prediction_moments"),
+    "binary": ("confusion", "label_counts", "loss_sums", "scores", "permutation_cells"),
+    "labels": ("confusion", "label_counts", "permutation_cells"),
+    "probabilities": ("confusion", "label_counts", "loss_sums", "class_scores", "permutation_cells"),
+    "regression": ("loss_sums", "moments", "targets", "prediction_moments", "squared_error_sums"),
 }
 #: losses summed for probability predictions
 PROBABILITY_LOSSES: tuple[str, ...] = ("cross_entropy", "brier")
@@ -1048,7 +1048,7 @@ class ClassScoreCounts(SummaryDisplay):
 # =====================================================================================
 
 _FIELDS = ("confusion", "label_counts", "loss_sums", "scores", "class_scores", "moments", "targets",
-           "prediction_moments")
+           "prediction_moments", "permutation_cells", "squared_error_sums")
 
 
 def _merge_optional(a: Any, b: Any, name: str) -> Any:
@@ -1096,6 +1096,14 @@ class SufficientStatistics(SummaryDisplay):
     targets : :class:`ValueHistogram` of the target (regression)
     prediction_moments : :class:`Moments` of the predictions (regression; with the
         target's and the squared-error sum, the permutation test of the squared error)
+    permutation_cells : ``beyondchance.permutation_clt.PermutationCells`` of weighted
+        data (None when unweighted: the exact tests need no more): rows, Σw per (distinct
+        score, class) (``"binary"``, exact scores only) or per (predicted class, class)
+        (``"labels"``; ``"probabilities"``: the arg-max class) and Σw² per class — the
+        permutation CLT test of the weighted rows
+    squared_error_sums : ``beyondchance.permutation_rows.SquaredErrorSums`` of weighted
+        regression data (None when unweighted: the moments give the test) — the permutation
+        CLT test of the weighted squared error
     threshold : the decision threshold of a binary task's confusion matrix
     pos_label : the positive label of a binary task
     """
@@ -1111,6 +1119,8 @@ class SufficientStatistics(SummaryDisplay):
     threshold: float | None = None
     pos_label: Any = None
     prediction_moments: Moments | None = None
+    permutation_cells: Any = None
+    squared_error_sums: Any = None
 
     def __post_init__(self) -> None:
         if self.task not in TASKS:

@@ -25,6 +25,8 @@ from .._validation import (
 from .._warnings import InvalidInputError
 from ..baselines import get_loss
 from ..confusion import ConfusionMatrix
+from ..permutation_clt import PermutationCells
+from ..permutation_rows import SquaredErrorSums
 from ..curves import ThresholdCounts, _counts_unweighted, _counts_weighted, threshold_counts
 from ..stats import (
     PROBABILITY_LOSSES,
@@ -152,6 +154,8 @@ def _binary(spec: Spec, y_true: Any, y_score: Any, sample_weight: Any) -> Suffic
         codes = yb.astype(np.intp)
         sums = {name: _wsum(w, get_loss(name).sample_losses_proba(proba, codes)) for name in PROBABILITY_LOSSES}
         out["loss_sums"] = LossSums(_total(w, n), sums)
+    if spec.wants("permutation_cells") and w is not None and spec.score_bins is None:
+        out["permutation_cells"] = PermutationCells.of_scores(yb, s, w)
     if spec.wants("scores"):
         if spec.score_bins is None:
             out["scores"] = threshold_counts(y_true, s, sample_weight=w, pos_label=spec.pos_label)
@@ -170,6 +174,11 @@ def _labels(spec: Spec, y_true: Any, y_pred: Any, sample_weight: Any) -> Suffici
         out["confusion"] = cm
         if spec.wants("label_counts"):
             out["label_counts"] = LabelCounts(cm.labels, cm.true_counts)
+        if spec.wants("permutation_cells") and sample_weight is not None:
+            codes, pred_codes, _ = encode_labels(y_true, y_pred, labels=cm.labels)
+            out["permutation_cells"] = PermutationCells.from_codes(
+                pred_codes, codes, check_sample_weight(sample_weight, codes.shape[0]), keys=cm.labels,
+                classes=cm.labels)
     else:
         yt = as_1d(y_true, "y_true")
         check_consistent_length(y_true=yt, y_pred=as_1d(y_pred, "y_pred"))
@@ -242,6 +251,9 @@ def probability_statistics(
         out["loss_sums"] = LossSums(_total(w, n), sums)
     if wants("class_scores"):
         out["class_scores"] = class_score_counts(codes, proba, classes, w, score_bins=score_bins)
+    if wants("permutation_cells") and w is not None:
+        out["permutation_cells"] = PermutationCells.from_codes(np.argmax(proba, axis=1), codes, w, keys=classes,
+                                                               classes=classes)
     return SufficientStatistics("probabilities", **out)
 
 
@@ -307,6 +319,8 @@ def regression_statistics(
         out["moments"] = Moments.of_checked(y, w)
     if wants("prediction_moments"):
         out["prediction_moments"] = Moments.of_checked(f, w)
+    if wants("squared_error_sums") and w is not None:
+        out["squared_error_sums"] = SquaredErrorSums.of_rows(y, f, w)
     if wants("targets"):
         out["targets"] = ValueHistogram.of_checked(y, w, target_bin_width)
     return SufficientStatistics("regression", **out)

@@ -46,6 +46,8 @@ import numpy as np
 from .._validation import as_1d, binary_target, encode_labels
 from .._warnings import InvalidInputError
 from ..confusion import ConfusionMatrix
+from ..permutation_clt import PermutationCells
+from ..permutation_rows import SQUARED_ERROR_TERMS, SquaredErrorSums
 from ..stats import (
     PROBABILITY_LOSSES,
     BinnedScoreCounts,
@@ -164,8 +166,9 @@ def binary_queries(
     )
     if units:
         w = f"CASE WHEN {w} > 0 THEN {lit(1.0)} ELSE {lit(0.0)} END"
-    if score_bins is None:
-        q2 = f"SELECT y, s, SUM(w) AS w FROM (SELECT {y} AS y, {s} + 0.0 AS s, {w} AS w FROM {relation}) t GROUP BY y, s"
+    if score_bins is None:  # rows and Σw² too: the permutation CLT of weighted rows (PermutationCells)
+        q2 = (f"SELECT y, s, SUM(w) AS w, COUNT(*) AS n_rows, SUM(w * w) AS w2 FROM (SELECT {y} AS y, {s} + 0.0 AS s, "
+              f"{w} AS w FROM {relation}) t GROUP BY y, s")
     else:
         q2 = (
             f"SELECT y, k, MIN(CASE WHEN w > 0 THEN s ELSE NULL END) AS smin, SUM(w) AS w FROM (SELECT {y} AS y, FLOOR({s} * {int(score_bins)}) AS k, "
@@ -219,7 +222,7 @@ def labels_query(
     )
     keys = ("g, " if group else "") + ("y, p" if by_prediction else "y")
     return (
-        f"SELECT {keys}, COUNT(*) AS n_rows, SUM(w) AS w, SUM(bad_y) AS bad_y, SUM(bad_p) AS bad_p, "
+        f"SELECT {keys}, COUNT(*) AS n_rows, SUM(w) AS w, SUM(w * w) AS w2, SUM(bad_y) AS bad_y, SUM(bad_p) AS bad_p, "
         f"SUM(w_nan) AS w_nan, SUM(w_neg) AS w_neg FROM ({inner}) t GROUP BY {keys}"
     )
 
@@ -272,7 +275,7 @@ def probabilities_query(
         f"SUM(w * -LN({_clip(f'c{j}')})) AS ce{j}, SUM(w * (sq - 2 * c{j} + 1)) AS br{j}" for j in range(k)
     )
     return (
-        f"SELECT {keys}, COUNT(*) AS n_rows, SUM(w) AS w, SUM(bad_y) AS bad_y, SUM(w_nan) AS w_nan, "
+        f"SELECT {keys}, COUNT(*) AS n_rows, SUM(w) AS w, SUM(w * w) AS w2, SUM(bad_y) AS bad_y, SUM(w_nan) AS w_nan, "
         "SUM(w_neg) AS w_neg, SUM(bad_c) AS bad_c, SUM(neg_c) AS neg_c, SUM(gt1_c) AS gt1_c, "
         f"SUM(off_c) AS off_c, SUM(zero_c) AS zero_c, {sums} FROM ({level3}) t3 GROUP BY {keys}"
     )
@@ -322,14 +325,23 @@ def regression_queries(
         f"SUM(w * ABS(f - y)) AS ab{pins} FROM ({inner}) t"
     )
 
-    def second(mean: float, histogram: bool, bin_width: float | None, mean_f: float | None = None) -> str:
-        """``mean_f``: the predictions' mean, whose centred sum of squares (m2f) is wanted too."""
+    def second(mean: float, histogram: bool, bin_width: float | None, mean_f: float | None = None,
+               squared: bool = False) -> str:
+        """``mean_f``: the predictions' mean, whose centred sum of squares (m2f) is wanted too;
+        ``squared``: and the sums of :class:`~beyondchance.permutation_rows.SquaredErrorSums`
+        of y and f shifted by it (columns ``s_<term>``)."""
         m = lit(mean)
         src = f"SELECT {y} AS y, {f} AS f, {w} AS w FROM {relation}"
         m2 = f"SUM(w * ((y - {m}) * (y - {m}))) AS m2"
         if mean_f is not None:
             mf = lit(mean_f)
             m2 += f", SUM(w * ((f - {mf}) * (f - {mf}))) AS m2f"
+        if squared and mean_f is not None:
+            yc, fc = f"(y - {mf})", f"(f - {mf})"
+            terms = {"rows": lit(1.0), "w": "w", "w2": "w * w", "wy": f"w * {yc}", "wyy": f"w * {yc} * {yc}",
+                     "wwy": f"w * w * {yc}", "wwyy": f"w * w * {yc} * {yc}", "p": fc, "pp": f"{fc} * {fc}",
+                     "ppp": f"{fc} * {fc} * {fc}", "pppp": f"{fc} * {fc} * {fc} * {fc}", "sse": "w * ((y - f) * (y - f))"}
+            m2 += "".join(f", SUM({e}) AS s_{k}" for k, e in terms.items())
         if not histogram:
             return f"SELECT {m2} FROM ({src}) t"
         key = "y + 0.0" if bin_width is None else f"FLOOR(y / {lit(bin_width)})"
@@ -451,8 +463,15 @@ def _binary(runner: Runner, spec: Spec, q, rel, kinds, y_true: str, y_score: str
         }
         assert tuple(sums) == PROBABILITY_LOSSES
         out["loss_sums"] = LossSums(float(w.sum()), sums)
-    if spec.wants("scores"):
-        out["scores"] = score_statistic(runner.run(q2), spec.pos_label, pos_label, spec.score_bins)
+    cells = spec.wants("permutation_cells") and weight is not None and spec.score_bins is None
+    if spec.wants("scores") or cells:
+        r2 = runner.run(q2)
+        if spec.wants("scores"):
+            out["scores"] = score_statistic(r2, spec.pos_label, pos_label, spec.score_bins)
+        if cells:
+            row_pos, _ = binary_target(as_1d(r2["y"], "y_true"), pos_label=spec.pos_label)
+            out["permutation_cells"] = PermutationCells.of_scores(row_pos, _f64(r2["s"]), _f64(r2["w"]),
+                                                                  rows=_f64(r2["n_rows"]), squares=_f64(r2["w2"]))
     return SufficientStatistics("binary", threshold=spec.threshold, pos_label=pos_label, **out)
 
 
@@ -478,6 +497,11 @@ def _labels(runner: Runner, spec: Spec, q, rel, kinds, y_true: str, y_pred: str,
         out["confusion"] = cm
         if spec.wants("label_counts"):
             out["label_counts"] = LabelCounts(cm.labels, cm.true_counts)
+        if spec.wants("permutation_cells") and weight is not None:
+            codes, pred_codes, _ = encode_labels(r["y"], r["p"], labels=cm.labels)
+            out["permutation_cells"] = PermutationCells.from_codes(pred_codes, codes, w, keys=cm.labels,
+                                                                   classes=cm.labels, rows=_f64(r["n_rows"]),
+                                                                   squares=_f64(r["w2"]))
     else:
         codes, _, classes = encode_labels(r["y"], labels=spec.labels)
         out["label_counts"] = LabelCounts(classes, np.bincount(codes, weights=w, minlength=classes.shape[0]))
@@ -522,6 +546,9 @@ def _probabilities(runner: Runner, spec: Spec, q, rel, kinds, y_true: str, proba
         rows = np.arange(codes.shape[0])
         sums = {"cross_entropy": float(ce[rows, codes].sum()), "brier": float(br[rows, codes].sum())}
         out["loss_sums"] = LossSums(float(w.sum()), sums)
+    if spec.wants("permutation_cells") and weight is not None:
+        out["permutation_cells"] = PermutationCells.from_codes(a, codes, w, keys=classes, classes=classes,
+                                                               rows=_f64(r["n_rows"]), squares=_f64(r["w2"]))
     if spec.wants("class_scores"):
         r2 = runner.run(class_scores_query(q, rel, kinds, y_true=y_true, y_proba=proba, weight=weight,
                                            normalize=spec.normalize, score_bins=spec.score_bins))
@@ -557,13 +584,16 @@ def _regression(runner: Runner, spec: Spec, q, rel, kinds, y_true: str, y_pred: 
         names = [lo.name for lo in spec.regression_losses()]
         values = [_total(r, "sq"), _total(r, "ab")] + [_total(r, f"pin{i}") for i in range(len(spec.pinball_alphas))]
         out["loss_sums"] = LossSums(total, dict(zip(names, values)))
-    if spec.wants("moments") or spec.wants("targets") or spec.wants("prediction_moments"):
+    squared = spec.wants("squared_error_sums") and weight is not None
+    if spec.wants("moments") or spec.wants("targets") or spec.wants("prediction_moments") or squared:
         mean = _total(r, "wy") / total
-        mean_f = _total(r, "wf") / total if spec.wants("prediction_moments") else None
-        r2 = runner.run(second(mean, spec.wants("targets"), spec.target_bin_width, mean_f))
+        mean_f = _total(r, "wf") / total if spec.wants("prediction_moments") or squared else None
+        r2 = runner.run(second(mean, spec.wants("targets"), spec.target_bin_width, mean_f, squared))
+        if squared:
+            out["squared_error_sums"] = SquaredErrorSums(mean_f, {k: _total(r2, f"s_{k}") for k in SQUARED_ERROR_TERMS})
         if spec.wants("moments"):
             out["moments"] = Moments(total, mean, max(_total(r2, "m2"), 0.0))
-        if mean_f is not None:
+        if spec.wants("prediction_moments"):
             out["prediction_moments"] = Moments(total, mean_f, max(_total(r2, "m2f"), 0.0))
         if spec.wants("targets"):
             out["targets"] = ValueHistogram.from_groups(

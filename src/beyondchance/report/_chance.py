@@ -26,9 +26,13 @@ Weighted data, class probabilities and regression
 rows with each row's weight attached to its label, with the report's number of resamples
 and seed (fewer when the rows times the draws exceed ``ROW_BUDGET``); the squared error of
 a regression (MSE, R²) by the permutation central limit theorem from the moments
-(asymptotic).  A report from a DuckDB/Spark relation gives these rows no p-value and says
-why in ``pvalue_method`` — except the MSE and R² of unweighted rows, whose test the
-statistics give (the Moments of y and of the predictions, the squared-error sum)."""
+(asymptotic).  Weighted labels and binary scores beyond ``ROW_BUDGET``, and on DuckDB/Spark:
+the permutation CLT of their weighted cells (:mod:`beyondchance.permutation_clt`, asymptotic;
+the cells come from the engine's scan, or from the rows in memory — the same cells, so the
+same p-value with the same seed).  A report from a DuckDB/Spark relation gives the other row
+tests no p-value and says why in ``pvalue_method`` — except the MSE and R², whose test the
+statistics give (unweighted: the Moments of y and of the predictions, the squared-error sum;
+weighted: :class:`~beyondchance.permutation_rows.SquaredErrorSums`)."""
 
 from __future__ import annotations
 
@@ -40,6 +44,7 @@ import numpy as np
 from .._warnings import InvalidInputError
 from ..baselines import PinballLoss
 from ..metrics import METRICS, get_metric
+from ..permutation_clt import CLT_METHOD, PermutationCells, clt_tests_of_labels, clt_tests_of_scores
 from ..permutation_rows import (
     binary_statistic,
     multiclass_statistic,
@@ -80,6 +85,9 @@ def describe_test(r: PermutationTestResult) -> str:
         return "binomial, against the no-information rate"
     if r.method == "permutation CLT":
         return "permutation, normal approximation from the moments (asymptotic)"
+    if r.method == CLT_METHOD:
+        return (f"permutation, normal approximation of the weighted cells (asymptotic), {r.n_resamples} Monte Carlo "
+                f"draws (s.e. {r.pvalue_standard_error:.2g})")
     return f"permutation, {r.n_resamples} Monte Carlo draws (s.e. {r.pvalue_standard_error:.2g})"
 
 
@@ -104,15 +112,15 @@ def chance_test(name: str, *, task: str, confusion: Any, counts: Any, weighted: 
         if not counts.is_defined:
             raise InvalidInputError("y_true holds a single class: every permutation gives the same value")
         return permutation_test_of_scores(name, counts, n_resamples=n_resamples, random_state=seed,
-                                          max_bins=_permutation_bins(counts))
+                                          max_bins=_permutation_bins(counts.thresholds.size))
     raise InvalidInputError(f"no p-value against chance for {name}; it applies to the labeling metrics and the "
                             "AUCs and losses of binary scores")
 
 
-def _permutation_bins(tc: Any) -> int:
-    """Cells of the permutation test: one per distinct score when the bootstrap has them,
-    else ``PERMUTATION_BINS`` bins."""
-    return MAX_SCORE_BINS if tc.thresholds.size <= MAX_SCORE_BINS else PERMUTATION_BINS
+def _permutation_bins(n_distinct: int) -> int:
+    """Cells of the permutation test of ``n_distinct`` scores: one per distinct score when the
+    bootstrap has them, else ``PERMUTATION_BINS`` bins."""
+    return MAX_SCORE_BINS if n_distinct <= MAX_SCORE_BINS else PERMUTATION_BINS
 
 
 def chance_pvalues(report: dict[str, Any], names: list[str], *, n_resamples: int, seed: int
@@ -179,7 +187,7 @@ def _from_statistics(report: dict[str, Any], names: list[str], *, n_resamples: i
     scored = tuple(name for name in names if name in SCORE_MEASURES)
     if scored and tc is not None and tc.is_defined:
         try:
-            bins = _permutation_bins(tc)
+            bins = _permutation_bins(tc.thresholds.size)
             results.update(permutation_tests_of_scores(
                 scored, tc, n_resamples=n_resamples, random_state=seed, max_bins=bins,
                 cells=report.get("score_cells") if bins == MAX_SCORE_BINS else None))
@@ -198,6 +206,10 @@ _REGRESSION = {"mae": "absolute", "d2_absolute_error": "absolute", "pinball_loss
                "d2_pinball_score": "pinball"}
 
 
+#: why an engine's row has no p-value when others of the report have one
+_NEEDS_ROWS = "the Monte Carlo permutation test of the rows needs them in memory; evaluate the rows in memory"
+
+
 def _from_rows(report: dict[str, Any], names: list[str], *, n_resamples: int, seed: int, why: dict[str, str]
                ) -> dict[str, PermutationTestResult]:
     """The row permutation tests of :mod:`beyondchance.permutation_rows` (the rows in
@@ -205,14 +217,21 @@ def _from_rows(report: dict[str, Any], names: list[str], *, n_resamples: int, se
     the reasons of the rows left out when others have a test)."""
     inp = report.get("inputs")
     stats = report.get("statistics")
-    if inp is None and stats is not None and stats.task == "regression" and report.get("total_weight") is None \
-            and stats.prediction_moments is not None and ("mse" in names or "r2" in names):
-        t = squared_loss_test_of_moments(int(report["n"]), stats.moments, stats.prediction_moments,
-                                         stats.loss_sums.risk("squared") * stats.loss_sums.weight)
-        why.update(dict.fromkeys(names, "the Monte Carlo permutation test of the rows needs them in memory; "
-                                        "evaluate the rows in memory"))
-        return {name: t for name in ("mse", "r2") if name in names}
+    if inp is None and stats is not None and stats.task == "regression" and ("mse" in names or "r2" in names):
+        t = None  # the squared error's permutation CLT from the engine's statistics
+        if report.get("total_weight") is None and stats.prediction_moments is not None:
+            t = squared_loss_test_of_moments(int(report["n"]), stats.moments, stats.prediction_moments,
+                                             stats.loss_sums.risk("squared") * stats.loss_sums.weight)
+        elif stats.squared_error_sums is not None:  # weighted
+            t = stats.squared_error_sums.test()
+        if t is not None:
+            why.update(dict.fromkeys(names, _NEEDS_ROWS))
+            return {name: t for name in ("mse", "r2") if name in names}
     if inp is None:
+        if report.get("permutation_cells") is not None or report.get("score_permutation_cells") is not None:
+            return _clt_tests(report, names, report.get("permutation_cells"), report.get("score_permutation_cells"),
+                              n_resamples=n_resamples, seed=seed, why=why,
+                              reason=_NEEDS_ROWS)
         raise InvalidInputError("the permutation test of weighted rows, class probabilities or a regression "
                                 "shuffles the rows, which this engine's statistics do not hold (of unweighted "
                                 "regression rows they give the squared error's); evaluate the rows in memory")
@@ -221,7 +240,13 @@ def _from_rows(report: dict[str, Any], names: list[str], *, n_resamples: int, se
         return _regression_tests(inp, names, report.get("quantile"), n_resamples=n_resamples, seed=seed, why=why)
     k = inp.classes.size
     cost = {"binary-labels": 1, "binary-scores": 4, "multiclass-labels": k}.get(task, 4 * k)
-    draws = permutation_draws(n, n_resamples, cost=cost)  # before building anything: a clear refusal
+    try:
+        draws = permutation_draws(n, n_resamples, cost=cost)  # before building anything: a clear refusal
+    except InvalidInputError as exc:
+        if w is None:  # unweighted rows (class probabilities): no CLT form of their tests
+            raise
+        return _clt_tests(report, names, *_cells_of_inputs(inp, report), n_resamples=n_resamples, seed=seed,
+                          why=why, reason=str(exc))
     greater = {name: name not in ("log_loss", "brier") and
                (name not in METRICS or bool(get_metric(name).greater_is_better)) for name in names}
     if task in ("binary-labels", "binary-scores"):
@@ -245,6 +270,44 @@ def _from_rows(report: dict[str, Any], names: list[str], *, n_resamples: int, se
             return {**labeling(idx), **scoring(idx)}
 
     return row_permutation_tests(statistic, n, greater, n_resamples=draws, random_state=seed)
+
+
+def _cells_of_inputs(inp: Any, report: dict[str, Any]) -> tuple[Any, Any]:
+    """(the cells of the predicted labels, the cells of the distinct scores) of weighted rows in
+    memory, as the engines compute them (:class:`~beyondchance.permutation_clt.PermutationCells`)."""
+    w, task = inp.weight, inp.task
+    if task == "binary-scores":
+        pos = _index(inp.classes, report.get("positive_label"))
+        scores = inp.scores if inp.scores.ndim == 1 else inp.scores[:, pos]
+        labels = None
+        if inp.given is not None:
+            codes, pred_codes, classes = inp.given
+            labels = PermutationCells.from_codes(pred_codes, codes, w, keys=classes, classes=classes)
+        return labels, PermutationCells.of_scores(inp.codes == pos, scores, w)
+    pred = np.argmax(inp.proba, axis=1) if task == "multiclass-probabilities" else inp.pred_codes
+    return PermutationCells.from_codes(pred, inp.codes, w, keys=inp.classes, classes=inp.classes), None
+
+
+def _clt_tests(report: dict[str, Any], names: list[str], labels: Any, scores: Any, *, n_resamples: int, seed: int,
+               why: dict[str, str], reason: str) -> dict[str, PermutationTestResult]:
+    """The permutation CLT tests (:mod:`beyondchance.permutation_clt`) of the labeling metrics
+    (from the cells of the predicted labels, or of the scores at the threshold) and of the
+    AUCs and losses of binary scores (the cells of the distinct scores, pooled into
+    ``PERMUTATION_BINS`` bins beyond ``MAX_SCORE_BINS``); ``why``: ``reason`` for the others."""
+    labeling = tuple(nm for nm in names if nm in METRICS)
+    scored = tuple(nm for nm in names if nm in SCORE_MEASURES)
+    out: dict[str, PermutationTestResult] = {}
+    if labeling and labels is not None:
+        binary = report.get("positive_label") is not None and labels.classes.size == 2
+        out.update(clt_tests_of_labels(labels, labeling, pos=_index(labels.classes, report["positive_label"])
+                                       if binary else None, n_resamples=n_resamples, random_state=seed))
+    if scores is not None and (scored or (labeling and labels is None)):
+        measures = scored + (labeling if labels is None else ())
+        out.update(clt_tests_of_scores(scores, measures, threshold=report.get("threshold"),
+                                       max_bins=_permutation_bins(scores.keys.size), n_resamples=n_resamples,
+                                       random_state=seed))
+    why.update(dict.fromkeys(names, reason))
+    return out
 
 
 def _index(classes: np.ndarray, label: Any) -> int:

@@ -242,6 +242,8 @@ class _Prepared:
     quantile: float | None = None  # regression: the level of a quantile model's pinball loss
     given: Any = None  # predicted labels given with binary scores: their confusion matrix (over y_true and y_pred)
     given_counts0: Any = None  # and the row counts of y_true over its classes
+    cells: Any = None  # weighted: the PermutationCells of the predicted labels (permutation CLT)
+    score_cells: Any = None  # weighted binary scores: the PermutationCells of the distinct scores
 
 
 def _prepare(
@@ -301,13 +303,14 @@ def _prepare(
         if detected != "binary-scores":
             raise InvalidInputError(f"predicted labels (y_pred) go with the scores of a binary task; y_score makes a "
                                     f"{detected} report ({reason})")
-        p.given, p.given_counts0 = _union_confusion(src, classes, counts0, y_true=y_true, y_pred=y_pred,
-                                                    weight=weight, labels=labels)
+        p.given, p.given_counts0, p.cells = _union_confusion(src, classes, counts0, y_true=y_true, y_pred=y_pred,
+                                                             weight=weight, labels=labels)
         return p
     if detected in ("labels", "binary-labels") and y_pred is None:
         y_pred = y_score[0]  # a score column holding labels (an integer column: as evaluate() reads it)
     if detected in ("labels", "binary-labels", "multiclass-labels"):
-        cm, full = _union_confusion(src, classes, counts0, y_true=y_true, y_pred=y_pred, weight=weight, labels=labels)
+        cm, full, p.cells = _union_confusion(src, classes, counts0, y_true=y_true, y_pred=y_pred, weight=weight,
+                                             labels=labels)
         union = np.asarray(cm.labels)
         p.classes, p.counts0, p.stats = union, full, cm
         if detected == "labels":
@@ -323,24 +326,26 @@ def _prepare(
 
 
 def _union_confusion(src: _Source, classes: np.ndarray, counts0: np.ndarray, *, y_true: str, y_pred: str,
-                     weight: str | None, labels: Any) -> tuple[Any, np.ndarray]:
-    """The confusion matrix of (y_true, y_pred) over the union of their labels, and the row
-    counts of y_true over that union (0 for a label only predicted)."""
-    cm = src.statistics(y_true=y_true, y_pred=y_pred, weight=weight, task="labels", statistics=("confusion",),
-                        labels=labels).confusion
+                     weight: str | None, labels: Any) -> tuple[Any, np.ndarray, Any]:
+    """The confusion matrix of (y_true, y_pred) over the union of their labels, the row
+    counts of y_true over that union (0 for a label only predicted) and, weighted, the
+    PermutationCells of the predicted labels (from the same scan)."""
+    st = src.statistics(y_true=y_true, y_pred=y_pred, weight=weight, task="labels",
+                        statistics=("confusion", "permutation_cells"), labels=labels)
+    cm = st.confusion
     idx = {(_label(c)): i for i, c in enumerate(np.asarray(cm.labels).tolist())}
     full = np.zeros(len(idx))
     for c, n in zip(classes.tolist(), counts0.tolist()):
         if _label(c) in idx:
             full[idx[_label(c)]] = n
-    return cm, full
+    return cm, full, st.permutation_cells
 
 
 def _scan_scores(src: _Source, p: _Prepared, *, y_true: str, y_score: str, weight: str | None, pos: Any,
                  score_bins: int | None) -> None:
     stats = src.statistics(y_true=y_true, y_score=y_score, weight=weight, task="binary", pos_label=pos,
-                           statistics=("scores",), score_bins=score_bins)
-    p.stats = stats.scores
+                           statistics=("scores", "permutation_cells"), score_bins=score_bins)
+    p.stats, p.score_cells = stats.scores, stats.permutation_cells
 
 
 def _scan_replicates(src: _Source, p: _Prepared, *, y_true: str, y_score: Sequence[str], y_pred: str | None,
@@ -450,6 +455,8 @@ def _report(
                               pos_label=pos[0] if pos is not None else pos_label, n_rows=p.n_rows,
                               weighted=p.weighted, replicates=replicates)
         out["notes"] = list(out.get("notes", ())) + notes
+        out["permutation_cells"] = p.stats.permutation_cells if p.task == "multiclass-probabilities" else p.cells
+        out["score_permutation_cells"] = p.score_cells
         return out, p.task, p.source, p.reason
 
     report = _run(compute, metrics=metrics, confidence_level=confidence_level, n_resamples=n_resamples,
