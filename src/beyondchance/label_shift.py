@@ -66,7 +66,7 @@ EM_BINS = 10
 #: the test of the label-shift assumption compares the window with the fit on this many bins
 TEST_BINS = 20
 #: a window with more scores beyond the reference's range than label shift allows at this
-#: level fails the assumption whatever the chi-square says (:func:`_support_p_value`)
+#: level fails the assumption whatever the chi-square says (``_support_p_value``)
 SUPPORT_LEVEL = 1e-3
 _EM_TOL = 1e-8
 _EM_MAX_ITER = 1000
@@ -106,7 +106,7 @@ class LabelFreeEstimate:
     caveats : what limits the estimate, in words
     n_reference, n_window, confidence_level, n_resamples
     support_p_value : a bound on the p-value of the window's rows beyond the reference's
-        score range under label shift (:func:`_support_p_value`)
+        score range under label shift (``_support_p_value``)
     """
 
     prevalence: float
