@@ -487,7 +487,7 @@ def estimate_from_statistics(
     if 1 - b_r - a_r <= 0 and method == "acc":
         raise InvalidInputError(f"adjusted classify-and-count needs a reference classifier that separates the classes "
                                 f"at the threshold {thr:g}; there TPR − FPR = {1 - b_r - a_r:.3g}: choose another "
-                                f"threshold, or method='em'")
+                                f"threshold (threshold=, CLI --threshold), or method='em' (estimate_performance)")
     if 1 - b_r - a_r <= 0.05:
         caveats.append(f"the reference classifier barely separates the classes at the threshold (TPR − FPR = "
                        f"{1 - b_r - a_r:.3f}): adjusted classify-and-count is unstable")
