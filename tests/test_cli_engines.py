@@ -233,6 +233,11 @@ def by_data(tmp_path_factory) -> dict:
     cls = rng.choice(["a", "b", "c"], n)
     frame = pd.DataFrame({"month": month, "y": pd.array(y, dtype="Int64"), "s": s, "w": rng.random(n) + 0.5,
                           "cls": cls, "pc": np.where(rng.random(n) < 0.6, cls, rng.choice(["a", "b", "c"], n))})
+    q = rng.dirichlet(np.ones(3), n)  # class probabilities of cls (columns a, b, c)
+    q[np.arange(n), np.searchsorted(["a", "b", "c"], cls)] += 0.5
+    q = (q / q.sum(1, keepdims=True)).round(2)
+    q[:, 2] = 1 - q[:, :2].sum(1)
+    frame["qa"], frame["qb"], frame["qc"] = q[:, 0], q[:, 1], q[:, 2]
     frame.loc[month == "2024-10-01", "y"] = pd.NA
     partial = frame.copy()
     partial.loc[partial.index[partial["month"] == "2024-02-01"][:3], "y"] = pd.NA
@@ -286,6 +291,36 @@ def test_compare_by_score_bins_needs_an_engine(by_data):
     line = _error("compare", by_data["by", "parquet"], "--by", "month", "--y-true", "y", "--y-score", "s",
                   "--score-bins", "10")
     assert "--engine duckdb or spark" in line
+
+
+PROBABILITIES = ["--by", "month", "--y-true", "cls", "--y-score", "qa", "--y-score", "qb", "--y-score", "qc",
+                 "--weight", "w", "--seed", "4"]
+
+
+def _decomposed(d: dict) -> list[dict]:
+    """The rows of the decomposition of the one-vs-rest AUCs and losses of probabilities."""
+    rows = [c for c in d["changes"] if c["metric"] in ("roc_auc", "roc_auc_weighted", "log_loss", "brier")]
+    assert rows and all(c["expected_ci"] is not None and c["classifier_effect_ci"] is not None for c in rows)
+    return rows
+
+
+def test_compare_by_duckdb_decomposes_probabilities_as_memory(by_data):
+    """The one-vs-rest AUCs and losses of class probabilities: DuckDB's decomposition and
+    intervals (the bootstrap's groups of rows summed in SQL) are memory's, with the seed."""
+    mem = _json("compare", by_data["by", "csv"], *PROBABILITIES)
+    ddb = _json("compare", by_data["by", "csv"], *PROBABILITIES, "--engine", "duckdb")
+    assert not any("not decomposed" in note for note in ddb["notes"])
+    _close(_decomposed(mem), _decomposed(ddb))
+    _close(_strip(mem), _strip(ddb))
+
+
+@pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas")
+def test_compare_by_spark_decomposes_probabilities_as_memory(by_data, spark):
+    mem = _json("compare", by_data["by", "parquet"], *PROBABILITIES)
+    result = CliRunner().invoke(main, ["compare", by_data["by", "parquet"], *PROBABILITIES, "--engine", "spark",
+                                       *FAST])
+    assert result.exit_code == 0, result.output
+    _close(_decomposed(mem), _decomposed(json.loads(result.stdout)))
 
 
 @pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas")

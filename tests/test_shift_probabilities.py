@@ -174,18 +174,60 @@ def test_compare_weighted_and_text_labels():
     assert ch.classifier_effect_ci is not None
 
 
-def test_engine_statistics_say_why_not_decomposed():
+@pytest.mark.parametrize("score_bins", [None, 20])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_sql_statistics_equal_the_rows(weighted, score_bins):
+    """DuckDB's ProbabilityStatistics (histograms, loss sums, the bootstrap's groups of rows)
+    equal those of the rows in file order — of the scores in the engine's bins with
+    ``score_bins`` — so the engines decompose exactly as memory does."""
+    import pandas as pd
+
+    from beyondchance.engines.duckdb import DuckDBRunner
+    from beyondchance.engines.sql_replicates import sql_probability_statistics
+
+    y, P = _rows(700, [0.5, 0.3, 0.2], seed=12, ties=True)
+    P[:300] = _rows(300, [0.5, 0.3, 0.2], seed=13)[1]  # ties and distinct scores
+    w = np.random.default_rng(14).exponential(1.0, y.size) if weighted else None
+    frame = pd.DataFrame({"y": y, "p0": P[:, 0], "p1": P[:, 1], "p2": P[:, 2], "w": 1.0 if w is None else w})
+    rows = P if score_bins is None else np.floor(P * score_bins)  # the engine's bins keep their order
+    mem = ProbabilityStatistics.from_codes(y, P, (0, 1, 2), w, seed=5)
+    binned = ProbabilityStatistics.from_codes(y, rows, (0, 1, 2), w, seed=5)
+    runner = DuckDBRunner(frame)
+    try:
+        sql = sql_probability_statistics(runner, y_true="y", proba=["p0", "p1", "p2"],
+                                         weight="w" if weighted else None, classes=[0, 1, 2],
+                                         score_bins=score_bins, seed=5)
+    finally:
+        runner.close()
+    for a, b in zip(binned.hists + binned.groups.hists, sql.hists + sql.groups.hists):
+        assert a.shape == b.shape and np.allclose(a, b, rtol=1e-12, atol=1e-12)
+    for m in ("log_loss", "brier"):
+        assert np.allclose(mem.losses[m], sql.losses[m], rtol=1e-12)
+        assert np.allclose(mem.groups.losses[m], sql.groups.losses[m], rtol=1e-12, atol=1e-12)
+
+
+def test_engines_decompose_as_memory():
+    """compare on DuckDB (data frames) gives the decomposition of memory with the same seed:
+    the same values, expected values and intervals."""
     import pandas as pd
 
     from beyondchance.report.engine import compare_sources
 
-    y, P = _rows(400, [0.5, 0.3, 0.2], seed=11)
-    frames = {name: pd.DataFrame({"y": y[s], "p0": P[s, 0], "p1": P[s, 1], "p2": P[s, 2]})
-              for name, s in (("a", slice(0, 200)), ("b", slice(200, 400)))}
-    c = compare_sources(frames, y_true="y", y_score=["p0", "p1", "p2"], engine="duckdb", n_resamples=100,
-                        dbt_samples=1024)
-    assert c.change("b", "roc_auc").direction == "not decomposed"
-    assert any("decomposed from the rows" in note for note in c.notes)
+    y, P = _rows(600, [0.5, 0.3, 0.2], seed=11)
+    w = np.random.default_rng(15).random(y.size) + 0.5
+    parts = (("a", slice(0, 300)), ("b", slice(300, 600)))
+    frames = {name: pd.DataFrame({"y": y[s], "p0": P[s, 0], "p1": P[s, 1], "p2": P[s, 2], "w": w[s]})
+              for name, s in parts}
+    kw = dict(n_resamples=100, dbt_samples=1024, random_state=3)
+    eng = compare_sources(frames, y_true="y", y_score=["p0", "p1", "p2"], weight="w", engine="duckdb", **kw)
+    mem = bc.compare({name: (y[s], P[s], w[s]) for name, s in parts}, **kw)
+    for m in NAMES:
+        a, b = mem.change("b", m), eng.change("b", m)
+        assert b.decomposition is not None, m
+        for field in ("value", "expected_value", "classifier_effect"):
+            assert getattr(b, field) == pytest.approx(getattr(a, field), rel=1e-9, abs=1e-12), (m, field)
+        for field in ("expected_ci", "classifier_effect_ci"):
+            assert np.allclose(getattr(b, field), getattr(a, field), rtol=1e-9, atol=1e-12), (m, field)
 
 
 def test_simulation_quick_coverage():

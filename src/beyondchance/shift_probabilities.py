@@ -76,7 +76,7 @@ from ._warnings import InvalidInputError
 from .baselines import get_loss
 from .replicates import DEFAULT_GROUPS, row_groups
 
-__all__ = ["ProbabilityStatistics", "metrics_at_probabilities", "DECOMPOSABLE_PROBABILITIES"]
+__all__ = ["ProbabilityStatistics", "metrics_at_probabilities", "bootstrap_bins", "DECOMPOSABLE_PROBABILITIES"]
 
 #: report metric -> loss of :mod:`beyondchance.baselines`
 _LOSSES = {"log_loss": "cross_entropy", "brier": "brier"}
@@ -135,11 +135,10 @@ class ProbabilityStatistics:
                   for m, loss in _LOSSES.items()}
         g = row_groups(np.arange(codes.shape[0]), seed, groups)
         hists, grouped = [], []
-        bins = _bins(groups, k)
         for col in proba.T:
             values, inv = np.unique(col, return_inverse=True)
             hists.append(np.bincount(inv * k + codes, weights=w, minlength=values.shape[0] * k).reshape(-1, k))
-            b = _pooled(hists[-1].sum(1), bins)[inv]
+            b = bootstrap_bins(hists[-1], groups)[inv]
             m = int(b.max()) + 1 if b.size else 1
             grouped.append(np.bincount((g * m + b) * k + codes, weights=w, minlength=groups * m * k)
                            .reshape(groups, m, k))
@@ -195,6 +194,13 @@ class ProbabilityStatistics:
                 below = np.cumsum(f, axis=-2) - f
                 out.append(np.einsum("...m,...mj->...j", f[..., k], below + 0.5 * f))
         return np.stack(out, axis=-2)
+
+
+def bootstrap_bins(hist: np.ndarray, groups: int = DEFAULT_GROUPS) -> np.ndarray:
+    """The bootstrap's bin (0, 1, …) of each distinct score of a column whose (M, K)
+    histogram is ``hist``: adjacent scores pooled into bins of nearly equal weight, as many
+    as the number of classes and ``groups`` allow (:data:`MAX_BINS` up to 4 classes)."""
+    return _pooled(hist.sum(1), _bins(groups, hist.shape[1]))
 
 
 def _bins(groups: int, k: int) -> int:

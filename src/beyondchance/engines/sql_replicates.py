@@ -17,25 +17,32 @@ regression     (1) GROUP BY y: Σw, invalid counts → weighted median m and τ-
                Σw·|y−ŷ|, Σw·|y−m|, Σw·(y−ŷ), Σw·|y−q|
 threshold      GROUP BY g, y, [score ≥ t]: Σw (binary scores' labels at the threshold t;
                the data were checked by the scan of the scores)
+class scores   (multi-class probabilities, for the decomposition of their AUCs and losses,
+               :func:`sql_probability_statistics`) (1) the one-vs-rest query of :mod:`.sql`:
+               GROUP BY j, y, p_j (or its bin): Σw; (2) each row joined with the class
+               numbers j, GROUP BY g, j, y, b, b the bootstrap bin of p_j: Σw; (3) the
+               probabilities query GROUP BY g, y, argmax: the loss sums of the true class
 =============  ==========================================================================
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 
 from .._validation import as_1d, binary_target, encode_labels
 from .._warnings import InvalidInputError
 from ..baselines import weighted_quantile
-from ..replicates import REGRESSION_COLUMNS, GroupTotals, group_sums, hash_sql, label_columns, probability_columns
+from ..replicates import (DEFAULT_GROUPS, REGRESSION_COLUMNS, GroupTotals, group_sums, hash_sql, label_columns,
+                          probability_columns)
+from ..shift_probabilities import ProbabilityStatistics, bootstrap_bins
 from .sql import (
-    _bad_number, _check_rows, _Cols, _f64, _total, binary_queries, labels_query, lit, probabilities_query,
-    score_statistic,
+    _bad_number, _check_rows, _Cols, _f64, _probability_rows, _total, binary_queries, class_scores_query,
+    labels_query, lit, probabilities_query, score_statistic,
 )
 
-__all__ = ["sql_group_totals", "regression_group_queries", "sql_unit_counts"]
+__all__ = ["sql_group_totals", "regression_group_queries", "sql_unit_counts", "sql_probability_statistics"]
 
 
 def regression_group_queries(q, relation: str, kinds: dict[str, str], *, y_true: str, y_pred: str,
@@ -155,3 +162,71 @@ def sql_unit_counts(runner: Any, *, y_true: str, y_score: str, weight: str, pos_
     _, q2 = binary_queries(runner.quote, runner.relation, runner.column_kinds(), y_true=y_true, y_score=y_score,
                            weight=weight, threshold=0.0, score_bins=score_bins, units=True)
     return score_statistic(runner.run(q2), pos_label, pos_label, score_bins)
+
+
+def sql_probability_statistics(runner: Any, *, y_true: str, proba: Sequence[str], weight: str | None,
+                               classes: Any, normalize: bool = False, score_bins: int | None = None, seed: int = 0,
+                               groups: int = DEFAULT_GROUPS) -> ProbabilityStatistics:
+    """The :class:`~beyondchance.shift_probabilities.ProbabilityStatistics` of multi-class
+    probabilities scanned by an SQL runner (see the module docstring): the same histograms,
+    loss sums and groups of rows as
+    :meth:`ProbabilityStatistics.from_codes <beyondchance.shift_probabilities.ProbabilityStatistics.from_codes>`
+    of the rows in file order with the same ``seed`` — so the same decomposition and intervals
+    — or, with ``score_bins``, of the scores in those bins.  The data were checked by the
+    report's scan; ``classes``: the report's classes, the columns in order."""
+    proba = [str(c) for c in proba]
+    runner.load([y_true, *proba, *([weight] if weight else [])], [*proba, *([weight] if weight else [])],
+                row_index=True)
+    q, rel, kinds = runner.quote, runner.relation, runner.column_kinds()
+    classes = as_1d(classes, "classes")
+    k = classes.shape[0]
+    code = lambda r: encode_labels(as_1d(r["y"], "y_true"), labels=classes)[0]  # noqa: E731
+    r = runner.run(class_scores_query(q, rel, kinds, y_true=y_true, y_proba=proba, weight=weight,
+                                      normalize=normalize, score_bins=score_bins))
+    key = "s" if score_bins is None else "k"
+    j, y, w, v = np.asarray(r["j"], dtype=np.intp), code(r), _f64(r["w"]), _f64(r[key])
+    hists, edges = [], []
+    for col in range(k):
+        rows = j == col
+        values, inv = np.unique(v[rows], return_inverse=True)
+        hists.append(np.bincount(inv * k + y[rows], weights=w[rows], minlength=values.shape[0] * k).reshape(-1, k))
+        b = bootstrap_bins(hists[-1], groups)
+        edges.append(values[np.flatnonzero(np.diff(b)) + 1])  # the first score of every bin but the first
+    group = hash_sql(f"CAST({runner.row_index} AS BIGINT)", seed, groups, runner.integer_division)
+    rows_sql = _probability_rows(q, rel, kinds, y_true=y_true, y_proba=proba, weight=weight, normalize=normalize,
+                                 group=group)
+    js = " UNION ALL ".join(f"SELECT {c} AS j" for c in range(k))
+    col = "CASE v.j " + " ".join(f"WHEN {c} THEN t2.c{c}" for c in range(k)) + " END + 0.0"  # as class_scores_query
+    x = "s" if score_bins is None else f"FLOOR(s * {int(score_bins)})"
+    bin_of = "CASE j " + " ".join(f"WHEN {c} THEN {_count_at_or_below(x, e)}" for c, e in enumerate(edges)) + " END"
+    inner = f"SELECT t2.g AS g, v.j AS j, t2.y AS y, {col} AS s, t2.w AS w FROM ({rows_sql}) t2 CROSS JOIN ({js}) v"
+    r = runner.run(f"SELECT g, j, y, b, SUM(w) AS w FROM (SELECT g, j, y, {bin_of} AS b, w FROM ({inner}) t0) t "
+                   "GROUP BY g, j, y, b")
+    g, j, y, w = (np.asarray(r["g"], dtype=np.intp), np.asarray(r["j"], dtype=np.intp), code(r), _f64(r["w"]))
+    b = np.asarray(r["b"], dtype=np.intp)
+    grouped = []
+    for col, e in enumerate(edges):
+        rows, m = j == col, e.shape[0] + 1
+        grouped.append(np.bincount((g[rows] * m + b[rows]) * k + y[rows], weights=w[rows],
+                                   minlength=groups * m * k).reshape(groups, m, k))
+    r = runner.run(probabilities_query(q, rel, kinds, y_true=y_true, y_proba=proba, weight=weight,
+                                       normalize=normalize, group=group))
+    y, g, at = code(r), np.asarray(r["g"], dtype=np.intp), np.arange(r["g"].shape[0])
+    loss_g = {m: np.bincount(g * k + y, weights=np.column_stack([_f64(r[f"{col}{c}"]) for c in range(k)])[at, y],
+                             minlength=groups * k).reshape(groups, k)
+              for m, col in (("log_loss", "ce"), ("brier", "br"))}
+    labels = tuple(classes.tolist())
+    return ProbabilityStatistics(tuple(hists), {m: x.sum(0) for m, x in loss_g.items()}, labels,
+                                 ProbabilityStatistics(tuple(grouped), loss_g, labels))
+
+
+def _count_at_or_below(x: str, edges: np.ndarray) -> str:
+    """SQL: how many of the ascending ``edges`` are ≤ ``x`` — a balanced tree of CASEs
+    (about log₂ of their number comparisons per row)."""
+    def tree(lo: int, hi: int) -> str:
+        if lo == hi:
+            return str(lo)
+        mid = (lo + hi) // 2
+        return f"CASE WHEN {x} >= {lit(float(edges[mid]))} THEN {tree(mid + 1, hi)} ELSE {tree(lo, mid)} END"
+
+    return tree(0, int(edges.shape[0]))

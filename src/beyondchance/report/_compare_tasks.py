@@ -3,8 +3,10 @@ r"""``compare`` of multi-class and regression reports: what changed, and whether
 * **Multi-class** (labels, or probabilities through their arg-max labels): the class
   distribution plays the prevalence.  Every labeling metric's change is split into the
   prevalence effect and the classifier effect (:mod:`beyondchance.shift_multiclass`) —
-  of probabilities also the one-vs-rest ROC AUCs and the log and Brier losses, from the
-  rows (:mod:`beyondchance.shift_probabilities`) — and
+  of probabilities also the one-vs-rest ROC AUCs and the log and Brier losses
+  (:mod:`beyondchance.shift_probabilities`; from the rows in memory, from
+  :func:`~beyondchance.engines.sql_replicates.sql_probability_statistics` on DuckDB and
+  Spark) — and
   the classifier is tested per true class on its predicted-class distribution, Holm over
   the classes and the test sets.
 * **Regression**: there is no prevalence.  Each error measure's difference from the
@@ -76,8 +78,9 @@ def multiclass_parts(reports: Sequence[Report], ref: Report, metric_names: Seque
                 p_ref.binned, p_new.binned, names, metrics_at_probabilities, exact=(p_ref, p_new),
                 confidence_level=level, n_resamples=n_resamples, random_state=random_state))
     elif names:
-        notes.append("the one-vs-rest ROC AUCs and the probability losses are decomposed from the rows "
-                     "(compare in memory), not from an engine's statistics: not decomposed here")
+        notes.append("the one-vs-rest ROC AUCs and the probability losses are not decomposed here: their bootstrap "
+                     "resamples groups of rows, and this source has no row order (a DuckDB relation); compare a "
+                     "file, a Spark DataFrame or the rows in memory")
     return decompositions, compare_class_classifiers(base, others, confidence_level=level), notes
 
 

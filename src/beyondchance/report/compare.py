@@ -371,9 +371,14 @@ def _probability_statistics(y_true: Any, y: Any, w: Any, options: dict[str, Any]
     class probabilities, its inputs checked as :func:`~beyondchance.evaluate` checks them."""
     inp = check_inputs(y_true, y, w, task="multiclass-probabilities", labels=options.get("labels"),
                        normalize=options.get("normalize", False))
-    seed = options.get("random_state", 0)
     return ProbabilityStatistics.from_codes(inp.codes, inp.proba, tuple(inp.classes.tolist()), inp.weight,
-                                            seed=seed if isinstance(seed, (int, np.integer)) and seed >= 0 else 0)
+                                            seed=groups_seed(options.get("random_state", 0)))
+
+
+def groups_seed(random_state: Any) -> int:
+    """The seed of the groups of rows of the probabilities' bootstrap: the report's seed when
+    it is a non-negative integer, else 0."""
+    return int(random_state) if isinstance(random_state, (int, np.integer)) and random_state >= 0 else 0
 
 
 def _check_window_task(name: str, task: str) -> None:

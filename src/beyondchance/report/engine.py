@@ -154,6 +154,22 @@ class _Source:
         finally:
             runner.close()
 
+    def probability_statistics(self, **kwargs: Any) -> Any:
+        """The :class:`~beyondchance.shift_probabilities.ProbabilityStatistics` of multi-class
+        probabilities (:func:`~beyondchance.engines.sql_replicates.sql_probability_statistics`;
+        an SQL engine's source), or None when the source has no row order (a DuckDB relation)."""
+        from ..engines.sql_replicates import sql_probability_statistics
+
+        if self._runner.row_index is not None:
+            return sql_probability_statistics(self._runner, **kwargs)
+        if not getattr(self._runner, "_ordered", True):
+            return None
+        runner = self._new_runner()
+        try:
+            return sql_probability_statistics(runner, **kwargs)
+        finally:
+            runner.close()
+
     def unit_counts(self, *, y_true: str, y_score: str, weight: str, pos_label: Any, score_bins: int | None) -> Any:
         """The score statistic counting rows of positive weight (:func:`~beyondchance.engines.sql_replicates.sql_unit_counts`)."""
         if self._runner is None:
@@ -585,7 +601,7 @@ def compare_sources(
     """
     from ..curves import ThresholdCounts
     from ..stats import BinnedScoreCounts, LabelCounts
-    from .compare import _resolved_once, _with_windows, compare_reports
+    from .compare import _resolved_once, _with_windows, compare_reports, groups_seed
     from .tasks.binary_scores import _threshold_choice
 
     y_score = (y_score,) if isinstance(y_score, str) else tuple(y_score)
@@ -666,6 +682,17 @@ def compare_sources(
                                      pos=pos, score_bins=score_bins)
                 except InvalidInputError as exc:
                     raise InvalidInputError(f"test set {nm!r}: {exc}") from None
+        probabilities = None  # for the decomposition of the AUCs and losses of class probabilities
+        if first.task == "multiclass-probabilities":
+            probabilities = {}
+            for nm, src, p in prepared:
+                step(f"aggregating the class scores of {nm} ({engine})")
+                probabilities[nm] = src.probability_statistics(
+                    y_true=y_true, proba=list(y_score), weight=weight,
+                    classes=p.classes if labels is None else labels, normalize=bool(options.get("normalize", False)),
+                    score_bins=score_bins, seed=groups_seed(options.get("random_state", 0)))
+            if any(v is None for v in probabilities.values()):
+                probabilities = None
     finally:
         for src in opened:
             src.close()
@@ -678,7 +705,8 @@ def compare_sources(
         except InvalidInputError as exc:
             raise InvalidInputError(f"test set {nm!r}: {exc}") from None
     targets = {nm: p.stats.targets for nm, _, p in prepared} if first.task == "regression" else None
-    comparison = compare_reports(_resolved_once(reports, detected, assumed), reference=reference, targets=targets)
+    comparison = compare_reports(_resolved_once(reports, detected, assumed), reference=reference, targets=targets,
+                                 probabilities=probabilities, random_state=options.get("random_state", 0))
     if windows:
         comparison = _with_windows(comparison, windows, threshold, step, options)
     return comparison
