@@ -286,6 +286,29 @@ def test_spark_reads_delimiters(tmp_path, spark):
         assert _stats(path, "spark", spark, **args).auc("roc") == _stats(path, "memory", **args).auc("roc")
 
 
+def test_spark_infers_the_csv_types_of_the_other_engines(tmp_path, spark):
+    """Spark's default read "2024-02" as the timestamp 2024-02-01 00:00:00, so a ``--by month``
+    group was named unlike on memory and DuckDB; ISO timestamps stay timestamps."""
+    from beyondchance.engines.duckdb import DuckDBRunner
+    from beyondchance.engines.spark import SparkRunner
+
+    path = tmp_path / "months.csv"
+    path.write_text("m,d,t,u,f\n2024-02,2024-02-01,2024-02-01T10:00:00,2024-02-01 10:00:00.5,1.5\n"
+                    "2024-03,2024-03-05,2024-03-05T11:30:00Z,2024-03-05 11:30,2.5\n")
+    runners = [DuckDBRunner(str(path)), SparkRunner(str(path), spark=spark)]
+    try:
+        kinds = []
+        for r in runners:
+            r.load(["m", "d", "t", "u", "f"], ["f"])
+            kinds.append(r.column_kinds())
+        types = dict(runners[1]._read.dtypes)  # the types the CSV reader inferred
+    finally:
+        for r in runners:
+            r.close()
+    assert kinds[0] == kinds[1] and kinds[1]["m"] == "string" and kinds[1]["f"] == "float", kinds
+    assert types["m"] == "string" and types["d"] == "date" and types["t"] == types["u"] == "timestamp", types
+
+
 def test_integer_score_column(tmp_path):
     """Was (duckdb): 'give exactly one of y_score ... got none'; memory read the integers as labels."""
     path = tmp_path / "ints.csv"

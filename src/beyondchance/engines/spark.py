@@ -25,6 +25,13 @@ from ._files import (
 __all__ = ["SparkRunner", "spark_statistics", "is_spark_dataframe"]
 
 
+#: the timestamps Spark's CSV reader infers: ISO dates with a time ('T' or a space, seconds
+#: and fractions optional, an offset), as DuckDB and pyarrow infer them.  Spark's own default
+#: also reads "2024-02" as 2024-02-01 00:00:00, so that ``--by month`` named the groups
+#: unlike the other engines; with this pattern such a column stays text, as elsewhere.
+CSV_TIMESTAMPS = "yyyy-MM-dd[['T'][ ]HH:mm[:ss][.SSSSSS][.SSS][.S]][XXX]"
+
+
 def is_spark_dataframe(obj: Any) -> bool:
     """True for a ``pyspark.sql.DataFrame`` (classic or Connect), without importing pyspark."""
     mod = type(obj).__module__
@@ -88,7 +95,8 @@ class SparkRunner:
             try:
                 if self._csv:
                     df = self.spark.read.csv(names, header=True, inferSchema=True, sep=self._delimiter, quote='"',
-                                             escape='"', multiLine=True, mode="FAILFAST", nullValue="")
+                                             escape='"', multiLine=True, mode="FAILFAST", nullValue="",
+                                             timestampFormat=CSV_TIMESTAMPS)
                 else:
                     df = self.spark.read.parquet(*names)
             except Exception as exc:
