@@ -50,8 +50,8 @@ from ._validation import check_random_state
 from ._warnings import InvalidInputError
 from .confusion import ConfusionMatrix, metric_from_matrices
 from .metrics import get_metric
-from .shift import (ClassifierChange, ClassifierTest, Decomposition, _interval, _leave_one_out_cells, holm_adjust,
-                    _jackknife_of_decomposition)
+from .shift import (ClassifierChange, ClassifierTest, Decomposition, _interval, _jackknife_of_decomposition,
+                    _leave_one_out_cells, bca_p_value, holm_adjust)
 
 __all__ = ["ClassStatistics", "decompose_classes", "decompose_distributions", "class_change_tests",
            "compare_class_classifiers"]
@@ -197,7 +197,7 @@ def decompose_classes(
 def decompose_distributions(reference: Any, test_set: Any, names: Sequence[str],
                             at: Callable[[Any, Any, Sequence[str]], dict[str, Any]], *, exact: tuple | None = None,
                             confidence_level: float = 0.95, n_resamples: int = 1000,
-                            random_state: Any = 0) -> dict[str, Decomposition]:
+                            random_state: Any = 0, tested: Sequence[str] = ()) -> dict[str, Decomposition]:
     """The decomposition of metrics of a class distribution, for any statistic with
     ``prevalences``, ``resample(n, rng)`` and ``leave_one_out()``: ``at(s, π, names)`` gives
     the metrics of ``s``'s classifier at the class distribution π.  The reference's
@@ -206,7 +206,8 @@ def decompose_distributions(reference: Any, test_set: Any, names: Sequence[str],
 
     ``exact``: (reference, test set) for the point estimates when the two sets given are
     binned for the resampling; the intervals are then shifted onto the exact estimates
-    (``beyondchance.shift._interval``).
+    (``beyondchance.shift._interval``).  ``tested``: the metrics whose classifier effect also
+    gets the p-value that inverts its interval (:func:`beyondchance.shift.bca_p_value`).
     """
     def values(r: Any, t: Any) -> tuple[dict, dict, dict]:
         pi_t = t.prevalences
@@ -225,14 +226,17 @@ def decompose_distributions(reference: Any, test_set: Any, names: Sequence[str],
         value, expected, ref_value = float(obs[m]), float(exp[m]), float(ref_v[m])
         bv, be, br = float(b_obs[m]), float(b_exp[m]), float(b_ref[m])
         ci: dict[str, Any] = {}
+        p = float("nan")
         if boot is not None:
             o, e, r = boot[0][m], boot[1][m], boot[2][m]
             jk = jack[m]
             ci = {"exp": _interval(expected, be, e, confidence_level, jk["exp"]),
                   "prev": _interval(expected - ref_value, be - br, e - r, confidence_level, jk["prev"]),
                   "clf": _interval(value - expected, bv - be, o - e, confidence_level, jk["clf"])}
+            if m in tested:
+                p = bca_p_value(value - expected, bv - be, o - e, jk["clf"])
         out[m] = Decomposition(m, value, ref_value, expected, ci.get("exp"), expected - ref_value, ci.get("prev"),
-                               value - expected, ci.get("clf"), float(confidence_level), int(n_resamples))
+                               value - expected, ci.get("clf"), float(confidence_level), int(n_resamples), p)
     return out
 
 
@@ -299,11 +303,13 @@ def class_change_tests(reference: ClassStatistics, test_set: ClassStatistics, *,
 
 
 def compare_class_classifiers(reference: ClassStatistics, test_sets: dict[str, ClassStatistics], *,
-                              confidence_level: float = 0.95) -> tuple[ClassifierChange, ...]:
-    """:func:`class_change_tests` of each test set against ``reference``, Holm-adjusted over
-    every class of every set; a set ``changed`` when one of its adjusted p-values is at most
-    ``1 − confidence_level``."""
-    tested = [(name, class_change_tests(reference, s, confidence_level=confidence_level))
+                              confidence_level: float = 0.95,
+                              more: dict[str, Sequence[ClassifierTest]] | None = None) -> tuple[ClassifierChange, ...]:
+    """:func:`class_change_tests` of each test set against ``reference`` and the set's tests
+    in ``more`` (set name -> tests), Holm-adjusted over every test of every set; a set
+    ``changed`` when one of its adjusted p-values is at most ``1 − confidence_level``."""
+    more = more or {}
+    tested = [(name, class_change_tests(reference, s, confidence_level=confidence_level) + tuple(more.get(name, ())))
               for name, s in test_sets.items()]
     adjusted = iter(holm_adjust([t.p_value for _, ts in tested for t in ts]))
     level = 1 - confidence_level

@@ -7,8 +7,10 @@ r"""``compare`` of multi-class and regression reports: what changed, and whether
   (:mod:`beyondchance.shift_probabilities`; from the rows in memory, from
   :func:`~beyondchance.engines.sql_replicates.sql_probability_statistics` on DuckDB and
   Spark) — and
-  the classifier is tested per true class on its predicted-class distribution, Holm over
-  the classes and the test sets.
+  the classifier is tested per true class on its predicted-class distribution and, of
+  probabilities, on the classifier effect of the one-vs-rest ROC AUCs (macro and weighted:
+  the p-value that inverts its BCa interval, :func:`beyondchance.shift.bca_p_value`), Holm
+  over every test of every test set.
 * **Regression**: there is no prevalence.  Each error measure's difference from the
   reference (``classifier_effect`` of a :class:`~beyondchance.shift.Decomposition` whose
   ``expected_value`` is the reference's own value) gets a Wald interval and test whose
@@ -39,6 +41,12 @@ from ._results import Report, shorten
 __all__ = ["TargetShift", "multiclass_parts", "regression_parts", "target_shift", "target_shifts"]
 
 MULTICLASS_TASKS = ("multiclass-labels", "multiclass-probabilities")
+#: class probabilities: the rows whose classifier effect joins the tests of the classifier
+TESTED_AUCS = ("roc_auc", "roc_auc_weighted")
+#: the quantity of such a test is this prefix and the metric's name
+AUC_TEST = "classifier effect:"
+AUC_TEST_METHOD = ("bootstrap test of the classifier effect (the BCa interval inverted; both sets resampled by "
+                   "groups of rows)")
 #: the note of a weighted comparison whose decomposition resamples the cells
 WEIGHTED_NOTE = ("with sample weights, the decomposition's bootstrap and the tests of the classifier treat each set's "
                  "weighted counts as its number of rows (weights rescaled to the row count): exact for frequency "
@@ -70,18 +78,24 @@ def multiclass_parts(reports: Sequence[Report], ref: Report, metric_names: Seque
                                               n_resamples=n_resamples, random_state=random_state)
                       for name, s in others.items()}
     names = [m for m in metric_names if m in DECOMPOSABLE_PROBABILITIES]
+    more: dict[str, list[ClassifierTest]] = {}  # the tests of the one-vs-rest ROC AUCs' classifier effects
     if probabilities is not None and names:
         p_ref = probabilities[str(ref.name)]
         for name in others:
             p_new = probabilities[name]
-            decompositions[name].update(decompose_distributions(
+            parts = decompose_distributions(
                 p_ref.binned, p_new.binned, names, metrics_at_probabilities, exact=(p_ref, p_new),
-                confidence_level=level, n_resamples=n_resamples, random_state=random_state))
+                confidence_level=level, n_resamples=n_resamples, random_state=random_state, tested=TESTED_AUCS)
+            decompositions[name].update(parts)
+            more[name] = [ClassifierTest(AUC_TEST + m, d.expected_value, d.value, d.classifier_effect_ci,
+                                         d.classifier_effect_p_value, AUC_TEST_METHOD)
+                          for m, d in parts.items() if m in TESTED_AUCS and d.classifier_effect_ci is not None
+                          and math.isfinite(d.classifier_effect_p_value)]
     elif names:
         notes.append("the one-vs-rest ROC AUCs and the probability losses are not decomposed here: their bootstrap "
                      "resamples groups of rows, and this source has no row order (a DuckDB relation); compare a "
                      "file, a Spark DataFrame or the rows in memory")
-    return decompositions, compare_class_classifiers(base, others, confidence_level=level), notes
+    return decompositions, compare_class_classifiers(base, others, confidence_level=level, more=more), notes
 
 
 def regression_parts(reports: Sequence[Report], ref: Report, metric_names: Sequence[str], *,

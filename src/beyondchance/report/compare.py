@@ -44,7 +44,7 @@ from ..stats import ValueHistogram
 from ..shift_probabilities import ProbabilityStatistics
 from ..shift import (DECOMPOSABLE, ClassifierChange, ClassifierTest, Decomposition, SetStatistics, check_reference,
                      compare_classifiers, decompose)
-from ._compare_tasks import (MULTICLASS_TASKS, WEIGHTED_NOTE, TargetShift, multiclass_parts, regression_parts,
+from ._compare_tasks import (AUC_TEST, MULTICLASS_TASKS, WEIGHTED_NOTE, TargetShift, multiclass_parts, regression_parts,
                              target_shifts)
 from ._export import Exportable
 from ._results import Report, fmt_value, shorten
@@ -580,6 +580,11 @@ _QUANTITY = {"fpr": "false-positive rate", "fnr": "false-negative rate", "roc_au
 
 def _test_text(t: ClassifierTest, ref: Report | None = None) -> str:
     lo, hi = t.difference_ci
+    if t.quantity.startswith(AUC_TEST):  # class probabilities: a one-vs-rest ROC AUC's classifier effect
+        m = t.quantity[len(AUC_TEST):]
+        name = _title(ref, m) if ref is not None and m in ref.metrics else m
+        return (f"{name}: the reference classifier would score {t.reference_value:.3f} at this class distribution, "
+                f"observed {t.value:.3f} (difference {lo:+.3f} to {hi:+.3f}), adjusted p = {t.adjusted_p_value:.3g}")
     if t.quantity.startswith("class:"):  # multi-class: true class k's predicted-class distribution
         return (f"true class {t.quantity[6:]}: recall {100 * t.reference_value:.1f}% → {100 * t.value:.1f}% "
                 f"(difference {100 * lo:+.1f} to {100 * hi:+.1f} points), adjusted p = {t.adjusted_p_value:.3g}")
@@ -627,11 +632,14 @@ def _decomposed_verdict(reports: list[Report], ref: Report, changes: list[Change
         moved = [(_class_shift(r, ref), r) for r in reports if r.name != ref.name]
         if moved:
             (tv, what), r = max(moved, key=lambda x: x[0][0])
+            aucs = any(t.quantity.startswith(AUC_TEST) for c in classifier_changes for t in c.tests)
             lines.append(f"Across {len(reports)} test sets the class distribution moves by up to {100 * tv:.1f} "
                          f"points (total variation; {shorten(r.name)}: {what}). The classifier is tested on its "
-                         f"confusion rates P(predicted | true class), which the class distribution does not move, "
-                         f"at the {100 - pct}% level corrected for every class of {len(classifier_changes)} test "
-                         f"set{plural}.")
+                         f"confusion rates P(predicted | true class)"
+                         + (" and on its one-vs-rest ROC AUCs against the reference classifier's at the set's class "
+                            "distribution" if aucs else "")
+                         + f", which the class distribution does not move, at the {100 - pct}% level corrected for "
+                         f"every {'test' if aucs else 'class'} of {len(classifier_changes)} test set{plural}.")
     elif len(reports) < 2:  # only the reference has labels: the windows' lines follow
         pass
     elif task == "regression":
