@@ -20,6 +20,12 @@ R[k, j] = P(predicted j | true k).
              expected one-vs-rest ROC AUCs (macro, weighted), log loss and Brier score
              (truth: the pool's class-conditional distributions at π,
              :mod:`beyondchance.shift_probabilities`) and of their classifier effect (truth 0).
+* probability tests — the verdict of ``compare`` on class probabilities: the share of
+             replicates where "the classifier changed" (Holm over the 3 per-class tests and
+             the classifier effects of the macro and weighted one-vs-rest ROC AUCs), reference
+             and test set drawn class-wise as above; unchanged (type I), and with a share f
+             of the test set's rows given their two non-maximal probabilities swapped (the
+             predicted labels, so the per-class tests, unchanged: only the AUC tests can see it).
 * regression — the same data, target log(Amount) from the other columns (a linear
              regression trained on a random half); reference and test sets of n rows
              resampled from the held-out half.  The share of replicates where ``compare``
@@ -31,7 +37,7 @@ R[k, j] = P(predicted j | true k).
 Usage::
 
     PYTHONPATH=src python benchmarks/sim_monitoring_multiclass.py [--reps 200] [--n 5000] [--resamples 500]
-        [--quick] [--parts type1,power,coverage,probabilities,regression]
+        [--quick] [--parts type1,power,coverage,probabilities,probability-tests,regression]
 """
 
 from __future__ import annotations
@@ -56,7 +62,7 @@ CLASSES = ("owner", "rent", "parents")
 #: class distributions of the test sets (the pool's own is added)
 DISTRIBUTIONS = ((0.8, 0.1, 0.1), (0.1, 0.8, 0.1), (0.1, 0.1, 0.8), (0.34, 0.33, 0.33), (0.05, 0.45, 0.5))
 METRICS = ("accuracy", "balanced_accuracy", "precision", "recall", "f1", "mcc", "kappa")
-PARTS = ("type1", "power", "coverage", "probabilities", "regression")
+PARTS = ("type1", "power", "coverage", "probabilities", "probability-tests", "regression")
 
 
 @dataclass
@@ -172,6 +178,44 @@ def probability_coverage(pool: Pool, pi, reps: int, n: int, resamples: int, seed
     return {m: (h[0] / max(h[2], 1), h[1] / max(h[2], 1)) for m, h in hits.items()}
 
 
+def swap_runners_up(proba: np.ndarray, share: float, rng: np.random.Generator) -> np.ndarray:
+    """A share of the rows with their two non-maximal probabilities swapped (3 classes): the
+    arg-max, so the predicted label, stays; the one-vs-rest rankings do not."""
+    out = proba.copy()
+    rows = np.flatnonzero(rng.random(proba.shape[0]) < share)
+    order = np.argsort(out[rows], axis=1)  # ascending: the two smallest first
+    lo, mid = order[:, 0], order[:, 1]
+    out[rows, lo], out[rows, mid] = proba[rows, mid], proba[rows, lo]
+    return out
+
+
+def probability_rejection_rate(pool: Pool, pi, reps: int, n: int, resamples: int, share: float = 0.0,
+                               seed: int = 0) -> dict[str, float]:
+    """Share of replicates where compare's verdict on class probabilities says the classifier
+    changed ("any"), and where a per-class test / an AUC test rejects after Holm (5% level)."""
+    from beyondchance.report._compare_tasks import TESTED_AUCS, auc_tests
+
+    rng = np.random.default_rng(seed)
+    labels = list(range(len(CLASSES)))
+    hits = {"any": 0, "class tests": 0, "AUC tests": 0}
+    for r in range(reps):
+        a, b = draw_rows(pool, rng, pool.distribution, n), draw_rows(pool, rng, pi, n)
+        pb = swap_runners_up(pool.proba[b], share, rng) if share else pool.proba[b]
+        ref = ProbabilityStatistics.from_rows(pool.y[a], pool.proba[a], labels)
+        new = ProbabilityStatistics.from_rows(pool.y[b], pb, labels)
+        parts = decompose_distributions(ref.binned, new.binned, list(TESTED_AUCS), metrics_at_probabilities,
+                                        exact=(ref, new), n_resamples=resamples, random_state=r,
+                                        tested=TESTED_AUCS)
+        cc = compare_class_classifiers(ClassStatistics.from_confusion(_cm(pool.y[a], pool.proba[a].argmax(1))),
+                                       {"new": ClassStatistics.from_confusion(_cm(pool.y[b], pb.argmax(1)))},
+                                       more={"new": auc_tests(parts)})[0]
+        hits["any"] += cc.changed
+        hits["class tests"] += any(t.adjusted_p_value <= cc.level for t in cc.tests if t.quantity.startswith("class:"))
+        hits["AUC tests"] += any(t.adjusted_p_value <= cc.level for t in cc.tests
+                                 if not t.quantity.startswith("class:"))
+    return {k: v / reps for k, v in hits.items()}
+
+
 def regression_pool(seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """(target, prediction) of the held-out half: log(Amount) from the other credit columns."""
     import pandas as pd
@@ -248,6 +292,17 @@ def main() -> None:
         for i, pi in enumerate(dists):
             cov = probability_coverage(pool, pi, reps, args.n, resamples, seed=400 + i)
             print(f"  π = {list(pi)}: " + ", ".join(f"{m} {a:.3f}/{b:.3f}" for m, (a, b) in cov.items()))
+    if "probability-tests" in parts:
+        print("\nprobabilities: share of replicates where the classifier is declared changed (5%, Holm over 3 "
+              "class tests and 2 AUC tests):")
+        for i, pi in enumerate(dists):
+            rates = probability_rejection_rate(pool, pi, reps, args.n, resamples, seed=500 + i)
+            print(f"  type I, π = {list(pi)}: " + ", ".join(f"{k} {v:.3f}" for k, v in rates.items()))
+        for i, f in enumerate((0.2, 0.4, 0.6)):
+            rates = probability_rejection_rate(pool, pool.distribution, reps, args.n, resamples, share=f,
+                                               seed=600 + i)
+            print(f"  power, runners-up swapped in a share {f:.2f}: " + ", ".join(f"{k} {v:.3f}"
+                                                                                 for k, v in rates.items()))
     if "regression" in parts:
         rpool = regression_pool()
         print(f"\nregression: {rpool[0].size} held-out rows, target log(Amount); share of replicates flagged (5%):")

@@ -38,7 +38,7 @@ from ..shift_probabilities import DECOMPOSABLE_PROBABILITIES, ProbabilityStatist
 from ..stats import ValueHistogram
 from ._results import Report, shorten
 
-__all__ = ["TargetShift", "multiclass_parts", "regression_parts", "target_shift", "target_shifts"]
+__all__ = ["TargetShift", "auc_tests", "multiclass_parts", "regression_parts", "target_shift", "target_shifts"]
 
 MULTICLASS_TASKS = ("multiclass-labels", "multiclass-probabilities")
 #: class probabilities: the rows whose classifier effect joins the tests of the classifier
@@ -87,15 +87,22 @@ def multiclass_parts(reports: Sequence[Report], ref: Report, metric_names: Seque
                 p_ref.binned, p_new.binned, names, metrics_at_probabilities, exact=(p_ref, p_new),
                 confidence_level=level, n_resamples=n_resamples, random_state=random_state, tested=TESTED_AUCS)
             decompositions[name].update(parts)
-            more[name] = [ClassifierTest(AUC_TEST + m, d.expected_value, d.value, d.classifier_effect_ci,
-                                         d.classifier_effect_p_value, AUC_TEST_METHOD)
-                          for m, d in parts.items() if m in TESTED_AUCS and d.classifier_effect_ci is not None
-                          and math.isfinite(d.classifier_effect_p_value)]
+            more[name] = auc_tests(parts)
     elif names:
         notes.append("the one-vs-rest ROC AUCs and the probability losses are not decomposed here: their bootstrap "
                      "resamples groups of rows, and this source has no row order (a DuckDB relation); compare a "
                      "file, a Spark DataFrame or the rows in memory")
     return decompositions, compare_class_classifiers(base, others, confidence_level=level, more=more), notes
+
+
+def auc_tests(parts: Mapping[str, Decomposition]) -> list[ClassifierTest]:
+    """The tests of the classifier from the decomposition of class probabilities: one per
+    row of :data:`TESTED_AUCS` whose classifier effect has an interval and a p-value
+    (``reference_value`` the reference classifier at the set's class distribution)."""
+    return [ClassifierTest(AUC_TEST + m, d.expected_value, d.value, d.classifier_effect_ci,
+                           d.classifier_effect_p_value, AUC_TEST_METHOD)
+            for m, d in parts.items() if m in TESTED_AUCS and d.classifier_effect_ci is not None
+            and math.isfinite(d.classifier_effect_p_value)]
 
 
 def regression_parts(reports: Sequence[Report], ref: Report, metric_names: Sequence[str], *,
