@@ -246,3 +246,45 @@ def test_simulation_quick_coverage():
     assert set(cov) == set(NAMES)
     for m, (expected, effect) in cov.items():
         assert expected >= 0.85 and effect >= 0.85, (m, expected, effect)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_bca_p_value_inverts_the_interval(seed):
+    """p ≤ 1 − level exactly when the level's BCa interval (shifted onto the exact estimate)
+    excludes 0 — up to the percentiles' discreteness — with and without the acceleration."""
+    from beyondchance.shift import _interval, bca_p_value
+
+    rng = np.random.default_rng(seed)
+    draws = rng.gamma(4.0, 0.01, 2000) - 0.04 + rng.normal(0, 0.02)  # skewed, centre anywhere near 0
+    centre = float(np.quantile(draws, rng.uniform(0.2, 0.8)))  # ẑ₀ ≠ 0
+    jack = [(rng.normal(0, 1, 50) ** 3, np.ones(50))] if seed % 2 else None
+    for tail in (0.003, 0.01, 0.03, 0.07, 0.15, 0.5, 0.9, 0.97):  # 0 at this quantile of the draws
+        exact = centre - float(np.quantile(draws, tail))
+        p = bca_p_value(exact, centre, draws, jack)
+        assert 0 < p <= 1
+        for level in (0.8, 0.9, 0.95, 0.99):
+            lo, hi = _interval(exact, centre, draws, level, jack)
+            if abs(p - (1 - level)) > 0.005:
+                assert (lo > 0 or hi < 0) == (p < 1 - level), (tail, level, lo, hi, p)
+
+
+def test_changed_probabilities_are_detected_by_the_auc_tests():
+    """A test set whose class probabilities changed but whose arg-max labels did not (the two
+    runners-up swapped in most rows): the per-class tests cannot see it, the one-vs-rest ROC
+    AUCs' classifier effects do, and the verdict names them; unchanged, nothing is flagged."""
+    y, P = _rows(6000, [0.5, 0.3, 0.2], seed=21)
+    order = np.argsort(P, axis=1)
+    Q = P.copy()
+    rows = np.arange(3000, 6000)[np.random.default_rng(22).random(3000) < 0.7]
+    Q[rows, order[rows, 0]], Q[rows, order[rows, 1]] = P[rows, order[rows, 1]], P[rows, order[rows, 0]]
+    assert np.array_equal(Q.argmax(1), P.argmax(1))
+    c = bc.compare({"ref": (y[:3000], P[:3000]), "same": (y[3000:], P[3000:]), "new": (y[3000:], Q[3000:])},
+                   n_resamples=300, random_state=2)
+    assert not c.classifier_change("same").changed
+    cc = c.classifier_change("new")
+    flagged = [t.quantity for t in cc.tests if t.adjusted_p_value <= cc.level]
+    assert cc.changed and flagged and all(q.startswith("classifier effect:") for q in flagged), cc
+    line = next(v for v in c.verdict if v.startswith("new"))
+    assert "the classifier changed" in line and "would score" in line
+    tested = [t["quantity"] for t in c.to_dict()["classifier_changes"][1]["tests"]]
+    assert tested[-2:] == ["classifier effect:roc_auc", "classifier effect:roc_auc_weighted"]
