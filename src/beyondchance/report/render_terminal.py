@@ -13,6 +13,7 @@ import io
 import math
 from typing import Any
 
+from ._compare_tasks import AUC_TEST
 from ._results import MetricResult, Report, _fmt_label, fmt_value, shorten
 
 __all__ = ["render_report", "render_report_text", "render_comparison", "render_comparison_text", "describe_task",
@@ -439,8 +440,11 @@ def _comparison_legend(comparison: Any) -> str:
                 + ") would score at that test "
                 "set's class distribution, with its interval; clf: the classifier effect, observed − exp (the rest "
                 "of the change is the prevalence effect, exp − reference). ▼/▲: the classifier changed on that set "
-                "(Holm-corrected tests of each true class's predicted-class distribution) and this metric's "
-                "classifier effect interval lies below/above 0.")
+                "(Holm-corrected tests of each true class's predicted-class distribution"
+                + (" and of the one-vs-rest ROC AUCs' classifier effects"
+                   if any(t.quantity.startswith(AUC_TEST) for c in comparison.classifier_changes for t in c.tests)
+                   else "")
+                + ") and this metric's classifier effect interval lies below/above 0.")
     if comparison.classifier_changes:
         return ("Each cell: the nominal value, its advantage over the best constant prediction and its OPS at that "
                 "test set's prevalence; exp: what the reference classifier (its error rates, or its ROC curve) "
