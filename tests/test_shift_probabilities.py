@@ -143,8 +143,8 @@ def test_invariants(seed, k, n, mult):
 
 def test_compare_decomposes_the_aucs_and_losses():
     """bc.compare of probabilities: the four rows carry the decomposition (observed = the
-    report's value, class-wise resampled test set: classifier effect 0), the verdict still
-    reads the per-class tests only, and average precision stays undecomposed."""
+    report's value, class-wise resampled test set: classifier effect 0), the verdict reads the
+    per-class tests and the AUCs' classifier effects, and average precision stays undecomposed."""
     y, P = _rows(900, [0.5, 0.3, 0.2], seed=8)
     idx = np.concatenate([np.repeat(np.flatnonzero(y == k), r) for k, r in enumerate((1, 2, 4))])
     c = bc.compare({"ref": (y, P), "new": (y[idx], P[idx])}, n_resamples=200)
@@ -155,7 +155,9 @@ def test_compare_decomposes_the_aucs_and_losses():
         assert abs(ch.classifier_effect) < 1e-12 and ch.classifier_effect_ci[0] <= 0 <= ch.classifier_effect_ci[1]
         assert ch.expected_ci[0] <= ch.expected_value <= ch.expected_ci[1]
     assert c.change("new", "pr_auc").direction == "not decomposed"
-    assert [t.quantity for t in c.classifier_change("new").tests] == ["class:0", "class:1", "class:2"]
+    assert [t.quantity for t in c.classifier_change("new").tests] == [
+        "class:0", "class:1", "class:2", "classifier effect:roc_auc", "classifier effect:roc_auc_weighted"]
+    assert not c.classifier_change("new").changed
     out = json.loads(json.dumps(c.to_dict(), allow_nan=False))
     row = next(r for r in out["changes"] if r["metric"] == "roc_auc_weighted")
     assert row["expected_ci"] is not None and row["classifier_effect_ci"] is not None
