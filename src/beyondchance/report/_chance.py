@@ -134,10 +134,12 @@ def chance_pvalues(report: dict[str, Any], names: list[str], *, n_resamples: int
     if report.get("total_weight") is None and cm is not None:
         results.update(_from_statistics(report, names, n_resamples=n_resamples, seed=seed))
     missing = [name for name in names if name not in results and name in ROW_TESTED]
+    from_rows: dict[str, PermutationTestResult] = {}
     if missing:
         why: dict[str, str] = {}
         try:
-            results.update(_from_rows(report, missing, n_resamples=n_resamples, seed=seed, why=why))
+            from_rows = _from_rows(report, missing, n_resamples=n_resamples, seed=seed, why=why)
+            results.update(from_rows)
         except InvalidInputError as exc:
             why = dict.fromkeys(missing, str(exc))
         out.update({name: (None, f"no p-value: {why.get(name, 'no permutation test of this measure')}")
@@ -145,7 +147,8 @@ def chance_pvalues(report: dict[str, Any], names: list[str], *, n_resamples: int
     for name, r in results.items():
         if not math.isfinite(r.pvalue):
             continue
-        out[name] = (r.pvalue, describe_test(r))
+        fetched = report.get("row_source") is not None and report["row_source"].fetched and name in from_rows
+        out[name] = (r.pvalue, describe_test(r) + (report["row_source"].described if fetched else ""))
         pi = report.get("prevalence")
         if name == "pr_auc" and pi and tc is not None and r.null_mean > CHANCE_NOTE_ABOVE * pi:
             report.setdefault("notes", []).append(
@@ -206,8 +209,20 @@ _REGRESSION = {"mae": "absolute", "d2_absolute_error": "absolute", "pinball_loss
                "d2_pinball_score": "pinball"}
 
 
-#: why an engine's row has no p-value when others of the report have one
+#: why an engine's row has no p-value when others of the report have one (an engine that
+#: cannot fetch the rows; within ``ROW_BUDGET`` the others fetch them: ``report["row_source"]``)
 _NEEDS_ROWS = "the Monte Carlo permutation test of the rows needs them in memory; evaluate the rows in memory"
+
+
+def _row_cost(task: str, k: int) -> int:
+    """Row-draws of one permutation of a classification task's rows (k classes), per row."""
+    return {"binary-labels": 1, "binary-scores": 4, "multiclass-labels": k}.get(task, 4 * k)
+
+
+def _regression_losses(names: Any, quantile: float | None) -> dict[str, Any]:
+    """The losses whose row permutation test the regression rows ``names`` need."""
+    return {_REGRESSION[name]: ("absolute" if _REGRESSION[name] == "absolute" else PinballLoss(quantile))
+            for name in names if name in _REGRESSION and (quantile is not None or "pinball" not in name)}
 
 
 def _from_rows(report: dict[str, Any], names: list[str], *, n_resamples: int, seed: int, why: dict[str, str]
@@ -216,6 +231,9 @@ def _from_rows(report: dict[str, Any], names: list[str], *, n_resamples: int, se
     memory, ``report["inputs"]``); InvalidInputError saying why there is none (``why``:
     the reasons of the rows left out when others have a test)."""
     inp = report.get("inputs")
+    reason = _NEEDS_ROWS
+    if inp is None and report.get("row_source") is not None:  # an engine's rows, fetched within ROW_BUDGET
+        inp, reason = report["row_source"].fetch(names, n_resamples)
     stats = report.get("statistics")
     if inp is None and stats is not None and stats.task == "regression" and ("mse" in names or "r2" in names):
         t = None  # the squared error's permutation CLT from the engine's statistics
@@ -225,13 +243,15 @@ def _from_rows(report: dict[str, Any], names: list[str], *, n_resamples: int, se
         elif stats.squared_error_sums is not None:  # weighted
             t = stats.squared_error_sums.test()
         if t is not None:
-            why.update(dict.fromkeys(names, _NEEDS_ROWS))
+            why.update(dict.fromkeys(names, reason))
             return {name: t for name in ("mse", "r2") if name in names}
     if inp is None:
         if report.get("permutation_cells") is not None or report.get("score_permutation_cells") is not None:
             return _clt_tests(report, names, report.get("permutation_cells"), report.get("score_permutation_cells"),
                               n_resamples=n_resamples, seed=seed, why=why,
-                              reason=_NEEDS_ROWS)
+                              reason=reason)
+        if report.get("row_source") is not None:
+            raise InvalidInputError(reason)
         raise InvalidInputError("the permutation test of weighted rows, class probabilities or a regression "
                                 "shuffles the rows, which this engine's statistics do not hold (of unweighted "
                                 "regression rows they give the squared error's); evaluate the rows in memory")
@@ -239,7 +259,7 @@ def _from_rows(report: dict[str, Any], names: list[str], *, n_resamples: int, se
     if task == "regression":
         return _regression_tests(inp, names, report.get("quantile"), n_resamples=n_resamples, seed=seed, why=why)
     k = inp.classes.size
-    cost = {"binary-labels": 1, "binary-scores": 4, "multiclass-labels": k}.get(task, 4 * k)
+    cost = _row_cost(task, k)
     try:
         draws = permutation_draws(n, n_resamples, cost=cost)  # before building anything: a clear refusal
     except InvalidInputError as exc:
@@ -327,8 +347,7 @@ def _regression_tests(inp: Any, names: list[str], quantile: float | None, *, n_r
     if "mse" in names or "r2" in names:
         t = squared_loss_test(inp.target, inp.prediction, inp.weight)
         out.update({name: t for name in ("mse", "r2") if name in names})
-    losses = {_REGRESSION[name]: ("absolute" if _REGRESSION[name] == "absolute" else PinballLoss(quantile))
-              for name in names if name in _REGRESSION and (quantile is not None or "pinball" not in name)}
+    losses = _regression_losses(names, quantile)
     if losses:
         try:
             draws = permutation_draws(inp.n, n_resamples, cost=2 * len(losses))

@@ -64,6 +64,7 @@ from .._warnings import InvalidInputError
 from ..baselines import PinballLoss
 from ._core import _run, _select_metrics, _single_class, check_quantile_option
 from ._results import TASKS, Report, _fmt_label, _label, selectable_metrics
+from ._engine_rows import RowSource
 from .detect import _resolve_positive
 from .tasks.binary_scores import _binary_scores_from_counts
 from .tasks.labels import labels_rows, replicate_matrices
@@ -171,6 +172,28 @@ class _Source:
         return sql_unit_counts(self._runner, y_true=y_true, y_score=y_score, weight=weight, pos_label=pos_label,
                                score_bins=score_bins)
 
+    def rows(self, labels: Sequence[str], numbers: Sequence[str]) -> tuple[dict[str, np.ndarray], bool]:
+        """(column -> its rows, whether in the source's row order): the columns of the row
+        permutation tests (:mod:`beyondchance.report._engine_rows`), ``numbers`` read as
+        floats, in the rows' order (a source read without the row positions is read again
+        keeping them, as :meth:`group_totals` does; a DuckDB relation has no row order)."""
+        if self.engine == "memory":
+            from ..engines.memory import read_columns
+
+            return read_columns(self.source, list(dict.fromkeys([*labels, *numbers])), self.delimiter), True
+        from ..engines.sql_rows import sql_rows
+
+        if self._runner is None:  # pragma: no cover - the report's rows are fetched while the source is open
+            raise InvalidInputError("the source is closed: its rows cannot be fetched")
+        if self._runner.row_index is None and getattr(self._runner, "_ordered", True):
+            runner = self._new_runner()
+            try:
+                runner.load(list(dict.fromkeys([*labels, *numbers])), list(numbers), row_index=True)
+                return sql_rows(runner, labels, numbers), True
+            finally:
+                runner.close()
+        return sql_rows(self._runner, labels, numbers), self._runner.row_index is not None
+
     def score_histogram(self, *, y_score: str, weight: str | None) -> tuple[Any, int]:
         """(the exact ValueHistogram of the scores, the number of rows) of a window without labels."""
         if self.engine != "memory":
@@ -244,6 +267,7 @@ class _Prepared:
     given_counts0: Any = None  # and the row counts of y_true over its classes
     cells: Any = None  # weighted: the PermutationCells of the predicted labels (permutation CLT)
     score_cells: Any = None  # weighted binary scores: the PermutationCells of the distinct scores
+    row_source: Any = None  # the rows, fetched for the row permutation tests (report._engine_rows.RowSource)
 
 
 def _prepare(
@@ -457,6 +481,7 @@ def _report(
         out["notes"] = list(out.get("notes", ())) + notes
         out["permutation_cells"] = p.stats.permutation_cells if p.task == "multiclass-probabilities" else p.cells
         out["score_permutation_cells"] = p.score_cells
+        out.update(row_source=p.row_source, quantile=p.quantile)  # the row tests fetch the rows within the budget
         return out, p.task, p.source, p.reason
 
     report = _run(compute, metrics=metrics, confidence_level=confidence_level, n_resamples=n_resamples,
@@ -545,11 +570,14 @@ def evaluate_source(
             step(f"summing the bootstrap groups ({engine})")
             _scan_replicates(src, p, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=weight, labels=labels,
                              seed=random_state, threshold=threshold, pos=pos, score_bins=score_bins)
+            p.row_source = RowSource(src, p, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=weight,
+                                     labels=labels)
+        # the source stays open while the report is built: its row permutation tests fetch the rows
+        return _report(p, engine=src.engine, pos_label=pos_label, threshold=threshold, metrics=metrics,
+                       confidence_level=confidence_level, n_resamples=n_resamples, ci=ci, random_state=random_state,
+                       strict=strict, name=name, dbt_samples=dbt_samples, progress=progress)
     finally:
         src.close()
-    return _report(p, engine=src.engine, pos_label=pos_label, threshold=threshold, metrics=metrics,
-                   confidence_level=confidence_level, n_resamples=n_resamples, ci=ci, random_state=random_state,
-                   strict=strict, name=name, dbt_samples=dbt_samples, progress=progress)
 
 
 def compare_sources(
@@ -666,17 +694,19 @@ def compare_sources(
                                      pos=pos, score_bins=score_bins)
                 except InvalidInputError as exc:
                     raise InvalidInputError(f"test set {nm!r}: {exc}") from None
+                p.row_source = RowSource(src, p, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=weight,
+                                         labels=labels)
+        reports = []  # built while the sources are open: their row permutation tests fetch the rows
+        for nm, src, p in prepared:
+            step(f"evaluating {nm}")
+            try:
+                reports.append(_report(p, engine=src.engine, pos_label=pos_label, threshold=threshold,
+                                       metrics=metrics, name=nm, progress=progress, **options))
+            except InvalidInputError as exc:
+                raise InvalidInputError(f"test set {nm!r}: {exc}") from None
     finally:
         for src in opened:
             src.close()
-    reports = []
-    for nm, src, p in prepared:
-        step(f"evaluating {nm}")
-        try:
-            reports.append(_report(p, engine=src.engine, pos_label=pos_label, threshold=threshold, metrics=metrics,
-                                   name=nm, progress=progress, **options))
-        except InvalidInputError as exc:
-            raise InvalidInputError(f"test set {nm!r}: {exc}") from None
     targets = {nm: p.stats.targets for nm, _, p in prepared} if first.task == "regression" else None
     comparison = compare_reports(_resolved_once(reports, detected, assumed), reference=reference, targets=targets)
     if windows:
