@@ -147,7 +147,8 @@ def chance_pvalues(report: dict[str, Any], names: list[str], *, n_resamples: int
     for name, r in results.items():
         if not math.isfinite(r.pvalue):
             continue
-        fetched = report.get("row_source") is not None and report["row_source"].fetched and name in from_rows
+        fetched = (report.get("row_source") is not None and report["row_source"].fetched and name in from_rows
+                   and r.method != "permutation CLT")  # a Monte Carlo test of the fetched rows
         out[name] = (r.pvalue, describe_test(r) + (report["row_source"].described if fetched else ""))
         pi = report.get("prevalence")
         if name == "pr_auc" and pi and tc is not None and r.null_mean > CHANCE_NOTE_ABOVE * pi:

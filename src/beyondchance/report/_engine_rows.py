@@ -60,7 +60,8 @@ class RowSource:
         if self._inputs is None:
             self._inputs, ordered = self._read()
             self.fetched = True
-            self.described = f"; the {self._inputs.n} rows fetched from {self.src.engine} for the permutation test"
+            where = "taken from the columns" if self.src.engine == "memory" else f"fetched from {self.src.engine}"
+            self.described = f"; the {self._inputs.n} rows {where} for the permutation test"
             if not ordered:
                 self.described += " (a DuckDB relation has no row order: in its scan order)"
         return self._inputs, ""
