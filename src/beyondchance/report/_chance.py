@@ -22,17 +22,25 @@ for the MCC at n = 60 and 0.0295 for the ROC AUC at n = 12, the mid-p-value 0.04
 0.0565, and within [0.03, 0.07] in every cell of benchmarks/sim_tests.py.
 
 Weighted data, class probabilities and regression
-(:mod:`beyondchance.permutation_rows`, in memory only): Monte Carlo permutations of the
-rows with each row's weight attached to its label, with the report's number of resamples
-and seed (fewer when the rows times the draws exceed ``ROW_BUDGET``); the squared error of
-a regression (MSE, R²) by the permutation central limit theorem from the moments
-(asymptotic).  Weighted labels and binary scores beyond ``ROW_BUDGET``, and on DuckDB/Spark:
-the permutation CLT of their weighted cells (:mod:`beyondchance.permutation_clt`, asymptotic;
-the cells come from the engine's scan, or from the rows in memory — the same cells, so the
-same p-value with the same seed).  A report from a DuckDB/Spark relation gives the other row
-tests no p-value and says why in ``pvalue_method`` — except the MSE and R², whose test the
-statistics give (unweighted: the Moments of y and of the predictions, the squared-error sum;
-weighted: :class:`~beyondchance.permutation_rows.SquaredErrorSums`)."""
+(:mod:`beyondchance.permutation_rows`): Monte Carlo permutations of the rows with each
+row's weight attached to its label, with the report's number of resamples and seed (fewer
+when the rows times the draws exceed ``ROW_BUDGET``, none below ``MIN_DRAWS``); the squared
+error of a regression (MSE, R²) by the permutation central limit theorem from the moments
+(asymptotic).  The rows are ``report["inputs"]`` in memory; a report from an engine
+(DuckDB, Spark, or the memory engine of ``evaluate_source``) holds a
+:class:`~beyondchance.report._engine_rows.RowSource` instead (``report["row_source"]``),
+which fetches the columns of the test from the still open source — one query, in the rows'
+order — when the rows fit the budget by the rule of memory (:func:`_row_cost`,
+:func:`_regression_losses`, ``permutation_draws``); the test then runs on them as in
+memory, so the engine gives memory's p-value with the same seed (a DuckDB relation has no
+row order: its rows come in their scan order), and ``pvalue_method`` says the rows were
+fetched.  Beyond ``ROW_BUDGET`` (in memory and on every engine, where nothing is fetched):
+weighted labels and binary scores by the permutation CLT of their weighted cells
+(:mod:`beyondchance.permutation_clt`, asymptotic; the cells come from the engine's scan, or
+from the rows in memory — the same cells, so the same p-value with the same seed); the MSE
+and R² from the statistics (unweighted: the Moments of y and of the predictions, the
+squared-error sum; weighted: :class:`~beyondchance.permutation_rows.SquaredErrorSums`); the
+other row tests no p-value, ``pvalue_method`` naming the size limit."""
 
 from __future__ import annotations
 

@@ -31,7 +31,17 @@ Weighted binary scores also count the rows of positive weight per score (the uni
 the score bootstrap).  So every interval, weighted or not, equals
 :func:`~beyondchance.report.evaluate` on the rows with the same seed, to rounding.  A
 DuckDB relation has no row order: its intervals of those measures are not computed (a
-note says so).  The report modules (:mod:`beyondchance.report.tasks`) are the ones
+note says so).
+
+The p-values against chance that permute the rows (weighted data, class probabilities,
+the absolute and pinball losses of a regression: :mod:`beyondchance.report._chance`) need
+the rows: when they fit the row-draw budget of memory
+(:func:`~beyondchance.permutation_rows.permutation_draws`) the report fetches the columns
+of the test from the source — one query, in the rows' order — and runs memory's test on
+them (:mod:`beyondchance.report._engine_rows`), so they too equal
+:func:`~beyondchance.report.evaluate`'s with the same seed; the source stays open until the
+report is built.  Beyond the budget nothing is fetched: the permutation CLT of the weighted
+cells, or the size limit named in ``pvalue_method``.  The report modules (:mod:`beyondchance.report.tasks`) are the ones
 :func:`~beyondchance.report.evaluate` uses on the memory engine's statistics.
 
 Detection without the rows differs in one respect from :func:`evaluate`: the task
