@@ -41,7 +41,9 @@ of the test from the source — one query, in the rows' order — and runs memor
 them (:mod:`beyondchance.report._engine_rows`), so they too equal
 :func:`~beyondchance.report.evaluate`'s with the same seed; the source stays open until the
 report is built.  Beyond the budget nothing is fetched: the permutation CLT of the weighted
-cells, or the size limit named in ``pvalue_method``.  The report modules (:mod:`beyondchance.report.tasks`) are the ones
+cells, or the size limit named in ``pvalue_method``.
+
+The report modules (:mod:`beyondchance.report.tasks`) are the ones
 :func:`~beyondchance.report.evaluate` uses on the memory engine's statistics.
 
 Detection without the rows differs in one respect from :func:`evaluate`: the task
