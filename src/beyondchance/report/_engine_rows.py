@@ -32,7 +32,8 @@ class RowSource:
     def __init__(self, src: Any, p: Any, *, y_true: str, y_score: Sequence[str], y_pred: str | None,
                  weight: str | None, labels: Any):
         self.src, self.p = src, p
-        self.y_true, self.y_score, self.y_pred, self.weight, self.labels = y_true, tuple(y_score), y_pred, weight, labels
+        self.y_true, self.y_score, self.y_pred = y_true, tuple(y_score), y_pred
+        self.weight, self.labels = weight, labels
         self.fetched = False  # the rows were fetched (the p-values of the row tests say so)
         self.described = ""  # what the p-value method adds once they were
         self._inputs: Any = None
