@@ -299,6 +299,9 @@ def assert_report_equals_rows(source, frame, task: str, weighted: bool, engine: 
         for key in ("value", "baseline", "advantage", "ops"):
             a, b = getattr(e, key), getattr(m, key)
             assert (a is None and b is None) or a == pytest.approx(b, rel=1e-9, abs=1e-12, nan_ok=True), (name, key)
+        # the p-value against chance: from the statistics, or memory's row test on the fetched rows
+        assert m.pvalue is not None and e.pvalue == pytest.approx(m.pvalue, rel=1e-9), (name, e.pvalue_method)
+        assert e.pvalue_method.startswith(m.pvalue_method), (name, e.pvalue_method, m.pvalue_method)
         if task == "multiclass-probabilities" and m.kind == "scoring":  # one-vs-rest AUCs: no interval
             assert m.ci is None and e.ci is None, name
             continue

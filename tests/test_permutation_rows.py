@@ -14,6 +14,7 @@ import sklearn.metrics as skm
 
 import beyondchance as bc
 from beyondchance.baselines import PinballLoss
+from beyondchance import permutation_rows as rows
 from beyondchance.curves import threshold_counts
 from beyondchance.permutation import permutation_tests_of_scores
 from beyondchance.permutation_rows import (
@@ -206,10 +207,13 @@ def test_report_rows_have_p_values_in_memory():
     assert reg.to_dict()["metrics"]["r2"]["pvalue"] == reg["r2"].pvalue
 
 
-def test_engine_rows_say_why_there_is_no_p_value():
+def test_engine_rows_say_why_there_is_no_p_value(monkeypatch):
+    """Beyond the row-draw budget an engine fetches no rows: the rows whose test permutes them
+    say the size limit (within it they have memory's p-value: tests/test_engine_row_tests.py)."""
     pytest.importorskip("duckdb")
     from beyondchance.report import evaluate_source
 
+    monkeypatch.setattr(rows, "ROW_BUDGET", 100 * 200)  # fewer than MIN_DRAWS permutations of 200 rows
     rng = np.random.default_rng(6)
     n = 200
     frame = pd.DataFrame({"y": rng.normal(size=n), "p": rng.normal(size=n)})
@@ -219,19 +223,21 @@ def test_engine_rows_say_why_there_is_no_p_value():
         assert abs(r[name].pvalue - mem[name].pvalue) < 1e-9 and "asymptotic" in r[name].pvalue_method
     for name in ("mae", "d2_absolute_error"):
         assert r[name].pvalue is None and r[name].pvalue_method.startswith("no p-value: ")
-        assert "evaluate the rows in memory" in r.to_dict()["metrics"][name]["pvalue_method"]
+        assert "fit in the budget of" in r.to_dict()["metrics"][name]["pvalue_method"]
+        assert r[name].pvalue_method == mem[name].pvalue_method + (
+            "; the duckdb engine fetches the rows for this permutation test only within that budget")
     frame["w"] = rng.exponential(size=n)
     r = evaluate_source(frame, y_true="y", y_score="p", weight="w", engine="duckdb", n_resamples=200,
                         task="regression")
     mem = bc.evaluate(frame["y"], frame["p"], sample_weight=frame["w"], n_resamples=200)
     for name in ("mse", "r2"):  # weighted: the squared error's CLT from the engine's sums (SquaredErrorSums)
         assert r[name].pvalue == pytest.approx(mem[name].pvalue, rel=1e-9) and "asymptotic" in r[name].pvalue_method
-    assert r["mae"].pvalue is None and "evaluate the rows in memory" in r["mae"].pvalue_method
+    assert r["mae"].pvalue is None and "fit in the budget of 2e+04 row-draws" in r["mae"].pvalue_method
     P = rng.dirichlet(np.ones(3), n)
     c = pd.DataFrame({"y": rng.integers(0, 3, n), **{f"p{j}": P[:, j] for j in range(3)}})
     r = evaluate_source(c, y_true="y", y_score=["p0", "p1", "p2"], engine="duckdb", n_resamples=200)
     assert r["f1"].pvalue is not None  # the labeling metrics from the statistics
-    assert r["roc_auc"].pvalue is None and "evaluate the rows in memory" in r["roc_auc"].pvalue_method
+    assert r["roc_auc"].pvalue is None and "fit in the budget of" in r["roc_auc"].pvalue_method
 
 
 def test_weighted_report_rows_test_the_rows_own_values():

@@ -205,10 +205,12 @@ def _evaluation_options(func: Callable[..., Any]) -> Callable[..., Any]:
                      show_default=True,
                      help="Where the statistics are computed. memory: numpy on the columns read with pyarrow; "
                           "duckdb: SQL aggregation over the file(s) (glob patterns allowed; a file that exists is "
-                          "read as itself even with [ ] in its name), rows never loaded into Python; spark: the "
-                          "same in a Spark session. Every engine reads CSV alike (RFC 4180 quotes, types from "
-                          "every row, see --delimiter). duckdb and spark compute binary and multi-class label and "
-                          "binary score reports (CIs of weighted data: memory only). duckdb never downloads "
+                          "read as itself even with [ ] in its name); spark: the same in a Spark session. The "
+                          "rows are loaded into Python only for the p-values that permute them (weighted data, "
+                          "class probabilities, MAE and pinball rows), and only when they fit the permutation "
+                          "test's budget (rows x draws <= 5e7): then the p-values equal memory's with the same "
+                          "--seed. Every engine reads CSV alike (RFC 4180 quotes, types from "
+                          "every row, see --delimiter) and gives memory's report. duckdb never downloads "
                           "extensions: remote paths (s3://, https://) need the library with a DuckDB connection "
                           "of your own (compute_statistics(connection=...)), or --engine spark."),
         click.option("--score-bins", type=click.IntRange(min=1), metavar="N",

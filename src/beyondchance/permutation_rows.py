@@ -8,9 +8,11 @@ permutation shuffles the predictions, scores or probability rows against the
 a function of the report's statistics, so these tests draw permutations of the rows, in
 memory, by Monte Carlo: p = (1 + #{M* at least as good}) / (B + 1), with its standard
 error, as :func:`~beyondchance.permutation_test` does.  B permutations of n rows cost
-B·n; :func:`permutation_draws` keeps that within ``ROW_BUDGET``.  Beyond it, weighted labels
-and binary scores are tested from their weighted cells by the permutation CLT
-(:mod:`beyondchance.permutation_clt`, asymptotic), as on DuckDB and Spark.
+B·n; :func:`permutation_draws` keeps that within ``ROW_BUDGET``.  Within it a report from
+DuckDB or Spark fetches the rows for these tests (:mod:`beyondchance.report._engine_rows`),
+the memory p-value with the same seed.  Beyond it, weighted labels and binary scores are
+tested from their weighted cells by the permutation CLT
+(:mod:`beyondchance.permutation_clt`, asymptotic), in memory and on every engine.
 
 The squared loss of a regression needs no draws: under the permutation null
 :math:`T = \sum_i w_i (y_i - \hat y_{\sigma(i)})^2` is a linear permutation statistic

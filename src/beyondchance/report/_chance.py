@@ -22,17 +22,25 @@ for the MCC at n = 60 and 0.0295 for the ROC AUC at n = 12, the mid-p-value 0.04
 0.0565, and within [0.03, 0.07] in every cell of benchmarks/sim_tests.py.
 
 Weighted data, class probabilities and regression
-(:mod:`beyondchance.permutation_rows`, in memory only): Monte Carlo permutations of the
-rows with each row's weight attached to its label, with the report's number of resamples
-and seed (fewer when the rows times the draws exceed ``ROW_BUDGET``); the squared error of
-a regression (MSE, R²) by the permutation central limit theorem from the moments
-(asymptotic).  Weighted labels and binary scores beyond ``ROW_BUDGET``, and on DuckDB/Spark:
-the permutation CLT of their weighted cells (:mod:`beyondchance.permutation_clt`, asymptotic;
-the cells come from the engine's scan, or from the rows in memory — the same cells, so the
-same p-value with the same seed).  A report from a DuckDB/Spark relation gives the other row
-tests no p-value and says why in ``pvalue_method`` — except the MSE and R², whose test the
-statistics give (unweighted: the Moments of y and of the predictions, the squared-error sum;
-weighted: :class:`~beyondchance.permutation_rows.SquaredErrorSums`)."""
+(:mod:`beyondchance.permutation_rows`): Monte Carlo permutations of the rows with each
+row's weight attached to its label, with the report's number of resamples and seed (fewer
+when the rows times the draws exceed ``ROW_BUDGET``, none below ``MIN_DRAWS``); the squared
+error of a regression (MSE, R²) by the permutation central limit theorem from the moments
+(asymptotic).  The rows are ``report["inputs"]`` in memory; a report from an engine
+(DuckDB, Spark, or the memory engine of ``evaluate_source``) holds a
+:class:`~beyondchance.report._engine_rows.RowSource` instead (``report["row_source"]``),
+which fetches the columns of the test from the still open source — one query, in the rows'
+order — when the rows fit the budget by the rule of memory (:func:`_row_cost`,
+:func:`_regression_losses`, ``permutation_draws``); the test then runs on them as in
+memory, so the engine gives memory's p-value with the same seed (a DuckDB relation has no
+row order: its rows come in their scan order), and ``pvalue_method`` says the rows were
+fetched.  Beyond ``ROW_BUDGET`` (in memory and on every engine, where nothing is fetched):
+weighted labels and binary scores by the permutation CLT of their weighted cells
+(:mod:`beyondchance.permutation_clt`, asymptotic; the cells come from the engine's scan, or
+from the rows in memory — the same cells, so the same p-value with the same seed); the MSE
+and R² from the statistics (unweighted: the Moments of y and of the predictions, the
+squared-error sum; weighted: :class:`~beyondchance.permutation_rows.SquaredErrorSums`); the
+other row tests no p-value, ``pvalue_method`` naming the size limit."""
 
 from __future__ import annotations
 
@@ -134,10 +142,12 @@ def chance_pvalues(report: dict[str, Any], names: list[str], *, n_resamples: int
     if report.get("total_weight") is None and cm is not None:
         results.update(_from_statistics(report, names, n_resamples=n_resamples, seed=seed))
     missing = [name for name in names if name not in results and name in ROW_TESTED]
+    from_rows: dict[str, PermutationTestResult] = {}
     if missing:
         why: dict[str, str] = {}
         try:
-            results.update(_from_rows(report, missing, n_resamples=n_resamples, seed=seed, why=why))
+            from_rows = _from_rows(report, missing, n_resamples=n_resamples, seed=seed, why=why)
+            results.update(from_rows)
         except InvalidInputError as exc:
             why = dict.fromkeys(missing, str(exc))
         out.update({name: (None, f"no p-value: {why.get(name, 'no permutation test of this measure')}")
@@ -145,7 +155,9 @@ def chance_pvalues(report: dict[str, Any], names: list[str], *, n_resamples: int
     for name, r in results.items():
         if not math.isfinite(r.pvalue):
             continue
-        out[name] = (r.pvalue, describe_test(r))
+        fetched = (report.get("row_source") is not None and report["row_source"].fetched and name in from_rows
+                   and r.method != "permutation CLT")  # a Monte Carlo test of the fetched rows
+        out[name] = (r.pvalue, describe_test(r) + (report["row_source"].described if fetched else ""))
         pi = report.get("prevalence")
         if name == "pr_auc" and pi and tc is not None and r.null_mean > CHANCE_NOTE_ABOVE * pi:
             report.setdefault("notes", []).append(
@@ -206,8 +218,20 @@ _REGRESSION = {"mae": "absolute", "d2_absolute_error": "absolute", "pinball_loss
                "d2_pinball_score": "pinball"}
 
 
-#: why an engine's row has no p-value when others of the report have one
+#: why an engine's row has no p-value when others of the report have one (an engine that
+#: cannot fetch the rows; within ``ROW_BUDGET`` the others fetch them: ``report["row_source"]``)
 _NEEDS_ROWS = "the Monte Carlo permutation test of the rows needs them in memory; evaluate the rows in memory"
+
+
+def _row_cost(task: str, k: int) -> int:
+    """Row-draws of one permutation of a classification task's rows (k classes), per row."""
+    return {"binary-labels": 1, "binary-scores": 4, "multiclass-labels": k}.get(task, 4 * k)
+
+
+def _regression_losses(names: Any, quantile: float | None) -> dict[str, Any]:
+    """The losses whose row permutation test the regression rows ``names`` need."""
+    return {_REGRESSION[name]: ("absolute" if _REGRESSION[name] == "absolute" else PinballLoss(quantile))
+            for name in names if name in _REGRESSION and (quantile is not None or "pinball" not in name)}
 
 
 def _from_rows(report: dict[str, Any], names: list[str], *, n_resamples: int, seed: int, why: dict[str, str]
@@ -216,6 +240,9 @@ def _from_rows(report: dict[str, Any], names: list[str], *, n_resamples: int, se
     memory, ``report["inputs"]``); InvalidInputError saying why there is none (``why``:
     the reasons of the rows left out when others have a test)."""
     inp = report.get("inputs")
+    reason = _NEEDS_ROWS
+    if inp is None and report.get("row_source") is not None:  # an engine's rows, fetched within ROW_BUDGET
+        inp, reason = report["row_source"].fetch(names, n_resamples)
     stats = report.get("statistics")
     if inp is None and stats is not None and stats.task == "regression" and ("mse" in names or "r2" in names):
         t = None  # the squared error's permutation CLT from the engine's statistics
@@ -225,13 +252,15 @@ def _from_rows(report: dict[str, Any], names: list[str], *, n_resamples: int, se
         elif stats.squared_error_sums is not None:  # weighted
             t = stats.squared_error_sums.test()
         if t is not None:
-            why.update(dict.fromkeys(names, _NEEDS_ROWS))
+            why.update(dict.fromkeys(names, reason))
             return {name: t for name in ("mse", "r2") if name in names}
     if inp is None:
         if report.get("permutation_cells") is not None or report.get("score_permutation_cells") is not None:
             return _clt_tests(report, names, report.get("permutation_cells"), report.get("score_permutation_cells"),
                               n_resamples=n_resamples, seed=seed, why=why,
-                              reason=_NEEDS_ROWS)
+                              reason=reason)
+        if report.get("row_source") is not None:
+            raise InvalidInputError(reason)
         raise InvalidInputError("the permutation test of weighted rows, class probabilities or a regression "
                                 "shuffles the rows, which this engine's statistics do not hold (of unweighted "
                                 "regression rows they give the squared error's); evaluate the rows in memory")
@@ -239,7 +268,7 @@ def _from_rows(report: dict[str, Any], names: list[str], *, n_resamples: int, se
     if task == "regression":
         return _regression_tests(inp, names, report.get("quantile"), n_resamples=n_resamples, seed=seed, why=why)
     k = inp.classes.size
-    cost = {"binary-labels": 1, "binary-scores": 4, "multiclass-labels": k}.get(task, 4 * k)
+    cost = _row_cost(task, k)
     try:
         draws = permutation_draws(n, n_resamples, cost=cost)  # before building anything: a clear refusal
     except InvalidInputError as exc:
@@ -327,8 +356,7 @@ def _regression_tests(inp: Any, names: list[str], quantile: float | None, *, n_r
     if "mse" in names or "r2" in names:
         t = squared_loss_test(inp.target, inp.prediction, inp.weight)
         out.update({name: t for name in ("mse", "r2") if name in names})
-    losses = {_REGRESSION[name]: ("absolute" if _REGRESSION[name] == "absolute" else PinballLoss(quantile))
-              for name in names if name in _REGRESSION and (quantile is not None or "pinball" not in name)}
+    losses = _regression_losses(names, quantile)
     if losses:
         try:
             draws = permutation_draws(inp.n, n_resamples, cost=2 * len(losses))

@@ -31,7 +31,19 @@ Weighted binary scores also count the rows of positive weight per score (the uni
 the score bootstrap).  So every interval, weighted or not, equals
 :func:`~beyondchance.report.evaluate` on the rows with the same seed, to rounding.  A
 DuckDB relation has no row order: its intervals of those measures are not computed (a
-note says so).  The report modules (:mod:`beyondchance.report.tasks`) are the ones
+note says so).
+
+The p-values against chance that permute the rows (weighted data, class probabilities,
+the absolute and pinball losses of a regression: :mod:`beyondchance.report._chance`) need
+the rows: when they fit the row-draw budget of memory
+(:func:`~beyondchance.permutation_rows.permutation_draws`) the report fetches the columns
+of the test from the source — one query, in the rows' order — and runs memory's test on
+them (:mod:`beyondchance.report._engine_rows`), so they too equal
+:func:`~beyondchance.report.evaluate`'s with the same seed; the source stays open until the
+report is built.  Beyond the budget nothing is fetched: the permutation CLT of the weighted
+cells, or the size limit named in ``pvalue_method``.
+
+The report modules (:mod:`beyondchance.report.tasks`) are the ones
 :func:`~beyondchance.report.evaluate` uses on the memory engine's statistics.
 
 Detection without the rows differs in one respect from :func:`evaluate`: the task
@@ -64,6 +76,7 @@ from .._warnings import InvalidInputError
 from ..baselines import PinballLoss
 from ._core import _run, _select_metrics, _single_class, check_quantile_option
 from ._results import TASKS, Report, _fmt_label, _label, selectable_metrics
+from ._engine_rows import RowSource
 from .detect import _resolve_positive
 from .tasks.binary_scores import _binary_scores_from_counts
 from .tasks.labels import labels_rows, replicate_matrices
@@ -187,6 +200,28 @@ class _Source:
         return sql_unit_counts(self._runner, y_true=y_true, y_score=y_score, weight=weight, pos_label=pos_label,
                                score_bins=score_bins)
 
+    def rows(self, labels: Sequence[str], numbers: Sequence[str]) -> tuple[dict[str, np.ndarray], bool]:
+        """(column -> its rows, whether in the source's row order): the columns of the row
+        permutation tests (:mod:`beyondchance.report._engine_rows`), ``numbers`` read as
+        floats, in the rows' order (a source read without the row positions is read again
+        keeping them, as :meth:`group_totals` does; a DuckDB relation has no row order)."""
+        if self.engine == "memory":
+            from ..engines.memory import read_columns
+
+            return read_columns(self.source, list(dict.fromkeys([*labels, *numbers])), self.delimiter), True
+        from ..engines.sql_rows import sql_rows
+
+        if self._runner is None:  # pragma: no cover - the report's rows are fetched while the source is open
+            raise InvalidInputError("the source is closed: its rows cannot be fetched")
+        if self._runner.row_index is None and getattr(self._runner, "_ordered", True):
+            runner = self._new_runner()
+            try:
+                runner.load(list(dict.fromkeys([*labels, *numbers])), list(numbers), row_index=True)
+                return sql_rows(runner, labels, numbers), True
+            finally:
+                runner.close()
+        return sql_rows(self._runner, labels, numbers), self._runner.row_index is not None
+
     def score_histogram(self, *, y_score: str, weight: str | None) -> tuple[Any, int]:
         """(the exact ValueHistogram of the scores, the number of rows) of a window without labels."""
         if self.engine != "memory":
@@ -260,6 +295,7 @@ class _Prepared:
     given_counts0: Any = None  # and the row counts of y_true over its classes
     cells: Any = None  # weighted: the PermutationCells of the predicted labels (permutation CLT)
     score_cells: Any = None  # weighted binary scores: the PermutationCells of the distinct scores
+    row_source: Any = None  # the rows, fetched for the row permutation tests (report._engine_rows.RowSource)
 
 
 def _prepare(
@@ -473,6 +509,7 @@ def _report(
         out["notes"] = list(out.get("notes", ())) + notes
         out["permutation_cells"] = p.stats.permutation_cells if p.task == "multiclass-probabilities" else p.cells
         out["score_permutation_cells"] = p.score_cells
+        out.update(row_source=p.row_source, quantile=p.quantile)  # the row tests fetch the rows within the budget
         return out, p.task, p.source, p.reason
 
     report = _run(compute, metrics=metrics, confidence_level=confidence_level, n_resamples=n_resamples,
@@ -561,11 +598,14 @@ def evaluate_source(
             step(f"summing the bootstrap groups ({engine})")
             _scan_replicates(src, p, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=weight, labels=labels,
                              seed=random_state, threshold=threshold, pos=pos, score_bins=score_bins)
+            p.row_source = RowSource(src, p, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=weight,
+                                     labels=labels)
+        # the source stays open while the report is built: its row permutation tests fetch the rows
+        return _report(p, engine=src.engine, pos_label=pos_label, threshold=threshold, metrics=metrics,
+                       confidence_level=confidence_level, n_resamples=n_resamples, ci=ci, random_state=random_state,
+                       strict=strict, name=name, dbt_samples=dbt_samples, progress=progress)
     finally:
         src.close()
-    return _report(p, engine=src.engine, pos_label=pos_label, threshold=threshold, metrics=metrics,
-                   confidence_level=confidence_level, n_resamples=n_resamples, ci=ci, random_state=random_state,
-                   strict=strict, name=name, dbt_samples=dbt_samples, progress=progress)
 
 
 def compare_sources(
@@ -682,6 +722,8 @@ def compare_sources(
                                      pos=pos, score_bins=score_bins)
                 except InvalidInputError as exc:
                     raise InvalidInputError(f"test set {nm!r}: {exc}") from None
+                p.row_source = RowSource(src, p, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=weight,
+                                         labels=labels)
         probabilities = None  # for the decomposition of the AUCs and losses of class probabilities
         if first.task == "multiclass-probabilities":
             probabilities = {}
@@ -693,17 +735,17 @@ def compare_sources(
                     score_bins=score_bins, seed=groups_seed(options.get("random_state", 0)))
             if any(v is None for v in probabilities.values()):
                 probabilities = None
+        reports = []  # built while the sources are open: their row permutation tests fetch the rows
+        for nm, src, p in prepared:
+            step(f"evaluating {nm}")
+            try:
+                reports.append(_report(p, engine=src.engine, pos_label=pos_label, threshold=threshold,
+                                       metrics=metrics, name=nm, progress=progress, **options))
+            except InvalidInputError as exc:
+                raise InvalidInputError(f"test set {nm!r}: {exc}") from None
     finally:
         for src in opened:
             src.close()
-    reports = []
-    for nm, src, p in prepared:
-        step(f"evaluating {nm}")
-        try:
-            reports.append(_report(p, engine=src.engine, pos_label=pos_label, threshold=threshold, metrics=metrics,
-                                   name=nm, progress=progress, **options))
-        except InvalidInputError as exc:
-            raise InvalidInputError(f"test set {nm!r}: {exc}") from None
     targets = {nm: p.stats.targets for nm, _, p in prepared} if first.task == "regression" else None
     comparison = compare_reports(_resolved_once(reports, detected, assumed), reference=reference, targets=targets,
                                  probabilities=probabilities, random_state=options.get("random_state", 0))

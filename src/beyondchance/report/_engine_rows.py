@@ -1,0 +1,96 @@
+"""The rows of an engine's report, fetched for its row permutation tests.
+
+:func:`~beyondchance.report.evaluate` keeps the checked rows (``report["inputs"]``) for the
+Monte Carlo permutation tests of :mod:`beyondchance.permutation_rows`.  A report from an
+engine (:func:`~beyondchance.report.engine.evaluate_source`, ``compare_sources``, the
+``--by`` groups) holds instead a :class:`RowSource` (``report["row_source"]``): when a
+row of the report needs that test (:func:`beyondchance.report._chance._from_rows`) and
+the rows fit the draw budget by the rule of memory
+(:func:`~beyondchance.permutation_rows.permutation_draws` with the task's cost), it
+fetches the columns the test needs from the still open source — one query, only those
+columns, in the rows' order (:func:`beyondchance.engines.sql_rows.sql_rows`) — and checks
+them with :func:`~beyondchance.report.detect.check_inputs` as :func:`evaluate` does; the
+test then runs on them as in memory, so that the p-value is memory's with the same seed
+(a DuckDB relation has no row order: its rows come in their scan order).  Beyond the
+budget nothing is fetched and the reason is the size limit.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from .._warnings import InvalidInputError
+
+__all__ = ["RowSource"]
+
+
+class RowSource:
+    """The rows of one prepared source (``p``: the engine's ``_Prepared``), fetched on demand."""
+
+    def __init__(self, src: Any, p: Any, *, y_true: str, y_score: Sequence[str], y_pred: str | None,
+                 weight: str | None, labels: Any):
+        self.src, self.p = src, p
+        self.y_true, self.y_score, self.y_pred = y_true, tuple(y_score), y_pred
+        self.weight, self.labels = weight, labels
+        self.fetched = False  # the rows were fetched (the p-values of the row tests say so)
+        self.described = ""  # what the p-value method adds once they were
+        self._inputs: Any = None
+
+    def fetch(self, names: Sequence[str], n_resamples: int) -> tuple[Any, str]:
+        """(the checked rows — :class:`~beyondchance.report.detect.Inputs` — or None, why not):
+        None when no row of ``names`` needs them or they do not fit the draw budget."""
+        from ..permutation_rows import permutation_draws
+        from ._chance import _NEEDS_ROWS, _regression_losses, _row_cost
+
+        p = self.p
+        if p.task == "regression":
+            losses = _regression_losses(names, p.quantile)
+            if not losses:  # the squared error's test comes from the statistics
+                return None, _NEEDS_ROWS
+            cost = 2 * len(losses)
+        else:
+            k = len(self.y_score) if p.task == "multiclass-probabilities" else int(np.asarray(p.classes).size)
+            cost = _row_cost(p.task, k)
+        try:
+            permutation_draws(p.n_rows, n_resamples, cost=cost)
+        except InvalidInputError as exc:
+            return None, (f"{exc}; the {self.src.engine} engine fetches the rows for this permutation test only "
+                          "within that budget")
+        if self._inputs is None:
+            self._inputs, ordered = self._read()
+            self.fetched = True
+            where = "taken from the columns" if self.src.engine == "memory" else f"fetched from {self.src.engine}"
+            self.described = f"; the {self._inputs.n} rows {where} for the permutation test"
+            if not ordered:
+                self.described += " (a DuckDB relation has no row order: in its scan order)"
+        return self._inputs, ""
+
+    def _read(self) -> tuple[Any, bool]:
+        """(the checked rows, whether they came in the source's row order)."""
+        from .detect import check_inputs
+
+        p, w = self.p, [self.weight] if self.weight else []
+        given = None
+        if p.task == "regression":
+            pred = self.y_pred if self.y_pred is not None else self.y_score[0]
+            data, ordered = self.src.rows([], [self.y_true, pred, *w])
+            y = data[pred]
+        elif p.task == "multiclass-probabilities":
+            data, ordered = self.src.rows([self.y_true], [*self.y_score, *w])
+            y = np.column_stack([np.asarray(data[c], dtype=np.float64) for c in self.y_score])
+        elif p.task == "binary-scores":
+            given = self.y_pred if self.y_score and self.y_pred else None
+            data, ordered = self.src.rows([self.y_true, *([given] if given else [])], [self.y_score[0], *w])
+            y = data[self.y_score[0]]
+        else:
+            pred = self.y_pred if self.y_pred is not None else self.y_score[0]
+            data, ordered = self.src.rows([self.y_true, pred], w)
+            y = data[pred]
+        if int(np.asarray(data[self.y_true]).shape[0]) != p.n_rows:  # pragma: no cover - the source changed
+            raise InvalidInputError(f"the source held {p.n_rows} rows and now {len(data[self.y_true])}; "
+                                    "the permutation test needs the rows of the statistics")
+        inp = check_inputs(data[self.y_true], y, data[self.weight] if self.weight else None, task=p.task,
+                           labels=self.labels, normalize=False, y_pred=data[given] if given else None)
+        return inp, ordered
