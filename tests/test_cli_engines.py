@@ -316,10 +316,13 @@ def _close(a, b, path=""):
     if isinstance(a, dict) and isinstance(b, dict) and b.get("pvalue", 0) is None and a.get("pvalue") is not None:
         assert "evaluate the rows in memory" in b["pvalue_method"], path
         a, b = ({k: v for k, v in d.items() if k not in ("pvalue", "pvalue_method")} for d in (a, b))
-    if isinstance(a, dict) and isinstance(b, dict) and "weighted cells" in str(b.get("pvalue_method")) \
-            and "weighted cells" not in str(a.get("pvalue_method")):
+    clt = ("weighted cells", "CLT of the loss")
+    if isinstance(a, dict) and isinstance(b, dict) and any(c in str(b.get("pvalue_method")) for c in clt) \
+            and not any(c in str(a.get("pvalue_method")) for c in clt):
         # weighted rows: the engine's permutation CLT of the cells of its scan, the rows' Monte
-        # Carlo permutations in memory (tests/test_permutation_clt.py: the same CLT p-value)
+        # Carlo permutations in memory (tests/test_permutation_clt.py: the same CLT p-value);
+        # the log loss and Brier score of probabilities: the CLT of the loss sum from the
+        # engine's sums (tests/test_permutation_loss.py)
         assert "asymptotic" in b["pvalue_method"] and 0 < b["pvalue"] <= 1, path
         a, b = ({k: v for k, v in d.items() if k not in ("pvalue", "pvalue_method")} for d in (a, b))
     if path.endswith(".notes") and isinstance(a, list):  # the note names the rows with a p-value

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from beyondchance.baselines import get_loss
@@ -85,3 +86,134 @@ def test_constant_predictions_give_p_one():
     rng = np.random.default_rng(2)
     r = PermutationLossSums.of_proba(rng.integers(0, 3, 40), proba, rng.exponential(size=40)).test("brier")
     assert r.pvalue == 1.0 and r.null_std == 0.0
+
+
+def _agree(clt, mc, slack=0.01):
+    """The CLT's p-value within 4 Monte Carlo standard errors of the row test's (plus slack)."""
+    return abs(clt.pvalue - mc.pvalue) <= 4 * mc.pvalue_standard_error + slack
+
+
+def _weak_probabilities(n, seed, signal=0.03):
+    """3-class probability rows with a weak signal, exponential weights."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 3, n)
+    logits = rng.normal(size=(n, 3)) * 0.8
+    logits[np.arange(n), y] += signal * 10
+    proba = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
+    return y, proba, rng.exponential(size=n)
+
+
+@pytest.mark.parametrize("seed", [11, 12])
+def test_clt_agrees_with_the_row_permutation_test(seed):
+    """n = 2,000, weighted 3-class probabilities and binary scores, weak signal: the CLT's
+    p-values, null mean and sd are the row Monte Carlo test's (4,000 draws) within its error."""
+    from beyondchance.permutation_rows import binary_statistic, probabilities_statistic, row_permutation_tests
+
+    n = 2000
+    y, proba, w = _weak_probabilities(n, seed)
+    names = ("log_loss", "brier")
+    mc = row_permutation_tests(probabilities_statistic(y, proba, w, names), n, dict.fromkeys(names, False),
+                               n_resamples=4000, random_state=seed)
+    sums = PermutationLossSums.of_proba(y, proba, w)
+    is_pos, s = y == 0, proba[:, 0]
+    mcb = row_permutation_tests(binary_statistic(is_pos, w, scores=s, names=names), n,
+                                dict.fromkeys(names, False), n_resamples=4000, random_state=seed)
+    binary = PermutationLossSums.of_scores(is_pos, s, w)
+    for nm in names:
+        for clt, ref in ((sums.test(nm), mc[nm]), (binary.test(nm), mcb[nm])):
+            assert clt.statistic == pytest.approx(ref.statistic, rel=1e-12), nm
+            assert _agree(clt, ref), (nm, clt.pvalue, ref.pvalue)
+            assert clt.null_std == pytest.approx(ref.null_std, rel=0.06), nm
+            assert abs(clt.null_mean - ref.null_mean) < 0.1 * ref.null_std, nm
+    assert min(mc[nm].pvalue for nm in names) < 0.5  # not only p-values near 1
+
+
+QUICK_SEED = 20151
+
+
+@pytest.mark.parametrize("case", ["log_loss", "brier", "binary log_loss"])
+def test_type_one_error_quick(case):
+    """300 null replicates (labels independent of the probabilities, exponential weights, n =
+    200), level 0.05: the loss CLT's rejection rate within [0.02, 0.09]."""
+    seed = QUICK_SEED + ("log_loss", "brier", "binary log_loss").index(case)
+    print(f"seed {seed}")
+    rng = np.random.default_rng(seed)
+    rejected = 0
+    for _ in range(300):
+        y, w = rng.integers(0, 3, 200), rng.exponential(size=200)
+        proba = rng.dirichlet(np.ones(3), size=200)
+        if case.startswith("binary"):
+            sums = PermutationLossSums.of_scores(y == 0, proba[:, 0], w)
+        else:
+            sums = PermutationLossSums.of_proba(y, proba, w)
+        rejected += sums.test(case.split()[-1]).pvalue <= 0.05
+    assert 0.02 <= rejected / 300 <= 0.09, rejected / 300
+
+
+def _reports(frame, engine, spark=None, proba=("p0", "p1", "p2"), **options):
+    import warnings
+
+    from beyondchance.report import evaluate, evaluate_source
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        src = frame if spark is None else spark.createDataFrame(frame)
+        eng = evaluate_source(src, y_true="y", y_score=list(proba), engine=engine, n_resamples=300,
+                              random_state=7, spark=spark, **options)
+        weight = options.get("weight")
+        mem = evaluate(frame["y"].to_numpy(), frame[list(proba)].to_numpy(), n_resamples=300, random_state=7,
+                       sample_weight=None if weight is None else frame[weight].to_numpy())
+    return eng, mem
+
+
+def _frame(n, seed):
+    y, proba, w = _weak_probabilities(n, seed, signal=0.01)
+    return pd.DataFrame({"y": y, "p0": proba[:, 0], "p1": proba[:, 1], "p2": proba[:, 2], "w": w,
+                         "yb": (y == 0).astype(int)})
+
+
+@pytest.mark.parametrize("weight", ["w", None])
+def test_duckdb_gives_the_memory_loss_pvalue_beyond_the_budget(weight, monkeypatch):
+    """3-class probabilities: DuckDB's log loss and Brier p-values (the CLT from its sums)
+    equal the memory report's beyond the row budget (the CLT from the rows)."""
+    pytest.importorskip("duckdb")
+    import beyondchance.permutation_rows as rows
+
+    monkeypatch.setattr(rows, "ROW_BUDGET", 100 * 3000)
+    eng, mem = _reports(_frame(3000, 4), "duckdb", weight=weight)
+    for nm in ("log_loss", "brier"):
+        assert mem[nm].pvalue is not None and "CLT of the loss" in mem[nm].pvalue_method, nm
+        assert eng[nm].pvalue == pytest.approx(mem[nm].pvalue, rel=1e-9), nm
+        assert eng[nm].pvalue_method == mem[nm].pvalue_method
+    assert eng["roc_auc"].pvalue is None and "evaluate the rows in memory" in eng["roc_auc"].pvalue_method
+
+
+def test_duckdb_weighted_binned_scores_get_the_loss_test():
+    """Weighted binary scores binned on DuckDB (--score-bins): no cells, so the losses' CLT."""
+    pytest.importorskip("duckdb")
+    import warnings
+
+    from beyondchance.report import evaluate_source
+
+    frame = _frame(2000, 5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = evaluate_source(frame, y_true="yb", y_score="p0", weight="w", engine="duckdb", n_resamples=300,
+                            score_bins=100)
+    sums = PermutationLossSums.of_scores(frame["yb"].to_numpy() == 1, frame["p0"].to_numpy(), frame["w"].to_numpy())
+    for nm in ("log_loss", "brier"):  # the row shows the loss of the binned scores; the test is the exact loss's
+        assert r[nm].value == pytest.approx(sums.test(nm).statistic, rel=0.01)
+        assert r[nm].pvalue == pytest.approx(sums.test(nm).pvalue, rel=1e-9) and "asymptotic" in r[nm].pvalue_method
+
+
+def test_spark_sums_equal_the_memory_sums(spark):
+    from beyondchance.engines import compute_statistics
+
+    frame = _frame(500, 6)
+    kw = dict(y_true="y", y_proba=["p0", "p1", "p2"], weight="w")
+    a = compute_statistics(frame, engine="memory", **kw).permutation_loss_sums
+    b = compute_statistics(spark.createDataFrame(frame), engine="spark", **kw).permutation_loss_sums
+    assert a.n == b.n
+    for nm in ("log_loss", "brier"):
+        np.testing.assert_allclose(b.second[nm], a.second[nm], rtol=1e-10)
+        assert b.test(nm).pvalue == pytest.approx(a.test(nm).pvalue, rel=1e-9)
