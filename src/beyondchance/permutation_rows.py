@@ -10,7 +10,9 @@ memory, by Monte Carlo: p = (1 + #{M* at least as good}) / (B + 1), with its sta
 error, as :func:`~beyondchance.permutation_test` does.  B permutations of n rows cost
 B·n; :func:`permutation_draws` keeps that within ``ROW_BUDGET``.  Beyond it, weighted labels
 and binary scores are tested from their weighted cells by the permutation CLT
-(:mod:`beyondchance.permutation_clt`, asymptotic), as on DuckDB and Spark.
+(:mod:`beyondchance.permutation_clt`, asymptotic), as on DuckDB and Spark, and the log loss
+and Brier score of class probabilities by the permutation CLT of the loss sum
+(:mod:`beyondchance.permutation_loss`).
 
 The squared loss of a regression needs no draws: under the permutation null
 :math:`T = \sum_i w_i (y_i - \hat y_{\sigma(i)})^2` is a linear permutation statistic

@@ -29,10 +29,17 @@ a regression (MSE, R²) by the permutation central limit theorem from the moment
 (asymptotic).  Weighted labels and binary scores beyond ``ROW_BUDGET``, and on DuckDB/Spark:
 the permutation CLT of their weighted cells (:mod:`beyondchance.permutation_clt`, asymptotic;
 the cells come from the engine's scan, or from the rows in memory — the same cells, so the
-same p-value with the same seed).  A report from a DuckDB/Spark relation gives the other row
-tests no p-value and says why in ``pvalue_method`` — except the MSE and R², whose test the
-statistics give (unweighted: the Moments of y and of the predictions, the squared-error sum;
-weighted: :class:`~beyondchance.permutation_rows.SquaredErrorSums`)."""
+same p-value with the same seed).  The log loss and Brier score, where neither gives them a
+test — class probabilities (weighted or not) beyond ``ROW_BUDGET`` and on DuckDB/Spark,
+weighted binary scores binned on an engine — by the permutation CLT of the loss sum
+(:mod:`beyondchance.permutation_loss`: the loss sum is a linear permutation statistic whose
+exact mean and variance come from sums over the rows,
+:class:`~beyondchance.permutation_loss.PermutationLossSums`, the engine's scan or the rows in
+memory; a normal p-value, asymptotic, no draws; type-I error at 5% in [0.032, 0.0525] in
+benchmarks/sim_tests.py, n = 50 to 20,000).  A report from a DuckDB/Spark relation gives the
+other row tests no p-value and says why in ``pvalue_method`` — except the MSE and R², whose
+test the statistics give (unweighted: the Moments of y and of the predictions, the
+squared-error sum; weighted: :class:`~beyondchance.permutation_rows.SquaredErrorSums`)."""
 
 from __future__ import annotations
 
