@@ -35,7 +35,7 @@ weighted binary scores binned on an engine — by the permutation CLT of the los
 (:mod:`beyondchance.permutation_loss`: the loss sum is a linear permutation statistic whose
 exact mean and variance come from sums over the rows,
 :class:`~beyondchance.permutation_loss.PermutationLossSums`, the engine's scan or the rows in
-memory; a normal p-value, asymptotic, no draws; type-I error at 5% in [0.032, 0.0525] in
+memory; a normal p-value, asymptotic, no draws; type-I error at 5% in [0.032, 0.0535] in
 benchmarks/sim_tests.py, n = 50 to 20,000).  A report from a DuckDB/Spark relation gives the
 other row tests no p-value and says why in ``pvalue_method`` — except the MSE and R², whose
 test the statistics give (unweighted: the Moments of y and of the predictions, the
