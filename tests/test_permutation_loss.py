@@ -147,7 +147,20 @@ def test_type_one_error_quick(case):
         else:
             sums = PermutationLossSums.of_proba(y, proba, w)
         rejected += sums.test(case.split()[-1]).pvalue <= 0.05
+    print(f"{case}: rejection rate {rejected / 300:.4f} of 300 (seed {seed})")
     assert 0.02 <= rejected / 300 <= 0.09, rejected / 300
+
+
+def test_many_classes_have_no_sums():
+    """Beyond MAX_LOSS_CLASSES classes the K × K cross moments are not summed."""
+    from beyondchance.engines.memory import probability_statistics
+    from beyondchance.permutation_loss import MAX_LOSS_CLASSES
+
+    k = MAX_LOSS_CLASSES + 1
+    rng = np.random.default_rng(0)
+    proba = rng.dirichlet(np.ones(k), size=3 * k)
+    stats = probability_statistics(np.arange(3 * k) % k, proba, np.arange(k), None)
+    assert stats.permutation_loss_sums is None and stats.loss_sums is not None
 
 
 def _reports(frame, engine, spark=None, proba=("p0", "p1", "p2"), **options):

@@ -494,7 +494,8 @@ def _binary(runner: Runner, spec: Spec, q, rel, kinds, y_true: str, y_score: str
     if spec.wants("permutation_loss_sums") and _total(r, "out01") == 0:
         out["permutation_loss_sums"] = _loss_sums_of(r, is_pos.astype(np.intp), np.array([False, True]), {
             "log_loss": np.where(is_pos, _f64(r["ce_pos"]), _f64(r["ce_neg"])).sum(),
-            "brier": np.where(is_pos, _f64(r["br_pos"]), _f64(r["br_neg"])).sum() / 2})  # (s − y)²: half the 2-class Brier
+            # the binary report's Brier score (s − y)²: half the 2-class Brier of br_pos / br_neg
+            "brier": np.where(is_pos, _f64(r["br_pos"]), _f64(r["br_neg"])).sum() / 2})
     cells = spec.wants("permutation_cells") and weight is not None and spec.score_bins is None
     if spec.wants("scores") or cells:
         r2 = runner.run(q2)

@@ -312,7 +312,8 @@ def _cells_of_inputs(inp: Any, report: dict[str, Any]) -> tuple[Any, Any]:
 #: why an engine's rows have no row permutation test
 _NO_ROWS = ("the permutation test of weighted rows, class probabilities or a regression shuffles the rows, which "
             "this engine's statistics do not hold (of unweighted regression rows they give the squared error's, of "
-            "the log loss and Brier score their permutation CLT); evaluate the rows in memory")
+            f"the log loss and Brier score of up to {MAX_LOSS_CLASSES} classes their permutation CLT); evaluate the "
+            "rows in memory")
 
 
 def _loss_clt_tests(sums: Any, names: list[str], done: dict[str, PermutationTestResult], why: dict[str, str]
