@@ -19,6 +19,10 @@ Scenarios
   weighted rows beyond the row-draw budget and on DuckDB/Spark): weighted labels and
   scores independent of each other at n = 200 and 20,000 (exponential weights; log-normal
   at n = 200), three classes at n = 150 — measured in docs/howto/decide.rst;
+* the permutation CLT of the loss sum (:mod:`beyondchance.permutation_loss`, the test of
+  the log loss and Brier score of probabilities beyond the row-draw budget and on
+  DuckDB/Spark): labels independent of 3-class probability rows (Dirichlet) or of binary
+  scores, exponential weights, n = 50 to 20,000 — measured below and in docs/howto/decide.rst;
 * McNemar's test of accuracy against the majority class, and caret's binomial test
   against the no-information rate: a predictor whose
   population accuracy equals the majority rate exactly but which is not constant
@@ -76,6 +80,23 @@ Measured (full run, 2,000 replicates per test, seeds 1000 + the test's position;
     permutation CLT: MSE / R² (regression, weighted, n=200)                               0.0425  0.0045       yes      yes      0.1
     rows, Monte Carlo 1000: MAE / D² (regression, exponential y, n=200)                   0.0480  0.0048       yes      yes     13.0
     rows, Monte Carlo 1000: pinball 0.8 (regression, weighted, n=200)                     0.0520  0.0050       yes      yes     19.2
+
+The permutation CLT of the loss sum (``--only "loss CLT"``, seeds 1058 to 1069, 2,000
+replicates per cell, 1 min 56 s wall on a shared machine, 20 s of CPU; the last line from
+``--only sharp``)::
+
+    loss CLT: weighted log loss (3-class probabilities, n=200)                            0.0460  0.0047       yes      yes      3.5
+    loss CLT: weighted log loss (binary scores, n=200)                                    0.0485  0.0048       yes      yes      2.4
+    loss CLT: weighted Brier (3-class probabilities, n=200)                               0.0520  0.0050       yes      yes      3.0
+    loss CLT: weighted Brier (binary scores, n=200)                                       0.0510  0.0049       yes      yes      2.2
+    loss CLT: weighted log loss (3-class probabilities, n=20000)                          0.0515  0.0049       yes      yes     28.8
+    loss CLT: weighted log loss (binary scores, n=20000)                                  0.0520  0.0050       yes      yes     18.9
+    loss CLT: weighted Brier (3-class probabilities, n=20000)                             0.0495  0.0049       yes      yes     28.5
+    loss CLT: weighted Brier (binary scores, n=20000)                                     0.0525  0.0050       yes      yes     13.6
+    loss CLT: log loss (3-class probabilities, unweighted, n=200)                         0.0500  0.0049       yes      yes      3.2
+    loss CLT: weighted log loss (3-class, sharp Dirichlet(0.3) probabilities, n=200)      0.0320  0.0039       yes      yes      2.4
+    loss CLT: weighted log loss (3-class probabilities, n=50)                             0.0425  0.0045       yes      yes      1.4
+    loss CLT: weighted log loss (3-class, sharp Dirichlet(0.3) probabilities, n=20000)    0.0535  0.0050       yes      yes     19.6
 
 "default" marks what the report and the library use by default (the target applies to
 those: every one is within [0.03, 0.07]).  The conservative exact p-values
@@ -162,6 +183,25 @@ def clt_scenario(measure: str, n: int, rng: np.random.Generator, n_resamples: in
     cells = PermutationCells.of_scores(y == 1, s, w)
     return clt_tests_of_scores(cells, (measure,), max_bins=_permutation_bins(cells.keys.size),
                                n_resamples=n_resamples, random_state=rng)[measure].pvalue
+
+
+def loss_clt_scenario(measure: str, n: int, rng: np.random.Generator, k: int = 3, weighted: bool = True,
+                      alpha: float = 1.0) -> float:
+    """The permutation CLT of the loss sum (:mod:`beyondchance.permutation_loss`, the test of
+    the log loss and Brier score beyond the row-draw budget and on DuckDB/Spark): labels
+    (classes of prevalences 0.5, 0.3, 0.2; binary: π = 0.3) independent of the probability
+    rows (Dirichlet(α); binary: uniform scores), exponential weights unless unweighted."""
+    from beyondchance.permutation_loss import PermutationLossSums
+
+    w = rng.exponential(size=n) if weighted else None
+    if k == 2:
+        y = rng.random(n) < 0.3
+        y[:2] = [False, True]
+        return PermutationLossSums.of_scores(y, rng.random(n), w, losses=(measure,)).test(measure).pvalue
+    c = rng.choice(3, size=n, p=[0.5, 0.3, 0.2])
+    c[:3] = [0, 1, 2]
+    sums = PermutationLossSums.of_proba(c, rng.dirichlet(np.full(3, alpha), n), w, losses=(measure,))
+    return sums.test(measure).pvalue
 
 
 def weighted_multiclass_scenario(measure: str, n: int, rng: np.random.Generator, n_resamples: int) -> float:
@@ -324,6 +364,22 @@ def main() -> None:
          lambda rng: clt_scenario("roc_auc", 200, rng, mc, weights="lognormal"), True),
         (f"permutation CLT {mc}: log-normal(0, 1.5) weights, average precision (n=200)",
          lambda rng: clt_scenario("pr_auc", 200, rng, mc, weights="lognormal"), True),
+    ]
+    for n in (200, 20_000):  # the permutation CLT of the loss sum (issue 15: losses beyond the budget, engines)
+        for measure, title in (("log_loss", "log loss"), ("brier", "Brier")):
+            scenarios.append((f"loss CLT: weighted {title} (3-class probabilities, n={n})",
+                              lambda rng, m=measure, n=n: loss_clt_scenario(m, n, rng), True))
+            scenarios.append((f"loss CLT: weighted {title} (binary scores, n={n})",
+                              lambda rng, m=measure, n=n: loss_clt_scenario(m, n, rng, k=2), True))
+    scenarios += [
+        ("loss CLT: log loss (3-class probabilities, unweighted, n=200)",
+         lambda rng: loss_clt_scenario("log_loss", 200, rng, weighted=False), True),
+        ("loss CLT: weighted log loss (3-class, sharp Dirichlet(0.3) probabilities, n=200)",
+         lambda rng: loss_clt_scenario("log_loss", 200, rng, alpha=0.3), True),
+        ("loss CLT: weighted log loss (3-class probabilities, n=50)",
+         lambda rng: loss_clt_scenario("log_loss", 50, rng), True),
+        ("loss CLT: weighted log loss (3-class, sharp Dirichlet(0.3) probabilities, n=20000)",
+         lambda rng: loss_clt_scenario("log_loss", 20_000, rng, alpha=0.3), True),
     ]
     seeds = {name: 1000 + i for i, (name, _, _) in enumerate(scenarios)}  # one seed per test, whatever --only picks
     if args.only:

@@ -348,15 +348,19 @@ def _close(a, b, path=""):
     A metric whose p-value permutes the rows (weighted data, class probabilities, the
     absolute and pinball losses of a regression) has memory's on an engine, which fetches
     the rows for it (within the row-draw budget), and its method says so; beyond the
-    budget, weighted labels and scores have the permutation CLT's on an engine."""
+    budget, weighted labels and scores have the permutation CLT's on an engine, the log loss
+    and Brier score the CLT of the loss sum."""
     if isinstance(a, dict) and isinstance(b, dict) and str(b.get("pvalue_method")).endswith(
             " for the permutation test") and "rows fetched from" in str(b.get("pvalue_method")):
         assert b["pvalue_method"].startswith(a["pvalue_method"] + "; the "), path
         b = {**b, "pvalue_method": a["pvalue_method"]}
-    if isinstance(a, dict) and isinstance(b, dict) and "weighted cells" in str(b.get("pvalue_method")) \
-            and "weighted cells" not in str(a.get("pvalue_method")):
+    clt = ("weighted cells", "CLT of the loss")
+    if isinstance(a, dict) and isinstance(b, dict) and any(c in str(b.get("pvalue_method")) for c in clt) \
+            and not any(c in str(a.get("pvalue_method")) for c in clt):
         # weighted rows: the engine's permutation CLT of the cells of its scan, the rows' Monte
-        # Carlo permutations in memory (tests/test_permutation_clt.py: the same CLT p-value)
+        # Carlo permutations in memory (tests/test_permutation_clt.py: the same CLT p-value);
+        # the log loss and Brier score of probabilities: the CLT of the loss sum from the
+        # engine's sums (tests/test_permutation_loss.py)
         assert "asymptotic" in b["pvalue_method"] and 0 < b["pvalue"] <= 1, path
         a, b = ({k: v for k, v in d.items() if k not in ("pvalue", "pvalue_method")} for d in (a, b))
     if path.endswith(".notes") and isinstance(a, list):  # the note names the rows with a p-value

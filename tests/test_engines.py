@@ -97,6 +97,16 @@ def assert_same(a: SufficientStatistics, b: SufficientStatistics) -> None:
         x, y = a.squared_error_sums.test(), b.squared_error_sums.test()  # sums around other shifts: the test
         for k in ("statistic", "pvalue", "null_mean", "null_std"):
             assert getattr(x, k) == pytest.approx(getattr(y, k), rel=1e-9), k
+    assert (a.permutation_loss_sums is None) == (b.permutation_loss_sums is None)
+    if a.permutation_loss_sums is not None:  # the sums of the log and Brier losses' permutation CLT
+        x, y = a.permutation_loss_sums, b.permutation_loss_sums
+        assert x.n == y.n and np.array_equal(x.classes, y.classes) and set(x.first) == set(y.first)
+        np.testing.assert_allclose(x.weights, y.weights, rtol=1e-12)
+        np.testing.assert_allclose(x.squares, y.squares, rtol=1e-12)
+        for k in x.first:
+            np.testing.assert_allclose(x.first[k], y.first[k], rtol=1e-10)
+            np.testing.assert_allclose(x.second[k], y.second[k], rtol=1e-10)
+            assert x.observed[k] == pytest.approx(y.observed[k], rel=1e-10)
     if a.moments is not None:
         assert a.moments.weight == b.moments.weight
         assert np.isclose(a.moments.mean, b.moments.mean, rtol=1e-12, atol=1e-14)

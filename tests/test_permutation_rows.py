@@ -277,11 +277,14 @@ def test_beyond_the_draw_budget_the_rows_say_why(monkeypatch):
     c = rng.integers(0, 3, 150)
     P = rng.dirichlet(np.ones(3), 150)
     w = bc.evaluate(c, P, sample_weight=rng.random(150), n_resamples=300)
-    for name, m in w.metrics.items():  # the arg-max labels have cells; the AUCs and losses need the rows
-        if name in bc.METRICS:
+    for name, m in w.metrics.items():  # the arg-max labels have cells, the losses their sums; the AUCs need the rows
+        if name in bc.METRICS or name in ("log_loss", "brier"):
             assert m.pvalue is not None and "asymptotic" in m.pvalue_method, name
         else:
             assert m.pvalue is None and "budget" in m.pvalue_method, name
+    u = bc.evaluate(c, P, n_resamples=300)  # unweighted: the losses' CLT, the AUCs say why
+    assert "CLT of the loss" in u["log_loss"].pvalue_method and "CLT of the loss" in u["brier"].pvalue_method
+    assert u["roc_auc"].pvalue is None and "budget" in u["roc_auc"].pvalue_method
 
 
 def test_weighted_probability_report_rows_test_their_own_values():

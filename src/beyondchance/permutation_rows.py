@@ -12,7 +12,9 @@ B·n; :func:`permutation_draws` keeps that within ``ROW_BUDGET``.  Within it a r
 DuckDB or Spark fetches the rows for these tests (:mod:`beyondchance.report._engine_rows`),
 the memory p-value with the same seed.  Beyond it, weighted labels and binary scores are
 tested from their weighted cells by the permutation CLT
-(:mod:`beyondchance.permutation_clt`, asymptotic), in memory and on every engine.
+(:mod:`beyondchance.permutation_clt`, asymptotic), and the log loss and Brier score of class
+probabilities by the permutation CLT of the loss sum (:mod:`beyondchance.permutation_loss`),
+in memory and on every engine.
 
 The squared loss of a regression needs no draws: under the permutation null
 :math:`T = \sum_i w_i (y_i - \hat y_{\sigma(i)})^2` is a linear permutation statistic

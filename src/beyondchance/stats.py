@@ -134,9 +134,10 @@ Task = Literal["binary", "labels", "probabilities", "regression"]
 TASKS: tuple[str, ...] = ("binary", "labels", "probabilities", "regression")
 #: the statistics of each task (the names of :class:`SufficientStatistics` fields)
 STATISTICS: dict[str, tuple[str, ...]] = {
-    "binary": ("confusion", "label_counts", "loss_sums", "scores", "permutation_cells"),
+    "binary": ("confusion", "label_counts", "loss_sums", "scores", "permutation_cells", "permutation_loss_sums"),
     "labels": ("confusion", "label_counts", "permutation_cells"),
-    "probabilities": ("confusion", "label_counts", "loss_sums", "class_scores", "permutation_cells"),
+    "probabilities": ("confusion", "label_counts", "loss_sums", "class_scores", "permutation_cells",
+                      "permutation_loss_sums"),
     "regression": ("loss_sums", "moments", "targets", "prediction_moments", "squared_error_sums"),
 }
 #: losses summed for probability predictions
@@ -1048,7 +1049,7 @@ class ClassScoreCounts(SummaryDisplay):
 # =====================================================================================
 
 _FIELDS = ("confusion", "label_counts", "loss_sums", "scores", "class_scores", "moments", "targets",
-           "prediction_moments", "permutation_cells", "squared_error_sums")
+           "prediction_moments", "permutation_cells", "squared_error_sums", "permutation_loss_sums")
 
 
 def _merge_optional(a: Any, b: Any, name: str) -> Any:
@@ -1104,6 +1105,11 @@ class SufficientStatistics(SummaryDisplay):
     squared_error_sums : ``beyondchance.permutation_rows.SquaredErrorSums`` of weighted
         regression data (None when unweighted: the moments give the test) — the permutation
         CLT test of the weighted squared error
+    permutation_loss_sums : ``beyondchance.permutation_loss.PermutationLossSums`` — rows,
+        Σw and Σw² per class, and over the rows the sums and K × K cross moments of the
+        per-class log and Brier losses (``"probabilities"`` up to
+        ``MAX_LOSS_CLASSES`` classes; ``"binary"``: scores in [0, 1]) — the permutation CLT
+        test of the log loss and Brier score, weighted or not
     threshold : the decision threshold of a binary task's confusion matrix
     pos_label : the positive label of a binary task
     """
@@ -1121,6 +1127,7 @@ class SufficientStatistics(SummaryDisplay):
     prediction_moments: Moments | None = None
     permutation_cells: Any = None
     squared_error_sums: Any = None
+    permutation_loss_sums: Any = None
 
     def __post_init__(self) -> None:
         if self.task not in TASKS:

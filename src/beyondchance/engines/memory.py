@@ -26,6 +26,7 @@ from .._warnings import InvalidInputError
 from ..baselines import get_loss
 from ..confusion import ConfusionMatrix
 from ..permutation_clt import PermutationCells
+from ..permutation_loss import MAX_LOSS_CLASSES, PermutationLossSums
 from ..permutation_rows import SquaredErrorSums
 from ..curves import ThresholdCounts, _counts_unweighted, _counts_weighted, threshold_counts
 from ..stats import (
@@ -156,6 +157,8 @@ def _binary(spec: Spec, y_true: Any, y_score: Any, sample_weight: Any) -> Suffic
         out["loss_sums"] = LossSums(_total(w, n), sums)
     if spec.wants("permutation_cells") and w is not None and spec.score_bins is None:
         out["permutation_cells"] = PermutationCells.of_scores(yb, s, w)
+    if spec.wants("permutation_loss_sums") and s.min() >= 0 and s.max() <= 1:
+        out["permutation_loss_sums"] = PermutationLossSums.of_scores(yb, s, w)
     if spec.wants("scores"):
         if spec.score_bins is None:
             out["scores"] = threshold_counts(y_true, s, sample_weight=w, pos_label=spec.pos_label)
@@ -254,6 +257,8 @@ def probability_statistics(
     if wants("permutation_cells") and w is not None:
         out["permutation_cells"] = PermutationCells.from_codes(np.argmax(proba, axis=1), codes, w, keys=classes,
                                                                classes=classes)
+    if wants("permutation_loss_sums") and k <= MAX_LOSS_CLASSES:
+        out["permutation_loss_sums"] = PermutationLossSums.of_proba(codes, proba, w, classes)
     return SufficientStatistics("probabilities", **out)
 
 

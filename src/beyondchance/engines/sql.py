@@ -47,6 +47,7 @@ from .._validation import as_1d, binary_target, encode_labels
 from .._warnings import InvalidInputError
 from ..confusion import ConfusionMatrix
 from ..permutation_clt import PermutationCells
+from ..permutation_loss import MAX_LOSS_CLASSES, PermutationLossSums
 from ..permutation_rows import SQUARED_ERROR_TERMS, SquaredErrorSums
 from ..stats import (
     PROBABILITY_LOSSES,
@@ -161,7 +162,8 @@ def binary_queries(
         "SUM(bad_y) AS bad_y, SUM(bad_s) AS bad_s, SUM(w_nan) AS w_nan, SUM(w_neg) AS w_neg, "
         "SUM(CASE WHEN s < 0 OR s > 1 THEN 1 ELSE 0 END) AS out01, "
         f"SUM(w * -LN({_clip('s')})) AS ce_pos, SUM(w * -LN({_clip('1 - s')})) AS ce_neg, "
-        f"SUM(w * ({brier} - 2 * s + 1)) AS br_pos, SUM(w * ({brier} - 2 * (1 - s) + 1)) AS br_neg "
+        f"SUM(w * ({brier} - 2 * s + 1)) AS br_pos, SUM(w * ({brier} - 2 * (1 - s) + 1)) AS br_neg, "
+        f"SUM(w * w) AS w2, {_binary_loss_moments()} "
         f"FROM ({inner}) t GROUP BY y"
     )
     if units:
@@ -175,6 +177,23 @@ def binary_queries(
             f"{s} AS s, {w} AS w FROM {relation}) t GROUP BY y, k"
         )
     return q1, q2
+
+
+#: the binary losses of the permutation CLT of the loss (columns negative, positive), as the
+#: binary report scores them: −ln clip(1 − s), −ln clip(s); s², (1 − s)²
+_BINARY_LOSSES = {"log_loss": (f"-LN({_clip('1 - s')})", f"-LN({_clip('s')})"), "brier": ("s * s", "(1 - s) * (1 - s)")}
+
+
+def _binary_loss_moments() -> str:
+    """The sums of :class:`~beyondchance.permutation_loss.PermutationLossSums` of binary
+    scores over the rows (every row, zero weights included): lm_<loss>_<k> Σ L_k and
+    lm_<loss>_<k>_<l> Σ L_k L_l (k ≤ l; 0 negative, 1 positive)."""
+    parts = []
+    for nm, (neg, pos) in _BINARY_LOSSES.items():
+        e = (neg, pos)
+        parts += [f"SUM({e[k]}) AS lm_{nm}_{k}" for k in range(2)]
+        parts += [f"SUM(({e[k]}) * ({e[m]})) AS lm_{nm}_{k}_{m}" for k in range(2) for m in range(k, 2)]
+    return ", ".join(parts)
 
 
 def score_histogram_query(
@@ -255,10 +274,13 @@ def _probability_rows(
 
 def probabilities_query(
     q: Callable[[str], str], relation: str, kinds: dict[str, str], *, y_true: str, y_proba: list[str],
-    weight: str | None, normalize: bool, group: str | None = None,
+    weight: str | None, normalize: bool, group: str | None = None, loss_moments: bool = False,
 ) -> str:
     """The probabilities task: per (label, arg-max column) group, the loss sums for every column
-    (``group``: also split by the values of this SQL expression, column ``g``)."""
+    (``group``: also split by the values of this SQL expression, column ``g``); ``loss_moments``:
+    and the sums of :class:`~beyondchance.permutation_loss.PermutationLossSums` over the rows —
+    ``lm_<loss>_<k>`` Σ L_k and ``lm_<loss>_<k>_<l>`` Σ L_k L_l (k ≤ l) of the per-class losses
+    L_k = −ln clip(c_k) and Σ_j c_j² − 2 c_k + 1, and ``w2`` Σw² (already there)."""
     k = len(y_proba)
     keys = ("g, " if group else "") + "y, a"
     level2 = _probability_rows(q, relation, kinds, y_true=y_true, y_proba=y_proba, weight=weight,
@@ -274,6 +296,12 @@ def probabilities_query(
     sums = ", ".join(
         f"SUM(w * -LN({_clip(f'c{j}')})) AS ce{j}, SUM(w * (sq - 2 * c{j} + 1)) AS br{j}" for j in range(k)
     )
+    if loss_moments:  # the per-class losses as columns of one more level, then their sums and cross sums
+        cols = ", ".join(f"-LN({_clip(f'c{j}')}) AS lce{j}, (sq - 2 * c{j} + 1) AS lbr{j}" for j in range(k))
+        level3 = f"SELECT t4.*, {cols} FROM ({level3}) t4"
+        for nm, col in (("log_loss", "lce"), ("brier", "lbr")):
+            sums += "".join(f", SUM({col}{j}) AS lm_{nm}_{j}" for j in range(k))
+            sums += "".join(f", SUM({col}{j} * {col}{m}) AS lm_{nm}_{j}_{m}" for j in range(k) for m in range(j, k))
     return (
         f"SELECT {keys}, COUNT(*) AS n_rows, SUM(w) AS w, SUM(w * w) AS w2, SUM(bad_y) AS bad_y, SUM(w_nan) AS w_nan, "
         "SUM(w_neg) AS w_neg, SUM(bad_c) AS bad_c, SUM(neg_c) AS neg_c, SUM(gt1_c) AS gt1_c, "
@@ -463,6 +491,11 @@ def _binary(runner: Runner, spec: Spec, q, rel, kinds, y_true: str, y_score: str
         }
         assert tuple(sums) == PROBABILITY_LOSSES
         out["loss_sums"] = LossSums(float(w.sum()), sums)
+    if spec.wants("permutation_loss_sums") and _total(r, "out01") == 0:
+        out["permutation_loss_sums"] = _loss_sums_of(r, is_pos.astype(np.intp), np.array([False, True]), {
+            "log_loss": np.where(is_pos, _f64(r["ce_pos"]), _f64(r["ce_neg"])).sum(),
+            # the binary report's Brier score (s − y)²: half the 2-class Brier of br_pos / br_neg
+            "brier": np.where(is_pos, _f64(r["br_pos"]), _f64(r["br_neg"])).sum() / 2})
     cells = spec.wants("permutation_cells") and weight is not None and spec.score_bins is None
     if spec.wants("scores") or cells:
         r2 = runner.run(q2)
@@ -473,6 +506,25 @@ def _binary(runner: Runner, spec: Spec, q, rel, kinds, y_true: str, y_score: str
             out["permutation_cells"] = PermutationCells.of_scores(row_pos, _f64(r2["s"]), _f64(r2["w"]),
                                                                   rows=_f64(r2["n_rows"]), squares=_f64(r2["w2"]))
     return SufficientStatistics("binary", threshold=spec.threshold, pos_label=pos_label, **out)
+
+
+def _loss_sums_of(r: dict[str, np.ndarray], codes: np.ndarray, classes: np.ndarray, observed: dict[str, float]
+                  ) -> PermutationLossSums:
+    """The :class:`~beyondchance.permutation_loss.PermutationLossSums` of a query's groups:
+    rows, Σw and Σw² per class (``codes``: each group's class) and the summed
+    ``lm_<loss>_<k>[_<l>]`` columns."""
+    k = classes.shape[0]
+    first, second = {}, {}
+    for nm in observed:
+        first[nm] = np.array([_total(r, f"lm_{nm}_{j}") for j in range(k)])
+        m = np.zeros((k, k))
+        for j in range(k):
+            for i in range(j, k):
+                m[j, i] = m[i, j] = _total(r, f"lm_{nm}_{j}_{i}")
+        second[nm] = m
+    return PermutationLossSums(classes, _total(r, "n_rows"), np.bincount(codes, weights=_f64(r["w"]), minlength=k),
+                               np.bincount(codes, weights=_f64(r["w2"]), minlength=k), first, second,
+                               {nm: float(v) for nm, v in observed.items()})
 
 
 def score_statistic(r2: dict[str, np.ndarray], given_pos_label: Any, pos_label: Any, score_bins: int | None) -> Any:
@@ -509,7 +561,9 @@ def _labels(runner: Runner, spec: Spec, q, rel, kinds, y_true: str, y_pred: str,
 
 
 def _probabilities(runner: Runner, spec: Spec, q, rel, kinds, y_true: str, proba: list[str], weight: str | None) -> SufficientStatistics:
-    r = runner.run(probabilities_query(q, rel, kinds, y_true=y_true, y_proba=proba, weight=weight, normalize=spec.normalize))
+    moments = spec.wants("permutation_loss_sums") and len(proba) <= MAX_LOSS_CLASSES
+    r = runner.run(probabilities_query(q, rel, kinds, y_true=y_true, y_proba=proba, weight=weight,
+                                       normalize=spec.normalize, loss_moments=moments))
     _check_rows(r, weight, bad_y="y_true", bad_c="y_proba")
     if _total(r, "neg_c"):
         raise InvalidInputError("y_proba must hold probabilities in [0, 1], found a negative value")
@@ -546,6 +600,12 @@ def _probabilities(runner: Runner, spec: Spec, q, rel, kinds, y_true: str, proba
         rows = np.arange(codes.shape[0])
         sums = {"cross_entropy": float(ce[rows, codes].sum()), "brier": float(br[rows, codes].sum())}
         out["loss_sums"] = LossSums(float(w.sum()), sums)
+    if moments:
+        ce = np.column_stack([_f64(r[f"ce{j}"]) for j in range(k)])
+        br = np.column_stack([_f64(r[f"br{j}"]) for j in range(k)])
+        rows = np.arange(codes.shape[0])
+        out["permutation_loss_sums"] = _loss_sums_of(r, codes, classes, {"log_loss": ce[rows, codes].sum(),
+                                                                          "brier": br[rows, codes].sum()})
     if spec.wants("permutation_cells") and weight is not None:
         out["permutation_cells"] = PermutationCells.from_codes(a, codes, w, keys=classes, classes=classes,
                                                                rows=_f64(r["n_rows"]), squares=_f64(r["w2"]))

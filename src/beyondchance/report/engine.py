@@ -296,6 +296,7 @@ class _Prepared:
     cells: Any = None  # weighted: the PermutationCells of the predicted labels (permutation CLT)
     score_cells: Any = None  # weighted binary scores: the PermutationCells of the distinct scores
     row_source: Any = None  # the rows, fetched for the row permutation tests (report._engine_rows.RowSource)
+    loss_sums: Any = None  # binary scores: the PermutationLossSums of the losses' permutation CLT
 
 
 def _prepare(
@@ -396,8 +397,8 @@ def _union_confusion(src: _Source, classes: np.ndarray, counts0: np.ndarray, *, 
 def _scan_scores(src: _Source, p: _Prepared, *, y_true: str, y_score: str, weight: str | None, pos: Any,
                  score_bins: int | None) -> None:
     stats = src.statistics(y_true=y_true, y_score=y_score, weight=weight, task="binary", pos_label=pos,
-                           statistics=("scores", "permutation_cells"), score_bins=score_bins)
-    p.stats, p.score_cells = stats.scores, stats.permutation_cells
+                           statistics=("scores", "permutation_cells", "permutation_loss_sums"), score_bins=score_bins)
+    p.stats, p.score_cells, p.loss_sums = stats.scores, stats.permutation_cells, stats.permutation_loss_sums
 
 
 def _scan_replicates(src: _Source, p: _Prepared, *, y_true: str, y_score: Sequence[str], y_pred: str | None,
@@ -510,6 +511,8 @@ def _report(
         out["permutation_cells"] = p.stats.permutation_cells if p.task == "multiclass-probabilities" else p.cells
         out["score_permutation_cells"] = p.score_cells
         out.update(row_source=p.row_source, quantile=p.quantile)  # the row tests fetch the rows within the budget
+        out["permutation_loss_sums"] = (p.stats.permutation_loss_sums if p.task == "multiclass-probabilities"
+                                        else p.loss_sums)
         return out, p.task, p.source, p.reason
 
     report = _run(compute, metrics=metrics, confidence_level=confidence_level, n_resamples=n_resamples,

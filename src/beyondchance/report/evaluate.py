@@ -54,6 +54,7 @@ from ..confusion import ConfusionMatrix
 from ..curves import ThresholdCounts
 from ..engines.memory import confusion_counts, probability_statistics, regression_statistics, score_counts
 from ..replicates import GroupTotals, label_group_totals, probability_group_totals, regression_group_totals
+from ..stats import STATISTICS
 from ._core import _Context, _run, _select_metrics, _single_class, check_quantile_option
 from ._results import (
     TASKS,
@@ -322,7 +323,9 @@ def _labels(inp: Inputs, ctx: _Context, *, pos_label: Any, threshold: Any) -> di
 
 def _probabilities(inp: Inputs, ctx: _Context, *, pos_label: Any, threshold: Any) -> dict[str, Any]:
     w = inp.weight
-    stats = probability_statistics(inp.codes, inp.proba, inp.classes, w, pos_label=None)
+    # the loss CLT's sums only where the report needs them (beyond the row budget: report._chance)
+    wanted = tuple(s for s in STATISTICS["probabilities"] if s != "permutation_loss_sums")
+    stats = probability_statistics(inp.codes, inp.proba, inp.classes, w, pos_label=None, statistics=wanted)
     totals = probability_group_totals(inp.codes, inp.proba, inp.classes, w, seed=ctx.seed) if ctx.ci else None
     out = probabilities_rows(stats, ctx, n_rows=inp.n, weighted=w is not None, totals=totals,
                              counts0=np.bincount(inp.codes, minlength=inp.classes.size).astype(np.float64))
