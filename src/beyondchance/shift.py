@@ -288,7 +288,7 @@ class Decomposition:
     classifier_effect, classifier_effect_ci : the rest, and its interval
     confidence_level, n_resamples
     classifier_effect_p_value : where computed, the two-sided p-value of "the classifier
-        effect is 0" that inverts its interval (:func:`bca_p_value`); nan elsewhere
+        effect is 0" that inverts its interval (``beyondchance.shift.bca_p_value``); nan elsewhere
     """
 
     metric: str
