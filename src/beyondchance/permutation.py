@@ -274,7 +274,11 @@ def permutation_test(
         ``"binomial"`` (accuracy and prediction advantage only) test "no better than the
         best constant" instead of "no better than chance" (module docstring).  ``"clt"``:
         the permutation CLT of the (weighted) cells, ``n_resamples`` normal draws
-        (asymptotic; see ``sample_weight``).
+        (asymptotic; see ``sample_weight``).  It is for large n: at n = 200 with weighted
+        rows it rejected a true null at 5% in 0.0175 (exponential weights) and 0.0015
+        (log-normal) of 2,000 replicates for the average precision (conservative; F1
+        0.0635, ROC AUC 0.0500, ``benchmarks/sim_tests.py``), within [0.03, 0.07] for every
+        measure at n = 20,000; ``"auto"`` permutes the rows while they fit ``ROW_BUDGET``.
     n_resamples : int
         Monte Carlo draws.
     max_exact : int
