@@ -12,6 +12,9 @@
               studentized error T = (estimate − truth)/bootstrap sd (sd and 2.5/97.5% quantiles),
               the variation of the bootstrap sd over windows and its correlation with the error, and
               the coverage of the percentile and of the library's interval (BCa for EM).
+* ``lfscale`` — EM's intervals with and without the variance-bias scale
+              (``label_shift._variance_bias_scale``) on the same windows and resamples: sampling sd
+              against both bootstrap sds, both coverages and the side of the misses.
 * ``lfcross`` — the sampling variance of the label-free prevalence split between the reference
               and the window: K references crossed with the same M windows (two-way analysis of
               variance), against the bootstrap sd of the reference alone and of the window alone
@@ -26,6 +29,7 @@ Usage::
     PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py sd --data default --pi 0.05 --reps 300 --seed 21
     PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py embins --data caravan --pi 0.3 --reps 200 --seed 14
     PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py lfsd --data caravan --method em --pi 0.3 --reps 600 --seed 16
+    PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py lfscale --data caravan --method em --pi 0.3 --reps 600 --seed 16
     PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py lfcross --data caravan --method em --pi 0.3 --reps 400 --seed 17
     PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py lfcross --data credit --method em --pi 0.05 --reps 100 --windows 200 --pairs 20 --seed 5
     PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py lfaccel --data caravan --pi 0.3 --reps 300 --seed 16
@@ -142,6 +146,51 @@ def lfsd(pool: S.Pool, method: str, pi: float, reps: int, seed: int, n: int = 50
               f" (interval below the truth {np.mean(v[:, 5] < t):.3f}, above {np.mean(v[:, 4] > t):.3f})")
 
 
+def lfscale(pool: S.Pool, method: str, pi: float, reps: int, seed: int, n: int = 5000, resamples: int = 500,
+            metrics=S.METRICS) -> None:
+    """The library's intervals with and without EM's variance-bias scale (``_bootstrap``'s
+    ``correct_scale``) on the same windows and the same resamples: per quantity the sampling sd
+    against both bootstrap sds, and both coverages with the side of the misses."""
+    names = list(metrics)
+    truth = {"prevalence": pi, **{m: float(np.squeeze(v)) for m, v in metrics_at(pool.stats(), pi, names).items()}}
+    rng = np.random.default_rng(seed)
+    rows: dict[str, list] = {m: [] for m in truth}
+    scales = []
+    for r in range(reps):
+        ref = S._stats(pool, *S.draw(pool, rng, pool.y.mean(), n))
+        window = _window_counts(ref, S.draw(pool, rng, pi, n)[1], np.ones(n))
+        groups = _coarse(ref, EM_BINS)
+        pi_hat = float(_estimator(method, groups)(ref, window)[0])
+        exact = metrics_at(_exact(ref), _inside(pi_hat), names)
+        row = {m: [pi_hat if m == "prevalence" else float(np.squeeze(exact[m]))] for m in truth}
+        for correct in (False, True):
+            boot = _bootstrap(ref, window, n, method, groups, names, resamples, np.random.default_rng(r),
+                              correct_scale=correct)
+            cells = {"prevalence": (boot.binned_pi, boot.pi_star, boot.jack_pi)}
+            cells.update({m: (float(np.squeeze(boot.m_binned[m])), boot.m_star[m], boot.jack_metrics.get(m))
+                          for m in names})
+            for m, (binned, star, jack) in cells.items():
+                star = np.asarray(star, dtype=float).reshape(-1)
+                ci = _interval(row[m][0], binned, star, 0.95, jack) or (np.nan, np.nan)
+                row[m] += [np.nanstd(star), *ci]
+        scales.append(boot.scale)
+        for m in truth:
+            rows[m].append(row[m])
+    print(f"{pool.name}, label-free {method} at π = {pi}, {reps} windows (seed {seed}), {resamples} resamples; "
+          f"scale mean {np.mean(scales):.4f} (sd {np.std(scales):.4f}, range {np.min(scales):.3f}–{np.max(scales):.3f}); "
+          "plain / corrected:")
+    for m, v in rows.items():
+        v, t = np.asarray(v), truth[m]
+        sd_ = (v[:, 0] - t).std(ddof=1)
+
+        def cov(lo: np.ndarray, hi: np.ndarray) -> str:
+            return f"{np.mean((lo <= t) & (t <= hi)):.3f} ({np.mean(hi < t):.3f} below, {np.mean(lo > t):.3f} above)"
+
+        print(f"  {m:10s} sd {sd_:.5f}, bootstrap sd {v[:, 1].mean():.5f} / {v[:, 4].mean():.5f} (ratio "
+              f"{v[:, 1].mean() / sd_:.3f} / {v[:, 4].mean() / sd_:.3f}); coverage {cov(v[:, 2], v[:, 3])} / "
+              f"{cov(v[:, 5], v[:, 6])}")
+
+
 def lfcross(pool: S.Pool, method: str, pi: float, refs: int, seed: int, windows: int = 100, pairs: int = 60,
             n: int = 5000, resamples: int = 500) -> None:
     rng = np.random.default_rng(seed)
@@ -192,7 +241,7 @@ def lfaccel(pool: S.Pool, pi: float, reps: int, seed: int, n: int = 5000, resamp
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("experiment", choices=("auc", "sd", "embins", "lfsd", "lfcross", "lfaccel"))
+    ap.add_argument("experiment", choices=("auc", "sd", "embins", "lfsd", "lfscale", "lfcross", "lfaccel"))
     ap.add_argument("--data", default="default", choices=tuple(S.DATASETS))
     ap.add_argument("--pi", type=float, default=0.05)
     ap.add_argument("--method", default="em", choices=("acc", "em"))
@@ -208,6 +257,8 @@ def main() -> None:
         lfcross(pool, args.method, args.pi, args.reps, args.seed, windows=args.windows, pairs=args.pairs)
     elif args.experiment == "lfaccel":
         lfaccel(pool, args.pi, args.reps, args.seed)
+    elif args.experiment == "lfscale":
+        lfscale(pool, args.method, args.pi, args.reps, args.seed)
     elif args.experiment == "lfsd":
         lfsd(pool, args.method, args.pi, args.reps, args.seed)
     elif args.experiment == "sd":
