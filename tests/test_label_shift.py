@@ -146,7 +146,7 @@ def test_label_free_intervals_em_bca_and_acc_percentile_on_the_same_resamples():
     from scipy import stats as sps
 
     from beyondchance.curves import threshold_counts
-    from beyondchance.label_shift import EM_BINS, _acc, _coarse, _em, _window_bins
+    from beyondchance.label_shift import EM_BINS, _acc, _coarse, _em, _em_variance, _variance_bias_scale, _window_bins
     from beyondchance.shift import SetStatistics, _rates
 
     rng = np.random.default_rng(9)
@@ -168,6 +168,13 @@ def test_label_free_intervals_em_bca_and_acc_percentile_on_the_same_resamples():
     assert est.prevalence_ci == pytest.approx(tuple(percentile), abs=1e-12)
 
     em_star = _em(*(np.add.reduceat(x, groups, axis=1) for x in (r_star.pos, r_star.neg, w_star)))
+    # EM's deviations widened by the bootstrap's estimate of its plug-in variance's bias
+    cells = [np.add.reduceat(x, groups, axis=-1) for x in (ref.pos, ref.neg, window)]
+    em_hat = float(_em(*cells)[0])
+    v_star = _em_variance(*(np.add.reduceat(x, groups, axis=1) for x in (r_star.pos, r_star.neg, w_star)), em_star,
+                          ref.n_rows, s_new.size)
+    scale = _variance_bias_scale(float(_em_variance(*cells, em_hat, ref.n_rows, s_new.size)[0]), v_star)
+    em_star = em_hat + scale * (em_star - em_hat)
     precision_star = METRICS["precision"].from_rates(np.clip(em_star, 1e-9, 1 - 1e-9), *_rates(r_star)[1:])
     est = estimate_performance(y, s, s_new, threshold=0.5, method="em", n_resamples=999, random_state=6,
                                metrics=["precision"])
