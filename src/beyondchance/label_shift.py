@@ -31,8 +31,8 @@ Every metric is then projected as the reference classifier at :math:`\hat\pi`
 acceleration from the jackknife of both (one row left out of each non-empty cell), the
 resampled deviations :math:`\hat\pi^* - \hat\pi` first widened by the bootstrap's estimate of
 the bias of its own plug-in variance (the reference's noisy bin frequencies make the classes
-look more separable than they are; :func:`_variance_bias_scale` of the delta-method variance
-:func:`_em_variance`, about 2% on caravan's 320 positives), for
+look more separable than they are; ``_variance_bias_scale`` of the delta-method variance
+``_em_variance``, about 2% on caravan's 320 positives), for
 ACC percentile intervals (its clip at 0 and 1 leaves an atom in the bootstrap
 distribution near the ends, which distorts BCa's bias correction).  The assumption is tested:
 Pearson's chi-square between the window's counts in 20 bins of adjacent scores (equal
