@@ -15,6 +15,9 @@
 * ``lfscale`` — EM's intervals with and without the variance-bias scale
               (``label_shift._variance_bias_scale``) on the same windows and resamples: sampling sd
               against both bootstrap sds, both coverages and the side of the misses.
+* ``lfstudent`` — EM's prevalence: the delta-method se at the estimated and at the true
+              cells (the plug-in's bias), the plain bootstrap sd (``--refit-edges``: with EM's bin
+              edges re-derived in every resample), coverage of plain BCa, bootstrap-t and Wald.
 * ``lfcross`` — the sampling variance of the label-free prevalence split between the reference
               and the window: K references crossed with the same M windows (two-way analysis of
               variance), against the bootstrap sd of the reference alone and of the window alone
@@ -30,6 +33,8 @@ Usage::
     PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py embins --data caravan --pi 0.3 --reps 200 --seed 14
     PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py lfsd --data caravan --method em --pi 0.3 --reps 600 --seed 16
     PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py lfscale --data caravan --method em --pi 0.3 --reps 600 --seed 16
+    PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py lfstudent --data caravan --pi 0.3 --reps 1500 --seed 17
+    PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py lfstudent --data caravan --pi 0.3 --reps 150 --seed 19 --refit-edges
     PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py lfcross --data caravan --method em --pi 0.3 --reps 400 --seed 17
     PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py lfcross --data credit --method em --pi 0.05 --reps 100 --windows 200 --pairs 20 --seed 5
     PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py lfaccel --data caravan --pi 0.3 --reps 300 --seed 16
@@ -43,7 +48,8 @@ import numpy as np
 
 import sim_monitoring as S
 from beyondchance.curves import threshold_counts
-from beyondchance.label_shift import EM_BINS, _bootstrap, _coarse, _em, _estimator, _inside, _window_bins, _window_counts
+from beyondchance.label_shift import (EM_BINS, _bootstrap, _coarse, _em, _em_variance, _estimator, _inside, _window_bins,
+                                      _window_counts)
 from beyondchance.shift import SetStatistics, _exact, _interval, decompose, metrics_at
 from beyondchance.uncertainty import _acceleration_of_samples
 from beyondchance.uncertainty import _interval as _bca
@@ -191,6 +197,66 @@ def lfscale(pool: S.Pool, method: str, pi: float, reps: int, seed: int, n: int =
               f"{cov(v[:, 5], v[:, 6])}")
 
 
+def lfstudent(pool: S.Pool, pi: float, reps: int, seed: int, n: int = 5000, resamples: int = 500,
+              refit_edges: bool = False) -> None:
+    """EM's prevalence: the delta-method se (``label_shift._em_variance``) at the estimated and at
+    the true cells (the plug-in's bias), the plain bootstrap sd (and, ``refit_edges``, the sd when
+    every resample re-derives EM's 10 bin edges from its own reference), and the coverage of the
+    plain BCa interval, of the studentized bootstrap (bootstrap-t: T* = (π* − π̂)/se*, interval
+    [π̂ − se t*_.975, π̂ − se t*_.025]) and of the Wald interval π̂ ± 1.96 se."""
+    rng = np.random.default_rng(seed)
+    rows, t_q = [], []
+    for r in range(reps):
+        ref = S._stats(pool, *S.draw(pool, rng, pool.y.mean(), n))
+        window = _window_counts(ref, S.draw(pool, rng, pi, n)[1], np.ones(n))
+        groups = _coarse(ref, EM_BINS)
+
+        def grouped(x: np.ndarray) -> np.ndarray:
+            return np.add.reduceat(np.atleast_2d(x), groups, axis=1)
+
+        g = np.random.default_rng(r)  # _bootstrap's resamples
+        ref_star = ref.resample(resamples, g)
+        win_star = g.multinomial(n, window / window.sum(), size=resamples).astype(np.float64)
+        boot = _bootstrap(ref, window, n, "em", groups, [], resamples, np.random.default_rng(r), correct_scale=False)
+        ph, star = boot.binned_pi, boot.pi_star
+        se = float(np.sqrt(_em_variance(grouped(ref.pos), grouped(ref.neg), grouped(window), ph, n, n)[0]))
+        se_star = np.sqrt(_em_variance(grouped(ref_star.pos), grouped(ref_star.neg), grouped(win_star), star, n, n))
+        tq = np.quantile((star - ph) / se_star, [0.025, 0.975])
+        t_q.append(tq)
+        cells = [grouped(np.bincount(_window_bins(ref, c), minlength=ref.pos.size).astype(float))[0]
+                 for c in (pool.pos, pool.neg)]
+        f1, f0 = cells[0] / cells[0].sum(), cells[1] / cells[1].sum()
+        n1 = n * ref.prevalence
+        se_true = float(np.sqrt(_em_variance(f1 * n1, f0 * (n - n1), (pi * f1 + (1 - pi) * f0) * n, pi, n, n)[0]))
+        sd_refit = np.nan
+        if refit_edges:
+            refit = []
+            for b in range(resamples):
+                cum = np.cumsum(ref_star.pos[b] + ref_star.neg[b])
+                e = np.searchsorted(cum, cum[-1] * np.arange(1, EM_BINS) / EM_BINS, side="left") + 1
+                gb = np.unique(np.r_[0, e[e < cum.shape[0]]])
+                refit.append(_em(*(np.add.reduceat(x, gb) for x in (ref_star.pos[b], ref_star.neg[b], win_star[b])))[0])
+            sd_refit = np.std(refit)
+        bca = _interval(ph, ph, star, 0.95, boot.jack_pi)
+        rows.append((ph, np.std(star), se, se_true, sd_refit, *bca, ph - tq[1] * se, ph - tq[0] * se))
+    v, t_q = np.asarray(rows), np.asarray(t_q)
+    err = v[:, 0] - pi
+    print(f"{pool.name}, EM at π = {pi}, {reps} windows (seed {seed}), {resamples} resamples: sampling sd "
+          f"{err.std(ddof=1):.5f}; plain bootstrap sd {v[:, 1].mean():.5f}"
+          + (f" (bin edges re-derived in every resample {np.nanmean(v[:, 4]):.5f})" if refit_edges else "")
+          + f"; delta-method se at the estimated cells {v[:, 2].mean():.5f}, at the true cells {v[:, 3].mean():.5f} "
+          f"(ratio {np.mean(v[:, 2] / v[:, 3]):.4f})")
+    z = err / v[:, 2]
+    print(f"  T = (estimate − truth)/se: quantiles {np.quantile(z, 0.025):+.3f} / {np.quantile(z, 0.975):+.3f}; mean "
+          f"bootstrap T* quantiles {t_q[:, 0].mean():+.3f} / {t_q[:, 1].mean():+.3f}")
+
+    def cov(lo: np.ndarray, hi: np.ndarray) -> str:
+        return f"{np.mean((lo <= pi) & (pi <= hi)):.3f} ({np.mean(hi < pi):.3f} below, {np.mean(lo > pi):.3f} above)"
+
+    print(f"  coverage: plain BCa {cov(v[:, 5], v[:, 6])}; bootstrap-t {cov(v[:, 7], v[:, 8])}; Wald "
+          f"{cov(v[:, 0] - 1.96 * v[:, 2], v[:, 0] + 1.96 * v[:, 2])}")
+
+
 def lfcross(pool: S.Pool, method: str, pi: float, refs: int, seed: int, windows: int = 100, pairs: int = 60,
             n: int = 5000, resamples: int = 500) -> None:
     rng = np.random.default_rng(seed)
@@ -241,7 +307,9 @@ def lfaccel(pool: S.Pool, pi: float, reps: int, seed: int, n: int = 5000, resamp
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("experiment", choices=("auc", "sd", "embins", "lfsd", "lfscale", "lfcross", "lfaccel"))
+    ap.add_argument("experiment", choices=("auc", "sd", "embins", "lfsd", "lfscale", "lfstudent", "lfcross",
+                                           "lfaccel"))
+    ap.add_argument("--refit-edges", action="store_true", help="lfstudent: also re-derive EM's edges per resample")
     ap.add_argument("--data", default="default", choices=tuple(S.DATASETS))
     ap.add_argument("--pi", type=float, default=0.05)
     ap.add_argument("--method", default="em", choices=("acc", "em"))
@@ -257,6 +325,8 @@ def main() -> None:
         lfcross(pool, args.method, args.pi, args.reps, args.seed, windows=args.windows, pairs=args.pairs)
     elif args.experiment == "lfaccel":
         lfaccel(pool, args.pi, args.reps, args.seed)
+    elif args.experiment == "lfstudent":
+        lfstudent(pool, args.pi, args.reps, args.seed, refit_edges=args.refit_edges)
     elif args.experiment == "lfscale":
         lfscale(pool, args.method, args.pi, args.reps, args.seed)
     elif args.experiment == "lfsd":
