@@ -15,6 +15,8 @@
 * ``lfscale`` — EM's intervals with and without the variance-bias scale
               (``label_shift._variance_bias_scale``) on the same windows and resamples: sampling sd
               against both bootstrap sds, both coverages and the side of the misses.
+* ``lfsampling`` — EM's prevalence on many (reference, window) pairs, no bootstrap: bias,
+              sampling sd, mean delta-method se, Wald coverage (the precise sampling sd).
 * ``lfstudent`` — EM's prevalence: the delta-method se at the estimated and at the true
               cells (the plug-in's bias), the plain bootstrap sd (``--refit-edges``: with EM's bin
               edges re-derived in every resample), coverage of plain BCa, bootstrap-t and Wald.
@@ -33,6 +35,7 @@ Usage::
     PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py embins --data caravan --pi 0.3 --reps 200 --seed 14
     PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py lfsd --data caravan --method em --pi 0.3 --reps 600 --seed 16
     PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py lfscale --data caravan --method em --pi 0.3 --reps 600 --seed 16
+    PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py lfsampling --data caravan --pi 0.3 --reps 4000 --seed 101
     PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py lfstudent --data caravan --pi 0.3 --reps 1500 --seed 17
     PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py lfstudent --data caravan --pi 0.3 --reps 150 --seed 19 --refit-edges
     PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py lfcross --data caravan --method em --pi 0.3 --reps 400 --seed 17
@@ -197,6 +200,26 @@ def lfscale(pool: S.Pool, method: str, pi: float, reps: int, seed: int, n: int =
               f"{cov(v[:, 5], v[:, 6])}")
 
 
+def lfsampling(pool: S.Pool, pi: float, reps: int, seed: int, n: int = 5000) -> None:
+    """EM's prevalence on many (reference, window) pairs without a bootstrap: bias, sampling sd
+    (and its standard error), the mean delta-method se at the estimated cells
+    (``label_shift._em_variance``), the sd of the studentized error and the Wald coverage."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for _ in range(reps):
+        ref = S._stats(pool, *S.draw(pool, rng, pool.y.mean(), n))
+        window = _window_counts(ref, S.draw(pool, rng, pi, n)[1], np.ones(n))
+        groups = _coarse(ref, EM_BINS)
+        cells = [np.add.reduceat(x, groups) for x in (ref.pos, ref.neg, window)]
+        ph = float(_em(*cells)[0])
+        rows.append((ph, float(np.sqrt(_em_variance(*cells, ph, n, n)[0]))))
+    v = np.asarray(rows)
+    err = v[:, 0] - pi
+    print(f"{pool.name}, EM at π = {pi}, {reps} pairs (seed {seed}): bias {err.mean():+.5f}, sampling sd "
+          f"{err.std(ddof=1):.5f} (se {err.std() / np.sqrt(2 * reps):.5f}), mean delta-method se {v[:, 1].mean():.5f}, "
+          f"T sd {np.std(err / v[:, 1]):.3f}, Wald coverage {np.mean(np.abs(err / v[:, 1]) < 1.96):.3f}")
+
+
 def lfstudent(pool: S.Pool, pi: float, reps: int, seed: int, n: int = 5000, resamples: int = 500,
               refit_edges: bool = False) -> None:
     """EM's prevalence: the delta-method se (``label_shift._em_variance``) at the estimated and at
@@ -307,8 +330,8 @@ def lfaccel(pool: S.Pool, pi: float, reps: int, seed: int, n: int = 5000, resamp
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("experiment", choices=("auc", "sd", "embins", "lfsd", "lfscale", "lfstudent", "lfcross",
-                                           "lfaccel"))
+    ap.add_argument("experiment", choices=("auc", "sd", "embins", "lfsd", "lfscale", "lfsampling", "lfstudent",
+                                           "lfcross", "lfaccel"))
     ap.add_argument("--refit-edges", action="store_true", help="lfstudent: also re-derive EM's edges per resample")
     ap.add_argument("--data", default="default", choices=tuple(S.DATASETS))
     ap.add_argument("--pi", type=float, default=0.05)
@@ -325,6 +348,8 @@ def main() -> None:
         lfcross(pool, args.method, args.pi, args.reps, args.seed, windows=args.windows, pairs=args.pairs)
     elif args.experiment == "lfaccel":
         lfaccel(pool, args.pi, args.reps, args.seed)
+    elif args.experiment == "lfsampling":
+        lfsampling(pool, args.pi, args.reps, args.seed)
     elif args.experiment == "lfstudent":
         lfstudent(pool, args.pi, args.reps, args.seed, refit_edges=args.refit_edges)
     elif args.experiment == "lfscale":
