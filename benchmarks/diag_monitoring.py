@@ -35,6 +35,7 @@ Usage::
     PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py embins --data caravan --pi 0.3 --reps 200 --seed 14
     PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py lfsd --data caravan --method em --pi 0.3 --reps 600 --seed 16
     PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py lfscale --data caravan --method em --pi 0.3 --reps 600 --seed 16
+    PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py lfscale --data caravan --method em --pi 0.3 --reps 1500 --seed 17
     PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py lfsampling --data caravan --pi 0.3 --reps 4000 --seed 101
     PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py lfstudent --data caravan --pi 0.3 --reps 1500 --seed 17
     PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py lfstudent --data caravan --pi 0.3 --reps 150 --seed 19 --refit-edges
