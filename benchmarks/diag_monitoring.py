@@ -12,6 +12,14 @@
               studentized error T = (estimate − truth)/bootstrap sd (sd and 2.5/97.5% quantiles),
               the variation of the bootstrap sd over windows and its correlation with the error, and
               the coverage of the percentile and of the library's interval (BCa for EM).
+* ``lfscale`` — EM's intervals with and without the variance-bias scale
+              (``label_shift._variance_bias_scale``) on the same windows and resamples: sampling sd
+              against both bootstrap sds, both coverages and the side of the misses.
+* ``lfsampling`` — EM's prevalence on many (reference, window) pairs, no bootstrap: bias,
+              sampling sd, mean delta-method se, Wald coverage (the precise sampling sd).
+* ``lfstudent`` — EM's prevalence: the delta-method se at the estimated and at the true
+              cells (the plug-in's bias), the plain bootstrap sd (``--refit-edges``: with EM's bin
+              edges re-derived in every resample), coverage of plain BCa, bootstrap-t and Wald.
 * ``lfcross`` — the sampling variance of the label-free prevalence split between the reference
               and the window: K references crossed with the same M windows (two-way analysis of
               variance), against the bootstrap sd of the reference alone and of the window alone
@@ -26,6 +34,11 @@ Usage::
     PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py sd --data default --pi 0.05 --reps 300 --seed 21
     PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py embins --data caravan --pi 0.3 --reps 200 --seed 14
     PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py lfsd --data caravan --method em --pi 0.3 --reps 600 --seed 16
+    PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py lfscale --data caravan --method em --pi 0.3 --reps 600 --seed 16
+    PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py lfscale --data caravan --method em --pi 0.3 --reps 1500 --seed 17
+    PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py lfsampling --data caravan --pi 0.3 --reps 4000 --seed 101
+    PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py lfstudent --data caravan --pi 0.3 --reps 1500 --seed 17
+    PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py lfstudent --data caravan --pi 0.3 --reps 150 --seed 19 --refit-edges
     PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py lfcross --data caravan --method em --pi 0.3 --reps 400 --seed 17
     PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py lfcross --data credit --method em --pi 0.05 --reps 100 --windows 200 --pairs 20 --seed 5
     PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py lfaccel --data caravan --pi 0.3 --reps 300 --seed 16
@@ -39,7 +52,8 @@ import numpy as np
 
 import sim_monitoring as S
 from beyondchance.curves import threshold_counts
-from beyondchance.label_shift import EM_BINS, _bootstrap, _coarse, _em, _estimator, _inside, _window_bins, _window_counts
+from beyondchance.label_shift import (EM_BINS, _bootstrap, _coarse, _em, _em_variance, _estimator, _inside, _window_bins,
+                                      _window_counts)
 from beyondchance.shift import SetStatistics, _exact, _interval, decompose, metrics_at
 from beyondchance.uncertainty import _acceleration_of_samples
 from beyondchance.uncertainty import _interval as _bca
@@ -142,6 +156,131 @@ def lfsd(pool: S.Pool, method: str, pi: float, reps: int, seed: int, n: int = 50
               f" (interval below the truth {np.mean(v[:, 5] < t):.3f}, above {np.mean(v[:, 4] > t):.3f})")
 
 
+def lfscale(pool: S.Pool, method: str, pi: float, reps: int, seed: int, n: int = 5000, resamples: int = 500,
+            metrics=S.METRICS) -> None:
+    """The library's intervals with and without EM's variance-bias scale (``_bootstrap``'s
+    ``correct_scale``) on the same windows and the same resamples: per quantity the sampling sd
+    against both bootstrap sds, and both coverages with the side of the misses."""
+    names = list(metrics)
+    truth = {"prevalence": pi, **{m: float(np.squeeze(v)) for m, v in metrics_at(pool.stats(), pi, names).items()}}
+    rng = np.random.default_rng(seed)
+    rows: dict[str, list] = {m: [] for m in truth}
+    scales = []
+    for r in range(reps):
+        ref = S._stats(pool, *S.draw(pool, rng, pool.y.mean(), n))
+        window = _window_counts(ref, S.draw(pool, rng, pi, n)[1], np.ones(n))
+        groups = _coarse(ref, EM_BINS)
+        pi_hat = float(_estimator(method, groups)(ref, window)[0])
+        exact = metrics_at(_exact(ref), _inside(pi_hat), names)
+        row = {m: [pi_hat if m == "prevalence" else float(np.squeeze(exact[m]))] for m in truth}
+        for correct in (False, True):
+            boot = _bootstrap(ref, window, n, method, groups, names, resamples, np.random.default_rng(r),
+                              correct_scale=correct)
+            cells = {"prevalence": (boot.binned_pi, boot.pi_star, boot.jack_pi)}
+            cells.update({m: (float(np.squeeze(boot.m_binned[m])), boot.m_star[m], boot.jack_metrics.get(m))
+                          for m in names})
+            for m, (binned, star, jack) in cells.items():
+                star = np.asarray(star, dtype=float).reshape(-1)
+                ci = _interval(row[m][0], binned, star, 0.95, jack) or (np.nan, np.nan)
+                row[m] += [np.nanstd(star), *ci]
+        scales.append(boot.scale)
+        for m in truth:
+            rows[m].append(row[m])
+    print(f"{pool.name}, label-free {method} at π = {pi}, {reps} windows (seed {seed}), {resamples} resamples; "
+          f"scale mean {np.mean(scales):.4f} (sd {np.std(scales):.4f}, range {np.min(scales):.3f}–{np.max(scales):.3f}); "
+          "plain / corrected:")
+    for m, v in rows.items():
+        v, t = np.asarray(v), truth[m]
+        sd_ = (v[:, 0] - t).std(ddof=1)
+
+        def cov(lo: np.ndarray, hi: np.ndarray) -> str:
+            return f"{np.mean((lo <= t) & (t <= hi)):.3f} ({np.mean(hi < t):.3f} below, {np.mean(lo > t):.3f} above)"
+
+        print(f"  {m:10s} sd {sd_:.5f}, bootstrap sd {v[:, 1].mean():.5f} / {v[:, 4].mean():.5f} (ratio "
+              f"{v[:, 1].mean() / sd_:.3f} / {v[:, 4].mean() / sd_:.3f}); coverage {cov(v[:, 2], v[:, 3])} / "
+              f"{cov(v[:, 5], v[:, 6])}")
+
+
+def lfsampling(pool: S.Pool, pi: float, reps: int, seed: int, n: int = 5000) -> None:
+    """EM's prevalence on many (reference, window) pairs without a bootstrap: bias, sampling sd
+    (and its standard error), the mean delta-method se at the estimated cells
+    (``label_shift._em_variance``), the sd of the studentized error and the Wald coverage."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for _ in range(reps):
+        ref = S._stats(pool, *S.draw(pool, rng, pool.y.mean(), n))
+        window = _window_counts(ref, S.draw(pool, rng, pi, n)[1], np.ones(n))
+        groups = _coarse(ref, EM_BINS)
+        cells = [np.add.reduceat(x, groups) for x in (ref.pos, ref.neg, window)]
+        ph = float(_em(*cells)[0])
+        rows.append((ph, float(np.sqrt(_em_variance(*cells, ph, n, n)[0]))))
+    v = np.asarray(rows)
+    err = v[:, 0] - pi
+    print(f"{pool.name}, EM at π = {pi}, {reps} pairs (seed {seed}): bias {err.mean():+.5f}, sampling sd "
+          f"{err.std(ddof=1):.5f} (se {err.std() / np.sqrt(2 * reps):.5f}), mean delta-method se {v[:, 1].mean():.5f}, "
+          f"T sd {np.std(err / v[:, 1]):.3f}, Wald coverage {np.mean(np.abs(err / v[:, 1]) < 1.96):.3f}")
+
+
+def lfstudent(pool: S.Pool, pi: float, reps: int, seed: int, n: int = 5000, resamples: int = 500,
+              refit_edges: bool = False) -> None:
+    """EM's prevalence: the delta-method se (``label_shift._em_variance``) at the estimated and at
+    the true cells (the plug-in's bias), the plain bootstrap sd (and, ``refit_edges``, the sd when
+    every resample re-derives EM's 10 bin edges from its own reference), and the coverage of the
+    plain BCa interval, of the studentized bootstrap (bootstrap-t: T* = (π* − π̂)/se*, interval
+    [π̂ − se t*_.975, π̂ − se t*_.025]) and of the Wald interval π̂ ± 1.96 se."""
+    rng = np.random.default_rng(seed)
+    rows, t_q = [], []
+    for r in range(reps):
+        ref = S._stats(pool, *S.draw(pool, rng, pool.y.mean(), n))
+        window = _window_counts(ref, S.draw(pool, rng, pi, n)[1], np.ones(n))
+        groups = _coarse(ref, EM_BINS)
+
+        def grouped(x: np.ndarray) -> np.ndarray:
+            return np.add.reduceat(np.atleast_2d(x), groups, axis=1)
+
+        g = np.random.default_rng(r)  # _bootstrap's resamples
+        ref_star = ref.resample(resamples, g)
+        win_star = g.multinomial(n, window / window.sum(), size=resamples).astype(np.float64)
+        boot = _bootstrap(ref, window, n, "em", groups, [], resamples, np.random.default_rng(r), correct_scale=False)
+        ph, star = boot.binned_pi, boot.pi_star
+        se = float(np.sqrt(_em_variance(grouped(ref.pos), grouped(ref.neg), grouped(window), ph, n, n)[0]))
+        se_star = np.sqrt(_em_variance(grouped(ref_star.pos), grouped(ref_star.neg), grouped(win_star), star, n, n))
+        tq = np.quantile((star - ph) / se_star, [0.025, 0.975])
+        t_q.append(tq)
+        cells = [grouped(np.bincount(_window_bins(ref, c), minlength=ref.pos.size).astype(float))[0]
+                 for c in (pool.pos, pool.neg)]
+        f1, f0 = cells[0] / cells[0].sum(), cells[1] / cells[1].sum()
+        n1 = n * ref.prevalence
+        se_true = float(np.sqrt(_em_variance(f1 * n1, f0 * (n - n1), (pi * f1 + (1 - pi) * f0) * n, pi, n, n)[0]))
+        sd_refit = np.nan
+        if refit_edges:
+            refit = []
+            for b in range(resamples):
+                cum = np.cumsum(ref_star.pos[b] + ref_star.neg[b])
+                e = np.searchsorted(cum, cum[-1] * np.arange(1, EM_BINS) / EM_BINS, side="left") + 1
+                gb = np.unique(np.r_[0, e[e < cum.shape[0]]])
+                refit.append(_em(*(np.add.reduceat(x, gb) for x in (ref_star.pos[b], ref_star.neg[b], win_star[b])))[0])
+            sd_refit = np.std(refit)
+        bca = _interval(ph, ph, star, 0.95, boot.jack_pi)
+        rows.append((ph, np.std(star), se, se_true, sd_refit, *bca, ph - tq[1] * se, ph - tq[0] * se))
+    v, t_q = np.asarray(rows), np.asarray(t_q)
+    err = v[:, 0] - pi
+    print(f"{pool.name}, EM at π = {pi}, {reps} windows (seed {seed}), {resamples} resamples: sampling sd "
+          f"{err.std(ddof=1):.5f}; plain bootstrap sd {v[:, 1].mean():.5f}"
+          + (f" (bin edges re-derived in every resample {np.nanmean(v[:, 4]):.5f})" if refit_edges else "")
+          + f"; delta-method se at the estimated cells {v[:, 2].mean():.5f}, at the true cells {v[:, 3].mean():.5f} "
+          f"(ratio {np.mean(v[:, 2] / v[:, 3]):.4f})")
+    z = err / v[:, 2]
+    print(f"  T = (estimate − truth)/se: quantiles {np.quantile(z, 0.025):+.3f} / {np.quantile(z, 0.975):+.3f}; mean "
+          f"bootstrap T* quantiles {t_q[:, 0].mean():+.3f} / {t_q[:, 1].mean():+.3f}")
+
+    def cov(lo: np.ndarray, hi: np.ndarray) -> str:
+        return f"{np.mean((lo <= pi) & (pi <= hi)):.3f} ({np.mean(hi < pi):.3f} below, {np.mean(lo > pi):.3f} above)"
+
+    print(f"  coverage: plain BCa {cov(v[:, 5], v[:, 6])}; bootstrap-t {cov(v[:, 7], v[:, 8])}; Wald "
+          f"{cov(v[:, 0] - 1.96 * v[:, 2], v[:, 0] + 1.96 * v[:, 2])}")
+
+
 def lfcross(pool: S.Pool, method: str, pi: float, refs: int, seed: int, windows: int = 100, pairs: int = 60,
             n: int = 5000, resamples: int = 500) -> None:
     rng = np.random.default_rng(seed)
@@ -192,7 +331,9 @@ def lfaccel(pool: S.Pool, pi: float, reps: int, seed: int, n: int = 5000, resamp
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("experiment", choices=("auc", "sd", "embins", "lfsd", "lfcross", "lfaccel"))
+    ap.add_argument("experiment", choices=("auc", "sd", "embins", "lfsd", "lfscale", "lfsampling", "lfstudent",
+                                           "lfcross", "lfaccel"))
+    ap.add_argument("--refit-edges", action="store_true", help="lfstudent: also re-derive EM's edges per resample")
     ap.add_argument("--data", default="default", choices=tuple(S.DATASETS))
     ap.add_argument("--pi", type=float, default=0.05)
     ap.add_argument("--method", default="em", choices=("acc", "em"))
@@ -208,6 +349,12 @@ def main() -> None:
         lfcross(pool, args.method, args.pi, args.reps, args.seed, windows=args.windows, pairs=args.pairs)
     elif args.experiment == "lfaccel":
         lfaccel(pool, args.pi, args.reps, args.seed)
+    elif args.experiment == "lfsampling":
+        lfsampling(pool, args.pi, args.reps, args.seed)
+    elif args.experiment == "lfstudent":
+        lfstudent(pool, args.pi, args.reps, args.seed, refit_edges=args.refit_edges)
+    elif args.experiment == "lfscale":
+        lfscale(pool, args.method, args.pi, args.reps, args.seed)
     elif args.experiment == "lfsd":
         lfsd(pool, args.method, args.pi, args.reps, args.seed)
     elif args.experiment == "sd":

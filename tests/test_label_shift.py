@@ -146,7 +146,7 @@ def test_label_free_intervals_em_bca_and_acc_percentile_on_the_same_resamples():
     from scipy import stats as sps
 
     from beyondchance.curves import threshold_counts
-    from beyondchance.label_shift import EM_BINS, _acc, _coarse, _em, _window_bins
+    from beyondchance.label_shift import EM_BINS, _acc, _coarse, _em, _em_variance, _variance_bias_scale, _window_bins
     from beyondchance.shift import SetStatistics, _rates
 
     rng = np.random.default_rng(9)
@@ -168,6 +168,13 @@ def test_label_free_intervals_em_bca_and_acc_percentile_on_the_same_resamples():
     assert est.prevalence_ci == pytest.approx(tuple(percentile), abs=1e-12)
 
     em_star = _em(*(np.add.reduceat(x, groups, axis=1) for x in (r_star.pos, r_star.neg, w_star)))
+    # EM's deviations widened by the bootstrap's estimate of its plug-in variance's bias
+    cells = [np.add.reduceat(x, groups, axis=-1) for x in (ref.pos, ref.neg, window)]
+    em_hat = float(_em(*cells)[0])
+    v_star = _em_variance(*(np.add.reduceat(x, groups, axis=1) for x in (r_star.pos, r_star.neg, w_star)), em_star,
+                          ref.n_rows, s_new.size)
+    scale = _variance_bias_scale(float(_em_variance(*cells, em_hat, ref.n_rows, s_new.size)[0]), v_star)
+    em_star = em_hat + scale * (em_star - em_hat)
     precision_star = METRICS["precision"].from_rates(np.clip(em_star, 1e-9, 1 - 1e-9), *_rates(r_star)[1:])
     est = estimate_performance(y, s, s_new, threshold=0.5, method="em", n_resamples=999, random_state=6,
                                metrics=["precision"])
@@ -229,3 +236,69 @@ def test_the_bootstrap_sd_matches_the_sampling_sd_of_the_estimate():
         print(f"{method}: bootstrap sd / sampling sd {ratio:.3f}, window only {window_only:.3f}")
         assert 0.85 <= ratio <= 1.15, (method, ratio, window_only)
         assert window_only < 0.8, (method, ratio, window_only)
+
+
+def test_em_intervals_correct_the_bias_of_the_plug_in_variance():
+    # Issue 13: with a reference of few positives EM's bootstrap was a few percent too narrow.
+    # The reference's noisy bin frequencies make the classes look more separable than they
+    # are, so the delta-method variance at the estimate (what the bootstrap reproduces to first
+    # order) is biased low; the bootstrap estimates that bias one level down
+    # (label_shift._variance_bias_scale) and widens EM's resampled deviations by it.  Known
+    # cells (10 bins, weakly separated, 300 positives in the reference, a window of 5,000 at
+    # 30%), cell-level draws: the delta-method variance is the sampling variance, its plug-in
+    # is biased low, and the mean scale is sqrt(V(θ) / E V(θ̂)) within 0.004.
+    from beyondchance.label_shift import _em, _em_variance, _variance_bias_scale
+
+    seed = 5
+    print(f"seed {seed}")
+    rng = np.random.default_rng(seed)
+    x = np.linspace(-2, 2, 10)
+    f1, f0 = np.exp(0.8 * x), np.exp(-0.3 * x)
+    f1, f0 = f1 / f1.sum(), f0 / f0.sum()
+    pi, m, n1, n0 = 0.3, 5000, 300, 4700
+    g = pi * f1 + (1 - pi) * f0
+    rp, rn = rng.multinomial(n1, f1, size=4000).astype(float), rng.multinomial(n0, f0, size=4000).astype(float)
+    w = rng.multinomial(m, g, size=4000).astype(float)
+    est = _em(rp, rn, w)
+    v_true = _em_variance(n1 * f1, n0 * f0, m * g, pi, n1 + n0, m)[0]
+    v_hat = _em_variance(rp, rn, w, est, n1 + n0, m)
+    print(f"sampling variance {est.var():.3e}, delta method {v_true:.3e}, mean plug-in {v_hat.mean():.3e}")
+    assert abs(est.var() / v_true - 1) < 0.06
+    assert v_hat.mean() / v_true < 0.99  # the plug-in's bias (0.980 with this seed)
+    scales = []
+    for r in range(40):
+        rps = rng.multinomial(n1, rp[r] / n1, size=500).astype(float)
+        rns = rng.multinomial(n0, rn[r] / n0, size=500).astype(float)
+        ws = rng.multinomial(m, w[r] / m, size=500).astype(float)
+        scales.append(_variance_bias_scale(v_hat[r], _em_variance(rps, rns, ws, _em(rps, rns, ws), n1 + n0, m)))
+    target = np.sqrt(v_true / v_hat.mean())
+    print(f"mean scale {np.mean(scales):.4f}, sqrt(V(θ) / E V(θ̂)) {target:.4f}")
+    assert abs(np.mean(scales) - target) < 0.004 and np.mean(scales) > 1
+
+
+def test_em_bootstrap_draws_carry_the_variance_bias_scale():
+    # The library's EM bootstrap multiplies the resampled deviations by that scale (and ACC's
+    # are left alone): same resamples, with and without (seed 3).
+    from beyondchance.curves import threshold_counts
+    from beyondchance.label_shift import EM_BINS, _bootstrap, _coarse, _window_counts
+    from beyondchance.shift import SetStatistics
+
+    seed = 3
+    print(f"seed {seed}")
+    rng = np.random.default_rng(seed)
+
+    def draw(pi):  # weakly separated classes, 6% positives in the reference (as caravan)
+        y = (rng.random(3000) < pi).astype(int)
+        return y, np.round(1 / (1 + np.exp(-(0.6 * (2 * y - 1) + rng.normal(0, 1.5, 3000)))), 4)
+
+    ref = SetStatistics.from_counts(threshold_counts(*draw(0.06)), threshold=0.5)
+    window = _window_counts(ref, draw(0.3)[1], np.ones(3000))
+    groups = _coarse(ref, EM_BINS)
+    new, old = (_bootstrap(ref, window, 3000, "em", groups, ["accuracy"], 300, np.random.default_rng(seed),
+                           correct_scale=c) for c in (True, False))
+    print(f"scale {new.scale:.4f}")
+    assert new.scale > 1
+    np.testing.assert_allclose(new.pi_star - new.binned_pi, new.scale * (old.pi_star - old.binned_pi))
+    assert np.std(new.m_star["accuracy"]) > np.std(old.m_star["accuracy"])
+    acc = _bootstrap(ref, window, 3000, "acc", groups, [], 300, np.random.default_rng(seed))
+    assert acc.scale == 1.0
