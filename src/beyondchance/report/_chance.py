@@ -58,9 +58,10 @@ from typing import Any
 import numpy as np
 
 from .._warnings import InvalidInputError
-from ..baselines import PinballLoss
+from ..baselines import PinballLoss, get_loss
 from ..metrics import METRICS, get_metric
 from ..permutation_clt import CLT_METHOD, PermutationCells, clt_tests_of_labels, clt_tests_of_scores
+from ..permutation_absolute import AbsoluteErrorHistograms
 from ..permutation_loss import LOSS_CLT_METHOD, LOSS_NAMES, MAX_LOSS_CLASSES, PermutationLossSums
 from ..permutation_rows import (
     binary_statistic,
@@ -410,7 +411,8 @@ def _regression_tests(inp: Any, names: list[str], quantile: float | None, *, n_r
                       why: dict[str, str]) -> dict[str, PermutationTestResult]:
     """MSE and R²: the permutation CLT from the moments; MAE, D² and the pinball rows: Monte
     Carlo permutations of the predictions against the (target, weight) rows (a test of the
-    loss is one of its D², the baseline being fixed)."""
+    loss is one of its D², the baseline being fixed); beyond ``ROW_BUDGET`` the permutation
+    CLT of their loss sums (:mod:`beyondchance.permutation_absolute`)."""
     out: dict[str, PermutationTestResult] = {}
     if "mse" in names or "r2" in names:
         t = squared_loss_test(inp.target, inp.prediction, inp.weight)
@@ -419,13 +421,33 @@ def _regression_tests(inp: Any, names: list[str], quantile: float | None, *, n_r
     if losses:
         try:
             draws = permutation_draws(inp.n, n_resamples, cost=2 * len(losses))
-        except InvalidInputError as exc:  # too many rows: the MSE and R² keep their test, the others say why
+        except InvalidInputError as exc:  # too many rows: Hoeffding's CLT of the loss sums (permutation_absolute)
             why.update(dict.fromkeys(names, str(exc)))
+            hist = AbsoluteErrorHistograms.of_rows(inp.target, inp.prediction, inp.weight)
+            w = np.ones(inp.n) if inp.weight is None else inp.weight
+            sums = {loss: float(np.dot(w, get_loss(lo).pointwise(inp.prediction, inp.target)))
+                    for loss, lo in losses.items()}
+            out.update(_absolute_tests(hist, sums, names, quantile, why))
             return out
         tests = row_permutation_tests(regression_statistic(inp.target, inp.prediction, inp.weight, losses), inp.n,
                                       dict.fromkeys(losses, False), n_resamples=draws, random_state=seed)
         out.update({name: tests[_REGRESSION[name]] for name in names if _REGRESSION.get(name) in tests})
     return out
+
+
+def _absolute_tests(hist: Any, sums: dict[str, float], names: list[str], quantile: float | None,
+                    why: dict[str, str]) -> dict[str, PermutationTestResult]:
+    """The permutation CLT of the absolute-error and pinball loss sums
+    (:class:`~beyondchance.permutation_absolute.AbsoluteErrorHistograms`; ``sums``: loss ->
+    the observed weighted sum) of the regression rows ``names`` — beyond ``ROW_BUDGET``."""
+    tests: dict[str, PermutationTestResult] = {}
+    for loss, total in sums.items():
+        try:
+            tests[loss] = hist.test(total, None if loss == "absolute" else quantile,
+                                    name="mae" if loss == "absolute" else "pinball_loss")
+        except InvalidInputError as exc:
+            why.update({nm: str(exc) for nm in names if _REGRESSION.get(nm) == loss})
+    return {nm: tests[_REGRESSION[nm]] for nm in names if _REGRESSION.get(nm) in tests}
 
 
 #: the report notes the chance value of the average precision when it exceeds π by this factor
