@@ -204,6 +204,18 @@ def loss_clt_scenario(measure: str, n: int, rng: np.random.Generator, k: int = 3
     return sums.test(measure).pvalue
 
 
+def absolute_clt_scenario(loss: str, n: int, rng: np.random.Generator, weighted: bool = True) -> float:
+    """The permutation CLT of the absolute-error or pinball loss sum
+    (:mod:`beyondchance.permutation_absolute`, the test of the MAE, the pinball loss and their
+    D² beyond the row-draw budget and on DuckDB/Spark): log-normal(0, 1) targets (skewed)
+    independent of normal(1, 1) predictions, exponential weights unless unweighted."""
+    from beyondchance.permutation_absolute import absolute_loss_test
+
+    y, pred = rng.lognormal(0.0, 1.0, size=n), rng.normal(1.0, 1.0, size=n)
+    w = rng.exponential(size=n) if weighted else None
+    return absolute_loss_test(y, pred, w, alpha=None if loss == "absolute" else 0.9).pvalue
+
+
 def weighted_multiclass_scenario(measure: str, n: int, rng: np.random.Generator, n_resamples: int) -> float:
     c, pred, w = rng.integers(0, 3, n), rng.integers(0, 3, n), rng.exponential(size=n)
     stat = multiclass_statistic(c, pred, 3, w, (measure,))
@@ -381,6 +393,12 @@ def main() -> None:
         ("loss CLT: weighted log loss (3-class, sharp Dirichlet(0.3) probabilities, n=20000)",
          lambda rng: loss_clt_scenario("log_loss", 20_000, rng, alpha=0.3), True),
     ]
+    for n in (200, 20_000):  # the permutation CLT of the absolute and pinball losses (issue 15: beyond the budget)
+        for weighted in (True, False):
+            for loss, title in (("absolute", "MAE / D²"), ("pinball", "pinball 0.9 / D²")):
+                scenarios.append((f"absolute CLT: {'weighted' if weighted else 'unweighted'} {title} "
+                                  f"(log-normal y, n={n})",
+                                  lambda rng, lo=loss, n=n, wt=weighted: absolute_clt_scenario(lo, n, rng, wt), True))
     seeds = {name: 1000 + i for i, (name, _, _) in enumerate(scenarios)}  # one seed per test, whatever --only picks
     if args.only:
         scenarios = [row for row in scenarios if args.only in row[0]]

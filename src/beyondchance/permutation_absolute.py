@@ -67,7 +67,12 @@ import numpy as np
 from ._warnings import InvalidInputError
 from .permutation import PermutationTestResult
 
-__all__ = ["AbsoluteErrorHistograms", "absolute_loss_test", "absolute_loss_moments", "loss_weights"]
+__all__ = ["AbsoluteErrorHistograms", "absolute_loss_test", "absolute_loss_moments", "loss_weights",
+           "MAX_HISTOGRAM_VALUES"]
+
+#: an engine brings back the histograms of y and of the predictions up to this many distinct
+#: values each (beyond, no test: the reason says so)
+MAX_HISTOGRAM_VALUES = 5_000_000
 
 
 def loss_weights(alpha: float | None) -> tuple[float, float]:

@@ -265,7 +265,15 @@ def _from_rows(report: dict[str, Any], names: list[str], *, n_resamples: int, se
             t = stats.squared_error_sums.test()
         if t is not None:
             why.update(dict.fromkeys(names, reason))
-            return {name: t for name in ("mse", "r2") if name in names}
+            return {**{name: t for name in ("mse", "r2") if name in names},
+                    **_absolute_tests_of_source(report, names, why)}
+    if inp is None and stats is not None and stats.task == "regression" and _regression_losses(
+            names, report.get("quantile")):
+        why.update(dict.fromkeys(names, reason))
+        out = _absolute_tests_of_source(report, names, why)
+        if not out:
+            raise InvalidInputError(why[names[0]])
+        return out
     if inp is None:
         sums = report.get("permutation_loss_sums")
         if report.get("permutation_cells") is not None or report.get("score_permutation_cells") is not None:
@@ -448,6 +456,28 @@ def _absolute_tests(hist: Any, sums: dict[str, float], names: list[str], quantil
         except InvalidInputError as exc:
             why.update({nm: str(exc) for nm in names if _REGRESSION.get(nm) == loss})
     return {nm: tests[_REGRESSION[nm]] for nm in names if _REGRESSION.get(nm) in tests}
+
+
+def _absolute_tests_of_source(report: dict[str, Any], names: list[str], why: dict[str, str]
+                              ) -> dict[str, PermutationTestResult]:
+    """An engine's regression beyond the budget: the permutation CLT of the absolute and
+    pinball loss sums from the exact histograms of y and of the predictions
+    (:meth:`~beyondchance.report._engine_rows.RowSource.absolute_histograms`) and the
+    engine's loss sums; ``why``: the reason when there is none."""
+    losses, stats, rs = _regression_losses(names, report.get("quantile")), report["statistics"], report.get(
+        "row_source")
+    if not losses or rs is None or stats.loss_sums is None:
+        return {}
+    keys = {loss: "absolute" if loss == "absolute" else lo.name for loss, lo in losses.items()}
+    if any(k not in stats.loss_sums.sums for k in keys.values()):
+        return {}
+    try:
+        hist = rs.absolute_histograms()
+    except InvalidInputError as exc:
+        why.update({nm: str(exc) for nm in names if nm in _REGRESSION})
+        return {}
+    return _absolute_tests(hist, {loss: stats.loss_sums.sums[k] for loss, k in keys.items()}, names,
+                           report.get("quantile"), why)
 
 
 #: the report notes the chance value of the average precision when it exceeds π by this factor
