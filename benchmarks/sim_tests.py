@@ -23,6 +23,10 @@ Scenarios
   the log loss and Brier score of probabilities beyond the row-draw budget and on
   DuckDB/Spark): labels independent of 3-class probability rows (Dirichlet) or of binary
   scores, exponential weights, n = 50 to 20,000 — measured below and in docs/howto/decide.rst;
+* the permutation CLT of the absolute-error and pinball loss sums
+  (:mod:`beyondchance.permutation_absolute`, the test of the MAE, pinball loss and their D²
+  beyond the row-draw budget and on DuckDB/Spark): log-normal targets independent of
+  normal predictions, weighted (exponential) and not, n = 200 and 20,000 — measured below;
 * McNemar's test of accuracy against the majority class, and caret's binomial test
   against the no-information rate: a predictor whose
   population accuracy equals the majority rate exactly but which is not constant
@@ -97,6 +101,18 @@ replicates per cell, 1 min 56 s wall on a shared machine, 20 s of CPU; the last 
     loss CLT: weighted log loss (3-class, sharp Dirichlet(0.3) probabilities, n=200)      0.0320  0.0039       yes      yes      2.4
     loss CLT: weighted log loss (3-class probabilities, n=50)                             0.0425  0.0045       yes      yes      1.4
     loss CLT: weighted log loss (3-class, sharp Dirichlet(0.3) probabilities, n=20000)    0.0535  0.0050       yes      yes     19.6
+
+The permutation CLT of the absolute-error and pinball loss sums (``--only "absolute CLT"``,
+seeds 1070 to 1077, 2,000 replicates per cell, 1 min 40 s wall on a shared machine)::
+
+    absolute CLT: weighted MAE / D² (log-normal y, n=200)                                 0.0455  0.0047       yes      yes      0.8
+    absolute CLT: weighted pinball 0.9 / D² (log-normal y, n=200)                         0.0510  0.0049       yes      yes      0.7
+    absolute CLT: unweighted MAE / D² (log-normal y, n=200)                               0.0490  0.0048       yes      yes      0.8
+    absolute CLT: unweighted pinball 0.9 / D² (log-normal y, n=200)                       0.0455  0.0047       yes      yes      1.1
+    absolute CLT: weighted MAE / D² (log-normal y, n=20000)                               0.0480  0.0048       yes      yes     24.8
+    absolute CLT: weighted pinball 0.9 / D² (log-normal y, n=20000)                       0.0585  0.0052       yes      yes     20.2
+    absolute CLT: unweighted MAE / D² (log-normal y, n=20000)                             0.0535  0.0050       yes      yes     25.2
+    absolute CLT: unweighted pinball 0.9 / D² (log-normal y, n=20000)                     0.0545  0.0051       yes      yes     26.4
 
 "default" marks what the report and the library use by default (the target applies to
 those: every one is within [0.03, 0.07]).  The conservative exact p-values
