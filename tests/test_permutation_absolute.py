@@ -208,3 +208,30 @@ def test_spark_gives_the_memory_pvalue_beyond_the_budget(spark, monkeypatch):
     for nm in REGRESSION_ROWS:
         assert "CLT of the loss sum" in mem[nm].pvalue_method
         assert eng[nm].pvalue == pytest.approx(mem[nm].pvalue, rel=1e-9), nm
+
+
+def test_compare_by_groups_on_duckdb_give_the_memory_pvalues(monkeypatch, tmp_path):
+    """compare --by on DuckDB beyond the budget: each group's histograms from its rows, the
+    memory engine's p-values."""
+    pytest.importorskip("duckdb")
+    import json
+
+    from click.testing import CliRunner
+
+    from beyondchance.cli import main
+
+    monkeypatch.setattr(rows, "ROW_BUDGET", 100 * 300)
+    frame = _frame(900, 5, signal=0.1)
+    frame["g"] = np.where(np.arange(900) % 3 == 0, "a", "b")
+    frame.to_parquet(tmp_path / "by.parquet")
+    out = {}
+    for engine in ("memory", "duckdb"):
+        res = CliRunner().invoke(main, ["compare", str(tmp_path / "by.parquet"), "--by", "g", "--y-true", "y",
+                                        "--y-pred", "f", "--weight", "w", "--n-resamples", "300", "--dbt-samples",
+                                        "256", "--format", "json", "--engine", engine])
+        assert res.exit_code == 0, res.output[-2000:]
+        out[engine] = [s["metrics"]["mae"] for s in json.loads(res.output)["test_sets"]]
+    assert len(out["duckdb"]) == 2
+    for m, e in zip(out["memory"], out["duckdb"]):
+        assert "CLT of the loss sum" in e["pvalue_method"] and e["pvalue_method"] == m["pvalue_method"]
+        assert e["pvalue"] == pytest.approx(m["pvalue"], rel=1e-9)
