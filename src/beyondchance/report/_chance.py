@@ -54,7 +54,7 @@ fetched.  Beyond ``ROW_BUDGET`` (in memory and on every engine, where nothing is
   distinct value —, :class:`~beyondchance.permutation_absolute.AbsoluteErrorHistograms`;
   in memory from the rows, on an engine two ``GROUP BY`` queries, up to
   ``MAX_HISTOGRAM_VALUES`` distinct values each, else the reason; asymptotic, type-I error
-  at 5% in [0.0455, 0.0585] in benchmarks/sim_tests.py, n = 200 and 20,000);
+  at 5% in [0.0395, 0.0585] in benchmarks/sim_tests.py, n = 50 to 20,000);
 * the other row tests no p-value, ``pvalue_method`` naming the size limit."""
 
 from __future__ import annotations
