@@ -23,6 +23,11 @@ Scenarios
   the log loss and Brier score of probabilities beyond the row-draw budget and on
   DuckDB/Spark): labels independent of 3-class probability rows (Dirichlet) or of binary
   scores, exponential weights, n = 50 to 20,000 — measured below and in docs/howto/decide.rst;
+* the permutation CLT of the absolute-error and pinball loss sums
+  (:mod:`beyondchance.permutation_absolute`, the test of the MAE, pinball loss and their D²
+  beyond the row-draw budget and on DuckDB/Spark): log-normal targets independent of
+  normal predictions, weighted (exponential) and not, n = 200 and 20,000; n = 50, log-normal
+  weights, discrete targets with ties, τ = 0.99 — measured below;
 * McNemar's test of accuracy against the majority class, and caret's binomial test
   against the no-information rate: a predictor whose
   population accuracy equals the majority rate exactly but which is not constant
@@ -97,6 +102,23 @@ replicates per cell, 1 min 56 s wall on a shared machine, 20 s of CPU; the last 
     loss CLT: weighted log loss (3-class, sharp Dirichlet(0.3) probabilities, n=200)      0.0320  0.0039       yes      yes      2.4
     loss CLT: weighted log loss (3-class probabilities, n=50)                             0.0425  0.0045       yes      yes      1.4
     loss CLT: weighted log loss (3-class, sharp Dirichlet(0.3) probabilities, n=20000)    0.0535  0.0050       yes      yes     19.6
+
+The permutation CLT of the absolute-error and pinball loss sums (``--only "absolute CLT"``,
+seeds 1070 to 1082, 2,000 replicates per cell, 1 min 19 s wall on a shared machine, 41 s of CPU)::
+
+    absolute CLT: weighted MAE / D² (log-normal y, n=200)                                 0.0455  0.0047       yes      yes      0.7
+    absolute CLT: weighted pinball 0.9 / D² (log-normal y, n=200)                         0.0510  0.0049       yes      yes      0.7
+    absolute CLT: unweighted MAE / D² (log-normal y, n=200)                               0.0490  0.0048       yes      yes      0.7
+    absolute CLT: unweighted pinball 0.9 / D² (log-normal y, n=200)                       0.0455  0.0047       yes      yes      0.7
+    absolute CLT: weighted MAE / D² (log-normal y, n=20000)                               0.0480  0.0048       yes      yes     17.0
+    absolute CLT: weighted pinball 0.9 / D² (log-normal y, n=20000)                       0.0585  0.0052       yes      yes     15.3
+    absolute CLT: unweighted MAE / D² (log-normal y, n=20000)                             0.0535  0.0050       yes      yes     16.4
+    absolute CLT: unweighted pinball 0.9 / D² (log-normal y, n=20000)                     0.0545  0.0051       yes      yes     19.4
+    absolute CLT: weighted MAE / D² (log-normal y, n=50)                                  0.0575  0.0052       yes      yes      0.7
+    absolute CLT: log-normal(0, 1.5) weights, MAE / D² (log-normal y, n=200)              0.0395  0.0044       yes      yes      0.7
+    absolute CLT: weighted MAE / D² (Poisson(2) y, integer predictions, n=200)            0.0565  0.0052       yes      yes      0.7
+    absolute CLT: weighted pinball 0.99 / D² (log-normal y, n=200)                        0.0485  0.0048       yes      yes      1.6
+    absolute CLT: weighted pinball 0.99 / D² (log-normal y, n=2000)                       0.0505  0.0049       yes      yes      2.3
 
 "default" marks what the report and the library use by default (the target applies to
 those: every one is within [0.03, 0.07]).  The conservative exact p-values
@@ -202,6 +224,25 @@ def loss_clt_scenario(measure: str, n: int, rng: np.random.Generator, k: int = 3
     c[:3] = [0, 1, 2]
     sums = PermutationLossSums.of_proba(c, rng.dirichlet(np.full(3, alpha), n), w, losses=(measure,))
     return sums.test(measure).pvalue
+
+
+def absolute_clt_scenario(loss: str, n: int, rng: np.random.Generator, weighted: bool = True,
+                          alpha: float = 0.9, weights: str = "exponential", discrete: bool = False) -> float:
+    """The permutation CLT of the absolute-error or pinball loss sum
+    (:mod:`beyondchance.permutation_absolute`, the test of the MAE, the pinball loss and their
+    D² beyond the row-draw budget and on DuckDB/Spark): log-normal(0, 1) targets (skewed)
+    independent of normal(1, 1) predictions (``discrete``: Poisson(2) targets and integer
+    predictions 0..4, many ties), exponential (or log-normal(0, 1.5)) weights unless
+    unweighted; the pinball loss of level ``alpha``."""
+    from beyondchance.permutation_absolute import absolute_loss_test
+
+    if discrete:
+        y, pred = rng.poisson(2.0, size=n).astype(float), rng.integers(0, 5, size=n).astype(float)
+    else:
+        y, pred = rng.lognormal(0.0, 1.0, size=n), rng.normal(1.0, 1.0, size=n)
+    w = (rng.exponential(size=n) if weights == "exponential" else rng.lognormal(0.0, 1.5, size=n)) if weighted \
+        else None
+    return absolute_loss_test(y, pred, w, alpha=None if loss == "absolute" else alpha).pvalue
 
 
 def weighted_multiclass_scenario(measure: str, n: int, rng: np.random.Generator, n_resamples: int) -> float:
@@ -380,6 +421,24 @@ def main() -> None:
          lambda rng: loss_clt_scenario("log_loss", 50, rng), True),
         ("loss CLT: weighted log loss (3-class, sharp Dirichlet(0.3) probabilities, n=20000)",
          lambda rng: loss_clt_scenario("log_loss", 20_000, rng, alpha=0.3), True),
+    ]
+    for n in (200, 20_000):  # the permutation CLT of the absolute and pinball losses (issue 15: beyond the budget)
+        for weighted in (True, False):
+            for loss, title in (("absolute", "MAE / D²"), ("pinball", "pinball 0.9 / D²")):
+                scenarios.append((f"absolute CLT: {'weighted' if weighted else 'unweighted'} {title} "
+                                  f"(log-normal y, n={n})",
+                                  lambda rng, lo=loss, n=n, wt=weighted: absolute_clt_scenario(lo, n, rng, wt), True))
+    scenarios += [
+        ("absolute CLT: weighted MAE / D² (log-normal y, n=50)",
+         lambda rng: absolute_clt_scenario("absolute", 50, rng), True),
+        ("absolute CLT: log-normal(0, 1.5) weights, MAE / D² (log-normal y, n=200)",
+         lambda rng: absolute_clt_scenario("absolute", 200, rng, weights="lognormal"), True),
+        ("absolute CLT: weighted MAE / D² (Poisson(2) y, integer predictions, n=200)",
+         lambda rng: absolute_clt_scenario("absolute", 200, rng, discrete=True), True),
+        ("absolute CLT: weighted pinball 0.99 / D² (log-normal y, n=200)",
+         lambda rng: absolute_clt_scenario("pinball", 200, rng, alpha=0.99), True),
+        ("absolute CLT: weighted pinball 0.99 / D² (log-normal y, n=2000)",
+         lambda rng: absolute_clt_scenario("pinball", 2000, rng, alpha=0.99), True),
     ]
     seeds = {name: 1000 + i for i, (name, _, _) in enumerate(scenarios)}  # one seed per test, whatever --only picks
     if args.only:

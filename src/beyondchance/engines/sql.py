@@ -30,7 +30,9 @@ probabilities  (1) GROUP BY y, argmax: rows, Σw, per column j: Σw·(−ln clip
                Σw·(Σ_k p_k² − 2p_j + 1), invalid counts; (2) each row joined with the
                class numbers j, GROUP BY j, y, p_j (exact) or j, y, FLOOR(p_j·bins): Σw
 regression     (1) Σw, Σw·y, Σw·(f − y)², Σw·|f − y|, pinball sums, invalid counts;
-               (2) GROUP BY y (exact) or FLOOR(y / h): Σw, Σw·y, MIN, MAX, Σw·(y − ȳ)²
+               (2) GROUP BY y (exact) or FLOOR(y / h): Σw, Σw·y, MIN, MAX, Σw·(y − ȳ)²;
+               on demand (the absolute and pinball losses' permutation CLT beyond the
+               row-draw budget): GROUP BY y: Σw, Σw²; GROUP BY f: rows
 =============  ==========================================================================
 """
 
@@ -62,7 +64,8 @@ from ..stats import (
 )
 from ._common import Spec, make_spec, resolve_task
 
-__all__ = ["Runner", "sql_statistics", "sql_score_histogram", "binary_queries", "labels_query", "probabilities_query", "class_scores_query", "regression_queries"]
+__all__ = ["Runner", "sql_statistics", "sql_score_histogram", "binary_queries", "labels_query", "probabilities_query", "class_scores_query", "regression_queries",
+           "absolute_histogram_queries", "sql_absolute_histograms"]
 
 _EPS = float(np.finfo(np.float64).eps)
 _ROW_SUM_ATOL = 1e-6  # as check_probabilities
@@ -379,6 +382,40 @@ def regression_queries(
         )
 
     return q1, second
+
+
+def absolute_histogram_queries(q: Callable[[str], str], relation: str, kinds: dict[str, str], *, y_true: str,
+                               y_pred: str, weight: str | None) -> tuple[str, str, str]:
+    """(the distinct targets and predictions counted, the targets' histogram — Σw, Σw² per
+    distinct y —, the predictions' — rows per distinct f): the exact histograms of
+    :class:`~beyondchance.permutation_absolute.AbsoluteErrorHistograms`."""
+    c = _Cols(q, kinds)
+    w = c.weight(weight)[0]
+    src = f"SELECT {c.number(y_true)} AS y, {c.number(y_pred)} AS f, {w} AS w FROM {relation}"
+    return (f"SELECT COUNT(DISTINCT y) AS ny, COUNT(DISTINCT f) AS nf FROM ({src}) t",
+            f"SELECT y, SUM(w) AS w, SUM(w * w) AS w2 FROM ({src}) t GROUP BY y",
+            f"SELECT f, COUNT(*) AS m FROM ({src}) t GROUP BY f")
+
+
+def sql_absolute_histograms(runner: Runner, *, y_true: str, y_pred: str, weight: str | None,
+                            max_values: int | None = None) -> Any:
+    """The :class:`~beyondchance.permutation_absolute.AbsoluteErrorHistograms` of a regression
+    source (three queries); InvalidInputError saying why when y or the predictions have more
+    than ``max_values`` distinct values (default ``MAX_HISTOGRAM_VALUES``): no approximation."""
+    from ..permutation_absolute import MAX_HISTOGRAM_VALUES, AbsoluteErrorHistograms
+
+    limit = MAX_HISTOGRAM_VALUES if max_values is None else int(max_values)
+    distinct, qy, qf = absolute_histogram_queries(runner.quote, runner.relation, runner.column_kinds(),
+                                                  y_true=y_true, y_pred=y_pred, weight=weight)
+    r = runner.run(distinct)
+    ny, nf = int(_total(r, "ny")), int(_total(r, "nf"))
+    if max(ny, nf) > limit:
+        raise InvalidInputError(
+            f"the permutation CLT of the absolute and pinball losses needs the exact histograms of y and of the "
+            f"predictions; their {ny:,} and {nf:,} distinct values exceed the {limit:,} brought back from the "
+            "engine (no binned approximation); evaluate the rows in memory")
+    ry, rf = runner.run(qy), runner.run(qf)
+    return AbsoluteErrorHistograms(_f64(ry["y"]), _f64(ry["w"]), _f64(ry["w2"]), _f64(rf["f"]), _f64(rf["m"]))
 
 
 # =====================================================================================

@@ -2,7 +2,9 @@
 
 The Monte Carlo permutation tests of :mod:`beyondchance.permutation_rows` (weighted data,
 class probabilities, the absolute and pinball losses of a regression) shuffle the rows;
-no aggregate gives them.  When the rows fit the draw budget
+no aggregate gives them (beyond the budget the permutation CLTs of aggregates stand in:
+:mod:`beyondchance.permutation_clt`, :mod:`beyondchance.permutation_loss`,
+:mod:`beyondchance.permutation_absolute`).  When the rows fit the draw budget
 (:func:`~beyondchance.permutation_rows.permutation_draws`, ``ROW_BUDGET`` row-draws: at
 most 250,000 rows) the report fetches the columns the test needs — one query, only those
 columns, typed as the engine's statistics read them (label columns as

@@ -12,7 +12,10 @@ columns, in the rows' order (:func:`beyondchance.engines.sql_rows.sql_rows`) —
 them with :func:`~beyondchance.report.detect.check_inputs` as :func:`evaluate` does; the
 test then runs on them as in memory, so that the p-value is memory's with the same seed
 (a DuckDB relation has no row order: its rows come in their scan order).  Beyond the
-budget nothing is fetched and the reason is the size limit.
+budget nothing is fetched and the reason is the size limit; a regression's absolute and
+pinball losses then get the permutation CLT of their loss sums from the exact histograms
+of y and of the predictions (:meth:`RowSource.absolute_histograms`: two ``GROUP BY``
+queries).
 """
 
 from __future__ import annotations
@@ -66,6 +69,20 @@ class RowSource:
             if not ordered:
                 self.described += " (a DuckDB relation has no row order: in its scan order)"
         return self._inputs, ""
+
+    def absolute_histograms(self) -> Any:
+        """The exact histograms of a regression's targets and predictions
+        (:class:`~beyondchance.permutation_absolute.AbsoluteErrorHistograms`), for the
+        permutation CLT of the absolute and pinball losses beyond the budget: of the rows read
+        (the memory engine), or two ``GROUP BY`` queries (DuckDB, Spark); InvalidInputError
+        saying why when there are too many distinct values to bring back."""
+        from ..permutation_absolute import AbsoluteErrorHistograms
+
+        if self._inputs is None and self.src.engine != "memory":
+            pred = self.y_pred if self.y_pred is not None else self.y_score[0]
+            return self.src.absolute_histograms(y_true=self.y_true, y_pred=pred, weight=self.weight)
+        inp = self._inputs if self._inputs is not None else self._read()[0]
+        return AbsoluteErrorHistograms.of_rows(inp.target, inp.prediction, inp.weight)
 
     def _read(self) -> tuple[Any, bool]:
         """(the checked rows, whether they came in the source's row order)."""

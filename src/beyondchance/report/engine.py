@@ -239,6 +239,15 @@ class _Source:
         w = check_sample_weight(data[weight] if weight else None, scores.shape[0])
         return ValueHistogram.of_checked(scores, w), int(scores.shape[0])
 
+    def absolute_histograms(self, *, y_true: str, y_pred: str, weight: str | None) -> Any:
+        """The exact :class:`~beyondchance.permutation_absolute.AbsoluteErrorHistograms` of an
+        SQL engine's regression source (:func:`~beyondchance.engines.sql.sql_absolute_histograms`)."""
+        from ..engines.sql import sql_absolute_histograms
+
+        if self._runner is None:  # pragma: no cover - the report's tests run while the source is open
+            raise InvalidInputError("the source is closed: its histograms cannot be computed")
+        return sql_absolute_histograms(self._runner, y_true=y_true, y_pred=y_pred, weight=weight)
+
     def close(self) -> None:
         if self._runner is not None:
             self._runner.close()
