@@ -204,6 +204,19 @@ def loss_clt_scenario(measure: str, n: int, rng: np.random.Generator, k: int = 3
     return sums.test(measure).pvalue
 
 
+def auc_clt_scenario(measure: str, n: int, rng: np.random.Generator, weighted: bool = True) -> float:
+    """The permutation CLT of the one-vs-rest ROC AUCs (:mod:`beyondchance.permutation_auc`,
+    the test of the AUCs of class probabilities beyond the row-draw budget and on
+    DuckDB/Spark): labels (prevalences 0.5, 0.3, 0.2) independent of Dirichlet(1) probability
+    rows, exponential weights unless unweighted."""
+    from beyondchance.permutation_auc import PermutationAUCSums
+
+    w = rng.exponential(size=n) if weighted else None
+    c = rng.choice(3, size=n, p=[0.5, 0.3, 0.2])
+    c[:3] = [0, 1, 2]
+    return PermutationAUCSums.of_proba(c, rng.dirichlet(np.ones(3), n), w).test(measure).pvalue
+
+
 def weighted_multiclass_scenario(measure: str, n: int, rng: np.random.Generator, n_resamples: int) -> float:
     c, pred, w = rng.integers(0, 3, n), rng.integers(0, 3, n), rng.exponential(size=n)
     stat = multiclass_statistic(c, pred, 3, w, (measure,))
@@ -381,6 +394,12 @@ def main() -> None:
         ("loss CLT: weighted log loss (3-class, sharp Dirichlet(0.3) probabilities, n=20000)",
          lambda rng: loss_clt_scenario("log_loss", 20_000, rng, alpha=0.3), True),
     ]
+    for n in (200, 20_000):  # the permutation CLT of the one-vs-rest ROC AUCs (issue 15: AUCs beyond the budget)
+        for weighted in (True, False):
+            for measure, title in (("roc_auc", "macro ROC AUC"), ("roc_auc_weighted", "prevalence-weighted ROC AUC")):
+                scenarios.append((f"AUC CLT: {'weighted' if weighted else 'unweighted'} {title} (3 classes, n={n})",
+                                  lambda rng, m=measure, n=n, wt=weighted: auc_clt_scenario(m, n, rng, weighted=wt),
+                                  True))
     seeds = {name: 1000 + i for i, (name, _, _) in enumerate(scenarios)}  # one seed per test, whatever --only picks
     if args.only:
         scenarios = [row for row in scenarios if args.only in row[0]]
