@@ -46,6 +46,15 @@ fetched.  Beyond ``ROW_BUDGET`` (in memory and on every engine, where nothing is
   :class:`~beyondchance.permutation_loss.PermutationLossSums`, the engine's scan or the rows
   in memory; a normal p-value, asymptotic, no draws; type-I error at 5% in [0.032, 0.0535]
   in benchmarks/sim_tests.py, n = 50 to 20,000);
+* the one-vs-rest ROC AUCs of class probabilities (macro and prevalence-weighted, weighted
+  or not) by the permutation CLT of the AUC (:mod:`beyondchance.permutation_auc`: exact
+  mean ½, the variance of its Hájek projection — a linear permutation statistic in the
+  mid-rank fractions of each column — from Σw, Σw² per class and the K × K cross moments of
+  the ranks; memory ranks the rows, DuckDB/Spark run one rank query on the still open source
+  (:meth:`~beyondchance.report._engine_rows.RowSource.auc_sums`), binned as the row's AUC
+  with ``score_bins``; asymptotic, type-I error at 5% in [0.040, 0.0575] in
+  benchmarks/sim_tests.py, n = 200 and 20,000); the average precisions have no such form
+  and keep no p-value;
 * the MSE and R² from the statistics (unweighted: the Moments of y and of the predictions,
   the squared-error sum; weighted: :class:`~beyondchance.permutation_rows.SquaredErrorSums`);
 * the other row tests no p-value, ``pvalue_method`` naming the size limit."""
