@@ -13,7 +13,9 @@ DuckDB or Spark fetches the rows for these tests (:mod:`beyondchance.report._eng
 the memory p-value with the same seed.  Beyond it, weighted labels and binary scores are
 tested from their weighted cells by the permutation CLT
 (:mod:`beyondchance.permutation_clt`, asymptotic), and the log loss and Brier score of class
-probabilities by the permutation CLT of the loss sum (:mod:`beyondchance.permutation_loss`),
+probabilities by the permutation CLT of the loss sum (:mod:`beyondchance.permutation_loss`)
+and their one-vs-rest ROC AUCs by the permutation CLT of the AUC
+(:mod:`beyondchance.permutation_auc`),
 in memory and on every engine.
 
 The squared loss of a regression needs no draws: under the permutation null
