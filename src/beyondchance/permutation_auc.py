@@ -276,7 +276,9 @@ def auc_rank_query(rows: str, k: int, score_bins: int | None = None) -> str:
     an SQL relation with columns y, w, c0 … c(k−1): per class y the rows ``n_rows``, ``w``
     Σw, ``w2`` Σw², ``f<j>`` Σ rank_j and ``s<j>_<l>`` Σ rank_j rank_l (j ≤ l), the mid-rank
     rank_j = #{below} + ½ #{equal} of the row's column j (its bin with ``score_bins``) —
-    divided by n (and n²) they give the sums of the fractions R."""
+    divided by n (and n²) they give the sums of the fractions R.  The running sum is a window
+    over a column's distinct values without a partition (Spark computes it in one partition:
+    at most n rows per column); K joins and K(K + 1)/2 sums."""
     # + 0.0: −0.0 and 0.0 one distinct value (as the engines' class_scores_query)
     key = (lambda j: f"c{j} + 0.0") if score_bins is None else (lambda j: f"FLOOR(c{j} * {int(score_bins)}) + 0.0")
     cols = ", ".join(f"{key(j)} AS x{j}" for j in range(k))
