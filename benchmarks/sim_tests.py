@@ -28,6 +28,11 @@ Scenarios
   beyond the row-draw budget and on DuckDB/Spark): log-normal targets independent of
   normal predictions, weighted (exponential) and not, n = 200 and 20,000; n = 50, log-normal
   weights, discrete targets with ties, τ = 0.99 — measured below;
+* the permutation CLT of the one-vs-rest ROC AUCs (:mod:`beyondchance.permutation_auc`,
+  the test of the macro and prevalence-weighted ROC AUC of class probabilities beyond the
+  row-draw budget and on DuckDB/Spark): labels independent of 3-class Dirichlet(1)
+  probability rows, exponential weights or none, n = 200 and 20,000 — measured below and in
+  docs/howto/decide.rst;
 * McNemar's test of accuracy against the majority class, and caret's binomial test
   against the no-information rate: a predictor whose
   population accuracy equals the majority rate exactly but which is not constant
@@ -119,6 +124,18 @@ seeds 1070 to 1082, 2,000 replicates per cell, 1 min 19 s wall on a shared machi
     absolute CLT: weighted MAE / D² (Poisson(2) y, integer predictions, n=200)            0.0565  0.0052       yes      yes      0.7
     absolute CLT: weighted pinball 0.99 / D² (log-normal y, n=200)                        0.0485  0.0048       yes      yes      1.6
     absolute CLT: weighted pinball 0.99 / D² (log-normal y, n=2000)                       0.0505  0.0049       yes      yes      2.3
+
+The permutation CLT of the one-vs-rest ROC AUCs (``--only "AUC CLT"``, seeds 1070 to 1077,
+2,000 replicates per cell, 2 min 43 s wall on a shared machine, 63 s of CPU)::
+
+    AUC CLT: weighted macro ROC AUC (3 classes, n=200)                                    0.0470  0.0047       yes      yes      2.0
+    AUC CLT: weighted prevalence-weighted ROC AUC (3 classes, n=200)                      0.0520  0.0050       yes      yes      2.5
+    AUC CLT: unweighted macro ROC AUC (3 classes, n=200)                                  0.0575  0.0052       yes      yes      2.7
+    AUC CLT: unweighted prevalence-weighted ROC AUC (3 classes, n=200)                    0.0480  0.0048       yes      yes      2.6
+    AUC CLT: weighted macro ROC AUC (3 classes, n=20000)                                  0.0400  0.0044       yes      yes     37.5
+    AUC CLT: weighted prevalence-weighted ROC AUC (3 classes, n=20000)                    0.0530  0.0050       yes      yes     37.6
+    AUC CLT: unweighted macro ROC AUC (3 classes, n=20000)                                0.0475  0.0048       yes      yes     38.3
+    AUC CLT: unweighted prevalence-weighted ROC AUC (3 classes, n=20000)                  0.0510  0.0049       yes      yes     38.1
 
 "default" marks what the report and the library use by default (the target applies to
 those: every one is within [0.03, 0.07]).  The conservative exact p-values
@@ -243,6 +260,17 @@ def absolute_clt_scenario(loss: str, n: int, rng: np.random.Generator, weighted:
     w = (rng.exponential(size=n) if weights == "exponential" else rng.lognormal(0.0, 1.5, size=n)) if weighted \
         else None
     return absolute_loss_test(y, pred, w, alpha=None if loss == "absolute" else alpha).pvalue
+def auc_clt_scenario(measure: str, n: int, rng: np.random.Generator, weighted: bool = True) -> float:
+    """The permutation CLT of the one-vs-rest ROC AUCs (:mod:`beyondchance.permutation_auc`,
+    the test of the AUCs of class probabilities beyond the row-draw budget and on
+    DuckDB/Spark): labels (prevalences 0.5, 0.3, 0.2) independent of Dirichlet(1) probability
+    rows, exponential weights unless unweighted."""
+    from beyondchance.permutation_auc import PermutationAUCSums
+
+    w = rng.exponential(size=n) if weighted else None
+    c = rng.choice(3, size=n, p=[0.5, 0.3, 0.2])
+    c[:3] = [0, 1, 2]
+    return PermutationAUCSums.of_proba(c, rng.dirichlet(np.ones(3), n), w).test(measure).pvalue
 
 
 def weighted_multiclass_scenario(measure: str, n: int, rng: np.random.Generator, n_resamples: int) -> float:
@@ -440,6 +468,12 @@ def main() -> None:
         ("absolute CLT: weighted pinball 0.99 / D² (log-normal y, n=2000)",
          lambda rng: absolute_clt_scenario("pinball", 2000, rng, alpha=0.99), True),
     ]
+    for n in (200, 20_000):  # the permutation CLT of the one-vs-rest ROC AUCs (issue 15: AUCs beyond the budget)
+        for weighted in (True, False):
+            for measure, title in (("roc_auc", "macro ROC AUC"), ("roc_auc_weighted", "prevalence-weighted ROC AUC")):
+                scenarios.append((f"AUC CLT: {'weighted' if weighted else 'unweighted'} {title} (3 classes, n={n})",
+                                  lambda rng, m=measure, n=n, wt=weighted: auc_clt_scenario(m, n, rng, weighted=wt),
+                                  True))
     seeds = {name: 1000 + i for i, (name, _, _) in enumerate(scenarios)}  # one seed per test, whatever --only picks
     if args.only:
         scenarios = [row for row in scenarios if args.only in row[0]]

@@ -148,8 +148,9 @@ def test_beyond_the_budget_the_engine_keeps_the_clt_or_says_the_size_limit(monke
     eng = _quiet(evaluate_source, probs, y_true="y", y_score=["p0", "p1", "p2"], engine="duckdb", **OPTIONS)
     assert eng["f1"].pvalue is not None  # the labeling metrics: from the statistics
     assert "CLT of the loss" in eng["log_loss"].pvalue_method  # the losses: from the engine's loss sums
-    assert eng["roc_auc"].pvalue is None and "fit in the budget of 4e+04 row-draws" in eng["roc_auc"].pvalue_method
-    assert eng["roc_auc"].pvalue_method.endswith("the duckdb engine fetches the rows for this permutation test "
+    assert "CLT of the one-vs-rest AUC" in eng["roc_auc"].pvalue_method  # the ROC AUCs: the rank query
+    assert eng["pr_auc"].pvalue is None and "fit in the budget of 4e+04 row-draws" in eng["pr_auc"].pvalue_method
+    assert eng["pr_auc"].pvalue_method.endswith("the duckdb engine fetches the rows for this permutation test "
                                                  "only within that budget")
 
 

@@ -14,8 +14,10 @@ the memory p-value with the same seed.  Beyond it, weighted labels and binary sc
 tested from their weighted cells by the permutation CLT
 (:mod:`beyondchance.permutation_clt`, asymptotic), and the log loss and Brier score of class
 probabilities by the permutation CLT of the loss sum (:mod:`beyondchance.permutation_loss`),
-and the absolute error and pinball loss of a regression by the permutation CLT of their
-loss sum (:mod:`beyondchance.permutation_absolute`), in memory and on every engine.
+their one-vs-rest ROC AUCs by the permutation CLT of the AUC
+(:mod:`beyondchance.permutation_auc`), and the absolute error and pinball loss of a
+regression by the permutation CLT of their loss sum (:mod:`beyondchance.permutation_absolute`),
+in memory and on every engine.
 
 The squared loss of a regression needs no draws: under the permutation null
 :math:`T = \sum_i w_i (y_i - \hat y_{\sigma(i)})^2` is a linear permutation statistic

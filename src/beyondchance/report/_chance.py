@@ -46,6 +46,15 @@ fetched.  Beyond ``ROW_BUDGET`` (in memory and on every engine, where nothing is
   :class:`~beyondchance.permutation_loss.PermutationLossSums`, the engine's scan or the rows
   in memory; a normal p-value, asymptotic, no draws; type-I error at 5% in [0.032, 0.0535]
   in benchmarks/sim_tests.py, n = 50 to 20,000);
+* the one-vs-rest ROC AUCs of class probabilities (macro and prevalence-weighted, weighted
+  or not) by the permutation CLT of the AUC (:mod:`beyondchance.permutation_auc`: exact
+  mean ½, the variance of its Hájek projection — a linear permutation statistic in the
+  mid-rank fractions of each column — from Σw, Σw² per class and the K × K cross moments of
+  the ranks; memory ranks the rows, DuckDB/Spark run one rank query on the still open source
+  (:meth:`~beyondchance.report._engine_rows.RowSource.auc_sums`), binned as the row's AUC
+  with ``score_bins``; asymptotic, type-I error at 5% in [0.040, 0.0575] in
+  benchmarks/sim_tests.py, n = 200 and 20,000); the average precisions have no such form
+  and keep no p-value;
 * the MSE and R² from the statistics (unweighted: the Moments of y and of the predictions,
   the squared-error sum; weighted: :class:`~beyondchance.permutation_rows.SquaredErrorSums`);
 * the MAE, the pinball loss and their D² by the permutation CLT of the absolute-error or
@@ -69,6 +78,7 @@ from ..baselines import PinballLoss, get_loss
 from ..metrics import METRICS, get_metric
 from ..permutation_clt import CLT_METHOD, PermutationCells, clt_tests_of_labels, clt_tests_of_scores
 from ..permutation_absolute import AbsoluteErrorHistograms
+from ..permutation_auc import AUC_CLT_METHOD, AUC_NAMES, PermutationAUCSums
 from ..permutation_loss import LOSS_CLT_METHOD, LOSS_NAMES, MAX_LOSS_CLASSES, PermutationLossSums
 from ..permutation_rows import (
     binary_statistic,
@@ -112,6 +122,9 @@ def describe_test(r: PermutationTestResult) -> str:
         return "permutation, normal approximation from the moments (asymptotic)"
     if r.method == LOSS_CLT_METHOD:
         return "permutation CLT of the loss sum, normal approximation from its exact mean and variance (asymptotic)"
+    if r.method == AUC_CLT_METHOD:
+        return ("permutation CLT of the one-vs-rest AUC, normal approximation from its exact mean 0.5 and the variance "
+                "of its Hájek projection (asymptotic)")
     if r.method == CLT_METHOD:
         return (f"permutation, normal approximation of the weighted cells (asymptotic), {r.n_resamples} Monte Carlo "
                 f"draws (s.e. {r.pvalue_standard_error:.2g})")
@@ -283,10 +296,11 @@ def _from_rows(report: dict[str, Any], names: list[str], *, n_resamples: int, se
         return out
     if inp is None:
         sums = report.get("permutation_loss_sums")
+        auc = _auc_sums_of_source(report, names)  # an engine's class probabilities beyond the budget
         if report.get("permutation_cells") is not None or report.get("score_permutation_cells") is not None:
             out = _clt_tests(report, names, report.get("permutation_cells"), report.get("score_permutation_cells"),
                              n_resamples=n_resamples, seed=seed, why=why, reason=reason)
-        elif sums is not None and any(nm in LOSS_NAMES for nm in names):
+        elif (sums is not None and any(nm in LOSS_NAMES for nm in names)) or auc is not None:
             out = {}
             why.update(dict.fromkeys(names, reason if report.get("row_source") is not None else _NO_ROWS))
         elif report.get("row_source") is not None:
@@ -294,6 +308,7 @@ def _from_rows(report: dict[str, Any], names: list[str], *, n_resamples: int, se
         else:
             raise InvalidInputError(_NO_ROWS)
         out.update(_loss_clt_tests(sums, names, out, why))  # where the cells give the losses no test
+        out.update(_auc_clt_tests(auc, names, out, why, report))
         return out
     w, n, task = inp.weight, inp.n, inp.task
     if task == "regression":
@@ -310,6 +325,10 @@ def _from_rows(report: dict[str, Any], names: list[str], *, n_resamples: int, se
         if any(nm in LOSS_NAMES and nm not in out for nm in names):  # the losses, weighted or not
             why.update({nm: str(exc) for nm in names if nm not in why})
             out.update(_loss_clt_tests(_loss_sums_of_inputs(inp, report), names, out, why))
+        if task == "multiclass-probabilities" and any(nm in AUC_NAMES and nm not in out for nm in names):
+            why.update({nm: str(exc) for nm in names if nm not in why})
+            out.update(_auc_clt_tests(PermutationAUCSums.of_proba(inp.codes, inp.proba, w, inp.classes), names,
+                                      out, why, report))
         if not out and w is None:  # unweighted rows (class probabilities): no CLT form of their other tests
             raise
         return out
@@ -376,6 +395,37 @@ def _loss_clt_tests(sums: Any, names: list[str], done: dict[str, PermutationTest
             except InvalidInputError as exc:
                 why[nm] = str(exc)
     return out
+
+
+def _auc_clt_tests(sums: Any, names: list[str], done: dict[str, PermutationTestResult], why: dict[str, str],
+                   report: dict[str, Any]) -> dict[str, PermutationTestResult]:
+    """The permutation CLT of the one-vs-rest ROC AUCs of class probabilities
+    (:class:`~beyondchance.permutation_auc.PermutationAUCSums`) of the rows ``names`` that
+    have no test in ``done``, at the report's values."""
+    out: dict[str, PermutationTestResult] = {}
+    if sums is None:
+        return out
+    for nm in names:
+        if nm in AUC_NAMES and nm not in done:
+            value = report.get("metrics", {}).get(nm, {}).get("value")
+            try:
+                out[nm] = sums.test(nm, None if value is None else float(value))
+            except InvalidInputError as exc:
+                why[nm] = str(exc)
+    return out
+
+
+def _auc_sums_of_source(report: dict[str, Any], names: list[str]) -> PermutationAUCSums | None:
+    """The PermutationAUCSums of an engine's class probabilities (one query of the still open
+    source, :meth:`~beyondchance.report._engine_rows.RowSource.auc_sums`), None where they do
+    not apply."""
+    rs = report.get("row_source")
+    if rs is None or rs.p.task != "multiclass-probabilities" or not any(nm in AUC_NAMES for nm in names):
+        return None
+    try:
+        return rs.auc_sums()
+    except InvalidInputError:
+        return None
 
 
 def _loss_sums_of_inputs(inp: Any, report: dict[str, Any]) -> PermutationLossSums | None:

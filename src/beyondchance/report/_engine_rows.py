@@ -33,10 +33,11 @@ class RowSource:
     """The rows of one prepared source (``p``: the engine's ``_Prepared``), fetched on demand."""
 
     def __init__(self, src: Any, p: Any, *, y_true: str, y_score: Sequence[str], y_pred: str | None,
-                 weight: str | None, labels: Any):
+                 weight: str | None, labels: Any, score_bins: int | None = None):
         self.src, self.p = src, p
         self.y_true, self.y_score, self.y_pred = y_true, tuple(y_score), y_pred
         self.weight, self.labels = weight, labels
+        self.score_bins = score_bins  # class probabilities binned by the engine (the AUC CLT's ranks too)
         self.fetched = False  # the rows were fetched (the p-values of the row tests say so)
         self.described = ""  # what the p-value method adds once they were
         self._inputs: Any = None
@@ -83,6 +84,33 @@ class RowSource:
             return self.src.absolute_histograms(y_true=self.y_true, y_pred=pred, weight=self.weight)
         inp = self._inputs if self._inputs is not None else self._read()[0]
         return AbsoluteErrorHistograms.of_rows(inp.target, inp.prediction, inp.weight)
+    def auc_sums(self) -> Any:
+        """The :class:`~beyondchance.permutation_auc.PermutationAUCSums` of the class
+        probabilities (the permutation CLT of the one-vs-rest AUCs, at any number of rows):
+        the memory engine from its columns, DuckDB and Spark from one query of the still open
+        source (:func:`~beyondchance.permutation_auc.auc_rank_query`); binned as the engine's
+        AUC with ``score_bins``."""
+        from ..permutation_auc import PermutationAUCSums, auc_rank_query, auc_sums_of_query
+
+        p = self.p
+        if p.task != "multiclass-probabilities":
+            raise InvalidInputError("the permutation CLT of the AUCs applies to class probabilities")
+        if self.src.engine == "memory":
+            inp = self._inputs if self._inputs is not None else self._read()[0]
+            return PermutationAUCSums.of_proba(inp.codes, inp.proba, inp.weight, inp.classes,
+                                               score_bins=self.score_bins)
+        from ..engines.sql import _probability_rows
+        from .._validation import as_1d, encode_labels
+
+        runner = self.src._runner
+        if runner is None:  # pragma: no cover - the report's sums are computed while the source is open
+            raise InvalidInputError("the source is closed: the ranks of its probabilities cannot be computed")
+        classes = np.asarray(p.stats.class_scores.classes if p.stats.class_scores is not None else p.classes)
+        rows = _probability_rows(runner.quote, runner.relation, runner.column_kinds(), y_true=self.y_true,
+                                 y_proba=list(self.y_score), weight=self.weight, normalize=False)
+        r = runner.run(auc_rank_query(rows, len(self.y_score), self.score_bins))
+        return auc_sums_of_query(r, len(self.y_score), lambda y: encode_labels(as_1d(y, "y_true"), labels=classes)[0],
+                                 classes)
 
     def _read(self) -> tuple[Any, bool]:
         """(the checked rows, whether they came in the source's row order)."""

@@ -611,7 +611,7 @@ def evaluate_source(
             _scan_replicates(src, p, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=weight, labels=labels,
                              seed=random_state, threshold=threshold, pos=pos, score_bins=score_bins)
             p.row_source = RowSource(src, p, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=weight,
-                                     labels=labels)
+                                     labels=labels, score_bins=score_bins)
         # the source stays open while the report is built: its row permutation tests fetch the rows
         return _report(p, engine=src.engine, pos_label=pos_label, threshold=threshold, metrics=metrics,
                        confidence_level=confidence_level, n_resamples=n_resamples, ci=ci, random_state=random_state,
@@ -735,7 +735,7 @@ def compare_sources(
                 except InvalidInputError as exc:
                     raise InvalidInputError(f"test set {nm!r}: {exc}") from None
                 p.row_source = RowSource(src, p, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=weight,
-                                         labels=labels)
+                                         labels=labels, score_bins=score_bins)
         probabilities = None  # for the decomposition of the AUCs and losses of class probabilities
         if first.task == "multiclass-probabilities":
             probabilities = {}
