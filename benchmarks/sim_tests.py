@@ -125,17 +125,17 @@ seeds 1070 to 1082, 2,000 replicates per cell, 1 min 19 s wall on a shared machi
     absolute CLT: weighted pinball 0.99 / D² (log-normal y, n=200)                        0.0485  0.0048       yes      yes      1.6
     absolute CLT: weighted pinball 0.99 / D² (log-normal y, n=2000)                       0.0505  0.0049       yes      yes      2.3
 
-The permutation CLT of the one-vs-rest ROC AUCs (``--only "AUC CLT"``, seeds 1070 to 1077,
-2,000 replicates per cell, 2 min 43 s wall on a shared machine, 63 s of CPU)::
+The permutation CLT of the one-vs-rest ROC AUCs (``--only "AUC CLT"``, seeds 1083 to 1090,
+2,000 replicates per cell, 73 s summed over the cells on a shared machine)::
 
-    AUC CLT: weighted macro ROC AUC (3 classes, n=200)                                    0.0470  0.0047       yes      yes      2.0
-    AUC CLT: weighted prevalence-weighted ROC AUC (3 classes, n=200)                      0.0520  0.0050       yes      yes      2.5
-    AUC CLT: unweighted macro ROC AUC (3 classes, n=200)                                  0.0575  0.0052       yes      yes      2.7
-    AUC CLT: unweighted prevalence-weighted ROC AUC (3 classes, n=200)                    0.0480  0.0048       yes      yes      2.6
-    AUC CLT: weighted macro ROC AUC (3 classes, n=20000)                                  0.0400  0.0044       yes      yes     37.5
-    AUC CLT: weighted prevalence-weighted ROC AUC (3 classes, n=20000)                    0.0530  0.0050       yes      yes     37.6
-    AUC CLT: unweighted macro ROC AUC (3 classes, n=20000)                                0.0475  0.0048       yes      yes     38.3
-    AUC CLT: unweighted prevalence-weighted ROC AUC (3 classes, n=20000)                  0.0510  0.0049       yes      yes     38.1
+    AUC CLT: weighted macro ROC AUC (3 classes, n=200)                                    0.0490  0.0048       yes      yes      1.1
+    AUC CLT: weighted prevalence-weighted ROC AUC (3 classes, n=200)                      0.0490  0.0048       yes      yes      1.0
+    AUC CLT: unweighted macro ROC AUC (3 classes, n=200)                                  0.0530  0.0050       yes      yes      0.8
+    AUC CLT: unweighted prevalence-weighted ROC AUC (3 classes, n=200)                    0.0510  0.0049       yes      yes      1.2
+    AUC CLT: weighted macro ROC AUC (3 classes, n=20000)                                  0.0450  0.0046       yes      yes     17.5
+    AUC CLT: weighted prevalence-weighted ROC AUC (3 classes, n=20000)                    0.0445  0.0046       yes      yes     17.5
+    AUC CLT: unweighted macro ROC AUC (3 classes, n=20000)                                0.0595  0.0053       yes      yes     17.2
+    AUC CLT: unweighted prevalence-weighted ROC AUC (3 classes, n=20000)                  0.0470  0.0047       yes      yes     16.8
 
 "default" marks what the report and the library use by default (the target applies to
 those: every one is within [0.03, 0.07]).  The conservative exact p-values

@@ -74,10 +74,10 @@ projection variance is 0.90–0.99 of the exact one (median 0.96); at n = 2,000 
 The test of "the AUC is no larger than chance" is the normal approximation
 :math:`p = 1 - \Phi((\mathrm{AUC} - 1/2)/\sqrt{\operatorname{Var}})`: asymptotic.  Its
 rejection rate at 5% under the null (benchmarks/sim_tests.py, 2,000 replicates per cell,
-seeds 1070–1077, 3 classes of prevalences 0.5, 0.3, 0.2 independent of Dirichlet(1)
-probabilities): macro / prevalence-weighted AUC, exponential weights, 0.0470 / 0.0520 at
-n = 200 and 0.0400 / 0.0530 at n = 20,000; unweighted 0.0575 / 0.0480 (n = 200) and
-0.0475 / 0.0510 (n = 20,000).
+seeds 1083–1090, 3 classes of prevalences 0.5, 0.3, 0.2 independent of Dirichlet(1)
+probabilities): macro / prevalence-weighted AUC, exponential weights, 0.0490 / 0.0490 at
+n = 200 and 0.0450 / 0.0445 at n = 20,000; unweighted 0.0530 / 0.0510 (n = 200) and
+0.0595 / 0.0470 (n = 20,000).
 
 The ranks need the whole column: unlike :class:`~beyondchance.permutation_loss.PermutationLossSums`
 the sums do not add across chunks.  In memory they come from one sort per column

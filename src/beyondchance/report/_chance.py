@@ -52,7 +52,7 @@ fetched.  Beyond ``ROW_BUDGET`` (in memory and on every engine, where nothing is
   mid-rank fractions of each column — from Σw, Σw² per class and the K × K cross moments of
   the ranks; memory ranks the rows, DuckDB/Spark run one rank query on the still open source
   (:meth:`~beyondchance.report._engine_rows.RowSource.auc_sums`), binned as the row's AUC
-  with ``score_bins``; asymptotic, type-I error at 5% in [0.040, 0.0575] in
+  with ``score_bins``; asymptotic, type-I error at 5% in [0.0445, 0.0595] in
   benchmarks/sim_tests.py, n = 200 and 20,000); the average precisions have no such form
   and keep no p-value;
 * the MSE and R² from the statistics (unweighted: the Moments of y and of the predictions,
