@@ -12,18 +12,14 @@ import pytest
 from beyondchance._warnings import InvalidInputError
 from beyondchance.permutation_auc import AUC_NAMES, PermutationAUCSums, mid_rank_fractions
 from beyondchance.permutation_rows import probabilities_statistic, row_permutation_tests
+from test_permutation_loss import _weak_probabilities, quick_rejection_rate
 
 NAMES = AUC_NAMES
 
 
 def _weak(n, seed, signal=0.003):
     """3-class probability rows with a weak signal, exponential weights."""
-    rng = np.random.default_rng(seed)
-    y = rng.integers(0, 3, n)
-    logits = rng.normal(size=(n, 3)) * 0.8
-    logits[np.arange(n), y] += signal * 10
-    proba = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
-    return y, proba, rng.exponential(size=n)
+    return _weak_probabilities(n, seed, signal)
 
 
 def test_mid_rank_fractions_and_observed_auc():
@@ -201,13 +197,10 @@ def test_type_one_error_quick(case):
     """300 null replicates (labels independent of Dirichlet(1) probabilities, n = 200,
     exponential weights or none), level 0.05: the rejection rate within [0.02, 0.09]."""
     seed = QUICK_SEED + ("roc_auc", "roc_auc_weighted", "roc_auc unweighted").index(case)
-    print(f"seed {seed}")
-    rng = np.random.default_rng(seed)
-    rejected = 0
-    for _ in range(300):
-        y, w = rng.integers(0, 3, 200), rng.exponential(size=200)
-        proba = rng.dirichlet(np.ones(3), size=200)
-        sums = PermutationAUCSums.of_proba(y, proba, None if case.endswith("unweighted") else w)
-        rejected += sums.test(case.split()[0]).pvalue <= 0.05
-    print(f"{case}: rejection rate {rejected / 300:.4f} of 300 (seed {seed})")
-    assert 0.02 <= rejected / 300 <= 0.09, rejected / 300
+
+    def pvalue(y, proba, w):
+        return PermutationAUCSums.of_proba(y, proba, None if case.endswith("unweighted") else w).test(
+            case.split()[0]).pvalue
+
+    rate = quick_rejection_rate(seed, pvalue, case)
+    assert 0.02 <= rate <= 0.09, rate

@@ -128,6 +128,20 @@ def test_clt_agrees_with_the_row_permutation_test(seed):
     assert 0.01 < min(mc[nm].pvalue for nm in names) < 0.5  # p-values in the range where they matter
 
 
+def quick_rejection_rate(seed, pvalue, case):
+    """The share of 300 null replicates (3 classes of equal prevalence independent of
+    Dirichlet(1) probability rows, n = 200, exponential weights) with ``pvalue(y, proba, w)``
+    at most 0.05; the seed and the rate printed."""
+    print(f"seed {seed}")
+    rng = np.random.default_rng(seed)
+    rejected = 0
+    for _ in range(300):
+        y, w = rng.integers(0, 3, 200), rng.exponential(size=200)
+        rejected += pvalue(y, rng.dirichlet(np.ones(3), size=200), w) <= 0.05
+    print(f"{case}: rejection rate {rejected / 300:.4f} of 300 (seed {seed})")
+    return rejected / 300
+
+
 QUICK_SEED = 20151
 
 
@@ -136,19 +150,14 @@ def test_type_one_error_quick(case):
     """300 null replicates (labels independent of the probabilities, exponential weights, n =
     200), level 0.05: the loss CLT's rejection rate within [0.02, 0.09]."""
     seed = QUICK_SEED + ("log_loss", "brier", "binary log_loss").index(case)
-    print(f"seed {seed}")
-    rng = np.random.default_rng(seed)
-    rejected = 0
-    for _ in range(300):
-        y, w = rng.integers(0, 3, 200), rng.exponential(size=200)
-        proba = rng.dirichlet(np.ones(3), size=200)
+
+    def pvalue(y, proba, w):
         if case.startswith("binary"):
-            sums = PermutationLossSums.of_scores(y == 0, proba[:, 0], w)
-        else:
-            sums = PermutationLossSums.of_proba(y, proba, w)
-        rejected += sums.test(case.split()[-1]).pvalue <= 0.05
-    print(f"{case}: rejection rate {rejected / 300:.4f} of 300 (seed {seed})")
-    assert 0.02 <= rejected / 300 <= 0.09, rejected / 300
+            return PermutationLossSums.of_scores(y == 0, proba[:, 0], w).test(case.split()[-1]).pvalue
+        return PermutationLossSums.of_proba(y, proba, w).test(case).pvalue
+
+    rate = quick_rejection_rate(seed, pvalue, case)
+    assert 0.02 <= rate <= 0.09, rate
 
 
 def test_many_classes_have_no_sums():

@@ -104,6 +104,7 @@ from scipy import stats as _sps
 from ._display import SummaryDisplay
 from ._warnings import InvalidInputError
 from .permutation import PermutationTestResult
+from .permutation_clt import _readonly
 
 __all__ = ["PermutationAUCSums", "AUC_CLT_METHOD", "AUC_NAMES", "mid_rank_fractions", "auc_rank_query"]
 
@@ -132,12 +133,6 @@ def _ovr_auc(a: np.ndarray, b: np.ndarray, x: np.ndarray) -> float:
     p, q = np.bincount(inv, weights=a), np.bincount(inv, weights=b)
     below = np.cumsum(q) - q
     return float(p @ (below + 0.5 * q)) / (a.sum() * b.sum())
-
-
-def _readonly(a: Any) -> np.ndarray:
-    arr = np.array(a, dtype=np.float64)
-    arr.setflags(write=False)
-    return arr
 
 
 @dataclass(frozen=True, eq=False)

@@ -75,6 +75,7 @@ import numpy as np
 from ._display import SummaryDisplay
 from ._warnings import InvalidInputError
 from .permutation import PermutationTestResult
+from .permutation_clt import _readonly
 
 __all__ = ["PermutationLossSums", "LOSS_CLT_METHOD", "LOSS_NAMES", "MAX_LOSS_CLASSES", "class_losses"]
 
@@ -110,12 +111,6 @@ def _binary_losses(s: np.ndarray, loss: str) -> np.ndarray:
 
     pos, neg = loss_terms(s, loss)
     return np.column_stack([neg, pos])
-
-
-def _readonly(a: Any) -> np.ndarray:
-    arr = np.array(a, dtype=np.float64)
-    arr.setflags(write=False)
-    return arr
 
 
 @dataclass(frozen=True, eq=False)
