@@ -78,6 +78,7 @@ from ..baselines import PinballLoss, get_loss
 from ..metrics import METRICS, get_metric
 from ..permutation_clt import CLT_METHOD, PermutationCells, clt_tests_of_labels, clt_tests_of_scores
 from ..permutation_absolute import AbsoluteErrorHistograms
+from ..permutation_ap import AP_CLT_METHOD, AP_NAMES, PermutationAPTables, ap_bins_per_column, ap_clt_tests
 from ..permutation_auc import AUC_CLT_METHOD, AUC_NAMES, PermutationAUCSums
 from ..permutation_loss import LOSS_CLT_METHOD, LOSS_NAMES, MAX_LOSS_CLASSES, PermutationLossSums
 from ..permutation_rows import (
@@ -105,6 +106,9 @@ __all__ = ["chance_test", "chance_pvalues", "describe_test", "AGAINST_CONSTANT"]
 #: the scores of the Monte Carlo permutation test, when they must be pooled, go into this many bins
 PERMUTATION_BINS = 200
 
+#: the bins per column the AP CLT's description names (3 classes: 100; fewer beyond 6)
+AP_BINS_TEXT = ap_bins_per_column(1)
+
 #: the measures tested against the best constant (McNemar) rather than against chance
 AGAINST_CONSTANT = ("accuracy", "prediction_advantage")
 
@@ -125,6 +129,10 @@ def describe_test(r: PermutationTestResult) -> str:
     if r.method == AUC_CLT_METHOD:
         return ("permutation CLT of the one-vs-rest AUC, normal approximation from its exact mean 0.5 and the variance "
                 "of its Hájek projection (asymptotic)")
+    if r.method == AP_CLT_METHOD:
+        return (f"permutation, normal approximation of the one-vs-rest tables of the probabilities binned into at most "
+                f"{AP_BINS_TEXT} bins per class (the binned average precision; asymptotic), {r.n_resamples} Monte "
+                f"Carlo draws (s.e. {r.pvalue_standard_error:.2g})")
     if r.method == CLT_METHOD:
         return (f"permutation, normal approximation of the weighted cells (asymptotic), {r.n_resamples} Monte Carlo "
                 f"draws (s.e. {r.pvalue_standard_error:.2g})")
@@ -329,6 +337,10 @@ def _from_rows(report: dict[str, Any], names: list[str], *, n_resamples: int, se
             why.update({nm: str(exc) for nm in names if nm not in why})
             out.update(_auc_clt_tests(PermutationAUCSums.of_proba(inp.codes, inp.proba, w, inp.classes), names,
                                       out, why, report))
+        if task == "multiclass-probabilities" and any(nm in AP_NAMES and nm not in out for nm in names):
+            why.update({nm: str(exc) for nm in names if nm not in why})
+            out.update(_ap_clt_tests(lambda: PermutationAPTables.of_proba(inp.codes, inp.proba, w, inp.classes),
+                                     names, out, why, n_resamples=n_resamples, seed=seed))
         if not out and w is None:  # unweighted rows (class probabilities): no CLT form of their other tests
             raise
         return out
@@ -413,6 +425,22 @@ def _auc_clt_tests(sums: Any, names: list[str], done: dict[str, PermutationTestR
             except InvalidInputError as exc:
                 why[nm] = str(exc)
     return out
+
+
+def _ap_clt_tests(tables: Any, names: list[str], done: dict[str, PermutationTestResult], why: dict[str, str], *,
+                  n_resamples: int, seed: int) -> dict[str, PermutationTestResult]:
+    """The joint permutation CLT of the one-vs-rest tables of class probabilities
+    (:mod:`beyondchance.permutation_ap`: the binned average precisions) of the rows ``names``
+    that have no test in ``done``; ``tables``: a callable giving the
+    :class:`~beyondchance.permutation_ap.PermutationAPTables` (or raising InvalidInputError)."""
+    todo = tuple(nm for nm in names if nm in AP_NAMES and nm not in done)
+    if not todo:
+        return {}
+    try:
+        return ap_clt_tests(tables(), todo, n_resamples=n_resamples, random_state=seed)
+    except InvalidInputError as exc:
+        why.update(dict.fromkeys(todo, str(exc)))
+        return {}
 
 
 def _auc_sums_of_source(report: dict[str, Any], names: list[str]) -> PermutationAUCSums | None:
