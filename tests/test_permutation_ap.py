@@ -176,3 +176,82 @@ def test_type_one_error_quick(case):
         rejected += ap_clt_tests(t, (name,), n_resamples=200, random_state=rng)[name].pvalue <= 0.05
     print(f"{case}: rejection rate {rejected / 300:.4f} of 300 (seed {seed})")
     assert 0.02 <= rejected / 300 <= 0.09, rejected / 300
+
+
+def _reports(frame, engine, spark=None, **options):
+    import warnings
+
+    from beyondchance.report import evaluate, evaluate_source
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        src = frame if spark is None else spark.createDataFrame(frame)
+        eng = evaluate_source(src, y_true="y", y_score=["p0", "p1", "p2"], engine=engine, n_resamples=300,
+                              random_state=7, spark=spark, **options)
+        weight = options.get("weight")
+        mem = evaluate(frame["y"].to_numpy(), frame[["p0", "p1", "p2"]].to_numpy(), n_resamples=300,
+                       random_state=7, sample_weight=None if weight is None else frame[weight].to_numpy())
+    return eng, mem
+
+
+@pytest.mark.parametrize("engine", ["duckdb", "memory"])
+@pytest.mark.parametrize("weight", ["w", None])
+def test_engine_gives_the_memory_pvalue_beyond_the_budget(engine, weight, monkeypatch):
+    """Beyond the row budget DuckDB (the bins' crosstabs in SQL) and the memory engine give
+    the memory report's AP p-values: the same bins, the same draws with the same seed."""
+    if engine == "duckdb":
+        pytest.importorskip("duckdb")
+    import beyondchance.permutation_rows as rows
+
+    monkeypatch.setattr(rows, "ROW_BUDGET", 100 * 3000)
+    eng, mem = _reports(_frame(3000, 4), engine, weight=weight)
+    for nm in NAMES:
+        assert mem[nm].pvalue is not None and "one-vs-rest tables" in mem[nm].pvalue_method, nm
+        assert eng[nm].pvalue == pytest.approx(mem[nm].pvalue, rel=1e-9), nm
+        assert eng[nm].pvalue_method == mem[nm].pvalue_method
+
+
+def test_queries_give_the_memory_tables():
+    """The statistics of ap_queries on DuckDB (ties, −0.0 and 0.0, binned scores or not) are
+    those of the rows in memory: the same bins, crosstabs, Σw and Σw² per class."""
+    duckdb = pytest.importorskip("duckdb")
+    from beyondchance.permutation_ap import ap_queries, ap_tables_of_queries
+
+    frame = _frame(4000, 6)
+    frame["p1"] = np.round(frame["p1"], 2)  # ties
+    frame.loc[:9, "p0"], frame.loc[10:19, "p0"] = -0.0, 0.0
+    con = duckdb.connect()
+    con.register("t", frame)
+    y, proba, w = frame["y"].to_numpy(), frame[["p0", "p1", "p2"]].to_numpy(), frame["w"].to_numpy()
+    for score_bins in (None, 20):
+        cross, tables = ap_queries("SELECT y, w, p0 AS c0, p1 AS c1, p2 AS c2 FROM t", 3, score_bins=score_bins)
+        run = (lambda q: {k: np.asarray(v) for k, v in con.execute(q).fetchdf().to_dict("list").items()})
+        got = ap_tables_of_queries(run(cross), run(tables), 3, lambda v: np.asarray(v, dtype=np.intp), np.arange(3))
+        ref = PermutationAPTables.of_proba(y, proba, w, score_bins=score_bins)
+        assert got.sizes.tolist() == ref.sizes.tolist()
+        np.testing.assert_array_equal(got.cross, ref.cross)
+        np.testing.assert_allclose(got.weights, ref.weights, rtol=1e-12, atol=1e-9)
+        np.testing.assert_allclose(got.squares, ref.squares, rtol=1e-12)
+
+
+def test_bins_of_counts_are_bin_starts():
+    """The rule of bins_of_counts (which the SQL repeats) gives the bins of bin_starts."""
+    from beyondchance.score_statistics import bin_starts
+
+    rng = np.random.default_rng(0)
+    for t in range(500):
+        k, bins = int(rng.integers(1, 400)), int(rng.integers(2, 120))
+        counts = rng.integers(1, rng.integers(2, 50), k) if t % 2 else rng.geometric(0.05, k)
+        starts = bin_starts(np.cumsum(counts).astype(float), bins)
+        np.testing.assert_array_equal(bins_of_counts(counts, bins),
+                                      np.searchsorted(starts, np.arange(k), side="right") - 1)
+
+
+def test_spark_gives_the_memory_pvalue_beyond_the_budget(spark, monkeypatch):
+    import beyondchance.permutation_rows as rows
+
+    monkeypatch.setattr(rows, "ROW_BUDGET", 100 * 600)
+    eng, mem = _reports(_frame(600, 8), "spark", spark=spark, weight="w")
+    for nm in NAMES:
+        assert "one-vs-rest tables" in mem[nm].pvalue_method, nm
+        assert eng[nm].pvalue == pytest.approx(mem[nm].pvalue, rel=1e-9), nm

@@ -144,8 +144,9 @@ def test_duckdb_gives_the_memory_pvalue_beyond_the_budget(weight, monkeypatch):
         assert mem[nm].pvalue is not None and "CLT of the one-vs-rest AUC" in mem[nm].pvalue_method, nm
         assert eng[nm].pvalue == pytest.approx(mem[nm].pvalue, rel=1e-9), nm
         assert eng[nm].pvalue_method == mem[nm].pvalue_method
-    for nm in ("pr_auc", "pr_auc_weighted"):  # the CLT of the one-vs-rest tables (permutation_ap) in memory
+    for nm in ("pr_auc", "pr_auc_weighted"):  # the CLT of the one-vs-rest tables (permutation_ap)
         assert mem[nm].pvalue is not None and "one-vs-rest tables" in mem[nm].pvalue_method
+        assert eng[nm].pvalue == pytest.approx(mem[nm].pvalue, rel=1e-9), nm
 
 
 def test_duckdb_binned_ranks_are_the_binned_aucs(monkeypatch):

@@ -115,27 +115,37 @@ def ap_bins_per_column(k: int) -> int:
 
 def column_bins(x: Any, bins: int) -> tuple[np.ndarray, int]:
     """(the bin of each row — 0 the highest scores —, the number of bins): at most ``bins``
-    bins of adjacent distinct values of nearly equal row count
-    (:func:`~beyondchance.score_statistics.bin_starts`).
+    bins of adjacent distinct values of nearly equal row count (:func:`bins_of_counts`).
 
     >>> b, m = column_bins([0.1, 0.9, 0.5, 0.5, 0.2], 2); b.tolist(), m
     ([1, 0, 0, 0, 1], 2)
     """
-    from .score_statistics import bin_starts
-
     x = np.asarray(x, dtype=np.float64)
-    keys, inv, cnt = np.unique(-(x + 0.0), return_inverse=True, return_counts=True)
-    return bins_of_counts(cnt, bins)[inv.ravel()], int(bin_starts(np.cumsum(cnt), bins).size)
+    _, inv, cnt = np.unique(-(x + 0.0), return_inverse=True, return_counts=True)
+    of_value = bins_of_counts(cnt, bins)
+    return of_value[inv.ravel()], int(of_value[-1]) + 1 if of_value.size else 0
 
 
 def bins_of_counts(counts: Any, bins: int) -> np.ndarray:
     """The bin of each distinct value from the row counts of the distinct values by
-    decreasing score (an engine's ``GROUP BY``)."""
-    from .score_statistics import bin_starts
+    decreasing score: the bins of :func:`~beyondchance.score_statistics.bin_starts` (a new
+    bin starts at the value after the one where the cumulative rows reach i/bins of the
+    total, i = 1 … bins − 1; one bin per value when there are no more than ``bins``), by a
+    rule the SQL of :func:`ap_queries` computes alike, with the same floating-point
+    operations: value j starts a new bin when G(before_j) > G(before_{j−1}), before_j the
+    rows of the values above j and G(x) = min(bins − 1, ⌊x · bins / total⌋) the thresholds
+    i · total / bins it reaches.
 
+    >>> bins_of_counts([5, 1, 1, 1, 1, 1], 2).tolist(), bins_of_counts([2, 1, 1, 1], 2).tolist()
+    ([0, 1, 1, 1, 1, 1], [0, 0, 1, 1])
+    """
     counts = np.asarray(counts, dtype=np.float64)
-    starts = bin_starts(np.cumsum(counts), bins)
-    return np.searchsorted(starts, np.arange(counts.size), side="right") - 1
+    k = counts.size
+    if k <= bins:
+        return np.arange(k)
+    before = np.cumsum(counts) - counts
+    g = np.minimum(bins - 1, np.floor(before * bins / counts.sum()))
+    return np.cumsum(np.r_[0, (g[1:] > g[:-1]).astype(np.intp)])
 
 
 def _readonly(a: Any) -> np.ndarray:
@@ -351,3 +361,63 @@ def ap_clt_tests(tables: PermutationAPTables, names: tuple[str, ...], *, n_resam
     res = clt_tests(tables, tables.statistic(tuple(names)), dict.fromkeys(names, True),  # type: ignore[arg-type]
                     n_resamples=n_resamples, random_state=random_state)
     return {nm: dataclasses.replace(r, method=AP_CLT_METHOD) for nm, r in res.items()}
+
+
+def _bin_map(j: int, bins: int) -> str:
+    """The CTE d<j> (v, b): the bin of each distinct value v of column x<j> of r, by the rule
+    of :func:`bins_of_counts` (the same floating-point operations)."""
+    run = "ORDER BY v DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW"
+    g = (lambda x: f"LEAST({bins - 1}, FLOOR({x} * {bins} / total))")
+    counts = f"SELECT x{j} AS v, COUNT(*) AS m FROM r GROUP BY x{j}"
+    before = (f"SELECT v, CAST(SUM(m) OVER ({run}) - m AS DOUBLE) AS before, CAST(SUM(m) OVER () AS DOUBLE) AS total, "
+              f"COUNT(*) OVER () AS nv, ROW_NUMBER() OVER (ORDER BY v DESC) AS rn FROM ({counts}) c{j}")
+    lagged = f"SELECT v, before, LAG(before, 1, 0) OVER (ORDER BY v DESC) AS prev, total, nv, rn FROM ({before}) s{j}"
+    flags = (f"SELECT v, CASE WHEN rn = 1 THEN 0 WHEN nv <= {bins} THEN 1 WHEN {g('before')} > {g('prev')} THEN 1 "
+             f"ELSE 0 END AS flag FROM ({lagged}) l{j}")
+    return f"d{j} AS (SELECT v, SUM(flag) OVER ({run}) AS b FROM ({flags}) f{j})"
+
+
+def ap_queries(rows: str, k: int, bins: int | None = None, score_bins: int | None = None) -> tuple[str, str]:
+    """Two queries (DuckDB and Spark) of the statistics of :class:`PermutationAPTables` from
+    ``rows``, an SQL relation with columns y, w, c0 … c(k−1): each column's bins from the
+    row counts of its distinct values (its bin ``floor(p · score_bins)`` with
+    ``score_bins``; :func:`bins_of_counts` by running sums, at most ``bins`` — default
+    :func:`ap_bins_per_column` — per column), every row joined with its K bins, then (1)
+    the K(K + 1)/2 crosstabs: columns ``j``, ``l``, ``bj``, ``bl``, ``m`` (rows); (2) per
+    column, bin and class: ``j``, ``bj``, ``y``, ``m``, ``sw`` (Σw), ``sw2`` (Σw²)."""
+    bins = ap_bins_per_column(k) if bins is None else int(bins)
+    # + 0.0: −0.0 and 0.0 one distinct value (as np.unique of −(p + 0.0))
+    key = (lambda j: f"c{j} + 0.0") if score_bins is None else (lambda j: f"FLOOR(c{j} * {int(score_bins)}) + 0.0")
+    cols = ", ".join(f"{key(j)} AS x{j}" for j in range(k))
+    joins = " ".join(f"JOIN d{j} ON r.x{j} = d{j}.v" for j in range(k))
+    binned = f"SELECT r.y AS y, r.w AS w, {', '.join(f'd{j}.b AS b{j}' for j in range(k))} FROM r {joins}"
+    head = (f"WITH r AS (SELECT y, w, {cols} FROM ({rows}) t), {', '.join(_bin_map(j, bins) for j in range(k))}, "
+            f"br AS ({binned}) ")
+    cross = " UNION ALL ".join(f"SELECT {j} AS j, {m} AS l, b{j} AS bj, b{m} AS bl, COUNT(*) AS m FROM br "
+                               f"GROUP BY b{j}, b{m}" for j in range(k) for m in range(j, k))
+    tables = " UNION ALL ".join(f"SELECT {j} AS j, b{j} AS bj, y, COUNT(*) AS m, SUM(w) AS sw, SUM(w * w) AS sw2 "
+                                f"FROM br GROUP BY b{j}, y" for j in range(k))
+    return head + cross, head + tables
+
+
+def ap_tables_of_queries(cross: dict[str, np.ndarray], tables: dict[str, np.ndarray], k: int,
+                         codes_of: Any, classes: Any) -> PermutationAPTables:
+    """The :class:`PermutationAPTables` of the results of :func:`ap_queries` (``codes_of``:
+    the class index of each group's label)."""
+    f64 = (lambda r, nm: np.asarray(r[nm], dtype=np.float64))
+    i64 = (lambda r, nm: np.asarray(r[nm], dtype=np.float64).astype(np.intp))
+    tj, tb, codes = i64(tables, "j"), i64(tables, "bj"), np.asarray(codes_of(tables["y"]), dtype=np.intp)
+    sizes = np.array([int(tb[tj == j].max()) + 1 if np.any(tj == j) else 1 for j in range(k)])
+    off = np.r_[0, np.cumsum(sizes)]
+    d = int(off[-1])
+    weights = np.zeros((d, k))
+    np.add.at(weights, (off[tj] + tb, codes), f64(tables, "sw"))
+    first = tj == 0
+    squares = np.bincount(codes[first], weights=f64(tables, "sw2")[first], minlength=k)
+    x = np.zeros((d, d))
+    cj, cl = i64(cross, "j"), i64(cross, "l")
+    rows_at, cols_at, m = off[cj] + i64(cross, "bj"), off[cl] + i64(cross, "bl"), f64(cross, "m")
+    np.add.at(x, (rows_at, cols_at), m)
+    off_diag = cj != cl
+    np.add.at(x, (cols_at[off_diag], rows_at[off_diag]), m[off_diag])
+    return PermutationAPTables(np.asarray(classes), sizes, x, weights, squares)

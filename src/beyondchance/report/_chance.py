@@ -305,10 +305,13 @@ def _from_rows(report: dict[str, Any], names: list[str], *, n_resamples: int, se
     if inp is None:
         sums = report.get("permutation_loss_sums")
         auc = _auc_sums_of_source(report, names)  # an engine's class probabilities beyond the budget
+        rs = report.get("row_source")
+        ap = (rs.ap_tables if rs is not None and rs.p.task == "multiclass-probabilities"
+              and any(nm in AP_NAMES for nm in names) else None)
         if report.get("permutation_cells") is not None or report.get("score_permutation_cells") is not None:
             out = _clt_tests(report, names, report.get("permutation_cells"), report.get("score_permutation_cells"),
                              n_resamples=n_resamples, seed=seed, why=why, reason=reason)
-        elif (sums is not None and any(nm in LOSS_NAMES for nm in names)) or auc is not None:
+        elif (sums is not None and any(nm in LOSS_NAMES for nm in names)) or auc is not None or ap is not None:
             out = {}
             why.update(dict.fromkeys(names, reason if report.get("row_source") is not None else _NO_ROWS))
         elif report.get("row_source") is not None:
@@ -317,6 +320,8 @@ def _from_rows(report: dict[str, Any], names: list[str], *, n_resamples: int, se
             raise InvalidInputError(_NO_ROWS)
         out.update(_loss_clt_tests(sums, names, out, why))  # where the cells give the losses no test
         out.update(_auc_clt_tests(auc, names, out, why, report))
+        if ap is not None:
+            out.update(_ap_clt_tests(ap, names, out, why, n_resamples=n_resamples, seed=seed))
         return out
     w, n, task = inp.weight, inp.n, inp.task
     if task == "regression":
