@@ -273,6 +273,21 @@ def auc_clt_scenario(measure: str, n: int, rng: np.random.Generator, weighted: b
     return PermutationAUCSums.of_proba(c, rng.dirichlet(np.ones(3), n), w).test(measure).pvalue
 
 
+def ap_clt_scenario(measure: str, n: int, rng: np.random.Generator, weighted: bool = True,
+                    n_resamples: int = 500) -> float:
+    """The joint permutation CLT of the one-vs-rest tables (:mod:`beyondchance.permutation_ap`,
+    the test of the average precisions of class probabilities beyond the row-draw budget):
+    labels (prevalences 0.5, 0.3, 0.2) independent of Dirichlet(1) probability rows,
+    exponential weights unless unweighted, 100 bins per column, ``n_resamples`` normal draws."""
+    from beyondchance.permutation_ap import PermutationAPTables, ap_clt_tests
+
+    w = rng.exponential(size=n) if weighted else None
+    c = rng.choice(3, size=n, p=[0.5, 0.3, 0.2])
+    c[:3] = [0, 1, 2]
+    t = PermutationAPTables.of_proba(c, rng.dirichlet(np.ones(3), n), w)
+    return ap_clt_tests(t, (measure,), n_resamples=n_resamples, random_state=rng)[measure].pvalue
+
+
 def weighted_multiclass_scenario(measure: str, n: int, rng: np.random.Generator, n_resamples: int) -> float:
     c, pred, w = rng.integers(0, 3, n), rng.integers(0, 3, n), rng.exponential(size=n)
     stat = multiclass_statistic(c, pred, 3, w, (measure,))
@@ -474,7 +489,14 @@ def main() -> None:
                 scenarios.append((f"AUC CLT: {'weighted' if weighted else 'unweighted'} {title} (3 classes, n={n})",
                                   lambda rng, m=measure, n=n, wt=weighted: auc_clt_scenario(m, n, rng, weighted=wt),
                                   True))
+    for n in (2000, 20_000):  # the joint CLT of the one-vs-rest tables (issue 15: APs beyond the budget)
+        for weighted in (True, False):
+            scenarios.append((f"AP CLT 500: {'weighted' if weighted else 'unweighted'} macro average precision "
+                              f"(3 classes, n={n})",
+                              lambda rng, n=n, wt=weighted: ap_clt_scenario("pr_auc", n, rng, weighted=wt), True))
     seeds = {name: 1000 + i for i, (name, _, _) in enumerate(scenarios)}  # one seed per test, whatever --only picks
+    if args.only:  # the seeds of the tests run
+        print("seeds:", ", ".join(str(seeds[name]) for name, _, _ in scenarios if args.only in name))
     if args.only:
         scenarios = [row for row in scenarios if args.only in row[0]]
     print(f"type-I error at level {LEVEL}: {reps} replicates per test (target [0.03, 0.07] for the defaults)")
