@@ -70,6 +70,14 @@ approximate that law (asymptotic), as the binned AUC and loss tests of
 :mod:`beyondchance.permutation_clt` do.  At 100 bins the binned AP lies close to the
 exact one (the binning coarsens only the within-bin ordering).
 
+Its rejection rate at 5% under the null (benchmarks/sim_tests.py, 2,000 replicates per
+cell, seeds 1091–1094, 500 draws per p-value; 3 classes of prevalences 0.5, 0.3, 0.2
+independent of Dirichlet(1) probabilities, macro AP): exponential weights 0.0435 at
+n = 2,000 and 0.0520 at n = 20,000; unweighted 0.0460 and 0.0530.  Against the row Monte
+Carlo permutation test of the exact AP (tests/test_permutation_ap.py, n = 3,000, weighted,
+weak signal) the p-values agree within Monte Carlo error, the binned AP within 0.003 of the
+exact one.
+
 Cost: one sort per column and K(K + 1)/2 crosstabs of n rows (``np.bincount``); the draws
 cost :math:`D^2 K` per draw (one matrix product for a chunk of draws), whatever n.
 
