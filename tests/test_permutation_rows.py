@@ -237,7 +237,7 @@ def test_engine_rows_say_why_there_is_no_p_value(monkeypatch):
     r = evaluate_source(c, y_true="y", y_score=["p0", "p1", "p2"], engine="duckdb", n_resamples=200)
     assert r["f1"].pvalue is not None  # the labeling metrics from the statistics
     assert "CLT of the one-vs-rest AUC" in r["roc_auc"].pvalue_method  # the AUCs' CLT (tests/test_permutation_auc.py)
-    assert r["pr_auc"].pvalue is None and "fit in the budget of" in r["pr_auc"].pvalue_method
+    assert "one-vs-rest tables" in r["pr_auc"].pvalue_method  # the APs' CLT (tests/test_permutation_ap.py)
 
 
 def test_weighted_report_rows_test_the_rows_own_values():
@@ -277,15 +277,16 @@ def test_beyond_the_draw_budget_the_rows_say_why(monkeypatch):
     c = rng.integers(0, 3, 150)
     P = rng.dirichlet(np.ones(3), 150)
     w = bc.evaluate(c, P, sample_weight=rng.random(150), n_resamples=300)
-    for name, m in w.metrics.items():  # the arg-max labels have cells, the losses and ROC AUCs their sums; the APs
-        if name in bc.METRICS or name in ("log_loss", "brier", "roc_auc", "roc_auc_weighted"):
+    for name, m in w.metrics.items():  # the arg-max labels have cells, the losses and ROC AUCs their sums, the APs
+        if name in bc.METRICS or name in ("log_loss", "brier", "roc_auc", "roc_auc_weighted", "pr_auc",
+                                          "pr_auc_weighted"):  # the one-vs-rest tables (test_permutation_ap.py)
             assert m.pvalue is not None and "asymptotic" in m.pvalue_method, name
         else:
             assert m.pvalue is None and "budget" in m.pvalue_method, name
-    u = bc.evaluate(c, P, n_resamples=300)  # unweighted: the losses' and ROC AUCs' CLTs, the APs say why
+    u = bc.evaluate(c, P, n_resamples=300)  # unweighted: the losses', ROC AUCs' and APs' CLTs
     assert "CLT of the loss" in u["log_loss"].pvalue_method and "CLT of the loss" in u["brier"].pvalue_method
     assert "CLT of the one-vs-rest AUC" in u["roc_auc"].pvalue_method
-    assert u["pr_auc"].pvalue is None and "budget" in u["pr_auc"].pvalue_method
+    assert u["pr_auc"].pvalue is not None and "one-vs-rest tables" in u["pr_auc"].pvalue_method
 
 
 def test_weighted_probability_report_rows_test_their_own_values():

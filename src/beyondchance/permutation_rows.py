@@ -15,7 +15,9 @@ tested from their weighted cells by the permutation CLT
 (:mod:`beyondchance.permutation_clt`, asymptotic), and the log loss and Brier score of class
 probabilities by the permutation CLT of the loss sum (:mod:`beyondchance.permutation_loss`),
 their one-vs-rest ROC AUCs by the permutation CLT of the AUC
-(:mod:`beyondchance.permutation_auc`), and the absolute error and pinball loss of a
+(:mod:`beyondchance.permutation_auc`), their one-vs-rest average precisions by the joint
+permutation CLT of the one-vs-rest tables of their binned columns
+(:mod:`beyondchance.permutation_ap`), and the absolute error and pinball loss of a
 regression by the permutation CLT of their loss sum (:mod:`beyondchance.permutation_absolute`),
 in memory and on every engine.
 

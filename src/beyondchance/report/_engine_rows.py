@@ -15,7 +15,9 @@ test then runs on them as in memory, so that the p-value is memory's with the sa
 budget nothing is fetched and the reason is the size limit; a regression's absolute and
 pinball losses then get the permutation CLT of their loss sums from the exact histograms
 of y and of the predictions (:meth:`RowSource.absolute_histograms`: two ``GROUP BY``
-queries).
+queries); the ROC AUCs and average precisions of class probabilities the permutation CLTs
+of :meth:`RowSource.auc_sums` (one rank query) and :meth:`RowSource.ap_tables` (two
+queries of the bins' crosstabs and sums).
 """
 
 from __future__ import annotations
@@ -84,6 +86,7 @@ class RowSource:
             return self.src.absolute_histograms(y_true=self.y_true, y_pred=pred, weight=self.weight)
         inp = self._inputs if self._inputs is not None else self._read()[0]
         return AbsoluteErrorHistograms.of_rows(inp.target, inp.prediction, inp.weight)
+
     def auc_sums(self) -> Any:
         """The :class:`~beyondchance.permutation_auc.PermutationAUCSums` of the class
         probabilities (the permutation CLT of the one-vs-rest AUCs, at any number of rows):
@@ -111,6 +114,35 @@ class RowSource:
         r = runner.run(auc_rank_query(rows, len(self.y_score), self.score_bins))
         return auc_sums_of_query(r, len(self.y_score), lambda y: encode_labels(as_1d(y, "y_true"), labels=classes)[0],
                                  classes)
+
+    def ap_tables(self) -> Any:
+        """The :class:`~beyondchance.permutation_ap.PermutationAPTables` of the class
+        probabilities (the joint permutation CLT of the one-vs-rest tables: the average
+        precisions at any number of rows): the memory engine from its columns, DuckDB and Spark
+        from two queries of the still open source (:func:`~beyondchance.permutation_ap.ap_queries`:
+        the same bins and sums as the rows in memory, so the same draws with the same seed);
+        of the binned probabilities with ``score_bins``."""
+        from ..permutation_ap import PermutationAPTables, ap_queries, ap_tables_of_queries
+
+        p = self.p
+        if p.task != "multiclass-probabilities":
+            raise InvalidInputError("the permutation CLT of the one-vs-rest tables applies to class probabilities")
+        if self.src.engine == "memory":
+            inp = self._inputs if self._inputs is not None else self._read()[0]
+            return PermutationAPTables.of_proba(inp.codes, inp.proba, inp.weight, inp.classes,
+                                                score_bins=self.score_bins)
+        from ..engines.sql import _probability_rows
+        from .._validation import as_1d, encode_labels
+
+        runner = self.src._runner
+        if runner is None:  # pragma: no cover - the report's tests are computed while the source is open
+            raise InvalidInputError("the source is closed: the bins of its probabilities cannot be computed")
+        classes = np.asarray(p.stats.class_scores.classes if p.stats.class_scores is not None else p.classes)
+        rows = _probability_rows(runner.quote, runner.relation, runner.column_kinds(), y_true=self.y_true,
+                                 y_proba=list(self.y_score), weight=self.weight, normalize=False)
+        cross, tables = ap_queries(rows, len(self.y_score), score_bins=self.score_bins)
+        return ap_tables_of_queries(runner.run(cross), runner.run(tables), len(self.y_score),
+                                    lambda y: encode_labels(as_1d(y, "y_true"), labels=classes)[0], classes)
 
     def _read(self) -> tuple[Any, bool]:
         """(the checked rows, whether they came in the source's row order)."""
