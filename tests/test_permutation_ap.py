@@ -6,7 +6,6 @@ error."""
 import itertools
 
 import numpy as np
-import pandas as pd
 import pytest
 
 from beyondchance.permutation_ap import (
@@ -19,18 +18,15 @@ from beyondchance.permutation_ap import (
     column_bins,
 )
 from beyondchance.permutation_rows import probabilities_statistic, row_permutation_tests
+from test_permutation_auc import _frame, _reports
+from test_permutation_loss import _weak_probabilities
 
 NAMES = AP_NAMES
 
 
 def _weak(n, seed, signal=0.003):
     """3-class probability rows with a weak signal, exponential weights."""
-    rng = np.random.default_rng(seed)
-    y = rng.integers(0, 3, n)
-    logits = rng.normal(size=(n, 3)) * 0.8
-    logits[np.arange(n), y] += signal * 10
-    proba = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
-    return y, proba, rng.exponential(size=n)
+    return _weak_probabilities(n, seed, signal)
 
 
 def _indicators(proba, bins):
@@ -128,11 +124,6 @@ def test_a_class_without_weight_has_no_test():
         ap_clt_tests(t, ("pr_auc",), n_resamples=100)
 
 
-def _frame(n, seed):
-    y, proba, w = _weak(n, seed)
-    return pd.DataFrame({"y": y, "p0": proba[:, 0], "p1": proba[:, 1], "p2": proba[:, 2], "w": w})
-
-
 @pytest.mark.parametrize("weight", ["w", None])
 def test_report_beyond_the_budget_gets_the_pvalue(weight, monkeypatch):
     """Beyond the row budget the memory report's average precisions get the CLT's p-value —
@@ -176,22 +167,6 @@ def test_type_one_error_quick(case):
         rejected += ap_clt_tests(t, (name,), n_resamples=200, random_state=rng)[name].pvalue <= 0.05
     print(f"{case}: rejection rate {rejected / 300:.4f} of 300 (seed {seed})")
     assert 0.02 <= rejected / 300 <= 0.09, rejected / 300
-
-
-def _reports(frame, engine, spark=None, **options):
-    import warnings
-
-    from beyondchance.report import evaluate, evaluate_source
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        src = frame if spark is None else spark.createDataFrame(frame)
-        eng = evaluate_source(src, y_true="y", y_score=["p0", "p1", "p2"], engine=engine, n_resamples=300,
-                              random_state=7, spark=spark, **options)
-        weight = options.get("weight")
-        mem = evaluate(frame["y"].to_numpy(), frame[["p0", "p1", "p2"]].to_numpy(), n_resamples=300,
-                       random_state=7, sample_weight=None if weight is None else frame[weight].to_numpy())
-    return eng, mem
 
 
 @pytest.mark.parametrize("engine", ["duckdb", "memory"])

@@ -95,25 +95,13 @@ class RowSource:
         AUC with ``score_bins``."""
         from ..permutation_auc import PermutationAUCSums, auc_rank_query, auc_sums_of_query
 
-        p = self.p
-        if p.task != "multiclass-probabilities":
-            raise InvalidInputError("the permutation CLT of the AUCs applies to class probabilities")
-        if self.src.engine == "memory":
-            inp = self._inputs if self._inputs is not None else self._read()[0]
-            return PermutationAUCSums.of_proba(inp.codes, inp.proba, inp.weight, inp.classes,
-                                               score_bins=self.score_bins)
-        from ..engines.sql import _probability_rows
-        from .._validation import as_1d, encode_labels
-
-        runner = self.src._runner
-        if runner is None:  # pragma: no cover - the report's sums are computed while the source is open
-            raise InvalidInputError("the source is closed: the ranks of its probabilities cannot be computed")
-        classes = np.asarray(p.stats.class_scores.classes if p.stats.class_scores is not None else p.classes)
-        rows = _probability_rows(runner.quote, runner.relation, runner.column_kinds(), y_true=self.y_true,
-                                 y_proba=list(self.y_score), weight=self.weight, normalize=False)
-        r = runner.run(auc_rank_query(rows, len(self.y_score), self.score_bins))
-        return auc_sums_of_query(r, len(self.y_score), lambda y: encode_labels(as_1d(y, "y_true"), labels=classes)[0],
-                                 classes)
+        k = len(self.y_score)
+        return self._of_probabilities(
+            "the AUCs",
+            lambda inp: PermutationAUCSums.of_proba(inp.codes, inp.proba, inp.weight, inp.classes,
+                                                    score_bins=self.score_bins),
+            lambda run, rows, code, classes: auc_sums_of_query(run(auc_rank_query(rows, k, self.score_bins)), k, code,
+                                                               classes))
 
     def ap_tables(self) -> Any:
         """The :class:`~beyondchance.permutation_ap.PermutationAPTables` of the class
@@ -124,25 +112,38 @@ class RowSource:
         of the binned probabilities with ``score_bins``."""
         from ..permutation_ap import PermutationAPTables, ap_queries, ap_tables_of_queries
 
-        p = self.p
-        if p.task != "multiclass-probabilities":
-            raise InvalidInputError("the permutation CLT of the one-vs-rest tables applies to class probabilities")
-        if self.src.engine == "memory":
-            inp = self._inputs if self._inputs is not None else self._read()[0]
-            return PermutationAPTables.of_proba(inp.codes, inp.proba, inp.weight, inp.classes,
-                                                score_bins=self.score_bins)
+        k = len(self.y_score)
+
+        def of_sql(run: Any, rows: str, code: Any, classes: np.ndarray) -> Any:
+            cross, tables = ap_queries(rows, k, score_bins=self.score_bins)
+            return ap_tables_of_queries(run(cross), run(tables), k, code, classes)
+
+        return self._of_probabilities(
+            "the one-vs-rest tables",
+            lambda inp: PermutationAPTables.of_proba(inp.codes, inp.proba, inp.weight, inp.classes,
+                                                     score_bins=self.score_bins),
+            of_sql)
+
+    def _of_probabilities(self, what: str, of_rows: Any, of_sql: Any) -> Any:
+        """A statistic of the class probabilities: ``of_rows(inputs)`` of the memory engine's
+        rows, or ``of_sql(run, rows, code, classes)`` of an SQL engine's still open source
+        (``rows``: the SQL of its checked probability rows, ``code``: the classes' codes of
+        an array of labels)."""
         from ..engines.sql import _probability_rows
         from .._validation import as_1d, encode_labels
 
+        p = self.p
+        if p.task != "multiclass-probabilities":
+            raise InvalidInputError(f"the permutation CLT of {what} applies to class probabilities")
+        if self.src.engine == "memory":
+            return of_rows(self._inputs if self._inputs is not None else self._read()[0])
         runner = self.src._runner
         if runner is None:  # pragma: no cover - the report's tests are computed while the source is open
-            raise InvalidInputError("the source is closed: the bins of its probabilities cannot be computed")
+            raise InvalidInputError(f"the source is closed: the statistic of {what} cannot be computed")
         classes = np.asarray(p.stats.class_scores.classes if p.stats.class_scores is not None else p.classes)
         rows = _probability_rows(runner.quote, runner.relation, runner.column_kinds(), y_true=self.y_true,
                                  y_proba=list(self.y_score), weight=self.weight, normalize=False)
-        cross, tables = ap_queries(rows, len(self.y_score), score_bins=self.score_bins)
-        return ap_tables_of_queries(runner.run(cross), runner.run(tables), len(self.y_score),
-                                    lambda y: encode_labels(as_1d(y, "y_true"), labels=classes)[0], classes)
+        return of_sql(runner.run, rows, lambda y: encode_labels(as_1d(y, "y_true"), labels=classes)[0], classes)
 
     def _read(self) -> tuple[Any, bool]:
         """(the checked rows, whether they came in the source's row order)."""
