@@ -171,6 +171,25 @@ def test_a_duckdb_relation_is_fetched_in_its_scan_order():
     con.close()
 
 
+def test_a_duckdb_relation_without_its_connection_is_read():
+    """evaluate_source of a relation (no connection= to give): its view in a new connection did
+    not exist ("Table bc_source_… does not exist"); its rows are now read once, the values
+    those of the same rows as a data frame."""
+    import duckdb
+
+    frame = _probabilities(300, 10)
+    con = duckdb.connect()
+    try:
+        rel = con.from_df(frame)
+        eng = _quiet(evaluate_source, rel, y_true="y", y_score=["p0", "p1", "p2"], weight="w", **OPTIONS)
+    finally:
+        con.close()
+    same = _quiet(evaluate_source, frame, y_true="y", y_score=["p0", "p1", "p2"], weight="w", **OPTIONS)
+    for name, m in same.metrics.items():
+        assert eng[name].value == pytest.approx(m.value, rel=1e-12), name
+        assert eng[name].pvalue is not None, name
+
+
 def test_memory_engine_sources_get_the_row_tests():
     """evaluate_source(engine='memory') (the CLI's --engine memory --score-bins): the rows are
     taken from the columns, memory's p-values."""

@@ -64,7 +64,9 @@ class DuckDBRunner:
     connection : an open ``duckdb`` connection (its settings — memory_limit, threads,
         temp_directory, extensions — apply); default: a new in-memory connection that
         never installs or loads an extension, so remote paths (``s3://``, ``https://``)
-        need a connection of your own with ``httpfs`` loaded
+        need a connection of your own with ``httpfs`` loaded.  A DuckDB relation is
+        queried in place on the connection that made it when that is given; without it,
+        its rows are read once into an Arrow table (a relation does not expose its connection)
     delimiter : CSV: the field delimiter (default: tab for ``.tsv``, else ``,``)
 
     Files are read once per runner: :meth:`load` copies the needed columns into a
@@ -83,6 +85,11 @@ class DuckDBRunner:
         self._snapshot: str | None = None
         self.row_index: str | None = None  # SQL expression of the file-order row index (load(row_index=True))
         self._ordered = not isinstance(source, duckdb.DuckDBPyRelation)  # rows have an order (files, frames)
+        if isinstance(source, duckdb.DuckDBPyRelation) and connection is None:
+            # a relation lives in the connection that made it, which it does not expose: without
+            # that connection its rows are read once into Arrow (its view in a new connection
+            # would not exist: "Table bc_source_… does not exist")
+            source = source.to_arrow_table()
         if isinstance(source, (str, os.PathLike, list, tuple)):
             self._files = _paths(source)
             remote = [p for p in self._files if is_remote(p)]
