@@ -635,11 +635,11 @@ def _decomposed_verdict(reports: list[Report], ref: Report, changes: list[Change
             aucs = any(t.quantity.startswith(AUC_TEST) for c in classifier_changes for t in c.tests)
             lines.append(f"Across {len(reports)} test sets the class distribution moves by up to {100 * tv:.1f} "
                          f"points (total variation; {shorten(r.name)}: {what}). The classifier is tested on its "
-                         f"confusion rates P(predicted | true class)"
-                         + (" and on its one-vs-rest ROC AUCs against the reference classifier's at the set's class "
-                            "distribution" if aucs else "")
-                         + f", which the class distribution does not move, at the {100 - pct}% level corrected for "
-                         f"every {'test' if aucs else 'class'} of {len(classifier_changes)} test set{plural}.")
+                         f"confusion rates P(predicted | true class), which the class distribution does not move"
+                         + (", and on the classifier effect of its one-vs-rest ROC AUCs (observed against the "
+                            "reference classifier at the set's class distribution)" if aucs else "")
+                         + f", at the {100 - pct}% level corrected for every {'test' if aucs else 'class'} of "
+                         f"{len(classifier_changes)} test set{plural}.")
     elif len(reports) < 2:  # only the reference has labels: the windows' lines follow
         pass
     elif task == "regression":
