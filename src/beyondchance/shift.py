@@ -359,7 +359,8 @@ def bca_p_value(exact: float, binned: float, draws: np.ndarray,
     ch. 14.3), and :math:`p = 2\min(\Phi(z), 1 - \Phi(z))`; :math:`G^*` and
     :math:`\hat z_0` count ties ½ as :func:`_interval` does, and :math:`G^*(v)` is kept within
     ½ draw of 0 and 1 (every draw on one side of 0 gives about 1 / B, not 0).  nan where
-    :func:`_interval` gives no interval.
+    :func:`_interval` gives no interval, and where 1 + â·w ≤ 0 (an acceleration so large that
+    the BCa map does not reach 0).
 
     >>> rng = np.random.default_rng(0)
     >>> draws = rng.normal(0.03, 0.01, 4000)
@@ -387,7 +388,9 @@ def bca_p_value(exact: float, binned: float, draws: np.ndarray,
         return float("nan")
     half = 0.5 / draws.size  # every draw on one side of 0: as if half of one were beyond
     w = float(sps.norm.ppf(min(max(below(centre - exact), half), 1 - half))) - z0
-    z = w / (1 + a * w) - z0 if 1 + a * w > 0 else math.copysign(math.inf, w)
+    if 1 + a * w <= 0:  # beyond the range of the BCa map (|â| ≥ 1/|w|): no level maps to 0
+        return float("nan")
+    z = w / (1 + a * w) - z0
     return float(min(1.0, 2 * min(sps.norm.cdf(z), sps.norm.sf(z))))
 
 
