@@ -290,3 +290,16 @@ def test_changed_probabilities_are_detected_by_the_auc_tests():
     assert "the classifier changed" in line and "would score" in line
     tested = [t["quantity"] for t in c.to_dict()["classifier_changes"][1]["tests"]]
     assert tested[-2:] == ["classifier effect:roc_auc", "classifier effect:roc_auc_weighted"]
+
+
+def test_bca_p_value_when_every_draw_lies_on_one_side():
+    """Every draw above the estimate (ẑ₀ infinite): the interval falls back to an end of the
+    draws, and the p-value is finite and agrees with it — it was nan, dropping the test."""
+    from beyondchance.shift import _interval, bca_p_value
+
+    rng = np.random.default_rng(3)
+    draws = rng.uniform(0.01, 0.1, 500)
+    jack = [(rng.normal(0, 1, 50) ** 3, np.ones(50))]
+    p = bca_p_value(0.05, 0.0, draws, jack)
+    lo, hi = _interval(0.05, 0.0, draws, 0.95, jack)
+    assert np.isfinite(p) and (p < 0.05) == (lo > 0 or hi < 0), (p, lo, hi)

@@ -357,10 +357,12 @@ def bca_p_value(exact: float, binned: float, draws: np.ndarray,
     :math:`\Phi(z)`, :math:`z = w / (1 + a w) - \hat z_0` (inverting
     :math:`\Phi(\hat z_0 + (\hat z_0 + z)/(1 - a(\hat z_0 + z)))`, Efron & Tibshirani 1993,
     ch. 14.3), and :math:`p = 2\min(\Phi(z), 1 - \Phi(z))`; :math:`G^*` and
-    :math:`\hat z_0` count ties ½ as :func:`_interval` does, and :math:`G^*(v)` is kept within
-    ½ draw of 0 and 1 (every draw on one side of 0 gives about 1 / B, not 0).  nan where
-    :func:`_interval` gives no interval, and where 1 + â·w ≤ 0 (an acceleration so large that
-    the BCa map does not reach 0).
+    :math:`\hat z_0` count ties ½ as :func:`_interval` does, and both are kept within ½ draw
+    of 0 and 1 (every draw on one side of 0 gives about 1 / B, not 0; every draw on one side
+    of the estimate, where :func:`_interval` falls back to an end of the distribution, a
+    finite ẑ₀).  nan where :func:`_interval` gives no interval (the estimate undefined, or
+    the statistic in fewer than 90% of the draws), and where 1 + â·w ≤ 0 (an acceleration
+    so large that the BCa map does not reach 0).
 
     >>> rng = np.random.default_rng(0)
     >>> draws = rng.normal(0.03, 0.01, 4000)
@@ -378,16 +380,18 @@ def bca_p_value(exact: float, binned: float, draws: np.ndarray,
     def below(x: float) -> float:
         return (np.count_nonzero(draws < x) + np.count_nonzero(draws <= x)) / (2 * draws.size)
 
+    half = 0.5 / draws.size  # every draw on one side: as if half of one were beyond
+
+    def level(x: float) -> float:
+        return float(sps.norm.ppf(min(max(below(x), half), 1 - half)))
+
     z0 = 0.0
     a = 0.0
     if jackknife is not None:
-        z0 = float(sps.norm.ppf(below(centre)))
+        z0 = level(centre)
         a = _acceleration_of_samples(jackknife)
         a = a if math.isfinite(a) else 0.0
-    if not math.isfinite(z0):
-        return float("nan")
-    half = 0.5 / draws.size  # every draw on one side of 0: as if half of one were beyond
-    w = float(sps.norm.ppf(min(max(below(centre - exact), half), 1 - half))) - z0
+    w = level(centre - exact) - z0
     if 1 + a * w <= 0:  # beyond the range of the BCa map (|â| ≥ 1/|w|): no level maps to 0
         return float("nan")
     z = w / (1 + a * w) - z0
