@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from beyondchance._warnings import InvalidInputError
 from beyondchance.baselines import get_loss
 from beyondchance.permutation_loss import PermutationLossSums, class_losses
 
@@ -242,3 +243,20 @@ def test_spark_sums_equal_the_memory_sums(spark):
     for nm in ("log_loss", "brier"):
         np.testing.assert_allclose(b.second[nm], a.second[nm], rtol=1e-10)
         assert b.test(nm).pvalue == pytest.approx(a.test(nm).pvalue, rel=1e-9)
+
+
+def test_bad_rows_are_errors_not_numbers():
+    """A negative weight or a NaN score was summed into a p-value (0.565, 0.327) or gave nan;
+    the CLTs of the loss, the AUC and the absolute error now refuse them."""
+    from beyondchance.permutation_absolute import absolute_loss_test
+    from beyondchance.permutation_auc import PermutationAUCSums
+
+    y, proba, w = _weak_probabilities(60, 5)
+    w[0] = -1.0
+    calls = [lambda: PermutationLossSums.of_proba(y, proba, w), lambda: PermutationAUCSums.of_proba(y, proba, w),
+             lambda: absolute_loss_test(proba[:, 0], proba[:, 1], w),
+             lambda: PermutationLossSums.of_scores(y == 0, np.r_[np.nan, proba[1:, 0]], None),
+             lambda: absolute_loss_test(np.r_[np.nan, proba[1:, 0]], proba[:, 1])]
+    for call in calls:
+        with pytest.raises(InvalidInputError):
+            call()

@@ -73,8 +73,10 @@ from typing import Any
 
 import numpy as np
 
+from ._validation import as_float_1d, check_sample_weight
 from ._warnings import InvalidInputError
 from .permutation import PermutationTestResult
+from .permutation_clt import _readonly
 
 __all__ = ["AbsoluteErrorHistograms", "absolute_loss_test", "absolute_loss_moments", "loss_weights",
            "MAX_HISTOGRAM_VALUES"]
@@ -99,12 +101,6 @@ def loss_weights(alpha: float | None) -> tuple[float, float]:
     return alpha, 1.0 - alpha
 
 
-def _readonly(a: Any) -> np.ndarray:
-    arr = np.array(a, dtype=np.float64).ravel()
-    arr.setflags(write=False)
-    return arr
-
-
 @dataclass(frozen=True, eq=False)
 class AbsoluteErrorHistograms:
     r"""The exact histograms the permutation CLT of the absolute and pinball losses needs
@@ -126,7 +122,8 @@ class AbsoluteErrorHistograms:
     counts: np.ndarray
 
     def __post_init__(self) -> None:
-        fields = {k: _readonly(getattr(self, k)) for k in ("targets", "weights", "squares", "predictions", "counts")}
+        fields = {k: _readonly(np.ravel(getattr(self, k)))
+                  for k in ("targets", "weights", "squares", "predictions", "counts")}
         if not (fields["targets"].shape == fields["weights"].shape == fields["squares"].shape) or \
                 fields["predictions"].shape != fields["counts"].shape:
             raise InvalidInputError("AbsoluteErrorHistograms need targets, weights, squares of one length and "
@@ -134,17 +131,19 @@ class AbsoluteErrorHistograms:
         for k, v in fields.items():
             if not np.isfinite(v).all():
                 raise InvalidInputError(f"AbsoluteErrorHistograms: {k} must be finite")
+            if k in ("weights", "squares", "counts") and (v < 0).any():
+                raise InvalidInputError(f"AbsoluteErrorHistograms: {k} must be non-negative")
         for k, v in fields.items():
             object.__setattr__(self, k, v)
 
     @classmethod
     def of_rows(cls, y: Any, pred: Any, w: Any = None) -> "AbsoluteErrorHistograms":
         """From the rows (w None: unit weights)."""
-        y = np.asarray(y, dtype=np.float64).ravel()
-        pred = np.asarray(pred, dtype=np.float64).ravel()
-        w = np.ones(y.shape[0]) if w is None else np.asarray(w, dtype=np.float64).ravel()
-        if not (y.shape == pred.shape == w.shape):
-            raise InvalidInputError("y, the predictions and the weights must have the same length")
+        y = as_float_1d(y, "y_true")
+        pred = as_float_1d(pred, "y_pred")
+        if y.shape != pred.shape:
+            raise InvalidInputError("y and the predictions must have the same length")
+        w = np.ones(y.shape[0]) if w is None else check_sample_weight(w, y.shape[0])
         v, inv = np.unique(y, return_inverse=True)
         u, m = np.unique(pred, return_counts=True)
         inv = inv.ravel()
@@ -174,8 +173,8 @@ class AbsoluteErrorHistograms:
 
         total = self.total_weight
         if self.n < 3 or not total > 0:
-            raise InvalidInputError("the permutation test of the absolute error needs at least 3 rows of positive "
-                                    "weight")
+            raise InvalidInputError("the permutation test of the absolute error needs at least 3 rows and a positive "
+                                    "total weight")
         mean, var = self.moments(alpha)
         return dataclasses.replace(_clt_result(name, float(observed), mean, var, total), method=LOSS_CLT_METHOD)
 
@@ -237,12 +236,12 @@ def absolute_loss_test(y: Any, pred: Any, weight: Any = None, *, alpha: float | 
     """
     from .baselines import PinballLoss
 
-    y = np.asarray(y, dtype=np.float64).ravel()
-    pred = np.asarray(pred, dtype=np.float64).ravel()
+    h = AbsoluteErrorHistograms.of_rows(y, pred, weight)  # checks the rows
+    y, pred = np.asarray(y, dtype=np.float64).ravel(), np.asarray(pred, dtype=np.float64).ravel()
     w = np.ones(y.shape[0]) if weight is None else np.asarray(weight, dtype=np.float64).ravel()
     u = y - pred
     a, b = loss_weights(alpha)
     observed = float(np.dot(w, np.where(u >= 0, a * u, -b * u)))
     if name is None:
         name = "mae" if alpha is None else PinballLoss(alpha).name
-    return AbsoluteErrorHistograms.of_rows(y, pred, w).test(observed, alpha, name=name)
+    return h.test(observed, alpha, name=name)

@@ -102,6 +102,7 @@ import numpy as np
 from scipy import stats as _sps
 
 from ._display import SummaryDisplay
+from ._validation import as_float_2d, check_sample_weight
 from ._warnings import InvalidInputError
 from .permutation import PermutationTestResult
 from .permutation_clt import _readonly
@@ -173,6 +174,9 @@ class PermutationAUCSums(SummaryDisplay):
         if any(a.shape != (k,) for a in arrays.values()) or second.shape != (k, k):
             raise InvalidInputError("PermutationAUCSums need classes, weights, squares, first, observed (K,) and "
                                     "second (K, K)")
+        if not all(np.isfinite(arrays[nm]).all() for nm in ("weights", "squares", "first")) or \
+                not np.isfinite(second).all() or (arrays["weights"] < 0).any() or (arrays["squares"] < 0).any():
+            raise InvalidInputError("PermutationAUCSums need finite sums and non-negative weights")
         classes = np.array(self.classes)
         classes.setflags(write=False)
         object.__setattr__(self, "classes", classes)
@@ -187,10 +191,12 @@ class PermutationAUCSums(SummaryDisplay):
         """From each row's class ``codes`` (indices of ``classes``, default 0..K−1), its
         weight ``w`` (None: 1) and its class probabilities (n, K): one sort per column
         (``score_bins``: the scores ``floor(p · bins)``, the engines' binned AUC)."""
-        proba = np.asarray(proba, dtype=np.float64)
+        proba = as_float_2d(proba, "y_proba")
+        if proba.ndim != 2:
+            raise InvalidInputError(f"y_proba must be (n, K), got shape {proba.shape}")
         n, k = proba.shape
         codes = np.asarray(codes, dtype=np.intp)
-        w = np.ones(n) if w is None else np.asarray(w, dtype=np.float64)
+        w = np.ones(n) if w is None else check_sample_weight(w, n)
         classes = np.arange(k) if classes is None else np.asarray(classes)
         if score_bins is not None:
             proba = np.floor(proba * int(score_bins))

@@ -73,6 +73,7 @@ from typing import Any
 import numpy as np
 
 from ._display import SummaryDisplay
+from ._validation import as_float_1d, check_sample_weight
 from ._warnings import InvalidInputError
 from .permutation import PermutationTestResult
 from .permutation_clt import _readonly
@@ -155,6 +156,10 @@ class PermutationLossSums(SummaryDisplay):
         if set(first) != set(second) or set(first) != set(self.observed) or any(
                 first[nm].shape != (k,) or second[nm].shape != (k, k) for nm in first):
             raise InvalidInputError("PermutationLossSums need, per loss, first (K,), second (K, K) and observed")
+        if not (np.isfinite(weights).all() and np.isfinite(squares).all()) or (weights < 0).any() or \
+                (squares < 0).any() or not all(np.isfinite(first[nm]).all() and np.isfinite(second[nm]).all()
+                                               and np.isfinite(self.observed[nm]) for nm in first):
+            raise InvalidInputError("PermutationLossSums need finite sums and non-negative weights")
         classes = np.array(self.classes)
         classes.setflags(write=False)
         object.__setattr__(self, "classes", classes)
@@ -171,7 +176,9 @@ class PermutationLossSums(SummaryDisplay):
         and, per loss, the (n, K) losses of its prediction for every class."""
         codes = np.asarray(codes, dtype=np.intp)
         k, n = len(classes), codes.shape[0]
-        w = np.ones(n) if w is None else np.asarray(w, dtype=np.float64)
+        w = np.ones(n) if w is None else as_float_1d(w, "sample_weight")  # a chunk's weights may all be 0
+        if w.shape[0] != n or (w < 0).any():
+            raise InvalidInputError("sample_weight must hold one non-negative weight per row")
         first, second, observed = {}, {}, {}
         for nm, table in losses.items():
             table = np.asarray(table, dtype=np.float64)
@@ -189,7 +196,7 @@ class PermutationLossSums(SummaryDisplay):
         proba = np.asarray(proba, dtype=np.float64)
         n, k = proba.shape
         codes = np.asarray(codes, dtype=np.intp)
-        w = None if w is None else np.asarray(w, dtype=np.float64)
+        w = check_sample_weight(w, n)
         classes = np.arange(k) if classes is None else np.asarray(classes)
         out = None
         for start in range(0, max(n, 1), _CHUNK):
@@ -203,11 +210,11 @@ class PermutationLossSums(SummaryDisplay):
     def of_scores(cls, is_pos: Any, s: Any, w: Any, losses: tuple[str, ...] = LOSS_NAMES) -> "PermutationLossSums":
         """From binary labels and scores in [0, 1]: classes (False, True), the losses of the
         binary report (the log loss, and the Brier score (s − y)²)."""
-        s = np.asarray(s, dtype=np.float64)
+        s = as_float_1d(s, "y_score")
         if s.size and (s.min() < 0 or s.max() > 1):
             raise InvalidInputError("the log loss and Brier score need probabilities in [0, 1]")
         codes = np.asarray(is_pos, dtype=bool).astype(np.intp)
-        w = None if w is None else np.asarray(w, dtype=np.float64)
+        w = check_sample_weight(w, s.shape[0])
         out = None
         for start in range(0, max(s.shape[0], 1), _CHUNK):
             part = slice(start, start + _CHUNK)
