@@ -40,7 +40,7 @@ Q_v g(v)^2` and :math:`\sum_{ij} c_{ij}^2 = \sum_v Q_v h(v)`.  Each of r, g, h i
 difference of prefix sums (of W, Wv over the sorted targets; of m, mu, mu² over the sorted
 predictions) at the position of its argument (a binary search): O(n log n) in all, from
 two exact histograms — per distinct target Σw and Σw², per distinct prediction the rows
-(:class:`AbsoluteErrorHistograms`), which an engine computes with two ``GROUP BY``
+(:class:`AbsoluteErrorHistograms`), which an engine computes with a ``COUNT(DISTINCT)`` check and two ``GROUP BY``
 queries and brings back up to ``MAX_HISTOGRAM_VALUES`` distinct values each (beyond, no
 test and the reason — no binned approximation).  n counts every row (zero weights
 included: their predictions are permuted too).

@@ -97,6 +97,7 @@ import numpy as np
 from ._display import SummaryDisplay
 from ._warnings import InvalidInputError
 from .permutation import PermutationTestResult
+from .permutation_clt import _readonly
 
 __all__ = ["PermutationAPTables", "AP_CLT_METHOD", "AP_NAMES", "AP_BINS", "MAX_AP_CELLS", "column_bins",
            "ap_clt_tests", "ap_bins_per_column"]
@@ -155,11 +156,6 @@ def bins_of_counts(counts: Any, bins: int) -> np.ndarray:
     g = np.minimum(bins - 1, np.floor(before * bins / counts.sum()))
     return np.cumsum(np.r_[0, (g[1:] > g[:-1]).astype(np.intp)])
 
-
-def _readonly(a: Any) -> np.ndarray:
-    arr = np.array(a, dtype=np.float64)
-    arr.setflags(write=False)
-    return arr
 
 
 def _root(s: np.ndarray) -> np.ndarray:

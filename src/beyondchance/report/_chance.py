@@ -72,7 +72,7 @@ fetched.  Beyond ``ROW_BUDGET`` (in memory and on every engine, where nothing is
   pinball loss sum (:mod:`beyondchance.permutation_absolute`: exact mean and variance from
   the histograms of y — Σw, Σw² per distinct value — and of the predictions — rows per
   distinct value —, :class:`~beyondchance.permutation_absolute.AbsoluteErrorHistograms`;
-  in memory from the rows, on an engine two ``GROUP BY`` queries, up to
+  in memory from the rows, on an engine a ``COUNT(DISTINCT)`` check and two ``GROUP BY`` queries, up to
   ``MAX_HISTOGRAM_VALUES`` distinct values each, else the reason; asymptotic, type-I error
   at 5% in [0.0395, 0.0585] in benchmarks/sim_tests.py, n = 50 to 20,000);
 * the other row tests no p-value, ``pvalue_method`` naming the size limit."""
@@ -89,7 +89,7 @@ from ..baselines import PinballLoss, get_loss
 from ..metrics import METRICS, get_metric
 from ..permutation_clt import CLT_METHOD, PermutationCells, clt_tests_of_labels, clt_tests_of_scores
 from ..permutation_absolute import AbsoluteErrorHistograms
-from ..permutation_ap import AP_CLT_METHOD, AP_NAMES, PermutationAPTables, ap_bins_per_column, ap_clt_tests
+from ..permutation_ap import AP_BINS, AP_CLT_METHOD, AP_NAMES, PermutationAPTables, ap_clt_tests
 from ..permutation_auc import AUC_CLT_METHOD, AUC_NAMES, PermutationAUCSums
 from ..permutation_loss import LOSS_CLT_METHOD, LOSS_NAMES, MAX_LOSS_CLASSES, PermutationLossSums
 from ..permutation_rows import (
@@ -117,9 +117,6 @@ __all__ = ["chance_test", "chance_pvalues", "describe_test", "AGAINST_CONSTANT"]
 #: the scores of the Monte Carlo permutation test, when they must be pooled, go into this many bins
 PERMUTATION_BINS = 200
 
-#: the bins per column the AP CLT's description names (3 classes: 100; fewer beyond 6)
-AP_BINS_TEXT = ap_bins_per_column(1)
-
 #: the measures tested against the best constant (McNemar) rather than against chance
 AGAINST_CONSTANT = ("accuracy", "prediction_advantage")
 
@@ -142,7 +139,7 @@ def describe_test(r: PermutationTestResult) -> str:
                 "of its Hájek projection (asymptotic)")
     if r.method == AP_CLT_METHOD:
         return (f"permutation, normal approximation of the one-vs-rest tables of the probabilities binned into at most "
-                f"{AP_BINS_TEXT} bins per class (the binned average precision; asymptotic), {r.n_resamples} Monte "
+                f"{AP_BINS} bins per column (the binned average precision; asymptotic), {r.n_resamples} Monte "
                 f"Carlo draws (s.e. {r.pvalue_standard_error:.2g})")
     if r.method == CLT_METHOD:
         return (f"permutation, normal approximation of the weighted cells (asymptotic), {r.n_resamples} Monte Carlo "
@@ -315,7 +312,8 @@ def _from_rows(report: dict[str, Any], names: list[str], *, n_resamples: int, se
         return out
     if inp is None:
         sums = report.get("permutation_loss_sums")
-        auc = _auc_sums_of_source(report, names)  # an engine's class probabilities beyond the budget
+        auc_why: dict[str, str] = {}  # why the AUC rows have no test, when the rank query is refused
+        auc = _auc_sums_of_source(report, names, auc_why)  # an engine's class probabilities beyond the budget
         rs = report.get("row_source")
         ap = (rs.ap_tables if rs is not None and rs.p.task == "multiclass-probabilities"
               and any(nm in AP_NAMES for nm in names) else None)
@@ -329,6 +327,7 @@ def _from_rows(report: dict[str, Any], names: list[str], *, n_resamples: int, se
             raise InvalidInputError(reason)
         else:
             raise InvalidInputError(_NO_ROWS)
+        why.update(auc_why)
         out.update(_loss_clt_tests(sums, names, out, why))  # where the cells give the losses no test
         out.update(_auc_clt_tests(auc, names, out, why, report))
         if ap is not None:
@@ -459,7 +458,7 @@ def _ap_clt_tests(tables: Any, names: list[str], done: dict[str, PermutationTest
         return {}
 
 
-def _auc_sums_of_source(report: dict[str, Any], names: list[str]) -> PermutationAUCSums | None:
+def _auc_sums_of_source(report: dict[str, Any], names: list[str], why: dict[str, str]) -> PermutationAUCSums | None:
     """The PermutationAUCSums of an engine's class probabilities (one query of the still open
     source, :meth:`~beyondchance.report._engine_rows.RowSource.auc_sums`), None where they do
     not apply."""
@@ -468,7 +467,8 @@ def _auc_sums_of_source(report: dict[str, Any], names: list[str]) -> Permutation
         return None
     try:
         return rs.auc_sums()
-    except InvalidInputError:
+    except InvalidInputError as exc:  # the rows keep their reason
+        why.update({nm: str(exc) for nm in names if nm in AUC_NAMES})
         return None
 
 

@@ -14,8 +14,8 @@ test then runs on them as in memory, so that the p-value is memory's with the sa
 (a DuckDB relation has no row order: its rows come in their scan order).  Beyond the
 budget nothing is fetched and the reason is the size limit; a regression's absolute and
 pinball losses then get the permutation CLT of their loss sums from the exact histograms
-of y and of the predictions (:meth:`RowSource.absolute_histograms`: two ``GROUP BY``
-queries); the ROC AUCs and average precisions of class probabilities the permutation CLTs
+of y and of the predictions (:meth:`RowSource.absolute_histograms`: a ``COUNT(DISTINCT)``
+check and two ``GROUP BY`` queries); the ROC AUCs and average precisions of class probabilities the permutation CLTs
 of :meth:`RowSource.auc_sums` (one rank query) and :meth:`RowSource.ap_tables` (two
 queries of the bins' crosstabs and sums).
 """
@@ -77,7 +77,7 @@ class RowSource:
         """The exact histograms of a regression's targets and predictions
         (:class:`~beyondchance.permutation_absolute.AbsoluteErrorHistograms`), for the
         permutation CLT of the absolute and pinball losses beyond the budget: of the rows read
-        (the memory engine), or two ``GROUP BY`` queries (DuckDB, Spark); InvalidInputError
+        (the memory engine), or a ``COUNT(DISTINCT)`` check and two ``GROUP BY`` queries (DuckDB, Spark); InvalidInputError
         saying why when there are too many distinct values to bring back."""
         from ..permutation_absolute import AbsoluteErrorHistograms
 
