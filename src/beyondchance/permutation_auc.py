@@ -121,19 +121,19 @@ def mid_rank_fractions(x: Any) -> np.ndarray:
     >>> mid_rank_fractions([0.3, 0.1, 0.3, 0.9]).tolist()
     [0.5, 0.125, 0.5, 0.875]
     """
-    x = np.asarray(x, dtype=np.float64)
-    n = x.shape[0]
+    return _column(np.asarray(x, dtype=np.float64))[0]
+
+
+def _column(x: np.ndarray, a: np.ndarray | None = None, b: np.ndarray | None = None) -> tuple[np.ndarray, float]:
+    """(the mid-rank fractions of x, the weighted AUC of positives a against negatives b at
+    scores x, ties ½ — nan without a and b) from one sort of x."""
     _, inv, cnt = np.unique(x, return_inverse=True, return_counts=True)
-    return ((np.cumsum(cnt) - 0.5 * cnt) / max(n, 1))[inv.ravel()]
-
-
-def _ovr_auc(a: np.ndarray, b: np.ndarray, x: np.ndarray) -> float:
-    """The weighted AUC of positives a, negatives b at scores x (ties ½)."""
-    _, inv = np.unique(x, return_inverse=True)
     inv = inv.ravel()
+    ranks = ((np.cumsum(cnt) - 0.5 * cnt) / max(x.shape[0], 1))[inv]
+    if a is None or b is None:
+        return ranks, float("nan")
     p, q = np.bincount(inv, weights=a), np.bincount(inv, weights=b)
-    below = np.cumsum(q) - q
-    return float(p @ (below + 0.5 * q)) / (a.sum() * b.sum())
+    return ranks, float(p @ (np.cumsum(q) - 0.5 * q)) / (a.sum() * b.sum())
 
 
 @dataclass(frozen=True, eq=False)
@@ -200,13 +200,12 @@ class PermutationAUCSums(SummaryDisplay):
         classes = np.arange(k) if classes is None else np.asarray(classes)
         if score_bins is not None:
             proba = np.floor(proba * int(score_bins))
-        ranks = np.column_stack([mid_rank_fractions(proba[:, j]) for j in range(k)]) if n else np.zeros((0, k))
         weights = np.bincount(codes, weights=w, minlength=k)
-        observed = np.full(k, np.nan)
-        for j in range(k):
-            if 0 < weights[j] < weights.sum():
-                own = codes == j
-                observed[j] = _ovr_auc(np.where(own, w, 0.0), np.where(own, 0.0, w), proba[:, j])
+        ranks, observed = np.zeros((n, k)), np.full(k, np.nan)
+        for j in range(k):  # one sort per column: its ranks and its one-vs-rest AUC
+            own = codes == j
+            ab = (np.where(own, w, 0.0), np.where(own, 0.0, w)) if 0 < weights[j] < weights.sum() else (None, None)
+            ranks[:, j], observed[j] = _column(proba[:, j], *ab)
         return cls(classes, n, weights, np.bincount(codes, weights=w * w, minlength=k), ranks.sum(axis=0),
                    ranks.T @ ranks, observed)
 
