@@ -142,11 +142,13 @@ class _Cols:
 
 def binary_queries(
     q: Callable[[str], str], relation: str, kinds: dict[str, str], *, y_true: str, y_score: str,
-    weight: str | None, threshold: float, score_bins: int | None, units: bool = False,
+    weight: str | None, threshold: float, score_bins: int | None, units: bool = False, loss_moments: bool = False,
 ) -> tuple[str, str]:
     """(per-label query, score query) of a binary task; ``units``: the score query counts
     the rows of positive weight instead of summing the weights (the units of the score
-    bootstrap of weighted data, :class:`~beyondchance.score_statistics.ScoreCells`)."""
+    bootstrap of weighted data, :class:`~beyondchance.score_statistics.ScoreCells`);
+    ``loss_moments``: the per-label query also sums Σw² and the loss moments of the losses'
+    permutation CLT (:func:`_binary_loss_moments`)."""
     c = _Cols(q, kinds)
     y, bad_y = c.label(y_true)
     s = c.number(y_score)
@@ -165,9 +167,9 @@ def binary_queries(
         "SUM(bad_y) AS bad_y, SUM(bad_s) AS bad_s, SUM(w_nan) AS w_nan, SUM(w_neg) AS w_neg, "
         "SUM(CASE WHEN s < 0 OR s > 1 THEN 1 ELSE 0 END) AS out01, "
         f"SUM(w * -LN({_clip('s')})) AS ce_pos, SUM(w * -LN({_clip('1 - s')})) AS ce_neg, "
-        f"SUM(w * ({brier} - 2 * s + 1)) AS br_pos, SUM(w * ({brier} - 2 * (1 - s) + 1)) AS br_neg, "
-        f"SUM(w * w) AS w2, {_binary_loss_moments()} "
-        f"FROM ({inner}) t GROUP BY y"
+        f"SUM(w * ({brier} - 2 * s + 1)) AS br_pos, SUM(w * ({brier} - 2 * (1 - s) + 1)) AS br_neg"
+        + (f", SUM(w * w) AS w2, {_binary_loss_moments()} " if loss_moments else " ")
+        + f"FROM ({inner}) t GROUP BY y"
     )
     if units:
         w = f"CASE WHEN {w} > 0 THEN {lit(1.0)} ELSE {lit(0.0)} END"
@@ -505,7 +507,7 @@ def sql_statistics(
 def _binary(runner: Runner, spec: Spec, q, rel, kinds, y_true: str, y_score: str, weight: str | None) -> SufficientStatistics:
     q1, q2 = binary_queries(
         q, rel, kinds, y_true=y_true, y_score=y_score, weight=weight,
-        threshold=spec.threshold, score_bins=spec.score_bins,
+        threshold=spec.threshold, score_bins=spec.score_bins, loss_moments=spec.wants("permutation_loss_sums"),
     )
     r = runner.run(q1)
     _check_rows(r, weight, bad_y="y_true", bad_s="y_score")

@@ -405,8 +405,11 @@ def _union_confusion(src: _Source, classes: np.ndarray, counts0: np.ndarray, *, 
 
 def _scan_scores(src: _Source, p: _Prepared, *, y_true: str, y_score: str, weight: str | None, pos: Any,
                  score_bins: int | None) -> None:
+    # the loss sums of the losses' permutation CLT only where nothing else tests the losses beyond
+    # the budget: weighted scores in bins (unweighted: the score cells; weighted exact: the weighted cells)
+    wanted = ("scores", "permutation_cells") + (("permutation_loss_sums",) if weight and score_bins else ())
     stats = src.statistics(y_true=y_true, y_score=y_score, weight=weight, task="binary", pos_label=pos,
-                           statistics=("scores", "permutation_cells", "permutation_loss_sums"), score_bins=score_bins)
+                           statistics=wanted, score_bins=score_bins)
     p.stats, p.score_cells, p.loss_sums = stats.scores, stats.permutation_cells, stats.permutation_loss_sums
 
 
