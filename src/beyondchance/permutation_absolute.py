@@ -67,7 +67,6 @@ and 0.0505 (n = 2,000).
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -76,7 +75,7 @@ import numpy as np
 from ._validation import as_float_1d, check_sample_weight
 from ._warnings import InvalidInputError
 from .permutation import PermutationTestResult
-from .permutation_clt import _readonly
+from .permutation_clt import _readonly, normal_test
 
 __all__ = ["AbsoluteErrorHistograms", "absolute_loss_test", "absolute_loss_moments", "loss_weights",
            "MAX_HISTOGRAM_VALUES"]
@@ -169,14 +168,13 @@ class AbsoluteErrorHistograms:
         """The one-sided test of "the mean loss Σ w ℓ / Σ w is no smaller than chance" from
         the observed weighted loss sum ``observed`` (normal approximation, asymptotic)."""
         from .permutation_loss import LOSS_CLT_METHOD
-        from .permutation_rows import _clt_result
 
         total = self.total_weight
         if self.n < 3 or not total > 0:
             raise InvalidInputError("the permutation test of the absolute error needs at least 3 rows and a positive "
                                     "total weight")
         mean, var = self.moments(alpha)
-        return dataclasses.replace(_clt_result(name, float(observed), mean, var, total), method=LOSS_CLT_METHOD)
+        return normal_test(name, float(observed), mean, var, total, method=LOSS_CLT_METHOD)
 
     def __repr__(self) -> str:
         return (f"AbsoluteErrorHistograms({self.targets.size} distinct targets, {self.predictions.size} distinct "

@@ -97,7 +97,7 @@ import numpy as np
 from ._display import SummaryDisplay
 from ._warnings import InvalidInputError
 from .permutation import PermutationTestResult
-from .permutation_clt import _readonly
+from .permutation_clt import _readonly, psd_root
 
 __all__ = ["PermutationAPTables", "AP_CLT_METHOD", "AP_NAMES", "AP_BINS", "MAX_AP_CELLS", "column_bins",
            "ap_clt_tests", "ap_bins_per_column"]
@@ -155,17 +155,6 @@ def bins_of_counts(counts: Any, bins: int) -> np.ndarray:
     before = np.cumsum(counts) - counts
     g = np.minimum(bins - 1, np.floor(before * bins / counts.sum()))
     return np.cumsum(np.r_[0, (g[1:] > g[:-1]).astype(np.intp)])
-
-
-
-def _root(s: np.ndarray) -> np.ndarray:
-    """M with M Mᵀ = s (PSD, possibly singular): the eigenvectors scaled by the root of the
-    clipped eigenvalues, each signed so that its largest entry is positive (a canonical root:
-    the same draws from the same statistics whatever computed them)."""
-    lam, vec = np.linalg.eigh((s + s.T) / 2)
-    big = np.argmax(np.abs(vec), axis=0)
-    vec = vec * np.sign(vec[big, np.arange(vec.shape[1])])[None, :]
-    return vec * np.sqrt(np.clip(lam, 0.0, None))[None, :]
 
 
 @dataclass(frozen=True, eq=False)
@@ -293,7 +282,7 @@ class PermutationAPTables(SummaryDisplay):
     @functools.cached_property
     def _roots(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
         mean, s_big, s_small, n = self._spreads()
-        return mean, _root(s_big), _root(s_small), n
+        return mean, psd_root(s_big), psd_root(s_small), n
 
     def draw(self, size: int, rng: np.random.Generator) -> np.ndarray:
         """``size`` normal tables (size, D, K) with the permutation moments: E T + M_A Z M_aᵀ / √(n − 1)."""

@@ -99,13 +99,12 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
-from scipy import stats as _sps
 
 from ._display import SummaryDisplay
 from ._validation import as_float_2d, check_sample_weight
 from ._warnings import InvalidInputError
 from .permutation import PermutationTestResult
-from .permutation_clt import _readonly
+from .permutation_clt import _readonly, normal_test
 
 __all__ = ["PermutationAUCSums", "AUC_CLT_METHOD", "AUC_NAMES", "mid_rank_fractions", "auc_rank_query"]
 
@@ -245,14 +244,8 @@ class PermutationAUCSums(SummaryDisplay):
         obs = self.value(name) if observed is None else float(observed)
         if not math.isfinite(obs):
             raise InvalidInputError(f"no observed value of {name}")
-        sd = math.sqrt(var)
-        # constant probabilities (every row tied): every permutation gives AUC ½
-        pvalue = 1.0 if sd <= 1e-12 else float(_sps.norm.sf((obs - mean) / sd))
-        z = 1.6448536269514722
-        return PermutationTestResult(
-            measure=name, statistic=obs, pvalue=pvalue, method=AUC_CLT_METHOD, pvalue_standard_error=0.0,
-            n_resamples=None, null_mean=mean, null_std=sd, null_quantiles=(mean - z * sd, mean, mean + z * sd),
-            greater_is_better=True, pvalue_conservative=pvalue)
+        # constant probabilities (every row tied): every permutation gives AUC ½, p = 1
+        return normal_test(name, obs, mean, var, method=AUC_CLT_METHOD, greater_is_better=True)
 
     def to_dict(self) -> dict[str, Any]:
         from ._json import jsonable

@@ -76,7 +76,7 @@ from ._display import SummaryDisplay
 from ._validation import as_float_1d, check_sample_weight
 from ._warnings import InvalidInputError
 from .permutation import PermutationTestResult
-from .permutation_clt import _readonly
+from .permutation_clt import _readonly, normal_test
 
 __all__ = ["PermutationLossSums", "LOSS_CLT_METHOD", "LOSS_NAMES", "MAX_LOSS_CLASSES", "class_losses"]
 
@@ -256,15 +256,11 @@ class PermutationLossSums(SummaryDisplay):
     def test(self, loss: str, name: str | None = None) -> PermutationTestResult:
         """The one-sided test of "the mean loss Σ w L / Σ w is no smaller than chance": the
         normal approximation of its permutation law (method :data:`LOSS_CLT_METHOD`)."""
-        from .permutation_rows import _clt_result
-        import dataclasses
-
         total = float(self.weights.sum())
         if not total > 0:
             raise InvalidInputError("the permutation CLT of the loss needs a positive total weight")
         mean, var = self.moments(loss)
-        r = _clt_result(name or loss, self.observed[loss], mean, var, total)
-        return dataclasses.replace(r, method=LOSS_CLT_METHOD)
+        return normal_test(name or loss, self.observed[loss], mean, var, total, method=LOSS_CLT_METHOD)
 
     def to_dict(self) -> dict[str, Any]:
         from ._json import jsonable

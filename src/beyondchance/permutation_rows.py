@@ -50,13 +50,11 @@ squares) — the :class:`~beyondchance.stats.Moments` of y and of ŷ that every 
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
 from scipy import sparse as _sparse
-from scipy import stats as _sps
 
 from ._validation import check_positive_int, check_random_state
 from ._warnings import InvalidInputError
@@ -64,6 +62,7 @@ from .baselines import get_loss
 from .confusion import metric_from_matrices
 from .metrics import METRICS, get_metric
 from .permutation import PermutationTestResult, _monte_carlo
+from .permutation_clt import normal_test
 from .score_statistics import ScoreCells, loss_terms
 
 __all__ = ["ROW_BUDGET", "permutation_draws", "row_permutation_tests", "binary_statistic", "multiclass_statistic",
@@ -304,21 +303,7 @@ def squared_loss_test(y: Any, pred: Any, weight: Any = None, *, name: str = "mse
     a, b = w - w.mean(), p * p - np.mean(p * p)
     c, d = -2.0 * (w * y - np.mean(w * y)), p - p.mean()
     var = (float(a @ a) * float(b @ b) + 2.0 * float(a @ c) * float(b @ d) + float(c @ c) * float(d @ d)) / (n - 1)
-    return _clt_result(name, observed, mean, var, total)
-
-
-def _clt_result(name: str, observed: float, mean: float, var: float, total: float) -> PermutationTestResult:
-    """The normal approximation of a permutation law of mean ``mean`` and variance ``var``
-    (sums over the rows; divided by ``total`` for the result)."""
-    sd = math.sqrt(max(var, 0.0))
-    # constant predictions (or targets): every permutation gives the same loss, up to rounding
-    pvalue = 1.0 if sd <= 1e-9 * abs(mean) else float(_sps.norm.cdf((observed - mean) / sd))
-    z = 1.6448536269514722
-    return PermutationTestResult(
-        measure=name, statistic=observed / total, pvalue=pvalue, method="permutation CLT", pvalue_standard_error=0.0,
-        n_resamples=None, null_mean=mean / total, null_std=sd / total,
-        null_quantiles=((mean - z * sd) / total, mean / total, (mean + z * sd) / total), greater_is_better=False,
-        pvalue_conservative=pvalue)
+    return normal_test(name, observed, mean, var, total)
 
 
 def squared_loss_test_of_moments(n: int, y_moments: Any, pred_moments: Any, squared_error_sum: float, *,
@@ -338,7 +323,7 @@ def squared_loss_test_of_moments(n: int, y_moments: Any, pred_moments: Any, squa
         raise InvalidInputError("the permutation test of the squared error needs at least 3 rows")
     syy, sff = float(y_moments.m2), float(pred_moments.m2)
     mean = syy + sff + n * (float(y_moments.mean) - float(pred_moments.mean)) ** 2
-    return _clt_result(name, float(squared_error_sum), mean, 4.0 * syy * sff / (n - 1), float(n))
+    return normal_test(name, float(squared_error_sum), mean, 4.0 * syy * sff / (n - 1), float(n))
 
 
 #: the power sums of :class:`SquaredErrorSums` (y, ŷ shifted by ``shift``; w the weights)
@@ -402,7 +387,7 @@ class SquaredErrorSums:
         aa, bb = s["w2"] - s["w"] ** 2 / n, s["pppp"] - s["pp"] ** 2 / n
         cc, dd = 4.0 * (s["wwyy"] - s["wy"] ** 2 / n), s["pp"] - s["p"] ** 2 / n
         ac, bd = -2.0 * (s["wwy"] - s["w"] * s["wy"] / n), s["ppp"] - s["p"] * s["pp"] / n
-        return _clt_result(name, s["sse"], mean, (aa * bb + 2.0 * ac * bd + cc * dd) / (n - 1), s["w"])
+        return normal_test(name, s["sse"], mean, (aa * bb + 2.0 * ac * bd + cc * dd) / (n - 1), s["w"])
 
     def to_dict(self) -> dict[str, Any]:
         return {"shift": self.shift, **self.sums}
