@@ -187,10 +187,10 @@ def test_engine_gives_the_memory_pvalue_beyond_the_budget(engine, weight, monkey
 
 
 def test_queries_give_the_memory_tables():
-    """The statistics of ap_queries on DuckDB (ties, −0.0 and 0.0, binned scores or not) are
+    """The statistics of ap_query on DuckDB (ties, −0.0 and 0.0, binned scores or not) are
     those of the rows in memory: the same bins, crosstabs, Σw and Σw² per class."""
     duckdb = pytest.importorskip("duckdb")
-    from beyondchance.permutation_ap import ap_queries, ap_tables_of_queries
+    from beyondchance.permutation_ap import ap_query, ap_tables_of_query
 
     frame = _frame(4000, 6)
     frame["p1"] = np.round(frame["p1"], 2)  # ties
@@ -199,9 +199,9 @@ def test_queries_give_the_memory_tables():
     con.register("t", frame)
     y, proba, w = frame["y"].to_numpy(), frame[["p0", "p1", "p2"]].to_numpy(), frame["w"].to_numpy()
     for score_bins in (None, 20):
-        cross, tables = ap_queries("SELECT y, w, p0 AS c0, p1 AS c1, p2 AS c2 FROM t", 3, score_bins=score_bins)
-        run = (lambda q: {k: np.asarray(v) for k, v in con.execute(q).fetchdf().to_dict("list").items()})
-        got = ap_tables_of_queries(run(cross), run(tables), 3, lambda v: np.asarray(v, dtype=np.intp), np.arange(3))
+        query = ap_query("SELECT y, w, p0 AS c0, p1 AS c1, p2 AS c2 FROM t", 3, score_bins=score_bins)
+        result = {k: np.asarray(v) for k, v in con.execute(query).fetchdf().to_dict("list").items()}
+        got = ap_tables_of_query(result, 3, lambda v: np.asarray(v, dtype=np.intp), np.arange(3))
         ref = PermutationAPTables.of_proba(y, proba, w, score_bins=score_bins)
         assert got.sizes.tolist() == ref.sizes.tolist()
         np.testing.assert_array_equal(got.cross, ref.cross)

@@ -107,22 +107,19 @@ class RowSource:
         """The :class:`~beyondchance.permutation_ap.PermutationAPTables` of the class
         probabilities (the joint permutation CLT of the one-vs-rest tables: the average
         precisions at any number of rows): the memory engine from its columns, DuckDB and Spark
-        from two queries of the still open source (:func:`~beyondchance.permutation_ap.ap_queries`:
+        from one query of the still open source (:func:`~beyondchance.permutation_ap.ap_query`:
         the same bins and sums as the rows in memory, so the same draws with the same seed);
         of the binned probabilities with ``score_bins``."""
-        from ..permutation_ap import PermutationAPTables, ap_queries, ap_tables_of_queries
+        from ..permutation_ap import PermutationAPTables, ap_query, ap_tables_of_query
 
         k = len(self.y_score)
-
-        def of_sql(run: Any, rows: str, code: Any, classes: np.ndarray) -> Any:
-            cross, tables = ap_queries(rows, k, score_bins=self.score_bins)
-            return ap_tables_of_queries(run(cross), run(tables), k, code, classes)
 
         return self._of_probabilities(
             "the one-vs-rest tables",
             lambda inp: PermutationAPTables.of_proba(inp.codes, inp.proba, inp.weight, inp.classes,
                                                      score_bins=self.score_bins),
-            of_sql)
+            lambda run, rows, code, classes: ap_tables_of_query(run(ap_query(rows, k, score_bins=self.score_bins)), k,
+                                                                code, classes))
 
     def _of_probabilities(self, what: str, of_rows: Any, of_sql: Any) -> Any:
         """A statistic of the class probabilities: ``of_rows(inputs)`` of the memory engine's
