@@ -24,6 +24,12 @@
               and the window: K references crossed with the same M windows (two-way analysis of
               variance), against the bootstrap sd of the reference alone and of the window alone
               (the first P pairs).
+* ``refspread`` — the spread of a label-free cell's references: the sd of their exact ROC AUC
+              (the projected ROC AUC is the reference's own) over the cell's draws (reference, then
+              window, as ``sim_monitoring.label_free_coverage`` draws them), against the AUC's
+              sampling sd at the reference's size from the pool's placements (DeLong et al. 1988:
+              Var = Var(F₀(X₁))/n₁ + Var(1 − F₁(X₀))/n₀, ties ½): whether a cell's references are
+              more spread than their law.
 * ``lfaccel`` — EM's BCa interval of the prevalence with its acceleration â moved by a constant
               (−0.04 … +0.08): coverage and the side of the misses, the mean jackknife â, and the
               slope of the bootstrap sd on the estimate (BCa's model has sd ∝ 1 + a·θ).
@@ -42,6 +48,7 @@ Usage::
     PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py lfcross --data caravan --method em --pi 0.3 --reps 400 --seed 17
     PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py lfcross --data credit --method em --pi 0.05 --reps 100 --windows 200 --pairs 20 --seed 5
     PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py lfaccel --data caravan --pi 0.3 --reps 300 --seed 16
+    PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py refspread --data credit --pi 0.05 --reps 1000 --seed 42
 """
 
 from __future__ import annotations
@@ -329,10 +336,33 @@ def lfaccel(pool: S.Pool, pi: float, reps: int, seed: int, n: int = 5000, resamp
         print(f"  â {c:+.2f}: coverage {1 - below - above:.3f} (interval below the truth {below:.3f}, above {above:.3f})")
 
 
+def refspread(pool: S.Pool, pi: float, reps: int, seed: int, n: int = 5000) -> None:
+    from scipy.stats import rankdata
+
+    def placements(x: np.ndarray, other: np.ndarray) -> np.ndarray:
+        """The share of ``other`` below each x, ties ½."""
+        o = np.sort(other)
+        return (np.searchsorted(o, x, side="left") + np.searchsorted(o, x, side="right")) / (2.0 * o.size)
+
+    p = pool.y.mean()
+    theory = np.sqrt(placements(pool.pos, pool.neg).var() / (n * p) + placements(pool.neg, pool.pos).var() / (n * (1 - p)))
+    rng = np.random.default_rng(seed)
+    aucs = []
+    for _ in range(reps):  # the draws of sim_monitoring.label_free_coverage: the reference, then the window
+        y, s = S.draw(pool, rng, p, n)
+        S.draw(pool, rng, pi, n)
+        r, n1 = rankdata(s), y.sum()
+        aucs.append((r[y == 1].sum() - n1 * (n1 + 1) / 2) / (n1 * (n - n1)))
+    spread = np.std(aucs, ddof=1)
+    print(f"{pool.name}, the references of the label-free cell at π = {pi}, {reps} replicates (seed {seed}): sd of "
+          f"their ROC AUC {spread:.5f}, the law's {theory:.5f} (ratio {spread / theory:.3f}; the ratio's standard "
+          f"error about {1 / np.sqrt(2 * (reps - 1)):.3f})")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("experiment", choices=("auc", "sd", "embins", "lfsd", "lfscale", "lfsampling", "lfstudent",
-                                           "lfcross", "lfaccel"))
+                                           "lfcross", "lfaccel", "refspread"))
     ap.add_argument("--refit-edges", action="store_true", help="lfstudent: also re-derive EM's edges per resample")
     ap.add_argument("--data", default="default", choices=tuple(S.DATASETS))
     ap.add_argument("--pi", type=float, default=0.05)
@@ -347,6 +377,8 @@ def main() -> None:
         auc(pool, args.reps, args.seed)
     elif args.experiment == "lfcross":
         lfcross(pool, args.method, args.pi, args.reps, args.seed, windows=args.windows, pairs=args.pairs)
+    elif args.experiment == "refspread":
+        refspread(pool, args.pi, args.reps, args.seed)
     elif args.experiment == "lfaccel":
         lfaccel(pool, args.pi, args.reps, args.seed)
     elif args.experiment == "lfsampling":
