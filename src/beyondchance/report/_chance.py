@@ -335,7 +335,8 @@ def _from_rows(report: dict[str, Any], names: list[str], *, n_resamples: int, se
         return out
     w, n, task = inp.weight, inp.n, inp.task
     if task == "regression":
-        return _regression_tests(inp, names, report.get("quantile"), n_resamples=n_resamples, seed=seed, why=why)
+        return _regression_tests(inp, names, report.get("quantile"), n_resamples=n_resamples, seed=seed, why=why,
+                                 stats=stats)
     k = inp.classes.size
     cost = _row_cost(task, k)
     try:
@@ -517,11 +518,12 @@ def _index(classes: np.ndarray, label: Any) -> int:
 
 
 def _regression_tests(inp: Any, names: list[str], quantile: float | None, *, n_resamples: int, seed: int,
-                      why: dict[str, str]) -> dict[str, PermutationTestResult]:
+                      why: dict[str, str], stats: Any = None) -> dict[str, PermutationTestResult]:
     """MSE and R²: the permutation CLT from the moments; MAE, D² and the pinball rows: Monte
     Carlo permutations of the predictions against the (target, weight) rows (a test of the
     loss is one of its D², the baseline being fixed); beyond ``ROW_BUDGET`` the permutation
-    CLT of their loss sums (:mod:`beyondchance.permutation_absolute`)."""
+    CLT of their loss sums (:mod:`beyondchance.permutation_absolute`), the sums those of the
+    report's statistics ``stats`` when it holds them."""
     out: dict[str, PermutationTestResult] = {}
     if "mse" in names or "r2" in names:
         t = squared_loss_test(inp.target, inp.prediction, inp.weight)
@@ -533,9 +535,11 @@ def _regression_tests(inp: Any, names: list[str], quantile: float | None, *, n_r
         except InvalidInputError as exc:  # too many rows: Hoeffding's CLT of the loss sums (permutation_absolute)
             why.update(dict.fromkeys(names, str(exc)))
             hist = AbsoluteErrorHistograms.of_rows(inp.target, inp.prediction, inp.weight)
-            w = np.ones(inp.n) if inp.weight is None else inp.weight
-            sums = {loss: float(np.dot(w, get_loss(lo).pointwise(inp.prediction, inp.target)))
-                    for loss, lo in losses.items()}
+            sums = _loss_sums_of_statistics(stats, losses)
+            if sums is None:
+                w = np.ones(inp.n) if inp.weight is None else inp.weight
+                sums = {loss: float(np.dot(w, get_loss(lo).pointwise(inp.prediction, inp.target)))
+                        for loss, lo in losses.items()}
             out.update(_absolute_tests(hist, sums, names, quantile, why))
             return out
         tests = row_permutation_tests(regression_statistic(inp.target, inp.prediction, inp.weight, losses), inp.n,
@@ -565,20 +569,26 @@ def _absolute_tests_of_source(report: dict[str, Any], names: list[str], why: dic
     pinball loss sums from the exact histograms of y and of the predictions
     (:meth:`~beyondchance.report._engine_rows.RowSource.absolute_histograms`) and the
     engine's loss sums; ``why``: the reason when there is none."""
-    losses, stats, rs = _regression_losses(names, report.get("quantile")), report["statistics"], report.get(
-        "row_source")
-    if not losses or rs is None or stats.loss_sums is None:
-        return {}
-    keys = {loss: "absolute" if loss == "absolute" else lo.name for loss, lo in losses.items()}
-    if any(k not in stats.loss_sums.sums for k in keys.values()):
+    losses, rs = _regression_losses(names, report.get("quantile")), report.get("row_source")
+    sums = _loss_sums_of_statistics(report["statistics"], losses)
+    if not losses or rs is None or sums is None:
         return {}
     try:
         hist = rs.absolute_histograms()
     except InvalidInputError as exc:
         why.update({nm: str(exc) for nm in names if nm in _REGRESSION})
         return {}
-    return _absolute_tests(hist, {loss: stats.loss_sums.sums[k] for loss, k in keys.items()}, names,
-                           report.get("quantile"), why)
+    return _absolute_tests(hist, sums, names, report.get("quantile"), why)
+
+
+def _loss_sums_of_statistics(stats: Any, losses: dict[str, Any]) -> dict[str, float] | None:
+    """loss -> the observed weighted loss sum Σ w ℓ of the regression's statistics (the
+    absolute error and the pinball loss of the report's quantile), None when they lack one."""
+    sums = getattr(getattr(stats, "loss_sums", None), "sums", None)
+    keys = {loss: "absolute" if loss == "absolute" else lo.name for loss, lo in losses.items()}
+    if sums is None or any(k not in sums for k in keys.values()):
+        return None
+    return {loss: float(sums[k]) for loss, k in keys.items()}
 
 
 #: the report notes the chance value of the average precision when it exceeds π by this factor
