@@ -1,6 +1,6 @@
 """Benchmark (c): ROC AUC + average precision + ROC and PR curves on 10^7 scores.
 
-Compares beyondchance.curves with scikit-learn on the same data in one run:
+Compares beyondchance.measures.curves with scikit-learn on the same data in one run:
 
 * scikit-learn: ``roc_auc_score``, ``average_precision_score``, ``roc_curve``,
   ``precision_recall_curve`` (four calls, each sorting the scores again);

@@ -73,7 +73,7 @@ def main() -> None:
     ap.add_argument("--rows", type=int, default=10_000_000)
     ap.add_argument("--repeat", type=int, default=5)
     args = ap.parse_args()
-    from beyondchance.curves import _sorted_by_class, threshold_counts
+    from beyondchance.measures.threshold_counts import _sorted_by_class, threshold_counts
 
     n = args.rows
     rng = np.random.default_rng(0)

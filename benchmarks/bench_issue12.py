@@ -62,7 +62,7 @@ def main() -> None:
     args = ap.parse_args()
     from sklearn import metrics as skm
 
-    from beyondchance.curves import threshold_counts
+    from beyondchance.measures.curves import threshold_counts
     from beyondchance.report import evaluate
 
     n = args.rows

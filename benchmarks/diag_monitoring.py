@@ -58,12 +58,12 @@ import argparse
 import numpy as np
 
 import sim_monitoring as S
-from beyondchance.curves import threshold_counts
-from beyondchance.label_shift import (EM_BINS, _bootstrap, _coarse, _em, _em_variance, _estimator, _inside, _window_bins,
+from beyondchance.measures.curves import threshold_counts
+from beyondchance.monitoring.label_free import (EM_BINS, _bootstrap, _coarse, _em, _em_variance, _estimator, _inside, _window_bins,
                                       _window_counts)
-from beyondchance.shift import SetStatistics, _exact, _interval, decompose, metrics_at
-from beyondchance.uncertainty import _acceleration_of_samples
-from beyondchance.uncertainty import _interval as _bca
+from beyondchance.monitoring.decomposition import SetStatistics, _exact, _interval, decompose, metrics_at
+from beyondchance.inference.bootstrap import _acceleration_of_samples
+from beyondchance.inference.bootstrap import _interval as _bca
 
 
 def auc(pool: S.Pool, reps: int, seed: int, n: int = 5000, resamples: int = 500) -> None:

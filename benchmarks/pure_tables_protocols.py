@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from beyondchance.datasets import KEEL_DATASETS
-from beyondchance.experiments._paper_values_pa_pure import TABLES, pure_table
+from beyondchance.experiments.paper_values_pa_pure import TABLES, pure_table
 from beyondchance.experiments.pure_tables import GAMMAS, KLR_C, NOISE_LEVELS, TAUS, evaluate_split
 
 

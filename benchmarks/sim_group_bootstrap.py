@@ -1,4 +1,4 @@
-"""Coverage of the grouped Poisson bootstrap (beyondchance.replicates) on weighted data.
+"""Coverage of the grouped Poisson bootstrap (beyondchance.inference.poisson_bootstrap) on weighted data.
 
 Finite populations built from the bundled ISLR ``Default`` data (10 000 rows,
 ``beyondchance.datasets.load_r("islr_default")``), each row with a fixed sampling
@@ -31,10 +31,10 @@ import time
 import numpy as np
 from sklearn.linear_model import LinearRegression, LogisticRegression
 
-from beyondchance.baselines import _clip_proba
-from beyondchance.confusion import ConfusionMatrix
+from beyondchance.measures.losses import _clip_proba
+from beyondchance.measures.confusion import ConfusionMatrix
 from beyondchance.datasets import load_r
-from beyondchance.replicates import (
+from beyondchance.inference.poisson_bootstrap import (
     group_totals_from_arrays, labeling_intervals, probability_intervals, regression_intervals,
 )
 

@@ -1,4 +1,4 @@
-"""Simulation study of prevalence-shift monitoring (beyondchance.shift, beyondchance.label_shift).
+"""Simulation study of prevalence-shift monitoring (beyondchance.monitoring.decomposition, beyondchance.monitoring.label_free).
 
 Populations: the bundled real data sets credit (modeldata_credit_data), default
 (islr_default) and caravan (islr_caravan).  A logistic regression is trained on a random
@@ -39,10 +39,10 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
-from beyondchance.curves import ThresholdCounts, threshold_counts
+from beyondchance.measures.curves import ThresholdCounts, threshold_counts
 from beyondchance.datasets import load_r
-from beyondchance.label_shift import estimate_performance
-from beyondchance.shift import SetStatistics, compare_classifiers, decompose, metrics_at
+from beyondchance.monitoring.label_free import estimate_performance
+from beyondchance.monitoring.decomposition import SetStatistics, compare_classifiers, decompose, metrics_at
 
 DATASETS = {"credit": "modeldata_credit_data", "default": "islr_default", "caravan": "islr_caravan"}
 PREVALENCES = (0.02, 0.05, 0.1, 0.2, 0.35, 0.5)

@@ -1,4 +1,4 @@
-"""Simulation study of multi-class monitoring (beyondchance.shift_multiclass).
+"""Simulation study of multi-class monitoring (beyondchance.monitoring.decomposition_multiclass).
 
 Population: the bundled credit data (modeldata_credit_data), the target its ``Home``
 column restricted to its three largest classes (owner, rent, parents).  A multinomial
@@ -19,7 +19,7 @@ R[k, j] = P(predicted j | true k).
              set drawn class-wise from the pool as above: coverage of the intervals of the
              expected one-vs-rest ROC AUCs (macro, weighted), log loss and Brier score
              (truth: the pool's class-conditional distributions at π,
-             :mod:`beyondchance.shift_probabilities`) and of their classifier effect (truth 0).
+             :mod:`beyondchance.monitoring.probabilities`) and of their classifier effect (truth 0).
 * probability tests — the verdict of ``compare`` on class probabilities: the share of
              replicates where "the classifier changed" (Holm over the 3 per-class tests and
              the classifier effects of the macro and weighted one-vs-rest ROC AUCs), reference
@@ -51,11 +51,11 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
-from beyondchance.confusion import ConfusionMatrix
+from beyondchance.measures.confusion import ConfusionMatrix
 from beyondchance.datasets import load_r
-from beyondchance.shift_multiclass import (ClassStatistics, compare_class_classifiers, decompose_classes,
+from beyondchance.monitoring.decomposition_multiclass import (ClassStatistics, compare_class_classifiers, decompose_classes,
                                            decompose_distributions, metrics_at_classes)
-from beyondchance.shift_probabilities import (DECOMPOSABLE_PROBABILITIES, ProbabilityStatistics,
+from beyondchance.monitoring.probabilities import (DECOMPOSABLE_PROBABILITIES, ProbabilityStatistics,
                                               metrics_at_probabilities)
 
 CLASSES = ("owner", "rent", "parents")
@@ -193,7 +193,7 @@ def probability_rejection_rate(pool: Pool, pi, reps: int, n: int, resamples: int
                                seed: int = 0) -> dict[str, float]:
     """Share of replicates where compare's verdict on class probabilities says the classifier
     changed ("any"), and where a per-class test / an AUC test rejects after Holm (5% level)."""
-    from beyondchance.report._compare_tasks import TESTED_AUCS, auc_tests
+    from beyondchance.report.compare_tasks import TESTED_AUCS, auc_tests
 
     rng = np.random.default_rng(seed)
     labels = list(range(len(CLASSES)))

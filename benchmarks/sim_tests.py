@@ -11,24 +11,24 @@ Scenarios
 * permutation tests (labels: exact mid-p, and the conservative exact p-value; scores:
   Monte Carlo, exact at n = 12, and the binned losses of 3,000 distinct scores on 200
   bins): random labels (π = 0.3), predictions independent of them;
-* row permutation tests (:mod:`beyondchance.permutation_rows`): weighted binary and
+* row permutation tests (:mod:`beyondchance.inference.permutation.rows`): weighted binary and
   multi-class rows (exponential weights), three-class probability rows (Dirichlet) and
   regression targets (normal or exponential) independent of the predictions; the
   permutation CLT of the squared error;
-* the permutation CLT of weighted cells (:mod:`beyondchance.permutation_clt`, the test of
+* the permutation CLT of weighted cells (:mod:`beyondchance.inference.permutation.clt`, the test of
   weighted rows beyond the row-draw budget and on DuckDB/Spark): weighted labels and
   scores independent of each other at n = 200 and 20,000 (exponential weights; log-normal
   at n = 200), three classes at n = 150 — measured in docs/howto/decide.rst;
-* the permutation CLT of the loss sum (:mod:`beyondchance.permutation_loss`, the test of
+* the permutation CLT of the loss sum (:mod:`beyondchance.inference.permutation.loss`, the test of
   the log loss and Brier score of probabilities beyond the row-draw budget and on
   DuckDB/Spark): labels independent of 3-class probability rows (Dirichlet) or of binary
   scores, exponential weights, n = 50 to 20,000 — measured below and in docs/howto/decide.rst;
 * the permutation CLT of the absolute-error and pinball loss sums
-  (:mod:`beyondchance.permutation_absolute`, the test of the MAE, pinball loss and their D²
+  (:mod:`beyondchance.inference.permutation.absolute_error`, the test of the MAE, pinball loss and their D²
   beyond the row-draw budget and on DuckDB/Spark): log-normal targets independent of
   normal predictions, weighted (exponential) and not, n = 200 and 20,000; n = 50, log-normal
   weights, discrete targets with ties, τ = 0.99 — measured below;
-* the permutation CLT of the one-vs-rest ROC AUCs (:mod:`beyondchance.permutation_auc`,
+* the permutation CLT of the one-vs-rest ROC AUCs (:mod:`beyondchance.inference.permutation.auc`,
   the test of the macro and prevalence-weighted ROC AUC of class probabilities beyond the
   row-draw budget and on DuckDB/Spark): labels independent of 3-class Dirichlet(1)
   probability rows, exponential weights or none, n = 200 and 20,000 — measured below and in
@@ -162,11 +162,11 @@ import time
 import numpy as np
 
 import beyondchance as bc
-from beyondchance.baselines import PinballLoss
-from beyondchance.curves import threshold_counts
-from beyondchance.permutation import permutation_tests_of_scores
-from beyondchance.permutation_clt import PermutationCells, clt_tests_of_labels, clt_tests_of_scores
-from beyondchance.permutation_rows import (
+from beyondchance.measures.losses import PinballLoss
+from beyondchance.measures.curves import threshold_counts
+from beyondchance.inference.permutation.permutation_test import permutation_tests_of_scores
+from beyondchance.inference.permutation.clt import PermutationCells, clt_tests_of_labels, clt_tests_of_scores
+from beyondchance.inference.permutation.rows import (
     binary_statistic,
     multiclass_statistic,
     probabilities_statistic,
@@ -191,7 +191,7 @@ def permutation_scenario(measure: str, n: int, rng: np.random.Generator, n_resam
 def binned_loss_scenario(measure: str, n: int, rng: np.random.Generator, n_resamples: int) -> float:
     """The report's test of a loss of more than MAX_SCORE_BINS distinct scores: the binned
     loss over PERMUTATION_BINS bins."""
-    from beyondchance.report._chance import PERMUTATION_BINS
+    from beyondchance.report.pvalues import PERMUTATION_BINS
 
     y = (rng.random(n) < 0.3).astype(int)
     tc = threshold_counts(y, rng.random(n))
@@ -215,7 +215,7 @@ def clt_scenario(measure: str, n: int, rng: np.random.Generator, n_resamples: in
     the labels: the permutation CLT of the weighted cells (the test the report uses beyond
     the row-draw budget and on DuckDB/Spark), the report's bins (one cell per distinct score
     up to 1,000, else 200)."""
-    from beyondchance.report._chance import _permutation_bins
+    from beyondchance.report.pvalues import _permutation_bins
 
     w = rng.exponential(size=n) if weights == "exponential" else rng.lognormal(0.0, 1.5, size=n)
     if k > 2:
@@ -235,11 +235,11 @@ def clt_scenario(measure: str, n: int, rng: np.random.Generator, n_resamples: in
 
 def loss_clt_scenario(measure: str, n: int, rng: np.random.Generator, k: int = 3, weighted: bool = True,
                       alpha: float = 1.0) -> float:
-    """The permutation CLT of the loss sum (:mod:`beyondchance.permutation_loss`, the test of
+    """The permutation CLT of the loss sum (:mod:`beyondchance.inference.permutation.loss`, the test of
     the log loss and Brier score beyond the row-draw budget and on DuckDB/Spark): labels
     (classes of prevalences 0.5, 0.3, 0.2; binary: π = 0.3) independent of the probability
     rows (Dirichlet(α); binary: uniform scores), exponential weights unless unweighted."""
-    from beyondchance.permutation_loss import PermutationLossSums
+    from beyondchance.inference.permutation.loss import PermutationLossSums
 
     w = rng.exponential(size=n) if weighted else None
     if k == 2:
@@ -255,12 +255,12 @@ def loss_clt_scenario(measure: str, n: int, rng: np.random.Generator, k: int = 3
 def absolute_clt_scenario(loss: str, n: int, rng: np.random.Generator, weighted: bool = True,
                           alpha: float = 0.9, weights: str = "exponential", discrete: bool = False) -> float:
     """The permutation CLT of the absolute-error or pinball loss sum
-    (:mod:`beyondchance.permutation_absolute`, the test of the MAE, the pinball loss and their
+    (:mod:`beyondchance.inference.permutation.absolute_error`, the test of the MAE, the pinball loss and their
     D² beyond the row-draw budget and on DuckDB/Spark): log-normal(0, 1) targets (skewed)
     independent of normal(1, 1) predictions (``discrete``: Poisson(2) targets and integer
     predictions 0..4, many ties), exponential (or log-normal(0, 1.5)) weights unless
     unweighted; the pinball loss of level ``alpha``."""
-    from beyondchance.permutation_absolute import absolute_loss_test
+    from beyondchance.inference.permutation.absolute_error import absolute_loss_test
 
     if discrete:
         y, pred = rng.poisson(2.0, size=n).astype(float), rng.integers(0, 5, size=n).astype(float)
@@ -270,11 +270,11 @@ def absolute_clt_scenario(loss: str, n: int, rng: np.random.Generator, weighted:
         else None
     return absolute_loss_test(y, pred, w, alpha=None if loss == "absolute" else alpha).pvalue
 def auc_clt_scenario(measure: str, n: int, rng: np.random.Generator, weighted: bool = True) -> float:
-    """The permutation CLT of the one-vs-rest ROC AUCs (:mod:`beyondchance.permutation_auc`,
+    """The permutation CLT of the one-vs-rest ROC AUCs (:mod:`beyondchance.inference.permutation.auc`,
     the test of the AUCs of class probabilities beyond the row-draw budget and on
     DuckDB/Spark): labels (prevalences 0.5, 0.3, 0.2) independent of Dirichlet(1) probability
     rows, exponential weights unless unweighted."""
-    from beyondchance.permutation_auc import PermutationAUCSums
+    from beyondchance.inference.permutation.auc import PermutationAUCSums
 
     w = rng.exponential(size=n) if weighted else None
     c = rng.choice(3, size=n, p=[0.5, 0.3, 0.2])
@@ -284,11 +284,11 @@ def auc_clt_scenario(measure: str, n: int, rng: np.random.Generator, weighted: b
 
 def ap_clt_scenario(measure: str, n: int, rng: np.random.Generator, weighted: bool = True,
                     n_resamples: int = 500) -> float:
-    """The joint permutation CLT of the one-vs-rest tables (:mod:`beyondchance.permutation_ap`,
+    """The joint permutation CLT of the one-vs-rest tables (:mod:`beyondchance.inference.permutation.average_precision`,
     the test of the average precisions of class probabilities beyond the row-draw budget):
     labels (prevalences 0.5, 0.3, 0.2) independent of Dirichlet(1) probability rows,
     exponential weights unless unweighted, 100 bins per column, ``n_resamples`` normal draws."""
-    from beyondchance.permutation_ap import PermutationAPTables, ap_clt_tests
+    from beyondchance.inference.permutation.average_precision import PermutationAPTables, ap_clt_tests
 
     w = rng.exponential(size=n) if weighted else None
     c = rng.choice(3, size=n, p=[0.5, 0.3, 0.2])
@@ -325,7 +325,7 @@ def regression_scenario(loss: str, n: int, rng: np.random.Generator, n_resamples
 
 
 def multiclass_scenario(measure: str, n: int, rng: np.random.Generator, n_resamples: int) -> float:
-    from beyondchance.permutation import permutation_test_of_matrix
+    from beyondchance.inference.permutation.permutation_test import permutation_test_of_matrix
 
     cm = np.zeros((3, 3))
     np.add.at(cm, (rng.integers(0, 3, n), rng.integers(0, 3, n)), 1)

@@ -1,4 +1,4 @@
-"""Prediction advantage (beyondchance.advantage): scikit-learn agreement, the PA paper's
+"""Prediction advantage (beyondchance.measures.advantage): scikit-learn agreement, the PA paper's
 worked examples, baseline sources, undefined cases, bad input and the PA–coverage curve.
 """
 
@@ -30,7 +30,7 @@ from beyondchance import (
     prediction_advantage,
     prediction_advantage_result,
 )
-from beyondchance.baselines import baseline_risk_is_zero
+from beyondchance.measures.losses import baseline_risk_is_zero
 from beyondchance.datasets import load_keel
 
 SK = settings(max_examples=60, deadline=None)

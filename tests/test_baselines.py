@@ -1,4 +1,4 @@
-"""Losses and their Bayesian marginal predictions (beyondchance.baselines).
+"""Losses and their Bayesian marginal predictions (beyondchance.measures.losses).
 
 The closed forms are checked against independent computations (scipy's entropy,
 numpy's weighted averages and quantiles, brute force over candidate constants),
@@ -32,7 +32,7 @@ from beyondchance import (
     loss_names,
     weighted_quantile,
 )
-from beyondchance.baselines import baseline_risk_is_zero
+from beyondchance.measures.losses import baseline_risk_is_zero
 
 FAST = settings(max_examples=40, deadline=None)
 SLOW = settings(max_examples=15, deadline=None)

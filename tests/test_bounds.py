@@ -6,7 +6,7 @@ a = FP, b = TP, c = FN, d = TN):
     PA ≤ TPR, PA ≤ TNR, PA ≤ BA, PA ≤ precision, PA ≤ recall, PA ≤ F1, PA ≤ κ,
 
 with PA = κ when the classes are balanced.  Every metric comes from the
-:mod:`beyondchance.metrics` registry; the PA is computed twice — from the registry
+:mod:`beyondchance.measures.registry` registry; the PA is computed twice — from the registry
 and by :func:`beyondchance.prediction_advantage` on a weighted four-row sample — and
 both must agree.
 """

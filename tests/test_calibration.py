@@ -14,7 +14,7 @@ from sklearn.calibration import calibration_curve
 from sklearn.metrics import brier_score_loss, d2_brier_score
 
 import beyondchance as bc
-from beyondchance.curves import ThresholdCounts
+from beyondchance.measures.curves import ThresholdCounts
 
 
 @st.composite

@@ -18,7 +18,7 @@ from click.testing import CliRunner
 
 from beyondchance import bootstrap_ci, outperformance_score
 from beyondchance.cli import main
-from beyondchance.demo import haberman_demo
+from beyondchance.report.demo import haberman_demo
 
 
 #: reference curves of the AUCs' OPS in the tests (fast on a cold cache)

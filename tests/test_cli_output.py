@@ -134,7 +134,7 @@ def test_the_report_fits_80_columns_without_truncating(tmp_path):
 def test_the_demo_table_fits_80_columns():
     from rich.console import Console
 
-    from beyondchance.demo import haberman_demo, render_haberman_demo
+    from beyondchance.report.demo import haberman_demo, render_haberman_demo
 
     result = haberman_demo(folds=3)
     buf = io.StringIO()

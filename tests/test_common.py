@@ -10,7 +10,7 @@ import pytest
 
 import beyondchance as bc
 from beyondchance import ConfusionMatrix
-from beyondchance.metrics import METRICS
+from beyondchance.measures.registry import METRICS
 
 RNG = np.random.default_rng(20261121)
 N = 400
@@ -98,6 +98,6 @@ def test_public_api_is_unique_and_importable():
 
 
 def test_registry_names_and_aliases_do_not_collide():
-    from beyondchance.metrics import ALIASES
+    from beyondchance.measures.registry import ALIASES
 
     assert not set(ALIASES) & set(METRICS)

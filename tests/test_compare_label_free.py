@@ -13,9 +13,9 @@ import pandas as pd
 import pytest
 
 from beyondchance import InvalidInputError, compare, estimate_performance
-from beyondchance.curves import threshold_counts
-from beyondchance.label_shift import estimate_from_statistics
-from beyondchance.stats import ValueHistogram
+from beyondchance.measures.curves import threshold_counts
+from beyondchance.monitoring.label_free import estimate_from_statistics
+from beyondchance.statistics.sufficient import ValueHistogram
 
 FAST = ["--n-resamples", "200", "--dbt-samples", "1024", "--format", "json"]
 

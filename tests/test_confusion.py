@@ -13,7 +13,7 @@ from hypothesis.extra.numpy import arrays
 
 import beyondchance as bc
 from beyondchance import ConfusionMatrix, InvalidInputError, UndefinedMeasureWarning
-from beyondchance.metrics import METRICS, get_metric
+from beyondchance.measures.registry import METRICS, get_metric
 
 TOL = 1e-12
 

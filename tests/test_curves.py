@@ -1,4 +1,4 @@
-"""Tests of beyondchance.curves: scikit-learn agreement, rate space, brute force, bad input."""
+"""Tests of beyondchance.measures.curves: scikit-learn agreement, rate space, brute force, bad input."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from sklearn import metrics as skm
 
 import beyondchance as bc
 from beyondchance import InvalidInputError, UndefinedMeasureError, UndefinedMeasureWarning
-from beyondchance.curves import (
+from beyondchance.measures.curves import (
     ThresholdCounts,
     auc_from_rates,
     ideal_auc,
@@ -239,8 +239,8 @@ def test_unweighted_counts_equal_the_weighted_algorithm(data):
 
 
 def test_long_curves_are_summed_by_blocks_without_changing_the_area():
-    from beyondchance.curves import _BLOCK, _auc_rates_dense, _auc_xy
-    from beyondchance.curves import _resolve_method as _resolve
+    from beyondchance.measures.curve_rates import _BLOCK, _auc_rates_dense, _auc_xy
+    from beyondchance.measures.curve_rates import _resolve_method as _resolve
 
     rng = np.random.default_rng(11)
     n = 6 * _BLOCK
@@ -270,7 +270,7 @@ def test_long_curves_are_summed_by_blocks_without_changing_the_area():
 def test_blocked_area_skips_a_long_run_at_the_origin():
     # a long run of copies of the end point (alpha, beta) = (0, 1), where q = 0 and
     # precision / lift are 0/0, lies entirely inside the first blocks
-    from beyondchance.curves import _BLOCK
+    from beyondchance.measures.curve_rates import _BLOCK
 
     m = 3 * _BLOCK
     alpha = np.concatenate([np.zeros(m), np.linspace(0, 1, 1001)[1:]])
@@ -434,7 +434,7 @@ def test_rate_functions_batched_equal_loop():
 
 def test_rate_functions_large_stack_by_groups_of_rows_equal_loop():
     """A stack of more than 2 * _BLOCK points is summed by groups of rows: same values."""
-    from beyondchance.curves import _BLOCK
+    from beyondchance.measures.curve_rates import _BLOCK
 
     rng = np.random.default_rng(5)
     rows = 2 * _BLOCK // 400 + 3

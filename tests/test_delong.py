@@ -10,8 +10,8 @@ from scipy import stats
 from sklearn.metrics import roc_auc_score
 
 import beyondchance as bc
-from beyondchance.curves import threshold_counts
-from beyondchance.delong import delong_covariance, delong_variance_of_counts
+from beyondchance.measures.curves import threshold_counts
+from beyondchance.inference.delong import delong_covariance, delong_variance_of_counts
 
 
 def quadratic_delong(is_pos: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -42,7 +42,7 @@ def test_fast_equals_quadratic_definition_with_ties(seed):
     np.testing.assert_allclose(cov, ref_cov, rtol=0, atol=1e-12)
     for r in range(3):
         assert abs(aucs[r] - roc_auc_score(is_pos, scores[r])) < 1e-12
-        # the one-set variance from the counts (the unpaired test of beyondchance.shift)
+        # the one-set variance from the counts (the unpaired test of beyondchance.monitoring.decomposition)
         auc, var = delong_variance_of_counts(threshold_counts(is_pos, scores[r]))
         assert abs(auc - ref_aucs[r]) < 1e-12 and abs(var - ref_cov[r, r]) < 1e-12
 

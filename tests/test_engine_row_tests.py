@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 import beyondchance as bc
-from beyondchance import permutation_rows as rows
+from beyondchance.inference.permutation import rows as rows
 from beyondchance.report import evaluate_source
 
 pytest.importorskip("duckdb")

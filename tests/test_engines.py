@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 
 import beyondchance as bc
 from beyondchance import InvalidInputError, compute_statistics
-from beyondchance.curves import ThresholdCounts
+from beyondchance.measures.curves import ThresholdCounts
 from beyondchance.engines import detect_engine
-from beyondchance.stats import SufficientStatistics
+from beyondchance.statistics.sufficient import SufficientStatistics
 
 REL = 1e-12
 
@@ -425,8 +425,8 @@ def test_weighted_labels_without_group_totals_get_no_cell_interval():
     """Weighted cells are not counts: without the grouped bootstrap's totals (an engine
     without a row order) the labeling metrics get no interval and a note — never a cell
     bootstrap of the weighted cells."""
-    from beyondchance.confusion import ConfusionMatrix
-    from beyondchance.report._core import _Collector, _Context
+    from beyondchance.measures.confusion import ConfusionMatrix
+    from beyondchance.report.assemble import _Collector, _Context
     from beyondchance.report.tasks.labels import NO_ROW_ORDER, labels_rows
 
     ctx = _Context(level=0.95, n_resamples=200, ci=True, seed=0, collector=_Collector(), step=lambda m: None,

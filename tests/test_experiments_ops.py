@@ -1,7 +1,7 @@
 """Quick runs of the OPS paper's reproductions (ops-figure1, ops-figure3, ops-tables-paper,
 ops-experiments), checked against the numbers printed in the paper.
 
-The paper values come from the transcription in ``beyondchance.experiments._paper_values_ops``
+The paper values come from the transcription in ``beyondchance.experiments.paper_values_ops``
 (checked by hand against the paper's Tables 4–9); our values are recomputed by the
 experiments from the printed (μ, π) and compared here with the stated tolerances.
 """
@@ -13,8 +13,8 @@ import pandas as pd
 import pytest
 
 from beyondchance.experiments import run_experiment
-from beyondchance.experiments import _paper_values_ops as paper
-from beyondchance.metrics import get_metric
+from beyondchance.experiments import paper_values_ops as paper
+from beyondchance.measures.registry import get_metric
 
 NAMES = ("ops-figure1", "ops-figure3", "ops-tables-paper", "ops-experiments")
 

@@ -15,7 +15,7 @@ from sklearn.metrics import cohen_kappa_score
 
 from beyondchance.datasets import UNAVAILABLE_KEEL
 from beyondchance.experiments import ExperimentContext, run_experiment
-from beyondchance.experiments._paper_values_pa_pure import PAPER_RANKS, TABLE_METHODS, TABLES, pure_table
+from beyondchance.experiments.paper_values_pa_pure import PAPER_RANKS, TABLE_METHODS, TABLES, pure_table
 from beyondchance.experiments.pure_examples import _bounds_draw, bias_accuracy_optimal, fairness_population
 from beyondchance.experiments.pure_tables import WILT_COUNTS, average_ranks, majority_accuracy_sd, wins_minus_losses
 

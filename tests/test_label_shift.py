@@ -14,7 +14,7 @@ import pytest
 import sklearn.metrics as skm
 
 from beyondchance import InvalidInputError, compare, estimate_performance
-from beyondchance.metrics import METRICS
+from beyondchance.measures.registry import METRICS
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -145,9 +145,9 @@ def test_label_free_intervals_em_bca_and_acc_percentile_on_the_same_resamples():
 
     from scipy import stats as sps
 
-    from beyondchance.curves import threshold_counts
-    from beyondchance.label_shift import EM_BINS, _acc, _coarse, _em, _em_variance, _variance_bias_scale, _window_bins
-    from beyondchance.shift import SetStatistics, _rates
+    from beyondchance.measures.curves import threshold_counts
+    from beyondchance.monitoring.label_free import EM_BINS, _acc, _coarse, _em, _em_variance, _variance_bias_scale, _window_bins
+    from beyondchance.monitoring.decomposition import SetStatistics, _rates
 
     rng = np.random.default_rng(9)
     y = (rng.random(400) < 0.3).astype(int)
@@ -207,9 +207,9 @@ def test_the_bootstrap_sd_matches_the_sampling_sd_of_the_estimate():
     # prevalence (30 pairs, 300 resamples) matches its sampling sd; resampling only the window
     # (as if the reference were known) falls well short, the reference contributing at least
     # as much as the window (docs/monitoring.md, "Why the label-free intervals fell short").
-    from beyondchance.curves import threshold_counts
-    from beyondchance.label_shift import EM_BINS, _bootstrap, _coarse, _estimator, _window_counts
-    from beyondchance.shift import SetStatistics
+    from beyondchance.measures.curves import threshold_counts
+    from beyondchance.monitoring.label_free import EM_BINS, _bootstrap, _coarse, _estimator, _window_counts
+    from beyondchance.monitoring.decomposition import SetStatistics
 
     rng = np.random.default_rng(11)
     n_ref, n = 1000, 2000
@@ -247,7 +247,7 @@ def test_em_intervals_correct_the_bias_of_the_plug_in_variance():
     # cells (10 bins, weakly separated, 300 positives in the reference, a window of 5,000 at
     # 30%), cell-level draws: the delta-method variance is the sampling variance, its plug-in
     # is biased low, and the mean scale is sqrt(V(θ) / E V(θ̂)) within 0.004.
-    from beyondchance.label_shift import _em, _em_variance, _variance_bias_scale
+    from beyondchance.monitoring.label_free import _em, _em_variance, _variance_bias_scale
 
     seed = 5
     print(f"seed {seed}")
@@ -279,9 +279,9 @@ def test_em_intervals_correct_the_bias_of_the_plug_in_variance():
 def test_em_bootstrap_draws_carry_the_variance_bias_scale():
     # The library's EM bootstrap multiplies the resampled deviations by that scale (and ACC's
     # are left alone): same resamples, with and without (seed 3).
-    from beyondchance.curves import threshold_counts
-    from beyondchance.label_shift import EM_BINS, _bootstrap, _coarse, _window_counts
-    from beyondchance.shift import SetStatistics
+    from beyondchance.measures.curves import threshold_counts
+    from beyondchance.monitoring.label_free import EM_BINS, _bootstrap, _coarse, _window_counts
+    from beyondchance.monitoring.decomposition import SetStatistics
 
     seed = 3
     print(f"seed {seed}")

@@ -11,9 +11,9 @@ from click.testing import CliRunner
 
 from beyondchance import InvalidInputError, estimate_performance
 from beyondchance.cli import main
-from beyondchance.curves import threshold_counts
-from beyondchance.label_shift import SUPPORT_LEVEL, _support_p_value
-from beyondchance.shift import SetStatistics
+from beyondchance.measures.curves import threshold_counts
+from beyondchance.monitoring.label_free import SUPPORT_LEVEL, _support_p_value
+from beyondchance.monitoring.decomposition import SetStatistics
 
 
 def _population(rng, pi, n):

@@ -42,7 +42,7 @@ from beyondchance.learn import (
     choose_threshold,
     tau_interval_iterations,
 )
-from beyondchance.pure import pure_accuracy_optimal_threshold
+from beyondchance.measures.pure_accuracy import pure_accuracy_optimal_threshold
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_theorem1 import gaussian_model  # noqa: E402

@@ -11,7 +11,7 @@ import pytest
 
 import beyondchance as bc
 from beyondchance.engines import compute_statistics
-from beyondchance.score_statistics import pa_coverage_from_counts
+from beyondchance.measures.binary_scores import pa_coverage_from_counts
 
 nbformat = pytest.importorskip("nbformat")
 nbclient = pytest.importorskip("nbclient")

@@ -20,7 +20,7 @@ from beyondchance import (
     outperformance_score,
     outperformance_score_ci,
 )
-from beyondchance.curves import gain_auc, lift_auc, precision_at_k, precision_at_recall
+from beyondchance.measures.curves import gain_auc, lift_auc, precision_at_k, precision_at_recall
 from beyondchance.outperformance import MulticlassOPSResult, OPSInterval
 
 

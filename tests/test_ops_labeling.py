@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 import beyondchance as bc
 from beyondchance import InvalidInputError, OPSResult, outperformance_score
-from beyondchance.metrics import METRICS, get_metric
+from beyondchance.measures.registry import METRICS, get_metric
 from beyondchance.outperformance import labeling as L
 from beyondchance.outperformance.labeling import (
     f1_outperformance_closed_form,

@@ -3,7 +3,7 @@
 Checked against: the OPS paper's Tables 6–9 and the numbers in its section 3.3 text
 (transcribed below), a naive recursive DBT sampler written from the paper's text
 (distributions compared by Kolmogorov–Smirnov tests), brute force (the reference metric
-recomputed on the same curves with ``beyondchance.curves``), the binomial standard error
+recomputed on the same curves with ``beyondchance.measures.curves``), the binomial standard error
 (against the spread over seeds), the gain = π/2 + (1 − π)·ROC identity, and linear
 invariance.
 """
@@ -16,7 +16,7 @@ import pytest
 from scipy import stats
 
 from beyondchance import InvalidInputError, UndefinedMeasureError, UndefinedMeasureWarning
-from beyondchance.curves import (
+from beyondchance.measures.curves import (
     auc_from_rates,
     ideal_auc,
     precision_at_recall,

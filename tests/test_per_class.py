@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from sklearn.metrics import f1_score, precision_recall_fscore_support, precision_score, recall_score
 
 import beyondchance as bc
-from beyondchance.confusion import ConfusionMatrix
+from beyondchance.measures.confusion import ConfusionMatrix
 from beyondchance.report import evaluate
 from beyondchance.report.per_class import confusion_rates, per_class_table
 

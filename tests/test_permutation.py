@@ -112,8 +112,8 @@ def test_monte_carlo_within_its_error_of_exact():
 
 
 def test_several_score_measures_share_the_draws():
-    from beyondchance.curves import threshold_counts
-    from beyondchance.permutation import permutation_test_of_scores, permutation_tests_of_scores
+    from beyondchance.measures.curves import threshold_counts
+    from beyondchance.inference.permutation.permutation_test import permutation_test_of_scores, permutation_tests_of_scores
 
     rng = np.random.default_rng(10)
     y = rng.integers(0, 2, 150)
@@ -130,9 +130,9 @@ def test_several_score_measures_share_the_draws():
 def test_binned_loss_equals_enumeration(loss):
     """Scores pooled into bins: the test of the loss of the binned scores (each bin's rows
     scored with its middle distinct score) equals full enumeration of that statistic."""
-    from beyondchance.curves import threshold_counts
-    from beyondchance.permutation import permutation_test_of_scores
-    from beyondchance.score_statistics import ScoreCells
+    from beyondchance.measures.curves import threshold_counts
+    from beyondchance.inference.permutation.permutation_test import permutation_test_of_scores
+    from beyondchance.measures.binary_scores import ScoreCells
 
     rng = np.random.default_rng(31)
     y = np.r_[np.ones(4, int), np.zeros(6, int)]
@@ -281,10 +281,10 @@ def test_report_pvalues_of_many_distinct_scores_pool_them():
     the scores into PERMUTATION_BINS bins of equal row count (the same test as
     permutation_tests_of_scores with those bins and the report's seed); up to it, one cell
     per distinct score (the bootstrap's cells)."""
-    from beyondchance.curves import threshold_counts
-    from beyondchance.permutation import permutation_tests_of_scores
-    from beyondchance.report._chance import PERMUTATION_BINS
-    from beyondchance.report._results import MAX_SCORE_BINS
+    from beyondchance.measures.curves import threshold_counts
+    from beyondchance.inference.permutation.permutation_test import permutation_tests_of_scores
+    from beyondchance.report.pvalues import PERMUTATION_BINS
+    from beyondchance.report.results import MAX_SCORE_BINS
 
     rng = np.random.default_rng(21)
     y = (rng.random(4000) < 0.3).astype(int)
@@ -338,7 +338,7 @@ def test_report_pvalues_from_its_statistics():
 
 
 def test_multiclass_from_the_confusion_matrix():
-    from beyondchance.permutation import permutation_test_of_matrix
+    from beyondchance.inference.permutation.permutation_test import permutation_test_of_matrix
 
     rng = np.random.default_rng(31)
     n = 240
@@ -365,7 +365,7 @@ def test_multiclass_from_the_confusion_matrix():
 
 
 def test_multiclass_type_one_error():
-    from beyondchance.permutation import permutation_test_of_matrix
+    from beyondchance.inference.permutation.permutation_test import permutation_test_of_matrix
 
     rng = np.random.default_rng(32)
     reps, rejected = 300, 0

@@ -12,10 +12,10 @@ import pandas as pd
 import pytest
 
 import beyondchance as bc
-from beyondchance import permutation_absolute as pa
-from beyondchance import permutation_rows as rows
-from beyondchance.baselines import PinballLoss
-from beyondchance.permutation_absolute import AbsoluteErrorHistograms, absolute_loss_moments, absolute_loss_test
+from beyondchance.inference.permutation import absolute_error as pa
+from beyondchance.inference.permutation import rows as rows
+from beyondchance.measures.losses import PinballLoss
+from beyondchance.inference.permutation.absolute_error import AbsoluteErrorHistograms, absolute_loss_moments, absolute_loss_test
 
 OPTIONS = dict(n_resamples=300, dbt_samples=256, random_state=5)
 

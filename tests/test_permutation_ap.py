@@ -1,5 +1,5 @@
 """The joint permutation CLT of the one-vs-rest tables of class probabilities
-(beyondchance.permutation_ap): its moments against the exact permutation law and its normal
+(beyondchance.inference.permutation.average_precision): its moments against the exact permutation law and its normal
 draws, its p-value against the row test, the report beyond the row budget, and its type-I
 error."""
 
@@ -8,7 +8,7 @@ import itertools
 import numpy as np
 import pytest
 
-from beyondchance.permutation_ap import (
+from beyondchance.inference.permutation.average_precision import (
     AP_CLT_METHOD,
     AP_NAMES,
     PermutationAPTables,
@@ -17,7 +17,7 @@ from beyondchance.permutation_ap import (
     bins_of_counts,
     column_bins,
 )
-from beyondchance.permutation_rows import probabilities_statistic, row_permutation_tests
+from beyondchance.inference.permutation.rows import probabilities_statistic, row_permutation_tests
 from test_permutation_auc import _frame, _reports
 from test_permutation_loss import _weak_probabilities
 
@@ -130,7 +130,7 @@ def test_report_beyond_the_budget_gets_the_pvalue(weight, monkeypatch):
     that of ap_clt_tests of the rows with the report's seed and resamples."""
     import warnings
 
-    import beyondchance.permutation_rows as rows
+    import beyondchance.inference.permutation.rows as rows
     from beyondchance.report import evaluate
 
     monkeypatch.setattr(rows, "ROW_BUDGET", 100 * 3000)
@@ -176,7 +176,7 @@ def test_engine_gives_the_memory_pvalue_beyond_the_budget(engine, weight, monkey
     the memory report's AP p-values: the same bins, the same draws with the same seed."""
     if engine == "duckdb":
         pytest.importorskip("duckdb")
-    import beyondchance.permutation_rows as rows
+    import beyondchance.inference.permutation.rows as rows
 
     monkeypatch.setattr(rows, "ROW_BUDGET", 100 * 3000)
     eng, mem = _reports(_frame(3000, 4), engine, weight=weight)
@@ -190,7 +190,7 @@ def test_queries_give_the_memory_tables():
     """The statistics of ap_query on DuckDB (ties, −0.0 and 0.0, binned scores or not) are
     those of the rows in memory: the same bins, crosstabs, Σw and Σw² per class."""
     duckdb = pytest.importorskip("duckdb")
-    from beyondchance.permutation_ap import ap_query, ap_tables_of_query
+    from beyondchance.inference.permutation.average_precision import ap_query, ap_tables_of_query
 
     frame = _frame(4000, 6)
     frame["p1"] = np.round(frame["p1"], 2)  # ties
@@ -211,7 +211,7 @@ def test_queries_give_the_memory_tables():
 
 def test_bins_of_counts_are_bin_starts():
     """The rule of bins_of_counts (which the SQL repeats) gives the bins of bin_starts."""
-    from beyondchance.score_statistics import bin_starts
+    from beyondchance.measures.binary_scores import bin_starts
 
     rng = np.random.default_rng(0)
     for t in range(500):
@@ -223,7 +223,7 @@ def test_bins_of_counts_are_bin_starts():
 
 
 def test_spark_gives_the_memory_pvalue_beyond_the_budget(spark, monkeypatch):
-    import beyondchance.permutation_rows as rows
+    import beyondchance.inference.permutation.rows as rows
 
     monkeypatch.setattr(rows, "ROW_BUDGET", 100 * 600)
     eng, mem = _reports(_frame(600, 8), "spark", spark=spark, weight="w")

@@ -1,5 +1,5 @@
 """The permutation CLT of the one-vs-rest ROC AUCs of class probabilities
-(beyondchance.permutation_auc): its mean and variance against the exact permutation law and
+(beyondchance.inference.permutation.auc): its mean and variance against the exact permutation law and
 Monte Carlo permutations, its p-value against the row test, memory against the engines
 beyond the row budget, and its type-I error."""
 
@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 
 from beyondchance._warnings import InvalidInputError
-from beyondchance.permutation_auc import AUC_NAMES, PermutationAUCSums, mid_rank_fractions
-from beyondchance.permutation_rows import probabilities_statistic, row_permutation_tests
+from beyondchance.inference.permutation.auc import AUC_NAMES, PermutationAUCSums, mid_rank_fractions
+from beyondchance.inference.permutation.rows import probabilities_statistic, row_permutation_tests
 from test_permutation_loss import _weak_probabilities, quick_rejection_rate
 
 NAMES = AUC_NAMES
@@ -132,7 +132,7 @@ def test_duckdb_gives_the_memory_pvalue_beyond_the_budget(weight, monkeypatch):
     """Beyond the row budget the memory report's ROC AUC p-values (ranks of the rows) equal
     DuckDB's (the rank query)."""
     pytest.importorskip("duckdb")
-    import beyondchance.permutation_rows as rows
+    import beyondchance.inference.permutation.rows as rows
 
     monkeypatch.setattr(rows, "ROW_BUDGET", 100 * 3000)
     eng, mem = _reports(_frame(3000, 4), "duckdb", weight=weight)
@@ -149,7 +149,7 @@ def test_duckdb_binned_ranks_are_the_binned_aucs(monkeypatch):
     """--score-bins: the ranks are those of the bins floor(p · bins), whose AUC the report
     shows — the sums of the rank query equal of_proba(score_bins=…) of the rows."""
     pytest.importorskip("duckdb")
-    import beyondchance.permutation_rows as rows
+    import beyondchance.inference.permutation.rows as rows
 
     monkeypatch.setattr(rows, "ROW_BUDGET", 100 * 3000)
     frame = _frame(3000, 5)
@@ -164,7 +164,7 @@ def test_duckdb_binned_ranks_are_the_binned_aucs(monkeypatch):
 def test_rank_query_sums_equal_the_memory_sums():
     """The sums of auc_rank_query on DuckDB are those of the rows in memory."""
     duckdb = pytest.importorskip("duckdb")
-    from beyondchance.permutation_auc import auc_rank_query, auc_sums_of_query
+    from beyondchance.inference.permutation.auc import auc_rank_query, auc_sums_of_query
 
     frame = _frame(1000, 6)
     frame["p1"] = np.round(frame["p1"], 2)  # ties
@@ -180,7 +180,7 @@ def test_rank_query_sums_equal_the_memory_sums():
 
 
 def test_spark_gives_the_memory_pvalue_beyond_the_budget(spark, monkeypatch):
-    import beyondchance.permutation_rows as rows
+    import beyondchance.inference.permutation.rows as rows
 
     monkeypatch.setattr(rows, "ROW_BUDGET", 100 * 600)
     eng, mem = _reports(_frame(600, 8), "spark", spark=spark, weight="w")

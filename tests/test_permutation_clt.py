@@ -13,10 +13,10 @@ import pandas as pd
 import pytest
 
 import beyondchance as bc
-import beyondchance.permutation_rows as rows
+import beyondchance.inference.permutation.rows as rows
 from beyondchance.engines import compute_statistics
-from beyondchance.permutation_clt import CLT_METHOD, PermutationCells, clt_tests_of_labels, clt_tests_of_scores
-from beyondchance.permutation_rows import binary_statistic, multiclass_statistic, row_permutation_tests
+from beyondchance.inference.permutation.clt import CLT_METHOD, PermutationCells, clt_tests_of_labels, clt_tests_of_scores
+from beyondchance.inference.permutation.rows import binary_statistic, multiclass_statistic, row_permutation_tests
 
 LOSSES = ("log_loss", "brier")
 
@@ -207,7 +207,7 @@ def test_type_one_error_quick(kind, n):
 def test_squared_error_sums_merge_and_equal_the_rows():
     """Weighted regression: the squared error's CLT from SquaredErrorSums (what an engine sums)
     equals squared_loss_test on the rows; chunks summed around other shifts merge exactly."""
-    from beyondchance.permutation_rows import SquaredErrorSums, squared_loss_test
+    from beyondchance.inference.permutation.rows import SquaredErrorSums, squared_loss_test
 
     rng = np.random.default_rng(10)
     n = 500

@@ -1,4 +1,4 @@
-"""The permutation CLT of the log loss and Brier score (beyondchance.permutation_loss)."""
+"""The permutation CLT of the log loss and Brier score (beyondchance.inference.permutation.loss)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 
 from beyondchance._warnings import InvalidInputError
-from beyondchance.baselines import get_loss
-from beyondchance.permutation_loss import PermutationLossSums, class_losses
+from beyondchance.measures.losses import get_loss
+from beyondchance.inference.permutation.loss import PermutationLossSums, class_losses
 
 
 def _loss_sum(loss: str, codes: np.ndarray, proba: np.ndarray, w: np.ndarray) -> float:
@@ -41,7 +41,7 @@ def test_moments_equal_the_exact_permutation_moments(loss, n):
 @pytest.mark.parametrize("loss", ["log_loss", "brier"])
 def test_binary_scores_moments_exact(loss):
     """Binary scores (K = 2, the binary report's losses): exact moments at n = 7."""
-    from beyondchance.score_statistics import loss_terms
+    from beyondchance.measures.binary_scores import loss_terms
 
     rng = np.random.default_rng(3)
     n = 7
@@ -108,7 +108,7 @@ def _weak_probabilities(n, seed, signal=0.03):
 def test_clt_agrees_with_the_row_permutation_test(seed):
     """n = 2,000, weighted 3-class probabilities and binary scores, weak signal: the CLT's
     p-values, null mean and sd are the row Monte Carlo test's (4,000 draws) within its error."""
-    from beyondchance.permutation_rows import binary_statistic, probabilities_statistic, row_permutation_tests
+    from beyondchance.inference.permutation.rows import binary_statistic, probabilities_statistic, row_permutation_tests
 
     n = 2000
     y, proba, w = _weak_probabilities(n, seed, signal=0.004)  # p-values from 0.05 to 0.3
@@ -164,7 +164,7 @@ def test_type_one_error_quick(case):
 def test_many_classes_have_no_sums():
     """Beyond MAX_LOSS_CLASSES classes the K × K cross moments are not summed."""
     from beyondchance.engines.memory import probability_statistics
-    from beyondchance.permutation_loss import MAX_LOSS_CLASSES
+    from beyondchance.inference.permutation.loss import MAX_LOSS_CLASSES
 
     k = MAX_LOSS_CLASSES + 1
     rng = np.random.default_rng(0)
@@ -200,7 +200,7 @@ def test_duckdb_gives_the_memory_loss_pvalue_beyond_the_budget(weight, monkeypat
     """3-class probabilities: DuckDB's log loss and Brier p-values (the CLT from its sums)
     equal the memory report's beyond the row budget (the CLT from the rows)."""
     pytest.importorskip("duckdb")
-    import beyondchance.permutation_rows as rows
+    import beyondchance.inference.permutation.rows as rows
 
     monkeypatch.setattr(rows, "ROW_BUDGET", 100 * 3000)
     eng, mem = _reports(_frame(3000, 4), "duckdb", weight=weight)
@@ -217,7 +217,7 @@ def test_duckdb_weighted_binned_scores_get_the_loss_test(monkeypatch):
     pytest.importorskip("duckdb")
     import warnings
 
-    import beyondchance.permutation_rows as rows
+    import beyondchance.inference.permutation.rows as rows
     from beyondchance.report import evaluate_source
 
     monkeypatch.setattr(rows, "ROW_BUDGET", 100 * 2000)
@@ -248,8 +248,8 @@ def test_spark_sums_equal_the_memory_sums(spark):
 def test_bad_rows_are_errors_not_numbers():
     """A negative weight or a NaN score was summed into a p-value (0.565, 0.327) or gave nan;
     the CLTs of the loss, the AUC and the absolute error now refuse them."""
-    from beyondchance.permutation_absolute import absolute_loss_test
-    from beyondchance.permutation_auc import PermutationAUCSums
+    from beyondchance.inference.permutation.absolute_error import absolute_loss_test
+    from beyondchance.inference.permutation.auc import PermutationAUCSums
 
     y, proba, w = _weak_probabilities(60, 5)
     w[0] = -1.0

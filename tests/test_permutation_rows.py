@@ -13,11 +13,11 @@ import pytest
 import sklearn.metrics as skm
 
 import beyondchance as bc
-from beyondchance.baselines import PinballLoss
-from beyondchance import permutation_rows as rows
-from beyondchance.curves import threshold_counts
-from beyondchance.permutation import permutation_tests_of_scores
-from beyondchance.permutation_rows import (
+from beyondchance.measures.losses import PinballLoss
+from beyondchance.inference.permutation import rows as rows
+from beyondchance.measures.curves import threshold_counts
+from beyondchance.inference.permutation.permutation_test import permutation_tests_of_scores
+from beyondchance.inference.permutation.rows import (
     binary_statistic,
     multiclass_statistic,
     permutation_draws,
@@ -100,7 +100,7 @@ def test_squared_loss_moments_equal_enumeration():
 
     assert abs(squared_loss_test(y, p).pvalue - norm.sf(z)) < 1e-12
     # from the statistics (every engine): the moments of y and of the predictions, the squared-error sum
-    from beyondchance.stats import Moments
+    from beyondchance.statistics.sufficient import Moments
 
     t = squared_loss_test_of_moments(50, Moments.from_values(y), Moments.from_values(p), np.sum((y - p) ** 2))
     r0 = squared_loss_test(y, p)
@@ -262,7 +262,7 @@ def test_weighted_report_rows_test_the_rows_own_values():
 
 
 def test_beyond_the_draw_budget_the_rows_say_why(monkeypatch):
-    import beyondchance.permutation_rows as rows
+    import beyondchance.inference.permutation.rows as rows
 
     monkeypatch.setattr(rows, "ROW_BUDGET", 100 * 150)  # 100 draws of 150 rows: below MIN_DRAWS
     rng = np.random.default_rng(8)

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 import beyondchance as bc
 from beyondchance.outperformance.dbt import sample_dbt
 from beyondchance.outperformance.scoring import reference_distribution, scoring_metric_from_rates
-from beyondchance.prg import prg_auc_from_rates
+from beyondchance.measures.precision_recall_gain import prg_auc_from_rates
 
 
 # --- the reference implementation, transcribed (loops, dict of arrays, as the original) ---

@@ -15,7 +15,7 @@ import math
 import numpy as np
 import pytest
 
-from beyondchance.experiments._paper_values_ops import TABLE4, TABLE6_7
+from beyondchance.experiments.paper_values_ops import TABLE4, TABLE6_7
 from beyondchance.outperformance import scoring, shipped
 from beyondchance.outperformance.curves import DEFAULT_LEVELS
 from beyondchance.outperformance.dbt import clear_reference_cache

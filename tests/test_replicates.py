@@ -1,4 +1,4 @@
-"""The grouped Poisson bootstrap (beyondchance.replicates): one hash and equal totals on every engine."""
+"""The grouped Poisson bootstrap (beyondchance.inference.poisson_bootstrap): one hash and equal totals on every engine."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 
 from beyondchance._warnings import InvalidInputError
 from beyondchance.engines import compute_group_totals
-from beyondchance.replicates import (
+from beyondchance.inference.poisson_bootstrap import (
     DEFAULT_GROUPS, GroupTotals, group_totals_from_arrays, hash_sql, labeling_intervals, probability_intervals,
     regression_intervals, row_groups,
 )

@@ -13,7 +13,7 @@ import sklearn.metrics as skm
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from beyondchance.replicates import group_totals_from_arrays, labeling_intervals
+from beyondchance.inference.poisson_bootstrap import group_totals_from_arrays, labeling_intervals
 from beyondchance import (
     InvalidInputError,
     UndefinedMeasureError,
@@ -24,10 +24,10 @@ from beyondchance import (
     prediction_advantage,
     weighted_quantile,
 )
-from beyondchance.curves import threshold_counts
+from beyondchance.measures.curves import threshold_counts
 from beyondchance.datasets import load_keel
 from beyondchance.report import compare, detect_task, evaluate, evaluate_counts
-from beyondchance.score_statistics import (
+from beyondchance.measures.binary_scores import (
     ScoreCells,
     compress_counts,
     confusion_at_threshold,

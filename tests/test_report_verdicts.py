@@ -201,7 +201,7 @@ def test_interval_ends_beyond_the_range_keep_the_ops(holdout):
 def test_the_demo_drops_no_ops(tmp_path):
     from rich.console import Console
 
-    from beyondchance.demo import run_demo
+    from beyondchance.report.demo import run_demo
 
     buf = io.StringIO()
     with warnings.catch_warnings():

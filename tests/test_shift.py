@@ -16,9 +16,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from beyondchance import InvalidInputError, compare
-from beyondchance.curves import threshold_counts
-from beyondchance.metrics import METRICS
-from beyondchance.shift import DECOMPOSABLE, SetStatistics, classifier_change_tests, decompose, holm_adjust
+from beyondchance.measures.curves import threshold_counts
+from beyondchance.measures.registry import METRICS
+from beyondchance.monitoring.decomposition import DECOMPOSABLE, SetStatistics, classifier_change_tests, decompose, holm_adjust
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -229,7 +229,7 @@ def test_decomposition_intervals_are_scipys_bca_on_the_same_resamples():
     # cells (one row out of each non-empty cell, times its rows) is the jackknife of the rows
     from scipy import stats as sps
 
-    from beyondchance.shift import _reference_draws, _values
+    from beyondchance.monitoring.decomposition import _reference_draws, _values
 
     rng = np.random.default_rng(8)
     yr = (rng.random(300) < 0.2).astype(int)

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from scipy import stats as sps
 
 from beyondchance import InvalidInputError, compare
-from beyondchance.confusion import ConfusionMatrix
-from beyondchance.shift_multiclass import (ClassStatistics, class_change_tests, compare_class_classifiers,
+from beyondchance.measures.confusion import ConfusionMatrix
+from beyondchance.monitoring.decomposition_multiclass import (ClassStatistics, class_change_tests, compare_class_classifiers,
                                            decompose_classes, metrics_at_classes)
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 from sklearn.metrics import log_loss, roc_auc_score
 
 import beyondchance as bc
-from beyondchance.shift_multiclass import decompose_distributions
-from beyondchance.shift_probabilities import (DECOMPOSABLE_PROBABILITIES, ProbabilityStatistics,
+from beyondchance.monitoring.decomposition_multiclass import decompose_distributions
+from beyondchance.monitoring.probabilities import (DECOMPOSABLE_PROBABILITIES, ProbabilityStatistics,
                                               metrics_at_probabilities)
 
 NAMES = list(DECOMPOSABLE_PROBABILITIES)
@@ -254,7 +254,7 @@ def test_simulation_quick_coverage():
 def test_bca_p_value_inverts_the_interval(seed):
     """p ≤ 1 − level exactly when the level's BCa interval (shifted onto the exact estimate)
     excludes 0 — up to the percentiles' discreteness — with and without the acceleration."""
-    from beyondchance.shift import _interval, bca_p_value
+    from beyondchance.monitoring.decomposition import _interval, bca_p_value
 
     rng = np.random.default_rng(seed)
     draws = rng.gamma(4.0, 0.01, 2000) - 0.04 + rng.normal(0, 0.02)  # skewed, centre anywhere near 0
@@ -295,7 +295,7 @@ def test_changed_probabilities_are_detected_by_the_auc_tests():
 def test_bca_p_value_when_every_draw_lies_on_one_side():
     """Every draw above the estimate (ẑ₀ infinite): the interval falls back to an end of the
     draws, and the p-value is finite and agrees with it — it was nan, dropping the test."""
-    from beyondchance.shift import _interval, bca_p_value
+    from beyondchance.monitoring.decomposition import _interval, bca_p_value
 
     rng = np.random.default_rng(3)
     draws = rng.uniform(0.01, 0.1, 500)

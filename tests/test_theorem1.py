@@ -16,7 +16,7 @@ from scipy.stats import norm
 
 import beyondchance as bc
 from beyondchance import InvalidInputError, UndefinedMeasureError, UndefinedMeasureWarning
-from beyondchance.pure import PureAccuracyOptimalThreshold, pure_accuracy_optimal_threshold
+from beyondchance.measures.pure_accuracy import PureAccuracyOptimalThreshold, pure_accuracy_optimal_threshold
 
 
 def expected_pa(eta, w, positive):

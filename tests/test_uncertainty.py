@@ -24,8 +24,8 @@ from beyondchance import (
     UndefinedMeasureWarning,
     bootstrap_ci,
 )
-from beyondchance.metrics import METRICS, get_metric
-from beyondchance.uncertainty import _ConfusionStatistic
+from beyondchance.measures.registry import METRICS, get_metric
+from beyondchance.inference.bootstrap import _ConfusionStatistic
 
 
 def _quiet(func, *args, **kwargs):

@@ -27,7 +27,7 @@ from beyondchance import (
     bootstrap_ci,
     prediction_advantage,
 )
-from beyondchance import uncertainty as unc
+from beyondchance.inference import bootstrap as unc
 
 
 def generic(y_true, y_pred, sample_weight=None, **options):

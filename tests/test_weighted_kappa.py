@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import beyondchance as bc
-from beyondchance.confusion import metric_from_matrices
+from beyondchance.measures.confusion import metric_from_matrices
 
 WEIGHTS = ("linear", "quadratic")
 

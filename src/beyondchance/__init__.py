@@ -15,14 +15,14 @@ from ._warnings import (
     UndefinedMeasureError,
     UndefinedMeasureWarning,
 )
-from .advantage import (
+from .measures.advantage import (
     PACoverageCurve,
     PredictionAdvantageResult,
     pa_coverage_curve,
     prediction_advantage,
     prediction_advantage_result,
 )
-from .baselines import (
+from .measures.losses import (
     AbsoluteLoss,
     BayesMarginalPrediction,
     BrierLoss,
@@ -39,8 +39,8 @@ from .baselines import (
     loss_names,
     weighted_quantile,
 )
-from .confusion import ConfusionMatrix
-from .curves import (
+from .measures.confusion import ConfusionMatrix
+from .measures.curves import (
     CURVES,
     Curve,
     ThresholdCounts,
@@ -66,9 +66,9 @@ from .curves import (
     threshold_counts,
     value_at_from_rates,
 )
-from .metrics import METRICS, LabelingMetric, get_metric, metric_names
-from .pure import pure_accuracy, pure_loss, random_accuracy
-from .pure import PureAccuracyOptimalThreshold, pure_accuracy_optimal_threshold
+from .measures.registry import METRICS, LabelingMetric, get_metric, metric_names
+from .measures.pure_accuracy import pure_accuracy, pure_loss, random_accuracy
+from .measures.pure_accuracy import PureAccuracyOptimalThreshold, pure_accuracy_optimal_threshold
 from .outperformance import OPSResult, outperformance_score
 from .outperformance.curves import OPSCurve, ops_lift_curve, ops_precision_recall_curve
 from .outperformance.extensions import (
@@ -77,25 +77,25 @@ from .outperformance.extensions import (
     multiclass_outperformance_score,
     outperformance_score_ci,
 )
-from .uncertainty import BootstrapResult, ConfidenceInterval, bootstrap_ci
-from .stats import BinnedScoreCounts, LabelCounts, LossSums, Moments, SufficientStatistics, ValueHistogram
+from .inference.bootstrap import BootstrapResult, ConfidenceInterval, bootstrap_ci
+from .statistics.sufficient import BinnedScoreCounts, LabelCounts, LossSums, Moments, SufficientStatistics, ValueHistogram
 from .engines import compute_statistics
-from .streaming import StatisticsAccumulator
+from .engines.accumulator import StatisticsAccumulator
 from .report import Comparison, MetricResult, Report, compare, evaluate
-from .delong import DeLongResult, delong_test
-from .decision_curve import DecisionCurve, decision_curve, net_benefit
-from .permutation import PermutationTestResult, permutation_test
+from .inference.delong import DeLongResult, delong_test
+from .measures.decision_curve import DecisionCurve, decision_curve, net_benefit
+from .inference.permutation.permutation_test import PermutationTestResult, permutation_test
 from .report.model_comparison import ModelComparison, ModelDifference, compare_models
 from .report.gates import CheckResult, RequirementResult
-from .scorers import get_scorer, make_scorer, scorer_names
-from .calibration import (
+from .learn.scorers import get_scorer, make_scorer, scorer_names
+from .measures.calibration import (
     BrierDecomposition,
     ReliabilityTable,
     brier_score_decomposition,
     expected_calibration_error,
     reliability_table,
 )
-from .prg import PRGCurve, precision_recall_gain_curve, prg_auc
+from .measures.precision_recall_gain import PRGCurve, precision_recall_gain_curve, prg_auc
 from .display import (
     DecisionCurveDisplay,
     GainDisplay,
@@ -107,9 +107,9 @@ from .display import (
     ReliabilityDisplay,
 )
 from .report.per_class import PerClassTable
-from .shift import ClassifierChange, ClassifierTest, Decomposition
-from .label_shift import LabelFreeEstimate, ProjectedMetric, estimate_from_statistics, estimate_performance
-from .report._compare_tasks import TargetShift
+from .monitoring.decomposition import ClassifierChange, ClassifierTest, Decomposition
+from .monitoring.label_free import LabelFreeEstimate, ProjectedMetric, estimate_from_statistics, estimate_performance
+from .report.compare_tasks import TargetShift
 
 __version__ = "0.1.0"
 

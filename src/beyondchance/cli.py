@@ -285,7 +285,7 @@ def _check_out(out: Path | None, inputs: list[str]) -> None:
         raise InvalidInputError(f"--out {out}: the directory {out.parent} does not exist")
     if not out.exists():
         return
-    from .engines._files import local_files
+    from .engines.files import local_files
 
     for src in inputs:
         for path in local_files([src]) if src != "-" else []:
@@ -313,7 +313,7 @@ def _eval_kwargs(opts: dict[str, Any], y_true: Any) -> dict[str, Any]:
 def _engine_source(file: str, engine: str) -> str:
     """A file or glob pattern for an engine that reads the files itself (a file that exists is
     that file, even with ``[ ]`` in its name: the engines read it literally)."""
-    from .engines._files import is_glob
+    from .engines.files import is_glob
 
     if file == "-":
         raise InvalidInputError(f"--engine {engine} reads files, not stdin; use --engine memory for '-'")
@@ -813,7 +813,7 @@ def demo(folds: int, seed: int, out: Path, no_html: bool, dbt_samples: int | Non
     Example:
       beyondchance demo --folds 5 --seed 1 --out demo.html
     """
-    from .demo import run_demo
+    from .report.demo import run_demo
     from .report.render_terminal import _console
 
     if not no_html:

@@ -1,6 +1,6 @@
 """The decision-curve display: net benefit against threshold probability with treat-all and
 treat-none, and optionally the prediction advantage of the cost-weighted 0/1 loss
-(:mod:`beyondchance.decision_curve`)."""
+(:mod:`beyondchance.measures.decision_curve`)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from ..decision_curve import DecisionCurve, decision_curve
+from ..measures.decision_curve import DecisionCurve, decision_curve
 
 __all__ = ["DecisionCurveDisplay"]
 
@@ -18,7 +18,7 @@ class DecisionCurveDisplay:
 
     Parameters
     ----------
-    curve : :class:`~beyondchance.decision_curve.DecisionCurve`
+    curve : :class:`~beyondchance.measures.decision_curve.DecisionCurve`
     name : str, optional, the model's name in the legend
 
     Attributes
@@ -80,7 +80,7 @@ class DecisionCurveDisplay:
     def from_predictions(cls, y_true: Any, y_score: Any, *, thresholds: Any = None, sample_weight: Any = None,
                          pos_label: Any = None, name: str | None = None, ax: Any = None,
                          advantage: bool = False) -> "DecisionCurveDisplay":
-        """Compute the decision curve (:func:`beyondchance.decision_curve`) and plot it."""
+        """Compute the decision curve (:func:`beyondchance.measures.decision_curve`) and plot it."""
         curve = decision_curve(y_true, y_score, thresholds=thresholds, sample_weight=sample_weight,
                                pos_label=pos_label)
         return cls(curve, name=name).plot(ax, advantage=advantage)

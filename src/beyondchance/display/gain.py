@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from ..curves import gain_curve
+from ..measures.curves import gain_curve
 from ._base import CurveDisplay, check_defined
 
 __all__ = ["GainDisplay"]

@@ -6,8 +6,8 @@ from typing import Any
 
 import numpy as np
 
-from ..advantage import pa_coverage_curve
-from ..baselines import get_loss
+from ..measures.advantage import pa_coverage_curve
+from ..measures.losses import get_loss
 from ._base import CurveDisplay
 
 __all__ = ["PACoverageDisplay"]

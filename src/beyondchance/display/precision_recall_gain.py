@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from ..prg import precision_recall_gain_curve
+from ..measures.precision_recall_gain import precision_recall_gain_curve
 from ._base import CurveDisplay, check_defined
 
 __all__ = ["PrecisionRecallGainDisplay"]

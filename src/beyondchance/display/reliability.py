@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from ..calibration import reliability_table
+from ..measures.calibration import reliability_table
 from ._base import CurveDisplay
 
 __all__ = ["ReliabilityDisplay"]

@@ -1,4 +1,4 @@
-r"""Engines: compute the sufficient statistics of :mod:`beyondchance.stats` from a source.
+r"""Engines: compute the sufficient statistics of :mod:`beyondchance.statistics.sufficient` from a source.
 
 =========  ==============================================  =====================================
 engine     sources                                         how
@@ -15,7 +15,7 @@ spark      ``pyspark.sql.DataFrame``; paths read by Spark  the same SQL in Spark
 
 ``engine="auto"`` picks memory for arrays and in-memory tables, duckdb for paths and
 DuckDB relations, spark for Spark DataFrames.  Every engine returns the same
-:class:`~beyondchance.stats.SufficientStatistics`: identical counts, sums equal to
+:class:`~beyondchance.statistics.sufficient.SufficientStatistics`: identical counts, sums equal to
 rounding (the order of floating-point summation differs).
 """
 
@@ -27,7 +27,7 @@ from typing import Any, Literal
 import numpy as np
 
 from .._warnings import InvalidInputError
-from ..stats import SufficientStatistics
+from ..statistics.sufficient import SufficientStatistics
 
 __all__ = ["compute_statistics", "compute_group_totals", "ENGINES", "detect_engine"]
 
@@ -91,13 +91,13 @@ def compute_statistics(
         regression when y_true and y_pred are floating point, else labels), or
         ``"binary"``, ``"labels"``, ``"probabilities"``, ``"regression"``
     statistics : the statistics to compute, a subset of the task's
-        (``beyondchance.stats.STATISTICS``); default all
+        (``beyondchance.statistics.sufficient.STATISTICS``); default all
     threshold : binary: scores ≥ threshold are predicted positive (confusion matrix)
     pos_label : binary: the positive label (default 1 for labels {0, 1} or {-1, 1})
     labels : labels / probabilities: the class set, in order
     score_bins : binary: None for exact counts at every distinct score, or a number
         of bins per unit score (``floor(score · bins)``) for fixed-size counts with a
-        stated AUC error bound (:class:`~beyondchance.stats.BinnedScoreCounts`)
+        stated AUC error bound (:class:`~beyondchance.statistics.sufficient.BinnedScoreCounts`)
     target_bin_width : regression: None for the exact value histogram, or a bin
         width (bounded absolute / pinball baselines)
     pinball_alphas : regression: quantile levels whose pinball losses are also summed
@@ -105,7 +105,7 @@ def compute_statistics(
     connection : duckdb: an open connection to use (its memory_limit, threads …)
     spark : spark: the SparkSession to read a path with (default: the active one)
     delimiter : CSV files: the field delimiter (default: tab for ``.tsv``, else ``,``).
-        Every engine reads CSV by the same rules (``beyondchance.engines._files``):
+        Every engine reads CSV by the same rules (``beyondchance.engines.files``):
         RFC 4180 quotes, column types from every row, an empty cell is missing, an
         unclosed quote is an error naming its row; a path that exists is read as that
         file even when its name holds ``[ ]``
@@ -172,7 +172,7 @@ def compute_group_totals(
     delimiter: str | None = None,
     **task_options: Any,
 ) -> Any:
-    r"""Per-group sums of the grouped Poisson bootstrap (``beyondchance.replicates``), by an engine.
+    r"""Per-group sums of the grouped Poisson bootstrap (``beyondchance.inference.poisson_bootstrap``), by an engine.
 
     Row i (its position in file order: files of a glob in sorted order) falls in group
     ``row_groups(i, seed, groups)``; every engine sums the task's weighted per-row
@@ -201,13 +201,13 @@ def compute_group_totals(
     Examples
     --------
     >>> import pandas as pd
-    >>> from beyondchance.replicates import labeling_intervals
+    >>> from beyondchance.inference.poisson_bootstrap import labeling_intervals
     >>> df = pd.DataFrame({"y": [0, 1, 1, 0, 1] * 20, "f": [0, 1, 0, 0, 1] * 20, "w": [1.0, 2.0] * 50})
     >>> t = compute_group_totals(df, task="labels", y_true="y", y_pred="f", weight="w")
     >>> t.totals.shape, float(t.totals.sum())
     ((1024, 4), 150.0)
     """
-    from ..replicates import DEFAULT_GROUPS, group_totals_from_arrays
+    from ..inference.poisson_bootstrap import DEFAULT_GROUPS, group_totals_from_arrays
 
     if engine not in ("auto", *ENGINES):
         raise InvalidInputError(f"engine must be 'auto' or one of {', '.join(ENGINES)}, got {engine!r}")

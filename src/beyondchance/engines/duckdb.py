@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from .._warnings import InvalidInputError
-from ._files import (
+from .files import (
     CSV_SUFFIXES, PARQUET_SUFFIXES, check_quotes, check_unique_columns, csv_delimiter, delimiter_hint, escape_glob,
     is_remote, local_files,
 )

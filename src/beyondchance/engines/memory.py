@@ -1,6 +1,6 @@
 """The in-memory engine: numpy arrays (or columns of an in-memory table) to statistics.
 
-Every statistic is built by the constructors of :mod:`beyondchance.stats` and the
+Every statistic is built by the constructors of :mod:`beyondchance.statistics.sufficient` and the
 measure modules (``ConfusionMatrix.from_predictions``, ``threshold_counts``, the loss
 objects' per-sample losses), with the package's one set of input checks.
 """
@@ -23,13 +23,13 @@ from .._validation import (
     encode_labels,
 )
 from .._warnings import InvalidInputError
-from ..baselines import get_loss
-from ..confusion import ConfusionMatrix
-from ..permutation_clt import PermutationCells
-from ..permutation_loss import MAX_LOSS_CLASSES, PermutationLossSums
-from ..permutation_rows import SquaredErrorSums
-from ..curves import ThresholdCounts, _counts_unweighted, _counts_weighted, threshold_counts
-from ..stats import (
+from ..measures.losses import get_loss
+from ..measures.confusion import ConfusionMatrix
+from ..inference.permutation.clt import PermutationCells
+from ..inference.permutation.loss import MAX_LOSS_CLASSES, PermutationLossSums
+from ..inference.permutation.rows import SquaredErrorSums
+from ..measures.threshold_counts import ThresholdCounts, _counts_unweighted, _counts_weighted, threshold_counts
+from ..statistics.sufficient import (
     PROBABILITY_LOSSES,
     BinnedScoreCounts,
     ClassScoreCounts,
@@ -40,8 +40,8 @@ from ..stats import (
     ValueHistogram,
     _binary_confusion,
 )
-from ._common import Spec, make_spec, resolve_task
-from ._files import CSV_SUFFIXES, csv_delimiter, is_glob, local_files, read_csv_table
+from .spec import Spec, make_spec, resolve_task
+from .files import CSV_SUFFIXES, csv_delimiter, is_glob, local_files, read_csv_table
 
 __all__ = [
     "statistics_from_arrays", "statistics_from_table", "read_columns",
@@ -92,7 +92,7 @@ def statistics_from_arrays(
         probabilities, y_pred → regression if y_true and y_pred are floating point,
         else labels) or one of ``"binary"``, ``"labels"``, ``"probabilities"``,
         ``"regression"``
-    statistics : subset of the task's statistics (:data:`beyondchance.stats.STATISTICS`)
+    statistics : subset of the task's statistics (:data:`beyondchance.statistics.sufficient.STATISTICS`)
     threshold : binary task: a score ≥ threshold is predicted positive
     pos_label : binary task: the positive label (default 1 for {0, 1} / {-1, 1} labels)
     labels : labels / probabilities tasks: the class set, in order
@@ -207,7 +207,7 @@ def confusion_counts(codes_true: np.ndarray, codes_pred: np.ndarray, k: int, w: 
 
 
 def score_counts(is_pos: np.ndarray, s: np.ndarray, w: np.ndarray | None) -> ThresholdCounts:
-    """:func:`~beyondchance.curves.threshold_counts` of checked arrays: booleans "is
+    """:func:`~beyondchance.measures.curves.threshold_counts` of checked arrays: booleans "is
     positive", finite float64 scores and checked weights (or None); positive label True."""
     return _counts_unweighted(is_pos, s, True) if w is None else _counts_weighted(is_pos, s, w, True)
 
@@ -309,7 +309,7 @@ def regression_statistics(
     """The regression task's statistics of checked finite float64 arrays (no validation).
 
     The loss sums Σ w·ℓ(f, y) of ``losses`` (default squared and absolute), the
-    :class:`~beyondchance.stats.Moments` and the :class:`~beyondchance.stats.ValueHistogram`
+    :class:`~beyondchance.statistics.sufficient.Moments` and the :class:`~beyondchance.statistics.sufficient.ValueHistogram`
     of y (exact when ``target_bin_width`` is None: its weighted median is exact).
     """
     def wants(name: str) -> bool:

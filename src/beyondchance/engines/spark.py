@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from .._warnings import InvalidInputError
-from ._files import (
+from .files import (
     CSV_SUFFIXES, check_quotes, check_unique_columns, csv_delimiter, escape_glob, is_glob, local_files as _local_files,
 )
 

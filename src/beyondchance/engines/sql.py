@@ -4,7 +4,7 @@ Each task needs one or two ``GROUP BY`` queries over the source; their text is
 generated here once, from quoted column names, and runs unchanged on DuckDB and on
 Spark SQL (the only dialect difference is the identifier quote, supplied by the
 engine).  The query results are a few rows per label or per score bin; they are
-turned into the statistics of :mod:`beyondchance.stats` by the same constructors
+turned into the statistics of :mod:`beyondchance.statistics.sufficient` by the same constructors
 the in-memory engine uses.
 
 Grouping by the true label (rather than comparing with a positive-label literal)
@@ -47,11 +47,11 @@ import numpy as np
 
 from .._validation import as_1d, binary_target, encode_labels
 from .._warnings import InvalidInputError
-from ..confusion import ConfusionMatrix
-from ..permutation_clt import PermutationCells
-from ..permutation_loss import MAX_LOSS_CLASSES, PermutationLossSums
-from ..permutation_rows import SQUARED_ERROR_TERMS, SquaredErrorSums
-from ..stats import (
+from ..measures.confusion import ConfusionMatrix
+from ..inference.permutation.clt import PermutationCells
+from ..inference.permutation.loss import MAX_LOSS_CLASSES, PermutationLossSums
+from ..inference.permutation.rows import SQUARED_ERROR_TERMS, SquaredErrorSums
+from ..statistics.sufficient import (
     PROBABILITY_LOSSES,
     BinnedScoreCounts,
     ClassScoreCounts,
@@ -62,7 +62,7 @@ from ..stats import (
     ValueHistogram,
     _scores_from_groups,
 )
-from ._common import Spec, make_spec, resolve_task
+from .spec import Spec, make_spec, resolve_task
 
 __all__ = ["Runner", "sql_statistics", "sql_score_histogram", "binary_queries", "labels_query", "probabilities_query", "class_scores_query", "regression_queries",
            "absolute_histogram_queries", "sql_absolute_histograms"]
@@ -146,7 +146,7 @@ def binary_queries(
 ) -> tuple[str, str]:
     """(per-label query, score query) of a binary task; ``units``: the score query counts
     the rows of positive weight instead of summing the weights (the units of the score
-    bootstrap of weighted data, :class:`~beyondchance.score_statistics.ScoreCells`);
+    bootstrap of weighted data, :class:`~beyondchance.measures.binary_scores.ScoreCells`);
     ``loss_moments``: the per-label query also sums Σw² and the loss moments of the losses'
     permutation CLT (:func:`_binary_loss_moments`)."""
     c = _Cols(q, kinds)
@@ -190,7 +190,7 @@ _BINARY_LOSSES = {"log_loss": (f"-LN({_clip('1 - s')})", f"-LN({_clip('s')})"), 
 
 
 def _binary_loss_moments() -> str:
-    """The sums of :class:`~beyondchance.permutation_loss.PermutationLossSums` of binary
+    """The sums of :class:`~beyondchance.inference.permutation.loss.PermutationLossSums` of binary
     scores over the rows (every row, zero weights included): lm_<loss>_<k> Σ L_k and
     lm_<loss>_<k>_<l> Σ L_k L_l (k ≤ l; 0 negative, 1 positive)."""
     parts = []
@@ -215,7 +215,7 @@ def score_histogram_query(
 
 
 def sql_score_histogram(runner: Runner, *, y_score: str, weight: str | None = None) -> tuple[ValueHistogram, int]:
-    """(the exact :class:`~beyondchance.stats.ValueHistogram` of a window's scores, its number of
+    """(the exact :class:`~beyondchance.statistics.sufficient.ValueHistogram` of a window's scores, its number of
     rows): one ``GROUP BY score`` (a window whose labels have not arrived)."""
     cols = [y_score, *([weight] if weight else [])]
     runner.load(cols, cols)
@@ -283,7 +283,7 @@ def probabilities_query(
 ) -> str:
     """The probabilities task: per (label, arg-max column) group, the loss sums for every column
     (``group``: also split by the values of this SQL expression, column ``g``); ``loss_moments``:
-    and the sums of :class:`~beyondchance.permutation_loss.PermutationLossSums` over the rows —
+    and the sums of :class:`~beyondchance.inference.permutation.loss.PermutationLossSums` over the rows —
     ``lm_<loss>_<k>`` Σ L_k and ``lm_<loss>_<k>_<l>`` Σ L_k L_l (k ≤ l) of the per-class losses
     L_k = −ln clip(c_k) and Σ_j c_j² − 2 c_k + 1, and ``w2`` Σw² (already there)."""
     k = len(y_proba)
@@ -361,7 +361,7 @@ def regression_queries(
     def second(mean: float, histogram: bool, bin_width: float | None, mean_f: float | None = None,
                squared: bool = False) -> str:
         """``mean_f``: the predictions' mean, whose centred sum of squares (m2f) is wanted too;
-        ``squared``: and the sums of :class:`~beyondchance.permutation_rows.SquaredErrorSums`
+        ``squared``: and the sums of :class:`~beyondchance.inference.permutation.rows.SquaredErrorSums`
         of y and f shifted by it (columns ``s_<term>``)."""
         m = lit(mean)
         src = f"SELECT {y} AS y, {f} AS f, {w} AS w FROM {relation}"
@@ -390,7 +390,7 @@ def absolute_histogram_queries(q: Callable[[str], str], relation: str, kinds: di
                                y_pred: str, weight: str | None) -> tuple[str, str, str]:
     """(the distinct targets and predictions counted, the targets' histogram — Σw, Σw² per
     distinct y —, the predictions' — rows per distinct f): the exact histograms of
-    :class:`~beyondchance.permutation_absolute.AbsoluteErrorHistograms`."""
+    :class:`~beyondchance.inference.permutation.absolute_error.AbsoluteErrorHistograms`."""
     c = _Cols(q, kinds)
     w = c.weight(weight)[0]
     src = f"SELECT {c.number(y_true)} AS y, {c.number(y_pred)} AS f, {w} AS w FROM {relation}"
@@ -401,10 +401,10 @@ def absolute_histogram_queries(q: Callable[[str], str], relation: str, kinds: di
 
 def sql_absolute_histograms(runner: Runner, *, y_true: str, y_pred: str, weight: str | None,
                             max_values: int | None = None) -> Any:
-    """The :class:`~beyondchance.permutation_absolute.AbsoluteErrorHistograms` of a regression
+    """The :class:`~beyondchance.inference.permutation.absolute_error.AbsoluteErrorHistograms` of a regression
     source (three queries); InvalidInputError saying why when y or the predictions have more
     than ``max_values`` distinct values (default ``MAX_HISTOGRAM_VALUES``): no approximation."""
-    from ..permutation_absolute import MAX_HISTOGRAM_VALUES, AbsoluteErrorHistograms
+    from ..inference.permutation.absolute_error import MAX_HISTOGRAM_VALUES, AbsoluteErrorHistograms
 
     limit = MAX_HISTOGRAM_VALUES if max_values is None else int(max_values)
     distinct, qy, qf = absolute_histogram_queries(runner.quote, runner.relation, runner.column_kinds(),
@@ -549,7 +549,7 @@ def _binary(runner: Runner, spec: Spec, q, rel, kinds, y_true: str, y_score: str
 
 def _loss_sums_of(r: dict[str, np.ndarray], codes: np.ndarray, classes: np.ndarray, observed: dict[str, float]
                   ) -> PermutationLossSums:
-    """The :class:`~beyondchance.permutation_loss.PermutationLossSums` of a query's groups:
+    """The :class:`~beyondchance.inference.permutation.loss.PermutationLossSums` of a query's groups:
     rows, Σw and Σw² per class (``codes``: each group's class) and the summed
     ``lm_<loss>_<k>[_<l>]`` columns."""
     k = classes.shape[0]

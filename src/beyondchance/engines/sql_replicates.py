@@ -1,8 +1,8 @@
-r"""Per-group sums of the grouped Poisson bootstrap (:mod:`beyondchance.replicates`) in SQL.
+r"""Per-group sums of the grouped Poisson bootstrap (:mod:`beyondchance.inference.poisson_bootstrap`) in SQL.
 
-The group of a row, :func:`beyondchance.replicates.hash_sql` of the runner's
+The group of a row, :func:`beyondchance.inference.poisson_bootstrap.hash_sql` of the runner's
 file-order row index, is one more ``GROUP BY`` key of the task's aggregation; the
-results (a few rows per group) are summed into :class:`~beyondchance.replicates.GroupTotals`
+results (a few rows per group) are summed into :class:`~beyondchance.inference.poisson_bootstrap.GroupTotals`
 in Python exactly as the in-memory engine sums rows, so every engine gives the same
 totals (to rounding) and, for one seed, the same replicates.
 
@@ -33,10 +33,10 @@ import numpy as np
 
 from .._validation import as_1d, binary_target, encode_labels
 from .._warnings import InvalidInputError
-from ..baselines import weighted_quantile
-from ..replicates import (DEFAULT_GROUPS, REGRESSION_COLUMNS, GroupTotals, group_sums, hash_sql, label_columns,
+from ..measures.losses import weighted_quantile
+from ..inference.poisson_bootstrap import (DEFAULT_GROUPS, REGRESSION_COLUMNS, GroupTotals, group_sums, hash_sql, label_columns,
                           probability_columns)
-from ..shift_probabilities import ProbabilityStatistics, bootstrap_bins
+from ..monitoring.probabilities import ProbabilityStatistics, bootstrap_bins
 from .sql import (
     _bad_number, _check_rows, _Cols, _f64, _probability_rows, _total, binary_queries, class_scores_query,
     labels_query, lit, probabilities_query, score_statistic,
@@ -157,7 +157,7 @@ def sql_group_totals(runner: Any, *, task: str, y_true: str, y_pred: str | None 
 def sql_unit_counts(runner: Any, *, y_true: str, y_score: str, weight: str, pos_label: Any,
                     score_bins: int | None = None) -> Any:
     """The score statistic of a weighted binary task counting rows of positive weight (the
-    units of the score bootstrap, :class:`~beyondchance.score_statistics.ScoreCells`), on the
+    units of the score bootstrap, :class:`~beyondchance.measures.binary_scores.ScoreCells`), on the
     cells of the weighted statistic (same scores or bins; the data were checked by its scan)."""
     _, q2 = binary_queries(runner.quote, runner.relation, runner.column_kinds(), y_true=y_true, y_score=y_score,
                            weight=weight, threshold=0.0, score_bins=score_bins, units=True)
@@ -167,10 +167,10 @@ def sql_unit_counts(runner: Any, *, y_true: str, y_score: str, weight: str, pos_
 def sql_probability_statistics(runner: Any, *, y_true: str, proba: Sequence[str], weight: str | None,
                                classes: Any, normalize: bool = False, score_bins: int | None = None, seed: int = 0,
                                groups: int = DEFAULT_GROUPS) -> ProbabilityStatistics:
-    """The :class:`~beyondchance.shift_probabilities.ProbabilityStatistics` of multi-class
+    """The :class:`~beyondchance.monitoring.probabilities.ProbabilityStatistics` of multi-class
     probabilities scanned by an SQL runner (see the module docstring): the same histograms,
     loss sums and groups of rows as
-    :meth:`ProbabilityStatistics.from_codes <beyondchance.shift_probabilities.ProbabilityStatistics.from_codes>`
+    :meth:`ProbabilityStatistics.from_codes <beyondchance.monitoring.probabilities.ProbabilityStatistics.from_codes>`
     of the rows in file order with the same ``seed`` — so the same decomposition and intervals
     — or, with ``score_bins``, of the scores in those bins.  The data were checked by the
     report's scan; ``classes``: the report's classes, the columns in order."""

@@ -1,11 +1,11 @@
 """The rows of a source, fetched from an SQL engine for the row permutation tests.
 
-The Monte Carlo permutation tests of :mod:`beyondchance.permutation_rows` (weighted data,
+The Monte Carlo permutation tests of :mod:`beyondchance.inference.permutation.rows` (weighted data,
 class probabilities, the absolute and pinball losses of a regression) shuffle the rows;
 no aggregate gives them (beyond the budget the permutation CLTs of aggregates stand in:
-:mod:`beyondchance.permutation_clt`, :mod:`beyondchance.permutation_loss`,
-:mod:`beyondchance.permutation_absolute`).  When the rows fit the draw budget
-(:func:`~beyondchance.permutation_rows.permutation_draws`, ``ROW_BUDGET`` row-draws: at
+:mod:`beyondchance.inference.permutation.clt`, :mod:`beyondchance.inference.permutation.loss`,
+:mod:`beyondchance.inference.permutation.absolute_error`).  When the rows fit the draw budget
+(:func:`~beyondchance.inference.permutation.rows.permutation_draws`, ``ROW_BUDGET`` row-draws: at
 most 250,000 rows) the report fetches the columns the test needs — one query, only those
 columns, typed as the engine's statistics read them (label columns as
 :class:`~beyondchance.engines.sql._Cols` reads them, the others as DOUBLE) — in the

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib
 
-from ._base import (
+from .registry import (
     EXPERIMENTS,
     Experiment,
     ExperimentContext,

@@ -38,13 +38,13 @@ import numpy as np
 import pandas as pd
 from threadpoolctl import threadpool_limits
 
-from ..confusion import ConfusionMatrix
-from ..curves import threshold_counts
+from ..measures.confusion import ConfusionMatrix
+from ..measures.curves import threshold_counts
 from ..datasets import load_r
 from ..learn import choose_threshold
 from ..outperformance import outperformance_score
-from . import _paper_values_ops as paper
-from ._base import ExperimentContext, ExperimentResult, comparison_table, register
+from . import paper_values_ops as paper
+from .registry import ExperimentContext, ExperimentResult, comparison_table, register
 from .ops_common import dbt_samples, ops_curves, scoring_ops
 
 __all__ = ["run_experiments", "OPS_DATASETS", "protocol_run"]

@@ -15,10 +15,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..metrics import get_metric
+from ..measures.registry import get_metric
 from ..outperformance.labeling import f1_outperformance_closed_form, labeling_outperformance_score
-from . import _paper_values_ops as paper
-from ._base import ExperimentContext, ExperimentResult, comparison_table, register
+from . import paper_values_ops as paper
+from .registry import ExperimentContext, ExperimentResult, comparison_table, register
 
 __all__ = ["run_figure1", "run_figure3"]
 

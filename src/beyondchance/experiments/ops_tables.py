@@ -24,12 +24,12 @@ import numpy as np
 import pandas as pd
 from scipy.optimize import least_squares
 
-from ..curves import ideal_auc
-from ..metrics import get_metric
+from ..measures.curves import ideal_auc
+from ..measures.registry import get_metric
 from ..outperformance import outperformance_score
 from ..outperformance.labeling import labeling_outperformance_score
-from . import _paper_values_ops as paper
-from ._base import ExperimentContext, ExperimentResult, comparison_table, register
+from . import paper_values_ops as paper
+from .registry import ExperimentContext, ExperimentResult, comparison_table, register
 from .ops_common import dbt_samples, scoring_available, scoring_ops
 
 __all__ = ["run_tables", "mcc_as_printed", "implied_errors", "f1_mcc_solutions"]
@@ -51,7 +51,7 @@ def mcc_as_printed(prevalence: Any, alpha: Any, beta: Any) -> Any:
 
     It agrees with the count-based MCC only at π = 1/2:
 
-    >>> from beyondchance.metrics import get_metric
+    >>> from beyondchance.measures.registry import get_metric
     >>> round(float(mcc_as_printed(0.5, 0.2, 0.3)), 6) == round(float(get_metric("mcc").from_rates(0.5, 0.2, 0.3)), 6)
     True
     >>> round(float(mcc_as_printed(0.1, 0.2, 0.3)), 4), round(float(get_metric("mcc").from_rates(0.1, 0.2, 0.3)), 4)
@@ -299,7 +299,7 @@ def run_tables(ctx: ExperimentContext) -> ExperimentResult:
                f"scores OPS(f1) {g['ops_f1_at_pi_0.3']:.3f}, so the gap is OPS's own dependence on π"] = bool(explained)
 
     notes = [
-        f"Source of the printed numbers: {paper.CITATION} (transcribed in beyondchance/experiments/_paper_values_ops.py).",
+        f"Source of the printed numbers: {paper.CITATION} (transcribed in beyondchance/experiments/paper_values_ops.py).",
         "The paper's data (Heart Disease BRFSS 2015, Kaggle Loan Default) are not available offline; OPS depends "
         "only on the printed (μ, π) (and, for the lift/precision at K, on the rate K/n = 500/n with n of Table 4), "
         "so every printed OPS is recomputed without the data.",

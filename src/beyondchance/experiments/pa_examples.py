@@ -22,13 +22,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..advantage import prediction_advantage
-from ..baselines import bayes_marginal_prediction
-from ..confusion import ConfusionMatrix
-from ..metrics import get_metric
-from ..uncertainty import bootstrap_ci
-from ._base import ExperimentContext, ExperimentResult, comparison_table, register
-from ._paper_values_pa_pure import EXAM, EXAM_INTRO, HABERMAN_MINORITY_SHARE, HABERMAN_REPORTS, PA_PAPER
+from ..measures.advantage import prediction_advantage
+from ..measures.losses import bayes_marginal_prediction
+from ..measures.confusion import ConfusionMatrix
+from ..measures.registry import get_metric
+from ..inference.bootstrap import bootstrap_ci
+from .registry import ExperimentContext, ExperimentResult, comparison_table, register
+from .paper_values_pa_pure import EXAM, EXAM_INTRO, HABERMAN_MINORITY_SHARE, HABERMAN_REPORTS, PA_PAPER
 
 __all__ = ["run_exam", "run_haberman", "HABERMAN_CLASSIFIERS"]
 

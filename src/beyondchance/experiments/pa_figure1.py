@@ -28,9 +28,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..metrics import get_metric
-from ._base import ExperimentContext, ExperimentResult, comparison_table, register
-from ._paper_values_pa_pure import FIGURE1_RF_ERROR, PA_PAPER
+from ..measures.registry import get_metric
+from .registry import ExperimentContext, ExperimentResult, comparison_table, register
+from .paper_values_pa_pure import FIGURE1_RF_ERROR, PA_PAPER
 
 __all__ = ["run_figure1", "FIGURE1_MEASURES"]
 

@@ -33,10 +33,10 @@ from scipy.optimize import minimize_scalar
 from scipy.stats import norm
 
 from ..learn import choose_threshold
-from ..metrics import get_metric
-from ..pure import pure_accuracy_optimal_threshold
-from ._base import ExperimentContext, ExperimentResult, comparison_table, register
-from ._paper_values_pa_pure import PURE_PAPER
+from ..measures.registry import get_metric
+from ..measures.pure_accuracy import pure_accuracy_optimal_threshold
+from .registry import ExperimentContext, ExperimentResult, comparison_table, register
+from .paper_values_pa_pure import PURE_PAPER
 
 __all__ = [
     "run_example1", "run_example2", "run_example3", "run_bounds",

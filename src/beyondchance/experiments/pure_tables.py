@@ -37,9 +37,9 @@ import numpy as np
 import pandas as pd
 
 from ..datasets import KEEL_DATASETS, UNAVAILABLE_KEEL
-from ..metrics import get_metric
-from ._base import ExperimentContext, ExperimentResult, comparison_table, register
-from ._paper_values_pa_pure import (
+from ..measures.registry import get_metric
+from .registry import ExperimentContext, ExperimentResult, comparison_table, register
+from .paper_values_pa_pure import (
     FIG4_POSITIVE_BARS,
     FIG5_TAU_POSITION,
     PAPER_RANKS,

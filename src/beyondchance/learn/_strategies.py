@@ -18,7 +18,7 @@ split S₂ given posterior estimates η̂ (``y_score``) there:
 
 Every rule predicts positive iff ``y_score > δ`` (the paper's sign(η̂ − δ), Theorem 1).
 S₂'s weighted counts of every threshold come from one sort and cumulative sums
-(:class:`beyondchance.pure._ScoreSweep`), so each objective evaluation of a
+(:class:`beyondchance.measures.pure_accuracy._ScoreSweep`), so each objective evaluation of a
 built-in metric costs one ``searchsorted``.
 
 **Algorithm 2, as implemented** (SPEC §2 and the paper's box agree): [a, b] = [0, 1],
@@ -54,8 +54,8 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 
 from .._validation import as_float_1d, check_consistent_length, check_sample_weight, encode_labels
 from .._warnings import InvalidInputError
-from ..metrics import LabelingMetric, get_metric
-from ..pure import _ScoreSweep
+from ..measures.registry import LabelingMetric, get_metric
+from ..measures.pure_accuracy import _ScoreSweep
 
 __all__ = ["STRATEGIES", "ThresholdChoice", "choose_threshold", "tau_interval_iterations"]
 
@@ -370,7 +370,7 @@ def choose_threshold(
         One of :data:`STRATEGIES` (see the module docstring).
     objective : str, LabelingMetric, scorer or callable
         What ``grid``, ``s2`` and ``bisection`` maximise, and what ``objective_value``
-        reports for every strategy: a metric name of ``beyondchance.metrics``
+        reports for every strategy: a metric name of ``beyondchance.measures.registry``
         (``"pure_accuracy"``, ``"prediction_advantage"`` (0/1 loss), ``"f1"``, …;
         lower-is-better metrics such as ``"error"`` are minimised), a scikit-learn
         scorer (``make_scorer(...)`` or a scorer name; it must score labels), or a

@@ -61,7 +61,7 @@ class PluginThresholdClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimat
         see :func:`~beyondchance.learn.choose_threshold`.
     objective : str, LabelingMetric, scorer or callable, default="pure_accuracy"
         Maximised by ``grid``/``s2``/``bisection`` and reported (on S₂) as
-        ``objective_value_`` for every strategy: a ``beyondchance.metrics`` name
+        ``objective_value_`` for every strategy: a ``beyondchance.measures.registry`` name
         (``"pure_accuracy"``, ``"prediction_advantage"``, ``"f1"``, …), a scikit-learn
         scorer scoring labels (e.g. ``make_scorer(f1_score)``, ``"balanced_accuracy"``)
         or ``metric(y_true, y_pred[, sample_weight])``.

@@ -11,8 +11,8 @@ all possible classifiers at the test set's prevalence.
   Carlo standard error.
 """
 
-from ._result import OPSResult
-from .api import outperformance_score
+from .result import OPSResult
+from .score import outperformance_score
 from .extensions import (
     MulticlassOPSResult,
     OPSInterval,

@@ -54,7 +54,7 @@ import numpy as np
 
 from .._validation import check_unit_interval
 from .._warnings import InvalidInputError, warn_undefined
-from ..curves import threshold_counts
+from ..measures.curves import threshold_counts
 from .._json import jsonable as _jsonable
 
 __all__ = ["OPSCurve", "ops_precision_recall_curve", "ops_lift_curve", "DEFAULT_LEVELS"]
@@ -159,7 +159,7 @@ def _ops_curve(
     y = np.asarray(counts.value_at(curve, x), dtype=np.float64).reshape(x.shape)
 
     if isinstance(reference, str) and reference.strip().lower() == "uniform":
-        from .api import outperformance_score
+        from .score import outperformance_score
 
         # labeling-metric OPS against uniform (α, β): precision (or lift) at π, exact
         r = outperformance_score("precision" if kind == "oprc" else "lift", y, pi)

@@ -142,7 +142,7 @@ def sample_dbt(
     -------
     alpha, beta : ndarray of shape (n_curves, 2**depth + 1)
         Points by decreasing threshold: α non-decreasing from 0 to 1, β non-increasing
-        from 1 to 0 — the input contract of :func:`beyondchance.curves.auc_from_rates`.
+        from 1 to 0 — the input contract of :func:`beyondchance.measures.curves.auc_from_rates`.
 
     Examples
     --------

@@ -14,9 +14,9 @@ OPS_M(μ; π) = Pr{M(π, A, B) < μ} with A, B ~ Uniform[0, 1] independent:
     weight) pools of the rows with importance weights (the pools of
     :func:`beyondchance.bootstrap_ci`, drawn by the same helper); for a function of
     the curve, a draw over the (distinct score, class) cells
-    (:class:`beyondchance.score_statistics.ScoreCells`, the report's score
+    (:class:`beyondchance.measures.binary_scores.ScoreCells`, the report's score
     bootstrap).  The B metric values come from
-    :func:`~beyondchance.confusion.metric_from_matrices` on the stack of resampled
+    :func:`~beyondchance.measures.confusion.metric_from_matrices` on the stack of resampled
     matrices, or from the resampled curves by the classifier's own estimator; the B
     scores from **one** vectorised :func:`~beyondchance.outperformance_score` call.
     The interval is the percentile interval [θ*_(α/2), θ*_(1−α/2)] (Efron &
@@ -46,7 +46,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from .._display import SummaryDisplay, format_number
+from .._summary_display import SummaryDisplay, format_number
 from .._json import jsonable as _jsonable
 from .._validation import (
     as_1d,
@@ -59,9 +59,9 @@ from .._validation import (
     check_sample_weight,
 )
 from .._warnings import InvalidInputError, UndefinedMeasureWarning
-from ..confusion import ConfusionMatrix, metric_from_matrices
-from ..metrics import LabelingMetric, get_metric
-from .api import _normalise, outperformance_score
+from ..measures.confusion import ConfusionMatrix, metric_from_matrices
+from ..measures.registry import LabelingMetric, get_metric
+from .score import _normalise, outperformance_score
 
 __all__ = [
     "OPSInterval",
@@ -180,7 +180,7 @@ def outperformance_score_ci(
       (``beyondchance.outperformance.scoring.scoring_metric_from_rates``).  With
       more than ``score_bins`` distinct scores adjacent scores are pooled into
       ``score_bins`` bins of equal row count for the resamples, and μ*_b is shifted
-      by the binning error μ̂ − μ̂_bin (``beyondchance.score_statistics``); beyond
+      by the binning error μ̂ − μ̂_bin (``beyondchance.measures.binary_scores``); beyond
       10⁶ rows the cell counts are Poisson draws.  The OPS of every μ*_b is read from
       one Directed-Binary-Tree reference (its options — ``n_samples``, ``depth``,
       ``reference``, ``auc_method``, ``at`` — pass through ``**options``; its seed is
@@ -244,7 +244,7 @@ def outperformance_score_ci(
     >>> bool(ci.estimate == point)
     True
     """
-    from ..uncertainty import _chunk_size, _confusion_pools, _draw_counts, _uses_multinomial
+    from ..inference.bootstrap import _chunk_size, _confusion_pools, _draw_counts, _uses_multinomial
 
     level = check_confidence_level(confidence_level)
     n_resamples = check_n_resamples(n_resamples, level)
@@ -365,12 +365,12 @@ def _scoring_resamples(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(μ̂, π̂) of the data and (μ*_b, π*_b) of the resampled (score, class) cells.
 
-    The cells and their draws are :class:`~beyondchance.score_statistics.ScoreCells`
+    The cells and their draws are :class:`~beyondchance.measures.binary_scores.ScoreCells`
     (the report's score bootstrap); μ*_b is shifted by the binning error and clipped
     to the metric's range, nan where a resample lacks a class.
     """
-    from ..curves import threshold_counts
-    from ..score_statistics import ScoreCells
+    from ..measures.curves import threshold_counts
+    from ..measures.binary_scores import ScoreCells
     from .scoring import scoring_metric_from_rates, scoring_metric_lower, scoring_metric_upper
 
     value_opts = {k: options[k] for k in ("at", "auc_method") if k in options}
@@ -635,7 +635,7 @@ def _one_vs_rest_scoring(
     with an (n, L) indicator matrix as ``y_true``, column l of the truth and of the
     scores (``average=None`` of scikit-learn's multi-label scores).
     """
-    from ..curves import threshold_counts
+    from ..measures.curves import threshold_counts
     from .scoring import scoring_metric_from_rates
 
     scores = np.asarray(y_score)

@@ -55,7 +55,7 @@ Three ways to compute it:
     prevalence are counted by one sorted search.
 
 Every analytic boundary is derived from the metric's definition on the counts; the
-tests check each one against :meth:`~beyondchance.metrics.LabelingMetric.from_rates`
+tests check each one against :meth:`~beyondchance.measures.registry.LabelingMetric.from_rates`
 (residual at the boundary, a brute-force grid and the general quadrature path).
 
 **Linear invariance** (section 3.1): if M₂ = a·M₁ + b with a > 0 (a, b may depend on
@@ -81,8 +81,8 @@ from scipy import integrate, optimize
 
 from .._validation import as_float, check_prevalence
 from .._warnings import InvalidInputError
-from ..metrics import LabelingMetric, get_metric
-from ._result import OPSResult
+from ..measures.registry import LabelingMetric, get_metric
+from .result import OPSResult
 
 __all__ = [
     "LabelingMethod",
@@ -600,7 +600,7 @@ def labeling_outperformance_score(
     Parameters
     ----------
     metric : str, LabelingMetric or callable
-        A name or alias of :mod:`beyondchance.metrics` (``"f1"``, ``"mcc"``,
+        A name or alias of :mod:`beyondchance.measures.registry` (``"f1"``, ``"mcc"``,
         ``"kappa"`` …), or a vectorised callable ``M(prevalence, alpha, beta, **options)``
         evaluated element-wise on arrays.
     value : float or array-like

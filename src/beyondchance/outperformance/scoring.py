@@ -14,7 +14,7 @@ the share of random monotone curves that μ beats (eq. 8):
 
 the curves (α⁽ᵍ⁾, β⁽ᵍ⁾) drawn from the Directed Binary Tree distribution
 (:mod:`.dbt`; or a user's sampler).  The reference metric is computed by
-:func:`beyondchance.curves.auc_from_rates` / :func:`~beyondchance.curves.value_at_from_rates`,
+:func:`beyondchance.measures.curves.auc_from_rates` / :func:`~beyondchance.measures.curves.value_at_from_rates`,
 the same estimators that compute a classifier's AUC or point metric from its scores.
 The inequality is strict (a tie is not a win).  Monte Carlo standard error:
 √(OPS(1 − OPS)/G) ≤ 0.5/√G; the default G = 114,688 (28 chunks of 4096 curves) keeps it
@@ -47,7 +47,7 @@ DBT curves themselves do not, so one set of curves serves every π:
   precision = 1/(1 + c·α̂/u) with c = (1 − π)/π is decreasing in α̂ for every π; so one
   reference sample at π = 1/2 serves all π through the monotone map
   v ↦ c v/(c v + 1 − v) — exact at every π.
-* ``prg_auc`` (:mod:`beyondchance.prg`): stored as logit((AUPRG − lower)/(1 − lower)),
+* ``prg_auc`` (:mod:`beyondchance.measures.precision_recall_gain`): stored as logit((AUPRG − lower)/(1 − lower)),
   lower = 1 − 1/π, on the same grid (measured interpolation error, same protocol as
   below, ``benchmarks/bench_prg.py``: ≤ 0.0018, at π = 0.3; raw AUPRG values interpolate
   worse near π = 1, up to 0.018); not in the shipped reference, so its first call at a
@@ -101,10 +101,10 @@ import numpy as np
 
 from .._validation import as_float, check_prevalence
 from .._warnings import InvalidInputError
-from ..curves import auc_from_rates, value_at_from_rates
-from ..curves import _resolve_method as _curves_resolve_method
-from ..prg import prg_auc_from_rates, prg_auc_lower
-from ._result import OPSResult
+from ..measures.curves import auc_from_rates, value_at_from_rates
+from ..measures.curve_rates import _resolve_method as _curves_resolve_method
+from ..measures.precision_recall_gain import prg_auc_from_rates, prg_auc_lower
+from .result import OPSResult
 from .shipped import shipped_values
 from .dbt import (
     CACHE_VERSION,
@@ -563,9 +563,9 @@ def scoring_metric_from_rates(
     r"""The value of a scoring metric on curves given by their (α, β) points.
 
     The estimator of the reference curves and of a classifier's own curve (its
-    :meth:`~beyondchance.curves.ThresholdCounts.rates`): AUC by
-    :func:`~beyondchance.curves.auc_from_rates` (NAUC = AUC / ideal AUC), points by
-    :func:`~beyondchance.curves.value_at_from_rates` (eq. 9), precision at a rate = π ·
+    :meth:`~beyondchance.measures.curves.ThresholdCounts.rates`): AUC by
+    :func:`~beyondchance.measures.curves.auc_from_rates` (NAUC = AUC / ideal AUC), points by
+    :func:`~beyondchance.measures.curves.value_at_from_rates` (eq. 9), precision at a rate = π ·
     lift at that rate.  Batched as those functions (curves ``(..., m)``, π
     broadcastable); ``at`` must be a scalar here.
 
@@ -638,7 +638,7 @@ def scoring_outperformance_score(
 
     the G curves drawn from the Directed Binary Tree distribution (``depth`` levels,
     2^depth − 1 points plus the end points (0, 1) and (1, 0)), the reference metric
-    computed by the same estimator as the classifier's (:mod:`beyondchance.curves`).
+    computed by the same estimator as the classifier's (:mod:`beyondchance.measures.curves`).
     A random ranking has ROC AUC ≈ 0.5 and OPS ≈ 0.5; the ideal classifier has OPS 1.
 
     Parameters
@@ -676,7 +676,7 @@ def scoring_outperformance_score(
         Cache the sorted reference values in memory and on disk (True), memory only,
         or not at all.
     auc_method : str
-        AUC estimator (:func:`beyondchance.curves.auc_from_rates`): ``"default"``
+        AUC estimator (:func:`beyondchance.measures.curves.auc_from_rates`): ``"default"``
         (roc, gain: trapezoid; pr: ``"ap"`` = average precision; lift:
         ``"interpolated"``), ``"ap"``, ``"step"``, ``"trapezoid"``, ``"interpolated"``.
         Use the one that computed ``value``.

@@ -39,15 +39,15 @@ import numpy as np
 
 from .._validation import _check_label_values, as_1d, as_float, check_sample_weight, encode_labels
 from .._warnings import InvalidInputError
-from ..label_shift import LabelFreeEstimate
-from ..stats import ValueHistogram
-from ..shift_probabilities import ProbabilityStatistics
-from ..shift import (DECOMPOSABLE, ClassifierChange, ClassifierTest, Decomposition, SetStatistics, check_reference,
+from ..monitoring.label_free import LabelFreeEstimate
+from ..statistics.sufficient import ValueHistogram
+from ..monitoring.probabilities import ProbabilityStatistics
+from ..monitoring.decomposition import (DECOMPOSABLE, ClassifierChange, ClassifierTest, Decomposition, SetStatistics, check_reference,
                      compare_classifiers, decompose)
-from ._compare_tasks import (AUC_TEST, MULTICLASS_TASKS, WEIGHTED_NOTE, TargetShift, multiclass_parts, regression_parts,
+from .compare_tasks import (AUC_TEST, MULTICLASS_TASKS, WEIGHTED_NOTE, TargetShift, multiclass_parts, regression_parts,
                              target_shifts)
-from ._export import Exportable
-from ._results import Report, fmt_value, shorten
+from .export import Exportable
+from .results import Report, fmt_value, shorten
 from .detect import _resolve_positive, check_inputs, detect_task
 from .evaluate import evaluate
 from .tasks.binary_scores import _threshold_choice
@@ -64,15 +64,15 @@ class Change:
 
     ``value − reference_value = prevalence_effect + classifier_effect``: ``expected_value``
     is what the reference classifier (its error rates, or its ROC curve) would score at
-    this test set's prevalence (:mod:`beyondchance.shift`).  ``direction`` is ``"worse"``
+    this test set's prevalence (:mod:`beyondchance.monitoring.decomposition`).  ``direction`` is ``"worse"``
     / ``"better"`` when the test of the classifier (:class:`ClassifierChange`) rejects
     for this set *and* the classifier effect's interval excludes 0 on that side;
     ``"no significant change"`` otherwise; ``"no interval"`` without intervals.
     Multi-class tasks: the same on the class distribution (of probabilities, the one-vs-rest
-    ROC AUCs and the losses too, from the rows: :mod:`beyondchance.shift_probabilities`; the
+    ROC AUCs and the losses too, from the rows: :mod:`beyondchance.monitoring.probabilities`; the
     one-vs-rest average precisions are ``"not decomposed"``); regression: ``expected_value`` is the
     reference's value, ``classifier_effect`` the difference, and ``direction`` follows that
-    measure's Holm-adjusted test (:mod:`beyondchance.report._compare_tasks`).
+    measure's Holm-adjusted test (:mod:`beyondchance.report.compare_tasks`).
     """
 
     test_set: str
@@ -302,7 +302,7 @@ def compare(
         Binary tasks: every metric's change split into the prevalence effect and the
         classifier effect, and the tests of the classifier's error rates and ROC AUC.
         Multi-class tasks: the same on the class distribution (the reference's confusion
-        rates P(predicted | true class); ``beyondchance.shift_multiclass``).
+        rates P(predicted | true class); ``beyondchance.monitoring.decomposition_multiclass``).
         Regression: the Holm-corrected tests of each error measure's difference and the
         Kolmogorov–Smirnov test of a shift of the target (``target_shifts``), stated and
         not attributed.
@@ -367,7 +367,7 @@ def compare(
 
 
 def _probability_statistics(y_true: Any, y: Any, w: Any, options: dict[str, Any]) -> ProbabilityStatistics:
-    """The :class:`~beyondchance.shift_probabilities.ProbabilityStatistics` of a test set of
+    """The :class:`~beyondchance.monitoring.probabilities.ProbabilityStatistics` of a test set of
     class probabilities, its inputs checked as :func:`~beyondchance.evaluate` checks them."""
     inp = check_inputs(y_true, y, w, task="multiclass-probabilities", labels=options.get("labels"),
                        normalize=options.get("normalize", False))
@@ -390,9 +390,9 @@ def _check_window_task(name: str, task: str) -> None:
 def _with_windows(comparison: Comparison, windows: Sequence[tuple[str, Any, int]], threshold: float,
                   step: Callable[[str], None], options: dict[str, Any]) -> Comparison:
     """The comparison with the label-free estimates of the windows without labels: (name, exact
-    :class:`~beyondchance.stats.ValueHistogram` of its scores, number of rows) each, estimated
+    :class:`~beyondchance.statistics.sufficient.ValueHistogram` of its scores, number of rows) each, estimated
     from the reference report's counts (so every engine gives the same numbers)."""
-    from ..label_shift import estimate_from_statistics
+    from ..monitoring.label_free import estimate_from_statistics
 
     ref = comparison.report(comparison.reference)
     _check_window_task(windows[0][0], ref.task)
@@ -454,13 +454,13 @@ def compare_reports(reports: Sequence[Report], *, reference: str | None = None, 
     """The :class:`Comparison` of reports already computed with the same settings (named, unique).
 
     Binary tasks get the decomposition of every metric's change and the test of the
-    classifier (:mod:`beyondchance.shift`), with ``n_resamples`` bootstrap resamples of
+    classifier (:mod:`beyondchance.monitoring.decomposition`), with ``n_resamples`` bootstrap resamples of
     both sets (default: the reports' own; 0 when their intervals are off); multi-class
-    tasks the same on the class distribution (:mod:`beyondchance.shift_multiclass`);
+    tasks the same on the class distribution (:mod:`beyondchance.monitoring.decomposition_multiclass`);
     regression the test of each error measure's difference and, given ``targets`` (set
-    name -> :class:`~beyondchance.stats.ValueHistogram` of its target), the test of a
-    shift of the target (:mod:`beyondchance.report._compare_tasks`); given ``probabilities``
-    (set name -> :class:`~beyondchance.shift_probabilities.ProbabilityStatistics`), multi-class
+    name -> :class:`~beyondchance.statistics.sufficient.ValueHistogram` of its target), the test of a
+    shift of the target (:mod:`beyondchance.report.compare_tasks`); given ``probabilities``
+    (set name -> :class:`~beyondchance.monitoring.probabilities.ProbabilityStatistics`), multi-class
     probabilities also the decomposition of the one-vs-rest ROC AUCs and of the losses.
     """
     reports = list(reports)
@@ -554,7 +554,7 @@ def compare_reports(reports: Sequence[Report], *, reference: str | None = None, 
 
 
 def _set_statistics(reports: list[Report]) -> dict[str, SetStatistics] | None:
-    """Each binary report's :class:`~beyondchance.shift.SetStatistics` (None: not a binary task)."""
+    """Each binary report's :class:`~beyondchance.monitoring.decomposition.SetStatistics` (None: not a binary task)."""
     out = {}
     for r in reports:
         if r.task == "binary-scores" and r.counts is not None and r.threshold is not None:

@@ -19,7 +19,7 @@ from .._validation import (
 )
 from .._warnings import InvalidInputError
 from ..engines.memory import confusion_counts
-from ._results import TASKS, _fmt_label, _label
+from .results import TASKS, _fmt_label, _label
 
 __all__ = ["detect_task"]
 

@@ -10,8 +10,8 @@ task's statistics, and the report is built from them alone.
 task                   from the statistics
 =====================  ================================================================
 binary scores          everything: the report is a function of the
-                       :class:`~beyondchance.curves.ThresholdCounts` (exact) or of the
-                       :class:`~beyondchance.stats.BinnedScoreCounts` (``score_bins``,
+                       :class:`~beyondchance.measures.curves.ThresholdCounts` (exact) or of the
+                       :class:`~beyondchance.statistics.sufficient.BinnedScoreCounts` (``score_bins``,
                        with the stated AUC error bound); CIs on the cells as in memory
 binary / multi-class   everything: a function of the confusion matrix; CIs on the
 labels                 cells as in memory
@@ -24,7 +24,7 @@ regression             values from the loss sums, the moments and the exact hist
 
 Intervals that cannot come from cells — the losses of probabilities, the regression
 measures, and the labeling metrics of weighted data — come from the grouped Poisson
-bootstrap (:mod:`beyondchance.replicates`): one more aggregation sums the task's
+bootstrap (:mod:`beyondchance.inference.poisson_bootstrap`): one more aggregation sums the task's
 quantities per group of rows (the group a hash of the row's position in the files, or
 in the data frame), and the replicates are drawn on those sums with the report's seed.
 Weighted binary scores also count the rows of positive weight per score (the units of
@@ -34,11 +34,11 @@ DuckDB relation has no row order: its intervals of those measures are not comput
 note says so).
 
 The p-values against chance that permute the rows (weighted data, class probabilities,
-the absolute and pinball losses of a regression: :mod:`beyondchance.report._chance`) need
+the absolute and pinball losses of a regression: :mod:`beyondchance.report.pvalues`) need
 the rows: when they fit the row-draw budget of memory
-(:func:`~beyondchance.permutation_rows.permutation_draws`) the report fetches the columns
+(:func:`~beyondchance.inference.permutation.rows.permutation_draws`) the report fetches the columns
 of the test from the source — one query, in the rows' order — and runs memory's test on
-them (:mod:`beyondchance.report._engine_rows`), so they too equal
+them (:mod:`beyondchance.report.engine_rows`), so they too equal
 :func:`~beyondchance.report.evaluate`'s with the same seed; the source stays open until the
 report is built.  Beyond the budget nothing is fetched: the permutation CLT of the weighted
 cells, or the size limit named in ``pvalue_method``.
@@ -73,10 +73,10 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 
 from .._warnings import InvalidInputError
-from ..baselines import PinballLoss
-from ._core import _run, _select_metrics, _single_class, check_quantile_option
-from ._results import TASKS, Report, _fmt_label, _label, selectable_metrics
-from ._engine_rows import RowSource
+from ..measures.losses import PinballLoss
+from .assemble import _run, _select_metrics, _single_class, check_quantile_option
+from .results import TASKS, Report, _fmt_label, _label, selectable_metrics
+from .engine_rows import RowSource
 from .detect import _resolve_positive
 from .tasks.binary_scores import _binary_scores_from_counts
 from .tasks.labels import labels_rows, replicate_matrices
@@ -146,12 +146,12 @@ class _Source:
         return compute_statistics(self.source, engine="memory", **kwargs)
 
     def group_totals(self, **kwargs: Any) -> Any:
-        """The task's :class:`~beyondchance.replicates.GroupTotals` (the report's seed), or None
+        """The task's :class:`~beyondchance.inference.poisson_bootstrap.GroupTotals` (the report's seed), or None
         when the source has no row order (a DuckDB relation).  When the first read did not
         keep the row positions (the task was detected from the column types), a second
         read keeps them."""
         from ..engines.sql_replicates import sql_group_totals
-        from ..replicates import DEFAULT_GROUPS
+        from ..inference.poisson_bootstrap import DEFAULT_GROUPS
 
         if self._runner is None:
             from ..engines import compute_group_totals
@@ -168,7 +168,7 @@ class _Source:
             runner.close()
 
     def probability_statistics(self, **kwargs: Any) -> Any:
-        """The :class:`~beyondchance.shift_probabilities.ProbabilityStatistics` of multi-class
+        """The :class:`~beyondchance.monitoring.probabilities.ProbabilityStatistics` of multi-class
         probabilities (:func:`~beyondchance.engines.sql_replicates.sql_probability_statistics`;
         an SQL engine's source), or None when the source has no row order (a DuckDB relation)."""
         from ..engines.sql_replicates import sql_probability_statistics
@@ -202,7 +202,7 @@ class _Source:
 
     def rows(self, labels: Sequence[str], numbers: Sequence[str]) -> tuple[dict[str, np.ndarray], bool]:
         """(column -> its rows, whether in the source's row order): the columns of the row
-        permutation tests (:mod:`beyondchance.report._engine_rows`), ``numbers`` read as
+        permutation tests (:mod:`beyondchance.report.engine_rows`), ``numbers`` read as
         floats, in the rows' order (a source read without the row positions is read again
         keeping them, as :meth:`group_totals` does; a DuckDB relation has no row order)."""
         if self.engine == "memory":
@@ -232,7 +232,7 @@ class _Source:
             return sql_score_histogram(self._runner, y_score=y_score, weight=weight)
         from .._validation import as_float, check_sample_weight
         from ..engines.memory import read_columns
-        from ..stats import ValueHistogram
+        from ..statistics.sufficient import ValueHistogram
 
         data = read_columns(self.source, [y_score, *([weight] if weight else [])], self.delimiter)
         scores = as_float(data[y_score], "y_score")
@@ -240,7 +240,7 @@ class _Source:
         return ValueHistogram.of_checked(scores, w), int(scores.shape[0])
 
     def absolute_histograms(self, *, y_true: str, y_pred: str, weight: str | None) -> Any:
-        """The exact :class:`~beyondchance.permutation_absolute.AbsoluteErrorHistograms` of an
+        """The exact :class:`~beyondchance.inference.permutation.absolute_error.AbsoluteErrorHistograms` of an
         SQL engine's regression source (:func:`~beyondchance.engines.sql.sql_absolute_histograms`)."""
         from ..engines.sql import sql_absolute_histograms
 
@@ -416,10 +416,10 @@ def _scan_scores(src: _Source, p: _Prepared, *, y_true: str, y_score: str, weigh
 def _scan_replicates(src: _Source, p: _Prepared, *, y_true: str, y_score: Sequence[str], y_pred: str | None,
                      weight: str | None, labels: Any, seed: int, threshold: Any, pos: tuple | None,
                      score_bins: int | None) -> None:
-    """The per-group sums of the grouped bootstrap (:mod:`beyondchance.replicates`) that the
+    """The per-group sums of the grouped bootstrap (:mod:`beyondchance.inference.poisson_bootstrap`) that the
     report's intervals need, while the source is open: regression and probabilities
     always, labels and binary scores when weighted (unweighted ones resample cells)."""
-    from ..stats import BinnedScoreCounts
+    from ..statistics.sufficient import BinnedScoreCounts
     from .tasks.binary_scores import _threshold_choice
 
     common = dict(y_true=y_true, weight=weight, seed=seed)
@@ -463,7 +463,7 @@ def _report(
     progress: Callable[[str], None] | None = None, pos: tuple | None = None,
 ) -> Report:
     """The report of a prepared (and scanned) source."""
-    from ..stats import BinnedScoreCounts
+    from ..statistics.sufficient import BinnedScoreCounts
 
     score_statistic = None
     notes: list[str] = []
@@ -651,11 +651,11 @@ def compare_sources(
     scores: one ``y_score`` column) is a window whose labels have not arrived: the engine
     aggregates its exact score histogram (one ``GROUP BY score``), and its prevalence and
     metrics are estimated under label shift from that and the reference's statistics
-    (:func:`~beyondchance.label_shift.estimate_from_statistics`) — the same numbers on
+    (:func:`~beyondchance.monitoring.label_free.estimate_from_statistics`) — the same numbers on
     every engine.
     """
-    from ..curves import ThresholdCounts
-    from ..stats import BinnedScoreCounts, LabelCounts
+    from ..measures.curves import ThresholdCounts
+    from ..statistics.sufficient import BinnedScoreCounts, LabelCounts
     from .compare import _resolved_once, _with_windows, compare_reports, groups_seed
     from .tasks.binary_scores import _threshold_choice
 

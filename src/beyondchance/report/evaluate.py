@@ -36,10 +36,10 @@ Tasks (detected from the data, or given with ``task=``):
 ``"regression"``               real-valued y_true and y
 =============================  ============================================================
 
-(The statistics engines of :mod:`beyondchance.stats` call the first "binary", the label
+(The statistics engines of :mod:`beyondchance.statistics.sufficient` call the first "binary", the label
 tasks "labels" and the probabilities "probabilities".)  A binary report with scores is a
-function of :class:`~beyondchance.curves.ThresholdCounts` alone (plus the rows for
-weighted confidence intervals), see ``beyondchance.score_statistics``.
+function of :class:`~beyondchance.measures.curves.ThresholdCounts` alone (plus the rows for
+weighted confidence intervals), see ``beyondchance.measures.binary_scores``.
 """
 
 from __future__ import annotations
@@ -49,14 +49,14 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from .._warnings import InvalidInputError
-from ..baselines import PinballLoss, get_loss
-from ..confusion import ConfusionMatrix
-from ..curves import ThresholdCounts
+from ..measures.losses import PinballLoss, get_loss
+from ..measures.confusion import ConfusionMatrix
+from ..measures.curves import ThresholdCounts
 from ..engines.memory import confusion_counts, probability_statistics, regression_statistics, score_counts
-from ..replicates import GroupTotals, label_group_totals, probability_group_totals, regression_group_totals
-from ..stats import STATISTICS
-from ._core import _Context, _run, _select_metrics, _single_class, check_quantile_option
-from ._results import (
+from ..inference.poisson_bootstrap import GroupTotals, label_group_totals, probability_group_totals, regression_group_totals
+from ..statistics.sufficient import STATISTICS
+from .assemble import _Context, _run, _select_metrics, _single_class, check_quantile_option
+from .results import (
     TASKS,
     MetricCI,
     MetricResult,
@@ -184,9 +184,9 @@ def evaluate(
     independent of n (baselines and prevalence re-estimated in each resample).  AUCs,
     log loss and Brier score: percentile bootstrap of multinomial draws of the
     (score, label) cells, exact up to ``MAX_SCORE_BINS`` distinct scores, binned
-    beyond (see ``beyondchance.score_statistics``).  Weighted labeling metrics,
+    beyond (see ``beyondchance.measures.binary_scores``).  Weighted labeling metrics,
     regression measures and multi-class probability losses: percentile grouped Poisson
-    bootstrap (``beyondchance.replicates``: each row's replicate weight is that of
+    bootstrap (``beyondchance.inference.poisson_bootstrap``: each row's replicate weight is that of
     its group, a hash of its position, so every engine computes the same replicates
     from per-group sums; rows keep their weights).
 
@@ -237,7 +237,7 @@ def evaluate_counts(
 ) -> Report:
     """The binary-scores report from the sufficient statistic alone (no rows).
 
-    ``counts`` are :class:`~beyondchance.curves.ThresholdCounts` of **row counts**
+    ``counts`` are :class:`~beyondchance.measures.curves.ThresholdCounts` of **row counts**
     (unweighted data) — computed in memory by :func:`~beyondchance.threshold_counts`, or
     by an out-of-core engine, or merged from chunks.  Every number equals
     :func:`evaluate` on the rows (same seed): the labeling metrics' bootstrap runs on the
@@ -245,7 +245,7 @@ def evaluate_counts(
     functions of the counts.
 
     >>> import numpy as np
-    >>> from beyondchance.curves import threshold_counts
+    >>> from beyondchance.measures.curves import threshold_counts
     >>> y = np.array([0, 0, 1, 1, 0, 1, 0, 0]); s = np.array([.1, .4, .35, .8, .2, .9, .6, .3])
     >>> a = evaluate_counts(threshold_counts(y, s), ci=False, dbt_samples=1024)
     >>> b = evaluate(y, s, ci=False, dbt_samples=1024)

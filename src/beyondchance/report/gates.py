@@ -23,7 +23,7 @@ A requirement is one comparison of a quantity of the report with a number::
                conservative P(at least as good) (``PermutationTestResult.pvalue_conservative``);
                Monte Carlo p-values (weighted rows, class probabilities, many scores)
                are (1 + #{at least as good}) / (B + 1); MSE and R² the permutation
-               CLT (asymptotic); :mod:`beyondchance.report._chance`
+               CLT (asymptotic); :mod:`beyondchance.report.pvalues`
 ``advantage``  (value − constant's value) / (perfect − constant's value); PA for accuracy
 ``baseline``   the best constant prediction's value
 =============  ===========================================================================
@@ -53,11 +53,11 @@ from typing import Any
 import numpy as np
 
 from .._warnings import InvalidInputError
-from ..metrics import METRICS, get_metric
+from ..measures.registry import METRICS, get_metric
 from ..outperformance import outperformance_score
-from ..permutation import PermutationTestResult
-from ._chance import chance_test
-from ._results import _num
+from ..inference.permutation.permutation_test import PermutationTestResult
+from .pvalues import chance_test
+from .results import _num
 
 __all__ = ["FUNCTIONS", "OPERATORS", "Requirement", "RequirementResult", "CheckResult", "check_report",
            "report_permutation_test"]
@@ -158,7 +158,7 @@ class CheckResult:
 def report_permutation_test(report: Any, metric: str, *, n_resamples: int = GATE_PERMUTATIONS,
                             random_state: Any = 0) -> PermutationTestResult:
     """The test of ``metric`` against chance from the report's statistics (classification
-    reports of unweighted data; :mod:`beyondchance.report._chance`: McNemar's exact test against the
+    reports of unweighted data; :mod:`beyondchance.report.pvalues`: McNemar's exact test against the
     majority class for accuracy and PA, the permutation test otherwise; the exact tests'
     mid-p-value, as the report's table).  ``pvalue(...)`` of a gate uses the table's
     p-value when the row has one, this test only when it has none (``ci=False``).
@@ -183,9 +183,9 @@ def _known(report: Any) -> list[str]:
 
 def _extra_row(report: Any, metric: str) -> Any:
     """A MetricResult-like row for a registry metric that the (binary) report did not list."""
-    from ..confusion import ConfusionMatrix
-    from ._core import _Collector, _Context
-    from ._results import MetricResult
+    from ..measures.confusion import ConfusionMatrix
+    from .assemble import _Collector, _Context
+    from .results import MetricResult
     from .tasks.labels import _cell_interval, _constant_baseline
 
     cm = report.confusion

@@ -5,7 +5,7 @@ Only the columns asked for are read (Parquet: column projection; CSV: pyarrow's
 file, unreadable Parquet, a column that is not there, a score column that is not
 numeric, missing cells — is raised as :class:`~beyondchance.InvalidInputError` with
 one line that names the file and the column.  CSV follows the rules of
-:mod:`beyondchance.engines._files`, shared by every engine (RFC 4180 quoting, the
+:mod:`beyondchance.engines.files`, shared by every engine (RFC 4180 quoting, the
 delimiter of ``delimiter=`` or tab for ``.tsv``, types from the whole file, an unclosed
 quote an error naming its row).  Files are opened read-only and never written.
 
@@ -29,7 +29,7 @@ from typing import Any, Iterable
 import numpy as np
 
 from .._warnings import InvalidInputError
-from ..engines._files import csv_delimiter, delimiter_hint, read_csv_table
+from ..engines.files import csv_delimiter, delimiter_hint, read_csv_table
 
 __all__ = ["TableColumns", "read_columns", "file_format", "ENGINES", "check_engine"]
 

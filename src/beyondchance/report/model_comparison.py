@@ -63,12 +63,12 @@ from .._validation import (
     union_labels,
 )
 from .._warnings import InvalidInputError
-from ..curves import threshold_counts
-from ..delong import delong_of_arrays
-from ..metrics import METRICS, get_metric
-from ..permutation import equals_label, is_labels
-from ..score_statistics import ScoreCells, loss_terms
-from ._results import TITLES, _num
+from ..measures.curves import threshold_counts
+from ..inference.delong import delong_of_arrays
+from ..measures.registry import METRICS, get_metric
+from ..inference.permutation.permutation_test import equals_label, is_labels
+from ..measures.binary_scores import ScoreCells, loss_terms
+from .results import TITLES, _num
 from .tasks.binary_scores import _threshold_choice
 
 __all__ = ["ModelDifference", "ModelComparison", "compare_models", "CORRECTIONS"]

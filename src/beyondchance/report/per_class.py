@@ -18,7 +18,7 @@ Spark) gives the same table.  For class :math:`c` with one-vs-rest counts
   grouped Poisson bootstrap's replicate matrices (weighted data).
 
 >>> import numpy as np
->>> from beyondchance.confusion import ConfusionMatrix
+>>> from beyondchance.measures.confusion import ConfusionMatrix
 >>> cm = ConfusionMatrix(np.array([[50, 5, 5], [10, 20, 0], [0, 2, 8]]), np.array(["a", "b", "c"]), pos_label=None)
 >>> t = per_class_table(cm, level=0.95, replicates=None, seed=0, n_resamples=0)
 >>> t.classes, t.support.tolist()
@@ -36,9 +36,9 @@ from typing import Any
 
 import numpy as np
 
-from ..confusion import ConfusionMatrix, metric_from_matrices
-from ..metrics import get_metric
-from ._results import TITLES, _fmt_label, _label, _num
+from ..measures.confusion import ConfusionMatrix, metric_from_matrices
+from ..measures.registry import get_metric
+from .results import TITLES, _fmt_label, _label, _num
 
 __all__ = ["PER_CLASS_METRICS", "ClassMetricColumn", "PerClassTable", "per_class_table", "with_scoring_columns",
            "confusion_rates"]
@@ -154,7 +154,7 @@ def with_scoring_columns(table: PerClassTable, values: dict[str, np.ndarray], *,
     score (ROC AUC 0.5, average precision π_c), the OPS against random score curves at the
     class's prevalence (DBT reference), no interval (the statistics hold no joint
     resampling of every class's scores)."""
-    from ._core import _advantage, _ops_of
+    from .assemble import _advantage, _ops_of
 
     columns = dict(table.columns)
     prevalence = table.prevalence
@@ -212,7 +212,7 @@ def per_class_table(cm: ConfusionMatrix, *, level: float, replicates: np.ndarray
     ``replicates``: the (B, k, k) replicate matrices of weighted data (None: ``n_resamples``
     multinomial draws of the cells with ``default_rng(seed)``; 0: no intervals).
     """
-    from ._core import _advantage, _ops_of
+    from .assemble import _advantage, _ops_of
 
     k = cm.n_classes
     support = np.asarray(cm.true_counts, dtype=np.float64)

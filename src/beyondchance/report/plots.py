@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from ._results import shorten
+from .results import shorten
 
 __all__ = [
     "roc_figure",
@@ -184,7 +184,7 @@ def score_histogram_data(report: Any, *, bins: int = 40) -> dict[str, Any]:
     """Histogram of the scores of each class, from the report's score counts (every engine):
     keys ``edges`` (bins + 1), ``positive`` and ``negative`` (each class's share of its
     weight per bin) and the ``threshold``."""
-    from ..score_statistics import per_threshold
+    from ..measures.binary_scores import per_threshold
 
     scores, pos, neg = per_threshold(report._need_counts("the score histogram"))
     lo, hi = float(scores.min()), float(scores.max())
@@ -217,7 +217,7 @@ def score_histogram_figure(report: Any):
 
 def decision_curve_figure(report: Any):
     """Net benefit with treat-all / treat-none, and the same curve as a prediction advantage."""
-    from ..decision_curve import decision_curve_from_counts
+    from ..measures.decision_curve import decision_curve_from_counts
     from ..display.decision_curve import DecisionCurveDisplay
 
     fig, axes = _figure(10.0, 4.2, 2)

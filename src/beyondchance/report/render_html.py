@@ -13,7 +13,7 @@ import html
 import math
 from typing import Any, Callable
 
-from ._results import Report, fmt_value, shorten
+from .results import Report, fmt_value, shorten
 from .plots import compare_figure, figure_png_base64, report_figures
 from .render_terminal import _CHANCE_LEGEND, _bound_text, _comparison_legend, _pvalue_text, describe_comparison, describe_task
 

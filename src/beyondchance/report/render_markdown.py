@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ._results import Report, fmt_value, shorten
+from .results import Report, fmt_value, shorten
 from .render_terminal import _CHANCE_LEGEND, _bound_text, _pvalue_text, describe_comparison, describe_task
 
 __all__ = ["report_markdown", "comparison_markdown"]

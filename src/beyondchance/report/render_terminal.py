@@ -13,8 +13,8 @@ import io
 import math
 from typing import Any
 
-from ._compare_tasks import AUC_TEST
-from ._results import MetricResult, Report, _fmt_label, fmt_value, shorten
+from .compare_tasks import AUC_TEST
+from .results import MetricResult, Report, _fmt_label, fmt_value, shorten
 
 __all__ = ["render_report", "render_report_text", "render_comparison", "render_comparison_text", "describe_task",
            "describe_comparison"]

@@ -1,8 +1,8 @@
 """The binary-scores report: labeling metrics at the threshold, AUCs and probability losses,
-all from the :class:`~beyondchance.curves.ThresholdCounts` (exact, or of binned scores).
+all from the :class:`~beyondchance.measures.curves.ThresholdCounts` (exact, or of binned scores).
 
 Intervals: the labeling metrics resample the confusion-matrix cells, the AUCs and
-losses the (score, label) cells (:class:`~beyondchance.score_statistics.ScoreCells`);
+losses the (score, label) cells (:class:`~beyondchance.measures.binary_scores.ScoreCells`);
 weighted data carry the counts of rows with positive weight (``units``), and the
 labeling metrics of weighted data take the replicates of the grouped Poisson bootstrap
 of the labels at the threshold (``label_totals``, from any engine).
@@ -17,13 +17,13 @@ from typing import Any, Callable
 import numpy as np
 
 from ..._warnings import InvalidInputError
-from ...confusion import ConfusionMatrix
-from ...curves import ThresholdCounts
-from ...replicates import GroupTotals
-from ...score_statistics import ScoreCells, compress_counts, confusion_at_threshold, loss_baseline, loss_sums, per_threshold
-from .._core import _Context
-from .._intervals import one_sided_bounds
-from .._results import _PROBA_LOSSES, _SCORING, MAX_SCORE_BINS, MetricCI
+from ...measures.confusion import ConfusionMatrix
+from ...measures.curves import ThresholdCounts
+from ...inference.poisson_bootstrap import GroupTotals
+from ...measures.binary_scores import ScoreCells, compress_counts, confusion_at_threshold, loss_baseline, loss_sums, per_threshold
+from ..assemble import _Context
+from ..intervals import one_sided_bounds
+from ..results import _PROBA_LOSSES, _SCORING, MAX_SCORE_BINS, MetricCI
 from .labels import NO_ROW_ORDER, _labeling_rows, replicate_matrices
 
 #: the threshold reason of a report whose predicted labels were given with the scores

@@ -1,10 +1,10 @@
 """The labels report (binary and multi-class): every labeling metric of the confusion matrix,
 its best constant prediction (the BMP of the metric) and its interval.
 
-Everything is a function of the :class:`~beyondchance.confusion.ConfusionMatrix` (from
+Everything is a function of the :class:`~beyondchance.measures.confusion.ConfusionMatrix` (from
 any engine); the intervals of unweighted data resample its cells (a multinomial draw of
 the k² counts, exactly the row bootstrap).  Weighted data: the replicate confusion
-matrices of the grouped Poisson bootstrap (:mod:`beyondchance.replicates`), which every
+matrices of the grouped Poisson bootstrap (:mod:`beyondchance.inference.poisson_bootstrap`), which every
 engine computes from per-group sums, so that the seeded intervals agree across engines.
 """
 
@@ -18,13 +18,13 @@ from typing import Any
 import numpy as np
 
 from ..._warnings import BeyondChanceWarning, InvalidInputError
-from ...confusion import ConfusionMatrix
-from ...metrics import get_metric
-from ...replicates import GroupTotals
-from ...uncertainty import _UNSET, _MatrixEvaluator, bootstrap_ci
-from .._core import _Context, _single_class
-from .._intervals import _ci_from_bootstrap, replicate_interval, replicate_totals
-from .._results import _BINARY_LABELING, _MULTICLASS_LABELING, MetricCI, _fmt_label, _label
+from ...measures.confusion import ConfusionMatrix
+from ...measures.registry import get_metric
+from ...inference.poisson_bootstrap import GroupTotals
+from ...inference.bootstrap import _UNSET, _MatrixEvaluator, bootstrap_ci
+from ..assemble import _Context, _single_class
+from ..intervals import _ci_from_bootstrap, replicate_interval, replicate_totals
+from ..results import _BINARY_LABELING, _MULTICLASS_LABELING, MetricCI, _fmt_label, _label
 from ..detect import _resolve_positive
 from ..per_class import per_class_table
 

@@ -3,13 +3,13 @@ log loss and Brier score against the class frequencies (the BMP of each loss), a
 one-vs-rest ROC AUC and average precision of the class probabilities.
 
 From the statistics of the ``"probabilities"`` task (any engine): the
-:class:`~beyondchance.confusion.ConfusionMatrix` of the arg-max class, the
-:class:`~beyondchance.stats.LabelCounts` (the baseline: always predicting the class
-frequencies) the :class:`~beyondchance.stats.LossSums` (the model's risk) and the
-:class:`~beyondchance.stats.ClassScoreCounts` (the AUCs).
+:class:`~beyondchance.measures.confusion.ConfusionMatrix` of the arg-max class, the
+:class:`~beyondchance.statistics.sufficient.LabelCounts` (the baseline: always predicting the class
+frequencies) the :class:`~beyondchance.statistics.sufficient.LossSums` (the model's risk) and the
+:class:`~beyondchance.statistics.sufficient.ClassScoreCounts` (the AUCs).
 Intervals: the labeling metrics of unweighted data resample the confusion-matrix cells;
 the losses (and the labeling metrics of weighted data) come from the replicates of the
-grouped Poisson bootstrap (:mod:`beyondchance.replicates`), whose per-group sums every
+grouped Poisson bootstrap (:mod:`beyondchance.inference.poisson_bootstrap`), whose per-group sums every
 engine computes: the seeded intervals agree across engines.
 """
 
@@ -19,15 +19,15 @@ from typing import Any
 
 import numpy as np
 
-from ...replicates import GroupTotals
-from ...stats import ClassScoreCounts, SufficientStatistics
-from .._core import _Context
-from .._intervals import replicate_interval, replicate_totals
-from .._results import MetricCI, _label
+from ...inference.poisson_bootstrap import GroupTotals
+from ...statistics.sufficient import ClassScoreCounts, SufficientStatistics
+from ..assemble import _Context
+from ..intervals import replicate_interval, replicate_totals
+from ..results import MetricCI, _label
 from ..per_class import with_scoring_columns
 from .labels import labels_rows, replicate_matrices
 
-#: report name -> loss of :mod:`beyondchance.baselines`
+#: report name -> loss of :mod:`beyondchance.measures.losses`
 _LOSSES = {"log_loss": "cross_entropy", "brier": "brier"}
 
 
@@ -37,7 +37,7 @@ def probabilities_rows(
 ) -> dict[str, Any]:
     """The rows of a probabilities report from its statistics.
 
-    ``totals``: the group totals of the task (:func:`~beyondchance.replicates.probability_columns`)
+    ``totals``: the group totals of the task (:func:`~beyondchance.inference.poisson_bootstrap.probability_columns`)
     for the intervals (None: no intervals of the losses); ``counts0``: the unweighted row
     count of y_true per class (default: the statistics' label counts).
     """

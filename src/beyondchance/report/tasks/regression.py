@@ -4,11 +4,11 @@ quantile model the pinball loss of its level τ against the best constant, the �
 of y (scikit-learn's ``mean_pinball_loss`` and ``d2_pinball_score``).
 
 From the statistics of the ``"regression"`` task (any engine): the
-:class:`~beyondchance.stats.LossSums` (the model's risks), the
-:class:`~beyondchance.stats.Moments` (the mean and Var(Y), the squared-loss baseline)
-and the exact :class:`~beyondchance.stats.ValueHistogram` of y (its weighted median and
+:class:`~beyondchance.statistics.sufficient.LossSums` (the model's risks), the
+:class:`~beyondchance.statistics.sufficient.Moments` (the mean and Var(Y), the squared-loss baseline)
+and the exact :class:`~beyondchance.statistics.sufficient.ValueHistogram` of y (its weighted median and
 quantiles, the absolute- and pinball-loss baselines).  Intervals: the replicates of the grouped Poisson bootstrap
-(:mod:`beyondchance.replicates`, :func:`~beyondchance.replicates.regression_intervals`),
+(:mod:`beyondchance.inference.poisson_bootstrap`, :func:`~beyondchance.inference.poisson_bootstrap.regression_intervals`),
 whose per-group sums every engine computes: the seeded intervals agree across engines.
 """
 
@@ -18,12 +18,12 @@ from typing import Any
 
 import numpy as np
 
-from ...baselines import PinballLoss
-from ...replicates import GroupTotals, regression_replicate_values
-from ...stats import SufficientStatistics
-from .._core import _Context
-from .._intervals import replicate_interval, replicate_totals
-from .._results import MetricCI
+from ...measures.losses import PinballLoss
+from ...inference.poisson_bootstrap import GroupTotals, regression_replicate_values
+from ...statistics.sufficient import SufficientStatistics
+from ..assemble import _Context
+from ..intervals import replicate_interval, replicate_totals
+from ..results import MetricCI
 
 
 def regression_rows(
@@ -31,7 +31,7 @@ def regression_rows(
     quantile: float | None = None,
 ) -> dict[str, Any]:
     """The rows of a regression report from its statistics (``totals``: the task's group
-    totals, :data:`~beyondchance.replicates.REGRESSION_COLUMNS`, for the intervals;
+    totals, :data:`~beyondchance.inference.poisson_bootstrap.REGRESSION_COLUMNS`, for the intervals;
     ``quantile``: the level τ the predictions estimate, which adds the pinball rows — the
     statistics then hold the pinball loss sums of τ)."""
     ctx.step("computing the regression losses")

@@ -1,0 +1,120 @@
+"""What to compute, checked once for every engine: the task, the statistics, the options."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from .._warnings import InvalidInputError
+from ..measures.losses import PinballLoss
+from ..statistics.sufficient import STATISTICS, TASKS
+
+__all__ = ["Spec", "make_spec", "resolve_task"]
+
+
+@dataclass(frozen=True)
+class Spec:
+    """The statistics to compute and how (column names or arrays in the y_* fields)."""
+
+    task: str
+    statistics: tuple[str, ...]
+    threshold: float
+    pos_label: Any
+    labels: Any
+    score_bins: int | None
+    target_bin_width: float | None
+    pinball_alphas: tuple[float, ...]
+    normalize: bool
+
+    def wants(self, name: str) -> bool:
+        return name in self.statistics
+
+    def regression_losses(self) -> list[Any]:
+        """Loss objects summed for regression: squared, absolute, then the pinball losses."""
+        from ..measures.losses import AbsoluteLoss, SquaredLoss
+
+        return [SquaredLoss(), AbsoluteLoss(), *(PinballLoss(a) for a in self.pinball_alphas)]
+
+
+def resolve_task(
+    task: str,
+    *,
+    has_score: bool,
+    has_pred: bool,
+    has_proba: bool,
+    true_is_float: bool = False,
+    pred_is_float: bool = False,
+) -> str:
+    """The task from the kind of prediction given (and, for ``y_pred``, the dtypes).
+
+    ``y_score`` → ``"binary"``; ``y_proba`` → ``"probabilities"``; ``y_pred`` →
+    ``"regression"`` when both ``y_true`` and ``y_pred`` are floating point, else
+    ``"labels"``.  An explicit ``task`` must agree with the prediction given.
+    """
+    given = [name for name, flag in (("y_score", has_score), ("y_pred", has_pred), ("y_proba", has_proba)) if flag]
+    if len(given) != 1:
+        raise InvalidInputError(
+            "give exactly one of y_score (binary scores), y_pred (predicted labels or real "
+            f"predictions) and y_proba (class probabilities); got {', '.join(given) or 'none'}"
+        )
+    if task not in ("auto", *TASKS):
+        raise InvalidInputError(f"task must be 'auto' or one of {', '.join(TASKS)}, got {task!r}")
+    need = {"binary": "y_score", "probabilities": "y_proba", "labels": "y_pred", "regression": "y_pred"}
+    if task != "auto":
+        if need[task] != given[0]:
+            raise InvalidInputError(f"task={task!r} takes {need[task]}, but {given[0]} was given")
+        return task
+    if has_score:
+        return "binary"
+    if has_proba:
+        return "probabilities"
+    return "regression" if (true_is_float and pred_is_float) else "labels"
+
+
+def _check_threshold(threshold: Any) -> float:
+    try:
+        t = float(threshold)
+    except (TypeError, ValueError) as exc:
+        raise InvalidInputError(f"threshold must be a number, got {threshold!r}") from exc
+    if not math.isfinite(t):
+        raise InvalidInputError(f"threshold must be finite, got {threshold!r}")
+    return t
+
+
+def make_spec(
+    task: str,
+    *,
+    statistics: Any = None,
+    threshold: Any = 0.5,
+    pos_label: Any = None,
+    labels: Any = None,
+    score_bins: Any = None,
+    target_bin_width: Any = None,
+    pinball_alphas: Any = (),
+    normalize: bool = False,
+) -> Spec:
+    """Check the options once; every engine then computes the same thing."""
+    from ..statistics.sufficient import _check_bin_width, _check_bins
+
+    known = STATISTICS[task]
+    if statistics is None:
+        chosen = known
+    else:
+        names = (statistics,) if isinstance(statistics, str) else tuple(statistics)
+        unknown = [s for s in names if s not in known]
+        if unknown or not names:
+            raise InvalidInputError(
+                f"statistics for task {task!r} are {', '.join(known)}; got {list(names)!r}"
+            )
+        chosen = tuple(s for s in known if s in names)
+    bins = None if score_bins is None else _check_bins(score_bins)
+    width = _check_bin_width(target_bin_width)
+    alphas = tuple(PinballLoss(a).alpha for a in (pinball_alphas or ()))
+    if not isinstance(normalize, bool):
+        raise InvalidInputError(f"normalize must be True or False, got {normalize!r}")
+    if task not in ("binary", "probabilities") and score_bins is not None:
+        raise InvalidInputError(f"score_bins applies to scores and class probabilities, not to task {task!r}")
+    if task != "regression" and (target_bin_width is not None or alphas):
+        raise InvalidInputError(f"target_bin_width and pinball_alphas apply to regression, not to task {task!r}")
+    return Spec(task, chosen, _check_threshold(threshold), pos_label, labels, bins, width, alphas, normalize)

@@ -1,0 +1,4 @@
+"""Permutation tests of "no better than chance": one public function
+(:func:`~beyondchance.inference.permutation.permutation_test.permutation_test`), its methods as
+modules (the CLT from statistics, the rows, the losses, the AUCs, the average precisions).
+"""

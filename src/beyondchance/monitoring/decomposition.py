@@ -1,0 +1,668 @@
+r"""Prevalence shift or a changed classifier: the decomposition of a metric's change.
+
+A binary classifier is characterised, free of the prevalence π, by its class-conditional
+score distributions — for predicted labels by its Type-I and Type-II errors (α, β) (OPS
+paper, section 2).  Every metric on a test set is a function of π and of those:
+
+.. math::
+
+    m_{obs} = m(\pi_t, \alpha_t, \beta_t), \qquad
+    m_{exp} = m(\pi_t, \alpha_r, \beta_r)
+
+(for scoring metrics, (α, β) are the whole ROC curve: e.g. the PR AUC at π_t from the
+reference's ROC curve; for the log loss and the Brier score, the class-conditional mean
+losses).  ``m_exp`` is what the *reference* classifier would score at the test set's
+prevalence, so
+
+.. math::
+
+    m_{obs} - m_{ref} = \underbrace{(m_{exp} - m_{ref})}_{\text{prevalence effect}}
+                      + \underbrace{(m_{obs} - m_{exp})}_{\text{classifier effect}}.
+
+Intervals come from a bootstrap of both sets' sufficient statistics (the cells
+(score bin, class) of each set resampled, never the rows): BCa intervals, the
+acceleration from the jackknife of the cells (one row left out of each non-empty cell),
+shifted onto the exact estimates as in :mod:`beyondchance.measures.binary_scores`.
+
+Whether the classifier changed is tested on the prevalence-free quantities only:
+Fisher's exact test of the false-positive rate and of the false-negative rate at the
+threshold, and (scores) the unpaired DeLong test of the ROC AUC (DeLong et al. 1988;
+variance from the placement values).  The p-values of all the test sets are adjusted
+together (Holm 1979), so the family-wise error over the sets compared stays at the
+nominal level.
+
+>>> import numpy as np
+>>> from beyondchance.measures.curves import threshold_counts
+>>> from beyondchance.monitoring.decomposition import SetStatistics, decompose
+>>> rng = np.random.default_rng(0)
+>>> def sample(pi, n=4000):
+...     y = (rng.random(n) < pi).astype(int)
+...     return threshold_counts(y, np.clip(0.5 + 0.25 * (2 * y - 1) + rng.normal(0, 0.2, n), 0, 1))
+>>> ref = SetStatistics.from_counts(sample(0.3), threshold=0.5)
+>>> new = SetStatistics.from_counts(sample(0.05), threshold=0.5)
+>>> d = decompose(ref, new, ["precision"], n_resamples=200, random_state=0)["precision"]
+>>> bool(d.value < d.reference_value - 0.3), bool(abs(d.classifier_effect) < 0.05)
+(True, True)
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import weakref
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Sequence
+
+import numpy as np
+from scipy import stats as sps
+
+from .._validation import check_random_state
+from .._warnings import InvalidInputError
+from ..measures.curves import ThresholdCounts, auc_from_rates
+from ..measures.registry import METRICS
+from ..inference.delong import delong_variance_of_counts
+from ..measures.binary_scores import _CURVE_OF, class_loss_sums, per_threshold
+from ..inference.bootstrap import _draw_counts
+from ..inference.bootstrap import _interval as _bca_interval
+from ..inference.bootstrap import _acceleration_of_samples
+
+__all__ = ["SetStatistics", "Decomposition", "ClassifierTest", "ClassifierChange", "decompose",
+           "classifier_change_tests", "compare_classifiers", "metrics_at", "holm_adjust", "check_reference", "bca_p_value",
+           "DECOMPOSABLE"]
+
+#: losses decomposed through the class-conditional mean losses (scores in [0, 1])
+_LOSSES = ("log_loss", "brier")
+#: every metric the decomposition covers: the labeling registry, the curve AUCs, the losses
+DECOMPOSABLE = tuple(METRICS) + tuple(_CURVE_OF) + _LOSSES
+#: at most this many cells (score bins) per class in the bootstrap
+MAX_BINS = 1000
+#: the jackknife (BCa's acceleration) of the curve AUCs and losses pools the cells into this many bins
+JACKKNIFE_BINS = 200
+
+
+
+
+@dataclass(frozen=True, eq=False)
+class SetStatistics:
+    """One test set's sufficient statistic for the decomposition: weights per (score bin, class).
+
+    Attributes
+    ----------
+    counts : the exact :class:`~beyondchance.measures.curves.ThresholdCounts` (None for labels only)
+    pos, neg : (K,) weights of positives / negatives per bin, bins by decreasing score
+    n_rows : number of rows the bootstrap draws (the rows of the set)
+    cut : number of leading bins predicted positive (score ≥ threshold)
+    pos_loss, neg_loss : loss name -> (K,) weighted loss sums (scores in [0, 1])
+    exact_rates : (tp, fp, fn, tn) at the threshold, exact
+    threshold : the threshold (scores)
+    bin_scores : (K, 2) highest and lowest distinct score of each bin (scores)
+    """
+
+    counts: ThresholdCounts | None
+    pos: np.ndarray
+    neg: np.ndarray
+    n_rows: int
+    cut: int
+    pos_loss: dict
+    neg_loss: dict
+    exact_rates: tuple[float, float, float, float]
+    threshold: float = float("nan")
+    bin_scores: np.ndarray | None = None
+
+    @classmethod
+    def from_confusion(cls, tp: float, fp: float, fn: float, tn: float, *, n_rows: int | None = None) -> "SetStatistics":
+        """Predicted labels: two bins (predicted positive, predicted negative)."""
+        n = int(round(tp + fp + fn + tn)) if n_rows is None else int(n_rows)
+        return cls(None, np.array([tp, fn], float), np.array([fp, tn], float), n, 1, {}, {},
+                   (float(tp), float(fp), float(fn), float(tn)))
+
+    @classmethod
+    def from_counts(cls, tc: ThresholdCounts, *, threshold: float, n_rows: int | None = None,
+                    max_bins: int = MAX_BINS) -> "SetStatistics":
+        """Scores: adjacent distinct scores pooled into at most ``max_bins`` bins of nearly
+        equal weight, with a bin edge at the threshold (so the labels at the threshold are exact)."""
+        v, dp, dn = per_threshold(tc)
+        k = v.shape[0]
+        cut_exact = int(np.searchsorted(-v, -threshold, side="right"))  # scores >= threshold
+        if k <= max_bins:
+            starts = np.arange(k)
+            cut = cut_exact
+        else:
+            cum = np.cumsum(dp + dn)
+            edges = np.searchsorted(cum, cum[-1] * np.arange(1, max_bins) / max_bins, side="left") + 1
+            starts = np.unique(np.r_[0, edges[edges < k], [cut_exact] if 0 < cut_exact < k else []]).astype(int)
+            cut = int(np.searchsorted(starts, cut_exact))
+
+        def pool(x: np.ndarray) -> np.ndarray:
+            return np.add.reduceat(x, starts) if k > max_bins else np.asarray(x, float).copy()
+
+        pos_loss, neg_loss = {}, {}
+        if v.size and v.min() >= 0 and v.max() <= 1:
+            for loss, (lp, ln) in class_loss_sums((v, dp, dn), _LOSSES, starts).items():
+                pos_loss[loss], neg_loss[loss] = lp, ln
+        tp, fp = float(dp[:cut_exact].sum()), float(dn[:cut_exact].sum())
+        n = int(round(tc.n)) if n_rows is None else int(n_rows)
+        ends = np.r_[starts[1:], k] - 1
+        return cls(tc, pool(dp), pool(dn), n, cut, pos_loss, neg_loss, (tp, fp, tc.n_pos - tp, tc.n_neg - fp),
+                   float(threshold), np.column_stack([v[starts], v[ends]]))
+
+    @property
+    def prevalence(self) -> float:
+        p, n = self.pos.sum(), self.neg.sum()
+        return float(p / (p + n))
+
+    def resample(self, n_resamples: int, rng: np.random.Generator) -> "SetStatistics":
+        """A stack of bootstrap replicates (arrays (B, K)): ``n_rows`` rows drawn from the
+        non-empty cells (the row bootstrap; with weights, every row carries the mean weight)."""
+        w = np.concatenate([self.pos, self.neg])
+        total = w.sum()
+        cells = np.flatnonzero(w > 0)
+        rows = w[cells] * (self.n_rows / total)
+        draws = np.zeros((n_resamples, w.shape[0]))
+        if np.array_equal(rows, np.round(rows)):  # rows per cell: draw row indices or a multinomial
+            draws[:, cells] = _draw_counts(rng, np.round(rows).astype(np.int64), self.n_rows, n_resamples)
+        else:
+            draws[:, cells] = rng.multinomial(self.n_rows, w[cells] / total, size=n_resamples)
+        draws *= total / self.n_rows
+        k = self.pos.shape[0]
+        return self._with_cells(draws[:, :k], draws[:, k:])
+
+    def _with_cells(self, pos: np.ndarray, neg: np.ndarray) -> "SetStatistics":
+        """A stack (arrays (B, K)) of this set's cells with new weights; each cell's loss sum
+        keeps the cell's mean loss."""
+        k = self.pos.shape[0]
+        scale_p = np.divide(1.0, self.pos, out=np.zeros(k), where=self.pos > 0)
+        scale_n = np.divide(1.0, self.neg, out=np.zeros(k), where=self.neg > 0)
+        return SetStatistics(None, pos, neg, self.n_rows, self.cut,
+                             {m: pos * (s * scale_p) for m, s in self.pos_loss.items()},
+                             {m: neg * (s * scale_n) for m, s in self.neg_loss.items()}, (np.nan,) * 4)
+
+    def pooled(self, starts: Any) -> "SetStatistics":
+        """The set with adjacent bins pooled into groups beginning at ``starts`` (sorted, from
+        0); the threshold falls on a group boundary when one of ``starts`` is ``cut``."""
+        starts = np.asarray(starts, dtype=np.intp)
+        return SetStatistics(None, np.add.reduceat(self.pos, starts), np.add.reduceat(self.neg, starts),
+                             self.n_rows, int(np.searchsorted(starts, self.cut)),
+                             {m: np.add.reduceat(x, starts) for m, x in self.pos_loss.items()},
+                             {m: np.add.reduceat(x, starts) for m, x in self.neg_loss.items()}, self.exact_rates,
+                             self.threshold)
+
+    def coarse_starts(self, bins: int) -> np.ndarray:
+        """Starts of at most ``bins`` groups of adjacent bins of nearly equal weight, one of
+        them at the threshold (``bins=2``: predicted positive / negative)."""
+        k = self.pos.shape[0]
+        if k <= bins:
+            return np.arange(k)
+        cum = np.cumsum(self.pos + self.neg)
+        edges = np.searchsorted(cum, cum[-1] * np.arange(1, bins - 1) / (bins - 1), side="left") + 1
+        cut = [self.cut] if 0 < self.cut < k else []
+        return np.unique(np.r_[0, edges[edges < k], cut]).astype(np.intp)
+
+    def coarse(self, bins: int) -> "SetStatistics":
+        """:meth:`pooled` into the groups of :meth:`coarse_starts`."""
+        return self if self.pos.shape[0] <= bins else self.pooled(self.coarse_starts(bins))
+
+    def leave_one_out(self) -> tuple["SetStatistics", np.ndarray]:
+        """The jackknife from the cells: a stack (J, K) with one row left out of each of the J
+        non-empty cells, and each cell's number of rows (the multiplicity of its value)."""
+        stack, rows = _leave_one_out_cells(np.concatenate([self.pos, self.neg]), self.n_rows)
+        k = self.pos.shape[0]
+        return self._with_cells(stack[:, :k], stack[:, k:]), rows
+
+    @functools.cached_property
+    def roc(self) -> tuple[np.ndarray, np.ndarray]:
+        """ROC rates (α, β) by decreasing score with both end points, shape (B, K + 1)."""
+        pos, neg = np.atleast_2d(self.pos), np.atleast_2d(self.neg)
+        b, k = pos.shape
+        tps = np.zeros((b, k + 1))
+        fps = np.zeros((b, k + 1))
+        np.cumsum(pos, axis=1, out=tps[:, 1:])
+        np.cumsum(neg, axis=1, out=fps[:, 1:])
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return fps / fps[:, -1:], 1 - tps / tps[:, -1:]
+
+
+def _leave_one_out_cells(w: np.ndarray, n_rows: int) -> tuple[np.ndarray, np.ndarray]:
+    """The jackknife of ``n_rows`` rows in cells of weights ``w`` (C,): a stack (J, C), one row
+    (the mean weight) left out of each of the J non-empty cells, and their numbers of rows."""
+    cells = np.flatnonzero(w > 0)
+    row = w.sum() / n_rows
+    stack = np.broadcast_to(w, (cells.shape[0], w.shape[0])).copy()
+    stack[np.arange(cells.shape[0]), cells] -= np.minimum(row, w[cells])
+    return stack, w[cells] / row
+
+
+def _rates(s: SetStatistics) -> tuple[Any, Any, Any]:
+    """(π, α, β) at the threshold, along the last axis of the cells."""
+    P, N = s.pos.sum(-1), s.neg.sum(-1)
+    tp, fp = s.pos[..., : s.cut].sum(-1), s.neg[..., : s.cut].sum(-1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return P / (P + N), fp / N, 1 - tp / P
+
+
+def metrics_at(s: SetStatistics, prevalence: Any, names: Sequence[str]) -> dict[str, Any]:
+    """metric -> the value of ``s``'s classifier (its (α, β) at the threshold, its ROC curve, its
+    class-conditional mean losses) at ``prevalence``; along the first axis of a stack of cells.
+
+    At the set's own prevalence this is the set's own value (OPS paper, section 2:
+    TP = π(1 − β), FP = (1 − π)α, ...).
+    """
+    out: dict[str, Any] = {}
+    pi = np.asarray(prevalence, dtype=np.float64)
+    _, a, b = _rates(s)
+    with np.errstate(invalid="ignore", divide="ignore"):  # undefined values (π = 0 ...) come back nan
+        for name in names:
+            if name in METRICS:
+                out[name] = METRICS[name].from_rates(pi, a, b)
+            elif name in _CURVE_OF:
+                roc = s.roc
+                kind, method = _CURVE_OF[name]
+                out[name] = auc_from_rates(*roc, np.atleast_1d(pi), curve=kind, method=method, validate=False)
+            elif name in _LOSSES and name in s.pos_loss:
+                out[name] = (pi * s.pos_loss[name].sum(-1) / s.pos.sum(-1)
+                             + (1 - pi) * s.neg_loss[name].sum(-1) / s.neg.sum(-1))
+    return out
+
+
+def _values(ref: SetStatistics, new: SetStatistics, names: Sequence[str]) -> dict[str, tuple[Any, Any]]:
+    """metric -> (observed on ``new``, expected of ``ref``'s classifier at ``new``'s prevalence)."""
+    pi_t = _rates(new)[0]
+    obs, exp = metrics_at(new, pi_t, names), metrics_at(ref, pi_t, names)
+    return {m: (obs[m], exp[m]) for m in obs if m in exp}
+
+
+@dataclass(frozen=True)
+class Decomposition:
+    r"""How one metric moved from the reference set to a test set, split in two.
+
+    ``value − reference_value = prevalence_effect + classifier_effect`` where
+    ``prevalence_effect = expected_value − reference_value`` and ``expected_value`` is what
+    the reference classifier (its (α, β), or its ROC curve) scores at this set's prevalence.
+
+    Attributes
+    ----------
+    metric : the metric's name
+    value, reference_value : on the test set and on the reference set
+    expected_value, expected_ci : the reference classifier at this prevalence, and its interval
+    prevalence_effect, prevalence_effect_ci
+    classifier_effect, classifier_effect_ci : the rest, and its interval
+    confidence_level, n_resamples
+    classifier_effect_p_value : where computed, the two-sided p-value of "the classifier
+        effect is 0" that inverts its interval (``beyondchance.monitoring.decomposition.bca_p_value``); nan elsewhere
+    """
+
+    metric: str
+    value: float
+    reference_value: float
+    expected_value: float
+    expected_ci: tuple[float, float] | None
+    prevalence_effect: float
+    prevalence_effect_ci: tuple[float, float] | None
+    classifier_effect: float
+    classifier_effect_ci: tuple[float, float] | None
+    confidence_level: float
+    n_resamples: int
+    classifier_effect_p_value: float = float("nan")
+
+    def to_dict(self) -> dict[str, Any]:
+        def num(x: Any) -> Any:
+            return None if x is None or not math.isfinite(x) else float(x)
+
+        def pair(ci: Any) -> Any:
+            return None if ci is None else [num(ci[0]), num(ci[1])]
+
+        return {
+            "metric": self.metric,
+            "value": num(self.value),
+            "reference_value": num(self.reference_value),
+            "expected_value": num(self.expected_value),
+            "expected_ci": pair(self.expected_ci),
+            "prevalence_effect": num(self.prevalence_effect),
+            "prevalence_effect_ci": pair(self.prevalence_effect_ci),
+            "classifier_effect": num(self.classifier_effect),
+            "classifier_effect_ci": pair(self.classifier_effect_ci),
+            "confidence_level": self.confidence_level,
+            "n_resamples": self.n_resamples,
+        }
+
+
+def _interval(exact: float, binned: float, draws: np.ndarray, level: float,
+              jackknife: Sequence[tuple[Any, Any]] | None = None) -> tuple[float, float] | None:
+    """BCa interval of the binned statistic, shifted by the binning error; None when the
+    statistic is undefined in more than a tenth of the resamples.
+
+    ``jackknife``: per independent sample, (jackknife values, multiplicities) for the
+    acceleration (``uncertainty._acceleration_of_samples``); ẑ₀ counts the resamples below
+    the binned estimate (Efron & Tibshirani 1993, ch. 14.3).  None: the percentile interval."""
+    draws = np.asarray(draws, dtype=np.float64).reshape(-1)
+    n = draws.size
+    draws = draws[np.isfinite(draws)]
+    if not math.isfinite(exact) or draws.size < max(0.9 * n, 10):
+        return None
+    centre = binned if math.isfinite(binned) else exact
+    if jackknife is None:
+        lo, hi, _ = _bca_interval(draws, centre, level, "percentile", None)
+    else:
+        lo, hi, _ = _bca_interval(draws, centre, level, "bca", _acceleration_of_samples(jackknife))
+    return float(lo + exact - centre), float(hi + exact - centre)
+
+
+def bca_p_value(exact: float, binned: float, draws: np.ndarray,
+                jackknife: Sequence[tuple[Any, Any]] | None = None) -> float:
+    r"""Two-sided p-value of "the quantity is 0" that inverts :func:`_interval`: the smallest
+    1 − level at which its (shifted) BCa interval excludes 0.
+
+    0 sits at :math:`v = \hat\theta_{binned} - \hat\theta` in the bootstrap distribution
+    :math:`G^*`; with :math:`w = \Phi^{-1}(G^*(v)) - \hat z_0` the BCa level that maps to it is
+    :math:`\Phi(z)`, :math:`z = w / (1 + a w) - \hat z_0` (inverting
+    :math:`\Phi(\hat z_0 + (\hat z_0 + z)/(1 - a(\hat z_0 + z)))`, Efron & Tibshirani 1993,
+    ch. 14.3), and :math:`p = 2\min(\Phi(z), 1 - \Phi(z))`; :math:`G^*` and
+    :math:`\hat z_0` count ties ½ as :func:`_interval` does, and both are kept within ½ draw
+    of 0 and 1 (every draw on one side of 0 gives about 1 / B, not 0; every draw on one side
+    of the estimate, where :func:`_interval` falls back to an end of the distribution, a
+    finite ẑ₀).  nan where :func:`_interval` gives no interval (the estimate undefined, or
+    the statistic in fewer than 90% of the draws), and where 1 + â·w ≤ 0 (an acceleration
+    so large that the BCa map does not reach 0).
+
+    >>> rng = np.random.default_rng(0)
+    >>> draws = rng.normal(0.03, 0.01, 4000)
+    >>> p = bca_p_value(0.03, 0.03, draws)
+    >>> bool(0.002 < p < 0.004)  # 3 standard errors: 2·Φ(−3) = 0.0027
+    True
+    """
+    draws = np.asarray(draws, dtype=np.float64).reshape(-1)
+    n = draws.size
+    draws = draws[np.isfinite(draws)]
+    if not math.isfinite(exact) or draws.size < max(0.9 * n, 10):
+        return float("nan")
+    centre = binned if math.isfinite(binned) else exact
+
+    def below(x: float) -> float:
+        return (np.count_nonzero(draws < x) + np.count_nonzero(draws <= x)) / (2 * draws.size)
+
+    half = 0.5 / draws.size  # every draw on one side: as if half of one were beyond
+
+    def level(x: float) -> float:
+        return float(sps.norm.ppf(min(max(below(x), half), 1 - half)))
+
+    z0 = 0.0
+    a = 0.0
+    if jackknife is not None:
+        z0 = level(centre)
+        a = _acceleration_of_samples(jackknife)
+        a = a if math.isfinite(a) else 0.0
+    w = level(centre - exact) - z0
+    if 1 + a * w <= 0:  # beyond the range of the BCa map (|â| ≥ 1/|w|): no level maps to 0
+        return float("nan")
+    z = w / (1 + a * w) - z0
+    return float(min(1.0, 2 * min(sps.norm.cdf(z), sps.norm.sf(z))))
+
+
+def _exact(s: SetStatistics) -> SetStatistics:
+    """The set with one bin per distinct score (exact point estimates)."""
+    if s.counts is None or s.counts.thresholds.shape[0] == s.pos.shape[0]:
+        return s
+    return SetStatistics.from_counts(s.counts, threshold=s.threshold, n_rows=s.n_rows,
+                                     max_bins=s.counts.thresholds.shape[0])
+
+
+#: reference -> {(n_resamples, seed): its replicates}; an entry lives as long as its reference
+_REFERENCE_DRAWS: "weakref.WeakKeyDictionary[SetStatistics, dict]" = weakref.WeakKeyDictionary()
+
+
+def _reference_draws(reference: SetStatistics, n_resamples: int, seed: int) -> tuple[SetStatistics, dict, dict]:
+    """The reference's replicates from ``seed`` (drawn first), the generator's state after
+    them, and a memo of the replicates' own metric values: shared by every test set compared
+    to the same reference with the same seed (one joint draw of the reference)."""
+    memo = _REFERENCE_DRAWS.setdefault(reference, {})
+    if (n_resamples, seed) not in memo:
+        memo.clear()  # one set of replicates per reference
+        rng = check_random_state(seed)
+        memo[n_resamples, seed] = (reference.resample(n_resamples, rng), rng.bit_generator.state, {})
+    return memo[n_resamples, seed]
+
+
+def _jackknife_of_decomposition(ref: Any, new: Any, names: Sequence[str], at: Callable[..., dict[str, Any]],
+                               prevalence: Callable[[Any], Any]) -> dict[str, dict[str, list]]:
+    """metric -> {"exp", "clf", "prev"} -> [(values, multiplicities) over the reference's
+    cells, (...) over the test set's cells]: the jackknife of each sample, the other fixed.
+
+    ``ref`` and ``new`` have ``leave_one_out()``; ``at(s, prevalence, names)`` is the metrics
+    of ``s``'s classifier at a prevalence (or class distribution), ``prevalence(s)`` the set's
+    own — two classes here, several in :mod:`beyondchance.monitoring.decomposition_multiclass`."""
+    pi_t = prevalence(new)
+    obs, own = at(new, pi_t, names), at(ref, prevalence(ref), names)
+    r_jk, w_r = ref.leave_one_out()
+    exp_r, own_r = at(r_jk, pi_t, names), at(r_jk, prevalence(r_jk), names)
+    t_jk, w_t = new.leave_one_out()
+    pi_jk = prevalence(t_jk)
+    obs_t, exp_t = at(t_jk, pi_jk, names), at(ref, pi_jk, names)
+    return {m: {"exp": [(exp_r[m], w_r), (exp_t[m], w_t)],
+                "clf": [(obs[m] - exp_r[m], w_r), (obs_t[m] - exp_t[m], w_t)],
+                "prev": [(exp_r[m] - own_r[m], w_r), (exp_t[m] - own[m], w_t)]} for m in names}
+
+
+def _decomposition_jackknife(reference: SetStatistics, test_set: SetStatistics,
+                             names: Sequence[str]) -> dict[str, dict[str, list]]:
+    """``_jackknife_of_decomposition`` of two sets' cells."""
+    out: dict[str, dict[str, list]] = {}
+    # the metrics at the threshold read (α, β) only: two bins per class are exact
+    at_threshold = [m for m in names if m in METRICS]
+    for group, bins in ((at_threshold, 2), ([m for m in names if m not in at_threshold], JACKKNIFE_BINS)):
+        if group:
+            out.update(_jackknife_of_decomposition(reference.coarse(bins), test_set.coarse(bins), group, metrics_at,
+                                                  lambda s: _rates(s)[0]))
+    return out
+
+
+def decompose(
+    reference: SetStatistics,
+    test_set: SetStatistics,
+    metrics: Sequence[str],
+    *,
+    confidence_level: float = 0.95,
+    n_resamples: int = 1000,
+    random_state: Any = 0,
+) -> dict[str, Decomposition]:
+    r"""Split each metric's change from ``reference`` to ``test_set`` into the prevalence
+    effect and the classifier effect, with bootstrap intervals (both sets resampled).
+
+    Intervals are BCa (Efron & Tibshirani 1993, ch. 14.3): percentiles of the bootstrap
+    distribution at levels :math:`\Phi(\hat z_0 + (\hat z_0 + z)/(1 - \hat a(\hat z_0 + z)))`,
+    :math:`\hat z_0` from the share of resamples below the estimate, the acceleration
+    :math:`\hat a` from the jackknife of both sets' cells (one row left out of each
+    non-empty cell, counted with the cell's rows; the scoring metrics' cells pooled into
+    :data:`JACKKNIFE_BINS` bins).  With an integer ``random_state`` the reference's
+    replicates are drawn first and are the same for every test set compared to it.
+
+    Parameters
+    ----------
+    reference, test_set : :class:`SetStatistics`
+    metrics : names among :data:`DECOMPOSABLE` (others are skipped)
+    confidence_level, n_resamples, random_state : the bootstrap (``n_resamples=0``: no intervals)
+
+    Returns
+    -------
+    dict metric -> :class:`Decomposition`
+    """
+    names = [m for m in metrics if m in DECOMPOSABLE]
+    ref_x, new_x = _exact(reference), _exact(test_set)
+    exact = _values(ref_x, new_x, names)
+    ref_exact = _values(ref_x, ref_x, names)
+    binned = _values(reference, test_set, names)
+    ref_binned = _values(reference, reference, names)
+    boot: dict[str, tuple] = {}
+    if n_resamples:
+        if isinstance(random_state, (int, np.integer)) and not isinstance(random_state, (bool, np.bool_)):
+            check_random_state(random_state)  # refuses a negative seed
+            r_star, state, own = _reference_draws(reference, int(n_resamples), int(random_state))
+            rng = np.random.Generator(np.random.PCG64())
+            rng.bit_generator.state = state
+        else:
+            rng = check_random_state(random_state)
+            r_star, own = reference.resample(n_resamples, rng), {}
+        t_star = test_set.resample(n_resamples, rng)
+        obs_star = _values(r_star, t_star, names)
+        missing = [m for m in names if m not in own]
+        if missing:
+            own.update(metrics_at(r_star, _rates(r_star)[0], missing))
+        boot = {m: (obs_star[m][0], obs_star[m][1], own[m]) for m in obs_star}
+        jack = _decomposition_jackknife(reference, test_set, list(boot))
+    out = {}
+    for m in exact:
+        value, expected = (float(np.squeeze(x)) for x in exact[m])
+        ref_value = float(np.squeeze(ref_exact[m][0]))
+        ci = {}
+        if m in boot:
+            obs_b, exp_b, ref_b = (np.asarray(x, float).reshape(-1) for x in boot[m])
+            bv, be = (float(np.squeeze(x)) for x in binned[m])
+            br = float(np.squeeze(ref_binned[m][0]))
+            jk = jack[m]
+            ci = {
+                "exp": _interval(expected, be, exp_b, confidence_level, jk["exp"]),
+                "prev": _interval(expected - ref_value, be - br, exp_b - ref_b, confidence_level, jk["prev"]),
+                "clf": _interval(value - expected, bv - be, obs_b - exp_b, confidence_level, jk["clf"]),
+            }
+        out[m] = Decomposition(
+            m, value, ref_value, expected, ci.get("exp"), expected - ref_value, ci.get("prev"),
+            value - expected, ci.get("clf"), float(confidence_level), int(n_resamples),
+        )
+    return out
+
+
+# ==========================================================================================
+# Tests of "the classifier changed"
+# ==========================================================================================
+
+
+@dataclass(frozen=True)
+class ClassifierTest:
+    """One test of a prevalence-free quantity between the reference and a test set.
+
+    Attributes
+    ----------
+    quantity : ``"fpr"``, ``"fnr"`` or ``"roc_auc"``
+    reference_value, value : the quantity on the reference and on the test set
+    difference_ci : a Wald interval of value − reference_value (at the report's level)
+    p_value : the test's own p-value; adjusted_p_value : Holm-adjusted over the family
+    method : the test
+    """
+
+    quantity: str
+    reference_value: float
+    value: float
+    difference_ci: tuple[float, float]
+    p_value: float
+    method: str
+    adjusted_p_value: float = float("nan")
+
+    def to_dict(self) -> dict[str, Any]:
+        def num(x: Any) -> Any:
+            return None if x is None or not math.isfinite(x) else float(x)
+
+        return {"quantity": self.quantity, "reference_value": num(self.reference_value), "value": num(self.value),
+                "difference_ci": [num(v) for v in self.difference_ci], "p_value": num(self.p_value),
+                "adjusted_p_value": num(self.adjusted_p_value), "method": self.method}
+
+
+def _row_counts(s: SetStatistics) -> tuple[int, int, int, int]:
+    """(tp, fp, fn, tn) in rows (weighted counts rescaled to the number of rows)."""
+    tp, fp, fn, tn = s.exact_rates
+    scale = s.n_rows / (tp + fp + fn + tn)
+    return tuple(int(round(x * scale)) for x in (tp, fp, fn, tn))  # type: ignore[return-value]
+
+
+def _rate_test(name: str, x_r: int, n_r: int, x_t: int, n_t: int, z: float) -> ClassifierTest | None:
+    if n_r == 0 or n_t == 0:
+        return None
+    p_r, p_t = x_r / n_r, x_t / n_t
+    p = float(sps.fisher_exact([[x_r, n_r - x_r], [x_t, n_t - x_t]]).pvalue)
+    se = math.sqrt(p_r * (1 - p_r) / n_r + p_t * (1 - p_t) / n_t)
+    d = p_t - p_r
+    return ClassifierTest(name, p_r, p_t, (d - z * se, d + z * se), min(1.0, p), "Fisher's exact test")
+
+
+def classifier_change_tests(reference: SetStatistics, test_set: SetStatistics, *,
+                           confidence_level: float = 0.95) -> tuple[ClassifierTest, ...]:
+    """Tests that the classifier is the same on both sets, on prevalence-free quantities only:
+    Fisher's exact test of the false-positive and of the false-negative rate at the threshold,
+    and (scores) the unpaired DeLong z-test of the ROC AUC.  Unadjusted p-values (see
+    ``holm_adjust``)."""
+    z = float(sps.norm.ppf((1 + confidence_level) / 2))
+    tp_r, fp_r, fn_r, tn_r = _row_counts(reference)
+    tp_t, fp_t, fn_t, tn_t = _row_counts(test_set)
+    tests = [_rate_test("fpr", fp_r, fp_r + tn_r, fp_t, fp_t + tn_t, z),
+             _rate_test("fnr", fn_r, fn_r + tp_r, fn_t, fn_t + tp_t, z)]
+    if reference.counts is not None and test_set.counts is not None and reference.counts.is_defined \
+            and test_set.counts.is_defined and reference.pos.shape[0] > 2:
+        a_r, v_r = delong_variance_of_counts(reference.counts)
+        a_t, v_t = delong_variance_of_counts(test_set.counts)
+        # the counts are weights; the variance is that of n_rows rows
+        v_r *= reference.counts.n / reference.n_rows
+        v_t *= test_set.counts.n / test_set.n_rows
+        se = math.sqrt(v_r + v_t)
+        d = a_t - a_r
+        p = float(2 * sps.norm.sf(abs(d) / se)) if se > 0 else (0.0 if d != 0 else 1.0)
+        tests.append(ClassifierTest("roc_auc", a_r, a_t, (d - z * se, d + z * se), p, "unpaired DeLong z-test"))
+    return tuple(t for t in tests if t is not None)
+
+
+@dataclass(frozen=True)
+class ClassifierChange:
+    """The test that the classifier is the same on a test set as on the reference.
+
+    ``changed`` when one of ``tests`` (false-positive rate, false-negative rate, ROC AUC)
+    rejects at ``1 − confidence_level`` after Holm's adjustment over every test of every
+    test set compared (``beyondchance.monitoring.decomposition.holm_adjust``).
+    """
+
+    test_set: str
+    tests: tuple[ClassifierTest, ...]
+    changed: bool
+    level: float
+    n_sets: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"test_set": self.test_set, "changed": self.changed, "significance_level": self.level,
+                "test_sets_compared": self.n_sets, "tests": [t.to_dict() for t in self.tests]}
+
+
+def compare_classifiers(reference: SetStatistics, test_sets: dict[str, SetStatistics], *,
+                      confidence_level: float = 0.95) -> tuple[ClassifierChange, ...]:
+    """:func:`classifier_change_tests` of each test set against ``reference``, Holm-adjusted
+    over every test of every set; a set ``changed`` when one of its adjusted p-values is at
+    most ``1 − confidence_level``."""
+    tested = [(name, classifier_change_tests(reference, s, confidence_level=confidence_level))
+              for name, s in test_sets.items()]
+    adjusted = iter(holm_adjust([t.p_value for _, ts in tested for t in ts]))
+    level = 1 - confidence_level
+    out = []
+    for name, ts in tested:
+        ts = tuple(replace(t, adjusted_p_value=float(next(adjusted))) for t in ts)
+        out.append(ClassifierChange(name, ts, any(t.adjusted_p_value <= level for t in ts), level, len(tested)))
+    return tuple(out)
+
+
+def holm_adjust(p_values: Sequence[float]) -> np.ndarray:
+    """Holm's step-down adjusted p-values (Holm 1979): reject where adjusted ≤ level; the
+    family-wise error rate is at most the level for any dependence between the tests.
+
+    >>> holm_adjust([0.01, 0.04, 0.03]).round(2).tolist()
+    [0.03, 0.06, 0.06]
+    """
+    p = np.asarray(p_values, dtype=np.float64)
+    m = p.size
+    if m == 0:
+        return p
+    order = np.argsort(p)
+    adj = np.maximum.accumulate((m - np.arange(m)) * p[order])
+    out = np.empty(m)
+    out[order] = np.minimum(adj, 1.0)
+    return out
+
+
+def check_reference(reference: SetStatistics, name: str = "the reference set") -> None:
+    """Refuse a reference without both classes: its (α, β) are undefined."""
+    if not (reference.pos.sum() > 0 and reference.neg.sum() > 0):
+        raise InvalidInputError(f"{name} holds a single class: its error rates (α, β) are undefined, so it cannot "
+                                "tell a prevalence shift from a changed classifier; choose a reference with both classes")

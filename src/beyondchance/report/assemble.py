@@ -1,0 +1,374 @@
+"""From a task's rows to the :class:`~._results.Report`: the common options, the notes,
+the metric selection, the OPS of each value and the verdicts (shared by every task)."""
+
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from .._validation import check_n_resamples, check_positive_int, check_unit_interval
+from .._warnings import BeyondChanceWarning, InvalidInputError, UndefinedMeasureError, UndefinedMeasureWarning
+from ..measures.confusion import ConfusionMatrix
+from ..measures.registry import METRICS, get_metric
+from ..outperformance import outperformance_score
+from .results import _SCORING, TITLES, MetricCI, MetricResult, Report, _fmt_label, fmt_value
+
+class _Collector:
+    """Collects warnings raised while evaluating into notes (re-emitted at the end)."""
+
+    def __init__(self) -> None:
+        self.notes: list[str] = []
+
+    def add(self, message: str) -> None:
+        message = " ".join(str(message).split())
+        if message and message not in self.notes:
+            self.notes.append(message)
+
+
+@dataclass
+class _Context:
+    level: float
+    n_resamples: int
+    ci: bool
+    seed: int
+    collector: _Collector
+    step: Callable[[str], None]
+    strict: bool
+    dbt_samples: int | None = None
+    #: registry labeling metrics asked for (``metrics=``) beyond the task's defaults
+    extra_metrics: tuple[str, ...] = ()
+
+
+def _run(
+    compute: Callable[[Any], tuple[dict[str, Any], str, str, str]], *, metrics: Any, confidence_level: float,
+    n_resamples: int, ci: bool, random_state: int, strict: bool, name: str | None, dbt_samples: int | None,
+    progress: Callable[[str], None] | None,
+) -> Report:
+    """Check the common options, compute the rows, add OPS and verdicts, build the Report."""
+    step = progress or (lambda message: None)
+    collector = _Collector()
+    level = float(check_unit_interval(confidence_level, "confidence_level", open_=True))
+    n_resamples = check_n_resamples(n_resamples, level) if ci else check_positive_int(n_resamples, "n_resamples")
+    if dbt_samples is not None and (isinstance(dbt_samples, bool) or not isinstance(dbt_samples, (int, np.integer))
+                                    or dbt_samples < 1):
+        raise InvalidInputError(f"dbt_samples must be a positive integer, got {dbt_samples!r}")
+    ctx = _Context(
+        level=level, n_resamples=int(n_resamples), ci=bool(ci), seed=random_state,
+        collector=collector, step=step, strict=strict, dbt_samples=dbt_samples,
+        extra_metrics=_registry_metrics(metrics),
+    )
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", BeyondChanceWarning)
+        warnings.simplefilter("ignore", RuntimeWarning)
+        report, detected, source, reason = compute(ctx)
+        step("computing the verdict")
+        chosen = _select_metrics(report["metrics"], metrics, detected)
+        rows = _finish_rows(report, chosen, ctx)
+    for w in caught:
+        if issubclass(w.category, BeyondChanceWarning):
+            collector.add(str(w.message))
+    notes = tuple(report.get("notes", ())) + tuple(collector.notes)
+    verdict = _overall_verdict(detected, rows)
+    result = Report(
+        task=detected,
+        task_source=source,
+        task_reason=reason,
+        n=int(report["n"]),
+        total_weight=report.get("total_weight"),
+        prevalence=report.get("prevalence"),
+        classes=report.get("classes"),
+        positive_label=report.get("positive_label"),
+        negative_label=report.get("negative_label"),
+        positive_reason=report.get("positive_reason"),
+        threshold=report.get("threshold"),
+        threshold_reason=report.get("threshold_reason"),
+        metrics=rows,
+        verdict=verdict,
+        ci_description=report.get("ci_description", "") if ci else "not computed",
+        notes=notes,
+        name=name,
+        confusion=report.get("confusion"),
+        per_class=report.get("per_class"),
+        counts=report.get("counts"),
+        confidence_level=level,
+        dbt_samples=dbt_samples,
+    )
+    for note in collector.notes:
+        warnings.warn(note, UndefinedMeasureWarning, stacklevel=3)
+    return result
+
+
+def check_quantile_option(quantile: Any, task: str) -> float | None:
+    """The report's ``quantile`` option checked: a level in (0, 1), for regression only."""
+    if quantile is None:
+        return None
+    if task != "regression":
+        raise InvalidInputError(f"quantile (the level of a quantile model's pinball loss) applies to regression; "
+                                f"the task is {task}")
+    return float(check_unit_interval(quantile, "quantile", open_=True))
+
+
+def _metric_keys(wanted: Sequence[str] | str) -> list[tuple[str, str]]:
+    """(as given, key) of each requested metric name; a registry alias (``"csi"``,
+    ``"qwk"``) is read as the metric's own name."""
+    if isinstance(wanted, str):
+        wanted = [w for w in wanted.split(",") if w.strip()]
+    out = []
+    for w in wanted:
+        key = str(w).strip().lower().replace("-", "_").replace(" ", "_")
+        if key not in METRICS:
+            try:
+                key = get_metric(key).name
+            except InvalidInputError:
+                pass
+        out.append((w, key))
+    return out
+
+
+def _registry_metrics(wanted: Sequence[str] | str | None) -> tuple[str, ...]:
+    """The registry labeling metrics among the requested names (computed on request)."""
+    return () if wanted is None else tuple(dict.fromkeys(k for _, k in _metric_keys(wanted) if k in METRICS))
+
+
+def _select_metrics(available: dict, wanted: Sequence[str] | None, task: str) -> list[str]:
+    if wanted is None:
+        return list(available)
+    out = []
+    for w, key in _metric_keys(wanted):
+        if key not in available:
+            raise InvalidInputError(
+                f"unknown metric {w!r} for a {task} report; available: {', '.join(available)}"
+            )
+        if key not in out:
+            out.append(key)
+    return out
+
+
+def _single_class(classes: np.ndarray, ctx: _Context) -> None:
+    msg = (
+        f"y_true holds a single class ({_fmt_label(classes[0]) if classes.size else 'none'}): always predicting it "
+        "is perfect, so the prediction advantage, the OPS and the curves are undefined"
+    )
+    if ctx.strict:
+        raise UndefinedMeasureError(msg)
+    ctx.collector.add(msg)
+
+
+# =====================================================================================
+# OPS, verdicts
+# =====================================================================================
+
+
+def _ops_of(name: str, values: np.ndarray, prevalence: float, *, dbt_samples: int | None = None,
+            **options: Any) -> tuple[np.ndarray | None, str | None, str | None]:
+    """OPS of several values of one metric at one prevalence: (scores, method, problem)."""
+    if name not in METRICS and dbt_samples is not None:
+        options["n_samples"] = dbt_samples
+    try:
+        res = outperformance_score(name, np.asarray(values, dtype=np.float64), prevalence, **options)
+    except InvalidInputError as exc:
+        return None, None, " ".join(str(exc).split())
+    scores = np.atleast_1d(np.asarray(res.score, dtype=np.float64))
+    method = res.method
+    if res.method == "dbt" and res.n_samples:
+        method = f"dbt (Monte Carlo over {res.n_samples} random curves)"
+    elif res.n_samples:
+        method += f" ({res.n_samples} samples)"
+    return scores, method, None
+
+
+def _advantage(value: float, baseline: float, ideal: float) -> float:
+    if not (math.isfinite(value) and math.isfinite(baseline) and math.isfinite(ideal)) or ideal == baseline:
+        return float("nan")
+    return (value - baseline) / (ideal - baseline)
+
+
+def _pct(x: float) -> str:
+    """A share as a percentage with as many digits as it needs to differ from 100%."""
+    if x >= 0.9999:
+        return "more than 99.99%"
+    if x >= 0.99:
+        return f"{100 * x:.2f}%"
+    return f"{100 * x:.0f}%"
+
+
+def _finish_rows(report: dict[str, Any], chosen: list[str], ctx: _Context) -> dict[str, MetricResult]:
+    rows: dict[str, MetricResult] = {}
+    pi = report.get("prevalence")
+    binary = report.get("counts") is not None or (pi is not None and report.get("positive_label") is not None)
+    cm: ConfusionMatrix | None = report.get("confusion")
+    need_ops = [k for k in chosen if k in METRICS or k in _SCORING]
+    pvalues: dict[str, tuple[float, str]] = {}
+    if ctx.ci:
+        from .pvalues import chance_pvalues
+
+        ctx.step("testing against chance")
+        pvalues = chance_pvalues(report, chosen, n_resamples=ctx.n_resamples, seed=ctx.seed)
+    if need_ops:
+        ctx.step("computing the outperformance scores")
+    for name in chosen:
+        spec = report["metrics"][name]
+        value = float(spec["value"])
+        ci_obj: MetricCI | None = spec.get("ci")
+        ops = ops_ci = ops_method = None
+        if (name in METRICS or name in _SCORING or "ops_of" in spec) and math.isfinite(value):
+            if binary and pi is not None and 0 < pi < 1:
+                vals = [value]
+                if ci_obj is not None:  # the prevalence varies between resamples: ends may lie beyond
+                    vals += list(np.clip([ci_obj.low, ci_obj.high], *_attainable(name, pi)))
+                scores, ops_method, problem = _ops_of(name, np.array(vals), pi, dbt_samples=ctx.dbt_samples)
+                if scores is not None:
+                    ops = float(scores[0])
+                    if ci_obj is not None:
+                        ops_ci = (float(scores[1]), float(scores[2]))
+                elif problem:
+                    ctx.collector.add(f"OPS of {name} not computed: {problem.split(';')[0]}")
+            elif not binary and spec.get("per_class") is not None:
+                ops, ops_method = _per_class_ops(spec.get("ops_of", name), spec["per_class"], spec["prevalences"],
+                                                 ctx, weights=spec.get("class_weights"))
+            elif not binary and cm is not None and spec.get("average") == "macro":
+                ops, ops_method = _macro_ops(name, cm, ctx)
+        base = float(spec["baseline"])
+        ideal = float(spec["ideal"])
+        pvalue, pvalue_method = pvalues.get(name, (None, None))
+        adv = _advantage(value, base, ideal) if name != "prediction_advantage" else value
+        r = MetricResult(
+            name=name, title=spec.get("title", TITLES.get(name, name)), kind=spec["kind"], value=value, baseline=base,
+            baseline_prediction=spec["baseline_prediction"], ideal=ideal, advantage=adv,
+            greater_is_better=bool(spec["greater_is_better"]), ops=ops, ops_ci=ops_ci, ops_method=ops_method,
+            ci=ci_obj, pvalue=pvalue, pvalue_method=pvalue_method,
+        )
+        rows[name] = _with_verdict(r, pi if binary else None)
+    return rows
+
+
+def _attainable(name: str, pi: float) -> tuple[float, float]:
+    """The values a metric can take at prevalence π: its OPS is 0 and 1 at the ends."""
+    if name in METRICS:
+        lo, hi = get_metric(name).range_at(pi)
+        return float(lo), float(hi)
+    from ..outperformance.scoring import scoring_metric_upper
+
+    return 0.0, float(scoring_metric_upper(name, pi))
+
+
+def _macro_ops(name: str, cm: ConfusionMatrix, ctx: _Context) -> tuple[float | None, str | None]:
+    """One-vs-rest OPS per class, macro-averaged (classes present in y_true)."""
+    values = np.asarray(cm.metric(name, average=None, zero_division=0.0), dtype=np.float64)
+    prev = cm.true_counts / cm.n
+    keep = (prev > 0) & (prev < 1) & np.isfinite(values)
+    if not keep.any() or keep.sum() < (cm.true_counts > 0).sum():
+        return None, None
+    try:
+        res = outperformance_score(name, values[keep], prev[keep])
+    except InvalidInputError as exc:
+        ctx.collector.add(f"OPS of {name}: {exc}")
+        return None, None
+    return float(np.mean(res.score)), f"one-vs-rest OPS per class ({res.method}), macro average"
+
+
+def _per_class_ops(name: str, values: np.ndarray, prevalences: np.ndarray, ctx: _Context,
+                   weights: np.ndarray | None = None) -> tuple[float | None, str | None]:
+    """Average of the one-vs-rest OPS of a scoring metric, each class at its prevalence: macro,
+    or weighted by ``weights`` (the classes' supports)."""
+    scores, method, problem = _ops_of(name, np.asarray(values, dtype=np.float64),
+                                      np.asarray(prevalences, dtype=np.float64), dbt_samples=ctx.dbt_samples)
+    if scores is None:
+        ctx.collector.add(f"OPS of {name} not computed: {(problem or '').split(';')[0]}")
+        return None, None
+    how = "macro average" if weights is None else "average weighted by support"
+    return float(np.average(scores, weights=weights)), f"one-vs-rest OPS per class ({method}), {how}"
+
+
+def _with_verdict(r: MetricResult, pi: float | None) -> MetricResult:
+    if not math.isfinite(r.value):
+        verdict = "undefined on this test set"
+    else:
+        beats = r.beats_baseline
+        if beats is None:
+            verdict = "no baseline to compare with"
+        elif r.ideal == r.baseline and not beats:
+            verdict = (f"{r.baseline_prediction} reaches the best value {fmt_value(r.ideal)}: "
+                       f"{r.title.lower()} alone cannot show an advantage")
+        elif not beats:
+            verdict = f"no better than {r.baseline_prediction} ({fmt_value(r.baseline)})"
+        else:
+            ci_reaches = r.ci is not None and (
+                (r.greater_is_better and r.ci.low <= r.baseline)
+                or (not r.greater_is_better and r.ci.high >= r.baseline)
+            )
+            if r.ops is not None:
+                who = "random score curves" if r.kind == "scoring" else "possible classifiers"
+                where = "at this prevalence" if pi is not None else "(one-vs-rest, at each class's prevalence)"
+                verdict = f"better than {_pct(r.ops)} of {who} {where}"
+            else:
+                if math.isfinite(r.advantage):
+                    verdict = (f"better than {r.baseline_prediction} ({fmt_value(r.baseline)}); closes "
+                               f"{100 * r.advantage:.0f}% of the gap to perfect")
+                else:
+                    verdict = f"better than {r.baseline_prediction} ({fmt_value(r.baseline)})"
+            if ci_reaches:
+                verdict += f"; but its {int(round(r.ci.confidence_level * 100))}% CI reaches the constant's value"
+    return MetricResult(**{**r.__dict__, "verdict": verdict})
+
+
+def _overall_verdict(task: str, rows: dict[str, MetricResult]) -> tuple[str, ...]:
+    lines: list[str] = []
+
+    def ci_text(r: MetricResult) -> str:
+        if r.ci is None or not (math.isfinite(r.ci.low) and math.isfinite(r.ci.high)):
+            return ""
+        return f" [{int(round(r.ci.confidence_level * 100))}% CI {r.ci.low:+.3f} to {r.ci.high:+.3f}]"
+
+    if task == "regression":
+        r2 = rows.get("r2")
+        if r2 is not None and math.isfinite(r2.value):
+            mse = rows.get("mse")
+            if r2.value <= 0:
+                lines.append(f"No better than {r2.baseline_prediction}: R² = {r2.value:+.3f}{ci_text(r2)}.")
+            else:
+                lines.append(
+                    f"The model removes {100 * r2.value:.0f}% of the squared error of {r2.baseline_prediction}"
+                    + (f" (MSE {mse.value:.4g} vs {mse.baseline:.4g})" if mse is not None else "")
+                    + f": R² = {r2.value:+.3f}{ci_text(r2)}."
+                )
+        return tuple(lines)
+
+    pa = rows.get("prediction_advantage")
+    acc = rows.get("accuracy")
+    if pa is not None and acc is not None and math.isfinite(pa.value):
+        bp = acc.baseline_prediction
+        if pa.value <= 0:
+            lines.append(
+                f"Accuracy {100 * acc.value:.1f}% is no better than {bp} ({100 * acc.baseline:.1f}%): "
+                f"prediction advantage {pa.value:+.3f}{ci_text(pa)}."
+            )
+        else:
+            tail = ""
+            if pa.ci is not None and pa.ci.low <= 0:
+                tail = " — but not significantly: the interval includes 0"
+            lines.append(
+                f"Better than {bp}: accuracy {100 * acc.value:.1f}% vs {100 * acc.baseline:.1f}%, "
+                f"prediction advantage {pa.value:+.3f}{ci_text(pa)}{tail}."
+            )
+    elif pa is not None:
+        lines.append("The prediction advantage is undefined on this test set (a single class).")
+    # the other lines quote the rows' own verdicts: the headline never says more than the table
+    for key in ("f1", "mcc"):
+        r = rows.get(key)
+        if r is not None and r.ops is not None and math.isfinite(r.value):
+            lines.append(f"{r.title} {r.value:.3f}: {r.verdict}.")
+            break
+    aucs = [rows[k] for k in ("roc_auc", "pr_auc") if k in rows and math.isfinite(rows[k].value)]
+    if aucs:
+        parts = []
+        for r in aucs:
+            s = f"{r.title.split(' (')[0]} {r.value:.3f}"
+            parts.append(f"{s} (constant score: {r.baseline:.3f}), {r.verdict}" if r.beats_baseline
+                         else f"{s}: {r.verdict}")
+        lines.append("Ranking: " + "; ".join(parts) + ".")
+    return tuple(lines)

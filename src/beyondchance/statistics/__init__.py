@@ -1,0 +1,2 @@
+"""Sufficient statistics: small, mergeable summaries from one pass over the data.
+"""
