@@ -1,13 +1,21 @@
 """Reproductions of every example, figure and table of the three papers.
 
 ``beyondchance reproduce NAME`` runs one; :data:`EXPERIMENTS` lists them.  Each
-module below registers its experiments on import.
+module imported below registers its experiments (one module per artefact or family);
+:mod:`.registry` holds the registry and imports none of them.
 """
 
 from __future__ import annotations
 
-import importlib
-
+from . import (  # noqa: F401  (each registers its experiments)
+    ops_experiments,
+    ops_figures,
+    ops_tables,
+    pa_examples,
+    pa_figure1,
+    pure_examples,
+    pure_tables,
+)
 from .registry import (
     EXPERIMENTS,
     Experiment,
@@ -29,11 +37,3 @@ __all__ = [
     "register",
     "run_experiment",
 ]
-
-#: modules registering experiments (one module per artefact or family)
-_MODULES: tuple[str, ...] = ("ops_figures", "ops_experiments", "ops_tables", "pa_examples", "pa_figure1", "pure_examples", "pure_tables")
-
-
-def _load_all() -> None:
-    for module in _MODULES:
-        importlib.import_module(f"{__name__}.{module}")

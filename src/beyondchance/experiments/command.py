@@ -30,9 +30,8 @@ def reproduce(names: tuple[str, ...], list_: bool, all_: bool, out_dir: Path, qu
       beyondchance reproduce pure-tables --jobs 2
       beyondchance reproduce --all --quick
     """
-    from . import EXPERIMENTS, _load_all, run_experiment
+    from . import EXPERIMENTS, run_experiment
 
-    _load_all()
     if list_:
         for name in sorted(EXPERIMENTS):
             e = EXPERIMENTS[name]

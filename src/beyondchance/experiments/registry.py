@@ -109,9 +109,6 @@ def register(name: str, title: str, paper: str) -> Callable[[Callable], Callable
 
 
 def get_experiment(name: str) -> Experiment:
-    from . import _load_all
-
-    _load_all()
     try:
         return EXPERIMENTS[name]
     except KeyError:
