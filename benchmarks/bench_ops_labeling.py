@@ -17,8 +17,9 @@ import time
 
 import numpy as np
 
-from beyondchance import get_metric, outperformance_score
+from beyondchance import outperformance_score
 
+from beyondchance.measures import get_metric
 CASES = [
     ("f1", "closed-form"),
     ("f1", "exact"),

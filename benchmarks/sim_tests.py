@@ -184,7 +184,7 @@ def permutation_scenario(measure: str, n: int, rng: np.random.Generator, n_resam
     if (y == 0).all() or (y == 1).all():
         y[0] = 1 - y[0]
     s = rng.random(n)
-    pred = (s < rng.uniform(0.2, 0.8)).astype(int) if measure in bc.METRICS else s
+    pred = (s < rng.uniform(0.2, 0.8)).astype(int) if measure in bc.measures.METRICS else s
     return bc.permutation_test(measure, y, pred, n_resamples=n_resamples, random_state=rng, mid_p=mid_p).pvalue
 
 
@@ -225,7 +225,7 @@ def clt_scenario(measure: str, n: int, rng: np.random.Generator, n_resamples: in
     y = (rng.random(n) < 0.3).astype(int)
     y[:2] = [0, 1]
     s = rng.random(n)
-    if measure in bc.METRICS:
+    if measure in bc.measures.METRICS:
         cells = PermutationCells.from_codes(s < rng.uniform(0.2, 0.8), y, w, keys=[False, True], classes=[0, 1])
         return clt_tests_of_labels(cells, (measure,), pos=1, n_resamples=n_resamples, random_state=rng)[measure].pvalue
     cells = PermutationCells.of_scores(y == 1, s, w)

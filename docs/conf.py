@@ -79,25 +79,32 @@ sphinx_gallery_conf = {
 
 
 # --- the API reference, generated from __all__ ------------------------------------------
-SECTIONS = {  # defining module -> section title, in this order
+SECTIONS = {  # defining module (the longest matching prefix) -> section title, in this order
     "report": "Reports: evaluate, compare, scorers",
-    "scorers": "Reports: evaluate, compare, scorers",
-    "advantage": "Prediction Advantage",
-    "baselines": "Prediction Advantage: losses and the best constant prediction",
-    "pure": "Pure Accuracy",
-    "confusion": "Labeling metrics and the confusion matrix",
-    "metrics": "Labeling metrics and the confusion matrix",
+    "monitoring": "Reports: evaluate, compare, scorers",
+    "learn.scorers": "Reports: evaluate, compare, scorers",
+    "measures.advantage": "Prediction Advantage",
+    "measures.losses": "Prediction Advantage: losses and the best constant prediction",
+    "measures.pure_accuracy": "Pure Accuracy",
+    "measures.confusion": "Labeling metrics and the confusion matrix",
+    "measures.registry": "Labeling metrics and the confusion matrix",
     "outperformance": "Outperformance Score",
-    "curves": "Curves and their areas",
-    "multiclass_curves": "Curves and their areas",
-    "uncertainty": "Confidence intervals",
-    "stats": "Sufficient statistics and engines",
-    "score_statistics": "Sufficient statistics and engines",
+    "measures": "Curves, their areas, calibration and decision curves",
+    "inference": "Confidence intervals and tests",
+    "statistics": "Sufficient statistics and engines",
     "engines": "Sufficient statistics and engines",
-    "streaming": "Sufficient statistics and engines",
     "_warnings": "Errors and warnings",
 }
-SUBPACKAGES = {"beyondchance.learn": "Learning with pure accuracy: beyondchance.learn",
+#: the public subpackages: their names that are not in ``beyondchance.__all__`` get a section each
+SUBPACKAGES = {"beyondchance.measures": "Measures: beyondchance.measures",
+               "beyondchance.statistics": "Sufficient statistics: beyondchance.statistics",
+               "beyondchance.inference": "Inference: beyondchance.inference",
+               "beyondchance.outperformance": "Outperformance score: beyondchance.outperformance",
+               "beyondchance.monitoring": "Monitoring: beyondchance.monitoring",
+               "beyondchance.report": "Reports: beyondchance.report",
+               "beyondchance.engines": "Engines: beyondchance.engines",
+               "beyondchance.display": "Displays (matplotlib): beyondchance.display",
+               "beyondchance.learn": "Learning with pure accuracy: beyondchance.learn",
                "beyondchance.datasets": "Bundled data sets: beyondchance.datasets"}
 
 
@@ -111,9 +118,10 @@ def _write(path: Path, text: str) -> Path:
 def _section(name: str, obj: object) -> str:
     module = getattr(obj, "__module__", None) if (inspect.isclass(obj) or callable(obj)) else None
     if module and module.startswith("beyondchance."):
-        part = module.split(".")[1]
-        if part in SECTIONS:
-            return SECTIONS[part]
+        parts = module.split(".")[1:]
+        for i in range(len(parts), 0, -1):
+            if ".".join(parts[:i]) in SECTIONS:
+                return SECTIONS[".".join(parts[:i])]
     return "Other public names"
 
 
@@ -139,7 +147,7 @@ def write_api_reference() -> Path:
         if title in groups:
             lines += [title, "-" * len(title), "", *_autosummary("beyondchance", sorted(groups[title], key=str.lower))]
     for module, title in SUBPACKAGES.items():
-        names = list(importlib.import_module(module).__all__)
+        names = [n for n in importlib.import_module(module).__all__ if n not in beyondchance.__all__]
         lines += [title, "-" * len(title), "", *_autosummary(module, sorted(names, key=str.lower), declare=True)]
     return _write(HERE / "api.rst", "\n".join(lines))
 
@@ -147,7 +155,7 @@ def write_api_reference() -> Path:
 write_api_reference()
 
 
-# --- the labeling-metric registry, generated from bc.METRICS -------------------------------
+# --- the labeling-metric registry, generated from bc.measures.METRICS -------------------------------
 def _constant_value(metric, tp: float, fp: float, fn: float, tn: float) -> str:
     import warnings
 
@@ -162,10 +170,9 @@ def _constant_value(metric, tp: float, fp: float, fn: float, tn: float) -> str:
 def write_metric_table() -> Path:
     """``measures/metric_table.rst``: every registered labeling metric with its formula,
     range, direction and the values of the two constant predictors at prevalence 0.1."""
-    from beyondchance import METRICS
-
+    from beyondchance.measures import METRICS
     n_pos, n_neg = 10.0, 90.0
-    lines = [".. Written by docs/conf.py from beyondchance.METRICS at every build; do not edit.", "",
+    lines = [".. Written by docs/conf.py from beyondchance.measures.METRICS at every build; do not edit.", "",
              ".. list-table::", "   :header-rows: 1", "",
              "   * - name", "     - formula", "     - range", "     - better",
              "     - all negative (π = 0.1)", "     - all positive (π = 0.1)", "     - scikit-learn"]

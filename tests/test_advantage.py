@@ -24,12 +24,12 @@ from beyondchance import (
     UndefinedMeasureWarning,
     bayes_marginal_prediction,
     get_loss,
-    get_metric,
     loss_names,
     pa_coverage_curve,
     prediction_advantage,
-    prediction_advantage_result,
+    PredictionAdvantageResult,
 )
+from beyondchance.measures import get_metric
 from beyondchance.measures.losses import baseline_risk_is_zero
 from beyondchance.datasets import load_keel
 
@@ -220,13 +220,13 @@ def _graded(n_options: int, n_questions: int, grade: float):
 def test_exam_example_section_5():
     # Bob: 3-option exam, 60% → loss 0.4, R(f0) = 2/3, PA = 0.4
     answers, marks = _graded(3, 300, 0.6)
-    r = prediction_advantage_result(answers, marks)
+    r = PredictionAdvantageResult.from_predictions(answers, marks)
     assert r.risk == pytest.approx(0.4, abs=1e-15)
     assert r.baseline_risk == pytest.approx(2 / 3, abs=1e-15)
     assert r.value == pytest.approx(0.4, abs=1e-15)
     # Alice: 4-option exam, 60% → R(f0) = 0.75, PA = 7/15
     answers, marks = _graded(4, 100, 0.6)
-    r = prediction_advantage_result(answers, marks)
+    r = PredictionAdvantageResult.from_predictions(answers, marks)
     assert r.baseline_risk == pytest.approx(0.75, abs=1e-15)
     assert r.value == pytest.approx(7 / 15, abs=1e-15)
     # grade 30: Bob is below the trivial 1/3, Alice above the trivial 1/4 (section 1)
@@ -385,7 +385,7 @@ def test_cost_matrix_pa_by_hand():
     y = np.array([0] * 7 + [1] * 3)
     pred = np.array([0] * 6 + [1] + [1, 1, 0])  # one false positive, one false negative
     # R(f) = (1 + 5) / 10; BMP: predict 0 → 5·0.3 = 1.5, predict 1 → 1·0.7 = 0.7
-    r = prediction_advantage_result(y, pred, loss=loss)
+    r = PredictionAdvantageResult.from_predictions(y, pred, loss=loss)
     assert r.risk == pytest.approx(0.6) and r.baseline_risk == pytest.approx(0.7)
     assert r.baseline.prediction == 1
     assert r.value == pytest.approx(1 - 0.6 / 0.7)
@@ -402,7 +402,7 @@ def test_prior_from_a_known_distribution():
     # own sample: f0 = 0, R = 0.4 → PA 0.5
     assert prediction_advantage(y, pred) == pytest.approx(0.5)
     # known prior with 1 the majority: f0 = 1, its risk here is 0.6 → PA = 2/3
-    r = prediction_advantage_result(y, pred, prior={0: 0.3, 1: 0.7})
+    r = PredictionAdvantageResult.from_predictions(y, pred, prior={0: 0.3, 1: 0.7})
     assert r.baseline.prediction == 1 and r.baseline.source == "distribution"
     assert r.baseline.risk == pytest.approx(0.3)  # on the prior itself
     assert r.baseline_risk == pytest.approx(0.6)  # on the evaluated sample
@@ -413,13 +413,13 @@ def test_prior_from_training_labels_and_a_given_bmp():
     train = ["b"] * 9 + ["a"]
     y = ["a", "a", "b", "b", "c"]
     pred = ["a", "b", "b", "b", "c"]
-    r = prediction_advantage_result(y, pred, prior=train)
+    r = PredictionAdvantageResult.from_predictions(y, pred, prior=train)
     assert r.baseline.prediction == "b" and r.baseline.source == "training labels"
     assert r.baseline_risk == pytest.approx(3 / 5)
     assert r.value == pytest.approx(1 - (1 / 5) / (3 / 5))
     # a precomputed BMP (here weighted, so that 'a' wins) is used as is
     bmp = bayes_marginal_prediction(train, sample_weight=[1] * 9 + [20])
-    r = prediction_advantage_result(y, pred, prior=bmp)
+    r = PredictionAdvantageResult.from_predictions(y, pred, prior=bmp)
     assert r.baseline.prediction == "a" and r.baseline_risk == pytest.approx(3 / 5)
     # the trivial learner's prediction scores exactly 0 against its own baseline
     assert prediction_advantage(y, ["b"] * 5, prior=train) == 0.0
@@ -447,25 +447,25 @@ def test_prior_for_probability_and_regression_losses_by_hand():
     y = np.array([0, 0, 1, 1])
     proba = np.array([0.2, 0.4, 0.6, 0.9])
     q = np.array([0.8, 0.2])  # known prior
-    r = prediction_advantage_result(y, proba, loss="log_loss", prior={0: 0.8, 1: 0.2})
+    r = PredictionAdvantageResult.from_predictions(y, proba, loss="log_loss", prior={0: 0.8, 1: 0.2})
     assert r.baseline_risk == pytest.approx(-(0.5 * np.log(0.8) + 0.5 * np.log(0.2)))
     np.testing.assert_allclose(r.baseline.prediction, q)
-    r = prediction_advantage_result(y, proba, loss="brier", prior={0: 0.8, 1: 0.2})
+    r = PredictionAdvantageResult.from_predictions(y, proba, loss="brier", prior={0: 0.8, 1: 0.2})
     assert r.baseline_risk == pytest.approx(0.5 * 2 * 0.2**2 + 0.5 * 2 * 0.8**2)
     # regression: the training mean as baseline, its MSE on the test targets
     t = np.array([1.0, 2.0, 3.0, 4.0])
     f = np.array([1.5, 2.0, 3.0, 4.0])
-    r = prediction_advantage_result(t, f, loss="squared", prior=[0.0, 2.0])
+    r = PredictionAdvantageResult.from_predictions(t, f, loss="squared", prior=[0.0, 2.0])
     assert r.baseline.prediction == 1.0
     assert r.baseline_risk == pytest.approx(np.mean((t - 1.0) ** 2))
-    r = prediction_advantage_result(t, f, loss="absolute", prior={0.0: 0.5, 10.0: 0.25, 20.0: 0.25})
+    r = PredictionAdvantageResult.from_predictions(t, f, loss="absolute", prior={0.0: 0.5, 10.0: 0.25, 20.0: 0.25})
     assert r.baseline.prediction == 5.0  # averaged inverted CDF at exactly 1/2
     assert r.baseline_risk == pytest.approx(np.mean(np.abs(t - 5.0)))
 
 
 def test_prior_zero_probability_class_is_clipped_like_scikit_learn():
     y = np.array([0, 1, 1])
-    r = prediction_advantage_result(y, [0.5, 0.5, 0.5], loss="log_loss", prior={1: 1.0})
+    r = PredictionAdvantageResult.from_predictions(y, [0.5, 0.5, 0.5], loss="log_loss", prior={1: 1.0})
     eps = np.finfo(float).eps
     assert r.baseline_risk == pytest.approx(-(np.log(eps) + 2 * np.log(1 - eps)) / 3)
 
@@ -584,7 +584,7 @@ def test_unknown_loss_message_lists_every_known_loss():
 
 def test_label_losses_ignore_multioutput_and_result_serialises():
     assert isinstance(prediction_advantage([0, 1, 1], [0, 1, 0], multioutput="raw_values"), float)
-    r = prediction_advantage_result([0.0, 1.0, 3.0], [0.0, 1.0, 2.0], loss="squared")
+    r = PredictionAdvantageResult.from_predictions([0.0, 1.0, 3.0], [0.0, 1.0, 2.0], loss="squared")
     d = json.loads(json.dumps(r.to_dict()))
     assert d["loss"] == "squared" and d["baseline"]["source"] == "sample"
     assert d["value"] == pytest.approx(skm.r2_score([0.0, 1.0, 3.0], [0.0, 1.0, 2.0]))

@@ -18,8 +18,9 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from beyondchance import ConfusionMatrix, get_metric, prediction_advantage
+from beyondchance import ConfusionMatrix, prediction_advantage
 
+from beyondchance.measures import get_metric
 SETTINGS = settings(max_examples=300, deadline=None)
 
 BOUNDED_BY = ["recall", "specificity", "balanced_accuracy", "precision", "f1", "kappa"]

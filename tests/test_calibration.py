@@ -138,8 +138,8 @@ def test_merged_statistics_equal_one_shot():
     parts = [ThresholdCounts.from_scores(y[s], p[s], sample_weight=w[s]) for s in (slice(0, 120), slice(120, 300))]
     merged = parts[1] + parts[0]
     one = bc.brier_score_decomposition(y, p, sample_weight=w)
-    two = bc.BrierDecomposition.from_counts(merged)
+    two = bc.measures.BrierDecomposition.from_counts(merged)
     for k in ("brier_score", "reliability", "resolution", "uncertainty"):
         assert getattr(two, k) == pytest.approx(getattr(one, k), abs=1e-12)
-    assert bc.ReliabilityTable.from_counts(merged).expected_calibration_error == pytest.approx(
+    assert bc.measures.ReliabilityTable.from_counts(merged).expected_calibration_error == pytest.approx(
         bc.expected_calibration_error(y, p, sample_weight=w), abs=1e-12)

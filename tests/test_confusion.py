@@ -134,7 +134,7 @@ def test_pure_accuracy_is_cohens_kappa(data):
     kappa = _silently(skm.cohen_kappa_score, y_true, y_pred, sample_weight=w)
     if not np.isnan(ours):
         assert ours == pytest.approx(kappa, abs=TOL)
-        assert bc.pure_loss(y_true, y_pred, sample_weight=w) == pytest.approx(1 - ours, abs=TOL)
+        assert bc.measures.pure_loss(y_true, y_pred, sample_weight=w) == pytest.approx(1 - ours, abs=TOL)
 
 
 def test_random_accuracy_matches_definition():

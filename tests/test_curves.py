@@ -178,7 +178,7 @@ def test_auc_matches_sklearn(data):
     assert abs(bc.roc_auc(y, s, sample_weight=w) - skm.roc_auc_score(y, s, sample_weight=w)) < 1e-12
     ap = bc.average_precision(y, s, sample_weight=w)
     assert abs(ap - skm.average_precision_score(y, s, sample_weight=w)) < 1e-12
-    assert bc.pr_auc(y, s, sample_weight=w) == ap  # AP is the default PR AUC
+    assert bc.measures.pr_auc(y, s, sample_weight=w) == ap  # AP is the default PR AUC
 
 
 @FAST
@@ -374,7 +374,7 @@ def test_ideal_classifier_reaches_ideal_auc():
         assert bc.roc_auc(y, s) == 1.0
         assert bc.average_precision(y, s) == 1.0
         for kind in KINDS:
-            assert bc.curve_nauc(y, s, curve=kind) == pytest.approx(1.0, rel=1e-13)
+            assert bc.measures.curve_nauc(y, s, curve=kind) == pytest.approx(1.0, rel=1e-13)
     # the trapezoid over-estimates with tied scores (documented): 5.95 vs 3.30 at pi = 0.1
     y = np.r_[np.ones(3), np.zeros(27)].astype(int)
     assert bc.lift_auc(y, y.astype(float), method="trapezoid") == pytest.approx(1 + 0.9 * 5.5)
@@ -530,14 +530,14 @@ def test_value_at_ties_take_the_best_point():
     y = [1, 0, 1, 0]
     s = [0.9, 0.8, 0.5, 0.5]
     # points (alpha, recall): (0,0), (0,.5), (.5,.5), (1,1)
-    assert bc.curve_value_at(y, s, curve="roc", at=0.5) == 0.5
-    assert bc.curve_value_at(y, s, curve="roc", at=0.0) == 0.5  # top of the vertical run
+    assert bc.measures.curve_value_at(y, s, curve="roc", at=0.5) == 0.5
+    assert bc.measures.curve_value_at(y, s, curve="roc", at=0.0) == 0.5  # top of the vertical run
     assert bc.precision_at_recall(y, s, 0.5) == 1.0  # first point of the flat run
     y = [1, 0, 0, 1]
     s = [0.9, 0.8, 0.7, 0.5]
     # ROC (alpha, recall): (0,0), (0,.5), (.5,.5), (1,.5), (1,1): vertical run at alpha 1
-    assert bc.curve_value_at(y, s, curve="roc", at=1.0) == 1.0
-    assert bc.curve_value_at(y, s, curve="roc", at=0.75) == 0.5
+    assert bc.measures.curve_value_at(y, s, curve="roc", at=1.0) == 1.0
+    assert bc.measures.curve_value_at(y, s, curve="roc", at=0.75) == 0.5
     assert bc.precision_at_recall(y, s, 0.5) == 1.0
 
 
@@ -742,7 +742,7 @@ def test_curve_objects():
         assert c.kind == kind
         assert c.thresholds[0] == np.inf
         assert c.tps[0] == c.fps[0] == 0 and c.tps[-1] == 3 and c.fps[-1] == 3
-        assert c.auc() == bc.curve_auc(y, s, curve=kind)
+        assert c.auc() == bc.measures.curve_auc(y, s, curve=kind)
         assert c.nauc() == pytest.approx(c.auc() / c.ideal_auc)
         assert np.all(np.diff(c.x) >= 0)
         with pytest.raises((AttributeError, TypeError)):
@@ -754,7 +754,7 @@ def test_curve_objects():
 SCORE_FUNCS = [
     bc.roc_auc,
     bc.average_precision,
-    bc.pr_auc,
+    bc.measures.pr_auc,
     bc.lift_auc,
     bc.gain_auc,
     bc.roc_curve,
@@ -799,7 +799,7 @@ def test_bad_pos_label():
 def test_one_class_is_undefined(y):
     s = np.linspace(0, 1, len(y))
     kw = {"pos_label": "a"} if isinstance(y[0], str) else {}
-    for fn in (bc.roc_auc, bc.average_precision, bc.lift_auc, bc.gain_auc, bc.pr_auc):
+    for fn in (bc.roc_auc, bc.average_precision, bc.lift_auc, bc.gain_auc, bc.measures.pr_auc):
         with pytest.warns(UndefinedMeasureWarning, match="undefined"):
             assert np.isnan(fn(y, s, **kw))
         with pytest.raises(UndefinedMeasureError):
@@ -816,12 +816,12 @@ def test_one_class_is_undefined(y):
 def test_bad_options():
     y, s = [0, 1, 0, 1], [0.1, 0.4, 0.35, 0.8]
     with pytest.raises(InvalidInputError, match="curve must be one of"):
-        bc.curve_auc(y, s, curve="det")
+        bc.measures.curve_auc(y, s, curve="det")
     with pytest.raises(InvalidInputError, match="method must be one of"):
-        bc.curve_auc(y, s, method="simpson")
+        bc.measures.curve_auc(y, s, method="simpson")
     with pytest.raises(InvalidInputError, match="applies to curve='pr' only"):
-        bc.curve_auc(y, s, curve="roc", method="ap")
-    assert bc.curve_auc(y, s, curve="pr", method="step") == bc.average_precision(y, s)
+        bc.measures.curve_auc(y, s, curve="roc", method="ap")
+    assert bc.measures.curve_auc(y, s, curve="pr", method="step") == bc.average_precision(y, s)
     with pytest.raises(InvalidInputError, match="at must lie"):
         bc.precision_at_recall(y, s, 1.5)
     with pytest.raises(InvalidInputError, match="k must lie"):

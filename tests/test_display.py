@@ -97,7 +97,7 @@ def test_bootstrap_and_advantage_results_show_themselves():
     b = bc.bootstrap_ci("f1", y, p, random_state=0, n_resamples=300)
     assert float(b) == b.estimate
     assert str(b).startswith(f"f1 = {b.estimate:.4g}, 95% CI")
-    pa = bc.prediction_advantage_result(y, p)
+    pa = bc.PredictionAdvantageResult.from_predictions(y, p)
     assert float(pa) == float(np.asarray(pa)) == pa.value
     assert "best constant" in str(pa) and "| prediction advantage |" in pa._repr_markdown_()
 

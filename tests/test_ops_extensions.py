@@ -1,4 +1,4 @@
-"""Tests of beyondchance.outperformance.extensions: OPS confidence intervals over the
+"""Tests of beyondchance.outperformance.interval and .multiclass: OPS confidence intervals over the
 test set, multi-class and multi-label OPS."""
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ from beyondchance import (
     ConfusionMatrix,
     InvalidInputError,
     UndefinedMeasureWarning,
-    get_metric,
     multiclass_outperformance_score,
     outperformance_score,
     outperformance_score_ci,
 )
+from beyondchance.measures import get_metric
 from beyondchance.measures.curves import gain_auc, lift_auc, precision_at_k, precision_at_recall
 from beyondchance.outperformance import MulticlassOPSResult, OPSInterval
 

@@ -405,7 +405,7 @@ def test_result_object():
     assert d["score"] == pytest.approx(list(r.score))
     assert float(outperformance_score("f1", 0.5, 0.5)) == outperformance_score("f1", 0.5, 0.5).score
     assert outperformance_score("F1-Score", 0.5, 0.5).metric == "f1"  # aliases resolved
-    assert outperformance_score(bc.get_metric("mcc"), 0.2, 0.3).metric == "mcc"
+    assert outperformance_score(bc.measures.get_metric("mcc"), 0.2, 0.3).metric == "mcc"
     with pytest.raises(Exception):
         r.score = 0.0  # frozen
 

@@ -113,7 +113,10 @@ def test_monte_carlo_within_its_error_of_exact():
 
 def test_several_score_measures_share_the_draws():
     from beyondchance.measures.curves import threshold_counts
-    from beyondchance.inference.permutation.permutation_test import permutation_test_of_scores, permutation_tests_of_scores
+    from beyondchance.inference.permutation.permutation_test import (
+        permutation_test_of_scores,
+        permutation_tests_of_scores,
+    )
 
     rng = np.random.default_rng(10)
     y = rng.integers(0, 2, 150)
@@ -270,7 +273,7 @@ def test_type_one_error(measure, n, mid_p):
     for _ in range(reps):
         y = rng.integers(0, 2, n)
         s = rng.random(n)
-        pred = (s < rng.uniform(0.2, 0.8)).astype(int) if measure in bc.METRICS else s
+        pred = (s < rng.uniform(0.2, 0.8)).astype(int) if measure in bc.measures.METRICS else s
         r = bc.permutation_test(measure, y, pred, n_resamples=400, random_state=rng, mid_p=mid_p)
         rejected += r.pvalue <= 0.05
     assert 0.02 <= rejected / reps <= 0.09

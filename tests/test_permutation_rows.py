@@ -278,7 +278,7 @@ def test_beyond_the_draw_budget_the_rows_say_why(monkeypatch):
     P = rng.dirichlet(np.ones(3), 150)
     w = bc.evaluate(c, P, sample_weight=rng.random(150), n_resamples=300)
     for name, m in w.metrics.items():  # the arg-max labels have cells, the losses and ROC AUCs their sums, the APs
-        if name in bc.METRICS or name in ("log_loss", "brier", "roc_auc", "roc_auc_weighted", "pr_auc",
+        if name in bc.measures.METRICS or name in ("log_loss", "brier", "roc_auc", "roc_auc_weighted", "pr_auc",
                                           "pr_auc_weighted"):  # the one-vs-rest tables (test_permutation_ap.py)
             assert m.pvalue is not None and "asymptotic" in m.pvalue_method, name
         else:

@@ -187,7 +187,7 @@ def test_ops_prg_auc_scorer_equals_the_functions():
     value = bc.prg_auc(d.y, p)
     expected = bc.outperformance_score("prg_auc", value, d.y.mean(), n_samples=G).score
     assert scorer(model, d.X, d.y) == expected
-    assert "ops_prg_auc" in bc.scorer_names()
+    assert "ops_prg_auc" in bc.learn.scorer_names()
 
 
 def test_ops_interval_keeps_negative_auprg():

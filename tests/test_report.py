@@ -22,8 +22,8 @@ from beyondchance import (
     outperformance_score,
     pa_coverage_curve,
     prediction_advantage,
-    weighted_quantile,
 )
+from beyondchance.measures import weighted_quantile
 from beyondchance.measures.curves import threshold_counts
 from beyondchance.datasets import load_keel
 from beyondchance.report import compare, detect_task, evaluate, evaluate_counts

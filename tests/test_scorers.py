@@ -88,7 +88,7 @@ def test_the_trivial_predictor_scores_zero_and_names_are_checked(data):
         bc.get_scorer("ops_nonsense")
     with pytest.raises(InvalidInputError, match="loss must be one of"):
         bc.make_scorer("prediction_advantage", loss="hinge")
-    assert "ops_mcc" in bc.scorer_names() and "prediction_advantage_brier" in bc.scorer_names()
+    assert "ops_mcc" in bc.learn.scorer_names() and "prediction_advantage_brier" in bc.learn.scorer_names()
 
 
 def test_multiclass_ops_scorer_is_the_macro_one_vs_rest_ops():

@@ -26,7 +26,7 @@ def _entry_points(y_true, y_pred, score):
     return {
         "ConfusionMatrix": lambda: ConfusionMatrix.from_predictions(y_true, y_pred),
         "roc_auc": lambda: bc.roc_auc(y_true, score),
-        "pr_auc": lambda: bc.pr_auc(y_true, score),
+        "pr_auc": lambda: bc.measures.pr_auc(y_true, score),
         "prediction_advantage": lambda: bc.prediction_advantage(y_true, y_pred),
         "evaluate": lambda: bc.evaluate(y_true, score, ci=False),
         "compute_statistics": lambda: bc.compute_statistics(y_true=y_true, y_score=score),
@@ -126,7 +126,7 @@ def test_uint64_labels_near_two_to_the_64_in_score_measures():
     score = [0.1, 0.8, 0.4, 0.5, 0.9]
     y01 = (y == BIG + 1).astype(int)
     assert bc.roc_auc(y, score, pos_label=np.uint64(BIG + 1)) == bc.roc_auc(y01, score)
-    assert bc.pr_auc(y, score, pos_label=BIG + 1) == bc.pr_auc(y01, score)
+    assert bc.measures.pr_auc(y, score, pos_label=BIG + 1) == bc.measures.pr_auc(y01, score)
 
 
 def test_integers_beyond_float64_precision_are_refused_as_real_values():

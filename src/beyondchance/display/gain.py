@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from ..measures.curves import gain_curve
-from ._base import CurveDisplay, check_defined
+from ._display_api import CurveDisplay, check_defined
 
 __all__ = ["GainDisplay"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..outperformance.curves import ops_precision_recall_curve
-from ._ops import OPS_OPTIONS, OPSCurveDisplay
+from ._ops_curve_display import OPS_OPTIONS, OPSCurveDisplay
 
 __all__ = ["OPRCDisplay"]
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..outperformance.curves import ops_lift_curve
-from ._ops import OPS_OPTIONS, OPSCurveDisplay
+from ._ops_curve_display import OPS_OPTIONS, OPSCurveDisplay
 
 __all__ = ["OPSLiftDisplay"]
 

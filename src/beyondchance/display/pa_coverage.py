@@ -8,7 +8,7 @@ import numpy as np
 
 from ..measures.advantage import pa_coverage_curve
 from ..measures.losses import get_loss
-from ._base import CurveDisplay
+from ._display_api import CurveDisplay
 
 __all__ = ["PACoverageDisplay"]
 

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from ..measures.precision_recall_gain import precision_recall_gain_curve
-from ._base import CurveDisplay, check_defined
+from ._display_api import CurveDisplay, check_defined
 
 __all__ = ["PrecisionRecallGainDisplay"]
 

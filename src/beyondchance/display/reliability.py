@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from ..measures.calibration import reliability_table
-from ._base import CurveDisplay
+from ._display_api import CurveDisplay
 
 __all__ = ["ReliabilityDisplay"]
 

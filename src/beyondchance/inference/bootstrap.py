@@ -18,7 +18,7 @@ measure are pooled: drawing U units uniformly and counting them per pool of size
 is ``Multinomial(U, m_g / U)`` over the pools -- the same distribution, sampled at the
 cost of the number of pools:
 
-* **labeling metrics** (a name of :data:`beyondchance.METRICS`): the pools are
+* **labeling metrics** (a name of :data:`beyondchance.measures.METRICS`): the pools are
   the k² cells of the confusion matrix (``(cell, weight)`` pairs with importance
   weights), so a resample's confusion matrix is drawn directly, all B resamples cost
   O(B·k²), and the metric is evaluated on the stack of B matrices by the vectorised
@@ -40,7 +40,7 @@ cost of the number of pools:
   is the resampled prior; cost matrices and other label losses: min_i Σ_j b_ij p_j);
   for the absolute and pinball losses also the resample's weighted quantile, read from
   the cumulative resampled weights in y order by the convention of
-  :func:`~beyondchance.weighted_quantile`.  Each value equals
+  :func:`~beyondchance.measures.weighted_quantile`.  Each value equals
   ``prediction_advantage(y_true, y_pred, sample_weight=counts * weight, ...)`` up to
   rounding (≈1e-15 relative), one-valued resamples included (nan).  By name, the 0/1
   loss and the other label losses are functions of the confusion matrix and are drawn
@@ -932,7 +932,7 @@ class _CallableStatistic(_Statistic):
 # of the jackknife are the full-sample sums minus one row's contribution.  The absolute and
 # pinball losses also need a weighted quantile per resample: y is sorted once and the quantile
 # is found in the cumulative resampled weights, by the convention of
-# :func:`beyondchance.weighted_quantile`.
+# :func:`beyondchance.measures.weighted_quantile`.
 
 #: Options of :func:`beyondchance.prediction_advantage` that bootstrap_ci passes on.
 _PA_OPTIONS = ("loss", "labels", "prior", "multioutput", "normalize", "strict")
@@ -1242,7 +1242,7 @@ class _PAQuantileRows(_PARows):
 
     y is sorted once per output; a resample's quantile is read from the cumulative
     resampled weights in that order, by the convention of
-    :func:`beyondchance.weighted_quantile` (smallest y whose cumulative weight reaches
+    :func:`beyondchance.measures.weighted_quantile` (smallest y whose cumulative weight reaches
     α·W, averaged with the next drawn value on an exact hit).  Rows a resample does not
     draw add 0, so the cumulative weights equal the function's sums over the drawn rows
     bit for bit and the quantile is the same: with integer-valued weights (no weights,
@@ -1431,7 +1431,7 @@ _BLOCK = 512
 
 
 def _quantile_target(share: float, total: np.ndarray) -> np.ndarray:
-    """α·W as :func:`beyondchance.weighted_quantile` computes it."""
+    """α·W as :func:`beyondchance.measures.weighted_quantile` computes it."""
     target = share * total
     return np.where(target == 0, np.nextafter(0.0, 1.0), target)
 

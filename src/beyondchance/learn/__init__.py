@@ -6,6 +6,8 @@
   probabilistic classifier on S₁, choose the threshold δ of h(x) = 1{η̂(x) > δ} on S₂
   (τ-interval search of Algorithm 2, bisection, grid, S₂ search, p-cut, 0.5).
 * :func:`choose_threshold` — the threshold strategies as a function of (y, η̂) on S₂.
+* :func:`make_scorer`, :func:`get_scorer` — scikit-learn scorers of the measures against
+  chance (:mod:`.scorers`).
 """
 
 from ._strategies import (
@@ -16,6 +18,7 @@ from ._strategies import (
     tau_interval_iterations,
 )
 from .klr import KernelLogisticRegression
+from .scorers import get_scorer, make_scorer, scorer_names
 from .threshold import PluginThresholdClassifier
 
 __all__ = [
@@ -26,4 +29,7 @@ __all__ = [
     "ThresholdChoice",
     "choose_threshold",
     "tau_interval_iterations",
+    "get_scorer",
+    "make_scorer",
+    "scorer_names",
 ]

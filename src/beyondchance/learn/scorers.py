@@ -108,7 +108,7 @@ def _ops_labeling(y_true: Any, y_pred: Any, *, metric: str, pos_label: Any = Non
                   **options: Any) -> float:
     from ..measures.confusion import ConfusionMatrix
     from ..outperformance import outperformance_score
-    from ..outperformance.extensions import multiclass_outperformance_score
+    from ..outperformance.multiclass import multiclass_outperformance_score
 
     classes = np.unique(np.concatenate([np.asarray(y_true).ravel(), np.asarray(y_pred).ravel()]))
     if classes.size > 2:
@@ -151,7 +151,7 @@ def make_scorer(name: str, **options: Any) -> Any:
     name : str
         ``"prediction_advantage"`` (or ``"prediction_advantage_<loss>"``),
         ``"pure_accuracy"``, ``"ops_<metric>"`` for a labeling metric of
-        :data:`beyondchance.METRICS` or ``roc_auc`` / ``pr_auc`` / ``lift_auc`` / ``gain_auc`` /
+        :data:`beyondchance.measures.METRICS` or ``roc_auc`` / ``pr_auc`` / ``lift_auc`` / ``gain_auc`` /
         ``prg_auc``.
     **options
         ``pos_label`` (binary tasks), ``loss`` (prediction advantage), metric options

@@ -64,7 +64,6 @@ from .confusion import ConfusionMatrix
 
 __all__ = [
     "prediction_advantage",
-    "prediction_advantage_result",
     "PredictionAdvantageResult",
     "pa_coverage_curve",
     "PACoverageCurve",
@@ -99,6 +98,28 @@ class PredictionAdvantageResult(SummaryDisplay):
     baseline_risk: Any
     baseline: BayesMarginalPrediction
     loss: str
+
+    @classmethod
+    def from_predictions(
+        cls,
+        y_true: Any,
+        y_pred: Any,
+        *,
+        loss: str | Loss = "zero_one",
+        sample_weight: Any = None,
+        labels: Any = None,
+        prior: Any = None,
+        multioutput: MultiOutput | Any = "uniform_average",
+        normalize: bool = False,
+        strict: bool = False,
+    ) -> "PredictionAdvantageResult":
+        """:func:`prediction_advantage` with its risks and its baseline (same parameters).
+
+        >>> r = PredictionAdvantageResult.from_predictions([0, 0, 0, 1], [0, 0, 1, 1])
+        >>> r.value, r.risk, r.baseline_risk, r.baseline.prediction
+        (0.0, 0.25, 0.25, 0)
+        """
+        return _result(y_true, y_pred, loss, sample_weight, labels, prior, multioutput, normalize, strict)
 
     def __float__(self) -> float:
         return float(self.value)
@@ -444,27 +465,6 @@ def _aggregate(pa: np.ndarray, multioutput: Any, multi_capable: bool) -> Any:
 # =====================================================================================
 # public API
 # =====================================================================================
-
-
-def prediction_advantage_result(
-    y_true: Any,
-    y_pred: Any,
-    *,
-    loss: str | Loss = "zero_one",
-    sample_weight: Any = None,
-    labels: Any = None,
-    prior: Any = None,
-    multioutput: MultiOutput | Any = "uniform_average",
-    normalize: bool = False,
-    strict: bool = False,
-) -> PredictionAdvantageResult:
-    """:func:`prediction_advantage` with its risks and its baseline, as a result object.
-
-    >>> r = prediction_advantage_result([0, 0, 0, 1], [0, 0, 1, 1])
-    >>> r.value, r.risk, r.baseline_risk, r.baseline.prediction
-    (0.0, 0.25, 0.25, 0)
-    """
-    return _result(y_true, y_pred, loss, sample_weight, labels, prior, multioutput, normalize, strict)
 
 
 def _result(

@@ -254,7 +254,7 @@ class ConfusionMatrix(GridDisplay):
         zero_division: Literal["warn", "nan"] | float = "warn",
         **options: Any,
     ) -> Any:
-        """Value of a labeling metric (see :data:`beyondchance.METRICS`).
+        """Value of a labeling metric (see :data:`beyondchance.measures.METRICS`).
 
         Parameters
         ----------

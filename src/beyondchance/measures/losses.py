@@ -73,7 +73,6 @@ __all__ = [
     "SquaredLoss",
     "AbsoluteLoss",
     "PinballLoss",
-    "QuantileLoss",
     "CallableLoss",
     "LOSSES",
     "get_loss",
@@ -538,7 +537,6 @@ class PinballLoss(Loss):
 
 
 #: the quantile loss is the pinball loss
-QuantileLoss = PinballLoss
 
 
 @dataclass(frozen=True, repr=False)

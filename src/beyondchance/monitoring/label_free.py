@@ -499,7 +499,7 @@ def estimate_from_statistics(
 ) -> LabelFreeEstimate:
     """:func:`estimate_performance` from sufficient statistics: the reference's
     :class:`~beyondchance.ThresholdCounts` and the window's exact score histogram (a
-    :class:`~beyondchance.ValueHistogram` of its scores, ``bin_width=None``: Σw per
+    :class:`~beyondchance.statistics.ValueHistogram` of its scores, ``bin_width=None``: Σw per
     distinct score) with its number of rows — what an engine (DuckDB, Spark) computes without
     sending the rows to Python.  Same estimates, intervals and test (same seed, same numbers).
 

@@ -77,7 +77,7 @@ def outperformance_score(
     Parameters
     ----------
     metric : str, LabelingMetric or callable
-        A labeling metric name or alias (see :data:`beyondchance.METRICS`), a scoring
+        A labeling metric name or alias (see :data:`beyondchance.measures.METRICS`), a scoring
         metric name (``"roc_auc"``, ``"pr_auc"``, ``"lift_auc"``, ``"gain_auc"``,
         ``"precision_at_recall"``, ``"lift_at_rate"``, NAUC variants — see
         ``beyondchance.outperformance.scoring.SCORING_METRICS``), or a vectorised

@@ -10,6 +10,9 @@
 from .compare import Change, Comparison, compare, compare_reports
 from .engine import compare_sources, evaluate_source
 from .per_class import PerClassTable
+from .model_comparison import ModelComparison, ModelDifference, compare_models
+from .gates import CheckResult, RequirementResult
+from .compare_tasks import TargetShift
 from .evaluate import (
     TASKS,
     MetricCI,
@@ -22,6 +25,12 @@ from .evaluate import (
 )
 
 __all__ = [
+    "CheckResult",
+    "ModelComparison",
+    "ModelDifference",
+    "RequirementResult",
+    "TargetShift",
+    "compare_models",
     "TASKS",
     "Change",
     "Comparison",

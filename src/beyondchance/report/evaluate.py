@@ -146,7 +146,7 @@ def evaluate(
         advantage over the best constant, the τ-quantile of y (``d2_pinball_score``).
     metrics : sequence of str, optional
         The metrics to report (default ``metrics_for_task``); any labeling metric of the
-        registry ``bc.METRICS`` by name or alias (``"jaccard"``, ``"kappa_quadratic"``,
+        registry ``bc.measures.METRICS`` by name or alias (``"jaccard"``, ``"kappa_quadratic"``,
         ``"lr_plus"`` …) is computed on request, with its best constant, advantage, OPS and
         interval like the default rows.
     confidence_level, n_resamples : the bootstrap's level and number of resamples (at least

@@ -7,7 +7,7 @@ A requirement is one comparison of a quantity of the report with a number::
                  | function "(" metric ")"
     function    := value | lower | upper | ops | pvalue | advantage | baseline
     operator    := ">" | ">=" | "<" | "<="
-    metric      := a metric of the report, or any name of the registry beyondchance.METRICS
+    metric      := a metric of the report, or any name of the registry beyondchance.measures.METRICS
                    (binary reports)
 
 =============  ===========================================================================

@@ -303,7 +303,7 @@ def compare_models(
         weight).  DeLong and McNemar take integer (frequency) weights; with other weights
         ROC AUC and accuracy are tested by the paired bootstrap.
     metrics : sequence of str, optional
-        Measures from :data:`beyondchance.METRICS` (labeling, at the threshold for
+        Measures from :data:`beyondchance.measures.METRICS` (labeling, at the threshold for
         scores) and, for scores, ``roc_auc``, ``pr_auc``, ``lift_auc``, and ``log_loss``,
         ``brier`` for probabilities.  Default: prediction advantage, accuracy, balanced
         accuracy, F1, MCC, pure accuracy (and ROC AUC, PR AUC for scores).

@@ -97,7 +97,7 @@ def metrics_for_task(task: str, *, probabilities: bool = True, quantile: bool = 
 
 def selectable_metrics(task: str, *, quantile: bool = False) -> tuple[str, ...]:
     """The names ``metrics=`` accepts for ``task``: its defaults (:func:`metrics_for_task`)
-    and, for every task with labels, any labeling metric of the registry ``bc.METRICS``.
+    and, for every task with labels, any labeling metric of the registry ``bc.measures.METRICS``.
 
     >>> "jaccard" in selectable_metrics("binary-labels"), "jaccard" in metrics_for_task("binary-labels")
     (True, False)

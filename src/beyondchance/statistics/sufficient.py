@@ -31,7 +31,7 @@ measures by calling the measure modules — one formula per measure:
 * labeling metrics: :meth:`ConfusionMatrix.metric`;
 * PA of label losses (0/1, cost matrices, label callables): the cells of the
   confusion matrix are passed as weighted rows to
-  :func:`~beyondchance.prediction_advantage_result`;
+  :meth:`PredictionAdvantageResult.from_predictions <beyondchance.PredictionAdvantageResult.from_predictions>`;
 * BMPs of probability / absolute / pinball losses: the label counts or the exact
   value counts are passed as weighted rows to
   :func:`~beyondchance.bayes_marginal_prediction`;
@@ -96,9 +96,8 @@ from .._validation import (
 )
 from .._warnings import InvalidInputError
 from ..measures.advantage import (
-    PredictionAdvantageResult,
     _advantage,
-    prediction_advantage_result,
+    PredictionAdvantageResult,
 )
 from ..measures.losses import (
     AbsoluteLoss,
@@ -1195,7 +1194,7 @@ class SufficientStatistics(SummaryDisplay):
         r"""PA = 1 − R(f)/R(f₀) from the statistics (baseline: this sample's label distribution).
 
         * label losses (0/1, cost matrices, label callables): the confusion matrix's
-          cells as weighted rows through :func:`~beyondchance.prediction_advantage_result`;
+          cells as weighted rows through :meth:`PredictionAdvantageResult.from_predictions <beyondchance.PredictionAdvantageResult.from_predictions>`;
         * probability losses (cross-entropy, Brier): R(f) from :class:`LossSums`,
           R(f₀) from :meth:`LabelCounts.baseline`;
         * squared: R(f) from :class:`LossSums`, R(f₀) = Var(Y) from :class:`Moments` (R²);
@@ -1214,7 +1213,7 @@ class SufficientStatistics(SummaryDisplay):
             k = cm.n_classes
             t = np.repeat(cm.labels, k)
             p = np.tile(cm.labels, k)
-            return prediction_advantage_result(t, p, loss=lo, sample_weight=cm.matrix.ravel(), strict=strict)
+            return PredictionAdvantageResult.from_predictions(t, p, loss=lo, sample_weight=cm.matrix.ravel(), strict=strict)
         risk = self._need("loss_sums", f"the {lo.name} prediction advantage").risk(lo)
         if lo.prediction == "probability":
             bmp = self._need("label_counts", f"the {lo.name} prediction advantage").baseline(lo)

@@ -244,7 +244,7 @@ def permutation_test(
     Parameters
     ----------
     measure : str
-        A labeling metric of :data:`beyondchance.METRICS` (on labels, or on scores at
+        A labeling metric of :data:`beyondchance.measures.METRICS` (on labels, or on scores at
         ``threshold``) or a score measure: ``roc_auc``, ``pr_auc`` (average precision),
         ``lift_auc``, ``log_loss``, ``brier``.
     y_true : array-like (n,)

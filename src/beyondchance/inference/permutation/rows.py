@@ -168,7 +168,7 @@ def score_measures(pos: np.ndarray, neg: np.ndarray, terms: dict[str, tuple[np.n
 def binary_statistic(is_pos: np.ndarray, weight: np.ndarray | None, *, pred: np.ndarray | None = None,
                      scores: np.ndarray | None = None, names: tuple[str, ...]) -> Statistic:
     """The measures ``names`` of binary labels ``is_pos`` (with their weights) permuted
-    against the fixed predictions ``pred`` (labeling metrics of :data:`beyondchance.METRICS`)
+    against the fixed predictions ``pred`` (labeling metrics of :data:`beyondchance.measures.METRICS`)
     and ``scores`` (``roc_auc``, ``pr_auc``, ``lift_auc``, ``log_loss``, ``brier``: the
     weighted positives and negatives per distinct score, then the cells' measures of
     :class:`~beyondchance.measures.binary_scores.ScoreCells`)."""

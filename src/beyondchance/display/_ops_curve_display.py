@@ -6,14 +6,14 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ._base import CurveDisplay, check_defined
+from ._display_api import CurveDisplay, check_defined
 
 #: options of the OPS curve functions accepted by ``from_predictions`` / ``from_estimator``
 OPS_OPTIONS = ("reference", "depth", "n_samples", "random_state", "cache")
 
 
 class OPSCurveDisplay(CurveDisplay):
-    """An :class:`~beyondchance.OPSCurve` drawn: OPS against the levels; chance at 0.5."""
+    """An :class:`~beyondchance.outperformance.OPSCurve` drawn: OPS against the levels; chance at 0.5."""
 
     _ylabel = "Outperformance score (OPS)"
     _line_defaults = {"marker": "o", "markersize": 3}
