@@ -218,5 +218,35 @@ def _skip_routing_requests(app, what, name, obj, skip, options):
     return None
 
 
+def _public_target(app, env, node, contnode):
+    """A reference by defining module (``beyondchance.measures.curves.roc_auc``), by a short
+    name inside a subpackage's page (``roc_auc``) or to an implementation module resolves to
+    the page of the public name: the object's page where it is documented (``beyondchance.X``
+    or ``beyondchance.<subpackage>.X``), the subpackage's section for a module."""
+    if node.get("refdomain") != "py":
+        return None
+    from sphinx.util.nodes import make_refnode
+
+    domain = env.get_domain("py")
+    target = node["reftarget"].lstrip("~.")
+    parts = target.split(".")
+    if node["reftype"] == "mod":
+        if parts[0] == "beyondchance" and len(parts) > 2 and f"beyondchance.{parts[1]}" in SUBPACKAGES:
+            candidates = [f"beyondchance.{parts[1]}"]
+        else:
+            return None
+    else:
+        # the name itself, or a method/attribute of a public class (Class.method)
+        tail = parts[-2:] if len(parts) > 1 and parts[-2][:1].isupper() else parts[-1:]
+        candidates = [".".join(["beyondchance", *tail])] + [".".join([s, *tail]) for s in SUBPACKAGES]
+    table = domain.modules if node["reftype"] == "mod" else domain.objects
+    for name in candidates:
+        found = table.get(name)
+        if found is not None:
+            return make_refnode(app.builder, node["refdoc"], found.docname, found.node_id, contnode, name)
+    return None
+
+
 def setup(app):
     app.connect("autodoc-skip-member", _skip_routing_requests)
+    app.connect("missing-reference", _public_target)

@@ -59,7 +59,7 @@ def test_pages_and_gallery(site):
     for page in ("index", "install", "auto_guide/plot_which_number", "measures/prediction_advantage",
                  "measures/pure_accuracy", "measures/outperformance", "measures/labeling_metrics",
                  "howto/cli", "howto/report", "howto/compare", "howto/engines", "howto/learners",
-                 "reproductions", "changelog", "auto_examples/index"):
+                 "reproductions", "changelog", "auto_examples/index", "architecture"):
         assert (site / f"{page}.html").is_file(), page
     examples = sorted(p.stem for p in (DOCS / "examples").glob("plot_*.py"))
     assert len(examples) >= 4

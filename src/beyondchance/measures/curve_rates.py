@@ -488,6 +488,7 @@ class Curve(SummaryDisplay):
 
     Examples
     --------
+    >>> from beyondchance import roc_curve
     >>> c = roc_curve([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
     >>> c.x, c.y
     (array([0. , 0. , 0.5, 0.5, 1. ]), array([0. , 0.5, 0.5, 1. , 1. ]))
