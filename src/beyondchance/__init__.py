@@ -84,7 +84,8 @@ from .engines.accumulator import StatisticsAccumulator
 from .report import Comparison, MetricResult, Report, compare, evaluate
 from .inference.delong import DeLongResult, delong_test
 from .measures.decision_curve import DecisionCurve, decision_curve, net_benefit
-from .inference.permutation.permutation_test import PermutationTestResult, permutation_test
+from .inference.permutation.permutation_test import permutation_test
+from .inference.permutation.result import PermutationTestResult
 from .report.model_comparison import ModelComparison, ModelDifference, compare_models
 from .report.gates import CheckResult, RequirementResult
 from .learn.scorers import get_scorer, make_scorer, scorer_names
