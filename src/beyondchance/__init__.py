@@ -78,7 +78,10 @@ from .outperformance.extensions import (
     outperformance_score_ci,
 )
 from .inference.bootstrap import BootstrapResult, ConfidenceInterval, bootstrap_ci
-from .statistics.sufficient import BinnedScoreCounts, LabelCounts, LossSums, Moments, SufficientStatistics, ValueHistogram
+from .statistics.sufficient import SufficientStatistics
+from .statistics.labels import LabelCounts
+from .statistics.values import LossSums, Moments, ValueHistogram
+from .statistics.scores import BinnedScoreCounts
 from .engines import compute_statistics
 from .engines.accumulator import StatisticsAccumulator
 from .report import Comparison, MetricResult, Report, compare, evaluate

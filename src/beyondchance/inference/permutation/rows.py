@@ -44,7 +44,7 @@ approximation of the permutation distribution).  Unweighted, the statistic is
 :math:`\sqrt{n - 1}\, r` with r Pearson's correlation of y and ŷ, and the moments reduce to
 :math:`E\,T = S_{yy} + S_{\hat y\hat y} + n (\bar y - \bar{\hat y})^2` and
 :math:`\operatorname{Var} T = 4 S_{yy} S_{\hat y\hat y} / (n - 1)` (S: centred sums of
-squares) — the :class:`~beyondchance.statistics.sufficient.Moments` of y and of ŷ that every engine computes
+squares) — the :class:`~beyondchance.statistics.values.Moments` of y and of ŷ that every engine computes
 (:func:`squared_loss_test_of_moments`).
 """
 
@@ -271,10 +271,10 @@ def squared_loss_test(y: Any, pred: Any, weight: Any = None, *, name: str = "mse
 def squared_loss_test_of_moments(n: int, y_moments: Any, pred_moments: Any, squared_error_sum: float, *,
                                  name: str = "mse") -> PermutationTestResult:
     r"""The permutation CLT test of the squared error of unweighted rows from the statistics:
-    the :class:`~beyondchance.statistics.sufficient.Moments` of y and of the predictions and the sum of the
+    the :class:`~beyondchance.statistics.values.Moments` of y and of the predictions and the sum of the
     squared errors (module docstring); equals :func:`squared_loss_test` on the rows.
 
-    >>> from beyondchance.statistics.sufficient import Moments
+    >>> from beyondchance.statistics.values import Moments
     >>> rng = np.random.default_rng(0)
     >>> y, p = rng.normal(size=100), rng.normal(size=100)
     >>> a = squared_loss_test_of_moments(100, Moments.from_values(y), Moments.from_values(p), ((y - p) ** 2).sum())
