@@ -169,7 +169,7 @@ def _scipy(stat, yt, yp, method, b, seed, batch):
 
 def _draw_table(n: int, b: int, seed: int) -> None:
     """Ways to draw B resamples of n rows as count vectors, timed on a share of B."""
-    from beyondchance.inference.bootstrap import _chunk_size, _draw_counts
+    from beyondchance.inference.bootstrap_resampling import _chunk_size, _draw_counts
 
     chunk = _chunk_size(2 * n, b)  # what bootstrap_ci uses for n rows
     timed = max(chunk, min(b, 200))

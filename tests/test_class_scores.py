@@ -16,7 +16,7 @@ from sklearn.preprocessing import label_binarize
 import beyondchance as bc
 from beyondchance import InvalidInputError
 from beyondchance.engines.memory import statistics_from_arrays
-from beyondchance.statistics.sufficient import ClassScoreCounts
+from beyondchance.statistics.scores import ClassScoreCounts
 
 
 def _problem(seed: int, n: int = 400, k: int = 3, decimals: int = 2):

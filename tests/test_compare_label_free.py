@@ -15,7 +15,7 @@ import pytest
 from beyondchance import InvalidInputError, compare, estimate_performance
 from beyondchance.measures.curves import threshold_counts
 from beyondchance.monitoring.label_free import estimate_from_statistics
-from beyondchance.statistics.sufficient import ValueHistogram
+from beyondchance.statistics.values import ValueHistogram
 
 FAST = ["--n-resamples", "200", "--dbt-samples", "1024", "--format", "json"]
 

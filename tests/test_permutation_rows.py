@@ -100,7 +100,7 @@ def test_squared_loss_moments_equal_enumeration():
 
     assert abs(squared_loss_test(y, p).pvalue - norm.sf(z)) < 1e-12
     # from the statistics (every engine): the moments of y and of the predictions, the squared-error sum
-    from beyondchance.statistics.sufficient import Moments
+    from beyondchance.statistics.values import Moments
 
     t = squared_loss_test_of_moments(50, Moments.from_values(y), Moments.from_values(p), np.sum((y - p) ** 2))
     r0 = squared_loss_test(y, p)

@@ -115,7 +115,7 @@ def test_batched_rates_equal_one_by_one_and_bounds():
     batch = prg_auc_from_rates(a, b, pi)
     single = [prg_auc_from_rates(a[i], b[i], pi[i]) for i in range(64)]
     np.testing.assert_allclose(batch, single, rtol=0, atol=1e-15)
-    assert ((batch >= bc.prg.prg_auc_lower(pi) - 1e-12) & (batch <= 1 + 1e-12)).all()
+    assert ((batch >= bc.measures.precision_recall_gain.prg_auc_lower(pi) - 1e-12) & (batch <= 1 + 1e-12)).all()
 
 
 def test_perfect_constant_and_reversed_rankings():
@@ -153,7 +153,7 @@ def test_ops_is_the_share_of_dbt_curves_beaten():
     np.testing.assert_array_equal(r.score, np.searchsorted(ref, values, side="left") / G)
     assert r.method == "dbt" and r.n_samples == G
     assert (np.diff(r.score) >= 0).all()
-    assert bc.outperformance_score("prg_auc", bc.prg.prg_auc_lower(pi), pi, n_samples=G).score == 0.0
+    assert bc.outperformance_score("prg_auc", bc.measures.precision_recall_gain.prg_auc_lower(pi), pi, n_samples=G).score == 0.0
     assert bc.outperformance_score("prg_auc", 1.0, pi, n_samples=G).score > 0.99
 
 

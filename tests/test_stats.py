@@ -23,15 +23,10 @@ from beyondchance import (
     prediction_advantage,
     threshold_counts,
 )
-from beyondchance.engines.memory import statistics_from_arrays
-from beyondchance.statistics.sufficient import (
-    BinnedScoreCounts,
-    LabelCounts,
-    LossSums,
-    Moments,
-    SufficientStatistics,
-    ValueHistogram,
-)
+from beyondchance.statistics.sufficient import SufficientStatistics
+from beyondchance.statistics.labels import LabelCounts
+from beyondchance.statistics.values import LossSums, Moments, ValueHistogram
+from beyondchance.statistics.scores import BinnedScoreCounts
 
 REL = 1e-12
 FAST = settings(max_examples=40, deadline=None)

@@ -25,7 +25,7 @@ from beyondchance import (
     bootstrap_ci,
 )
 from beyondchance.measures.registry import METRICS, get_metric
-from beyondchance.inference.bootstrap import _ConfusionStatistic
+from beyondchance.inference.bootstrap_resampling import _ConfusionStatistic
 
 
 def _quiet(func, *args, **kwargs):

@@ -27,7 +27,8 @@ from beyondchance import (
     bootstrap_ci,
     prediction_advantage,
 )
-from beyondchance.inference import bootstrap as unc
+from beyondchance.inference import bootstrap_advantage as advantage
+from beyondchance.inference import bootstrap_resampling as resampling
 
 
 def generic(y_true, y_pred, sample_weight=None, **options):
@@ -97,7 +98,7 @@ WEIGHTS = {
 
 
 def _fast_statistic(y, p, options, sample_weight=None, weight_type="importance"):
-    return unc._pa_statistic(y, p, sample_weight, weight_type, options, by_name=False)
+    return advantage._pa_statistic(y, p, sample_weight, weight_type, options, by_name=False)
 
 
 # --- the fast path is the generic path, resample by resample -------------------------------------
@@ -109,7 +110,7 @@ def test_fast_path_draws_the_generic_resamples(case, weights):
     y, p, options = CASES[case]
     w, weight_type = WEIGHTS[weights]
     stat = _fast_statistic(y, p, options, w, weight_type)
-    assert isinstance(stat, unc._PARows), type(stat)
+    assert isinstance(stat, advantage._PARows), type(stat)
     kw = dict(sample_weight=w, weight_type=weight_type, n_resamples=150, random_state=7, **options)
     fast = bootstrap_ci(prediction_advantage, y, p, method="bca", **kw)
     slow = bootstrap_ci(generic, y, p, method="bca", **kw)
@@ -354,15 +355,15 @@ def test_zero_one_by_name_keeps_the_confusion_route():
     plain = bootstrap_ci("prediction_advantage", y, p, random_state=2, n_resamples=300)
     explicit = bootstrap_ci("prediction_advantage", y, p, loss="zero_one", random_state=2, n_resamples=300)
     np.testing.assert_array_equal(plain.distribution, explicit.distribution)
-    stat = unc._pa_statistic(y, p, None, "importance", {"loss": "0_1"}, by_name=True)
-    assert type(stat) is unc._ConfusionStatistic
+    stat = advantage._pa_statistic(y, p, None, "importance", {"loss": "0_1"}, by_name=True)
+    assert type(stat) is resampling._ConfusionStatistic
 
 
 @pytest.mark.parametrize("case", ["cost_matrix", "label callable"])
 def test_label_losses_by_name_resample_the_confusion_cells(case):
     y, p, options = CASES[case]
-    stat = unc._pa_statistic(y, p, None, "importance", options, by_name=True)
-    assert isinstance(stat, unc._PALabelCells) and stat.m.size <= 9
+    stat = advantage._pa_statistic(y, p, None, "importance", options, by_name=True)
+    assert isinstance(stat, advantage._PALabelCells) and stat.m.size <= 9
     # any vector of cell counts: the PA of the data those counts describe
     rng = np.random.default_rng(0)
     counts = rng.multinomial(50, np.full(stat.m.size, 1 / stat.m.size), size=30).astype(float)
@@ -389,14 +390,14 @@ def test_label_losses_by_name_resample_the_confusion_cells(case):
 def test_other_options_and_losses_take_the_generic_path():
     y, p, _ = CASES["squared"]
     train = Y_REAL[::-1][:300]
-    with_prior = unc._pa_statistic(y, p, None, "importance", {"loss": "squared", "prior": train}, by_name=False)
-    assert type(with_prior) is unc._CallableStatistic
+    with_prior = advantage._pa_statistic(y, p, None, "importance", {"loss": "squared", "prior": train}, by_name=False)
+    assert type(with_prior) is resampling._CallableStatistic
     a = bootstrap_ci(prediction_advantage, y, p, loss="squared", prior=train, random_state=0, n_resamples=40)
     b = bootstrap_ci(generic, y, p, loss="squared", prior=train, random_state=0, n_resamples=40)
     np.testing.assert_array_equal(a.distribution, b.distribution)
     real_callable = CallableLoss(lambda q, t: np.abs(q - t) ** 1.5, prediction="real")
-    stat = unc._pa_statistic(y[:50], p[:50], None, "importance", {"loss": real_callable}, by_name=False)
-    assert type(stat) is unc._CallableStatistic
+    stat = advantage._pa_statistic(y[:50], p[:50], None, "importance", {"loss": real_callable}, by_name=False)
+    assert type(stat) is resampling._CallableStatistic
 
 
 # --- bad input ------------------------------------------------------------------------------------

@@ -97,7 +97,7 @@ def compute_statistics(
     labels : labels / probabilities: the class set, in order
     score_bins : binary: None for exact counts at every distinct score, or a number
         of bins per unit score (``floor(score · bins)``) for fixed-size counts with a
-        stated AUC error bound (:class:`~beyondchance.statistics.sufficient.BinnedScoreCounts`)
+        stated AUC error bound (:class:`~beyondchance.statistics.scores.BinnedScoreCounts`)
     target_bin_width : regression: None for the exact value histogram, or a bin
         width (bounded absolute / pinball baselines)
     pinball_alphas : regression: quantile levels whose pinball losses are also summed

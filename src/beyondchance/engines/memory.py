@@ -29,17 +29,10 @@ from ..inference.permutation.clt import PermutationCells
 from ..inference.permutation.loss import MAX_LOSS_CLASSES, PermutationLossSums
 from ..inference.permutation.rows import SquaredErrorSums
 from ..measures.threshold_counts import ThresholdCounts, _counts_unweighted, _counts_weighted, threshold_counts
-from ..statistics.sufficient import (
-    PROBABILITY_LOSSES,
-    BinnedScoreCounts,
-    ClassScoreCounts,
-    LabelCounts,
-    LossSums,
-    Moments,
-    SufficientStatistics,
-    ValueHistogram,
-    _binary_confusion,
-)
+from ..statistics.sufficient import PROBABILITY_LOSSES, SufficientStatistics, _binary_confusion
+from ..statistics.labels import LabelCounts
+from ..statistics.values import LossSums, Moments, ValueHistogram
+from ..statistics.scores import BinnedScoreCounts, ClassScoreCounts
 from .spec import Spec, make_spec, resolve_task
 from .files import CSV_SUFFIXES, csv_delimiter, is_glob, local_files, read_csv_table
 
@@ -309,7 +302,7 @@ def regression_statistics(
     """The regression task's statistics of checked finite float64 arrays (no validation).
 
     The loss sums Σ w·ℓ(f, y) of ``losses`` (default squared and absolute), the
-    :class:`~beyondchance.statistics.sufficient.Moments` and the :class:`~beyondchance.statistics.sufficient.ValueHistogram`
+    :class:`~beyondchance.statistics.values.Moments` and the :class:`~beyondchance.statistics.values.ValueHistogram`
     of y (exact when ``target_bin_width`` is None: its weighted median is exact).
     """
     def wants(name: str) -> bool:

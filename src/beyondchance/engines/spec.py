@@ -95,7 +95,8 @@ def make_spec(
     normalize: bool = False,
 ) -> Spec:
     """Check the options once; every engine then computes the same thing."""
-    from ..statistics.sufficient import _check_bin_width, _check_bins
+    from ..statistics.values import _check_bin_width
+    from ..statistics.scores import _check_bins
 
     known = STATISTICS[task]
     if statistics is None:

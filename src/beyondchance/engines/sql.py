@@ -51,17 +51,10 @@ from ..measures.confusion import ConfusionMatrix
 from ..inference.permutation.clt import PermutationCells
 from ..inference.permutation.loss import MAX_LOSS_CLASSES, PermutationLossSums
 from ..inference.permutation.rows import SQUARED_ERROR_TERMS, SquaredErrorSums
-from ..statistics.sufficient import (
-    PROBABILITY_LOSSES,
-    BinnedScoreCounts,
-    ClassScoreCounts,
-    LabelCounts,
-    LossSums,
-    Moments,
-    SufficientStatistics,
-    ValueHistogram,
-    _scores_from_groups,
-)
+from ..statistics.sufficient import PROBABILITY_LOSSES, SufficientStatistics
+from ..statistics.labels import LabelCounts
+from ..statistics.values import LossSums, Moments, ValueHistogram
+from ..statistics.scores import BinnedScoreCounts, ClassScoreCounts, _scores_from_groups
 from .spec import Spec, make_spec, resolve_task
 
 __all__ = ["Runner", "sql_statistics", "sql_score_histogram", "binary_queries", "labels_query", "probabilities_query", "class_scores_query", "regression_queries",
@@ -215,7 +208,7 @@ def score_histogram_query(
 
 
 def sql_score_histogram(runner: Runner, *, y_score: str, weight: str | None = None) -> tuple[ValueHistogram, int]:
-    """(the exact :class:`~beyondchance.statistics.sufficient.ValueHistogram` of a window's scores, its number of
+    """(the exact :class:`~beyondchance.statistics.values.ValueHistogram` of a window's scores, its number of
     rows): one ``GROUP BY score`` (a window whose labels have not arrived)."""
     cols = [y_score, *([weight] if weight else [])]
     runner.load(cols, cols)

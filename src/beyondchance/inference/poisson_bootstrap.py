@@ -198,7 +198,7 @@ def labeling_intervals(totals: GroupTotals, metrics: Any = ("accuracy",), *, n_r
     """
     from ..measures.confusion import ConfusionMatrix
     from ..measures.registry import get_metric
-    from .bootstrap import _UNSET, _MatrixEvaluator
+    from .bootstrap_resampling import _UNSET, _MatrixEvaluator
 
     _check_confidence(confidence)
     labels = (totals.info or {}).get("classes")

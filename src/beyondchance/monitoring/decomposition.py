@@ -62,7 +62,7 @@ from ..measures.curves import ThresholdCounts, auc_from_rates
 from ..measures.registry import METRICS
 from ..inference.delong import delong_variance_of_counts
 from ..measures.binary_scores import _CURVE_OF, class_loss_sums, per_threshold
-from ..inference.bootstrap import _draw_counts
+from ..inference.bootstrap_resampling import _draw_counts
 from ..inference.bootstrap import _interval as _bca_interval
 from ..inference.bootstrap import _acceleration_of_samples
 

@@ -58,7 +58,7 @@ from .._warnings import InvalidInputError
 from ..measures.curves import ThresholdCounts, threshold_counts
 from .decomposition import (JACKKNIFE_BINS, SetStatistics, _exact, _interval, _leave_one_out_cells, _rates, check_reference,
                     metrics_at)
-from ..statistics.sufficient import ValueHistogram
+from ..statistics.values import ValueHistogram
 
 __all__ = ["LabelFreeEstimate", "ProjectedMetric", "estimate_performance", "estimate_from_statistics",
            "MIN_WINDOW_ROWS"]

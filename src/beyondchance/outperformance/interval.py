@@ -218,7 +218,7 @@ def outperformance_score_ci(
     >>> bool(ci.estimate == point)
     True
     """
-    from ..inference.bootstrap import _chunk_size, _confusion_pools, _draw_counts, _uses_multinomial
+    from ..inference.bootstrap_resampling import _chunk_size, _confusion_pools, _draw_counts, _uses_multinomial
 
     level = check_confidence_level(confidence_level)
     n_resamples = check_n_resamples(n_resamples, level)

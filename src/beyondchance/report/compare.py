@@ -40,7 +40,7 @@ import numpy as np
 from .._validation import _check_label_values, as_1d, as_float, check_sample_weight, encode_labels
 from .._warnings import InvalidInputError
 from ..monitoring.label_free import LabelFreeEstimate
-from ..statistics.sufficient import ValueHistogram
+from ..statistics.values import ValueHistogram
 from ..monitoring.probabilities import ProbabilityStatistics
 from ..monitoring.decomposition import (DECOMPOSABLE, ClassifierChange, ClassifierTest, Decomposition, SetStatistics, check_reference,
                      compare_classifiers, decompose)
@@ -390,7 +390,7 @@ def _check_window_task(name: str, task: str) -> None:
 def _with_windows(comparison: Comparison, windows: Sequence[tuple[str, Any, int]], threshold: float,
                   step: Callable[[str], None], options: dict[str, Any]) -> Comparison:
     """The comparison with the label-free estimates of the windows without labels: (name, exact
-    :class:`~beyondchance.statistics.sufficient.ValueHistogram` of its scores, number of rows) each, estimated
+    :class:`~beyondchance.statistics.values.ValueHistogram` of its scores, number of rows) each, estimated
     from the reference report's counts (so every engine gives the same numbers)."""
     from ..monitoring.label_free import estimate_from_statistics
 
@@ -458,7 +458,7 @@ def compare_reports(reports: Sequence[Report], *, reference: str | None = None, 
     both sets (default: the reports' own; 0 when their intervals are off); multi-class
     tasks the same on the class distribution (:mod:`beyondchance.monitoring.decomposition_multiclass`);
     regression the test of each error measure's difference and, given ``targets`` (set
-    name -> :class:`~beyondchance.statistics.sufficient.ValueHistogram` of its target), the test of a
+    name -> :class:`~beyondchance.statistics.values.ValueHistogram` of its target), the test of a
     shift of the target (:mod:`beyondchance.report.compare_tasks`); given ``probabilities``
     (set name -> :class:`~beyondchance.monitoring.probabilities.ProbabilityStatistics`), multi-class
     probabilities also the decomposition of the one-vs-rest ROC AUCs and of the losses.

@@ -35,7 +35,7 @@ from ..monitoring.decomposition import ClassifierChange, ClassifierTest, Decompo
 from ..monitoring.decomposition_multiclass import (ClassStatistics, check_class_reference, compare_class_classifiers,
                                 decompose_classes, decompose_distributions)
 from ..monitoring.probabilities import DECOMPOSABLE_PROBABILITIES, ProbabilityStatistics, metrics_at_probabilities
-from ..statistics.sufficient import ValueHistogram
+from ..statistics.values import ValueHistogram
 from .results import Report, shorten
 
 __all__ = ["TargetShift", "auc_tests", "multiclass_parts", "regression_parts", "target_shift", "target_shifts"]

@@ -11,7 +11,7 @@ task                   from the statistics
 =====================  ================================================================
 binary scores          everything: the report is a function of the
                        :class:`~beyondchance.measures.curves.ThresholdCounts` (exact) or of the
-                       :class:`~beyondchance.statistics.sufficient.BinnedScoreCounts` (``score_bins``,
+                       :class:`~beyondchance.statistics.scores.BinnedScoreCounts` (``score_bins``,
                        with the stated AUC error bound); CIs on the cells as in memory
 binary / multi-class   everything: a function of the confusion matrix; CIs on the
 labels                 cells as in memory
@@ -232,7 +232,7 @@ class _Source:
             return sql_score_histogram(self._runner, y_score=y_score, weight=weight)
         from .._validation import as_float, check_sample_weight
         from ..engines.memory import read_columns
-        from ..statistics.sufficient import ValueHistogram
+        from ..statistics.values import ValueHistogram
 
         data = read_columns(self.source, [y_score, *([weight] if weight else [])], self.delimiter)
         scores = as_float(data[y_score], "y_score")
@@ -419,7 +419,7 @@ def _scan_replicates(src: _Source, p: _Prepared, *, y_true: str, y_score: Sequen
     """The per-group sums of the grouped bootstrap (:mod:`beyondchance.inference.poisson_bootstrap`) that the
     report's intervals need, while the source is open: regression and probabilities
     always, labels and binary scores when weighted (unweighted ones resample cells)."""
-    from ..statistics.sufficient import BinnedScoreCounts
+    from ..statistics.scores import BinnedScoreCounts
     from .tasks.binary_scores import _threshold_choice
 
     common = dict(y_true=y_true, weight=weight, seed=seed)
@@ -463,7 +463,7 @@ def _report(
     progress: Callable[[str], None] | None = None, pos: tuple | None = None,
 ) -> Report:
     """The report of a prepared (and scanned) source."""
-    from ..statistics.sufficient import BinnedScoreCounts
+    from ..statistics.scores import BinnedScoreCounts
 
     score_statistic = None
     notes: list[str] = []
@@ -655,7 +655,8 @@ def compare_sources(
     every engine.
     """
     from ..measures.curves import ThresholdCounts
-    from ..statistics.sufficient import BinnedScoreCounts, LabelCounts
+    from ..statistics.labels import LabelCounts
+    from ..statistics.scores import BinnedScoreCounts
     from .compare import _resolved_once, _with_windows, compare_reports, groups_seed
     from .tasks.binary_scores import _threshold_choice
 

@@ -55,7 +55,7 @@ import numpy as np
 from .._warnings import InvalidInputError
 from ..measures.registry import METRICS, get_metric
 from ..outperformance import outperformance_score
-from ..inference.permutation.permutation_test import PermutationTestResult
+from ..inference.permutation.result import PermutationTestResult
 from .pvalues import chance_test
 from .results import _num
 

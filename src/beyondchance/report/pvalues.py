@@ -104,12 +104,12 @@ from ..inference.permutation.rows import (
 )
 from ..inference.permutation.permutation_test import (
     SCORE_MEASURES,
-    PermutationTestResult,
     permutation_test_of_counts,
     permutation_test_of_matrix,
     permutation_test_of_scores,
     permutation_tests_of_scores,
 )
+from ..inference.permutation.result import PermutationTestResult
 from .results import MAX_SCORE_BINS, _label
 
 __all__ = ["chance_test", "chance_pvalues", "describe_test", "AGAINST_CONSTANT"]

@@ -74,8 +74,8 @@ import numpy as np
 
 from ..._validation import as_float_1d, check_sample_weight
 from ..._warnings import InvalidInputError
-from .permutation_test import PermutationTestResult
-from .clt import _readonly, normal_test
+from .result import PermutationTestResult, normal_test
+from .clt import _readonly
 
 __all__ = ["AbsoluteErrorHistograms", "absolute_loss_test", "absolute_loss_moments", "loss_weights",
            "MAX_HISTOGRAM_VALUES"]

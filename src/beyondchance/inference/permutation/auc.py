@@ -103,8 +103,8 @@ import numpy as np
 from ..._summary_display import SummaryDisplay
 from ..._validation import as_float_2d, check_sample_weight
 from ..._warnings import InvalidInputError
-from .permutation_test import PermutationTestResult
-from .clt import _readonly, normal_test
+from .result import PermutationTestResult, normal_test
+from .clt import _readonly
 
 __all__ = ["PermutationAUCSums", "AUC_CLT_METHOD", "AUC_NAMES", "mid_rank_fractions", "auc_rank_query"]
 

@@ -96,7 +96,7 @@ import numpy as np
 
 from ..._summary_display import SummaryDisplay
 from ..._warnings import InvalidInputError
-from .permutation_test import PermutationTestResult
+from .result import PermutationTestResult
 from .clt import _readonly, psd_root
 
 __all__ = ["PermutationAPTables", "AP_CLT_METHOD", "AP_NAMES", "AP_BINS", "MAX_AP_CELLS", "column_bins",
@@ -299,7 +299,7 @@ class PermutationAPTables(SummaryDisplay):
     def average_precisions(self, tables: np.ndarray) -> np.ndarray:
         """(B, K) the one-vs-rest average precision of each column of the tables (B, D, K),
         from its bins by decreasing score (ties within a bin)."""
-        from .rows import score_measures
+        from .measures_of_tables import score_measures
 
         off, out = self.offsets, []
         for j in range(self.sizes.size):

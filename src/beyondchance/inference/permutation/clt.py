@@ -48,16 +48,15 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
-from scipy import stats as _sps
 
 from ..._summary_display import SummaryDisplay
 from ..._validation import check_positive_int, check_random_state
 from ..._warnings import InvalidInputError
-from .permutation_test import PermutationTestResult, _monte_carlo
+from .result import PermutationTestResult, _monte_carlo
 
 __all__ = ["PermutationCells", "clt_tests", "clt_tests_of_labels", "clt_tests_of_scores", "CLT_METHOD"]
 
-#: the ``method`` of a :class:`~beyondchance.inference.permutation.permutation_test.PermutationTestResult` of this module
+#: the ``method`` of a :class:`~beyondchance.inference.permutation.result.PermutationTestResult` of this module
 CLT_METHOD = "permutation CLT monte-carlo"
 
 #: a measure of tables: (B, C, K) weights per cell and class -> measure -> (B,) values
@@ -83,31 +82,6 @@ def psd_root(s: np.ndarray) -> np.ndarray:
     big = np.argmax(np.abs(vec), axis=0)
     vec = vec * np.sign(vec[big, np.arange(vec.shape[1])])[None, :]
     return vec * np.sqrt(np.clip(lam, 0.0, None))[None, :]
-
-
-def normal_test(name: str, observed: float, mean: float, var: float, total: float = 1.0, *,
-                method: str = "permutation CLT", greater_is_better: bool = False) -> PermutationTestResult:
-    r"""The one-sided test of a statistic whose permutation law is approximated by the normal
-    law of mean ``mean`` and variance ``var`` (sums over the rows; the result's statistic and
-    null moments divided by ``total``): p = Φ((T − E T)/sd) for a loss, 1 − Φ(·) when
-    ``greater_is_better``; 1 when the null has no spread (constant predictions, to rounding).
-
-    >>> r = normal_test("mae", 90.0, 100.0, 25.0, total=50.0)
-    >>> round(r.pvalue, 6), r.statistic, r.null_mean
-    (0.02275, 1.8, 2.0)
-    """
-    sd = math.sqrt(max(var, 0.0))
-    if sd <= 1e-9 * abs(mean):
-        pvalue = 1.0
-    else:
-        z_obs = (observed - mean) / sd
-        pvalue = float(_sps.norm.sf(z_obs) if greater_is_better else _sps.norm.cdf(z_obs))
-    z = 1.6448536269514722
-    return PermutationTestResult(
-        measure=name, statistic=observed / total, pvalue=pvalue, method=method, pvalue_standard_error=0.0,
-        n_resamples=None, null_mean=mean / total, null_std=sd / total,
-        null_quantiles=((mean - z * sd) / total, mean / total, (mean + z * sd) / total),
-        greater_is_better=greater_is_better, pvalue_conservative=pvalue)
 
 
 @dataclass(frozen=True, eq=False)
@@ -311,7 +285,7 @@ def clt_tests_of_labels(cells: PermutationCells, names: tuple[str, ...], *, pos:
     (True, True, 0.0)
     """
     from ...measures.registry import get_metric
-    from .rows import labeling_measures, table_measures
+    from .measures_of_tables import labeling_measures, table_measures
 
     if pos is None:
         def statistic(t: np.ndarray) -> dict[str, np.ndarray]:
@@ -344,7 +318,7 @@ def clt_tests_of_scores(cells: PermutationCells, names: tuple[str, ...], *, thre
     (True, False, 0.5)
     """
     from ...measures.registry import METRICS
-    from .rows import score_measures
+    from .measures_of_tables import score_measures
     from ...measures.binary_scores import bin_loss_terms, bin_starts
 
     out: dict[str, PermutationTestResult] = {}

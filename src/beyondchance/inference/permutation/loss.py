@@ -75,8 +75,8 @@ import numpy as np
 from ..._summary_display import SummaryDisplay
 from ..._validation import as_float_1d, check_sample_weight
 from ..._warnings import InvalidInputError
-from .permutation_test import PermutationTestResult
-from .clt import _readonly, normal_test
+from .result import PermutationTestResult, normal_test
+from .clt import _readonly
 
 __all__ = ["PermutationLossSums", "LOSS_CLT_METHOD", "LOSS_NAMES", "MAX_LOSS_CLASSES", "class_losses"]
 

@@ -42,7 +42,6 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
@@ -65,6 +64,7 @@ from ...measures.curves import ThresholdCounts, threshold_counts
 from ...measures.confusion import metric_from_matrices
 from ...measures.registry import METRICS, get_metric
 from ...measures.binary_scores import ScoreCells, bin_loss_terms, loss_terms
+from .result import PermutationTestResult, _exact_pvalues, _monte_carlo, _result
 
 __all__ = ["PermutationTestResult", "permutation_test", "permutation_test_of_counts", "permutation_test_of_scores",
            "permutation_tests_of_scores", "permutation_test_of_matrix", "SCORE_MEASURES", "permutation_null_of_counts"]
@@ -78,81 +78,6 @@ CLT_SCORE_CELLS = 1000
 CLT_SCORE_BINS = 200
 #: the measures the tests against the constant (``"mcnemar"``, ``"binomial"``) apply to
 _AGAINST_CONSTANT = ("accuracy", "prediction_advantage")
-
-
-@dataclass(frozen=True)
-class PermutationTestResult:
-    """The permutation test of "no better than chance" (:func:`permutation_test`).
-
-    Attributes
-    ----------
-    measure : name
-    statistic : the measure on the test set
-    pvalue : one-sided: by default (``mid_p=True``) the mid-p-value
-        P(M* better) + P(M* = statistic) / 2 of the exact tests, else P(M* at least as good)
-    method : ``"exact mid-p"``, ``"exact"``, ``"mcnemar mid-p"``, ``"mcnemar"``,
-        ``"monte-carlo"`` or ``"binomial"``
-    pvalue_standard_error : Monte Carlo standard error of the p-value (0 when exact)
-    n_resamples : Monte Carlo draws (None when exact)
-    null_mean, null_std : mean and standard deviation of the null distribution: the
-        measure's chance value on this test set
-    null_quantiles : the null's 5%, 50% and 95% quantiles
-    greater_is_better : direction
-    pvalue_conservative : P(M* at least as good): the exact test's p-value, valid (its
-        rejection rate never exceeds the level) but conservative when the null is coarse;
-        equals ``pvalue`` for the Monte Carlo and binomial tests
-    """
-
-    measure: str
-    statistic: float
-    pvalue: float
-    method: str
-    pvalue_standard_error: float
-    n_resamples: int | None
-    null_mean: float
-    null_std: float
-    null_quantiles: tuple[float, float, float]
-    greater_is_better: bool
-    pvalue_conservative: float
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "measure": self.measure, "statistic": self.statistic, "pvalue": self.pvalue, "method": self.method,
-            "pvalue_conservative": self.pvalue_conservative,
-            "pvalue_standard_error": self.pvalue_standard_error, "n_resamples": self.n_resamples,
-            "null_mean": self.null_mean, "null_std": self.null_std, "null_quantiles": list(self.null_quantiles),
-            "greater_is_better": self.greater_is_better,
-        }
-
-
-def _summary(values: np.ndarray, prob: np.ndarray) -> tuple[float, float, tuple[float, float, float]]:
-    """Mean, standard deviation and 5/50/95% quantiles of a discrete distribution."""
-    ok = np.isfinite(values) & (prob > 0)
-    if not ok.any():  # undefined under every permutation (e.g. precision when nothing is predicted positive)
-        return float("nan"), float("nan"), (float("nan"),) * 3  # type: ignore[return-value]
-    v, p = values[ok], prob[ok] / prob[ok].sum()
-    order = np.argsort(v, kind="stable")
-    v, p = v[order], p[order]
-    mean = float(np.dot(v, p))
-    std = float(math.sqrt(max(np.dot((v - mean) ** 2, p), 0.0)))
-    cdf = np.cumsum(p)
-    q = tuple(float(v[min(np.searchsorted(cdf, t - 1e-12), v.size - 1)]) for t in (0.05, 0.5, 0.95))
-    return mean, std, q  # type: ignore[return-value]
-
-
-def _tail(values: np.ndarray, observed: float, greater: bool) -> np.ndarray:
-    """Whether each null value is at least as good as the observed one (ties count)."""
-    tol = 1e-12 * max(1.0, abs(observed))
-    with np.errstate(invalid="ignore"):
-        return values >= observed - tol if greater else values <= observed + tol
-
-
-def _exact_pvalues(values: np.ndarray, prob: np.ndarray, observed: float, greater: bool) -> tuple[float, float]:
-    """(P(M* at least as good), the mid-p-value P(M* better) + P(M* = M_obs) / 2)."""
-    tail = _tail(values, observed, greater)
-    p = float(prob[tail].sum())
-    equal = _tail(values, observed, not greater) & tail  # equal to the observed value
-    return min(1.0, p), min(1.0, p - 0.5 * float(prob[equal].sum()))
 
 
 def _log_comb(a: Any, b: Any) -> Any:
@@ -632,22 +557,3 @@ def permutation_tests_of_scores(
             vals[name].append(v)
     return {name: _monte_carlo(name, observed[name], np.concatenate(v), name not in _LOSSES)
             for name, v in vals.items()}
-
-
-def _monte_carlo(name: str, observed: float, vals: np.ndarray, greater: bool) -> PermutationTestResult:
-    b = vals.size
-    p = (1.0 + float(_tail(vals, observed, greater).sum())) / (b + 1.0)
-    se = math.sqrt(p * (1 - p) / b)
-    return _result(name, observed, p, "monte-carlo", se, b, vals, np.full(b, 1.0 / b), greater)
-
-
-def _result(name: str, observed: float, p: float, method: str, se: float, b: int | None, values: np.ndarray,
-            prob: np.ndarray, greater: bool, conservative: float | None = None) -> PermutationTestResult:
-    conservative = p if conservative is None else conservative
-    if not math.isfinite(observed):  # the measure is undefined on the test set: nothing to test
-        p = se = conservative = float("nan")
-    mean, std, q = _summary(values, prob)
-    return PermutationTestResult(measure=name, statistic=observed, pvalue=float(p), method=method,
-                                 pvalue_conservative=float(conservative),
-                                 pvalue_standard_error=float(se), n_resamples=b, null_mean=mean, null_std=std,
-                                 null_quantiles=q, greater_is_better=greater)

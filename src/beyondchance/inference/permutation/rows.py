@@ -44,7 +44,7 @@ approximation of the permutation distribution).  Unweighted, the statistic is
 :math:`\sqrt{n - 1}\, r` with r Pearson's correlation of y and ŷ, and the moments reduce to
 :math:`E\,T = S_{yy} + S_{\hat y\hat y} + n (\bar y - \bar{\hat y})^2` and
 :math:`\operatorname{Var} T = 4 S_{yy} S_{\hat y\hat y} / (n - 1)` (S: centred sums of
-squares) — the :class:`~beyondchance.statistics.sufficient.Moments` of y and of ŷ that every engine computes
+squares) — the :class:`~beyondchance.statistics.values.Moments` of y and of ŷ that every engine computes
 (:func:`squared_loss_test_of_moments`).
 """
 
@@ -59,14 +59,12 @@ from scipy import sparse as _sparse
 from ..._validation import check_positive_int, check_random_state
 from ..._warnings import InvalidInputError
 from ...measures.losses import get_loss
-from ...measures.confusion import metric_from_matrices
-from ...measures.registry import METRICS, get_metric
-from .permutation_test import PermutationTestResult, _monte_carlo
-from .clt import normal_test
-from ...measures.binary_scores import ScoreCells, loss_terms
+from ...measures.registry import METRICS
+from .result import PermutationTestResult, _monte_carlo, normal_test
+from .measures_of_tables import _cell_measures, labeling_measures, score_measures, table_measures
+from ...measures.binary_scores import loss_terms
 
 __all__ = ["ROW_BUDGET", "permutation_draws", "row_permutation_tests", "binary_statistic", "multiclass_statistic",
-           "labeling_measures", "table_measures", "score_measures",
            "probabilities_statistic", "regression_statistic", "squared_loss_test", "squared_loss_test_of_moments",
            "SquaredErrorSums", "SQUARED_ERROR_TERMS"]
 
@@ -74,10 +72,6 @@ __all__ = ["ROW_BUDGET", "permutation_draws", "row_permutation_tests", "binary_s
 ROW_BUDGET = 50_000_000
 #: fewest permutations worth a p-value (its standard error ≤ 0.016 at p = 0.05)
 MIN_DRAWS = 200
-
-#: the measures of cell weights (B, K) by decreasing score: ScoreCells.measures, which reads
-#: nothing but its arguments
-_cell_measures = ScoreCells(*(np.zeros(0),) * 4, {}, {}, 0, True).measures
 
 #: a statistic: (B, n) permutation indices of the (label, weight) rows -> measure -> (B,) values
 Statistic = Callable[[np.ndarray], dict[str, np.ndarray]]
@@ -131,38 +125,6 @@ def _onehot(cells: np.ndarray, k: int) -> _sparse.csr_matrix:
 def _cell_sums(values: np.ndarray, onehot: _sparse.csr_matrix) -> np.ndarray:
     """(B, n) row values -> (B, K) sums per cell."""
     return np.asarray((onehot.T @ values.T).T)
-
-
-def labeling_measures(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, tn: np.ndarray, names: Any
-                      ) -> dict[str, np.ndarray]:
-    """The binary labeling metrics ``names`` of (B,) weighted confusion cells."""
-    out = {}
-    with np.errstate(all="ignore"):
-        for nm in names:
-            out[nm] = np.asarray(get_metric(nm).compute(tp, fp, fn, tn), dtype=np.float64) * np.ones(np.shape(tp))
-    return out
-
-
-def table_measures(tables: np.ndarray, names: Any) -> dict[str, np.ndarray]:
-    """The multi-class labeling metrics ``names`` of (B, true, predicted) weighted tables, as
-    the report defines them (a macro average for the per-class metrics, 0/0 counting 0)."""
-    out = {}
-    with np.errstate(all="ignore"):
-        for nm in names:
-            m = get_metric(nm)
-            options = {"average": "macro", "zero_division": 0.0} if m.multiclass == "per-class" else {}
-            out[nm] = np.asarray(metric_from_matrices(tables, m, **options), dtype=np.float64)
-    return out
-
-
-def score_measures(pos: np.ndarray, neg: np.ndarray, terms: dict[str, tuple[np.ndarray, np.ndarray]],
-                   names: tuple[str, ...]) -> dict[str, np.ndarray]:
-    """The score measures ``names`` of (B, K) weighted positives and negatives per cell (by
-    decreasing score); ``terms``: loss -> (loss of a positive, of a negative) per cell."""
-    pl = {k: pos * t[0][None] for k, t in terms.items()}
-    nl = {k: neg * t[1][None] for k, t in terms.items()}
-    res = _cell_measures(pos, neg, pl, nl, names)
-    return {nm: res[nm] for nm in names}
 
 
 def binary_statistic(is_pos: np.ndarray, weight: np.ndarray | None, *, pred: np.ndarray | None = None,
@@ -309,10 +271,10 @@ def squared_loss_test(y: Any, pred: Any, weight: Any = None, *, name: str = "mse
 def squared_loss_test_of_moments(n: int, y_moments: Any, pred_moments: Any, squared_error_sum: float, *,
                                  name: str = "mse") -> PermutationTestResult:
     r"""The permutation CLT test of the squared error of unweighted rows from the statistics:
-    the :class:`~beyondchance.statistics.sufficient.Moments` of y and of the predictions and the sum of the
+    the :class:`~beyondchance.statistics.values.Moments` of y and of the predictions and the sum of the
     squared errors (module docstring); equals :func:`squared_loss_test` on the rows.
 
-    >>> from beyondchance.statistics.sufficient import Moments
+    >>> from beyondchance.statistics.values import Moments
     >>> rng = np.random.default_rng(0)
     >>> y, p = rng.normal(size=100), rng.normal(size=100)
     >>> a = squared_loss_test_of_moments(100, Moments.from_values(y), Moments.from_values(p), ((y - p) ** 2).sum())

@@ -21,7 +21,8 @@ from ..._warnings import BeyondChanceWarning, InvalidInputError
 from ...measures.confusion import ConfusionMatrix
 from ...measures.registry import get_metric
 from ...inference.poisson_bootstrap import GroupTotals
-from ...inference.bootstrap import _UNSET, _MatrixEvaluator, bootstrap_ci
+from ...inference.bootstrap import bootstrap_ci
+from ...inference.bootstrap_resampling import _UNSET, _MatrixEvaluator
 from ..assemble import _Context, _single_class
 from ..intervals import _ci_from_bootstrap, replicate_interval, replicate_totals
 from ..results import _BINARY_LABELING, _MULTICLASS_LABELING, MetricCI, _fmt_label, _label

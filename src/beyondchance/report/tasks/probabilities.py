@@ -4,9 +4,9 @@ one-vs-rest ROC AUC and average precision of the class probabilities.
 
 From the statistics of the ``"probabilities"`` task (any engine): the
 :class:`~beyondchance.measures.confusion.ConfusionMatrix` of the arg-max class, the
-:class:`~beyondchance.statistics.sufficient.LabelCounts` (the baseline: always predicting the class
-frequencies) the :class:`~beyondchance.statistics.sufficient.LossSums` (the model's risk) and the
-:class:`~beyondchance.statistics.sufficient.ClassScoreCounts` (the AUCs).
+:class:`~beyondchance.statistics.labels.LabelCounts` (the baseline: always predicting the class
+frequencies) the :class:`~beyondchance.statistics.values.LossSums` (the model's risk) and the
+:class:`~beyondchance.statistics.scores.ClassScoreCounts` (the AUCs).
 Intervals: the labeling metrics of unweighted data resample the confusion-matrix cells;
 the losses (and the labeling metrics of weighted data) come from the replicates of the
 grouped Poisson bootstrap (:mod:`beyondchance.inference.poisson_bootstrap`), whose per-group sums every
@@ -20,7 +20,8 @@ from typing import Any
 import numpy as np
 
 from ...inference.poisson_bootstrap import GroupTotals
-from ...statistics.sufficient import ClassScoreCounts, SufficientStatistics
+from ...statistics.sufficient import SufficientStatistics
+from ...statistics.scores import ClassScoreCounts
 from ..assemble import _Context
 from ..intervals import replicate_interval, replicate_totals
 from ..results import MetricCI, _label

@@ -4,9 +4,9 @@ quantile model the pinball loss of its level Ï„ against the best constant, the Ï
 of y (scikit-learn's ``mean_pinball_loss`` and ``d2_pinball_score``).
 
 From the statistics of the ``"regression"`` task (any engine): the
-:class:`~beyondchance.statistics.sufficient.LossSums` (the model's risks), the
-:class:`~beyondchance.statistics.sufficient.Moments` (the mean and Var(Y), the squared-loss baseline)
-and the exact :class:`~beyondchance.statistics.sufficient.ValueHistogram` of y (its weighted median and
+:class:`~beyondchance.statistics.values.LossSums` (the model's risks), the
+:class:`~beyondchance.statistics.values.Moments` (the mean and Var(Y), the squared-loss baseline)
+and the exact :class:`~beyondchance.statistics.values.ValueHistogram` of y (its weighted median and
 quantiles, the absolute- and pinball-loss baselines).  Intervals: the replicates of the grouped Poisson bootstrap
 (:mod:`beyondchance.inference.poisson_bootstrap`, :func:`~beyondchance.inference.poisson_bootstrap.regression_intervals`),
 whose per-group sums every engine computes: the seeded intervals agree across engines.
