@@ -110,8 +110,7 @@ from .report.per_class import PerClassTable
 from .monitoring.decomposition import ClassifierChange, ClassifierTest, Decomposition
 from .monitoring.label_free import LabelFreeEstimate, ProjectedMetric, estimate_from_statistics, estimate_performance
 from .report.compare_tasks import TargetShift
-
-__version__ = "0.1.0"
+from ._version import __version__ as __version__
 
 __all__ = [
     "evaluate",
