@@ -1,5 +1,3 @@
-"""The package version, in one place: setuptools reads it (pyproject:
-``beyondchance._version.__version__``); the top package re-exports it as
-``beyondchance.__version__``."""
+"""The version of beyondchance (read by the build and by the HTML report)."""
 
 __version__ = "0.1.0"
