@@ -426,7 +426,7 @@ def test_weighted_labels_without_group_totals_get_no_cell_interval():
     without a row order) the labeling metrics get no interval and a note — never a cell
     bootstrap of the weighted cells."""
     from beyondchance.measures.confusion import ConfusionMatrix
-    from beyondchance.report.assemble import _Collector, _Context
+    from beyondchance.report.evaluation_context import _Collector, _Context
     from beyondchance.report.tasks.labels import NO_ROW_ORDER, labels_rows
 
     ctx = _Context(level=0.95, n_resamples=200, ci=True, seed=0, collector=_Collector(), step=lambda m: None,

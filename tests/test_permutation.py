@@ -287,7 +287,7 @@ def test_report_pvalues_of_many_distinct_scores_pool_them():
     from beyondchance.measures.curves import threshold_counts
     from beyondchance.inference.permutation.permutation_test import permutation_tests_of_scores
     from beyondchance.report.pvalues import PERMUTATION_BINS
-    from beyondchance.report.results import MAX_SCORE_BINS
+    from beyondchance.report.intervals import MAX_SCORE_BINS
 
     rng = np.random.default_rng(21)
     y = (rng.random(4000) < 0.3).astype(int)

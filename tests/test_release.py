@@ -53,7 +53,7 @@ def wheel(tmp_path_factory) -> Path:
 def test_version_has_one_source():
     pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     assert "version" not in pyproject["project"] and "version" in pyproject["project"]["dynamic"]
-    assert pyproject["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "beyondchance.__version__"}
+    assert pyproject["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "beyondchance._version.__version__"}
     changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
     assert re.search(rf"^## \[?{re.escape(beyondchance.__version__)}\]?", changelog, re.MULTILINE), (
         "CHANGELOG.md has no section for the current version")

@@ -56,6 +56,7 @@ from .._validation import (as_float, binary_target, check_consistent_length, che
                           check_random_state, check_sample_weight, check_unit_interval)
 from .._warnings import InvalidInputError
 from ..measures.curves import ThresholdCounts, threshold_counts
+from ..measures.task_metrics import metrics_for_task
 from .decomposition import (JACKKNIFE_BINS, SetStatistics, _exact, _interval, _leave_one_out_cells, _rates, check_reference,
                     metrics_at)
 from ..statistics.values import ValueHistogram
@@ -547,8 +548,6 @@ def estimate_from_statistics(
     ref = SetStatistics.from_counts(reference, threshold=thr, n_rows=n_reference_rows)
     check_reference(ref, "the reference set")
     if metrics is None:  # the report's default metrics of binary scores (the one list of them)
-        from ..report.results import metrics_for_task
-
         metrics = metrics_for_task("binary-scores", probabilities=probabilities)
     names = list(metrics)
     caveats = []

@@ -5,24 +5,25 @@
 * renderers: :mod:`.render_terminal` (rich), :mod:`.render_html` (one self-contained page),
   :mod:`.plots` (matplotlib); reading files: :mod:`.io`; the bundled scored example:
   :mod:`.example`.
+
+Imports run downward only: the rows (:mod:`.formatting`, :mod:`.metric_rows`), then the
+statistics of a row (:mod:`.intervals`, :mod:`.pvalues`, :mod:`.per_class`, :mod:`.tasks`),
+the gates and the renderers (functions of a report), then the :class:`Report` type
+(:mod:`.report`, whose conveniences call them), then what builds reports
+(:mod:`.assemble`, :mod:`.evaluate`, :mod:`.compare`, :mod:`.engine`).
 """
 
+from ..measures.task_metrics import TASKS, metrics_for_task
 from .compare import Change, Comparison, compare, compare_reports
+from .detect import detect_task
 from .engine import compare_sources, evaluate_source
-from .per_class import PerClassTable
+from .evaluate import evaluate, evaluate_counts
+from .metric_rows import MetricCI, MetricResult
 from .model_comparison import ModelComparison, ModelDifference, compare_models
 from .gates import CheckResult, RequirementResult
 from .compare_tasks import TargetShift
-from .evaluate import (
-    TASKS,
-    MetricCI,
-    MetricResult,
-    Report,
-    detect_task,
-    evaluate,
-    evaluate_counts,
-    metrics_for_task,
-)
+from .per_class import PerClassTable
+from .report import Report
 
 __all__ = [
     "CheckResult",

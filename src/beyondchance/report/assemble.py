@@ -1,46 +1,25 @@
-"""From a task's rows to the :class:`~._results.Report`: the common options, the notes,
+"""From a task's rows to the :class:`~.report.Report`: the common options, the notes,
 the metric selection, the OPS of each value and the verdicts (shared by every task)."""
 
 from __future__ import annotations
 
 import math
 import warnings
-from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 import numpy as np
 
 from .._validation import check_n_resamples, check_positive_int, check_unit_interval
-from .._warnings import BeyondChanceWarning, InvalidInputError, UndefinedMeasureError, UndefinedMeasureWarning
+from .._warnings import BeyondChanceWarning, InvalidInputError, UndefinedMeasureWarning
 from ..measures.confusion import ConfusionMatrix
 from ..measures.registry import METRICS, get_metric
+from ..measures.task_metrics import _SCORING
 from ..outperformance import outperformance_score
-from .results import _SCORING, TITLES, MetricCI, MetricResult, Report, _fmt_label, fmt_value
-
-class _Collector:
-    """Collects warnings raised while evaluating into notes (re-emitted at the end)."""
-
-    def __init__(self) -> None:
-        self.notes: list[str] = []
-
-    def add(self, message: str) -> None:
-        message = " ".join(str(message).split())
-        if message and message not in self.notes:
-            self.notes.append(message)
-
-
-@dataclass
-class _Context:
-    level: float
-    n_resamples: int
-    ci: bool
-    seed: int
-    collector: _Collector
-    step: Callable[[str], None]
-    strict: bool
-    dbt_samples: int | None = None
-    #: registry labeling metrics asked for (``metrics=``) beyond the task's defaults
-    extra_metrics: tuple[str, ...] = ()
+from .evaluation_context import _Collector, _Context
+from .formatting import fmt_value
+from .metric_rows import TITLES, MetricCI, MetricResult, _advantage, _ops_of
+from .pvalues import chance_pvalues
+from .report import Report
 
 
 def _run(
@@ -148,43 +127,9 @@ def _select_metrics(available: dict, wanted: Sequence[str] | None, task: str) ->
     return out
 
 
-def _single_class(classes: np.ndarray, ctx: _Context) -> None:
-    msg = (
-        f"y_true holds a single class ({_fmt_label(classes[0]) if classes.size else 'none'}): always predicting it "
-        "is perfect, so the prediction advantage, the OPS and the curves are undefined"
-    )
-    if ctx.strict:
-        raise UndefinedMeasureError(msg)
-    ctx.collector.add(msg)
-
-
 # =====================================================================================
 # OPS, verdicts
 # =====================================================================================
-
-
-def _ops_of(name: str, values: np.ndarray, prevalence: float, *, dbt_samples: int | None = None,
-            **options: Any) -> tuple[np.ndarray | None, str | None, str | None]:
-    """OPS of several values of one metric at one prevalence: (scores, method, problem)."""
-    if name not in METRICS and dbt_samples is not None:
-        options["n_samples"] = dbt_samples
-    try:
-        res = outperformance_score(name, np.asarray(values, dtype=np.float64), prevalence, **options)
-    except InvalidInputError as exc:
-        return None, None, " ".join(str(exc).split())
-    scores = np.atleast_1d(np.asarray(res.score, dtype=np.float64))
-    method = res.method
-    if res.method == "dbt" and res.n_samples:
-        method = f"dbt (Monte Carlo over {res.n_samples} random curves)"
-    elif res.n_samples:
-        method += f" ({res.n_samples} samples)"
-    return scores, method, None
-
-
-def _advantage(value: float, baseline: float, ideal: float) -> float:
-    if not (math.isfinite(value) and math.isfinite(baseline) and math.isfinite(ideal)) or ideal == baseline:
-        return float("nan")
-    return (value - baseline) / (ideal - baseline)
 
 
 def _pct(x: float) -> str:
@@ -204,8 +149,6 @@ def _finish_rows(report: dict[str, Any], chosen: list[str], ctx: _Context) -> di
     need_ops = [k for k in chosen if k in METRICS or k in _SCORING]
     pvalues: dict[str, tuple[float, str]] = {}
     if ctx.ci:
-        from .pvalues import chance_pvalues
-
         ctx.step("testing against chance")
         pvalues = chance_pvalues(report, chosen, n_resamples=ctx.n_resamples, seed=ctx.seed)
     if need_ops:

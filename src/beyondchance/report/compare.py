@@ -47,7 +47,11 @@ from ..monitoring.decomposition import (DECOMPOSABLE, ClassifierChange, Classifi
 from .compare_tasks import (AUC_TEST, MULTICLASS_TASKS, WEIGHTED_NOTE, TargetShift, multiclass_parts, regression_parts,
                              target_shifts)
 from .export import Exportable
-from .results import Report, fmt_value, shorten
+from .formatting import fmt_value, shorten
+from .render_html import comparison_html, comparison_section
+from .render_markdown import comparison_markdown
+from .render_terminal import render_comparison_text
+from .report import Report
 from .detect import _resolve_positive, check_inputs, detect_task
 from .evaluate import evaluate
 from .tasks.binary_scores import _threshold_choice
@@ -146,23 +150,15 @@ class Comparison(Exportable):
                 "print() it, or show it in a notebook>")
 
     def _text(self) -> str:
-        from .render_terminal import render_comparison_text
-
         return render_comparison_text(self)
 
     def _html_fragment(self, plots: bool) -> str:
-        from .render_html import comparison_section
-
         return comparison_section(self, plots=plots)
 
     def _html_page(self, plots: bool) -> str:
-        from .render_html import comparison_html
-
         return comparison_html(self, plots=plots)
 
     def _markdown(self) -> str:
-        from .render_markdown import comparison_markdown
-
         return comparison_markdown(self)
 
     def report(self, name: str) -> Report:

@@ -36,7 +36,7 @@ from ..monitoring.decomposition_multiclass import (ClassStatistics, check_class_
                                 decompose_classes, decompose_distributions)
 from ..monitoring.probabilities import DECOMPOSABLE_PROBABILITIES, ProbabilityStatistics, metrics_at_probabilities
 from ..statistics.values import ValueHistogram
-from .results import Report, shorten
+from .formatting import shorten
 
 __all__ = ["TargetShift", "auc_tests", "multiclass_parts", "regression_parts", "target_shift", "target_shifts"]
 
@@ -53,7 +53,7 @@ WEIGHTED_NOTE = ("with sample weights, the decomposition's bootstrap and the tes
                  "weights, approximate otherwise")
 
 
-def multiclass_parts(reports: Sequence[Report], ref: Report, metric_names: Sequence[str], *, level: float,
+def multiclass_parts(reports: Sequence[Any], ref: Any, metric_names: Sequence[str], *, level: float,
                      n_resamples: int, random_state: int, probabilities: Mapping[str, ProbabilityStatistics] | None
                      = None) -> tuple[dict, tuple[ClassifierChange, ...], list[str]]:
     """(set -> metric -> Decomposition, the tests of the classifier, notes) of multi-class reports.
@@ -105,7 +105,7 @@ def auc_tests(parts: Mapping[str, Decomposition]) -> list[ClassifierTest]:
             and math.isfinite(d.classifier_effect_p_value)]
 
 
-def regression_parts(reports: Sequence[Report], ref: Report, metric_names: Sequence[str], *,
+def regression_parts(reports: Sequence[Any], ref: Any, metric_names: Sequence[str], *,
                      level: float) -> tuple[dict, tuple[ClassifierChange, ...]]:
     """(set -> metric -> Decomposition, one ClassifierChange per set whose tests are the error
     measures' differences) of regression reports; Holm over the measures and the test sets."""
@@ -201,7 +201,7 @@ def target_shift(name: str, reference: ValueHistogram, target: ValueHistogram, n
     return TargetShift(name, d, p, mean(reference), mean(target))
 
 
-def target_shifts(reports: Sequence[Report], ref: Report, targets: Any) -> tuple[TargetShift, ...]:
+def target_shifts(reports: Sequence[Any], ref: Any, targets: Any) -> tuple[TargetShift, ...]:
     """:func:`target_shift` of every test set against ``ref``, Holm-adjusted over the sets."""
     found = [t for t in (target_shift(str(r.name), targets[str(ref.name)], targets[str(r.name)], ref.n, r.n)
                          for r in reports if r.name != ref.name) if t is not None]

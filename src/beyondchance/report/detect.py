@@ -19,7 +19,8 @@ from .._validation import (
 )
 from .._warnings import InvalidInputError
 from ..engines.memory import confusion_counts
-from .results import TASKS, _fmt_label, _label
+from ..measures.task_metrics import TASKS
+from .formatting import _fmt_label, _label
 
 __all__ = ["detect_task"]
 

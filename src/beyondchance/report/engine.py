@@ -74,8 +74,11 @@ import numpy as np
 
 from .._warnings import InvalidInputError
 from ..measures.losses import PinballLoss
-from .assemble import _run, _select_metrics, _single_class, check_quantile_option
-from .results import TASKS, Report, _fmt_label, _label, selectable_metrics
+from ..measures.task_metrics import TASKS, selectable_metrics
+from .assemble import _run, _select_metrics, check_quantile_option
+from .evaluation_context import _single_class
+from .formatting import _fmt_label, _label
+from .report import Report
 from .engine_rows import RowSource
 from .detect import _resolve_positive
 from .tasks.binary_scores import _binary_scores_from_counts

@@ -55,19 +55,12 @@ from ..measures.curves import ThresholdCounts
 from ..engines.memory import confusion_counts, probability_statistics, regression_statistics, score_counts
 from ..inference.poisson_bootstrap import GroupTotals, label_group_totals, probability_group_totals, regression_group_totals
 from ..statistics.sufficient import STATISTICS
-from .assemble import _Context, _run, _select_metrics, _single_class, check_quantile_option
-from .results import (
-    TASKS,
-    MetricCI,
-    MetricResult,
-    Report,
-    Task,
-    _label,
-    fmt_value,
-    metrics_for_task,
-    selectable_metrics,
-    shorten,
-)
+from ..measures.task_metrics import TASKS, Task, metrics_for_task, selectable_metrics
+from .assemble import _run, _select_metrics, check_quantile_option
+from .evaluation_context import _Context, _single_class
+from .formatting import _label, fmt_value, shorten
+from .metric_rows import MetricCI, MetricResult
+from .report import Report
 from .detect import Inputs, _resolve_positive, check_inputs, detect_task
 from .tasks.binary_scores import _binary_scores_from_counts
 from .tasks.labels import labels_rows, replicate_matrices

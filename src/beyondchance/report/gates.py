@@ -57,7 +57,11 @@ from ..measures.registry import METRICS, get_metric
 from ..outperformance import outperformance_score
 from ..inference.permutation.result import PermutationTestResult
 from .pvalues import chance_test
-from .results import _num
+from .evaluation_context import _Collector, _Context
+from .formatting import _num
+from .metric_rows import MetricResult
+from .render_decisions import check_text
+from .tasks.labels import _cell_interval, _constant_baseline
 
 __all__ = ["FUNCTIONS", "OPERATORS", "Requirement", "RequirementResult", "CheckResult", "check_report",
            "report_permutation_test"]
@@ -147,8 +151,6 @@ class CheckResult:
         return {"passed": self.passed, "requirements": [r.to_dict() for r in self.requirements]}
 
     def __str__(self) -> str:
-        from .render_decisions import check_text
-
         return check_text(self)
 
     def __bool__(self) -> bool:
@@ -184,9 +186,6 @@ def _known(report: Any) -> list[str]:
 def _extra_row(report: Any, metric: str) -> Any:
     """A MetricResult-like row for a registry metric that the (binary) report did not list."""
     from ..measures.confusion import ConfusionMatrix
-    from .assemble import _Collector, _Context
-    from .results import MetricResult
-    from .tasks.labels import _cell_interval, _constant_baseline
 
     cm = report.confusion
     m = get_metric(metric)

@@ -1,7 +1,7 @@
 """Intervals shared by the task modules: a bootstrap result as a :class:`MetricCI`, and the
 percentile interval of the grouped Poisson bootstrap's replicates
 (:mod:`beyondchance.inference.poisson_bootstrap`: intervals from per-group sums, the same on every engine
-for one seed)."""
+for one seed); the number of score bins of the bootstrap, ``MAX_SCORE_BINS``."""
 
 from __future__ import annotations
 
@@ -11,8 +11,11 @@ import numpy as np
 
 from .._warnings import InvalidInputError
 from ..inference.poisson_bootstrap import GroupTotals
-from .assemble import _Context
-from .results import MetricCI
+from .evaluation_context import _Context
+from .metric_rows import MetricCI
+
+#: the score bootstrap pools adjacent scores into at most this many bins
+MAX_SCORE_BINS = 1000
 
 
 def _ci_from_bootstrap(res: Any, resampling: str) -> MetricCI:

@@ -68,7 +68,9 @@ from ..inference.delong import delong_of_arrays
 from ..measures.registry import METRICS, get_metric
 from ..inference.permutation.permutation_test import equals_label, is_labels
 from ..measures.binary_scores import ScoreCells, loss_terms
-from .results import TITLES, _num
+from .formatting import _num
+from .metric_rows import TITLES
+from .render_decisions import model_comparison_text
 from .tasks.binary_scores import _threshold_choice
 
 __all__ = ["ModelDifference", "ModelComparison", "compare_models", "CORRECTIONS"]
@@ -180,8 +182,6 @@ class ModelComparison:
         return pd.DataFrame([d.to_dict() for d in self.differences])
 
     def __str__(self) -> str:
-        from .render_decisions import model_comparison_text
-
         return model_comparison_text(self)
 
 

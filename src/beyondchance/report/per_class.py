@@ -38,7 +38,8 @@ import numpy as np
 
 from ..measures.confusion import ConfusionMatrix, metric_from_matrices
 from ..measures.registry import get_metric
-from .results import TITLES, _fmt_label, _label, _num
+from .formatting import _fmt_label, _label, _num
+from .metric_rows import TITLES, _advantage, _ops_of
 
 __all__ = ["PER_CLASS_METRICS", "ClassMetricColumn", "PerClassTable", "per_class_table", "with_scoring_columns",
            "confusion_rates"]
@@ -154,8 +155,6 @@ def with_scoring_columns(table: PerClassTable, values: dict[str, np.ndarray], *,
     score (ROC AUC 0.5, average precision π_c), the OPS against random score curves at the
     class's prevalence (DBT reference), no interval (the statistics hold no joint
     resampling of every class's scores)."""
-    from .assemble import _advantage, _ops_of
-
     columns = dict(table.columns)
     prevalence = table.prevalence
     for name, value in values.items():
@@ -212,8 +211,6 @@ def per_class_table(cm: ConfusionMatrix, *, level: float, replicates: np.ndarray
     ``replicates``: the (B, k, k) replicate matrices of weighted data (None: ``n_resamples``
     multinomial draws of the cells with ``default_rng(seed)``; 0: no intervals).
     """
-    from .assemble import _advantage, _ops_of
-
     k = cm.n_classes
     support = np.asarray(cm.true_counts, dtype=np.float64)
     total = float(support.sum())

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from .results import shorten
+from .formatting import shorten
 
 __all__ = [
     "roc_figure",

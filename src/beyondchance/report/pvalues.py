@@ -110,7 +110,8 @@ from ..inference.permutation.permutation_test import (
     permutation_tests_of_scores,
 )
 from ..inference.permutation.result import PermutationTestResult
-from .results import MAX_SCORE_BINS, _label
+from .formatting import _label
+from .intervals import MAX_SCORE_BINS
 
 __all__ = ["chance_test", "chance_pvalues", "describe_test", "AGAINST_CONSTANT"]
 

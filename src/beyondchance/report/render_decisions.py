@@ -9,7 +9,7 @@ import io
 import math
 from typing import Any
 
-from .results import fmt_value, shorten
+from .formatting import fmt_value, shorten
 
 __all__ = ["model_comparison_text", "check_text"]
 

@@ -13,7 +13,9 @@ import html
 import math
 from typing import Any, Callable
 
-from .results import Report, fmt_value, shorten
+from .._version import __version__
+from .formatting import fmt_value, shorten
+from .per_class import confusion_rates
 from .plots import compare_figure, figure_png_base64, report_figures
 from .render_terminal import _CHANCE_LEGEND, _bound_text, _comparison_legend, _pvalue_text, describe_comparison, describe_task
 
@@ -71,7 +73,7 @@ def _img(fig: Any, alt: str, caption: str, key: str) -> str:
             f'src="data:image/png;base64,{data}"><figcaption>{_e(caption)}</figcaption></figure>')
 
 
-def _metrics_table(report: Report) -> str:
+def _metrics_table(report: Any) -> str:
     level = int(round(report.confidence_level * 100))
     head = ("<tr><th class='name'>metric</th><th>value</th><th>" + f"{level}% CI" +
             f"</th><th>{level}% bound</th><th>p (chance)</th>"
@@ -93,7 +95,7 @@ def _metrics_table(report: Report) -> str:
     return f"<table id='metrics'>{head}{''.join(rows)}</table>"
 
 
-def _per_class_html(report: Report) -> str:
+def _per_class_html(report: Any) -> str:
     """The per-class table: for each class its support, then one row per metric with its
     value, interval, constant, advantage and OPS."""
     t = report.per_class
@@ -122,10 +124,8 @@ def _per_class_html(report: Report) -> str:
             f"<p class='legend'>{_e(note)}</p>")
 
 
-def _confusion_html(report: Report) -> str:
+def _confusion_html(report: Any) -> str:
     """The confusion matrix: counts and row shares, each cell shaded by its share."""
-    from .per_class import confusion_rates
-
     cm = report.confusion
     rates = confusion_rates(cm)
     labels = cm.labels.tolist()
@@ -153,7 +153,7 @@ _LEGEND = (
 )
 
 
-def report_section(report: Report, *, heading: str | None = None, level: int = 2,
+def report_section(report: Any, *, heading: str | None = None, level: int = 2,
                    progress: Callable[[str], None] | None = None, plots: bool = True) -> str:
     """The verdict, the table and (``plots``) the plots of one report, as an HTML fragment."""
     step = progress or (lambda message: None)
@@ -264,8 +264,6 @@ def comparison_section(comparison: Any, *, heading: str | None = None, level: in
 
 def page(title: str, body: str, *, subtitle: str | None = None) -> str:
     """Wrap HTML fragments into one self-contained page."""
-    from .. import __version__
-
     stamp = _dt.datetime.now().strftime("%Y-%m-%d %H:%M")
     sub = f"<p class='context'>{_e(subtitle)}</p>" if subtitle else ""
     return (
@@ -280,7 +278,7 @@ def page(title: str, body: str, *, subtitle: str | None = None) -> str:
     )
 
 
-def report_html(report: Report, *, title: str | None = None, progress: Callable[[str], None] | None = None,
+def report_html(report: Any, *, title: str | None = None, progress: Callable[[str], None] | None = None,
                 plots: bool = True) -> str:
     """A complete page for one report."""
     title = title or (f"beyondchance report — {shorten(report.name)}" if report.name else "beyondchance report")

@@ -9,7 +9,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .results import Report, fmt_value, shorten
+from .formatting import fmt_value, shorten
+from .per_class import confusion_rates
 from .render_terminal import _CHANCE_LEGEND, _bound_text, _pvalue_text, describe_comparison, describe_task
 
 __all__ = ["report_markdown", "comparison_markdown"]
@@ -26,7 +27,7 @@ def _table(head: list[str], rows: list[list[str]], align: list[str]) -> str:
     return "\n".join(lines)
 
 
-def report_markdown(report: Report) -> str:
+def report_markdown(report: Any) -> str:
     """The report as Markdown.
 
     >>> from beyondchance.report import evaluate
@@ -61,10 +62,8 @@ def report_markdown(report: Report) -> str:
     return "\n".join(parts) + "\n"
 
 
-def _per_class_markdown(report: Report) -> list[str]:
+def _per_class_markdown(report: Any) -> list[str]:
     """The per-class table (one row per class and metric) and the confusion matrix."""
-    from .per_class import confusion_rates
-
     parts: list[str] = []
     t = report.per_class
     if t is not None:

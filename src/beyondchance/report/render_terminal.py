@@ -14,7 +14,9 @@ import math
 from typing import Any
 
 from .compare_tasks import AUC_TEST
-from .results import MetricResult, Report, _fmt_label, fmt_value, shorten
+from .formatting import _fmt_label, fmt_value, shorten
+from .metric_rows import MetricResult
+from .per_class import confusion_rates
 
 __all__ = ["render_report", "render_report_text", "render_comparison", "render_comparison_text", "describe_task",
            "describe_comparison"]
@@ -28,17 +30,17 @@ _TASK_WORDS = {
 }
 
 
-def _task_text(report: Report) -> str:
+def _task_text(report: Any) -> str:
     return (f"{_TASK_WORDS[report.task]} ({report.task_source}"
             + (f": {report.task_reason})" if report.task_source == "detected" else ")"))
 
 
-def _threshold_text(report: Report) -> str:
+def _threshold_text(report: Any) -> str:
     return (f"threshold {report.threshold:g} ({report.threshold_reason}; "
             f"a score ≥ {report.threshold:g} is predicted positive)")
 
 
-def describe_task(report: Report) -> str:
+def describe_task(report: Any) -> str:
     """One line: task (and why), size, positive class, prevalence, threshold."""
     parts = [_task_text(report)]
     parts.append(f"n = {report.n:,}" + (f" (total weight {report.total_weight:,.6g})" if report.total_weight else ""))
@@ -116,7 +118,7 @@ def _styled(style: str, text: str) -> str:
 _WIDE = 130
 
 
-def _table(report: Report, *, with_verdict: bool = True):
+def _table(report: Any, *, with_verdict: bool = True):
     from rich.table import Table
 
     level = int(round(report.confidence_level * 100))
@@ -140,7 +142,7 @@ def _table(report: Report, *, with_verdict: bool = True):
     return table
 
 
-def _verdict_list(report: Report):
+def _verdict_list(report: Any):
     """The metrics' verdicts under the table (narrow terminals): wrapped lines stay indented."""
     from rich.table import Table
 
@@ -166,7 +168,7 @@ def _count(x: float) -> str:
     return f"{x:,.0f}" if float(x).is_integer() else f"{x:,.4g}"
 
 
-def _per_class_table(report: Report):
+def _per_class_table(report: Any):
     """One row per (class, metric): value, interval, constant, advantage, OPS."""
     from rich.table import Table
 
@@ -195,11 +197,9 @@ def _per_class_table(report: Report):
     return table
 
 
-def _confusion_table(report: Report):
+def _confusion_table(report: Any):
     """Rows: true class, columns: predicted class; each cell its count and its share of the row."""
     from rich.table import Table
-
-    from .per_class import confusion_rates
 
     cm = report.confusion
     rates = confusion_rates(cm)
@@ -217,7 +217,7 @@ def _confusion_table(report: Report):
     return table
 
 
-def _print_per_class(console: Any, report: Report) -> None:
+def _print_per_class(console: Any, report: Any) -> None:
     t = report.per_class
     if t is not None:
         console.print("[bold]Per class[/bold] (each class against the rest; constant = the better of always "
@@ -235,7 +235,7 @@ def _print_per_class(console: Any, report: Report) -> None:
                           "HTML reports", style="yellow", highlight=False)
 
 
-def _print_report(console: Any, report: Report, *, title: str | None = None) -> None:
+def _print_report(console: Any, report: Any, *, title: str | None = None) -> None:
     name = shorten(report.name) if report.name else None
     heading = title or (f"beyondchance report — {name}" if name else "beyondchance report")
     console.print("[bold]Verdict[/bold]" + (f" ({_text(name)})" if name else ""))
@@ -289,12 +289,12 @@ def _console(file: Any = None, width: int | None = None, force_terminal: bool | 
                     force_jupyter=False if file is not None else None)
 
 
-def render_report(report: Report, *, console: Any = None) -> None:
+def render_report(report: Any, *, console: Any = None) -> None:
     """Print the report to the terminal (stdout by default)."""
     _print_report(console or _console(), report)
 
 
-def render_report_text(report: Report, *, width: int = 100) -> str:
+def render_report_text(report: Any, *, width: int = 100) -> str:
     """The terminal rendering as plain text (no colours)."""
     buf = io.StringIO()
     _print_report(_console(buf, width, force_terminal=False), report)

@@ -21,9 +21,10 @@ from ...measures.confusion import ConfusionMatrix
 from ...measures.curves import ThresholdCounts
 from ...inference.poisson_bootstrap import GroupTotals
 from ...measures.binary_scores import ScoreCells, compress_counts, confusion_at_threshold, loss_baseline, loss_sums, per_threshold
-from ..assemble import _Context
-from ..intervals import one_sided_bounds
-from ..results import _PROBA_LOSSES, _SCORING, MAX_SCORE_BINS, MetricCI
+from ...measures.task_metrics import _PROBA_LOSSES, _SCORING
+from ..evaluation_context import _Context
+from ..intervals import MAX_SCORE_BINS, one_sided_bounds
+from ..metric_rows import MetricCI
 from .labels import NO_ROW_ORDER, _labeling_rows, replicate_matrices
 
 #: the threshold reason of a report whose predicted labels were given with the scores

@@ -23,9 +23,11 @@ from ...measures.registry import get_metric
 from ...inference.poisson_bootstrap import GroupTotals
 from ...inference.bootstrap import bootstrap_ci
 from ...inference.bootstrap_resampling import _UNSET, _MatrixEvaluator
-from ..assemble import _Context, _single_class
+from ...measures.task_metrics import _BINARY_LABELING, _MULTICLASS_LABELING
+from ..evaluation_context import _Context, _single_class
 from ..intervals import _ci_from_bootstrap, replicate_interval, replicate_totals
-from ..results import _BINARY_LABELING, _MULTICLASS_LABELING, MetricCI, _fmt_label, _label
+from ..formatting import _fmt_label, _label
+from ..metric_rows import MetricCI
 from ..detect import _resolve_positive
 from ..per_class import per_class_table
 

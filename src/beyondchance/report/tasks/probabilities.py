@@ -22,9 +22,10 @@ import numpy as np
 from ...inference.poisson_bootstrap import GroupTotals
 from ...statistics.sufficient import SufficientStatistics
 from ...statistics.scores import ClassScoreCounts
-from ..assemble import _Context
+from ..evaluation_context import _Context
 from ..intervals import replicate_interval, replicate_totals
-from ..results import MetricCI, _label
+from ..formatting import _label
+from ..metric_rows import MetricCI
 from ..per_class import with_scoring_columns
 from .labels import labels_rows, replicate_matrices
 

@@ -21,9 +21,9 @@ import numpy as np
 from ...measures.losses import PinballLoss
 from ...inference.poisson_bootstrap import GroupTotals, regression_replicate_values
 from ...statistics.sufficient import SufficientStatistics
-from ..assemble import _Context
+from ..evaluation_context import _Context
 from ..intervals import replicate_interval, replicate_totals
-from ..results import MetricCI
+from ..metric_rows import MetricCI
 
 
 def regression_rows(

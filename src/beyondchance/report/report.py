@@ -1,261 +1,28 @@
-"""The results of a report: ``MetricCI``, :class:`MetricResult`, :class:`Report`, the
-metric names of each task and the formatting of values and labels."""
+"""The :class:`Report` of one test set: plain data (the rows, the task, the statistics),
+with thin conveniences that call the functions of it: the renderers
+(:mod:`.render_terminal`, :mod:`.render_html`, :mod:`.render_markdown`), the gates
+(:mod:`.gates`) and the per-class rates (:mod:`.per_class`)."""
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 
-from .._validation import check_option
 from .._warnings import InvalidInputError
+from ..measures.binary_scores import CoverageCurve, compress_counts, pa_coverage_from_counts
 from ..measures.confusion import ConfusionMatrix
 from ..measures.curves import ThresholdCounts
 from ..outperformance import outperformance_score
-from ..measures.binary_scores import CoverageCurve, compress_counts, pa_coverage_from_counts
 from .export import Exportable
-
-Task = Literal["binary-scores", "binary-labels", "multiclass-labels", "multiclass-probabilities", "regression"]
-
-TASKS: tuple[str, ...] = (
-    "binary-scores", "binary-labels", "multiclass-labels", "multiclass-probabilities", "regression",
-)
-
-
-#: display names
-TITLES: dict[str, str] = {
-    "accuracy": "Accuracy",
-    "balanced_accuracy": "Balanced accuracy",
-    "precision": "Precision",
-    "recall": "Recall",
-    "specificity": "Specificity",
-    "f1": "F1",
-    "mcc": "MCC",
-    "kappa": "Cohen's kappa",
-    "pure_accuracy": "Pure accuracy",
-    "prediction_advantage": "Prediction advantage",
-    "roc_auc": "ROC AUC",
-    "pr_auc": "PR AUC (avg. precision)",
-    "roc_auc_weighted": "ROC AUC (one-vs-rest, weighted)",
-    "pr_auc_weighted": "Avg. precision (one-vs-rest, weighted)",
-    "lift_auc": "Lift AUC",
-    "log_loss": "Log loss",
-    "brier": "Brier score",
-    "mse": "Mean squared error",
-    "mae": "Mean absolute error",
-    "r2": "R² (PA, squared loss)",
-    "d2_absolute_error": "D² (PA, absolute loss)",
-    "pinball_loss": "Pinball loss",
-    "d2_pinball_score": "D² (PA, pinball loss)",
-}
-
-_BINARY_LABELING = (
-    "accuracy", "balanced_accuracy", "precision", "recall", "specificity", "f1", "mcc", "kappa",
-    "pure_accuracy", "prediction_advantage",
-)
-
-_MULTICLASS_LABELING = (
-    "accuracy", "balanced_accuracy", "precision", "recall", "f1", "mcc", "kappa", "pure_accuracy",
-    "prediction_advantage",
-)
-
-_SCORING = ("roc_auc", "pr_auc", "lift_auc")
-
-_PROBA_LOSSES = ("log_loss", "brier")
-
-_REGRESSION = ("mse", "mae", "r2", "d2_absolute_error")
-
-#: regression rows of a quantile model (``quantile=τ``): the pinball loss of its level
-_QUANTILE_REGRESSION = ("pinball_loss", "d2_pinball_score")
-
-#: per-class metrics are macro-averaged in multi-class reports
-_PER_CLASS = ("precision", "recall", "f1", "specificity")
-
-#: the score bootstrap pools adjacent scores into at most this many bins
-MAX_SCORE_BINS = 1000
-
-def metrics_for_task(task: str, *, probabilities: bool = True, quantile: bool = False) -> tuple[str, ...]:
-    """The metrics a report of ``task`` computes by default (``quantile``: regression
-    with a quantile level, which adds the pinball rows).
-
-    >>> metrics_for_task("binary-labels")[:3]
-    ('accuracy', 'balanced_accuracy', 'precision')
-    """
-    task = check_option(task, "task", TASKS)
-    if task == "binary-scores":
-        return _BINARY_LABELING + _SCORING + (_PROBA_LOSSES if probabilities else ())
-    if task == "binary-labels":
-        return _BINARY_LABELING
-    if task == "multiclass-labels":
-        return _MULTICLASS_LABELING
-    if task == "multiclass-probabilities":
-        return _MULTICLASS_LABELING + ("roc_auc", "pr_auc", "roc_auc_weighted", "pr_auc_weighted") + _PROBA_LOSSES
-    return _REGRESSION + (_QUANTILE_REGRESSION if quantile else ())
-
-
-def selectable_metrics(task: str, *, quantile: bool = False) -> tuple[str, ...]:
-    """The names ``metrics=`` accepts for ``task``: its defaults (:func:`metrics_for_task`)
-    and, for every task with labels, any labeling metric of the registry ``bc.measures.METRICS``.
-
-    >>> "jaccard" in selectable_metrics("binary-labels"), "jaccard" in metrics_for_task("binary-labels")
-    (True, False)
-    """
-    from ..measures.registry import METRICS
-
-    defaults = metrics_for_task(task, quantile=quantile)
-    return defaults if task == "regression" else defaults + tuple(k for k in METRICS if k not in defaults)
-
-
-def _num(x: Any) -> float | None:
-    """JSON-safe float (nan/inf -> None)."""
-    if x is None:
-        return None
-    x = float(x)
-    return x if math.isfinite(x) else None
-
-
-def _label(x: Any) -> Any:
-    return x.item() if isinstance(x, np.generic) else x
-
-
-#: labels and names longer than this are shortened with an ellipsis in text meant to be
-#: read (verdicts, reasons, renderings); the data fields keep them whole
-MAX_NAME_CHARS = 40
-
-
-def shorten(text: Any, limit: int = MAX_NAME_CHARS) -> str:
-    """``text`` as a string of at most ``limit`` characters, an ellipsis marking a cut.
-
-    >>> shorten("x" * 50)
-    'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…'
-    """
-    text = str(text)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _fmt_label(x: Any) -> str:
-    x = _label(x)
-    return f"'{shorten(x)}'" if isinstance(x, str) else shorten(x)
-
-
-def fmt_value(x: float | None) -> str:
-    """A metric value for display: 3 decimals (4 significant digits when large)."""
-    if x is None or not math.isfinite(x):
-        return "n/a"
-    return f"{x:.3f}" if abs(x) < 100 else f"{x:.4g}"
-
-
-@dataclass(frozen=True)
-class MetricCI:
-    """A confidence interval and how it was obtained."""
-
-    low: float
-    high: float
-    method: str
-    confidence_level: float
-    n_resamples: int
-    resampling: str
-    #: one-sided confidence bounds at ``confidence_level`` (lower, upper): the ends of the
-    #: interval at level 2 · confidence_level − 1, by the same method
-    bounds: tuple[float, float] | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "low": _num(self.low),
-            "high": _num(self.high),
-            "method": self.method,
-            "confidence_level": self.confidence_level,
-            "n_resamples": self.n_resamples,
-            "resampling": self.resampling,
-            "lower_bound": None if self.bounds is None else _num(self.bounds[0]),
-            "upper_bound": None if self.bounds is None else _num(self.bounds[1]),
-        }
-
-
-@dataclass(frozen=True)
-class MetricResult:
-    """One row of a report.
-
-    Attributes
-    ----------
-    name : metric name (``"f1"``, ``"roc_auc"``, ``"log_loss"`` ...)
-    title : display name
-    kind : ``"labeling"``, ``"scoring"``, ``"loss"`` or ``"advantage"``
-    value : the metric on the test set (nan when undefined)
-    baseline : the best constant prediction's value
-    baseline_prediction : which constant (``"always predicting 'No'"`` ...)
-    ideal : a perfect predictor's value
-    advantage : (value − baseline) / (ideal − baseline)
-    greater_is_better : direction
-    ops : outperformance score (None where OPS does not apply or is unavailable)
-    ops_ci : OPS at the ends of the metric's CI, at the observed prevalence (OPS is
-        monotone in the value there; an end beyond the values attainable at that
-        prevalence — the bootstrap re-estimates the prevalence — counts as the range's
-        end, OPS 0 or 1); :func:`beyondchance.outperformance_score_ci` gives the
-        interval with the prevalence re-estimated in every resample
-    ops_method : how the OPS was computed
-    ci : ``MetricCI`` or None
-    verdict : one line
-    pvalue : one-sided p-value of "no better than chance", from the statistics
-        (classification reports of unweighted data with intervals, None elsewhere): McNemar's exact test
-        against always predicting the majority class for accuracy and PA, the permutation test
-        (:func:`beyondchance.permutation_test`) for the others
-    pvalue_method : how it was computed
-    """
-
-    name: str
-    title: str
-    kind: str
-    value: float
-    baseline: float
-    baseline_prediction: str
-    ideal: float
-    advantage: float
-    greater_is_better: bool
-    ops: float | None = None
-    ops_ci: tuple[float, float] | None = None
-    ops_method: str | None = None
-    ci: MetricCI | None = None
-    verdict: str = ""
-    pvalue: float | None = None
-    pvalue_method: str | None = None
-
-    @property
-    def confidence_bound(self) -> float | None:
-        """The one-sided confidence bound on the side of "better": a lower bound when higher
-        is better, an upper bound for losses (None without an interval)."""
-        if self.ci is None or self.ci.bounds is None:
-            return None
-        return self.ci.bounds[0] if self.greater_is_better else self.ci.bounds[1]
-
-    @property
-    def beats_baseline(self) -> bool | None:
-        """Whether the value is strictly better than the baseline (None if undefined)."""
-        if not (math.isfinite(self.value) and math.isfinite(self.baseline)):
-            return None
-        return self.value > self.baseline if self.greater_is_better else self.value < self.baseline
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "title": self.title,
-            "kind": self.kind,
-            "value": _num(self.value),
-            "baseline": _num(self.baseline),
-            "baseline_prediction": self.baseline_prediction,
-            "ideal": _num(self.ideal),
-            "advantage": _num(self.advantage),
-            "higher_is_better": self.greater_is_better,
-            "ops": _num(self.ops),
-            "ops_ci": None if self.ops_ci is None else [_num(self.ops_ci[0]), _num(self.ops_ci[1])],
-            "ops_method": self.ops_method,
-            "ci": None if self.ci is None else self.ci.to_dict(),
-            "confidence_bound": _num(self.confidence_bound),
-            "pvalue": _num(self.pvalue),
-            "pvalue_method": self.pvalue_method,
-            "verdict": self.verdict,
-        }
+from .formatting import _label, _num, shorten
+from .gates import check_report, report_permutation_test
+from .metric_rows import MetricResult
+from .per_class import confusion_rates
+from .render_html import report_html, report_section
+from .render_markdown import report_markdown
+from .render_terminal import render_report_text
 
 
 @dataclass(frozen=True, eq=False)
@@ -323,23 +90,15 @@ class Report(Exportable):
     # --- renderings (print, notebooks, files: see beyondchance.report.export) ----
 
     def _text(self) -> str:
-        from .render_terminal import render_report_text
-
         return render_report_text(self)
 
     def _html_fragment(self, plots: bool) -> str:
-        from .render_html import report_section
-
         return report_section(self, plots=plots)
 
     def _html_page(self, plots: bool) -> str:
-        from .render_html import report_html
-
         return report_html(self, plots=plots)
 
     def _markdown(self) -> str:
-        from .render_markdown import report_markdown
-
         return report_markdown(self)
 
     # --- export ------------------------------------------------------------------
@@ -368,8 +127,6 @@ class Report(Exportable):
             out["threshold"] = self.threshold
             out["threshold_reason"] = self.threshold_reason
         if self.confusion is not None:
-            from .per_class import confusion_rates
-
             rates = confusion_rates(self.confusion)
             out["confusion_matrix"] = {**self.confusion.to_dict(),
                                        "rates": [[_num(v) for v in row] for row in rates.tolist()]}
@@ -414,8 +171,6 @@ class Report(Exportable):
         ``"lower(roc_auc) > 0.75"``, ``"pvalue(pure_accuracy) < 0.01"`` (grammar:
         ``beyondchance.report.gates``); a :class:`~beyondchance.report.gates.CheckResult`
         whose ``passed`` says whether all hold."""
-        from .gates import check_report
-
         flat = [r for item in requirements for r in ([item] if isinstance(item, str) else item)]
         return check_report(self, flat)
 
@@ -424,8 +179,6 @@ class Report(Exportable):
         (classification reports of unweighted data): McNemar's exact test against always
         predicting the majority class for accuracy and PA, the permutation test
         (:func:`beyondchance.permutation_test`) otherwise."""
-        from .gates import report_permutation_test
-
         return report_permutation_test(self, metric)
 
     # --- curves for plots (binary scores) -----------------------------------------

@@ -1,0 +1,48 @@
+"""The formatting of a report's values and labels: JSON-safe numbers (``_num``), plain
+labels (``_label``), display text (:func:`fmt_value`, :func:`shorten`, ``_fmt_label``)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+
+def _num(x: Any) -> float | None:
+    """JSON-safe float (nan/inf -> None)."""
+    if x is None:
+        return None
+    x = float(x)
+    return x if math.isfinite(x) else None
+
+
+def _label(x: Any) -> Any:
+    return x.item() if isinstance(x, np.generic) else x
+
+
+#: labels and names longer than this are shortened with an ellipsis in text meant to be
+#: read (verdicts, reasons, renderings); the data fields keep them whole
+MAX_NAME_CHARS = 40
+
+
+def shorten(text: Any, limit: int = MAX_NAME_CHARS) -> str:
+    """``text`` as a string of at most ``limit`` characters, an ellipsis marking a cut.
+
+    >>> shorten("x" * 50)
+    'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…'
+    """
+    text = str(text)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _fmt_label(x: Any) -> str:
+    x = _label(x)
+    return f"'{shorten(x)}'" if isinstance(x, str) else shorten(x)
+
+
+def fmt_value(x: float | None) -> str:
+    """A metric value for display: 3 decimals (4 significant digits when large)."""
+    if x is None or not math.isfinite(x):
+        return "n/a"
+    return f"{x:.3f}" if abs(x) < 100 else f"{x:.4g}"

@@ -1,0 +1,178 @@
+"""The rows of a report: :class:`MetricCI`, :class:`MetricResult`, the display names of
+the metrics (``TITLES``) and the two numbers computed for every row from its value, the
+advantage over the baseline (``_advantage``) and the outperformance score (``_ops_of``)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .._warnings import InvalidInputError
+from ..measures.registry import METRICS
+from ..outperformance import outperformance_score
+from .formatting import _num
+
+#: display names
+TITLES: dict[str, str] = {
+    "accuracy": "Accuracy",
+    "balanced_accuracy": "Balanced accuracy",
+    "precision": "Precision",
+    "recall": "Recall",
+    "specificity": "Specificity",
+    "f1": "F1",
+    "mcc": "MCC",
+    "kappa": "Cohen's kappa",
+    "pure_accuracy": "Pure accuracy",
+    "prediction_advantage": "Prediction advantage",
+    "roc_auc": "ROC AUC",
+    "pr_auc": "PR AUC (avg. precision)",
+    "roc_auc_weighted": "ROC AUC (one-vs-rest, weighted)",
+    "pr_auc_weighted": "Avg. precision (one-vs-rest, weighted)",
+    "lift_auc": "Lift AUC",
+    "log_loss": "Log loss",
+    "brier": "Brier score",
+    "mse": "Mean squared error",
+    "mae": "Mean absolute error",
+    "r2": "R² (PA, squared loss)",
+    "d2_absolute_error": "D² (PA, absolute loss)",
+    "pinball_loss": "Pinball loss",
+    "d2_pinball_score": "D² (PA, pinball loss)",
+}
+
+
+@dataclass(frozen=True)
+class MetricCI:
+    """A confidence interval and how it was obtained."""
+
+    low: float
+    high: float
+    method: str
+    confidence_level: float
+    n_resamples: int
+    resampling: str
+    #: one-sided confidence bounds at ``confidence_level`` (lower, upper): the ends of the
+    #: interval at level 2 · confidence_level − 1, by the same method
+    bounds: tuple[float, float] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "low": _num(self.low),
+            "high": _num(self.high),
+            "method": self.method,
+            "confidence_level": self.confidence_level,
+            "n_resamples": self.n_resamples,
+            "resampling": self.resampling,
+            "lower_bound": None if self.bounds is None else _num(self.bounds[0]),
+            "upper_bound": None if self.bounds is None else _num(self.bounds[1]),
+        }
+
+
+@dataclass(frozen=True)
+class MetricResult:
+    """One row of a report.
+
+    Attributes
+    ----------
+    name : metric name (``"f1"``, ``"roc_auc"``, ``"log_loss"`` ...)
+    title : display name
+    kind : ``"labeling"``, ``"scoring"``, ``"loss"`` or ``"advantage"``
+    value : the metric on the test set (nan when undefined)
+    baseline : the best constant prediction's value
+    baseline_prediction : which constant (``"always predicting 'No'"`` ...)
+    ideal : a perfect predictor's value
+    advantage : (value − baseline) / (ideal − baseline)
+    greater_is_better : direction
+    ops : outperformance score (None where OPS does not apply or is unavailable)
+    ops_ci : OPS at the ends of the metric's CI, at the observed prevalence (OPS is
+        monotone in the value there; an end beyond the values attainable at that
+        prevalence — the bootstrap re-estimates the prevalence — counts as the range's
+        end, OPS 0 or 1); :func:`beyondchance.outperformance_score_ci` gives the
+        interval with the prevalence re-estimated in every resample
+    ops_method : how the OPS was computed
+    ci : ``MetricCI`` or None
+    verdict : one line
+    pvalue : one-sided p-value of "no better than chance", from the statistics
+        (classification reports of unweighted data with intervals, None elsewhere): McNemar's exact test
+        against always predicting the majority class for accuracy and PA, the permutation test
+        (:func:`beyondchance.permutation_test`) for the others
+    pvalue_method : how it was computed
+    """
+
+    name: str
+    title: str
+    kind: str
+    value: float
+    baseline: float
+    baseline_prediction: str
+    ideal: float
+    advantage: float
+    greater_is_better: bool
+    ops: float | None = None
+    ops_ci: tuple[float, float] | None = None
+    ops_method: str | None = None
+    ci: MetricCI | None = None
+    verdict: str = ""
+    pvalue: float | None = None
+    pvalue_method: str | None = None
+
+    @property
+    def confidence_bound(self) -> float | None:
+        """The one-sided confidence bound on the side of "better": a lower bound when higher
+        is better, an upper bound for losses (None without an interval)."""
+        if self.ci is None or self.ci.bounds is None:
+            return None
+        return self.ci.bounds[0] if self.greater_is_better else self.ci.bounds[1]
+
+    @property
+    def beats_baseline(self) -> bool | None:
+        """Whether the value is strictly better than the baseline (None if undefined)."""
+        if not (math.isfinite(self.value) and math.isfinite(self.baseline)):
+            return None
+        return self.value > self.baseline if self.greater_is_better else self.value < self.baseline
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "title": self.title,
+            "kind": self.kind,
+            "value": _num(self.value),
+            "baseline": _num(self.baseline),
+            "baseline_prediction": self.baseline_prediction,
+            "ideal": _num(self.ideal),
+            "advantage": _num(self.advantage),
+            "higher_is_better": self.greater_is_better,
+            "ops": _num(self.ops),
+            "ops_ci": None if self.ops_ci is None else [_num(self.ops_ci[0]), _num(self.ops_ci[1])],
+            "ops_method": self.ops_method,
+            "ci": None if self.ci is None else self.ci.to_dict(),
+            "confidence_bound": _num(self.confidence_bound),
+            "pvalue": _num(self.pvalue),
+            "pvalue_method": self.pvalue_method,
+            "verdict": self.verdict,
+        }
+
+
+def _ops_of(name: str, values: np.ndarray, prevalence: float, *, dbt_samples: int | None = None,
+            **options: Any) -> tuple[np.ndarray | None, str | None, str | None]:
+    """OPS of several values of one metric at one prevalence: (scores, method, problem)."""
+    if name not in METRICS and dbt_samples is not None:
+        options["n_samples"] = dbt_samples
+    try:
+        res = outperformance_score(name, np.asarray(values, dtype=np.float64), prevalence, **options)
+    except InvalidInputError as exc:
+        return None, None, " ".join(str(exc).split())
+    scores = np.atleast_1d(np.asarray(res.score, dtype=np.float64))
+    method = res.method
+    if res.method == "dbt" and res.n_samples:
+        method = f"dbt (Monte Carlo over {res.n_samples} random curves)"
+    elif res.n_samples:
+        method += f" ({res.n_samples} samples)"
+    return scores, method, None
+
+
+def _advantage(value: float, baseline: float, ideal: float) -> float:
+    if not (math.isfinite(value) and math.isfinite(baseline) and math.isfinite(ideal)) or ideal == baseline:
+        return float("nan")
+    return (value - baseline) / (ideal - baseline)
