@@ -380,9 +380,8 @@ def _memory_columns(file: str, opts: dict[str, Any]) -> tuple[dict[str, Any], An
 
 def _evaluate_file(file: str, opts: dict[str, Any], progress: Any) -> Any:
     """The report of one FILE with the options of :func:`_evaluation_options`, on the chosen engine."""
-    from .report import evaluate
-
     from .engines import get_runner
+    from .report import evaluate
 
     pred_cols, numeric = _prediction_columns(opts["y_score"], opts["y_pred"])
     engine = opts["engine"]
@@ -488,6 +487,7 @@ def compare(files: tuple[str, ...], by: str | None, reference: str | None, **opt
       beyondchance compare examples/credit_default_monthly.csv --by month --y-true default --y-score score
       beyondchance compare jan.parquet feb.parquet --y-true label --y-score score --format html --out drift.html
     """
+    from .engines import get_runner
     from .report.compare import compare as compare_sets
 
     pred_cols, numeric = _prediction_columns(opts["y_score"], opts["y_pred"])
@@ -501,8 +501,6 @@ def compare(files: tuple[str, ...], by: str | None, reference: str | None, **opt
     if opts["fmt"] == "html" and out is None:
         out = Path("beyondchance-compare.html")
     _check_out(out, list(files))
-    from .engines import get_runner
-
     engine = opts["engine"]
     runner = get_runner(engine)
     with _Progress() as progress:
