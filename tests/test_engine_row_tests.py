@@ -158,13 +158,13 @@ def test_a_duckdb_relation_is_fetched_in_its_scan_order():
     makes one) has no row order: its rows are fetched in their scan order, and the method says so."""
     import duckdb
 
+    from beyondchance.engines import get_runner
     from beyondchance.engines.duckdb import DuckDBRunner
-    from beyondchance.report.engine import _Source
 
     frame = _probabilities(200, 8)
     con = duckdb.connect()
     con.register("t", frame)
-    src = _Source(None, "duckdb", runner=DuckDBRunner(con.sql("SELECT * FROM t"), connection=con))
+    src = get_runner("duckdb").scan_of(DuckDBRunner(con.sql("SELECT * FROM t"), connection=con))
     eng = _quiet(evaluate_source, src, y_true="y", y_score=["p0", "p1", "p2"], weight="w", **OPTIONS)
     method = eng["log_loss"].pvalue_method
     assert 0 < eng["log_loss"].pvalue <= 1 and "Monte Carlo" in method and "no row order" in method, method

@@ -20,6 +20,7 @@ from typing import Any, Callable
 import click
 
 from ._warnings import BeyondChanceWarning, InvalidInputError
+from .engines import ENGINES
 
 __all__ = ["main"]
 
@@ -163,6 +164,28 @@ def _split(value: str | None) -> list[str] | None:
     return items or None
 
 
+class _EngineChoice(click.Choice):
+    """``--engine``: the names of the registered engines (:func:`beyondchance.engines.engine_names`),
+    read when the option is parsed or shown, so that an engine registered later is a choice."""
+
+    def __init__(self) -> None:
+        super().__init__(())
+
+    @property
+    def choices(self) -> tuple[str, ...]:  # type: ignore[override]
+        from .engines import engine_names
+
+        return engine_names()
+
+    @choices.setter
+    def choices(self, value: Any) -> None:
+        pass
+
+
+#: the engine of the command line when --engine is not given: the first registered one
+_DEFAULT_ENGINE = ENGINES[0]
+
+
 def _evaluation_options(func: Callable[..., Any]) -> Callable[..., Any]:
     options = [
         click.option("--y-true", "y_true", required=True, metavar="COL", help="Column of the true labels (or targets)."),
@@ -201,7 +224,7 @@ def _evaluation_options(func: Callable[..., Any]) -> Callable[..., Any]:
                      help="Random reference curves (Directed Binary Tree) for the OPS of the AUCs; standard "
                           "error <= 0.5/sqrt(G). Default: the shipped reference of 114,688 curves (the "
                           "OPS(lift) curve too); another G is drawn on first use, then cached."),
-        click.option("--engine", type=click.Choice(["memory", "duckdb", "spark"]), default="memory",
+        click.option("--engine", type=_EngineChoice(), default=_DEFAULT_ENGINE,
                      show_default=True,
                      help="Where the statistics are computed. memory: numpy on the columns read with pyarrow; "
                           "duckdb: SQL aggregation over the file(s) (glob patterns allowed; a file that exists is "
@@ -313,6 +336,7 @@ def _eval_kwargs(opts: dict[str, Any], y_true: Any) -> dict[str, Any]:
 def _engine_source(file: str, engine: str) -> str:
     """A file or glob pattern for an engine that reads the files itself (a file that exists is
     that file, even with ``[ ]`` in its name: the engines read it literally)."""
+    from .engines import get_runner
     from .engines.files import is_glob
 
     if file == "-":
@@ -321,41 +345,9 @@ def _engine_source(file: str, engine: str) -> str:
         path = Path(file)
         if not path.exists():
             raise InvalidInputError(f"file not found: {file}")
-        if path.is_dir() and engine == "duckdb":
+        if path.is_dir() and not get_runner(engine).reads_directories:
             raise InvalidInputError(f"{file} is a directory; give a glob pattern such as {file}/*.parquet")
     return file
-
-
-def _spark_session(master: str) -> Any:
-    """A local (or given) SparkSession, quiet.
-
-    A JVM started here inherits a standard error that goes to a discarded temporary
-    file, so that its start-up lines (log4j profile, host name, native-library
-    warnings) never stand before the one line of an error; a session that is
-    already active is reused as it is.
-    """
-    import tempfile
-
-    from .engines.spark import _import_pyspark
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", FutureWarning)  # pyspark on a newer pandas than it knows
-        sql = _import_pyspark()
-        builder = (sql.SparkSession.builder.master(master).appName("beyondchance")
-                   .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false"))
-        sys.stderr.flush()
-        saved = os.dup(2)
-        with tempfile.TemporaryFile() as jvm_stderr:
-            os.dup2(jvm_stderr.fileno(), 2)
-            try:
-                spark = builder.getOrCreate()
-            except Exception as exc:
-                raise InvalidInputError(f"cannot start Spark (master {master}): {_one_line(str(exc))[:300]}") from exc
-            finally:
-                os.dup2(saved, 2)
-                os.close(saved)
-    spark.sparkContext.setLogLevel("OFF")  # a failed task logs its stack; the error is one line
-    return spark
 
 
 def _engine_kwargs(opts: dict[str, Any], y_true_sample: Any = None) -> dict[str, Any]:
@@ -388,29 +380,31 @@ def _memory_columns(file: str, opts: dict[str, Any]) -> tuple[dict[str, Any], An
 
 def _evaluate_file(file: str, opts: dict[str, Any], progress: Any) -> Any:
     """The report of one FILE with the options of :func:`_evaluation_options`, on the chosen engine."""
+    from .engines import get_runner
     from .report import evaluate
 
     pred_cols, numeric = _prediction_columns(opts["y_score"], opts["y_pred"])
     engine = opts["engine"]
+    runner = get_runner(engine)
     name = "<stdin>" if file == "-" else Path(file).name
-    if engine == "memory" and opts["score_bins"] is None:
+    if runner.evaluates_rows and opts["score_bins"] is None:
         progress(f"reading {file}")
         given = opts["y_pred"] if opts["y_score"] else None  # labels given with the scores
         y_true, y, w, cols = _read(file, opts["y_true"], pred_cols[:1] if given else pred_cols, numeric,
                                    opts["weight"], extra=[given] if given else [])
         result = evaluate(y_true, y, y_pred=cols[given] if given else None, sample_weight=w, name=name,
                           progress=progress, strict=True, **_eval_kwargs(opts, y_true))
-        return dataclasses.replace(result, engine="memory")
+        return dataclasses.replace(result, engine=runner.name)
     from .report.engine import evaluate_source
 
     sample = None
-    if engine == "memory":
+    if not runner.reads_files:
         progress(f"reading {file}")
         source, sample = _memory_columns(file, opts)
     else:
         source = _engine_source(file, engine)
-    spark = _spark_session(opts["spark_master"]) if engine == "spark" else None
-    return evaluate_source(source, engine=engine, spark=spark, name=name, progress=progress, strict=True,
+    session = runner.session(opts)
+    return evaluate_source(source, engine=engine, spark=session, name=name, progress=progress, strict=True,
                            **_engine_kwargs(opts, sample))
 
 
@@ -493,6 +487,7 @@ def compare(files: tuple[str, ...], by: str | None, reference: str | None, **opt
       beyondchance compare examples/credit_default_monthly.csv --by month --y-true default --y-score score
       beyondchance compare jan.parquet feb.parquet --y-true label --y-score score --format html --out drift.html
     """
+    from .engines import get_runner
     from .report.compare import compare as compare_sets
 
     pred_cols, numeric = _prediction_columns(opts["y_score"], opts["y_pred"])
@@ -507,9 +502,10 @@ def compare(files: tuple[str, ...], by: str | None, reference: str | None, **opt
         out = Path("beyondchance-compare.html")
     _check_out(out, list(files))
     engine = opts["engine"]
+    runner = get_runner(engine)
     with _Progress() as progress:
         sets: dict[str, tuple] = {}
-        if engine != "memory" or opts["score_bins"] is not None:
+        if not runner.evaluates_rows or opts["score_bins"] is not None:
             comparison = _compare_engine(files, by, reference, opts, progress)
         elif by is not None:
             progress(f"reading {files[0]}")
@@ -530,7 +526,7 @@ def compare(files: tuple[str, ...], by: str | None, reference: str | None, **opt
             kwargs = _eval_kwargs(opts, first_true)
             comparison = compare_sets(sets, reference=reference, progress=progress, strict=True, **kwargs)
             comparison = dataclasses.replace(
-                comparison, reports=tuple(dataclasses.replace(r, engine="memory") for r in comparison.reports))
+                comparison, reports=tuple(dataclasses.replace(r, engine=runner.name) for r in comparison.reports))
         if opts["fmt"] == "html":
             from .report.render_html import comparison_html
 
@@ -628,12 +624,14 @@ def _natural_order(values: Any) -> list[int]:
 def _compare_engine(files: tuple[str, ...], by: str | None, reference: str | None, opts: dict[str, Any],
                     progress: Any) -> Any:
     """``compare`` through :func:`beyondchance.report.engine.compare_sources`."""
+    from .engines import get_runner
     from .report.engine import compare_sources
 
     engine = opts["engine"]
-    spark = _spark_session(opts["spark_master"]) if engine == "spark" else None
+    runner = get_runner(engine)
+    session = runner.session(opts)
     if by is not None:
-        return _compare_engine_by(files[0], by, reference, opts, progress, spark)
+        return _compare_engine_by(files[0], by, reference, opts, progress, session)
     stems = [Path(f).stem for f in files]
     names = stems if len(set(stems)) == len(stems) else list(files)
     if len(set(names)) != len(names):
@@ -641,45 +639,47 @@ def _compare_engine(files: tuple[str, ...], by: str | None, reference: str | Non
     sources: dict[str, Any] = {}
     sample = None
     for name, f in zip(names, files):
-        if engine == "memory":
+        if not runner.reads_files:
             progress(f"reading {f}")
             sources[name], s = _memory_columns(f, opts)
             sample = s if sample is None and s is not None else sample
         else:
             sources[name] = _engine_source(f, engine)
-    return compare_sources(sources, engine=engine, spark=spark, reference=reference, progress=progress,
+    return compare_sources(sources, engine=engine, spark=session, reference=reference, progress=progress,
                            strict=True, **_engine_kwargs(opts, sample))
 
 
 def _compare_engine_by(file: str, by: str, reference: str | None, opts: dict[str, Any], progress: Any,
-                       spark: Any) -> Any:
+                       session: Any) -> Any:
     """``compare FILE --by COL`` on an engine: the file read once, each group a source of its own
     rows inside the engine (:mod:`beyondchance.engines.groups`); groups in their natural order."""
-    from .engines.groups import split_by
-    from .report.engine import _as_source, _Source, compare_sources
+    from .engines import engine_names, get_runner
+    from .report.engine import compare_sources
 
     engine = opts["engine"]
+    runner = get_runner(engine)
     pred_cols, numeric = _prediction_columns(opts["y_score"], opts["y_pred"])
     weight = opts["weight"]
-    if engine == "memory":
-        raise InvalidInputError("--by with --score-bins needs --engine duckdb or spark (the memory engine bins "
+    if not runner.splits_by_column:
+        splitting = " or ".join(n for n in engine_names() if get_runner(n).splits_by_column)
+        raise InvalidInputError(f"--by with --score-bins needs --engine {splitting} (the {engine} engine bins "
                                 "the scores of one FILE per test set)")
-    parent = _as_source(_engine_source(file, engine), engine, spark, file, opts["delimiter"])._new_runner()
+    source = _engine_source(file, engine)
+    progress(f"splitting {file} by {by} ({engine})")
+    split = runner.split_by(source, by, session=session, delimiter=opts["delimiter"],
+                            columns=[opts["y_true"], *pred_cols, *([weight] if weight else [])],
+                            numeric=[*numeric, *([weight] if weight else [])], label=opts["y_true"])
     try:
-        progress(f"splitting {file} by {by} ({engine})")
-        split = split_by(parent, by, columns=[opts["y_true"], *pred_cols, *([weight] if weight else [])],
-                         numeric=[*numeric, *([weight] if weight else [])], label=opts["y_true"])
         _check_group_count(by, len(split.groups))
         sources: dict[str, Any] = {}
         for i in _natural_order([g.value for g in split.groups]):
             g = split.groups[i]
             window = _group_is_window(by, g.value, g.n_rows - g.n_labelled, g.n_rows, opts["y_true"], pred_cols)
-            sources[str(g.value)] = _Source(None, engine, spark=spark, name=str(g.value),
-                                            runner=split.runner(g, labelled=not window))
-        return compare_sources(sources, engine=engine, spark=spark, reference=reference, progress=progress,
+            sources[str(g.value)] = split.scan(g, labelled=not window, name=str(g.value))
+        return compare_sources(sources, engine=engine, spark=session, reference=reference, progress=progress,
                                strict=True, **_engine_kwargs(opts))
     finally:
-        parent.close()
+        split.close()
 
 
 # ======================================================================================

@@ -17,6 +17,10 @@ spark      ``pyspark.sql.DataFrame``; paths read by Spark  the same SQL in Spark
 DuckDB relations, spark for Spark DataFrames.  Every engine returns the same
 :class:`~beyondchance.statistics.sufficient.SufficientStatistics`: identical counts, sums equal to
 rounding (the order of floating-point summation differs).
+
+Each engine is a runner (:mod:`.runner`): :func:`get_runner` gives the runner of a name,
+:func:`engine_names` the registered names; an engine of one's own is one class
+implementing :class:`Runner`, registered with :func:`register`.
 """
 
 from __future__ import annotations
@@ -24,14 +28,17 @@ from __future__ import annotations
 import os
 from typing import Any, Literal
 
-import numpy as np
-
 from .._warnings import InvalidInputError
 from ..statistics.sufficient import SufficientStatistics
+from .runner import BUILTIN_ENGINES, Runner, Scan, engine_names, get_runner, register, unregister
 
-__all__ = ["compute_statistics", "compute_group_totals", "ENGINES", "detect_engine"]
+__all__ = ["compute_statistics", "compute_group_totals", "ENGINES", "detect_engine", "Runner", "Scan", "get_runner",
+           "engine_names", "register", "unregister", "SOURCE_ENGINE"]
 
-ENGINES: tuple[str, ...] = ("memory", "duckdb", "spark")
+#: the engines that come with the library (:func:`engine_names`: every registered engine)
+ENGINES: tuple[str, ...] = BUILTIN_ENGINES
+#: the default engine of a report from a source (:func:`beyondchance.report.evaluate_source`)
+SOURCE_ENGINE = "duckdb"
 Engine = Literal["auto", "memory", "duckdb", "spark"]
 
 
@@ -125,8 +132,7 @@ def compute_statistics(
     >>> ddb.confusion.matrix.tolist() == mem.confusion.matrix.tolist()
     True
     """
-    if engine not in ("auto", *ENGINES):
-        raise InvalidInputError(f"engine must be 'auto' or one of {', '.join(ENGINES)}, got {engine!r}")
+    _check_engine(engine)
     options = dict(
         task=task, statistics=statistics, threshold=threshold, pos_label=pos_label, labels=labels,
         score_bins=score_bins, target_bin_width=target_bin_width, pinball_alphas=pinball_alphas,
@@ -142,17 +148,14 @@ def compute_statistics(
             y_true, y_score=y_score, y_pred=y_pred, y_proba=y_proba, sample_weight=weight, **options
         )
     columns = dict(y_true=y_true, y_score=y_score, y_pred=y_pred, y_proba=y_proba, weight=weight)
-    if chosen == "memory":
-        from .memory import statistics_from_table
+    return get_runner(chosen).statistics(source, delimiter=delimiter, connection=connection, spark=spark,
+                                         **columns, **options)
 
-        return statistics_from_table(source, delimiter=delimiter, **columns, **options)
-    if chosen == "duckdb":
-        from .duckdb import duckdb_statistics
 
-        return duckdb_statistics(source, connection=connection, delimiter=delimiter, **columns, **options)
-    from .spark import spark_statistics
-
-    return spark_statistics(source, spark=spark, delimiter=delimiter, **columns, **options)
+def _check_engine(engine: Any) -> None:
+    names = engine_names()
+    if engine != "auto" and engine not in names:
+        raise InvalidInputError(f"engine must be 'auto' or one of {', '.join(names)}, got {engine!r}")
 
 
 def compute_group_totals(
@@ -207,41 +210,11 @@ def compute_group_totals(
     >>> t.totals.shape, float(t.totals.sum())
     ((1024, 4), 150.0)
     """
-    from ..inference.poisson_bootstrap import DEFAULT_GROUPS, group_totals_from_arrays
+    from ..inference.poisson_bootstrap import DEFAULT_GROUPS
 
-    if engine not in ("auto", *ENGINES):
-        raise InvalidInputError(f"engine must be 'auto' or one of {', '.join(ENGINES)}, got {engine!r}")
+    _check_engine(engine)
     groups = DEFAULT_GROUPS if groups is None else groups
     chosen = detect_engine(source) if engine == "auto" else engine
-    options = dict(task=task, y_true=y_true, y_pred=y_pred, proba=proba, weight=weight, labels=labels, seed=seed,
-                   groups=groups, **task_options)
-    if chosen == "memory":
-        from .memory import _proba_columns, read_columns
-
-        cols = _proba_columns(proba)
-        y_score = task_options.get("y_score")
-        names = [c for c in (y_true, y_pred, y_score, weight, *cols) if c is not None]
-        for col in names:
-            if not isinstance(col, str):
-                raise InvalidInputError(f"column names must be strings, got {col!r}")
-        data = read_columns(source, names, delimiter)
-        return group_totals_from_arrays(
-            task, data[y_true], y_pred=None if y_pred is None else data[y_pred],
-            proba=None if proba is None else np.column_stack([data[c] for c in cols]),
-            weight=None if weight is None else data[weight], labels=labels, seed=seed, groups=groups,
-            **{**task_options, **({"y_score": data[y_score]} if y_score is not None else {})},
-        )
-    from .sql_replicates import sql_group_totals
-
-    if chosen == "duckdb":
-        from .duckdb import DuckDBRunner
-
-        runner: Any = DuckDBRunner(source, connection=connection, delimiter=delimiter)
-    else:
-        from .spark import SparkRunner
-
-        runner = SparkRunner(source, spark=spark, delimiter=delimiter)
-    try:
-        return sql_group_totals(runner, **options)
-    finally:
-        runner.close()
+    return get_runner(chosen).group_totals(
+        source, delimiter=delimiter, connection=connection, spark=spark, task=task, y_true=y_true, y_pred=y_pred,
+        proba=proba, weight=weight, labels=labels, seed=seed, groups=groups, **task_options)

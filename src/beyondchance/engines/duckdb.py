@@ -18,8 +18,9 @@ from .files import (
     CSV_SUFFIXES, PARQUET_SUFFIXES, check_quotes, check_unique_columns, csv_delimiter, delimiter_hint, escape_glob,
     is_remote, local_files,
 )
+from .sql_engine import SQLEngine
 
-__all__ = ["DuckDBRunner", "duckdb_statistics"]
+__all__ = ["DuckDBRunner", "DuckDBEngine", "duckdb_statistics", "RUNNER"]
 
 #: CSV columns are typed from every row, as pyarrow does (no BOOLEAN / date guessing:
 #: pyarrow's true / false spellings are recognised afterwards; dates stay text)
@@ -294,3 +295,17 @@ def duckdb_statistics(source: Any, *, connection: Any = None, delimiter: str | N
         return sql_statistics(runner, **kwargs)
     finally:
         runner.close()
+
+
+class DuckDBEngine(SQLEngine):
+    """The runner of the duckdb engine (:mod:`.runner`): the shared SQL in an embedded DuckDB."""
+
+    name = "duckdb"
+    reads_directories = False  # a directory is not read: the command line asks for a glob pattern
+
+    def connect(self, source: Any, *, session: Any = None, connection: Any = None,
+                delimiter: str | None = None) -> DuckDBRunner:
+        return DuckDBRunner(source, connection=connection, delimiter=delimiter)
+
+
+RUNNER = DuckDBEngine()

@@ -424,3 +424,134 @@ def _proba_columns(y_proba: Any) -> list[str]:
             "for the probability of the positive class alone use y_score"
         )
     return cols
+
+
+def group_totals_from_table(source: Any, *, task: str, y_true: str, y_pred: str | None = None, proba: Any = None,
+                            weight: str | None = None, labels: Any = None, seed: int = 0, groups: int,
+                            delimiter: str | None = None, **task_options: Any) -> Any:
+    """:func:`~beyondchance.inference.poisson_bootstrap.group_totals_from_arrays` on the named columns of
+    a table (or a file read with pyarrow)."""
+    from ..inference.poisson_bootstrap import group_totals_from_arrays
+
+    cols = _proba_columns(proba)
+    y_score = task_options.get("y_score")
+    names = [c for c in (y_true, y_pred, y_score, weight, *cols) if c is not None]
+    for col in names:
+        if not isinstance(col, str):
+            raise InvalidInputError(f"column names must be strings, got {col!r}")
+    data = read_columns(source, names, delimiter)
+    return group_totals_from_arrays(
+        task, data[y_true], y_pred=None if y_pred is None else data[y_pred],
+        proba=None if proba is None else np.column_stack([data[c] for c in cols]),
+        weight=None if weight is None else data[weight], labels=labels, seed=seed, groups=groups,
+        **{**task_options, **({"y_score": data[y_score]} if y_score is not None else {})},
+    )
+
+
+def _numpy_kind(a: np.ndarray) -> str:
+    k = np.asarray(a).dtype.kind
+    return {"f": "float", "i": "int", "u": "int", "b": "bool", "U": "string", "O": "string"}.get(k, "other")
+
+
+def check_columns(kinds: dict[str, str], columns: Any, name: str) -> None:
+    """InvalidInputError naming the columns there are when one of ``columns`` is not in ``kinds``."""
+    for c in columns:
+        if c not in kinds:
+            raise InvalidInputError(f"{name}: column {c!r} not found; available columns: {', '.join(kinds)}")
+
+
+class MemoryScan:
+    """One source of the memory engine: the columns in memory (a mapping of columns, or a data
+    frame / pyarrow Table whose needed columns :meth:`open` reads once).  ``engine``: the name
+    of the engine it computes for (an engine that reads its source into columns may use it)."""
+
+    in_memory = True
+    sql = None
+
+    def __init__(self, source: Any, *, engine: str = "memory", name: str | None = None,
+                 delimiter: str | None = None):
+        self.source = source
+        self.engine = engine
+        self.name = name
+        self.delimiter = delimiter
+
+    def open(self, columns: Any, numeric: Any, row_index: bool = False) -> dict[str, str]:
+        if not isinstance(self.source, Mapping):  # a pandas / polars DataFrame, a pyarrow Table
+            if isinstance(self.source, (str, os.PathLike)) or not hasattr(self.source, "__getitem__"):
+                raise InvalidInputError(f"engine={self.engine!r} takes a mapping of columns or a data frame here")
+            self.source = read_columns(self.source, list(dict.fromkeys(columns)))
+        kinds = {str(k): _numpy_kind(np.asarray(v)) for k, v in self.source.items()}
+        check_columns(kinds, columns, self.name or "input")
+        return kinds
+
+    def statistics(self, **kwargs: Any) -> SufficientStatistics:
+        return statistics_from_table(self.source, **kwargs)
+
+    def group_totals(self, **kwargs: Any) -> Any:
+        from ..inference.poisson_bootstrap import DEFAULT_GROUPS
+
+        return group_totals_from_table(self.source, groups=DEFAULT_GROUPS, **kwargs)
+
+    def probability_statistics(self, **kwargs: Any) -> Any:  # pragma: no cover - compare() decomposes in memory
+        return None
+
+    def unit_counts(self, *, y_true: str, y_score: str, weight: str, pos_label: Any, score_bins: int | None) -> Any:
+        data = read_columns(self.source, [y_true, y_score, weight], self.delimiter)
+        units = {y_true: data[y_true], y_score: data[y_score],
+                 weight: (np.asarray(data[weight], dtype=np.float64) > 0).astype(np.float64)}
+        return statistics_from_table(units, y_true=y_true, y_score=y_score, weight=weight, task="binary",
+                                     pos_label=pos_label, statistics=("scores",), score_bins=score_bins).scores
+
+    def rows(self, labels: Any, numbers: Any) -> tuple[dict[str, np.ndarray], bool]:
+        return read_columns(self.source, list(dict.fromkeys([*labels, *numbers])), self.delimiter), True
+
+    def score_histogram(self, *, y_score: str, weight: str | None) -> tuple[Any, int]:
+        from .._validation import as_float, check_sample_weight
+        from ..statistics.sufficient import ValueHistogram
+
+        data = read_columns(self.source, [y_score, *([weight] if weight else [])], self.delimiter)
+        scores = as_float(data[y_score], "y_score")
+        w = check_sample_weight(data[weight] if weight else None, scores.shape[0])
+        return ValueHistogram.of_checked(scores, w), int(scores.shape[0])
+
+    def absolute_histograms(self, *, y_true: str, y_pred: str, weight: str | None) -> Any:
+        from ..inference.permutation.absolute_error import AbsoluteErrorHistograms
+
+        data = self.rows([], [y_true, y_pred, *([weight] if weight else [])])[0]
+        return AbsoluteErrorHistograms.of_rows(np.asarray(data[y_true], dtype=np.float64),
+                                               np.asarray(data[y_pred], dtype=np.float64),
+                                               None if weight is None else np.asarray(data[weight], dtype=np.float64))
+
+    def close(self) -> None:
+        pass
+
+
+class MemoryEngine:
+    """The runner of the memory engine (:mod:`.runner`): numpy on columns in memory."""
+
+    name = "memory"
+    reads_files = False  # the command line reads the columns (pyarrow) and stdin
+    reads_directories = False
+    evaluates_rows = True
+    splits_by_column = False
+
+    def session(self, options: Any) -> Any:
+        return None
+
+    def statistics(self, source: Any, *, delimiter: str | None = None, connection: Any = None, spark: Any = None,
+                   **kwargs: Any) -> SufficientStatistics:
+        return statistics_from_table(source, delimiter=delimiter, **kwargs)
+
+    def group_totals(self, source: Any, *, delimiter: str | None = None, connection: Any = None, spark: Any = None,
+                     **kwargs: Any) -> Any:
+        return group_totals_from_table(source, delimiter=delimiter, **kwargs)
+
+    def open(self, source: Any, *, session: Any = None, name: str | None = None,
+             delimiter: str | None = None) -> MemoryScan:
+        return MemoryScan(source, name=name, delimiter=delimiter)
+
+    def split_by(self, source: Any, by: str, **kwargs: Any) -> Any:
+        raise InvalidInputError("the memory engine does not split a source by a column")
+
+
+RUNNER = MemoryEngine()

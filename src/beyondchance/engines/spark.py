@@ -21,8 +21,9 @@ from .._warnings import InvalidInputError
 from .files import (
     CSV_SUFFIXES, check_quotes, check_unique_columns, csv_delimiter, escape_glob, is_glob, local_files as _local_files,
 )
+from .sql_engine import SQLEngine
 
-__all__ = ["SparkRunner", "spark_statistics", "is_spark_dataframe"]
+__all__ = ["SparkRunner", "SparkEngine", "spark_statistics", "is_spark_dataframe", "spark_session", "RUNNER"]
 
 
 #: the timestamps Spark's CSV reader infers: ISO dates with a time ('T' or a space, seconds
@@ -268,3 +269,53 @@ def spark_statistics(source: Any, *, spark: Any = None, delimiter: str | None = 
         return sql_statistics(runner, **kwargs)
     finally:
         runner.close()
+
+
+def spark_session(master: str) -> Any:
+    """A local (or given) SparkSession, quiet (the session of ``--engine spark``).
+
+    A JVM started here inherits a standard error that goes to a discarded temporary
+    file, so that its start-up lines (log4j profile, host name, native-library
+    warnings) never stand before the one line of an error; a session that is
+    already active is reused as it is.
+    """
+    import sys
+    import tempfile
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)  # pyspark on a newer pandas than it knows
+        sql = _import_pyspark()
+        builder = (sql.SparkSession.builder.master(master).appName("beyondchance")
+                   .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false"))
+        sys.stderr.flush()
+        saved = os.dup(2)
+        with tempfile.TemporaryFile() as jvm_stderr:
+            os.dup2(jvm_stderr.fileno(), 2)
+            try:
+                spark = builder.getOrCreate()
+            except Exception as exc:
+                message = " ".join(str(exc).split())[:300]
+                raise InvalidInputError(f"cannot start Spark (master {master}): {message}") from exc
+            finally:
+                os.dup2(saved, 2)
+                os.close(saved)
+    spark.sparkContext.setLogLevel("OFF")  # a failed task logs its stack; the error is one line
+    return spark
+
+
+class SparkEngine(SQLEngine):
+    """The runner of the spark engine (:mod:`.runner`): the shared SQL in a Spark session."""
+
+    name = "spark"
+
+    def connect(self, source: Any, *, session: Any = None, connection: Any = None,
+                delimiter: str | None = None) -> SparkRunner:
+        return SparkRunner(source, spark=session, delimiter=delimiter)
+
+    def session(self, options: Any) -> Any:
+        """The session of the command line's ``--spark-master``."""
+        return spark_session(options["spark_master"])
+
+
+RUNNER = SparkEngine()

@@ -11,7 +11,7 @@ task                   from the statistics
 =====================  ================================================================
 binary scores          everything: the report is a function of the
                        :class:`~beyondchance.measures.curves.ThresholdCounts` (exact) or of the
-                       :class:`~beyondchance.statistics.scores.BinnedScoreCounts` (``score_bins``,
+                       :class:`~beyondchance.statistics.sufficient.BinnedScoreCounts` (``score_bins``,
                        with the stated AUC error bound); CIs on the cells as in memory
 binary / multi-class   everything: a function of the confusion matrix; CIs on the
 labels                 cells as in memory
@@ -73,6 +73,7 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 
 from .._warnings import InvalidInputError
+from ..engines import SOURCE_ENGINE
 from ..measures.losses import PinballLoss
 from ..measures.task_metrics import TASKS, selectable_metrics
 from .assemble import _run, _select_metrics, check_quantile_option
@@ -89,178 +90,18 @@ from .tasks.regression import regression_rows
 __all__ = ["evaluate_source", "compare_sources"]
 
 
-def _numpy_kind(a: np.ndarray) -> str:
-    k = np.asarray(a).dtype.kind
-    return {"f": "float", "i": "int", "u": "int", "b": "bool", "U": "string", "O": "string"}.get(k, "other")
+def _open(source: Any, engine: str, *, spark: Any = None, name: str | None = None,
+          delimiter: str | None = None) -> Any:
+    """The :class:`~beyondchance.engines.runner.Scan` of one source on ``engine``: the needed columns
+    are read once (``open``) and every statistic of the report is computed from that one read."""
+    from ..engines import engine_names, get_runner
 
-
-class _Source:
-    """One source and the engine that scans it: the needed columns are read once (:meth:`open`)
-    and every statistic of the report is computed from that one read."""
-
-    def __init__(self, source: Any, engine: str, *, spark: Any = None, name: str | None = None,
-                 delimiter: str | None = None, runner: Any = None):
-        if engine not in ("memory", "duckdb", "spark"):
-            raise InvalidInputError(f"engine must be memory, duckdb or spark, got {engine!r}")
-        self.source = source
-        self.engine = engine
-        self.spark = spark
-        self.name = name
-        self.delimiter = delimiter
-        self._runner: Any = runner  # given: a runner over rows already read (a group of engines.groups)
-
-    def open(self, columns: Sequence[str], numeric: Sequence[str], row_index: bool = False) -> dict[str, str]:
-        """Read ``columns`` (``numeric`` ones as numbers); column name -> float | int | bool | string | other.
-
-        ``row_index``: keep each row's position where the engine has one (files, Spark
-        DataFrames), for the grouped bootstrap (:meth:`group_totals`)."""
-        if self.engine == "memory":
-            if not isinstance(self.source, Mapping):  # a pandas / polars DataFrame, a pyarrow Table
-                from ..engines.memory import read_columns
-
-                if isinstance(self.source, (str, os.PathLike)) or not hasattr(self.source, "__getitem__"):
-                    raise InvalidInputError("engine='memory' takes a mapping of columns or a data frame here")
-                self.source = read_columns(self.source, list(dict.fromkeys(columns)))
-            kinds = {str(k): _numpy_kind(np.asarray(v)) for k, v in self.source.items()}
-            _check_columns(kinds, columns, self.name or "input")
-            return kinds
-        if self._runner is None:
-            self._runner = self._new_runner()
-        has_order = getattr(self._runner, "_ordered", True)  # a DuckDB relation has no row order
-        self._runner.load(list(columns), list(numeric), row_index=row_index and has_order)
-        return self._runner.column_kinds()
-
-    def _new_runner(self) -> Any:
-        if self.engine == "duckdb":
-            from ..engines.duckdb import DuckDBRunner
-
-            return DuckDBRunner(self.source, delimiter=self.delimiter)
-        from ..engines.spark import SparkRunner
-
-        return SparkRunner(self.source, spark=self.spark, delimiter=self.delimiter)
-
-    def statistics(self, **kwargs: Any):
-        if self._runner is not None:
-            from ..engines.sql import sql_statistics
-
-            return sql_statistics(self._runner, **kwargs)
-        from ..engines import compute_statistics
-
-        return compute_statistics(self.source, engine="memory", **kwargs)
-
-    def group_totals(self, **kwargs: Any) -> Any:
-        """The task's :class:`~beyondchance.inference.poisson_bootstrap.GroupTotals` (the report's seed), or None
-        when the source has no row order (a DuckDB relation).  When the first read did not
-        keep the row positions (the task was detected from the column types), a second
-        read keeps them."""
-        from ..engines.sql_replicates import sql_group_totals
-        from ..inference.poisson_bootstrap import DEFAULT_GROUPS
-
-        if self._runner is None:
-            from ..engines import compute_group_totals
-
-            return compute_group_totals(self.source, engine="memory", **kwargs)
-        if self._runner.row_index is not None:
-            return sql_group_totals(self._runner, groups=DEFAULT_GROUPS, **kwargs)
-        if not getattr(self._runner, "_ordered", True):
-            return None
-        runner = self._new_runner()
-        try:
-            return sql_group_totals(runner, groups=DEFAULT_GROUPS, **kwargs)
-        finally:
-            runner.close()
-
-    def probability_statistics(self, **kwargs: Any) -> Any:
-        """The :class:`~beyondchance.monitoring.probabilities.ProbabilityStatistics` of multi-class
-        probabilities (:func:`~beyondchance.engines.sql_replicates.sql_probability_statistics`;
-        an SQL engine's source), or None when the source has no row order (a DuckDB relation)."""
-        from ..engines.sql_replicates import sql_probability_statistics
-
-        if self._runner.row_index is not None:
-            return sql_probability_statistics(self._runner, **kwargs)
-        if not getattr(self._runner, "_ordered", True):
-            return None
-        runner = self._new_runner()
-        try:
-            return sql_probability_statistics(runner, **kwargs)
-        finally:
-            runner.close()
-
-    def unit_counts(self, *, y_true: str, y_score: str, weight: str, pos_label: Any, score_bins: int | None) -> Any:
-        """The score statistic counting rows of positive weight (:func:`~beyondchance.engines.sql_replicates.sql_unit_counts`)."""
-        if self._runner is None:
-            from ..engines import compute_statistics
-            from ..engines.memory import read_columns
-
-            data = read_columns(self.source, [y_true, y_score, weight], self.delimiter)
-            units = {y_true: data[y_true], y_score: data[y_score],
-                     weight: (np.asarray(data[weight], dtype=np.float64) > 0).astype(np.float64)}
-            return compute_statistics(units, engine="memory", y_true=y_true, y_score=y_score, weight=weight,
-                                      task="binary", pos_label=pos_label, statistics=("scores",),
-                                      score_bins=score_bins).scores
-        from ..engines.sql_replicates import sql_unit_counts
-
-        return sql_unit_counts(self._runner, y_true=y_true, y_score=y_score, weight=weight, pos_label=pos_label,
-                               score_bins=score_bins)
-
-    def rows(self, labels: Sequence[str], numbers: Sequence[str]) -> tuple[dict[str, np.ndarray], bool]:
-        """(column -> its rows, whether in the source's row order): the columns of the row
-        permutation tests (:mod:`beyondchance.report.engine_rows`), ``numbers`` read as
-        floats, in the rows' order (a source read without the row positions is read again
-        keeping them, as :meth:`group_totals` does; a DuckDB relation has no row order)."""
-        if self.engine == "memory":
-            from ..engines.memory import read_columns
-
-            return read_columns(self.source, list(dict.fromkeys([*labels, *numbers])), self.delimiter), True
-        from ..engines.sql_rows import sql_rows
-
-        if self._runner is None:  # pragma: no cover - the report's rows are fetched while the source is open
-            raise InvalidInputError("the source is closed: its rows cannot be fetched")
-        if self._runner.row_index is None and getattr(self._runner, "_ordered", True):
-            runner = self._new_runner()
-            try:
-                runner.load(list(dict.fromkeys([*labels, *numbers])), list(numbers), row_index=True)
-                return sql_rows(runner, labels, numbers), True
-            finally:
-                runner.close()
-        return sql_rows(self._runner, labels, numbers), self._runner.row_index is not None
-
-    def score_histogram(self, *, y_score: str, weight: str | None) -> tuple[Any, int]:
-        """(the exact ValueHistogram of the scores, the number of rows) of a window without labels."""
-        if self.engine != "memory":
-            from ..engines.sql import sql_score_histogram
-
-            if self._runner is None:
-                self._runner = self._new_runner()
-            return sql_score_histogram(self._runner, y_score=y_score, weight=weight)
-        from .._validation import as_float, check_sample_weight
-        from ..engines.memory import read_columns
-        from ..statistics.values import ValueHistogram
-
-        data = read_columns(self.source, [y_score, *([weight] if weight else [])], self.delimiter)
-        scores = as_float(data[y_score], "y_score")
-        w = check_sample_weight(data[weight] if weight else None, scores.shape[0])
-        return ValueHistogram.of_checked(scores, w), int(scores.shape[0])
-
-    def absolute_histograms(self, *, y_true: str, y_pred: str, weight: str | None) -> Any:
-        """The exact :class:`~beyondchance.inference.permutation.absolute_error.AbsoluteErrorHistograms` of an
-        SQL engine's regression source (:func:`~beyondchance.engines.sql.sql_absolute_histograms`)."""
-        from ..engines.sql import sql_absolute_histograms
-
-        if self._runner is None:  # pragma: no cover - the report's tests run while the source is open
-            raise InvalidInputError("the source is closed: its histograms cannot be computed")
-        return sql_absolute_histograms(self._runner, y_true=y_true, y_pred=y_pred, weight=weight)
-
-    def close(self) -> None:
-        if self._runner is not None:
-            self._runner.close()
-            self._runner = None
-
-
-def _check_columns(kinds: dict[str, str], columns: Sequence[str], name: str) -> None:
-    for c in columns:
-        if c not in kinds:
-            raise InvalidInputError(f"{name}: column {c!r} not found; available columns: {', '.join(kinds)}")
+    try:
+        runner = get_runner(engine)
+    except InvalidInputError:
+        names = engine_names()
+        raise InvalidInputError(f"engine must be {', '.join(names[:-1])} or {names[-1]}, got {engine!r}") from None
+    return runner.open(source, session=spark, name=name, delimiter=delimiter)
 
 
 def _detect(
@@ -312,7 +153,7 @@ class _Prepared:
 
 
 def _prepare(
-    src: _Source, *, y_true: str, y_score: Sequence[str], y_pred: str | None, weight: str | None,
+    src: Any, *, y_true: str, y_score: Sequence[str], y_pred: str | None, weight: str | None,
     task: str | None, labels: Any, score_bins: int | None, pos_label: Any = None, scan: bool = True,
     quantile: float | None = None,
     ci: bool = False,
@@ -390,7 +231,7 @@ def _prepare(
     return p
 
 
-def _union_confusion(src: _Source, classes: np.ndarray, counts0: np.ndarray, *, y_true: str, y_pred: str,
+def _union_confusion(src: Any, classes: np.ndarray, counts0: np.ndarray, *, y_true: str, y_pred: str,
                      weight: str | None, labels: Any) -> tuple[Any, np.ndarray, Any]:
     """The confusion matrix of (y_true, y_pred) over the union of their labels, the row
     counts of y_true over that union (0 for a label only predicted) and, weighted, the
@@ -406,7 +247,7 @@ def _union_confusion(src: _Source, classes: np.ndarray, counts0: np.ndarray, *, 
     return cm, full, st.permutation_cells
 
 
-def _scan_scores(src: _Source, p: _Prepared, *, y_true: str, y_score: str, weight: str | None, pos: Any,
+def _scan_scores(src: Any, p: _Prepared, *, y_true: str, y_score: str, weight: str | None, pos: Any,
                  score_bins: int | None) -> None:
     # the loss sums of the losses' permutation CLT only where nothing else tests the losses beyond
     # the budget: weighted scores in bins (unweighted: the score cells; weighted exact: the weighted cells)
@@ -416,13 +257,13 @@ def _scan_scores(src: _Source, p: _Prepared, *, y_true: str, y_score: str, weigh
     p.stats, p.score_cells, p.loss_sums = stats.scores, stats.permutation_cells, stats.permutation_loss_sums
 
 
-def _scan_replicates(src: _Source, p: _Prepared, *, y_true: str, y_score: Sequence[str], y_pred: str | None,
+def _scan_replicates(src: Any, p: _Prepared, *, y_true: str, y_score: Sequence[str], y_pred: str | None,
                      weight: str | None, labels: Any, seed: int, threshold: Any, pos: tuple | None,
                      score_bins: int | None) -> None:
     """The per-group sums of the grouped bootstrap (:mod:`beyondchance.inference.poisson_bootstrap`) that the
     report's intervals need, while the source is open: regression and probabilities
     always, labels and binary scores when weighted (unweighted ones resample cells)."""
-    from ..statistics.scores import BinnedScoreCounts
+    from ..statistics.sufficient import BinnedScoreCounts
     from .tasks.binary_scores import _threshold_choice
 
     common = dict(y_true=y_true, weight=weight, seed=seed)
@@ -466,7 +307,7 @@ def _report(
     progress: Callable[[str], None] | None = None, pos: tuple | None = None,
 ) -> Report:
     """The report of a prepared (and scanned) source."""
-    from ..statistics.scores import BinnedScoreCounts
+    from ..statistics.sufficient import BinnedScoreCounts
 
     score_statistic = None
     notes: list[str] = []
@@ -536,10 +377,13 @@ def _report(
     return dataclasses.replace(report, engine=engine, score_statistic=score_statistic)
 
 
-def _as_source(source: Any, engine: str, spark: Any, name: str | None, delimiter: str | None = None) -> _Source:
-    if isinstance(source, _Source):
+def _as_source(source: Any, engine: str, spark: Any, name: str | None, delimiter: str | None = None) -> Any:
+    """``source`` itself when it is a scan already opened (a group of ``compare --by``), else its scan."""
+    from ..engines import Scan
+
+    if isinstance(source, Scan):
         return source
-    return _Source(source, engine, spark=spark, name=name, delimiter=delimiter)
+    return _open(source, engine, spark=spark, name=name, delimiter=delimiter)
 
 
 def _names(source: Any) -> str:
@@ -555,7 +399,7 @@ def evaluate_source(
     y_score: str | Sequence[str] = (),
     y_pred: str | None = None,
     weight: str | None = None,
-    engine: str = "duckdb",
+    engine: str = SOURCE_ENGINE,
     score_bins: int | None = None,
     spark: Any = None,
     delimiter: str | None = None,
@@ -633,7 +477,7 @@ def compare_sources(
     y_score: str | Sequence[str] = (),
     y_pred: str | None = None,
     weight: str | None = None,
-    engine: str = "duckdb",
+    engine: str = SOURCE_ENGINE,
     score_bins: int | None = None,
     spark: Any = None,
     delimiter: str | None = None,
@@ -658,8 +502,7 @@ def compare_sources(
     every engine.
     """
     from ..measures.curves import ThresholdCounts
-    from ..statistics.labels import LabelCounts
-    from ..statistics.scores import BinnedScoreCounts
+    from ..statistics.sufficient import BinnedScoreCounts, LabelCounts
     from .compare import _resolved_once, _with_windows, compare_reports, groups_seed
     from .tasks.binary_scores import _threshold_choice
 
@@ -668,10 +511,10 @@ def compare_sources(
     quantile = options.pop("quantile", None)  # of every set's scan (the rows follow from it)
     names = list(sources)
     step = progress or (lambda message: None)
-    prepared: list[tuple[str, _Source, _Prepared]] = []
+    prepared: list[tuple[str, Any, _Prepared]] = []
     windows: list[tuple[str, Any, int]] = []  # (name, score histogram, rows) of the sources without labels
     no_labels: list[str] = []  # why each of those has none (the column not found, with the columns it has)
-    opened: list[_Source] = []
+    opened: list[Any] = []
     try:
         for nm in names:
             step(f"scanning {nm} ({engine})")

@@ -32,7 +32,8 @@ __all__ = ["RowSource"]
 
 
 class RowSource:
-    """The rows of one prepared source (``p``: the engine's ``_Prepared``), fetched on demand."""
+    """The rows of one prepared source (``src``: the engine's scan, :class:`~beyondchance.engines.runner.Scan`;
+    ``p``: its ``_Prepared``), fetched on demand."""
 
     def __init__(self, src: Any, p: Any, *, y_true: str, y_score: Sequence[str], y_pred: str | None,
                  weight: str | None, labels: Any, score_bins: int | None = None):
@@ -67,7 +68,7 @@ class RowSource:
         if self._inputs is None:
             self._inputs, ordered = self._read()
             self.fetched = True
-            where = "taken from the columns" if self.src.engine == "memory" else f"fetched from {self.src.engine}"
+            where = "taken from the columns" if self.src.in_memory else f"fetched from {self.src.engine}"
             self.described = f"; the {self._inputs.n} rows {where} for the permutation test"
             if not ordered:
                 self.described += " (a DuckDB relation has no row order: in its scan order)"
@@ -81,7 +82,7 @@ class RowSource:
         saying why when there are too many distinct values to bring back."""
         from ..inference.permutation.absolute_error import AbsoluteErrorHistograms
 
-        if self._inputs is None and self.src.engine != "memory":
+        if self._inputs is None and not self.src.in_memory:
             pred = self.y_pred if self.y_pred is not None else self.y_score[0]
             return self.src.absolute_histograms(y_true=self.y_true, y_pred=pred, weight=self.weight)
         inp = self._inputs if self._inputs is not None else self._read()[0]
@@ -132,9 +133,9 @@ class RowSource:
         p = self.p
         if p.task != "multiclass-probabilities":
             raise InvalidInputError(f"the permutation CLT of {what} applies to class probabilities")
-        if self.src.engine == "memory":
+        if self.src.in_memory:
             return of_rows(self._inputs if self._inputs is not None else self._read()[0])
-        runner = self.src._runner
+        runner = self.src.sql
         if runner is None:  # pragma: no cover - the report's tests are computed while the source is open
             raise InvalidInputError(f"the source is closed: the statistic of {what} cannot be computed")
         classes = np.asarray(p.stats.class_scores.classes if p.stats.class_scores is not None else p.classes)

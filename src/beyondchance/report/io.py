@@ -20,7 +20,6 @@ quote an error naming its row).  Files are opened read-only and never written.
 from __future__ import annotations
 
 import csv
-import io
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,22 +29,21 @@ import numpy as np
 
 from .._warnings import InvalidInputError
 from ..engines.files import csv_delimiter, delimiter_hint, read_csv_table
+from ..engines.runner import BUILTIN_ENGINES, get_runner
 
 __all__ = ["TableColumns", "read_columns", "file_format", "ENGINES", "check_engine"]
 
-#: engines that can compute a report's statistics; "memory" reads the columns with
-#: pyarrow and computes in numpy; "duckdb" / "spark" aggregate the files in SQL
-#: (:mod:`beyondchance.report.engine`)
-ENGINES: tuple[str, ...] = ("memory", "duckdb", "spark")
+#: the engines that come with the library (:mod:`beyondchance.engines.runner`; every registered
+#: engine: :func:`~beyondchance.engines.runner.engine_names`)
+ENGINES: tuple[str, ...] = BUILTIN_ENGINES
 
 _PARQUET_SUFFIXES = (".parquet", ".pq", ".parq")
 _CSV_SUFFIXES = (".csv", ".tsv", ".txt", ".gz", ".bz2", ".zst")
 
 
 def check_engine(engine: str) -> str:
-    """The engine name, checked against :data:`ENGINES`."""
-    if engine not in ENGINES:
-        raise InvalidInputError(f"unknown engine {engine!r}; available: {', '.join(ENGINES)}")
+    """The engine name, checked against the registered engines."""
+    get_runner(engine)  # InvalidInputError: unknown engine …; available: …
     return engine
 
 

@@ -1,0 +1,184 @@
+"""The runner of an SQL engine (:mod:`.runner`): DuckDB and Spark differ only in the session
+that runs the shared SQL (:class:`~beyondchance.engines.duckdb.DuckDBRunner`,
+:class:`~beyondchance.engines.spark.SparkRunner`); :class:`SQLEngine` is the rest of their
+runner, :class:`SQLScan` their open source."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from .._warnings import InvalidInputError
+
+__all__ = ["SQLEngine", "SQLScan", "SQLSplit"]
+
+
+class SQLScan:
+    """One source and the SQL session that scans it (``connect()``: a new session over the
+    same source; None for a group's rows, which are read once)."""
+
+    in_memory = False
+
+    def __init__(self, engine: str, connect: Any, *, name: str | None = None, runner: Any = None):
+        self.engine = engine
+        self.name = name
+        self._connect = connect
+        self._runner: Any = runner  # given: a runner over rows already read (a group of engines.groups)
+
+    @property
+    def sql(self) -> Any:
+        return self._runner
+
+    def _new_runner(self) -> Any:
+        return self._connect()
+
+    def open(self, columns: Sequence[str], numeric: Sequence[str], row_index: bool = False) -> dict[str, str]:
+        if self._runner is None:
+            self._runner = self._new_runner()
+        has_order = getattr(self._runner, "_ordered", True)  # a DuckDB relation has no row order
+        self._runner.load(list(columns), list(numeric), row_index=row_index and has_order)
+        return self._runner.column_kinds()
+
+    def statistics(self, **kwargs: Any) -> Any:
+        from .sql import sql_statistics
+
+        return sql_statistics(self._runner, **kwargs)
+
+    def _ordered_runner(self, compute: Any) -> Any:
+        """``compute(runner)`` on a runner that keeps the row positions: this one, or (when the
+        first read did not keep them) a second read that does; None when the rows have no order."""
+        if self._runner.row_index is not None:
+            return compute(self._runner)
+        if not getattr(self._runner, "_ordered", True):
+            return None
+        runner = self._new_runner()
+        try:
+            return compute(runner)
+        finally:
+            runner.close()
+
+    def group_totals(self, **kwargs: Any) -> Any:
+        from ..inference.poisson_bootstrap import DEFAULT_GROUPS
+        from .sql_replicates import sql_group_totals
+
+        return self._ordered_runner(lambda runner: sql_group_totals(runner, groups=DEFAULT_GROUPS, **kwargs))
+
+    def probability_statistics(self, **kwargs: Any) -> Any:
+        from .sql_replicates import sql_probability_statistics
+
+        return self._ordered_runner(lambda runner: sql_probability_statistics(runner, **kwargs))
+
+    def unit_counts(self, *, y_true: str, y_score: str, weight: str, pos_label: Any, score_bins: int | None) -> Any:
+        from .sql_replicates import sql_unit_counts
+
+        return sql_unit_counts(self._runner, y_true=y_true, y_score=y_score, weight=weight, pos_label=pos_label,
+                               score_bins=score_bins)
+
+    def rows(self, labels: Sequence[str], numbers: Sequence[str]) -> tuple[dict[str, np.ndarray], bool]:
+        from .sql_rows import sql_rows
+
+        if self._runner is None:  # pragma: no cover - the report's rows are fetched while the source is open
+            raise InvalidInputError("the source is closed: its rows cannot be fetched")
+        if self._runner.row_index is None and getattr(self._runner, "_ordered", True):
+            runner = self._new_runner()
+            try:
+                runner.load(list(dict.fromkeys([*labels, *numbers])), list(numbers), row_index=True)
+                return sql_rows(runner, labels, numbers), True
+            finally:
+                runner.close()
+        return sql_rows(self._runner, labels, numbers), self._runner.row_index is not None
+
+    def score_histogram(self, *, y_score: str, weight: str | None) -> tuple[Any, int]:
+        from .sql import sql_score_histogram
+
+        if self._runner is None:
+            self._runner = self._new_runner()
+        return sql_score_histogram(self._runner, y_score=y_score, weight=weight)
+
+    def absolute_histograms(self, *, y_true: str, y_pred: str, weight: str | None) -> Any:
+        from .sql import sql_absolute_histograms
+
+        if self._runner is None:  # pragma: no cover - the report's tests run while the source is open
+            raise InvalidInputError("the source is closed: its histograms cannot be computed")
+        return sql_absolute_histograms(self._runner, y_true=y_true, y_pred=y_pred, weight=weight)
+
+    def close(self) -> None:
+        if self._runner is not None:
+            self._runner.close()
+            self._runner = None
+
+
+class SQLSplit:
+    """One source split by a column inside an SQL engine (:mod:`.groups`): ``groups`` and a
+    :class:`SQLScan` of each group's rows (:meth:`scan`)."""
+
+    def __init__(self, engine: str, parent: Any, by: str, *, columns: Sequence[str], numeric: Sequence[str],
+                 label: str):
+        from .groups import split_by
+
+        self.engine, self.parent = engine, parent
+        self._split = split_by(parent, by, columns=columns, numeric=numeric, label=label)
+        self.groups = self._split.groups
+
+    def scan(self, group: Any, *, labelled: bool, name: str | None = None) -> SQLScan:
+        return SQLScan(self.engine, None, name=name, runner=self._split.runner(group, labelled=labelled))
+
+    def close(self) -> None:
+        self.parent.close()
+
+
+class SQLEngine:
+    """The runner of an engine that runs the shared SQL (:mod:`.sql`) in a session of its own:
+    a subclass gives its :attr:`name`, capabilities and :meth:`connect`."""
+
+    name: str = ""
+    reads_files = True
+    reads_directories = True
+    evaluates_rows = False
+    splits_by_column = True
+
+    def connect(self, source: Any, *, session: Any = None, connection: Any = None,
+                delimiter: str | None = None) -> Any:  # pragma: no cover - abstract
+        """A new SQL runner (``load``, ``run``, ``quote``, ``relation``, ``row_index`` …) over ``source``."""
+        raise NotImplementedError
+
+    def session(self, options: Mapping[str, Any]) -> Any:
+        return None
+
+    def statistics(self, source: Any, *, delimiter: str | None = None, connection: Any = None, spark: Any = None,
+                   **kwargs: Any) -> Any:
+        from .sql import sql_statistics
+
+        runner = self.connect(source, session=spark, connection=connection, delimiter=delimiter)
+        try:
+            return sql_statistics(runner, **kwargs)
+        finally:
+            runner.close()
+
+    def group_totals(self, source: Any, *, delimiter: str | None = None, connection: Any = None, spark: Any = None,
+                     **kwargs: Any) -> Any:
+        from .sql_replicates import sql_group_totals
+
+        runner = self.connect(source, session=spark, connection=connection, delimiter=delimiter)
+        try:
+            return sql_group_totals(runner, **kwargs)
+        finally:
+            runner.close()
+
+    def open(self, source: Any, *, session: Any = None, name: str | None = None,
+             delimiter: str | None = None) -> SQLScan:
+        return SQLScan(self.name, lambda: self.connect(source, session=session, delimiter=delimiter), name=name)
+
+    def scan_of(self, runner: Any, *, name: str | None = None) -> SQLScan:
+        """A :class:`SQLScan` over an SQL runner already made (e.g. over a relation of one's own)."""
+        return SQLScan(self.name, None, name=name, runner=runner)
+
+    def split_by(self, source: Any, by: str, *, session: Any = None, delimiter: str | None = None,
+                 columns: Sequence[str], numeric: Sequence[str], label: str) -> SQLSplit:
+        parent = self.connect(source, session=session, delimiter=delimiter)
+        try:
+            return SQLSplit(self.name, parent, by, columns=columns, numeric=numeric, label=label)
+        except BaseException:
+            parent.close()
+            raise
