@@ -47,6 +47,7 @@ nominal level.
 
 from __future__ import annotations
 
+import collections.abc
 import functools
 import math
 import weakref
@@ -72,8 +73,30 @@ __all__ = ["SetStatistics", "Decomposition", "ClassifierTest", "ClassifierChange
 
 #: losses decomposed through the class-conditional mean losses (scores in [0, 1])
 _LOSSES = ("log_loss", "brier")
-#: every metric the decomposition covers: the labeling registry, the curve AUCs, the losses
-DECOMPOSABLE = tuple(METRICS) + tuple(_CURVE_OF) + _LOSSES
+
+
+class _Decomposable(collections.abc.Sequence):
+    """The names the decomposition covers: the labeling registry as it is now (a metric
+    registered after this module's import included), then the curve AUCs and the losses."""
+
+    def _names(self) -> tuple[str, ...]:
+        return tuple(METRICS) + tuple(_CURVE_OF) + _LOSSES
+
+    def __getitem__(self, i: Any) -> Any:
+        return self._names()[i]
+
+    def __len__(self) -> int:
+        return len(self._names())
+
+    def __contains__(self, name: object) -> bool:
+        return name in METRICS or name in _CURVE_OF or name in _LOSSES
+
+    def __repr__(self) -> str:
+        return repr(self._names())
+
+
+#: every metric the decomposition covers: the labeling registry (read on use), the curve AUCs, the losses
+DECOMPOSABLE: Sequence[str] = _Decomposable()
 #: at most this many cells (score bins) per class in the bootstrap
 MAX_BINS = 1000
 #: the jackknife (BCa's acceleration) of the curve AUCs and losses pools the cells into this many bins
