@@ -366,7 +366,7 @@ def _engine_kwargs(opts: dict[str, Any], y_true_sample: Any = None) -> dict[str,
     if opts["normalize"]:
         raise InvalidInputError("--normalize applies to probability columns, which need --engine memory")
     return dict(
-        y_true=opts["y_true"], y_score=tuple(opts["y_score"]), y_pred=opts["y_pred"], weight=opts["weight"],
+        y_true=opts["y_true"], y_score=tuple(opts["y_score"]), y_pred=opts["y_pred"], sample_weight=opts["weight"],
         score_bins=opts["score_bins"], task=opts["task"], pos_label=opts["pos_label"],
         threshold=opts["threshold"], quantile=opts["quantile"], labels=labels, metrics=_split(opts["metrics"]),
         confidence_level=opts["confidence_level"], n_resamples=opts["n_resamples"], ci=not opts["no_ci"],

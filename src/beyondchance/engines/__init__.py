@@ -59,7 +59,7 @@ def compute_statistics(
     y_score: Any = None,
     y_pred: Any = None,
     y_proba: Any = None,
-    weight: Any = None,
+    sample_weight: Any = None,
     engine: Engine = "auto",
     task: str = "auto",
     statistics: Any = None,
@@ -81,11 +81,11 @@ def compute_statistics(
     source : None (then ``y_true`` … are arrays), an in-memory table (pandas / polars
         DataFrame, pyarrow Table, mapping of columns), a path / glob pattern / list of
         paths to CSV or Parquet files, a DuckDB relation or a Spark DataFrame
-    y_true, y_score, y_pred, y_proba, weight : column names (with a ``source``) or
+    y_true, y_score, y_pred, y_proba, sample_weight : column names (with a ``source``) or
         arrays (without).  ``y_score``: score of the positive class (binary task);
         ``y_pred``: predicted labels or real predictions; ``y_proba``: a list of
         probability columns, one per class, in the order of ``labels`` (or of the
-        sorted true labels); ``weight``: non-negative sample weights
+        sorted true labels); ``sample_weight``: non-negative sample weights (with a ``source``: the name of the weight column)
     engine : ``"auto"``, ``"memory"``, ``"duckdb"`` or ``"spark"``
     task : ``"auto"`` (y_score → binary; y_proba → probabilities; y_pred →
         regression when y_true and y_pred are floating point, else labels), or
@@ -139,9 +139,9 @@ def compute_statistics(
         from .memory import statistics_from_arrays
 
         return statistics_from_arrays(
-            y_true, y_score=y_score, y_pred=y_pred, y_proba=y_proba, sample_weight=weight, **options
+            y_true, y_score=y_score, y_pred=y_pred, y_proba=y_proba, sample_weight=sample_weight, **options
         )
-    columns = dict(y_true=y_true, y_score=y_score, y_pred=y_pred, y_proba=y_proba, weight=weight)
+    columns = dict(y_true=y_true, y_score=y_score, y_pred=y_pred, y_proba=y_proba, weight=sample_weight)
     if chosen == "memory":
         from .memory import statistics_from_table
 
@@ -162,7 +162,7 @@ def compute_group_totals(
     y_true: str,
     y_pred: str | None = None,
     proba: Any = None,
-    weight: str | None = None,
+    sample_weight: str | None = None,
     engine: Engine = "auto",
     labels: Any = None,
     seed: int = 0,
@@ -186,7 +186,7 @@ def compute_group_totals(
         rows in the DataFrame's order)
     task : ``"labels"`` (y_true, y_pred), ``"regression"`` (y_true, y_pred) or
         ``"probabilities"`` (y_true, proba: one column per class, in the order of ``labels``)
-    y_true, y_pred, proba, weight : column names
+    y_true, y_pred, proba, sample_weight : column names
     engine : ``"auto"``, ``"memory"``, ``"duckdb"`` or ``"spark"``
     labels : the class set, in order (default: the sorted labels present)
     seed, groups : of the row hash (default ``DEFAULT_GROUPS`` = 1024 groups)
@@ -203,7 +203,7 @@ def compute_group_totals(
     >>> import pandas as pd
     >>> from beyondchance.inference.poisson_bootstrap import labeling_intervals
     >>> df = pd.DataFrame({"y": [0, 1, 1, 0, 1] * 20, "f": [0, 1, 0, 0, 1] * 20, "w": [1.0, 2.0] * 50})
-    >>> t = compute_group_totals(df, task="labels", y_true="y", y_pred="f", weight="w")
+    >>> t = compute_group_totals(df, task="labels", y_true="y", y_pred="f", sample_weight="w")
     >>> t.totals.shape, float(t.totals.sum())
     ((1024, 4), 150.0)
     """
@@ -213,14 +213,14 @@ def compute_group_totals(
         raise InvalidInputError(f"engine must be 'auto' or one of {', '.join(ENGINES)}, got {engine!r}")
     groups = DEFAULT_GROUPS if groups is None else groups
     chosen = detect_engine(source) if engine == "auto" else engine
-    options = dict(task=task, y_true=y_true, y_pred=y_pred, proba=proba, weight=weight, labels=labels, seed=seed,
+    options = dict(task=task, y_true=y_true, y_pred=y_pred, proba=proba, weight=sample_weight, labels=labels, seed=seed,
                    groups=groups, **task_options)
     if chosen == "memory":
         from .memory import _proba_columns, read_columns
 
         cols = _proba_columns(proba)
         y_score = task_options.get("y_score")
-        names = [c for c in (y_true, y_pred, y_score, weight, *cols) if c is not None]
+        names = [c for c in (y_true, y_pred, y_score, sample_weight, *cols) if c is not None]
         for col in names:
             if not isinstance(col, str):
                 raise InvalidInputError(f"column names must be strings, got {col!r}")
@@ -228,7 +228,7 @@ def compute_group_totals(
         return group_totals_from_arrays(
             task, data[y_true], y_pred=None if y_pred is None else data[y_pred],
             proba=None if proba is None else np.column_stack([data[c] for c in cols]),
-            weight=None if weight is None else data[weight], labels=labels, seed=seed, groups=groups,
+            weight=None if sample_weight is None else data[sample_weight], labels=labels, seed=seed, groups=groups,
             **{**task_options, **({"y_score": data[y_score]} if y_score is not None else {})},
         )
     from .sql_replicates import sql_group_totals

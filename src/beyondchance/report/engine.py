@@ -143,7 +143,7 @@ class _Source:
             return sql_statistics(self._runner, **kwargs)
         from ..engines import compute_statistics
 
-        return compute_statistics(self.source, engine="memory", **kwargs)
+        return compute_statistics(self.source, engine="memory", **{("sample_weight" if k == "weight" else k): v for k, v in kwargs.items()})
 
     def group_totals(self, **kwargs: Any) -> Any:
         """The task's :class:`~beyondchance.inference.poisson_bootstrap.GroupTotals` (the report's seed), or None
@@ -156,7 +156,7 @@ class _Source:
         if self._runner is None:
             from ..engines import compute_group_totals
 
-            return compute_group_totals(self.source, engine="memory", **kwargs)
+            return compute_group_totals(self.source, engine="memory", **{("sample_weight" if k == "weight" else k): v for k, v in kwargs.items()})
         if self._runner.row_index is not None:
             return sql_group_totals(self._runner, groups=DEFAULT_GROUPS, **kwargs)
         if not getattr(self._runner, "_ordered", True):
@@ -192,7 +192,7 @@ class _Source:
             data = read_columns(self.source, [y_true, y_score, weight], self.delimiter)
             units = {y_true: data[y_true], y_score: data[y_score],
                      weight: (np.asarray(data[weight], dtype=np.float64) > 0).astype(np.float64)}
-            return compute_statistics(units, engine="memory", y_true=y_true, y_score=y_score, weight=weight,
+            return compute_statistics(units, engine="memory", y_true=y_true, y_score=y_score, sample_weight=weight,
                                       task="binary", pos_label=pos_label, statistics=("scores",),
                                       score_bins=score_bins).scores
         from ..engines.sql_replicates import sql_unit_counts
@@ -551,7 +551,7 @@ def evaluate_source(
     y_true: str,
     y_score: str | Sequence[str] = (),
     y_pred: str | None = None,
-    weight: str | None = None,
+    sample_weight: str | None = None,
     engine: str = "duckdb",
     score_bins: int | None = None,
     spark: Any = None,
@@ -578,7 +578,7 @@ def evaluate_source(
     source : what :func:`beyondchance.compute_statistics` takes for the engine: a CSV /
         Parquet path, glob pattern or list of paths (duckdb, spark), a table or a
         mapping of columns (memory, duckdb), a Spark DataFrame (spark)
-    y_true, y_score, y_pred, weight : column names (``y_score``: one score column)
+    y_true, y_score, y_pred, sample_weight : column names (``y_score``: one score column; ``sample_weight``: the weight column)
     engine : ``"duckdb"``, ``"spark"`` or ``"memory"``
     score_bins : binary scores and class probabilities: bin the scores
         (``floor(score · bins)``) instead of keeping every distinct score; the AUC
@@ -599,7 +599,7 @@ def evaluate_source(
     step = progress or (lambda message: None)
     step(f"scanning the labels ({engine})")
     try:
-        p = _prepare(src, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=weight, task=task, labels=labels,
+        p = _prepare(src, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=sample_weight, task=task, labels=labels,
                      score_bins=score_bins, ci=ci, quantile=quantile)
         if score_bins is not None and p.task not in ("binary-scores", "multiclass-probabilities"):
             raise InvalidInputError(f"score_bins applies to scores and class probabilities, not to a {p.task} report")
@@ -607,13 +607,13 @@ def evaluate_source(
         if p.task == "binary-scores":
             pos = _resolve_positive(p.classes, p.counts0, pos_label)
             step(f"aggregating the scores ({engine})")
-            _scan_scores(src, p, y_true=y_true, y_score=y_score[0], weight=weight, pos=pos[0],
+            _scan_scores(src, p, y_true=y_true, y_score=y_score[0], weight=sample_weight, pos=pos[0],
                          score_bins=score_bins)
         if ci:
             step(f"summing the bootstrap groups ({engine})")
-            _scan_replicates(src, p, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=weight, labels=labels,
+            _scan_replicates(src, p, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=sample_weight, labels=labels,
                              seed=random_state, threshold=threshold, pos=pos, score_bins=score_bins)
-            p.row_source = RowSource(src, p, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=weight,
+            p.row_source = RowSource(src, p, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=sample_weight,
                                      labels=labels, score_bins=score_bins)
         # the source stays open while the report is built: its row permutation tests fetch the rows
         return _report(p, engine=src.engine, pos_label=pos_label, threshold=threshold, metrics=metrics,
@@ -629,7 +629,7 @@ def compare_sources(
     y_true: str,
     y_score: str | Sequence[str] = (),
     y_pred: str | None = None,
-    weight: str | None = None,
+    sample_weight: str | None = None,
     engine: str = "duckdb",
     score_bins: int | None = None,
     spark: Any = None,
@@ -674,7 +674,7 @@ def compare_sources(
             src = _as_source(sources[nm], engine, spark, nm, delimiter)
             opened.append(src)
             try:
-                p = _prepare(src, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=weight,
+                p = _prepare(src, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=sample_weight,
                              task=task if not prepared else prepared[0][2].task, labels=labels, score_bins=score_bins,
                              ci=ci, quantile=quantile)
             except InvalidInputError as exc:
@@ -683,7 +683,7 @@ def compare_sources(
                 no_labels.append(str(exc))
                 step(f"aggregating the scores of {nm} ({engine}; no labels)")
                 try:
-                    windows.append((nm, *src.score_histogram(y_score=y_score[0], weight=weight)))
+                    windows.append((nm, *src.score_histogram(y_score=y_score[0], weight=sample_weight)))
                 except InvalidInputError as exc2:
                     raise InvalidInputError(f"test set {nm!r} (no labels): {exc2}") from None
                 continue
@@ -714,7 +714,7 @@ def compare_sources(
                     raise InvalidInputError(f"test set {nm!r}: {exc}") from None
                 if first.task == "binary-scores":
                     step(f"aggregating the scores of {nm} ({engine})")
-                    _scan_scores(src, p, y_true=y_true, y_score=y_score[0], weight=weight, pos=resolved[0],
+                    _scan_scores(src, p, y_true=y_true, y_score=y_score[0], weight=sample_weight, pos=resolved[0],
                                  score_bins=score_bins)
             pos_label = pl
             if first.task == "binary-scores" and threshold is None and y_pred is None:
@@ -732,12 +732,12 @@ def compare_sources(
                 step(f"summing the bootstrap groups of {nm} ({engine})")
                 pos = _resolve_positive(p.classes, p.counts0, pos_label) if p.task == "binary-scores" else None
                 try:
-                    _scan_replicates(src, p, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=weight,
+                    _scan_replicates(src, p, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=sample_weight,
                                      labels=labels, seed=options.get("random_state", 0), threshold=threshold,
                                      pos=pos, score_bins=score_bins)
                 except InvalidInputError as exc:
                     raise InvalidInputError(f"test set {nm!r}: {exc}") from None
-                p.row_source = RowSource(src, p, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=weight,
+                p.row_source = RowSource(src, p, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=sample_weight,
                                          labels=labels, score_bins=score_bins)
         probabilities = None  # for the decomposition of the AUCs and losses of class probabilities
         if first.task == "multiclass-probabilities":
@@ -745,7 +745,7 @@ def compare_sources(
             for nm, src, p in prepared:
                 step(f"aggregating the class scores of {nm} ({engine})")
                 probabilities[nm] = src.probability_statistics(
-                    y_true=y_true, proba=list(y_score), weight=weight,
+                    y_true=y_true, proba=list(y_score), weight=sample_weight,
                     classes=p.classes if labels is None else labels, normalize=bool(options.get("normalize", False)),
                     score_bins=score_bins, seed=groups_seed(options.get("random_state", 0)))
             if any(v is None for v in probabilities.values()):
