@@ -820,7 +820,7 @@ def demo(folds: int, seed: int, out: Path, no_html: bool, dbt_samples: int | Non
         _check_out(out, [])
     console = _console()  # the spinner shares it, so that printed lines go above it
     with _Progress(console=console) as progress:
-        run_demo(folds=folds, seed=seed, out=None if no_html else out, progress=progress, dbt_samples=dbt_samples,
+        run_demo(folds=folds, random_state=seed, out=None if no_html else out, progress=progress, dbt_samples=dbt_samples,
                  console=console)
 
 
@@ -839,7 +839,7 @@ def example(directory: Path, seed: int) -> None:
     """
     from .report.example import write_example
 
-    paths = write_example(directory, seed=seed)
+    paths = write_example(directory, random_state=seed)
     click.echo(f"wrote {len(paths)} files to {directory}/")
     click.echo("try:")
     click.echo(f"  beyondchance report {paths['2024-01']} --y-true default --y-score score")

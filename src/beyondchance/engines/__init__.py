@@ -165,7 +165,7 @@ def compute_group_totals(
     sample_weight: str | None = None,
     engine: Engine = "auto",
     labels: Any = None,
-    seed: int = 0,
+    random_state: int = 0,
     groups: int | None = None,
     connection: Any = None,
     spark: Any = None,
@@ -175,7 +175,7 @@ def compute_group_totals(
     r"""Per-group sums of the grouped Poisson bootstrap (``beyondchance.inference.poisson_bootstrap``), by an engine.
 
     Row i (its position in file order: files of a glob in sorted order) falls in group
-    ``row_groups(i, seed, groups)``; every engine sums the task's weighted per-row
+    ``row_groups(i, random_state, groups)``; every engine sums the task's weighted per-row
     quantities per group, so the totals agree across engines to rounding and the
     replicates of one seed are the same.
 
@@ -189,7 +189,7 @@ def compute_group_totals(
     y_true, y_pred, proba, sample_weight : column names
     engine : ``"auto"``, ``"memory"``, ``"duckdb"`` or ``"spark"``
     labels : the class set, in order (default: the sorted labels present)
-    seed, groups : of the row hash (default ``DEFAULT_GROUPS`` = 1024 groups)
+    random_state, groups : the (int) seed and the number of groups of the row hash (default ``DEFAULT_GROUPS`` = 1024 groups)
     **task_options : ``median`` (regression: the weighted median of y, when known);
         ``y_score``, ``threshold``, ``pos_label`` (task ``"threshold"``: the labels of a
         binary-scores task at the threshold, ``labels`` = (negative, positive))
@@ -213,7 +213,7 @@ def compute_group_totals(
         raise InvalidInputError(f"engine must be 'auto' or one of {', '.join(ENGINES)}, got {engine!r}")
     groups = DEFAULT_GROUPS if groups is None else groups
     chosen = detect_engine(source) if engine == "auto" else engine
-    options = dict(task=task, y_true=y_true, y_pred=y_pred, proba=proba, weight=sample_weight, labels=labels, seed=seed,
+    options = dict(task=task, y_true=y_true, y_pred=y_pred, proba=proba, weight=sample_weight, labels=labels, seed=random_state,
                    groups=groups, **task_options)
     if chosen == "memory":
         from .memory import _proba_columns, read_columns
@@ -228,7 +228,7 @@ def compute_group_totals(
         return group_totals_from_arrays(
             task, data[y_true], y_pred=None if y_pred is None else data[y_pred],
             proba=None if proba is None else np.column_stack([data[c] for c in cols]),
-            weight=None if sample_weight is None else data[sample_weight], labels=labels, seed=seed, groups=groups,
+            weight=None if sample_weight is None else data[sample_weight], labels=labels, seed=random_state, groups=groups,
             **{**task_options, **({"y_score": data[y_score]} if y_score is not None else {})},
         )
     from .sql_replicates import sql_group_totals

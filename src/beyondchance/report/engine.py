@@ -156,7 +156,7 @@ class _Source:
         if self._runner is None:
             from ..engines import compute_group_totals
 
-            return compute_group_totals(self.source, engine="memory", **{("sample_weight" if k == "weight" else k): v for k, v in kwargs.items()})
+            return compute_group_totals(self.source, engine="memory", **{{"weight": "sample_weight", "seed": "random_state"}.get(k, k): v for k, v in kwargs.items()})
         if self._runner.row_index is not None:
             return sql_group_totals(self._runner, groups=DEFAULT_GROUPS, **kwargs)
         if not getattr(self._runner, "_ordered", True):
