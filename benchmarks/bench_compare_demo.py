@@ -18,7 +18,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
-    frame = credit_default_example(seed=0)
+    frame = credit_default_example(random_state=0)
     sets = {m: (g["default"].to_numpy(), g["score"].to_numpy()) for m, g in frame.groupby("month", sort=True)}
     print("sets:", {m: len(y) for m, (y, _) in sets.items()})
     times, cpu = [], []

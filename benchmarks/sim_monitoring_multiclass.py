@@ -210,8 +210,8 @@ def probability_rejection_rate(pool: Pool, pi, reps: int, n: int, resamples: int
                                        {"new": ClassStatistics.from_confusion(_cm(pool.y[b], pb.argmax(1)))},
                                        more={"new": auc_tests(parts)})[0]
         hits["any"] += cc.changed
-        hits["class tests"] += any(t.adjusted_p_value <= cc.level for t in cc.tests if t.quantity.startswith("class:"))
-        hits["AUC tests"] += any(t.adjusted_p_value <= cc.level for t in cc.tests
+        hits["class tests"] += any(t.pvalue_adjusted <= cc.level for t in cc.tests if t.quantity.startswith("class:"))
+        hits["AUC tests"] += any(t.pvalue_adjusted <= cc.level for t in cc.tests
                                  if not t.quantity.startswith("class:"))
     return {k: v / reps for k, v in hits.items()}
 
@@ -253,9 +253,9 @@ def regression_rates(pool: tuple[np.ndarray, np.ndarray], reps: int, n: int, res
             c = compare({"ref": (y[a], f[a]), "new": (y[b], fb)}, n_resamples=resamples, random_state=r)
         cc = c.classifier_change("new")
         for t in cc.tests:
-            hits[t.quantity] = hits.get(t.quantity, 0) + (t.adjusted_p_value <= cc.level)
+            hits[t.quantity] = hits.get(t.quantity, 0) + (t.pvalue_adjusted <= cc.level)
         hits["any measure"] = hits.get("any measure", 0) + cc.changed
-        hits["KS target"] = hits.get("KS target", 0) + (c.target_shifts[0].adjusted_p_value <= 0.05)
+        hits["KS target"] = hits.get("KS target", 0) + (c.target_shifts[0].pvalue_adjusted <= 0.05)
     return {k: v / reps for k, v in hits.items()}
 
 

@@ -120,16 +120,16 @@ def test_one_class_skill_is_undefined():
 
 
 @pytest.mark.parametrize("kwargs, message", [
-    ({"y_prob": [0.2, 1.2]}, "y_prob must lie in"),
-    ({"y_prob": [0.2, np.nan]}, "NaN"),
+    ({"y_proba": [0.2, 1.2]}, "y_proba must lie in"),
+    ({"y_proba": [0.2, np.nan]}, "NaN"),
     ({"n_bins": 0}, "n_bins"),
     ({"n_bins": 2.5}, "n_bins"),
     ({"n_bins": True}, "n_bins"),
 ])
 def test_bad_input(kwargs, message):
-    args = {"y_true": [0, 1], "y_prob": [0.2, 0.8], "n_bins": 10} | kwargs
+    args = {"y_true": [0, 1], "y_proba": [0.2, 0.8], "n_bins": 10} | kwargs
     with pytest.raises(bc.InvalidInputError, match=message):
-        bc.expected_calibration_error(args["y_true"], args["y_prob"], n_bins=args["n_bins"])
+        bc.expected_calibration_error(args["y_true"], args["y_proba"], n_bins=args["n_bins"])
 
 
 def test_merged_statistics_equal_one_shot():

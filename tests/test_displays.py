@@ -178,5 +178,5 @@ def test_one_class_is_a_clear_error():
         LiftDisplay.from_predictions([1, 1, 1], [0.2, 0.4, 0.9])
     with pytest.warns(bc.UndefinedMeasureWarning), pytest.raises(bc.InvalidInputError, match="both classes"):
         PrecisionRecallGainDisplay.from_predictions([0, 0], [0.2, 0.4])
-    with pytest.raises(bc.InvalidInputError, match="y_prob must lie in"):
+    with pytest.raises(bc.InvalidInputError, match="y_proba must lie in"):
         ReliabilityDisplay.from_predictions([0, 1], [0.2, 1.4])

@@ -44,14 +44,14 @@ def make_frame(n: int = 600, seed: int = 0) -> pd.DataFrame:
 
 #: (keyword arguments, description) — one case per task and option
 CASES = [
-    dict(y_true="y", y_score="score", weight="w"),
+    dict(y_true="y", y_score="score", sample_weight="w"),
     dict(y_true="y", y_score="score", score_bins=20),
-    dict(y_true="y", y_score="margin", weight="w", threshold=0.0),
+    dict(y_true="y", y_score="margin", sample_weight="w", threshold=0.0),
     dict(y_true="ys", y_score="score", pos_label="pos"),
-    dict(y_true="label", y_pred="pred", weight="w"),
-    dict(y_true="label", y_proba=["p0", "p1", "p2"], weight="w"),
+    dict(y_true="label", y_pred="pred", sample_weight="w"),
+    dict(y_true="label", y_proba=["p0", "p1", "p2"], sample_weight="w"),
     dict(y_true="label", y_proba=["p0", "p1", "p2"], score_bins=50),
-    dict(y_true="yr", y_pred="fr", weight="w", pinball_alphas=[0.9]),
+    dict(y_true="yr", y_pred="fr", sample_weight="w", pinball_alphas=[0.9]),
     dict(y_true="yr", y_pred="fr", target_bin_width=0.5),
 ]
 
@@ -150,10 +150,10 @@ def test_memory_and_duckdb_identical(case, frame, parquet_dir):
 
 
 def test_duckdb_csv_and_directory_and_arrays(frame, parquet_dir, tmp_path):
-    case = dict(y_true="y", y_score="score", weight="w")
+    case = dict(y_true="y", y_score="score", sample_weight="w")
     csv = tmp_path / "data.csv"
     frame.to_csv(csv, index=False)
-    mem = compute_statistics(None, y_true=frame.y.to_numpy(), y_score=frame.score.to_numpy(), weight=frame.w.to_numpy())
+    mem = compute_statistics(None, y_true=frame.y.to_numpy(), y_score=frame.score.to_numpy(), sample_weight=frame.w.to_numpy())
     assert_same(mem, compute_statistics(str(csv), **case))
     assert_same(mem, compute_statistics(parquet_dir, **case))
     assert_same(mem, compute_statistics(pa.Table.from_pandas(frame), engine="duckdb", **case))
@@ -168,12 +168,12 @@ def test_duckdb_csv_and_directory_and_arrays(frame, parquet_dir, tmp_path):
 def test_measures_against_scikit_learn_through_duckdb(parquet_dir, frame):
     import sklearn.metrics as skm
 
-    st_ = compute_statistics(parquet_dir, y_true="y", y_score="score", weight="w")
+    st_ = compute_statistics(parquet_dir, y_true="y", y_score="score", sample_weight="w")
     assert np.isclose(st_.auc("roc"), skm.roc_auc_score(frame.y, frame.score, sample_weight=frame.w), rtol=REL)
     assert np.isclose(st_.auc("pr"), skm.average_precision_score(frame.y, frame.score, sample_weight=frame.w), rtol=REL)
     pred = (frame.score >= 0.5).astype(int)
     assert np.isclose(st_.metric("f1"), skm.f1_score(frame.y, pred, sample_weight=frame.w), rtol=REL)
-    rg = compute_statistics(parquet_dir, y_true="yr", y_pred="fr", weight="w")
+    rg = compute_statistics(parquet_dir, y_true="yr", y_pred="fr", sample_weight="w")
     assert np.isclose(rg.prediction_advantage().value, skm.r2_score(frame.yr, frame.fr, sample_weight=frame.w), rtol=1e-10)
     assert np.isclose(
         rg.prediction_advantage("absolute").value,
@@ -191,7 +191,7 @@ def test_property_memory_equals_duckdb(seed, n, bins):
         "w": rng.integers(0, 3, n).astype(float),
     })
     df.loc[0, "w"] = 1.0  # a positive total weight (one class only is allowed: measures are nan)
-    kw = dict(y_true="y", y_score="s", weight="w", score_bins=bins)
+    kw = dict(y_true="y", y_score="s", sample_weight="w", score_bins=bins)
     assert_same(compute_statistics(df, **kw), compute_statistics(df, engine="duckdb", **kw))
 
 
@@ -201,9 +201,9 @@ def test_property_memory_equals_duckdb(seed, n, bins):
 
 BAD = [
     (dict(score=[0.1, np.nan, 0.3]), dict(y_true="y", y_score="score"), "y_score"),
-    (dict(w=[1.0, -1.0, 1.0]), dict(y_true="y", y_score="score", weight="w"), "negative"),
-    (dict(w=[0.0, 0.0, 0.0]), dict(y_true="y", y_score="score", weight="w"), "sums to zero"),
-    (dict(w=[1.0, np.inf, 1.0]), dict(y_true="y", y_score="score", weight="w"), "NaN or infinite"),
+    (dict(w=[1.0, -1.0, 1.0]), dict(y_true="y", y_score="score", sample_weight="w"), "negative"),
+    (dict(w=[0.0, 0.0, 0.0]), dict(y_true="y", y_score="score", sample_weight="w"), "sums to zero"),
+    (dict(w=[1.0, np.inf, 1.0]), dict(y_true="y", y_score="score", sample_weight="w"), "NaN or infinite"),
     (dict(y=[0, 1, 2]), dict(y_true="y", y_score="score"), "binary"),
     (dict(), dict(y_true="y", y_score="nope"), "not found"),
     (dict(), dict(y_true="y", y_score="score", statistics=["moments"]), "statistics for task"),
@@ -297,7 +297,7 @@ def assert_report_equals_rows(source, frame, task: str, weighted: bool, engine: 
     weight = "w" if weighted else None
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        eng = evaluate_source(source, engine=engine, weight=weight, **cols, **kwargs, **(options or {}), **FAST_REPORT)
+        eng = evaluate_source(source, engine=engine, sample_weight=weight, **cols, **kwargs, **(options or {}), **FAST_REPORT)
         mem = evaluate(*(frame[c].to_numpy() for c in arrays),
                        sample_weight=None if weight is None else frame["w"].to_numpy(), **(options or {}),
                        **FAST_REPORT)
@@ -383,15 +383,15 @@ def test_spark_local_identical(spark, frame, parquet_dir):
     sdf = spark.createDataFrame(frame)
     assert detect_engine(sdf) == "spark"
     spark_cases = [  # one per task (each Spark query costs seconds): binary, labels, probabilities, regression
-        dict(y_true="ys", y_score="score", weight="w", pos_label="pos"),
+        dict(y_true="ys", y_score="score", sample_weight="w", pos_label="pos"),
         CASES[4],
         CASES[5],
-        dict(y_true="yr", y_pred="fr", weight="w", pinball_alphas=[0.9], target_bin_width=0.5),
+        dict(y_true="yr", y_pred="fr", sample_weight="w", pinball_alphas=[0.9], target_bin_width=0.5),
     ]
     for case in spark_cases:
         assert_same(compute_statistics(frame, **case), compute_statistics(sdf, **case))
     # a path read by Spark
-    case = dict(y_true="y", y_score="score", weight="w", score_bins=50)
+    case = dict(y_true="y", y_score="score", sample_weight="w", score_bins=50)
     assert_same(compute_statistics(frame, **case), compute_statistics(parquet_dir, engine="spark", spark=spark, **case))
     with pytest.raises(InvalidInputError, match="y_score"):
         compute_statistics(spark.createDataFrame(_bad_frame(score=[0.1, float("nan"), 0.3])), y_true="y", y_score="score")

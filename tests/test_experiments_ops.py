@@ -22,7 +22,7 @@ NAMES = ("ops-figure1", "ops-figure3", "ops-tables-paper", "ops-experiments")
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
     out = tmp_path_factory.mktemp("ops")
-    return {name: (run_experiment(name, out, quick=True, seed=0, show_progress=False), out / name) for name in NAMES}
+    return {name: (run_experiment(name, out, quick=True, random_state=0, show_progress=False), out / name) for name in NAMES}
 
 
 @pytest.mark.parametrize("name", NAMES)

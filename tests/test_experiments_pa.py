@@ -17,7 +17,7 @@ PA_NAMES = ("pa-exam", "pa-haberman", "pa-figure1")
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
     out = tmp_path_factory.mktemp("repro_pa")
-    results = {name: run_experiment(name, out, quick=True, seed=0, jobs=1, show_progress=False) for name in PA_NAMES}
+    results = {name: run_experiment(name, out, quick=True, random_state=0, jobs=1, show_progress=False) for name in PA_NAMES}
     return out, results
 
 

@@ -25,7 +25,7 @@ PURE_NAMES = ("pure-example1", "pure-example2", "pure-example3", "pure-bounds", 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
     out = tmp_path_factory.mktemp("repro_pure")
-    results = {name: run_experiment(name, out, quick=True, seed=0, jobs=1, show_progress=False)
+    results = {name: run_experiment(name, out, quick=True, random_state=0, jobs=1, show_progress=False)
                for name in PURE_NAMES}
     return out, results
 

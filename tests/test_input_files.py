@@ -176,7 +176,7 @@ def late_fractions(tmp_path_factory) -> dict:
 def test_duckdb_weights_typed_from_every_row(late_fractions):
     """Was: total weight 30,000 + 2,000 (rounded) instead of the true sum; AUC off."""
     d = late_fractions
-    stats = _stats(d["path"], "duckdb", y_true="y", y_score="s", weight="w")
+    stats = _stats(d["path"], "duckdb", y_true="y", y_score="s", sample_weight="w")
     assert stats.label_counts.counts.sum() == pytest.approx(d["w"].sum(), rel=1e-12)
     from sklearn.metrics import roc_auc_score
 
@@ -201,7 +201,7 @@ def test_one_call_is_one_consistent_scan(late_fractions, tmp_path, monkeypatch):
         return out
 
     monkeypatch.setattr(DuckDBRunner, "run", run_then_replace)
-    stats = _stats(path, "duckdb", y_true="y", y_score="s", weight="w")
+    stats = _stats(path, "duckdb", y_true="y", y_score="s", sample_weight="w")
     assert len(calls) == 2
     assert stats.confusion.n == pytest.approx(d["w"].sum(), rel=1e-12)
     assert stats.scores.n == pytest.approx(d["w"].sum(), rel=1e-12)
@@ -446,7 +446,7 @@ def _write_trap(path: Path, p: dict) -> None:
 
 def _outcome(path: Path, p: dict, engine: str, spark=None):
     """What an engine makes of the file: its statistics' counts and measures, or its error."""
-    kwargs = dict(y_true="y", y_score="s", weight="w" if p["weights"] else None,
+    kwargs = dict(y_true="y", y_score="s", sample_weight="w" if p["weights"] else None,
                   delimiter=p["delimiter"], pos_label={"text": "yes", "bool": True}.get(p["labels"], 1))
     try:
         st_ = _stats(path, engine, spark, **kwargs)

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from beyondchance import InvalidInputError, estimate_performance
 from beyondchance.cli import main
 from beyondchance.measures.curves import threshold_counts
-from beyondchance.monitoring.label_free import SUPPORT_LEVEL, _support_p_value
+from beyondchance.monitoring.label_free import SUPPORT_LEVEL, _support_pvalue
 from beyondchance.monitoring.decomposition import SetStatistics
 
 
@@ -55,7 +55,7 @@ def test_the_support_bound_is_conservative_under_label_shift():
         s = rng.normal(1.5 * y, 1.0)
         ref = SetStatistics.from_counts(threshold_counts(y, s), threshold=0.75)
         w = rng.normal(1.5 * (rng.random(3000) < 0.5), 1.0)
-        p = _support_p_value(ref, int((w > s.max()).sum()), int((w < s.min()).sum()), w.size)
+        p = _support_pvalue(ref, int((w > s.max()).sum()), int((w < s.min()).sum()), w.size)
         rejected += p <= 0.05
     assert rejected / reps <= 0.05
 
@@ -66,10 +66,10 @@ def test_a_window_beyond_the_reference_range_fails_the_assumption():
     s_ref = s * 0.5  # scores in [0, 0.5]
     window = _population(rng, 0.2, 1000)[1] * 0.5 + 0.3  # 40% of them above the reference's largest
     est = estimate_performance(y, s_ref, window, threshold=0.25, method="em", n_resamples=200)
-    assert est.support_p_value < SUPPORT_LEVEL and not est.assumption_holds
+    assert est.support_pvalue < SUPPORT_LEVEL and not est.assumption_holds
     assert "beyond the reference's score range" in est.verdict and "not to be trusted" in est.verdict
     same = estimate_performance(y, s_ref, _population(rng, 0.4, 1000)[1] * 0.5, threshold=0.25, n_resamples=200)
-    assert same.support_p_value >= SUPPORT_LEVEL
+    assert same.support_pvalue >= SUPPORT_LEVEL
 
 
 def test_an_estimated_prevalence_of_one_leaves_the_prediction_advantage_undefined(tmp_path):

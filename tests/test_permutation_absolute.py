@@ -167,14 +167,14 @@ def test_duckdb_gives_the_memory_pvalue_beyond_the_budget(weighted, monkeypatch,
     mem = _quiet(bc.evaluate, frame["y"].to_numpy(), frame["f"].to_numpy(), sample_weight=w, quantile=0.2, **OPTIONS)
     for engine, src in (("duckdb", str(tmp_path / "r.csv")), ("memory", frame)):
         eng = _quiet(evaluate_source, src, y_true="y", y_pred="f", engine=engine, quantile=0.2,
-                     weight="w" if weighted else None, **OPTIONS)
+                     sample_weight="w" if weighted else None, **OPTIONS)
         for nm in (*REGRESSION_ROWS, "mse", "r2"):
             assert mem[nm].pvalue is not None, nm
             assert eng[nm].pvalue == pytest.approx(mem[nm].pvalue, rel=1e-9), (engine, nm)
             assert eng[nm].pvalue_method == mem[nm].pvalue_method, (engine, nm)
     # only the MAE asked for (no MSE row)
     eng = _quiet(evaluate_source, str(tmp_path / "r.csv"), y_true="y", y_pred="f", engine="duckdb",
-                 weight="w" if weighted else None, metrics=["mae"], **OPTIONS)
+                 sample_weight="w" if weighted else None, metrics=["mae"], **OPTIONS)
     assert eng["mae"].pvalue == pytest.approx(mem["mae"].pvalue, rel=1e-9)
 
 
@@ -186,7 +186,7 @@ def test_duckdb_says_why_when_the_histograms_are_too_large(monkeypatch):
     monkeypatch.setattr(pa, "MAX_HISTOGRAM_VALUES", 100)
     frame = _frame(400, 3)
     for metrics in (None, ["mae", "pinball_loss"]):
-        eng = _quiet(evaluate_source, frame, y_true="y", y_pred="f", engine="duckdb", weight="w", quantile=0.5,
+        eng = _quiet(evaluate_source, frame, y_true="y", y_pred="f", engine="duckdb", sample_weight="w", quantile=0.5,
                      metrics=metrics, **OPTIONS)
         for nm in ("mae", "pinball_loss"):
             assert eng[nm].pvalue is None
@@ -203,7 +203,7 @@ def test_spark_gives_the_memory_pvalue_beyond_the_budget(spark, monkeypatch):
     mem = _quiet(bc.evaluate, frame["y"].to_numpy(), frame["f"].to_numpy(), sample_weight=frame["w"].to_numpy(),
                  quantile=0.9, **OPTIONS)
     eng = _quiet(evaluate_source, spark.createDataFrame(frame), y_true="y", y_pred="f", engine="spark", spark=spark,
-                 weight="w", quantile=0.9, **OPTIONS)
+                 sample_weight="w", quantile=0.9, **OPTIONS)
     for nm in REGRESSION_ROWS:
         assert "CLT of the loss sum" in mem[nm].pvalue_method
         assert eng[nm].pvalue == pytest.approx(mem[nm].pvalue, rel=1e-9), nm

@@ -179,7 +179,7 @@ def test_engine_gives_the_memory_pvalue_beyond_the_budget(engine, weight, monkey
     import beyondchance.inference.permutation.rows as rows
 
     monkeypatch.setattr(rows, "ROW_BUDGET", 100 * 3000)
-    eng, mem = _reports(_frame(3000, 4), engine, weight=weight)
+    eng, mem = _reports(_frame(3000, 4), engine, sample_weight=weight)
     for nm in NAMES:
         assert mem[nm].pvalue is not None and "one-vs-rest tables" in mem[nm].pvalue_method, nm
         assert eng[nm].pvalue == pytest.approx(mem[nm].pvalue, rel=1e-9), nm
@@ -226,7 +226,7 @@ def test_spark_gives_the_memory_pvalue_beyond_the_budget(spark, monkeypatch):
     import beyondchance.inference.permutation.rows as rows
 
     monkeypatch.setattr(rows, "ROW_BUDGET", 100 * 600)
-    eng, mem = _reports(_frame(600, 8), "spark", spark=spark, weight="w")
+    eng, mem = _reports(_frame(600, 8), "spark", spark=spark, sample_weight="w")
     for nm in NAMES:
         assert "one-vs-rest tables" in mem[nm].pvalue_method, nm
         assert eng[nm].pvalue == pytest.approx(mem[nm].pvalue, rel=1e-9), nm

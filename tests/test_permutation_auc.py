@@ -121,7 +121,7 @@ def _reports(frame, engine, spark=None, **options):
         src = frame if spark is None else spark.createDataFrame(frame)
         eng = evaluate_source(src, y_true="y", y_score=["p0", "p1", "p2"], engine=engine, n_resamples=300,
                               random_state=7, spark=spark, **options)
-        weight = options.get("weight")
+        weight = options.get("sample_weight")
         mem = evaluate(frame["y"].to_numpy(), frame[["p0", "p1", "p2"]].to_numpy(), n_resamples=300,
                        random_state=7, sample_weight=None if weight is None else frame[weight].to_numpy())
     return eng, mem
@@ -135,7 +135,7 @@ def test_duckdb_gives_the_memory_pvalue_beyond_the_budget(weight, monkeypatch):
     import beyondchance.inference.permutation.rows as rows
 
     monkeypatch.setattr(rows, "ROW_BUDGET", 100 * 3000)
-    eng, mem = _reports(_frame(3000, 4), "duckdb", weight=weight)
+    eng, mem = _reports(_frame(3000, 4), "duckdb", sample_weight=weight)
     for nm in NAMES:
         assert mem[nm].pvalue is not None and "CLT of the one-vs-rest AUC" in mem[nm].pvalue_method, nm
         assert eng[nm].pvalue == pytest.approx(mem[nm].pvalue, rel=1e-9), nm
@@ -153,7 +153,7 @@ def test_duckdb_binned_ranks_are_the_binned_aucs(monkeypatch):
 
     monkeypatch.setattr(rows, "ROW_BUDGET", 100 * 3000)
     frame = _frame(3000, 5)
-    eng, _ = _reports(frame, "duckdb", weight="w", score_bins=20)
+    eng, _ = _reports(frame, "duckdb", sample_weight="w", score_bins=20)
     sums = PermutationAUCSums.of_proba(frame["y"].to_numpy(), frame[["p0", "p1", "p2"]].to_numpy(),
                                        frame["w"].to_numpy(), score_bins=20)
     for nm in NAMES:
@@ -183,7 +183,7 @@ def test_spark_gives_the_memory_pvalue_beyond_the_budget(spark, monkeypatch):
     import beyondchance.inference.permutation.rows as rows
 
     monkeypatch.setattr(rows, "ROW_BUDGET", 100 * 600)
-    eng, mem = _reports(_frame(600, 8), "spark", spark=spark, weight="w")
+    eng, mem = _reports(_frame(600, 8), "spark", spark=spark, sample_weight="w")
     for nm in NAMES:
         assert "CLT of the one-vs-rest AUC" in mem[nm].pvalue_method, nm
         assert eng[nm].pvalue == pytest.approx(mem[nm].pvalue, rel=1e-9), nm

@@ -150,7 +150,7 @@ def _reports(frame, engine, task, spark=None, **options):
     cols, arrays = CASES[task]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        eng = evaluate_source(frame if spark is None else spark.createDataFrame(frame), weight="w", engine=engine,
+        eng = evaluate_source(frame if spark is None else spark.createDataFrame(frame), sample_weight="w", engine=engine,
                               n_resamples=300, dbt_samples=256, random_state=7, spark=spark, **cols, **options)
         mem = evaluate(*(frame[c].to_numpy() for c in arrays), sample_weight=frame["w"].to_numpy(),
                        n_resamples=300, dbt_samples=256, random_state=7, **options)

@@ -183,7 +183,7 @@ def _reports(frame, engine, spark=None, proba=("p0", "p1", "p2"), **options):
         src = frame if spark is None else spark.createDataFrame(frame)
         eng = evaluate_source(src, y_true="y", y_score=list(proba), engine=engine, n_resamples=300,
                               random_state=7, spark=spark, **options)
-        weight = options.get("weight")
+        weight = options.get("sample_weight")
         mem = evaluate(frame["y"].to_numpy(), frame[list(proba)].to_numpy(), n_resamples=300, random_state=7,
                        sample_weight=None if weight is None else frame[weight].to_numpy())
     return eng, mem
@@ -203,7 +203,7 @@ def test_duckdb_gives_the_memory_loss_pvalue_beyond_the_budget(weight, monkeypat
     import beyondchance.inference.permutation.rows as rows
 
     monkeypatch.setattr(rows, "ROW_BUDGET", 100 * 3000)
-    eng, mem = _reports(_frame(3000, 4), "duckdb", weight=weight)
+    eng, mem = _reports(_frame(3000, 4), "duckdb", sample_weight=weight)
     for nm in ("log_loss", "brier"):
         assert mem[nm].pvalue is not None and "CLT of the loss" in mem[nm].pvalue_method, nm
         assert eng[nm].pvalue == pytest.approx(mem[nm].pvalue, rel=1e-9), nm
@@ -224,7 +224,7 @@ def test_duckdb_weighted_binned_scores_get_the_loss_test(monkeypatch):
     frame = _frame(2000, 5)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        r = evaluate_source(frame, y_true="yb", y_score="p0", weight="w", engine="duckdb", n_resamples=300,
+        r = evaluate_source(frame, y_true="yb", y_score="p0", sample_weight="w", engine="duckdb", n_resamples=300,
                             score_bins=100)
     sums = PermutationLossSums.of_scores(frame["yb"].to_numpy() == 1, frame["p0"].to_numpy(), frame["w"].to_numpy())
     for nm in ("log_loss", "brier"):  # the row shows the loss of the binned scores; the test is the exact loss's
@@ -236,7 +236,7 @@ def test_spark_sums_equal_the_memory_sums(spark):
     from beyondchance.engines import compute_statistics
 
     frame = _frame(500, 6)
-    kw = dict(y_true="y", y_proba=["p0", "p1", "p2"], weight="w")
+    kw = dict(y_true="y", y_proba=["p0", "p1", "p2"], sample_weight="w")
     a = compute_statistics(frame, engine="memory", **kw).permutation_loss_sums
     b = compute_statistics(spark.createDataFrame(frame), engine="spark", **kw).permutation_loss_sums
     assert a.n == b.n

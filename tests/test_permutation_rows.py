@@ -226,7 +226,7 @@ def test_engine_rows_say_why_there_is_no_p_value(monkeypatch):
             r[name].pvalue_method
         assert r[name].pvalue_method == mem[name].pvalue_method
     frame["w"] = rng.exponential(size=n)
-    r = evaluate_source(frame, y_true="y", y_score="p", weight="w", engine="duckdb", n_resamples=200,
+    r = evaluate_source(frame, y_true="y", y_score="p", sample_weight="w", engine="duckdb", n_resamples=200,
                         task="regression")
     mem = bc.evaluate(frame["y"], frame["p"], sample_weight=frame["w"], n_resamples=200)
     for name in ("mse", "r2"):  # weighted: the squared error's CLT from the engine's sums (SquaredErrorSums)

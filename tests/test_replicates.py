@@ -119,13 +119,13 @@ def test_duckdb_refuses_bad_rows_and_relations_and_orders_frames(tmp_path):
     bad.loc[3, "w"] = -1.0
     bad.to_csv(tmp_path / "bad.csv", index=False)
     with pytest.raises(InvalidInputError, match="negative"):
-        compute_group_totals(str(tmp_path / "bad.csv"), engine="duckdb", weight="w", **TASKS["regression"])
+        compute_group_totals(str(tmp_path / "bad.csv"), engine="duckdb", sample_weight="w", **TASKS["regression"])
     con = duckdb.connect()
     with pytest.raises(InvalidInputError, match="no row order"):
         compute_group_totals(con.from_df(df), engine="duckdb", connection=con, **TASKS["binary"])
     # a data frame has a row order: DuckDB's totals are the memory engine's
-    a = compute_group_totals(df, engine="duckdb", weight="w", **TASKS["binary"])
-    b = compute_group_totals(df, engine="memory", weight="w", **TASKS["binary"])
+    a = compute_group_totals(df, engine="duckdb", sample_weight="w", **TASKS["binary"])
+    b = compute_group_totals(df, engine="memory", sample_weight="w", **TASKS["binary"])
     np.testing.assert_allclose(a.totals, b.totals, rtol=1e-12)
 
 
@@ -137,10 +137,10 @@ def test_duckdb_refuses_bad_rows_and_relations_and_orders_frames(tmp_path):
 def test_memory_equals_duckdb(files, source, case):
     spec = dict(TASKS[case])
     task = spec["task"]
-    mem = compute_group_totals(files[source], engine="memory", weight="w", seed=11, **spec)
-    ddb = compute_group_totals(files[source], engine="duckdb", weight="w", seed=11, **spec)
+    mem = compute_group_totals(files[source], engine="memory", sample_weight="w", random_state=11, **spec)
+    ddb = compute_group_totals(files[source], engine="duckdb", sample_weight="w", random_state=11, **spec)
     _assert_same(mem, ddb, task)
-    one = compute_group_totals(files["parquet"], engine="memory", weight="w", seed=11, **spec)
+    one = compute_group_totals(files["parquet"], engine="memory", sample_weight="w", random_state=11, **spec)
     _assert_same(mem, one, task)  # a glob of the parts numbers the rows as the whole file
     arrays = _frame(3000, 1)
     direct = group_totals_from_arrays(
@@ -153,8 +153,8 @@ def test_memory_equals_duckdb(files, source, case):
 def test_memory_equals_spark(files, spark):
     for source, case in (("csv glob", "binary"), ("parquet glob", "probabilities"), ("parquet", "regression")):
         spec = TASKS[case]
-        mem = compute_group_totals(files[source], engine="memory", weight="w", seed=3, **spec)
-        spk = compute_group_totals(files[source], engine="spark", spark=spark, weight="w", seed=3, **spec)
+        mem = compute_group_totals(files[source], engine="memory", sample_weight="w", random_state=3, **spec)
+        spk = compute_group_totals(files[source], engine="spark", spark=spark, sample_weight="w", random_state=3, **spec)
         _assert_same(mem, spk, spec["task"])
 
 

@@ -103,7 +103,7 @@ def test_every_engine_gives_the_same_report(data, weighted):
     frame = pd.DataFrame({"y": y, "s": s, "p": p, "w": w})
     mem = _quiet(evaluate, y, s, y_pred=p, sample_weight=w if weighted else None, **FAST)
     for engine, source in (("duckdb", frame), ("memory", {c: frame[c].to_numpy() for c in frame})):
-        e = _quiet(evaluate_source, source, y_true="y", y_score="s", y_pred="p", weight="w" if weighted else None,
+        e = _quiet(evaluate_source, source, y_true="y", y_score="s", y_pred="p", sample_weight="w" if weighted else None,
                    engine=engine, **FAST)
         assert e.task == "binary-scores" and e.threshold is None and e.threshold_reason == mem.threshold_reason
         _same(e, mem, list(mem.metrics))
@@ -150,7 +150,7 @@ def test_spark_gives_the_same_report(spark, data):
     sdf = spark.createDataFrame(frame)
     # weighted: the labels' grouped bootstrap and the score units too (unweighted runs on DuckDB above)
     mem = _quiet(evaluate, y, s, y_pred=p, sample_weight=w, **FAST)
-    e = _quiet(evaluate_source, sdf, y_true="y", y_score="s", y_pred="p", weight="w", engine="spark", spark=spark,
+    e = _quiet(evaluate_source, sdf, y_true="y", y_score="s", y_pred="p", sample_weight="w", engine="spark", spark=spark,
                **FAST)
     assert e.task == "binary-scores" and e.threshold is None
     _same(e, mem, list(mem.metrics))

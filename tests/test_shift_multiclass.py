@@ -121,7 +121,7 @@ def test_per_class_test_is_pearsons_chi_square_when_every_cell_is_large():
     ref, new = [[300, 60, 40], [50, 200, 50], [30, 30, 240]], [[250, 100, 50], [40, 220, 40], [20, 40, 240]]
     tests = class_change_tests(_stats(ref), _stats(new))
     for k, t in enumerate(tests):
-        assert t.p_value == pytest.approx(sps.chi2_contingency(np.array([ref[k], new[k]]), correction=False).pvalue,
+        assert t.pvalue == pytest.approx(sps.chi2_contingency(np.array([ref[k], new[k]]), correction=False).pvalue,
                                           abs=1e-12)
         assert t.reference_value == pytest.approx(ref[k][k] / sum(ref[k]))
 
@@ -130,8 +130,8 @@ def test_small_predicted_classes_are_pooled_and_a_tiny_class_gets_fishers_test()
     ref, new = [[300, 2, 40], [50, 200, 50], [1, 1, 6]], [[250, 3, 50], [40, 220, 40], [2, 0, 5]]
     a, b, c = class_change_tests(_stats(ref), _stats(new))
     pooled = np.array([[300, 42], [250, 53]])  # b (expected < 5) pooled into the smallest other column
-    assert a.p_value == pytest.approx(sps.chi2_contingency(pooled, correction=False).pvalue, abs=1e-12)
-    assert c.method.startswith("Fisher") and c.p_value == pytest.approx(
+    assert a.pvalue == pytest.approx(sps.chi2_contingency(pooled, correction=False).pvalue, abs=1e-12)
+    assert c.method.startswith("Fisher") and c.pvalue == pytest.approx(
         sps.fisher_exact([[6, 2], [5, 2]]).pvalue, abs=1e-12)
 
 
@@ -141,10 +141,10 @@ def test_holm_over_classes_and_sets():
     moved = [[200, 150, 50], [50, 200, 50], [30, 30, 240]]
     out = compare_class_classifiers(_stats(ref), {"same": _stats(same), "moved": _stats(moved)})
     assert [c.changed for c in out] == [False, True]
-    raw = [t.p_value for c in out for t in c.tests]
-    adj = [t.adjusted_p_value for c in out for t in c.tests]
+    raw = [t.pvalue for c in out for t in c.tests]
+    adj = [t.pvalue_adjusted for c in out for t in c.tests]
     assert all(a >= r for a, r in zip(adj, raw)) and out[0].n_sets == 2
-    assert next(t for t in out[1].tests if t.quantity == "class:a").adjusted_p_value < 0.05
+    assert next(t for t in out[1].tests if t.quantity == "class:a").pvalue_adjusted < 0.05
 
 
 # --- simulations on the bundled credit data (quick versions of the benchmark) --------------
@@ -251,7 +251,7 @@ def test_compare_regression_tests_each_error_measure_and_states_a_target_shift()
     assert not any("prevalence effect" in v or "explained by the prevalence" in v for v in c.verdict)
     ks = sps.ks_2samp(y0, y1, method="asymp")  # Holm over the two sets: adjusted = min(1, 2p) for the smaller p
     t = next(t for t in c.target_shifts if t.test_set == "shifted")
-    assert t.statistic == pytest.approx(ks.statistic, abs=1e-12) and t.p_value == pytest.approx(ks.pvalue, abs=1e-12)
+    assert t.statistic == pytest.approx(ks.statistic, abs=1e-12) and t.pvalue == pytest.approx(ks.pvalue, abs=1e-12)
     mse = c.change("worse", "mse")
     assert mse.classifier_effect == pytest.approx(mse.value - mse.reference_value, abs=1e-12)
     assert np.isnan(mse.prevalence_effect) and mse.to_dict()["prevalence_effect"] is None  # no prevalence
@@ -278,7 +278,7 @@ def test_multiclass_verdict_never_contradicts_the_table(seed, damage, pi):
     cc = c.classifier_change("new")
     line = next(v for v in c.verdict if v.startswith("new ("))
     assert ("the classifier changed" in line) == cc.changed
-    assert cc.changed == any(t.adjusted_p_value <= cc.level for t in cc.tests)
+    assert cc.changed == any(t.pvalue_adjusted <= cc.level for t in cc.tests)
     for ch in c.changes:
         flag = c.flag("new", ch.metric)
         if flag:

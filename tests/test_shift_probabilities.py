@@ -221,7 +221,7 @@ def test_engines_decompose_as_memory():
     frames = {name: pd.DataFrame({"y": y[s], "p0": P[s, 0], "p1": P[s, 1], "p2": P[s, 2], "w": w[s]})
               for name, s in parts}
     kw = dict(n_resamples=100, dbt_samples=1024, random_state=3)
-    eng = compare_sources(frames, y_true="y", y_score=["p0", "p1", "p2"], weight="w", engine="duckdb", **kw)
+    eng = compare_sources(frames, y_true="y", y_score=["p0", "p1", "p2"], sample_weight="w", engine="duckdb", **kw)
     mem = bc.compare({name: (y[s], P[s], w[s]) for name, s in parts}, **kw)
     for m in NAMES:
         a, b = mem.change("b", m), eng.change("b", m)
@@ -254,7 +254,7 @@ def test_simulation_quick_coverage():
 def test_bca_p_value_inverts_the_interval(seed):
     """p ≤ 1 − level exactly when the level's BCa interval (shifted onto the exact estimate)
     excludes 0 — up to the percentiles' discreteness — with and without the acceleration."""
-    from beyondchance.monitoring.decomposition import _interval, bca_p_value
+    from beyondchance.monitoring.decomposition import _interval, bca_pvalue
 
     rng = np.random.default_rng(seed)
     draws = rng.gamma(4.0, 0.01, 2000) - 0.04 + rng.normal(0, 0.02)  # skewed, centre anywhere near 0
@@ -262,7 +262,7 @@ def test_bca_p_value_inverts_the_interval(seed):
     jack = [(rng.normal(0, 1, 50) ** 3, np.ones(50))] if seed % 2 else None
     for tail in (0.003, 0.01, 0.03, 0.07, 0.15, 0.5, 0.9, 0.97):  # 0 at this quantile of the draws
         exact = centre - float(np.quantile(draws, tail))
-        p = bca_p_value(exact, centre, draws, jack)
+        p = bca_pvalue(exact, centre, draws, jack)
         assert 0 < p <= 1
         for level in (0.8, 0.9, 0.95, 0.99):
             lo, hi = _interval(exact, centre, draws, level, jack)
@@ -284,7 +284,7 @@ def test_changed_probabilities_are_detected_by_the_auc_tests():
                    n_resamples=300, random_state=2)
     assert not c.classifier_change("same").changed
     cc = c.classifier_change("new")
-    flagged = [t.quantity for t in cc.tests if t.adjusted_p_value <= cc.level]
+    flagged = [t.quantity for t in cc.tests if t.pvalue_adjusted <= cc.level]
     assert cc.changed and flagged and all(q.startswith("classifier effect:") for q in flagged), cc
     line = next(v for v in c.verdict if v.startswith("new"))
     assert "the classifier changed" in line and "would score" in line
@@ -295,11 +295,11 @@ def test_changed_probabilities_are_detected_by_the_auc_tests():
 def test_bca_p_value_when_every_draw_lies_on_one_side():
     """Every draw above the estimate (ẑ₀ infinite): the interval falls back to an end of the
     draws, and the p-value is finite and agrees with it — it was nan, dropping the test."""
-    from beyondchance.monitoring.decomposition import _interval, bca_p_value
+    from beyondchance.monitoring.decomposition import _interval, bca_pvalue
 
     rng = np.random.default_rng(3)
     draws = rng.uniform(0.01, 0.1, 500)
     jack = [(rng.normal(0, 1, 50) ** 3, np.ones(50))]
-    p = bca_p_value(0.05, 0.0, draws, jack)
+    p = bca_pvalue(0.05, 0.0, draws, jack)
     lo, hi = _interval(0.05, 0.0, draws, 0.95, jack)
     assert np.isfinite(p) and (p < 0.05) == (lo > 0 or hi < 0), (p, lo, hi)

@@ -16,11 +16,11 @@ from beyondchance import InvalidInputError, StatisticsAccumulator, compute_stati
 from test_engines import assert_same, make_frame
 
 CASES = [
-    dict(y_true="y", y_score="score", weight="w"),
+    dict(y_true="y", y_score="score", sample_weight="w"),
     dict(y_true="y", y_score="score", score_bins=10),
-    dict(y_true="label", y_pred="pred", weight="w"),
-    dict(y_true="label", y_proba=["p0", "p1", "p2"], weight="w", labels=["a", "b", "c"]),
-    dict(y_true="yr", y_pred="fr", weight="w", target_bin_width=1.0),
+    dict(y_true="label", y_pred="pred", sample_weight="w"),
+    dict(y_true="label", y_proba=["p0", "p1", "p2"], sample_weight="w", labels=["a", "b", "c"]),
+    dict(y_true="yr", y_pred="fr", sample_weight="w", target_bin_width=1.0),
 ]
 
 
@@ -54,7 +54,7 @@ def test_any_chunking_and_order_and_workers(seed, k):
     rng = np.random.default_rng(seed)
     df = make_frame(int(rng.integers(10, 120)), seed=seed % 1000)
     df["w"] = df["w"] + 1.0  # no zero-weight chunk
-    case = dict(y_true="y", y_score="score", weight="w")
+    case = dict(y_true="y", y_score="score", sample_weight="w")
     cuts = np.sort(rng.integers(0, len(df) + 1, k - 1))
     chunks = [c for c in np.split(rng.permutation(len(df)), cuts) if c.size]
     a, b = StatisticsAccumulator(**case), StatisticsAccumulator(**case)
@@ -120,14 +120,10 @@ def test_accumulator_errors():
         acc.merge(object())
 
 
-def test_update_takes_weight_like_compute_statistics():
-    # issue 11: one name for the weights (compute_statistics(weight=)); sample_weight= is a
-    # deprecated alias
+def test_update_takes_sample_weight_like_compute_statistics():
+    # issue 11: one name for the weights, sample_weight= (as compute_statistics); no alias
     y, s, w = [1, 0, 1, 0], [0.9, 0.2, 0.4, 0.6], [1.0, 2.0, 0.5, 3.0]
-    expected = compute_statistics(pd.DataFrame({"y": y, "s": s, "w": w}), y_true="y", y_score="s", weight="w")
-    assert_same(expected, StatisticsAccumulator().update(y_true=y, y_score=s, weight=w).compute())
-    with pytest.warns(FutureWarning, match="weight="):
-        old = StatisticsAccumulator().update(y_true=y, y_score=s, sample_weight=w).compute()
-    assert_same(expected, old)
-    with pytest.raises(InvalidInputError, match="weight= only"):
-        StatisticsAccumulator().update(y_true=y, y_score=s, weight=w, sample_weight=w)
+    expected = compute_statistics(pd.DataFrame({"y": y, "s": s, "w": w}), y_true="y", y_score="s", sample_weight="w")
+    assert_same(expected, StatisticsAccumulator().update(y_true=y, y_score=s, sample_weight=w).compute())
+    with pytest.raises(TypeError, match="weight"):
+        StatisticsAccumulator().update(y_true=y, y_score=s, weight=w)

@@ -14,7 +14,7 @@ import matplotlib.pyplot as plt
 import beyondchance as bc
 from beyondchance.report.example import credit_default_example
 
-frame = credit_default_example(seed=0)
+frame = credit_default_example(random_state=0)
 months = {m: (g["default"].to_numpy(), g["score"].to_numpy()) for m, g in frame.groupby("month", sort=True)}
 comparison = bc.compare(months, n_resamples=300, random_state=0)
 for line in comparison.verdict:

@@ -509,8 +509,8 @@ def _label_dtype(*arrays: np.ndarray | None) -> np.dtype:
 
 
 def check_probabilities(
-    y_prob: Any,
-    name: str = "y_prob",
+    y_proba: Any,
+    name: str = "y_proba",
     *,
     n_classes: int | None = None,
     normalize: bool = False,
@@ -523,7 +523,7 @@ def check_probabilities(
     must sum to 1 within ``atol`` unless ``normalize=True``, in which case they are
     divided by their sum.
     """
-    p = as_float_2d(y_prob, name)
+    p = as_float_2d(y_proba, name)
     if (p < 0).any():
         raise InvalidInputError(f"{name} must hold probabilities in [0, 1], found a negative value")
     if (p > 1).any() and not (normalize and p.ndim == 2):

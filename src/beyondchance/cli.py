@@ -358,7 +358,7 @@ def _engine_kwargs(opts: dict[str, Any], y_true_sample: Any = None) -> dict[str,
     if opts["normalize"]:
         raise InvalidInputError("--normalize applies to probability columns, which need --engine memory")
     return dict(
-        y_true=opts["y_true"], y_score=tuple(opts["y_score"]), y_pred=opts["y_pred"], weight=opts["weight"],
+        y_true=opts["y_true"], y_score=tuple(opts["y_score"]), y_pred=opts["y_pred"], sample_weight=opts["weight"],
         score_bins=opts["score_bins"], task=opts["task"], pos_label=opts["pos_label"],
         threshold=opts["threshold"], quantile=opts["quantile"], labels=labels, metrics=_split(opts["metrics"]),
         confidence_level=opts["confidence_level"], n_resamples=opts["n_resamples"], ci=not opts["no_ci"],
@@ -820,7 +820,7 @@ def demo(folds: int, seed: int, out: Path, no_html: bool, dbt_samples: int | Non
         _check_out(out, [])
     console = _console()  # the spinner shares it, so that printed lines go above it
     with _Progress(console=console) as progress:
-        run_demo(folds=folds, seed=seed, out=None if no_html else out, progress=progress, dbt_samples=dbt_samples,
+        run_demo(folds=folds, random_state=seed, out=None if no_html else out, progress=progress, dbt_samples=dbt_samples,
                  console=console)
 
 
@@ -839,7 +839,7 @@ def example(directory: Path, seed: int) -> None:
     """
     from .report.example import write_example
 
-    paths = write_example(directory, seed=seed)
+    paths = write_example(directory, random_state=seed)
     click.echo(f"wrote {len(paths)} files to {directory}/")
     click.echo("try:")
     click.echo(f"  beyondchance report {paths['2024-01']} --y-true default --y-score score")

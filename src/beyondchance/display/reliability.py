@@ -21,7 +21,7 @@ class ReliabilityDisplay(CurveDisplay):
     diagonal is perfect calibration; the constant prediction π is one point on it
     (calibrated but without skill, see :func:`beyondchance.brier_score_decomposition`).
 
-    ``from_predictions(y_true, y_prob, *, n_bins=10, ...)``; ``from_estimator`` uses
+    ``from_predictions(y_true, y_proba, *, n_bins=10, ...)``; ``from_estimator`` uses
     ``predict_proba``.
 
     Parameters

@@ -66,7 +66,7 @@ def compute_statistics(
     y_score: Any = None,
     y_pred: Any = None,
     y_proba: Any = None,
-    weight: Any = None,
+    sample_weight: Any = None,
     engine: Engine = "auto",
     task: str = "auto",
     statistics: Any = None,
@@ -88,11 +88,11 @@ def compute_statistics(
     source : None (then ``y_true`` … are arrays), an in-memory table (pandas / polars
         DataFrame, pyarrow Table, mapping of columns), a path / glob pattern / list of
         paths to CSV or Parquet files, a DuckDB relation or a Spark DataFrame
-    y_true, y_score, y_pred, y_proba, weight : column names (with a ``source``) or
+    y_true, y_score, y_pred, y_proba, sample_weight : column names (with a ``source``) or
         arrays (without).  ``y_score``: score of the positive class (binary task);
         ``y_pred``: predicted labels or real predictions; ``y_proba``: a list of
         probability columns, one per class, in the order of ``labels`` (or of the
-        sorted true labels); ``weight``: non-negative sample weights
+        sorted true labels); ``sample_weight``: non-negative sample weights (with a ``source``: the name of the weight column)
     engine : ``"auto"``, ``"memory"``, ``"duckdb"`` or ``"spark"``
     task : ``"auto"`` (y_score → binary; y_proba → probabilities; y_pred →
         regression when y_true and y_pred are floating point, else labels), or
@@ -145,9 +145,9 @@ def compute_statistics(
         from .memory import statistics_from_arrays
 
         return statistics_from_arrays(
-            y_true, y_score=y_score, y_pred=y_pred, y_proba=y_proba, sample_weight=weight, **options
+            y_true, y_score=y_score, y_pred=y_pred, y_proba=y_proba, sample_weight=sample_weight, **options
         )
-    columns = dict(y_true=y_true, y_score=y_score, y_pred=y_pred, y_proba=y_proba, weight=weight)
+    columns = dict(y_true=y_true, y_score=y_score, y_pred=y_pred, y_proba=y_proba, weight=sample_weight)
     return get_runner(chosen).statistics(source, delimiter=delimiter, connection=connection, spark=spark,
                                          **columns, **options)
 
@@ -165,10 +165,10 @@ def compute_group_totals(
     y_true: str,
     y_pred: str | None = None,
     proba: Any = None,
-    weight: str | None = None,
+    sample_weight: str | None = None,
     engine: Engine = "auto",
     labels: Any = None,
-    seed: int = 0,
+    random_state: int = 0,
     groups: int | None = None,
     connection: Any = None,
     spark: Any = None,
@@ -178,7 +178,7 @@ def compute_group_totals(
     r"""Per-group sums of the grouped Poisson bootstrap (``beyondchance.inference.poisson_bootstrap``), by an engine.
 
     Row i (its position in file order: files of a glob in sorted order) falls in group
-    ``row_groups(i, seed, groups)``; every engine sums the task's weighted per-row
+    ``row_groups(i, random_state, groups)``; every engine sums the task's weighted per-row
     quantities per group, so the totals agree across engines to rounding and the
     replicates of one seed are the same.
 
@@ -189,10 +189,10 @@ def compute_group_totals(
         rows in the DataFrame's order)
     task : ``"labels"`` (y_true, y_pred), ``"regression"`` (y_true, y_pred) or
         ``"probabilities"`` (y_true, proba: one column per class, in the order of ``labels``)
-    y_true, y_pred, proba, weight : column names
+    y_true, y_pred, proba, sample_weight : column names
     engine : ``"auto"``, ``"memory"``, ``"duckdb"`` or ``"spark"``
     labels : the class set, in order (default: the sorted labels present)
-    seed, groups : of the row hash (default ``DEFAULT_GROUPS`` = 1024 groups)
+    random_state, groups : the (int) seed and the number of groups of the row hash (default ``DEFAULT_GROUPS`` = 1024 groups)
     **task_options : ``median`` (regression: the weighted median of y, when known);
         ``y_score``, ``threshold``, ``pos_label`` (task ``"threshold"``: the labels of a
         binary-scores task at the threshold, ``labels`` = (negative, positive))
@@ -206,7 +206,7 @@ def compute_group_totals(
     >>> import pandas as pd
     >>> from beyondchance.inference.poisson_bootstrap import labeling_intervals
     >>> df = pd.DataFrame({"y": [0, 1, 1, 0, 1] * 20, "f": [0, 1, 0, 0, 1] * 20, "w": [1.0, 2.0] * 50})
-    >>> t = compute_group_totals(df, task="labels", y_true="y", y_pred="f", weight="w")
+    >>> t = compute_group_totals(df, task="labels", y_true="y", y_pred="f", sample_weight="w")
     >>> t.totals.shape, float(t.totals.sum())
     ((1024, 4), 150.0)
     """
@@ -217,4 +217,4 @@ def compute_group_totals(
     chosen = detect_engine(source) if engine == "auto" else engine
     return get_runner(chosen).group_totals(
         source, delimiter=delimiter, connection=connection, spark=spark, task=task, y_true=y_true, y_pred=y_pred,
-        proba=proba, weight=weight, labels=labels, seed=seed, groups=groups, **task_options)
+        proba=proba, weight=sample_weight, labels=labels, seed=random_state, groups=groups, **task_options)

@@ -29,7 +29,6 @@ distinct scores.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Mapping
 from typing import Any
 
@@ -48,7 +47,7 @@ class StatisticsAccumulator:
 
     Parameters
     ----------
-    y_true, y_score, y_pred, y_proba, weight : column names in the batches
+    y_true, y_score, y_pred, y_proba, sample_weight : column names in the batches
         (``y_proba``: a list of names, one per class).  Leave them ``None`` and pass
         arrays to :meth:`update` as keywords instead — the prediction keyword then
         decides the task (y_score, y_pred or y_proba).
@@ -69,7 +68,7 @@ class StatisticsAccumulator:
         y_score: Any = None,
         y_pred: Any = None,
         y_proba: Any = None,
-        weight: Any = None,
+        sample_weight: Any = None,
         task: str = "auto",
         threshold: float = 0.5,
         pos_label: Any = None,
@@ -80,7 +79,7 @@ class StatisticsAccumulator:
         pinball_alphas: Any = (),
         normalize: bool = False,
     ):
-        self.columns = {"y_true": y_true, "y_score": y_score, "y_pred": y_pred, "y_proba": y_proba, "weight": weight}
+        self.columns = {"y_true": y_true, "y_score": y_score, "y_pred": y_pred, "y_proba": y_proba, "sample_weight": sample_weight}
         for key, value in self.columns.items():
             ok = value is None or isinstance(value, str) or (
                 key == "y_proba" and isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value)
@@ -144,33 +143,21 @@ class StatisticsAccumulator:
         y_score: Any = None,
         y_pred: Any = None,
         y_proba: Any = None,
-        weight: Any = None,
         sample_weight: Any = None,
     ) -> "StatisticsAccumulator":
         """Fold one batch into the state; returns ``self`` (chainable).
 
         The keywords are arrays, named as in :func:`beyondchance.compute_statistics`
-        (``weight``: the sample weights).  ``sample_weight`` is a deprecated alias of
-        ``weight`` (:class:`FutureWarning`).
+        (``sample_weight``: the sample weights).
 
         >>> acc = StatisticsAccumulator()
-        >>> acc.update(y_true=[1, 0, 1], y_score=[0.9, 0.2, 0.4], weight=[1.0, 2.0, 0.5]).compute().n
+        >>> acc.update(y_true=[1, 0, 1], y_score=[0.9, 0.2, 0.4], sample_weight=[1.0, 2.0, 0.5]).compute().n
         3.5
         """
-        if sample_weight is not None:
-            if weight is not None:
-                raise InvalidInputError("give weight= only (sample_weight= is its deprecated alias)")
-            warnings.warn(
-                "StatisticsAccumulator.update(sample_weight=) is deprecated; use weight= "
-                "(the name compute_statistics uses)",
-                FutureWarning,
-                stacklevel=2,
-            )
-            weight = sample_weight
         if batch is not None and not isinstance(batch, Mapping) and isinstance(batch, (list, tuple, np.ndarray)):
             raise InvalidInputError("the batch must be a table (DataFrame, pyarrow Table, mapping); pass arrays as keywords")
         arrays = self._arrays(
-            batch, {"y_true": y_true, "y_score": y_score, "y_pred": y_pred, "y_proba": y_proba, "weight": weight}
+            batch, {"y_true": y_true, "y_score": y_score, "y_pred": y_pred, "y_proba": y_proba, "sample_weight": sample_weight}
         )
         if self._spec is None:
             t = resolve_task(
@@ -192,7 +179,7 @@ class StatisticsAccumulator:
             )
         stats = compute(
             spec, arrays["y_true"], y_score=arrays["y_score"], y_pred=arrays["y_pred"],
-            y_proba=arrays["y_proba"], sample_weight=arrays["weight"],
+            y_proba=arrays["y_proba"], sample_weight=arrays["sample_weight"],
         )
         state = stats if self._state is None else self._state.merge(stats)
         self._spec, self._state = spec, state  # only after the batch is known to be valid

@@ -46,7 +46,7 @@ def reproduce(names: tuple[str, ...], list_: bool, all_: bool, out_dir: Path, qu
             raise InvalidInputError(f"unknown experiment {name!r}; known: {', '.join(sorted(EXPERIMENTS))}")
     for name in names:
         start = time.perf_counter()
-        result = run_experiment(name, out_dir, quick=quick, seed=seed, jobs=jobs)
+        result = run_experiment(name, out_dir, quick=quick, random_state=seed, jobs=jobs)
         failed = [claim for claim, ok in result.claims.items() if not ok]
         status = "all claims hold" if not failed else f"{len(failed)} claim(s) do not hold"
         click.echo(f"{name}: {len(result.files)} files in {out_dir / name} "

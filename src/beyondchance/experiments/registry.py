@@ -145,7 +145,7 @@ def _markdown_table(frame: pd.DataFrame, max_rows: int = 60) -> str:
 
 
 def run_experiment(
-    name: str, out_dir: Path | str, *, quick: bool = False, seed: int = 0, jobs: int = 1, show_progress: bool = True
+    name: str, out_dir: Path | str, *, quick: bool = False, random_state: int = 0, jobs: int = 1, show_progress: bool = True
 ) -> ExperimentResult:
     """Run one experiment from scratch and write its outputs under ``out_dir/name``."""
     import matplotlib
@@ -156,7 +156,7 @@ def run_experiment(
     experiment = get_experiment(name)
     target = Path(out_dir) / name
     target.mkdir(parents=True, exist_ok=True)
-    ctx = ExperimentContext(target, quick=quick, seed=seed, jobs=jobs, show_progress=show_progress)
+    ctx = ExperimentContext(target, quick=quick, seed=random_state, jobs=jobs, show_progress=show_progress)
     result = experiment.run(ctx)
     files: list[Path] = []
     for table_name, frame in result.tables.items():
@@ -174,7 +174,7 @@ def run_experiment(
             files.append(path)
         plt.close(fig)
     lines = [f"# {experiment.title}", "", f"Paper: {experiment.paper}", "",
-             f"Command: `beyondchance reproduce {name}{' --quick' if quick else ''} --seed {seed}`", ""]
+             f"Command: `beyondchance reproduce {name}{' --quick' if quick else ''} --seed {random_state}`", ""]
     if quick:
         lines += ["**Quick mode**: fewer repetitions than the paper; numbers are noisier.", ""]
     if result.notes:

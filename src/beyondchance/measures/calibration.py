@@ -50,9 +50,9 @@ __all__ = [
 ]
 
 
-def _counts(y_true: Any, y_prob: Any, sample_weight: Any, pos_label: Any) -> ThresholdCounts:
-    check_unit_interval(y_prob, "y_prob")
-    return threshold_counts(y_true, y_prob, sample_weight=sample_weight, pos_label=pos_label)
+def _counts(y_true: Any, y_proba: Any, sample_weight: Any, pos_label: Any) -> ThresholdCounts:
+    check_unit_interval(y_proba, "y_proba")
+    return threshold_counts(y_true, y_proba, sample_weight=sample_weight, pos_label=pos_label)
 
 
 def _n_bins(n_bins: Any) -> int | None:
@@ -120,14 +120,14 @@ class ReliabilityTable:
 
 
 def reliability_table(
-    y_true: Any, y_prob: Any, *, n_bins: int | None = 10, sample_weight: Any = None, pos_label: Any = None
+    y_true: Any, y_proba: Any, *, n_bins: int | None = 10, sample_weight: Any = None, pos_label: Any = None
 ) -> ReliabilityTable:
     """The reliability table of binary probabilities (weighted ``calibration_curve``).
 
     Parameters
     ----------
     y_true : array-like (n,), binary labels
-    y_prob : array-like (n,), predicted probabilities of the positive class, in [0, 1]
+    y_proba : array-like (n,), predicted probabilities of the positive class, in [0, 1]
     n_bins : int or None, default 10
         Equal-width bins on [0, 1] (scikit-learn's ``strategy="uniform"``); None: one
         bin per distinct predicted value.
@@ -145,11 +145,11 @@ def reliability_table(
     >>> t.mean_predicted, t.fraction_positive, t.weight
     (array([0.2 , 0.75]), array([0., 1.]), array([2., 2.]))
     """
-    return ReliabilityTable.from_counts(_counts(y_true, y_prob, sample_weight, pos_label), n_bins=n_bins)
+    return ReliabilityTable.from_counts(_counts(y_true, y_proba, sample_weight, pos_label), n_bins=n_bins)
 
 
 def expected_calibration_error(
-    y_true: Any, y_prob: Any, *, n_bins: int | None = 10, sample_weight: Any = None, pos_label: Any = None
+    y_true: Any, y_proba: Any, *, n_bins: int | None = 10, sample_weight: Any = None, pos_label: Any = None
 ) -> float:
     r"""Expected calibration error of binary probabilities.
 
@@ -164,7 +164,7 @@ def expected_calibration_error(
 
     Parameters
     ----------
-    y_true, y_prob, sample_weight, pos_label : as :func:`reliability_table`
+    y_true, y_proba, sample_weight, pos_label : as :func:`reliability_table`
     n_bins : int or None, default 10
         None: one bin per distinct predicted value.
 
@@ -174,7 +174,7 @@ def expected_calibration_error(
     0.225
     """
     return reliability_table(
-        y_true, y_prob, n_bins=n_bins, sample_weight=sample_weight, pos_label=pos_label
+        y_true, y_proba, n_bins=n_bins, sample_weight=sample_weight, pos_label=pos_label
     ).expected_calibration_error
 
 
@@ -233,7 +233,7 @@ class BrierDecomposition:
 
 
 def brier_score_decomposition(
-    y_true: Any, y_prob: Any, *, n_bins: int | None = None, sample_weight: Any = None, pos_label: Any = None
+    y_true: Any, y_proba: Any, *, n_bins: int | None = None, sample_weight: Any = None, pos_label: Any = None
 ) -> BrierDecomposition:
     r"""The Brier score and its decomposition into reliability, resolution and uncertainty.
 
@@ -251,7 +251,7 @@ def brier_score_decomposition(
 
     Parameters
     ----------
-    y_true, y_prob, sample_weight, pos_label : as :func:`reliability_table`
+    y_true, y_proba, sample_weight, pos_label : as :func:`reliability_table`
     n_bins : None or int, default None
         None: one bin per distinct predicted value (exact identity); an int: that many
         equal-width bins (as :func:`expected_calibration_error`), the within-bin
@@ -269,4 +269,4 @@ def brier_score_decomposition(
     >>> round(d.skill_score, 12)      # (RES − REL) / UNC = (0.32/3 − 0.08/3) / 0.24
     0.333333333333
     """
-    return BrierDecomposition.from_counts(_counts(y_true, y_prob, sample_weight, pos_label), n_bins=n_bins)
+    return BrierDecomposition.from_counts(_counts(y_true, y_proba, sample_weight, pos_label), n_bins=n_bins)

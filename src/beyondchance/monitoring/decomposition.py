@@ -68,7 +68,7 @@ from ..inference.bootstrap import _interval as _bca_interval
 from ..inference.bootstrap import _acceleration_of_samples
 
 __all__ = ["SetStatistics", "Decomposition", "ClassifierTest", "ClassifierChange", "decompose",
-           "classifier_change_tests", "compare_classifiers", "metrics_at", "holm_adjust", "check_reference", "bca_p_value",
+           "classifier_change_tests", "compare_classifiers", "metrics_at", "holm_adjust", "check_reference", "bca_pvalue",
            "DECOMPOSABLE"]
 
 #: losses decomposed through the class-conditional mean losses (scores in [0, 1])
@@ -310,8 +310,8 @@ class Decomposition:
     prevalence_effect, prevalence_effect_ci
     classifier_effect, classifier_effect_ci : the rest, and its interval
     confidence_level, n_resamples
-    classifier_effect_p_value : where computed, the two-sided p-value of "the classifier
-        effect is 0" that inverts its interval (``beyondchance.monitoring.decomposition.bca_p_value``); nan elsewhere
+    classifier_effect_pvalue : where computed, the two-sided p-value of "the classifier
+        effect is 0" that inverts its interval (``beyondchance.monitoring.decomposition.bca_pvalue``); nan elsewhere
     """
 
     metric: str
@@ -325,7 +325,7 @@ class Decomposition:
     classifier_effect_ci: tuple[float, float] | None
     confidence_level: float
     n_resamples: int
-    classifier_effect_p_value: float = float("nan")
+    classifier_effect_pvalue: float = float("nan")
 
     def to_dict(self) -> dict[str, Any]:
         def num(x: Any) -> Any:
@@ -370,7 +370,7 @@ def _interval(exact: float, binned: float, draws: np.ndarray, level: float,
     return float(lo + exact - centre), float(hi + exact - centre)
 
 
-def bca_p_value(exact: float, binned: float, draws: np.ndarray,
+def bca_pvalue(exact: float, binned: float, draws: np.ndarray,
                 jackknife: Sequence[tuple[Any, Any]] | None = None) -> float:
     r"""Two-sided p-value of "the quantity is 0" that inverts :func:`_interval`: the smallest
     1 − level at which its (shifted) BCa interval excludes 0.
@@ -389,7 +389,7 @@ def bca_p_value(exact: float, binned: float, draws: np.ndarray,
 
     >>> rng = np.random.default_rng(0)
     >>> draws = rng.normal(0.03, 0.01, 4000)
-    >>> p = bca_p_value(0.03, 0.03, draws)
+    >>> p = bca_pvalue(0.03, 0.03, draws)
     >>> bool(0.002 < p < 0.004)  # 3 standard errors: 2·Φ(−3) = 0.0027
     True
     """
@@ -567,7 +567,7 @@ class ClassifierTest:
     quantity : ``"fpr"``, ``"fnr"`` or ``"roc_auc"``
     reference_value, value : the quantity on the reference and on the test set
     difference_ci : a Wald interval of value − reference_value (at the report's level)
-    p_value : the test's own p-value; adjusted_p_value : Holm-adjusted over the family
+    pvalue : the test's own p-value; pvalue_adjusted : Holm-adjusted over the family
     method : the test
     """
 
@@ -575,17 +575,17 @@ class ClassifierTest:
     reference_value: float
     value: float
     difference_ci: tuple[float, float]
-    p_value: float
+    pvalue: float
     method: str
-    adjusted_p_value: float = float("nan")
+    pvalue_adjusted: float = float("nan")
 
     def to_dict(self) -> dict[str, Any]:
         def num(x: Any) -> Any:
             return None if x is None or not math.isfinite(x) else float(x)
 
         return {"quantity": self.quantity, "reference_value": num(self.reference_value), "value": num(self.value),
-                "difference_ci": [num(v) for v in self.difference_ci], "p_value": num(self.p_value),
-                "adjusted_p_value": num(self.adjusted_p_value), "method": self.method}
+                "difference_ci": [num(v) for v in self.difference_ci], "pvalue": num(self.pvalue),
+                "pvalue_adjusted": num(self.pvalue_adjusted), "method": self.method}
 
 
 def _row_counts(s: SetStatistics) -> tuple[int, int, int, int]:
@@ -657,23 +657,23 @@ def compare_classifiers(reference: SetStatistics, test_sets: dict[str, SetStatis
     most ``1 − confidence_level``."""
     tested = [(name, classifier_change_tests(reference, s, confidence_level=confidence_level))
               for name, s in test_sets.items()]
-    adjusted = iter(holm_adjust([t.p_value for _, ts in tested for t in ts]))
+    adjusted = iter(holm_adjust([t.pvalue for _, ts in tested for t in ts]))
     level = 1 - confidence_level
     out = []
     for name, ts in tested:
-        ts = tuple(replace(t, adjusted_p_value=float(next(adjusted))) for t in ts)
-        out.append(ClassifierChange(name, ts, any(t.adjusted_p_value <= level for t in ts), level, len(tested)))
+        ts = tuple(replace(t, pvalue_adjusted=float(next(adjusted))) for t in ts)
+        out.append(ClassifierChange(name, ts, any(t.pvalue_adjusted <= level for t in ts), level, len(tested)))
     return tuple(out)
 
 
-def holm_adjust(p_values: Sequence[float]) -> np.ndarray:
+def holm_adjust(pvalues: Sequence[float]) -> np.ndarray:
     """Holm's step-down adjusted p-values (Holm 1979): reject where adjusted ≤ level; the
     family-wise error rate is at most the level for any dependence between the tests.
 
     >>> holm_adjust([0.01, 0.04, 0.03]).round(2).tolist()
     [0.03, 0.06, 0.06]
     """
-    p = np.asarray(p_values, dtype=np.float64)
+    p = np.asarray(pvalues, dtype=np.float64)
     m = p.size
     if m == 0:
         return p

@@ -51,7 +51,7 @@ from .._warnings import InvalidInputError
 from ..measures.confusion import ConfusionMatrix, metric_from_matrices
 from ..measures.registry import get_metric
 from .decomposition import (ClassifierChange, ClassifierTest, Decomposition, _interval, _jackknife_of_decomposition,
-                    _leave_one_out_cells, bca_p_value, holm_adjust)
+                    _leave_one_out_cells, bca_pvalue, holm_adjust)
 
 __all__ = ["ClassStatistics", "decompose_classes", "decompose_distributions", "class_change_tests",
            "compare_class_classifiers"]
@@ -207,7 +207,7 @@ def decompose_distributions(reference: Any, test_set: Any, names: Sequence[str],
     ``exact``: (reference, test set) for the point estimates when the two sets given are
     binned for the resampling; the intervals are then shifted onto the exact estimates
     (``beyondchance.monitoring.decomposition._interval``).  ``tested``: the metrics whose classifier effect also
-    gets the p-value that inverts its interval (:func:`beyondchance.monitoring.decomposition.bca_p_value`).
+    gets the p-value that inverts its interval (:func:`beyondchance.monitoring.decomposition.bca_pvalue`).
     """
     def values(r: Any, t: Any) -> tuple[dict, dict, dict]:
         pi_t = t.prevalences
@@ -234,7 +234,7 @@ def decompose_distributions(reference: Any, test_set: Any, names: Sequence[str],
                   "prev": _interval(expected - ref_value, be - br, e - r, confidence_level, jk["prev"]),
                   "clf": _interval(value - expected, bv - be, o - e, confidence_level, jk["clf"])}
             if m in tested:
-                p = bca_p_value(value - expected, bv - be, o - e, jk["clf"])
+                p = bca_pvalue(value - expected, bv - be, o - e, jk["clf"])
         out[m] = Decomposition(m, value, ref_value, expected, ci.get("exp"), expected - ref_value, ci.get("prev"),
                                value - expected, ci.get("clf"), float(confidence_level), int(n_resamples), p)
     return out
@@ -311,12 +311,12 @@ def compare_class_classifiers(reference: ClassStatistics, test_sets: dict[str, C
     more = more or {}
     tested = [(name, class_change_tests(reference, s, confidence_level=confidence_level) + tuple(more.get(name, ())))
               for name, s in test_sets.items()]
-    adjusted = iter(holm_adjust([t.p_value for _, ts in tested for t in ts]))
+    adjusted = iter(holm_adjust([t.pvalue for _, ts in tested for t in ts]))
     level = 1 - confidence_level
     out = []
     for name, ts in tested:
-        ts = tuple(replace(t, adjusted_p_value=float(next(adjusted))) for t in ts)
-        out.append(ClassifierChange(name, ts, any(t.adjusted_p_value <= level for t in ts), level, len(tested)))
+        ts = tuple(replace(t, pvalue_adjusted=float(next(adjusted))) for t in ts)
+        out.append(ClassifierChange(name, ts, any(t.pvalue_adjusted <= level for t in ts), level, len(tested)))
     return tuple(out)
 
 

@@ -71,7 +71,7 @@ EM_BINS = 10
 #: the test of the label-shift assumption compares the window with the fit on this many bins
 TEST_BINS = 20
 #: a window with more scores beyond the reference's range than label shift allows at this
-#: level fails the assumption whatever the chi-square says (``_support_p_value``)
+#: level fails the assumption whatever the chi-square says (``_support_pvalue``)
 SUPPORT_LEVEL = 1e-3
 _EM_TOL = 1e-8
 _EM_MAX_ITER = 1000
@@ -104,14 +104,14 @@ class LabelFreeEstimate:
     estimates : every estimator's prevalence (``"acc"`` and ``"em"``)
     reference_prevalence : the reference's prevalence
     metrics : name -> :class:`ProjectedMetric` at the estimated prevalence
-    assumption_statistic, assumption_p_value : Pearson's chi-square between the window and the
+    assumption_statistic, assumption_pvalue : Pearson's chi-square between the window and the
         fitted mixture on 20 score bins (``TEST_BINS``), and its parametric-bootstrap p-value
-    assumption_holds : ``assumption_p_value > 1 − confidence_level`` and
-        ``support_p_value ≥ SUPPORT_LEVEL``
+    assumption_holds : ``assumption_pvalue > 1 − confidence_level`` and
+        ``support_pvalue ≥ SUPPORT_LEVEL``
     caveats : what limits the estimate, in words
     n_reference, n_window, confidence_level, n_resamples
-    support_p_value : a bound on the p-value of the window's rows beyond the reference's
-        score range under label shift (``_support_p_value``)
+    support_pvalue : a bound on the p-value of the window's rows beyond the reference's
+        score range under label shift (``_support_pvalue``)
     """
 
     prevalence: float
@@ -121,14 +121,14 @@ class LabelFreeEstimate:
     reference_prevalence: float
     metrics: dict
     assumption_statistic: float
-    assumption_p_value: float
+    assumption_pvalue: float
     assumption_holds: bool
     caveats: tuple[str, ...]
     n_reference: int
     n_window: int
     confidence_level: float
     n_resamples: int
-    support_p_value: float = 1.0
+    support_pvalue: float = 1.0
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -139,9 +139,9 @@ class LabelFreeEstimate:
             "reference_prevalence": self.reference_prevalence,
             "metrics": {k: m.to_dict() for k, m in self.metrics.items()},
             "assumption_statistic": self.assumption_statistic,
-            "assumption_p_value": self.assumption_p_value,
+            "assumption_pvalue": self.assumption_pvalue,
             "assumption_holds": self.assumption_holds,
-            "support_p_value": self.support_p_value,
+            "support_pvalue": self.support_pvalue,
             "caveats": list(self.caveats),
             "n_reference": self.n_reference,
             "n_window": self.n_window,
@@ -155,18 +155,18 @@ class LabelFreeEstimate:
         pi = f"{100 * self.prevalence:.1f}%"
         if self.prevalence_ci is not None:
             pi += f" ({100 * self.prevalence_ci[0]:.1f}%–{100 * self.prevalence_ci[1]:.1f}%)"
-        if self.support_p_value < SUPPORT_LEVEL:
+        if self.support_pvalue < SUPPORT_LEVEL:
             return (f"The window's scores changed in a way a change of prevalence alone does not explain: far "
                     f"more of them lie beyond the reference's score range than the same classifier would give "
-                    f"(p ≤ {self.support_p_value:.2g}); the estimated prevalence {pi} and the projected metrics are "
+                    f"(p ≤ {self.support_pvalue:.2g}); the estimated prevalence {pi} and the projected metrics are "
                     "not to be trusted.")
         if not self.assumption_holds:
             return (f"The window's scores changed in a way a change of prevalence alone does not explain "
                     f"(chi-square to the label-shift fit {self.assumption_statistic:.1f} on {TEST_BINS} bins, p = "
-                    f"{self.assumption_p_value:.2g}): the estimated prevalence {pi} and the projected metrics are "
+                    f"{self.assumption_pvalue:.2g}): the estimated prevalence {pi} and the projected metrics are "
                     "not to be trusted.")
         return (f"Estimated prevalence {pi} (reference {100 * self.reference_prevalence:.1f}%), assuming only the "
-                f"prevalence changed; the scores are consistent with that (p = {self.assumption_p_value:.2g}), "
+                f"prevalence changed; the scores are consistent with that (p = {self.assumption_pvalue:.2g}), "
                 "which does not prove it.")
 
 
@@ -187,7 +187,7 @@ def _inside(pi: Any) -> Any:
     return np.clip(pi, 1e-9, 1 - 1e-9)
 
 
-def _support_p_value(ref: SetStatistics, above: int, below: int, n_window: int) -> float:
+def _support_pvalue(ref: SetStatistics, above: int, below: int, n_window: int) -> float:
     r"""A bound on the p-value of ``above`` (``below``) window rows beyond the reference's
     largest (smallest) score, under label shift.
 
@@ -208,9 +208,9 @@ def _support_p_value(ref: SetStatistics, above: int, below: int, n_window: int) 
     >>> from beyondchance.measures.curves import threshold_counts
     >>> y = np.r_[np.zeros(900), np.ones(100)]
     >>> ref = SetStatistics.from_counts(threshold_counts(y, np.linspace(0, 1, 1000)), threshold=0.5)
-    >>> _support_p_value(ref, above=2, below=0, n_window=1000) > 0.05    # 1000/101 expected at most
+    >>> _support_pvalue(ref, above=2, below=0, n_window=1000) > 0.05    # 1000/101 expected at most
     True
-    >>> _support_p_value(ref, above=300, below=0, n_window=1000) < 1e-3
+    >>> _support_pvalue(ref, above=300, below=0, n_window=1000) < 1e-3
     True
     """
     from scipy.stats import betabinom
@@ -552,7 +552,7 @@ def estimate_from_statistics(
     names = list(metrics)
     caveats = []
     share_above, share_below = (float(w_new[beyond].sum() / w_new.sum()) for beyond in (s_new > hi, s_new < lo))
-    support_p = _support_p_value(ref, int(round(share_above * n_window_rows)), int(round(share_below * n_window_rows)),
+    support_p = _support_pvalue(ref, int(round(share_above * n_window_rows)), int(round(share_below * n_window_rows)),
                                  int(n_window_rows))
     if share_above + share_below > 0:
         caveats.append(f"{100 * (share_above + share_below):.1f}% of the window's scores lie outside the reference's "
@@ -604,13 +604,13 @@ def estimate_from_statistics(
     null_ref = ref.resample(n_resamples, rng)
     null_cells = (np.add.reduceat(x, test_groups, axis=1) for x in (null_ref.pos, null_ref.neg, null_win))
     null_stat = _mixture_chi2(*null_cells, _estimator(method, groups)(null_ref, null_win))
-    p_value = float((1 + np.sum(null_stat >= stat)) / (1 + n_resamples))
-    holds = p_value > 1 - level and support_p >= SUPPORT_LEVEL
+    pvalue = float((1 + np.sum(null_stat >= stat)) / (1 + n_resamples))
+    holds = pvalue > 1 - level and support_p >= SUPPORT_LEVEL
     if not holds:
         caveats.append("the window's scores are not a mixture of the reference's class-conditional score "
                        "distributions: something besides the prevalence changed, and the estimates are not to be "
                        "trusted")
     return LabelFreeEstimate(
-        float(pi_hat), pi_ci, method, estimates, ref.prevalence, projected, stat, p_value, bool(holds),
+        float(pi_hat), pi_ci, method, estimates, ref.prevalence, projected, stat, pvalue, bool(holds),
         tuple(caveats), int(ref.n_rows), int(n_new), level, int(n_resamples), support_p,
     )

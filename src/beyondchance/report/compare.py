@@ -252,7 +252,7 @@ def _as_sets(test_sets: Any) -> list[tuple[str, Any, Any, Any]]:
         data = tuple(data)
         if len(data) not in (2, 3):
             raise InvalidInputError(
-                f"test set {name!r} must be (y_true, y) or (y_true, y, sample_weight), got {len(data)} items"
+                f"test set {name!r} must be (y_true, y_pred_or_score) or (y_true, y_pred_or_score, sample_weight), got {len(data)} items"
             )
         items.append((str(name), data[0], data[1], data[2] if len(data) == 3 else None))
     if len(items) < 1:
@@ -278,8 +278,8 @@ def compare(
 
     Parameters
     ----------
-    test_sets : mapping name -> (y_true, y) or (y_true, y, sample_weight), or a
-        sequence of (name, y_true, y[, sample_weight]).  ``y_true=None`` marks a window
+    test_sets : mapping name -> (y_true, y_pred_or_score) or (y_true, y_pred_or_score, sample_weight), or a
+        sequence of (name, y_true, y_pred_or_score[, sample_weight]).  ``y_true=None`` marks a window
         without labels (binary scores): its prevalence is estimated from its scores and
         every metric projected there (:func:`~beyondchance.estimate_performance`)
     reference : the test set the others are compared with (default: the first with labels)
@@ -516,7 +516,7 @@ def compare_reports(reports: Sequence[Report], *, reference: str | None = None, 
                 changed = str(r.name) in changed_sets
                 if task == "regression":  # each measure's own (Holm-adjusted) test
                     cc = next(c for c in classifier_changes if c.test_set == str(r.name))
-                    changed = any(t.quantity == m and t.adjusted_p_value <= cc.level for t in cc.tests)
+                    changed = any(t.quantity == m and t.pvalue_adjusted <= cc.level for t in cc.tests)
                 direction = _direction(d, a.greater_is_better, changed)
             elif stats is None and task not in ("binary-scores", "binary-labels") and decompositions:
                 direction = "not decomposed"  # no OPS-interval verdict beside a decomposition
@@ -580,10 +580,10 @@ def _test_text(t: ClassifierTest, ref: Report | None = None) -> str:
         m = t.quantity[len(AUC_TEST):]
         name = _title(ref, m) if ref is not None and m in ref.metrics else m
         return (f"{name}: the reference classifier would score {t.reference_value:.3f} at this class distribution, "
-                f"observed {t.value:.3f} (difference {lo:+.3f} to {hi:+.3f}), adjusted p = {t.adjusted_p_value:.3g}")
+                f"observed {t.value:.3f} (difference {lo:+.3f} to {hi:+.3f}), adjusted p = {t.pvalue_adjusted:.3g}")
     if t.quantity.startswith("class:"):  # multi-class: true class k's predicted-class distribution
         return (f"true class {t.quantity[6:]}: recall {100 * t.reference_value:.1f}% → {100 * t.value:.1f}% "
-                f"(difference {100 * lo:+.1f} to {100 * hi:+.1f} points), adjusted p = {t.adjusted_p_value:.3g}")
+                f"(difference {100 * lo:+.1f} to {100 * hi:+.1f} points), adjusted p = {t.pvalue_adjusted:.3g}")
     if t.quantity == "roc_auc":
         moved = f"{t.reference_value:.3f} → {t.value:.3f} (difference {lo:+.3f} to {hi:+.3f})"
     elif t.quantity in _QUANTITY:
@@ -592,8 +592,8 @@ def _test_text(t: ClassifierTest, ref: Report | None = None) -> str:
     else:  # a regression error measure
         name = _title(ref, t.quantity) if ref is not None and t.quantity in ref.metrics else t.quantity
         return (f"{name} {fmt_value(t.reference_value)} → {fmt_value(t.value)} (difference {lo:+.4g} to {hi:+.4g}), "
-                f"adjusted p = {t.adjusted_p_value:.3g}")
-    return f"{_QUANTITY[t.quantity]} {moved}, adjusted p = {t.adjusted_p_value:.3g}"
+                f"adjusted p = {t.pvalue_adjusted:.3g}")
+    return f"{_QUANTITY[t.quantity]} {moved}, adjusted p = {t.pvalue_adjusted:.3g}"
 
 
 def _title(report: Report, metric: str) -> str:
@@ -677,7 +677,7 @@ def _decomposed_verdict(reports: list[Report], ref: Report, changes: list[Change
                       f"{band} at {where}; observed {fmt_value(fc.value)}")
         what_moved = "the error measures changed" if task == "regression" else "the classifier changed"
         if cc.changed:
-            moved = [t for t in cc.tests if t.adjusted_p_value <= cc.level]
+            moved = [t for t in cc.tests if t.pvalue_adjusted <= cc.level]
             text = head + what_moved + " — " + "; ".join(_test_text(t, ref) for t in moved) + "."
             worse = [c for c in own if c.direction == "worse"]
             better = [c for c in own if c.direction == "better"]
@@ -714,13 +714,13 @@ def _decomposed_verdict(reports: list[Report], ref: Report, changes: list[Change
                 text += f" This does not show that {unchanged}: only that this sample cannot tell."
         shift = next((t for t in shifts if t.test_set == r.name), None)
         if shift is not None:
-            if shift.adjusted_p_value <= 1 - level:
+            if shift.pvalue_adjusted <= 1 - level:
                 text += (f" The target's distribution differs from {shorten(ref.name)}'s (Kolmogorov–Smirnov D = "
-                         f"{shift.statistic:.3f}, adjusted p = {shift.adjusted_p_value:.2g}; mean "
+                         f"{shift.statistic:.3f}, adjusted p = {shift.pvalue_adjusted:.2g}; mean "
                          f"{shift.reference_mean:.4g} → {shift.mean:.4g}).")
             else:
                 text += (f" The target's distribution shows no significant shift (Kolmogorov–Smirnov D = "
-                         f"{shift.statistic:.3f}, adjusted p = {shift.adjusted_p_value:.2g}).")
+                         f"{shift.statistic:.3f}, adjusted p = {shift.pvalue_adjusted:.2g}).")
         lines.append(text)
     return tuple(lines)
 

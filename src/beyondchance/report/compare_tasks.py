@@ -9,7 +9,7 @@ r"""``compare`` of multi-class and regression reports: what changed, and whether
   Spark) — and
   the classifier is tested per true class on its predicted-class distribution and, of
   probabilities, on the classifier effect of the one-vs-rest ROC AUCs (macro and weighted:
-  the p-value that inverts its BCa interval, :func:`beyondchance.monitoring.decomposition.bca_p_value`), Holm
+  the p-value that inverts its BCa interval, :func:`beyondchance.monitoring.decomposition.bca_pvalue`), Holm
   over every test of every test set.
 * **Regression**: there is no prevalence.  Each error measure's difference from the
   reference (``classifier_effect`` of a :class:`~beyondchance.monitoring.decomposition.Decomposition` whose
@@ -100,9 +100,9 @@ def auc_tests(parts: Mapping[str, Decomposition]) -> list[ClassifierTest]:
     row of :data:`TESTED_AUCS` whose classifier effect has an interval and a p-value
     (``reference_value`` the reference classifier at the set's class distribution)."""
     return [ClassifierTest(AUC_TEST + m, d.expected_value, d.value, d.classifier_effect_ci,
-                           d.classifier_effect_p_value, AUC_TEST_METHOD)
+                           d.classifier_effect_pvalue, AUC_TEST_METHOD)
             for m, d in parts.items() if m in TESTED_AUCS and d.classifier_effect_ci is not None
-            and math.isfinite(d.classifier_effect_p_value)]
+            and math.isfinite(d.classifier_effect_pvalue)]
 
 
 def regression_parts(reports: Sequence[Any], ref: Any, metric_names: Sequence[str], *,
@@ -134,12 +134,12 @@ def regression_parts(reports: Sequence[Any], ref: Any, metric_names: Sequence[st
     # Holm over every measure of every test set: "the error measures changed" on a set is then
     # wrong in at most 1 − level of the comparisons (the measures are strongly correlated, so
     # this costs little)
-    adjusted = iter(holm_adjust([t.p_value for ts in tests.values() for t in ts]))
+    adjusted = iter(holm_adjust([t.pvalue for ts in tests.values() for t in ts]))
     alpha = 1 - level
     changes = []
     for name, ts in tests.items():
-        done = tuple(replace(t, adjusted_p_value=float(next(adjusted))) for t in ts)
-        changes.append(ClassifierChange(name, done, any(t.adjusted_p_value <= alpha for t in done), alpha,
+        done = tuple(replace(t, pvalue_adjusted=float(next(adjusted))) for t in ts)
+        changes.append(ClassifierChange(name, done, any(t.pvalue_adjusted <= alpha for t in done), alpha,
                                         len(tests)))
     return decompositions, tuple(changes)
 
@@ -152,21 +152,21 @@ class TargetShift:
     ----------
     test_set : its name
     statistic : the largest distance between the two empirical distribution functions
-    p_value : asymptotic (Kolmogorov's distribution at n·m/(n + m) rows)
+    pvalue : asymptotic (Kolmogorov's distribution at n·m/(n + m) rows)
     reference_mean, mean : the targets' weighted means
-    adjusted_p_value : Holm-adjusted over the test sets compared (Holm 1979)
+    pvalue_adjusted : Holm-adjusted over the test sets compared (Holm 1979)
     """
 
     test_set: str
     statistic: float
-    p_value: float
+    pvalue: float
     reference_mean: float
     mean: float
-    adjusted_p_value: float = float("nan")
+    pvalue_adjusted: float = float("nan")
 
     def to_dict(self) -> dict[str, Any]:
-        return {"test_set": self.test_set, "statistic": self.statistic, "p_value": self.p_value,
-                "adjusted_p_value": self.adjusted_p_value,
+        return {"test_set": self.test_set, "statistic": self.statistic, "pvalue": self.pvalue,
+                "pvalue_adjusted": self.pvalue_adjusted,
                 "reference_mean": self.reference_mean, "mean": self.mean, "method": "two-sample Kolmogorov-Smirnov"}
 
 
@@ -179,7 +179,7 @@ def target_shift(name: str, reference: ValueHistogram, target: ValueHistogram, n
     >>> a, b = np.array([1., 2, 2, 3, 5]), np.array([2., 4, 4, 6, 7, 8])
     >>> t = target_shift("b", ValueHistogram.from_values(a), ValueHistogram.from_values(b), 5, 6)
     >>> r = ks_2samp(a, b, method="asymp")
-    >>> bool(abs(t.statistic - r.statistic) < 1e-12 and abs(t.p_value - r.pvalue) < 1e-12)
+    >>> bool(abs(t.statistic - r.statistic) < 1e-12 and abs(t.pvalue - r.pvalue) < 1e-12)
     True
     """
     if reference.bin_width != target.bin_width:
@@ -205,4 +205,4 @@ def target_shifts(reports: Sequence[Any], ref: Any, targets: Any) -> tuple[Targe
     """:func:`target_shift` of every test set against ``ref``, Holm-adjusted over the sets."""
     found = [t for t in (target_shift(str(r.name), targets[str(ref.name)], targets[str(r.name)], ref.n, r.n)
                          for r in reports if r.name != ref.name) if t is not None]
-    return tuple(replace(t, adjusted_p_value=float(p)) for t, p in zip(found, holm_adjust([t.p_value for t in found])))
+    return tuple(replace(t, pvalue_adjusted=float(p)) for t, p in zip(found, holm_adjust([t.pvalue for t in found])))

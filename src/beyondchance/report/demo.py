@@ -72,7 +72,7 @@ def _models() -> dict:
     }
 
 
-def haberman_demo(*, folds: int = 10, seed: int = 0) -> HabermanDemo:
+def haberman_demo(*, folds: int = 10, random_state: int = 0) -> HabermanDemo:
     """Cross-validate five common classifiers on Haberman and score them against the BMP.
 
     >>> result = haberman_demo(folds=5)
@@ -82,7 +82,7 @@ def haberman_demo(*, folds: int = 10, seed: int = 0) -> HabermanDemo:
     from sklearn.model_selection import StratifiedKFold, cross_val_predict
 
     data = load_keel("haberman")
-    cv = StratifiedKFold(n_splits=folds, shuffle=True, random_state=seed)
+    cv = StratifiedKFold(n_splits=folds, shuffle=True, random_state=random_state)
     results = []
     for name, model in _models().items():
         y_pred = cross_val_predict(model, data.X, data.y, cv=cv)
@@ -100,7 +100,7 @@ def haberman_demo(*, folds: int = 10, seed: int = 0) -> HabermanDemo:
         )
     return HabermanDemo(
         folds=folds,
-        seed=seed,
+        seed=random_state,
         n=int(data.y.size),
         n_positive=int(data.y.sum()),
         majority_accuracy=float(1 - data.y.mean()),
@@ -180,7 +180,7 @@ class DemoResult:
 
 
 def run_demo(
-    *, folds: int = 10, seed: int = 0, out: str | Path | None = "beyondchance-demo.html",
+    *, folds: int = 10, random_state: int = 0, out: str | Path | None = "beyondchance-demo.html",
     progress: Callable[[str], None] | None = None, console: Any = None,
     dbt_samples: int | None = None,
 ) -> DemoResult:
@@ -195,22 +195,22 @@ def run_demo(
     step = progress or (lambda message: None)
     console = console or Console()
     step("cross-validating five classifiers on Haberman")
-    hab = haberman_demo(folds=folds, seed=seed)
+    hab = haberman_demo(folds=folds, random_state=random_state)
     render_haberman_demo(hab, console=console)
     console.print()
 
     step("scoring the credit-default hold-out set")
-    holdout = scored_holdout(seed=seed)
-    rep = evaluate(holdout["default"].to_numpy(), holdout["score"].to_numpy(), random_state=seed,
+    holdout = scored_holdout(random_state=random_state)
+    rep = evaluate(holdout["default"].to_numpy(), holdout["score"].to_numpy(), random_state=random_state,
                    name="ISLR Default, held-out half", progress=step, dbt_samples=dbt_samples)
     console.rule("[bold]A credit-default model on its held-out half (ISLR Default)")
     _print_report(console, rep)
     console.print()
 
     step("drawing six months of test sets")
-    frame = credit_default_example(seed=seed)
+    frame = credit_default_example(random_state=random_state)
     sets = {m: (g["default"].to_numpy(), g["score"].to_numpy()) for m, g in frame.groupby("month", sort=True)}
-    comp = compare(sets, random_state=seed, progress=step, dbt_samples=dbt_samples)
+    comp = compare(sets, random_state=random_state, progress=step, dbt_samples=dbt_samples)
     console.rule("[bold]The same model over six months: prevalence 3% → 30%, one month degraded")
     console.print("[bold]Verdict[/bold]")
     for line in comp.verdict:

@@ -398,7 +398,7 @@ def evaluate_source(
     y_true: str,
     y_score: str | Sequence[str] = (),
     y_pred: str | None = None,
-    weight: str | None = None,
+    sample_weight: str | None = None,
     engine: str = SOURCE_ENGINE,
     score_bins: int | None = None,
     spark: Any = None,
@@ -425,7 +425,7 @@ def evaluate_source(
     source : what :func:`beyondchance.compute_statistics` takes for the engine: a CSV /
         Parquet path, glob pattern or list of paths (duckdb, spark), a table or a
         mapping of columns (memory, duckdb), a Spark DataFrame (spark)
-    y_true, y_score, y_pred, weight : column names (``y_score``: one score column)
+    y_true, y_score, y_pred, sample_weight : column names (``y_score``: one score column; ``sample_weight``: the weight column)
     engine : ``"duckdb"``, ``"spark"`` or ``"memory"``
     score_bins : binary scores and class probabilities: bin the scores
         (``floor(score · bins)``) instead of keeping every distinct score; the AUC
@@ -446,7 +446,7 @@ def evaluate_source(
     step = progress or (lambda message: None)
     step(f"scanning the labels ({engine})")
     try:
-        p = _prepare(src, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=weight, task=task, labels=labels,
+        p = _prepare(src, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=sample_weight, task=task, labels=labels,
                      score_bins=score_bins, ci=ci, quantile=quantile)
         if score_bins is not None and p.task not in ("binary-scores", "multiclass-probabilities"):
             raise InvalidInputError(f"score_bins applies to scores and class probabilities, not to a {p.task} report")
@@ -454,13 +454,13 @@ def evaluate_source(
         if p.task == "binary-scores":
             pos = _resolve_positive(p.classes, p.counts0, pos_label)
             step(f"aggregating the scores ({engine})")
-            _scan_scores(src, p, y_true=y_true, y_score=y_score[0], weight=weight, pos=pos[0],
+            _scan_scores(src, p, y_true=y_true, y_score=y_score[0], weight=sample_weight, pos=pos[0],
                          score_bins=score_bins)
         if ci:
             step(f"summing the bootstrap groups ({engine})")
-            _scan_replicates(src, p, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=weight, labels=labels,
+            _scan_replicates(src, p, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=sample_weight, labels=labels,
                              seed=random_state, threshold=threshold, pos=pos, score_bins=score_bins)
-            p.row_source = RowSource(src, p, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=weight,
+            p.row_source = RowSource(src, p, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=sample_weight,
                                      labels=labels, score_bins=score_bins)
         # the source stays open while the report is built: its row permutation tests fetch the rows
         return _report(p, engine=src.engine, pos_label=pos_label, threshold=threshold, metrics=metrics,
@@ -476,7 +476,7 @@ def compare_sources(
     y_true: str,
     y_score: str | Sequence[str] = (),
     y_pred: str | None = None,
-    weight: str | None = None,
+    sample_weight: str | None = None,
     engine: str = SOURCE_ENGINE,
     score_bins: int | None = None,
     spark: Any = None,
@@ -521,7 +521,7 @@ def compare_sources(
             src = _as_source(sources[nm], engine, spark, nm, delimiter)
             opened.append(src)
             try:
-                p = _prepare(src, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=weight,
+                p = _prepare(src, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=sample_weight,
                              task=task if not prepared else prepared[0][2].task, labels=labels, score_bins=score_bins,
                              ci=ci, quantile=quantile)
             except InvalidInputError as exc:
@@ -530,7 +530,7 @@ def compare_sources(
                 no_labels.append(str(exc))
                 step(f"aggregating the scores of {nm} ({engine}; no labels)")
                 try:
-                    windows.append((nm, *src.score_histogram(y_score=y_score[0], weight=weight)))
+                    windows.append((nm, *src.score_histogram(y_score=y_score[0], weight=sample_weight)))
                 except InvalidInputError as exc2:
                     raise InvalidInputError(f"test set {nm!r} (no labels): {exc2}") from None
                 continue
@@ -561,7 +561,7 @@ def compare_sources(
                     raise InvalidInputError(f"test set {nm!r}: {exc}") from None
                 if first.task == "binary-scores":
                     step(f"aggregating the scores of {nm} ({engine})")
-                    _scan_scores(src, p, y_true=y_true, y_score=y_score[0], weight=weight, pos=resolved[0],
+                    _scan_scores(src, p, y_true=y_true, y_score=y_score[0], weight=sample_weight, pos=resolved[0],
                                  score_bins=score_bins)
             pos_label = pl
             if first.task == "binary-scores" and threshold is None and y_pred is None:
@@ -579,12 +579,12 @@ def compare_sources(
                 step(f"summing the bootstrap groups of {nm} ({engine})")
                 pos = _resolve_positive(p.classes, p.counts0, pos_label) if p.task == "binary-scores" else None
                 try:
-                    _scan_replicates(src, p, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=weight,
+                    _scan_replicates(src, p, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=sample_weight,
                                      labels=labels, seed=options.get("random_state", 0), threshold=threshold,
                                      pos=pos, score_bins=score_bins)
                 except InvalidInputError as exc:
                     raise InvalidInputError(f"test set {nm!r}: {exc}") from None
-                p.row_source = RowSource(src, p, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=weight,
+                p.row_source = RowSource(src, p, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=sample_weight,
                                          labels=labels, score_bins=score_bins)
         probabilities = None  # for the decomposition of the AUCs and losses of class probabilities
         if first.task == "multiclass-probabilities":
@@ -592,7 +592,7 @@ def compare_sources(
             for nm, src, p in prepared:
                 step(f"aggregating the class scores of {nm} ({engine})")
                 probabilities[nm] = src.probability_statistics(
-                    y_true=y_true, proba=list(y_score), weight=weight,
+                    y_true=y_true, proba=list(y_score), weight=sample_weight,
                     classes=p.classes if labels is None else labels, normalize=bool(options.get("normalize", False)),
                     score_bins=score_bins, seed=groups_seed(options.get("random_state", 0)))
             if any(v is None for v in probabilities.values()):

@@ -28,12 +28,12 @@ For every applicable metric the report gives
 Tasks (detected from the data, or given with ``task=``):
 
 =============================  ============================================================
-``"binary-scores"``            y_true two classes, y one score per row (or two probability
-                               columns); labels = score ≥ threshold
-``"binary-labels"``            y_true two classes, y predicted labels
-``"multiclass-labels"``        more than two classes, y predicted labels
-``"multiclass-probabilities"`` y an (n, k) matrix of class probabilities
-``"regression"``               real-valued y_true and y
+``"binary-scores"``            y_true two classes, y_pred_or_score one score per row (or two
+                               probability columns); labels = score ≥ threshold
+``"binary-labels"``            y_true two classes, y_pred_or_score predicted labels
+``"multiclass-labels"``        more than two classes, y_pred_or_score predicted labels
+``"multiclass-probabilities"`` y_pred_or_score an (n, k) matrix of class probabilities
+``"regression"``               real-valued y_true and y_pred_or_score
 =============================  ============================================================
 
 (The statistics engines of :mod:`beyondchance.statistics.sufficient` call the first "binary", the label
@@ -84,7 +84,7 @@ __all__ = [
 
 def evaluate(
     y_true: Any,
-    y: Any,
+    y_pred_or_score: Any,
     *,
     y_pred: Any = None,
     sample_weight: Any = None,
@@ -110,12 +110,12 @@ def evaluate(
     ----------
     y_true : array-like (n,)
         True labels (classification) or targets (regression).
-    y : array-like (n,) or (n, k)
-        Scores (binary), predicted labels, an (n, k) matrix of class probabilities
+    y_pred_or_score : array-like (n,) or (n, k)
+        The predictions, of any kind (the task is detected from them): scores (binary), predicted labels, an (n, k) matrix of class probabilities
         (columns in the order of ``labels``, default the sorted classes of y_true), or
         real predictions.
     y_pred : array-like (n,), optional
-        Predicted labels given with binary scores ``y``: the labeling metrics (and the
+        Predicted labels given with binary scores ``y_pred_or_score``: the labeling metrics (and the
         per-class table) come from them, the curves, AUCs and losses from the scores;
         there is no threshold (``threshold`` must then be None).
     sample_weight : array-like (n,), optional
@@ -197,7 +197,7 @@ def evaluate(
     """
     def compute(ctx: _Context) -> tuple[dict[str, Any], str, str, str]:
         ctx.step("checking the input")
-        inp = check_inputs(y_true, y, sample_weight, task=task, labels=labels, normalize=normalize, y_pred=y_pred)
+        inp = check_inputs(y_true, y_pred_or_score, sample_weight, task=task, labels=labels, normalize=normalize, y_pred=y_pred)
         level = check_quantile_option(quantile, inp.task)
         if metrics is not None:  # unknown names fail before any computation
             _select_metrics(dict.fromkeys(selectable_metrics(inp.task, quantile=level is not None)), metrics, inp.task)

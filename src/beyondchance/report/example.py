@@ -57,14 +57,14 @@ def _model_and_pool(seed: int):
     return data, model, pool
 
 
-def scored_holdout(*, seed: int = 0) -> pd.DataFrame:
+def scored_holdout(*, random_state: int = 0) -> pd.DataFrame:
     """The model's scores on the whole held-out half (5,000 customers, 3.3% default).
 
     >>> h = scored_holdout()
     >>> len(h), round(float((h["default"] == "Yes").mean()), 3)
     (5000, 0.033)
     """
-    data, model, pool = _model_and_pool(seed)
+    data, model, pool = _model_and_pool(random_state)
     return pd.DataFrame({
         "customer": pool,
         "student": data.frame["student"].to_numpy()[pool],
@@ -73,14 +73,14 @@ def scored_holdout(*, seed: int = 0) -> pd.DataFrame:
     })
 
 
-def credit_default_example(*, seed: int = 0) -> pd.DataFrame:
+def credit_default_example(*, random_state: int = 0) -> pd.DataFrame:
     """Six monthly test sets with the model's scores (one frame with a ``month`` column).
 
     Columns: ``month``, ``customer`` (row of the ISLR data), ``student``, ``default``
     (``"Yes"``/``"No"``, the truth) and ``score`` (the model's probability of default).
     """
-    data, model, pool = _model_and_pool(seed)
-    rng = np.random.default_rng(seed)
+    data, model, pool = _model_and_pool(random_state)
+    rng = np.random.default_rng(random_state)
     frame = data.frame
     balance = data.feature_names.index("balance")
     parts = []
@@ -107,12 +107,12 @@ def credit_default_example(*, seed: int = 0) -> pd.DataFrame:
     return pd.concat(parts, ignore_index=True)
 
 
-def write_example(directory: str | Path, *, seed: int = 0) -> dict[str, Path]:
+def write_example(directory: str | Path, *, random_state: int = 0) -> dict[str, Path]:
     """Write the example as ``credit_default_monthly.csv`` (all months, a ``month``
     column) and one ``credit_default_<month>.csv`` per month; return the paths."""
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
-    frame = credit_default_example(seed=seed)
+    frame = credit_default_example(random_state=random_state)
     paths = {"all": directory / "credit_default_monthly.csv"}
     frame.to_csv(paths["all"], index=False)
     for month, part in frame.groupby("month", sort=True):
