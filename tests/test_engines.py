@@ -257,8 +257,9 @@ def test_files_are_not_modified(parquet_dir):
 
 
 def test_top_level_exports():
-    for name in ("compute_statistics", "SufficientStatistics", "StatisticsAccumulator", "BinnedScoreCounts"):
+    for name in ("compute_statistics", "SufficientStatistics", "StatisticsAccumulator"):
         assert hasattr(bc, name) and name in bc.__all__
+    assert "BinnedScoreCounts" in bc.statistics.__all__ and "BinnedScoreCounts" not in bc.__all__
 
 
 # =====================================================================================

@@ -262,7 +262,7 @@ def test_every_engine_gives_memorys_toy_row(toy, files, engine, weighted, reques
     source = dict(files["frame"]) if engine == "memory" else str(files["parquet"])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        eng = evaluate_source(source, y_true="y", y_pred="p", weight="w" if weighted else None, engine=engine,
+        eng = evaluate_source(source, y_true="y", y_pred="p", sample_weight="w" if weighted else None, engine=engine,
                               spark=spark, metrics=["toy"], **FAST)
     mem = _evaluate(weighted).metrics["toy"]
     assert eng.engine == engine and list(eng.metrics) == ["toy"]

@@ -51,11 +51,11 @@ class Scan(Protocol):
         :func:`beyondchance.compute_statistics`)."""
 
     def group_totals(self, **kwargs: Any) -> Any:
-        """The :class:`~beyondchance.inference.poisson_bootstrap.GroupTotals` of the grouped bootstrap,
+        """The ``GroupTotals`` (:mod:`beyondchance.inference.poisson_bootstrap`) of the grouped bootstrap,
         or None when the source has no row order."""
 
     def probability_statistics(self, **kwargs: Any) -> Any:
-        """The :class:`~beyondchance.monitoring.probabilities.ProbabilityStatistics` of class
+        """The ``ProbabilityStatistics`` (:mod:`beyondchance.monitoring.probabilities`) of class
         probabilities, or None when the source has no row order."""
 
     def unit_counts(self, *, y_true: str, y_score: str, weight: str, pos_label: Any, score_bins: int | None) -> Any:
@@ -110,7 +110,7 @@ class Runner(Protocol):
     def split_by(self, source: Any, by: str, *, session: Any = None, delimiter: str | None = None,
                  columns: Sequence[str], numeric: Sequence[str], label: str) -> Any:
         """One source split by the values of column ``by`` inside the engine: an object with
-        ``groups`` (:class:`~beyondchance.engines.groups.Group`), ``scan(group, labelled=, name=)``
+        ``groups`` (``Group`` of :mod:`beyondchance.engines.groups`), ``scan(group, labelled=, name=)``
         (a :class:`Scan` of one group's rows) and ``close()``.  Only when :attr:`splits_by_column`."""
 
 

@@ -363,7 +363,7 @@ def compare(
 
 
 def _probability_statistics(y_true: Any, y: Any, w: Any, options: dict[str, Any]) -> ProbabilityStatistics:
-    """The :class:`~beyondchance.monitoring.probabilities.ProbabilityStatistics` of a test set of
+    """The ``ProbabilityStatistics`` (:mod:`beyondchance.monitoring.probabilities`) of a test set of
     class probabilities, its inputs checked as :func:`~beyondchance.evaluate` checks them."""
     inp = check_inputs(y_true, y, w, task="multiclass-probabilities", labels=options.get("labels"),
                        normalize=options.get("normalize", False))
@@ -456,7 +456,7 @@ def compare_reports(reports: Sequence[Report], *, reference: str | None = None, 
     regression the test of each error measure's difference and, given ``targets`` (set
     name -> :class:`~beyondchance.statistics.values.ValueHistogram` of its target), the test of a
     shift of the target (:mod:`beyondchance.report.compare_tasks`); given ``probabilities``
-    (set name -> :class:`~beyondchance.monitoring.probabilities.ProbabilityStatistics`), multi-class
+    (set name -> ``ProbabilityStatistics`` (:mod:`beyondchance.monitoring.probabilities`)), multi-class
     probabilities also the decomposition of the one-vs-rest ROC AUCs and of the losses.
     """
     reports = list(reports)
