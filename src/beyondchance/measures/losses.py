@@ -461,13 +461,13 @@ class SquaredLoss(Loss):
         return mean, _wmean(d * d, w)
 
 
-def weighted_quantile(y: Any, alpha: float, sample_weight: Any = None) -> float:
+def weighted_quantile(values: Any, alpha: float, sample_weight: Any = None) -> float:
     """Weighted α-quantile, the "averaged inverted CDF" (Hyndman & Fan).
 
-    With unit weights this is ``numpy.quantile(y, alpha,
+    With unit weights this is ``numpy.quantile(values, alpha,
     method="averaged_inverted_cdf")`` (the median for α = 1/2); with weights it is
     scikit-learn's ``_weighted_percentile(..., average=True)``, the quantile used by
-    ``d2_pinball_score`` and ``d2_absolute_error_score``: the smallest y whose
+    ``d2_pinball_score`` and ``d2_absolute_error_score``: the smallest value whose
     cumulative weight reaches α·W, averaged with the next value when the
     cumulative weight hits α·W exactly.  Any value between the two minimises the
     expected pinball loss, so the BMP risk does not depend on the choice.
@@ -477,10 +477,10 @@ def weighted_quantile(y: Any, alpha: float, sample_weight: Any = None) -> float:
     >>> weighted_quantile([1.0, 2.0, 3.0, 4.0], 0.5, sample_weight=[1, 1, 1, 3])
     3.5
     """
-    arr = np.asarray(y, dtype=np.float64).ravel()
+    arr = np.asarray(values, dtype=np.float64).ravel()
     w = np.ones_like(arr) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64).ravel()
     if arr.shape != w.shape or arr.size == 0:
-        raise InvalidInputError("weighted_quantile needs a non-empty y and one weight per value")
+        raise InvalidInputError("weighted_quantile needs non-empty values and one weight per value")
     if not 0.0 <= alpha <= 1.0:
         raise InvalidInputError(f"alpha must lie in [0, 1], got {alpha!r}")
     keep = w > 0

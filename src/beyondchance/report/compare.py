@@ -252,7 +252,7 @@ def _as_sets(test_sets: Any) -> list[tuple[str, Any, Any, Any]]:
         data = tuple(data)
         if len(data) not in (2, 3):
             raise InvalidInputError(
-                f"test set {name!r} must be (y_true, y_pred_or_score) or (y_true, y_pred_or_score, sample_weight), got {len(data)} items"
+                f"test set {name!r} must be (y_true, y_score) or (y_true, y_score, sample_weight), got {len(data)} items"
             )
         items.append((str(name), data[0], data[1], data[2] if len(data) == 3 else None))
     if len(items) < 1:
@@ -278,8 +278,8 @@ def compare(
 
     Parameters
     ----------
-    test_sets : mapping name -> (y_true, y_pred_or_score) or (y_true, y_pred_or_score, sample_weight), or a
-        sequence of (name, y_true, y_pred_or_score[, sample_weight]).  ``y_true=None`` marks a window
+    test_sets : mapping name -> (y_true, y_score) or (y_true, y_score, sample_weight), or a
+        sequence of (name, y_true, y_score[, sample_weight]).  ``y_true=None`` marks a window
         without labels (binary scores): its prevalence is estimated from its scores and
         every metric projected there (:func:`~beyondchance.estimate_performance`)
     reference : the test set the others are compared with (default: the first with labels)

@@ -47,8 +47,10 @@ def _as_numeric(a: np.ndarray) -> np.ndarray:
     return a if a.dtype.kind in "biuf" else a.astype(np.float64)
 
 
-def detect_task(y_true: Any, y_pred_or_score: Any) -> tuple[str, str]:
-    """The task of a (y_true, y_pred_or_score) pair and the reason, in words.
+def detect_task(y_true: Any, y_score: Any) -> tuple[str, str]:
+    """The task of a (y_true, y_score) pair and the reason, in words (``y_score``: the
+    predictions as :func:`~beyondchance.evaluate` takes them positionally — scores, class
+    probabilities, labels or values).
 
     >>> detect_task([0, 1, 1, 0], [0.2, 0.8, 0.6, 0.1])
     ('binary-scores', 'y_true has 2 classes (0, 1) and y holds non-integer numbers: scores')
@@ -57,7 +59,7 @@ def detect_task(y_true: Any, y_pred_or_score: Any) -> tuple[str, str]:
     >>> detect_task([1.5, 2.0, 3.1], [1.4, 2.2, 2.9])[0]
     'regression'
     """
-    yt, ya = _as_arrays(y_true, y_pred_or_score)
+    yt, ya = _as_arrays(y_true, y_score)
     task, reason, _ = _detect(yt, ya, None)
     return task, reason
 

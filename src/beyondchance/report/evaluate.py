@@ -28,12 +28,12 @@ For every applicable metric the report gives
 Tasks (detected from the data, or given with ``task=``):
 
 =============================  ============================================================
-``"binary-scores"``            y_true two classes, y_pred_or_score one score per row (or two
+``"binary-scores"``            y_true two classes, y_score one score per row (or two
                                probability columns); labels = score ≥ threshold
-``"binary-labels"``            y_true two classes, y_pred_or_score predicted labels
-``"multiclass-labels"``        more than two classes, y_pred_or_score predicted labels
-``"multiclass-probabilities"`` y_pred_or_score an (n, k) matrix of class probabilities
-``"regression"``               real-valued y_true and y_pred_or_score
+``"binary-labels"``            y_true two classes, y_pred predicted labels
+``"multiclass-labels"``        more than two classes, y_pred predicted labels
+``"multiclass-probabilities"`` y_score an (n, k) matrix of class probabilities
+``"regression"``               real-valued y_true and y_pred
 =============================  ============================================================
 
 (The statistics engines of :mod:`beyondchance.statistics.sufficient` call the first "binary", the label
@@ -84,7 +84,7 @@ __all__ = [
 
 def evaluate(
     y_true: Any,
-    y_pred_or_score: Any,
+    y_score: Any = None,
     *,
     y_pred: Any = None,
     sample_weight: Any = None,
@@ -110,14 +110,18 @@ def evaluate(
     ----------
     y_true : array-like (n,)
         True labels (classification) or targets (regression).
-    y_pred_or_score : array-like (n,) or (n, k)
-        The predictions, of any kind (the task is detected from them): scores (binary), predicted labels, an (n, k) matrix of class probabilities
-        (columns in the order of ``labels``, default the sorted classes of y_true), or
-        real predictions.
+    y_score : array-like (n,) or (n, k), optional
+        Scores (binary: one per row, higher meaning more likely positive) or an (n, k)
+        matrix of class probabilities (columns in the order of ``labels``, default the
+        sorted classes of y_true) — as ``--y-score`` of the command line and ``y_score``
+        of :func:`~beyondchance.report.evaluate_source`.  The task is detected from the
+        content, so predictions given positionally are read whatever they are (labels
+        make a labels report, real values a regression report).
     y_pred : array-like (n,), optional
-        Predicted labels given with binary scores ``y_pred_or_score``: the labeling metrics (and the
-        per-class table) come from them, the curves, AUCs and losses from the scores;
-        there is no threshold (``threshold`` must then be None).
+        Predicted labels, or real predictions (regression).  Alone, the report of the
+        labels (or of the regression); given with binary scores ``y_score``, the labeling
+        metrics (and the per-class table) come from the labels and the curves, AUCs and
+        losses from the scores; there is no threshold (``threshold`` must then be None).
     sample_weight : array-like (n,), optional
         Non-negative weights, used by every measure.
     task : str, optional
@@ -194,10 +198,20 @@ def evaluate(
     ('always predicting 0', 0.7353)
     >>> r["accuracy"].verdict.startswith("no better than always predicting 0")
     True
+    >>> evaluate(d.y, y_pred=[0] * 20 + [1] * 10 + [0] * 276, ci=False).task   # the same, by keyword
+    'binary-labels'
     """
+    if y_score is None:
+        if y_pred is None:
+            raise InvalidInputError("evaluate needs y_score (scores or class probabilities) or y_pred "
+                                    "(predicted labels or values)")
+        y, y_pred = y_pred, None
+    else:
+        y = y_score
+
     def compute(ctx: _Context) -> tuple[dict[str, Any], str, str, str]:
         ctx.step("checking the input")
-        inp = check_inputs(y_true, y_pred_or_score, sample_weight, task=task, labels=labels, normalize=normalize, y_pred=y_pred)
+        inp = check_inputs(y_true, y, sample_weight, task=task, labels=labels, normalize=normalize, y_pred=y_pred)
         level = check_quantile_option(quantile, inp.task)
         if metrics is not None:  # unknown names fail before any computation
             _select_metrics(dict.fromkeys(selectable_metrics(inp.task, quantile=level is not None)), metrics, inp.task)

@@ -150,9 +150,9 @@ class Moments(SummaryDisplay):
         object.__setattr__(self, "m2", vals[2])
 
     @classmethod
-    def from_values(cls, y: Any, *, sample_weight: Any = None) -> "Moments":
-        """Two passes over y: the weighted mean, then Σ w (y − ȳ)²."""
-        arr = as_float_1d(y, "y_true")
+    def from_values(cls, y_true: Any, *, sample_weight: Any = None) -> "Moments":
+        """Two passes over y_true: the weighted mean, then Σ w (y − ȳ)²."""
+        arr = as_float_1d(y_true, "y_true")
         return cls.of_checked(arr, check_sample_weight(sample_weight, arr.shape[0]))
 
     @classmethod
@@ -290,9 +290,9 @@ class ValueHistogram(SummaryDisplay):
         object.__setattr__(self, "bin_width", _check_bin_width(self.bin_width))
 
     @classmethod
-    def from_values(cls, y: Any, *, sample_weight: Any = None, bin_width: Any = None) -> "ValueHistogram":
+    def from_values(cls, y_true: Any, *, sample_weight: Any = None, bin_width: Any = None) -> "ValueHistogram":
         """Group the values (or their bins) in one sort."""
-        arr = as_float_1d(y, "y_true")
+        arr = as_float_1d(y_true, "y_true")
         return cls.of_checked(arr, check_sample_weight(sample_weight, arr.shape[0]), _check_bin_width(bin_width))
 
     @classmethod

@@ -144,8 +144,9 @@ def _compositions(c: np.ndarray, total: int, limit: int) -> np.ndarray:
 def permutation_test(
     measure: str,
     y_true: Any,
-    y: Any,
+    y_score: Any = None,
     *,
+    y_pred: Any = None,
     sample_weight: Any = None,
     pos_label: Any = None,
     threshold: float | None = None,
@@ -174,8 +175,11 @@ def permutation_test(
         ``lift_auc``, ``log_loss``, ``brier``.
     y_true : array-like (n,)
         Binary labels.
-    y : array-like (n,)
-        Predicted labels (labeling metrics) or scores.
+    y_score : array-like (n,), optional
+        Scores (the AUCs; a labeling metric of labels score ≥ ``threshold``).  Given
+        positionally, predicted labels are read as labels.
+    y_pred : array-like (n,), optional
+        Predicted labels (labeling metrics), instead of ``y_score``.
     sample_weight : array-like (n,), optional
         Non-negative weights.  Whole numbers are frequencies: a row of weight 3 stands for
         three rows, and the tests above apply to the rows they stand for.  Other weights are
@@ -258,8 +262,11 @@ def permutation_test(
     n_resamples = check_positive_int(n_resamples, "n_resamples")
     max_exact = check_positive_int(max_exact, "max_exact")
     is_pos, pos = binary_target(y_true, pos_label=pos_label)
-    yv = as_1d(y, "y")
-    n = check_consistent_length(y_true=is_pos, y=yv)
+    if (y_score is None) == (y_pred is None):
+        raise InvalidInputError("permutation_test needs one of y_score (scores) or y_pred (predicted labels)")
+    y, y_name = (y_score, "y_score") if y_score is not None else (y_pred, "y_pred")
+    yv = as_1d(y, y_name)
+    n = check_consistent_length(**{"y_true": is_pos, y_name: yv})
     w = check_sample_weight(sample_weight, n)
     if w is not None and _are_frequencies(w):  # a row of weight 3 is three rows
         w = w.astype(np.int64)
@@ -273,12 +280,12 @@ def permutation_test(
         if is_labels(np.asarray(as_1d(y_true, "y_true")), yv):
             pred = equals_label(yv, pos)
         else:
-            s = as_float_1d(yv, "y")
+            s = as_float_1d(yv, y_name)
             if threshold is None:
                 threshold = 0.5 if s.min() >= 0 and s.max() <= 1 else 0.0
             pred = s >= float(as_float(threshold, "threshold"))
     if w is not None or method == "clt":
-        return _weighted_test(name, is_pos, w, pred, None if pred is not None else as_float_1d(yv, "y"),
+        return _weighted_test(name, is_pos, w, pred, None if pred is not None else as_float_1d(yv, y_name),
                               method=method, n_resamples=n_resamples, random_state=random_state)
     P = int(is_pos.sum())
     if name in METRICS:
@@ -288,7 +295,7 @@ def permutation_test(
                                           random_state=random_state, mid_p=mid_p)
     if method in ("mcnemar", "binomial"):
         raise InvalidInputError(f"method={method!r} tests accuracy and the prediction advantage only")
-    tc = threshold_counts(is_pos, as_float_1d(yv, "y"))
+    tc = threshold_counts(is_pos, as_float_1d(yv, y_name))
     return permutation_test_of_scores(name, tc, method=method, n_resamples=n_resamples, max_exact=max_exact,
                                       random_state=random_state, mid_p=mid_p)
 
