@@ -109,6 +109,12 @@ def test_invalid_inputs():
         group_totals_from_arrays("labels", [0, 1], y_pred=[0, 1], weight=[1.0, -1.0])
     with pytest.raises(InvalidInputError, match="sum to 1"):
         group_totals_from_arrays("probabilities", [0, 1], proba=[[0.5, 0.6], [0.5, 0.5]])
+    # an unknown keyword (here the old name of sample_weight) is one clear error, not a TypeError
+    from beyondchance.engines import compute_group_totals
+
+    with pytest.raises(InvalidInputError, match=r"no option\(s\) \['weight'\]"):
+        compute_group_totals({"y": [0, 1], "f": [0, 1], "w": [1.0, 1.0]}, task="labels", y_true="y", y_pred="f",
+                             weight="w", engine="memory")
 
 
 def test_duckdb_refuses_bad_rows_and_relations_and_orders_frames(tmp_path):

@@ -158,6 +158,10 @@ def _check_engine(engine: Any) -> None:
         raise InvalidInputError(f"engine must be 'auto' or one of {', '.join(names)}, got {engine!r}")
 
 
+#: the task options of :func:`compute_group_totals` (``**task_options``)
+_GROUP_TOTALS_OPTIONS = frozenset({"median", "quantile", "quantile_value", "y_score", "threshold", "pos_label"})
+
+
 def compute_group_totals(
     source: Any,
     *,
@@ -193,7 +197,8 @@ def compute_group_totals(
     engine : ``"auto"``, ``"memory"``, ``"duckdb"`` or ``"spark"``
     labels : the class set, in order (default: the sorted labels present)
     random_state, groups : the (int) seed and the number of groups of the row hash (default ``DEFAULT_GROUPS`` = 1024 groups)
-    **task_options : ``median`` (regression: the weighted median of y, when known);
+    **task_options : ``median`` (regression: the weighted median of y, when known),
+        ``quantile`` and ``quantile_value`` (regression: a pinball level and its quantile);
         ``y_score``, ``threshold``, ``pos_label`` (task ``"threshold"``: the labels of a
         binary-scores task at the threshold, ``labels`` = (negative, positive))
 
@@ -212,6 +217,10 @@ def compute_group_totals(
     """
     from ..inference.poisson_bootstrap import DEFAULT_GROUPS
 
+    unknown = sorted(set(task_options) - _GROUP_TOTALS_OPTIONS)
+    if unknown:
+        raise InvalidInputError(f"compute_group_totals takes no option(s) {unknown}; the task options are "
+                                f"{sorted(_GROUP_TOTALS_OPTIONS)}")
     _check_engine(engine)
     groups = DEFAULT_GROUPS if groups is None else groups
     chosen = detect_engine(source) if engine == "auto" else engine
