@@ -31,19 +31,19 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 MAX_LINES = 1000
 
 
-def _modules() -> dict[str, Path]:
+def _modules(package: Path = PACKAGE) -> dict[str, Path]:
     found = {}
-    for path in sorted(PACKAGE.rglob("*.py")):
-        parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    for path in sorted(package.rglob("*.py")):
+        parts = list(path.relative_to(package.parent).with_suffix("").parts)
         if parts[-1] == "__init__":
             parts = parts[:-1]
         found[".".join(parts)] = path
     return found
 
 
-def import_graph() -> dict[str, set[str]]:
+def import_graph(root: Path = PACKAGE) -> dict[str, set[str]]:
     """module -> the package modules it imports anywhere in its text."""
-    modules = _modules()
+    modules = _modules(root)
 
     def known(name: str) -> str:
         while name and name not in modules:
@@ -61,13 +61,13 @@ def import_graph() -> dict[str, set[str]]:
                     source = ".".join(base + ([node.module] if node.module else []))
                 else:
                     source = node.module or ""
-                if source.split(".")[0] != "beyondchance":
+                if source.split(".")[0] != root.name:
                     continue
                 for alias in node.names:
                     full = f"{source}.{alias.name}"
                     targets.add(known(full if full in modules else source))
             elif isinstance(node, ast.Import):
-                targets |= {known(a.name) for a in node.names if a.name.split(".")[0] == "beyondchance"}
+                targets |= {known(a.name) for a in node.names if a.name.split(".")[0] == root.name}
         graph[module] = targets - {module, ""}
     return graph
 
@@ -128,14 +128,20 @@ def test_imports_run_downward_only():
 
 
 def test_the_graph_sees_lazy_imports(tmp_path):
-    """The reader is not blind to an import inside a function (the kind that hid circles)."""
-    graph = import_graph()
-    lazy = [m for m, path in _modules().items()
-            if any(isinstance(n, ast.FunctionDef) and any(isinstance(i, ast.ImportFrom) and i.level
-                                                          for i in ast.walk(n))
-                   for n in ast.walk(ast.parse(path.read_text(encoding="utf-8"))))]
-    assert lazy, "no lazy import found at all: the test would not see one"
-    assert all(graph[m] for m in lazy)
+    """The reader is not blind to the imports that hid circles: a circle closed by an import
+    inside a function (relative, two levels up) and an absolute one inside a method."""
+    pkg = tmp_path / "toypkg"
+    (pkg / "low").mkdir(parents=True)
+    (pkg / "__init__.py").write_text('"""Toy."""\n')
+    (pkg / "low" / "__init__.py").write_text('"""Low."""\n')
+    (pkg / "low" / "a.py").write_text('"""A."""\n\ndef f():\n    from ..high import g\n    return g\n')
+    (pkg / "high.py").write_text('"""High."""\nfrom .low.a import f\n\n\nclass C:\n'
+                                 '    def m(self):\n        import toypkg.low.a\n        return toypkg\n\n\ndef g():\n'
+                                 '    return f\n')
+    graph = import_graph(pkg)
+    assert graph["toypkg.low.a"] == {"toypkg.high"}
+    assert graph["toypkg.high"] == {"toypkg.low.a"}
+    assert _circles(graph) == [["toypkg.high", "toypkg.low.a"]]
 
 
 def test_top_level_holds_packages_not_modules():
