@@ -190,3 +190,15 @@ def test_every_subpackage_is_documented_and_exports_what_it_names(sub):
 def test_an_unknown_name_is_an_attribute_error():
     with pytest.raises(AttributeError, match="no_such_name"):
         beyondchance.no_such_name  # noqa: B018
+
+
+def test_importing_the_package_leaves_the_heavy_optional_parts_alone():
+    """``import beyondchance`` (and so the command line) loads neither scikit-learn nor pandas
+    nor matplotlib: the estimators, displays and plots import them when first used."""
+    import subprocess
+    import sys
+
+    code = ("import sys, beyondchance; "
+            "print(sorted(m for m in ('sklearn', 'pandas', 'matplotlib') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]", out.stdout

@@ -10,16 +10,29 @@
   chance (:mod:`.scorers`).
 """
 
-from ._strategies import (
-    BISECTION_OBJECTIVES,
-    STRATEGIES,
-    ThresholdChoice,
-    choose_threshold,
-    tau_interval_iterations,
-)
-from .klr import KernelLogisticRegression
 from .scorers import get_scorer, make_scorer, scorer_names
-from .threshold import PluginThresholdClassifier
+
+#: the estimators and threshold strategies, imported on first use: they subclass
+#: scikit-learn's estimators, and ``import beyondchance`` (which takes the scorers from here)
+#: should not pay for importing scikit-learn
+_LAZY = {
+    "BISECTION_OBJECTIVES": "_strategies", "STRATEGIES": "_strategies", "ThresholdChoice": "_strategies",
+    "choose_threshold": "_strategies", "tau_interval_iterations": "_strategies",
+    "KernelLogisticRegression": "klr", "PluginThresholdClassifier": "threshold",
+}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
 
 __all__ = [
     "BISECTION_OBJECTIVES",
