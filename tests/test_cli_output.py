@@ -19,6 +19,7 @@ import pytest
 from click.testing import CliRunner
 
 from beyondchance.cli import main
+from beyondchance.report import evaluate
 
 #: reference curves of the AUCs' OPS in the tests (fast on a cold cache)
 DBT = "1024"
@@ -116,7 +117,6 @@ def _title_words_shown(text: str, titles) -> None:
 
 
 def test_the_report_fits_80_columns_without_truncating(tmp_path):
-    from beyondchance.report import evaluate
     from beyondchance.report.example import scored_holdout
     from beyondchance.report.render_terminal import render_report_text
 

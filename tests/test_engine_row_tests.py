@@ -13,7 +13,7 @@ import pytest
 
 import beyondchance as bc
 from beyondchance.inference.permutation import rows as rows
-from beyondchance.report import evaluate_source
+from beyondchance.report import evaluate
 
 pytest.importorskip("duckdb")
 
@@ -71,7 +71,7 @@ def test_duckdb_probabilities_have_the_memory_pvalues(tmp_path, weighted):
     frame = _probabilities(250, 1)
     frame.to_parquet(tmp_path / "p.parquet")
     cols = ["p0", "p1", "p2"]
-    eng = _quiet(evaluate_source, str(tmp_path / "p.parquet"), y_true="y", y_score=cols, engine="duckdb",
+    eng = _quiet(evaluate, data=str(tmp_path / "p.parquet"), y_true="y", y_score=cols, engine="duckdb",
                  sample_weight="w" if weighted else None, **OPTIONS)
     mem = _quiet(bc.evaluate, frame["y"].to_numpy(), frame[cols].to_numpy(),
                  sample_weight=frame["w"].to_numpy() if weighted else None, **OPTIONS)
@@ -85,14 +85,14 @@ def test_duckdb_regression_losses_have_the_memory_pvalues(tmp_path, weighted):
     frame = _regression(300, 2)
     frame.to_csv(tmp_path / "r.csv", index=False)
     w = frame["w"].to_numpy() if weighted else None
-    eng = _quiet(evaluate_source, str(tmp_path / "r.csv"), y_true="y", y_pred="f", engine="duckdb", quantile=0.3,
+    eng = _quiet(evaluate, data=str(tmp_path / "r.csv"), y_true="y", y_pred="f", engine="duckdb", quantile=0.3,
                  sample_weight="w" if weighted else None, **OPTIONS)
     mem = _quiet(bc.evaluate, frame["y"].to_numpy(), frame["f"].to_numpy(), sample_weight=w, quantile=0.3,
                  **OPTIONS)
     _same(eng, mem, fetched=("mae", "d2_absolute_error", "pinball_loss", "d2_pinball_score"))
     assert "asymptotic" in eng["mse"].pvalue_method  # the squared error: the CLT of the moments, as in memory
     # only the squared error asked for: nothing fetched, its test from the statistics
-    eng = _quiet(evaluate_source, str(tmp_path / "r.csv"), y_true="y", y_pred="f", engine="duckdb",
+    eng = _quiet(evaluate, data=str(tmp_path / "r.csv"), y_true="y", y_pred="f", engine="duckdb",
                  sample_weight="w" if weighted else None, metrics=["mse"], **OPTIONS)
     assert eng["mse"].pvalue == pytest.approx(mem["mse"].pvalue, rel=1e-9) and "fetched" not in \
         eng["mse"].pvalue_method
@@ -103,7 +103,7 @@ def test_duckdb_weighted_binned_scores_have_the_memory_pvalues(tmp_path):
     tests the rows' own scores — memory's p-values (of the unbinned measures)."""
     frame = _binary(300, 3)
     frame.to_parquet(tmp_path / "b.parquet")
-    eng = _quiet(evaluate_source, str(tmp_path / "b.parquet"), y_true="y", y_score="s", sample_weight="w",
+    eng = _quiet(evaluate, data=str(tmp_path / "b.parquet"), y_true="y", y_score="s", sample_weight="w",
                  engine="duckdb", score_bins=20, **OPTIONS)
     mem = _quiet(bc.evaluate, frame["y"].to_numpy(), frame["s"].to_numpy(), sample_weight=frame["w"].to_numpy(),
                  **OPTIONS)
@@ -116,7 +116,7 @@ def test_duckdb_weighted_average_precision_at_200_rows_is_the_row_test(weight):
     """The weighted AP at n = 200 (the CLT of the cells is conservative there): the engine runs
     memory's Monte Carlo permutations of the rows, not the CLT."""
     frame = _binary(200, 4)
-    eng = _quiet(evaluate_source, frame, y_true="y", y_score="s", sample_weight=weight, engine="duckdb", **OPTIONS)
+    eng = _quiet(evaluate, data=frame, y_true="y", y_score="s", sample_weight=weight, engine="duckdb", **OPTIONS)
     mem = _quiet(bc.evaluate, frame["y"].to_numpy(), frame["s"].to_numpy(), sample_weight=frame[weight].to_numpy(),
                  **OPTIONS)
     _same(eng, mem)
@@ -128,7 +128,7 @@ def test_duckdb_weighted_labels_have_the_memory_pvalues():
     frame = _probabilities(300, 5)
     frame["p"] = np.where(np.random.default_rng(0).random(300) < 0.1, frame["y"], frame["p0"].rank() % 3)
     frame["p"] = frame["p"].astype(int)
-    eng = _quiet(evaluate_source, frame, y_true="y", y_pred="p", sample_weight="w", engine="duckdb", **OPTIONS)
+    eng = _quiet(evaluate, data=frame, y_true="y", y_pred="p", sample_weight="w", engine="duckdb", **OPTIONS)
     mem = _quiet(bc.evaluate, frame["y"].to_numpy(), frame["p"].to_numpy(), sample_weight=frame["w"].to_numpy(),
                  **OPTIONS)
     assert eng.task == mem.task == "multiclass-labels"
@@ -138,14 +138,14 @@ def test_duckdb_weighted_labels_have_the_memory_pvalues():
 def test_beyond_the_budget_the_engine_keeps_the_clt_or_says_the_size_limit(monkeypatch):
     monkeypatch.setattr(rows, "ROW_BUDGET", 100 * 400)  # fewer than MIN_DRAWS permutations of 400 rows
     frame = _binary(400, 6)
-    eng = _quiet(evaluate_source, frame, y_true="y", y_score="s", sample_weight="w", engine="duckdb", **OPTIONS)
+    eng = _quiet(evaluate, data=frame, y_true="y", y_score="s", sample_weight="w", engine="duckdb", **OPTIONS)
     mem = _quiet(bc.evaluate, frame["y"].to_numpy(), frame["s"].to_numpy(), sample_weight=frame["w"].to_numpy(),
                  **OPTIONS)
     for name, m in mem.metrics.items():  # weighted labels and scores: the CLT of the same cells
         assert "weighted cells" in m.pvalue_method and eng[name].pvalue_method == m.pvalue_method, name
         assert eng[name].pvalue == pytest.approx(m.pvalue, rel=1e-12), name
     probs = _probabilities(400, 7)
-    eng = _quiet(evaluate_source, probs, y_true="y", y_score=["p0", "p1", "p2"], engine="duckdb", **OPTIONS)
+    eng = _quiet(evaluate, data=probs, y_true="y", y_score=["p0", "p1", "p2"], engine="duckdb", **OPTIONS)
     assert eng["f1"].pvalue is not None  # the labeling metrics: from the statistics
     assert "CLT of the loss" in eng["log_loss"].pvalue_method  # the losses: from the engine's loss sums
     assert "CLT of the one-vs-rest AUC" in eng["roc_auc"].pvalue_method  # the ROC AUCs: the rank query
@@ -165,7 +165,7 @@ def test_a_duckdb_relation_is_fetched_in_its_scan_order():
     con = duckdb.connect()
     con.register("t", frame)
     src = get_runner("duckdb").scan_of(DuckDBRunner(con.sql("SELECT * FROM t"), connection=con))
-    eng = _quiet(evaluate_source, src, y_true="y", y_score=["p0", "p1", "p2"], sample_weight="w", **OPTIONS)
+    eng = _quiet(evaluate, data=src, y_true="y", y_score=["p0", "p1", "p2"], sample_weight="w", **OPTIONS)
     method = eng["log_loss"].pvalue_method
     assert 0 < eng["log_loss"].pvalue <= 1 and "Monte Carlo" in method and "no row order" in method, method
     con.close()
@@ -181,20 +181,20 @@ def test_a_duckdb_relation_without_its_connection_is_read():
     con = duckdb.connect()
     try:
         rel = con.from_df(frame)
-        eng = _quiet(evaluate_source, rel, y_true="y", y_score=["p0", "p1", "p2"], sample_weight="w", **OPTIONS)
+        eng = _quiet(evaluate, data=rel, y_true="y", y_score=["p0", "p1", "p2"], sample_weight="w", **OPTIONS)
     finally:
         con.close()
-    same = _quiet(evaluate_source, frame, y_true="y", y_score=["p0", "p1", "p2"], sample_weight="w", **OPTIONS)
+    same = _quiet(evaluate, data=frame, y_true="y", y_score=["p0", "p1", "p2"], sample_weight="w", **OPTIONS)
     for name, m in same.metrics.items():
         assert eng[name].value == pytest.approx(m.value, rel=1e-12), name
         assert eng[name].pvalue is not None, name
 
 
 def test_memory_engine_sources_get_the_row_tests():
-    """evaluate_source(engine='memory') (the CLI's --engine memory --score-bins): the rows are
+    """evaluate(data=engine='memory') (the CLI's --engine memory --score-bins): the rows are
     taken from the columns, memory's p-values."""
     frame = _binary(200, 9)
-    eng = _quiet(evaluate_source, frame, y_true="y", y_score="s", sample_weight="w", engine="memory", score_bins=20,
+    eng = _quiet(evaluate, data=frame, y_true="y", y_score="s", sample_weight="w", engine="memory", score_bins=20,
                  **OPTIONS)
     mem = _quiet(bc.evaluate, frame["y"].to_numpy(), frame["s"].to_numpy(), sample_weight=frame["w"].to_numpy(),
                  **OPTIONS)
@@ -227,7 +227,7 @@ def test_compare_by_groups_and_globs_fetch_each_sets_rows(tmp_path):
             assert d["pvalue_method"].endswith(FETCHED.format("duckdb")), d["pvalue_method"]
     frame.iloc[:150].to_csv(tmp_path / "part1.csv", index=False)
     frame.iloc[150:].to_csv(tmp_path / "part2.csv", index=False)
-    eng = _quiet(evaluate_source, str(tmp_path / "part*.csv"), y_true="y", y_score="s", sample_weight="w",
+    eng = _quiet(evaluate, data=str(tmp_path / "part*.csv"), y_true="y", y_score="s", sample_weight="w",
                  engine="duckdb", **OPTIONS)
     mem = _quiet(bc.evaluate, frame["y"].to_numpy(), frame["s"].to_numpy(), sample_weight=frame["w"].to_numpy(),
                  **OPTIONS)
@@ -241,9 +241,9 @@ def test_spark_probabilities_have_the_memory_pvalues(spark, tmp_path):
     cols = ["p0", "p1", "p2"]
     mem = _quiet(bc.evaluate, frame["y"].to_numpy(), frame[cols].to_numpy(), sample_weight=frame["w"].to_numpy(),
                  **OPTIONS)
-    eng = _quiet(evaluate_source, str(tmp_path / "p.parquet"), y_true="y", y_score=cols, sample_weight="w",
-                 engine="spark", spark=spark, **OPTIONS)
+    eng = _quiet(evaluate, data=str(tmp_path / "p.parquet"), y_true="y", y_score=cols, sample_weight="w",
+                 engine="spark", session=spark, **OPTIONS)
     _same(eng, mem, engine="spark")
-    eng = _quiet(evaluate_source, spark.createDataFrame(frame), y_true="y", y_score=cols, sample_weight="w",
-                 engine="spark", spark=spark, **OPTIONS)
+    eng = _quiet(evaluate, data=spark.createDataFrame(frame), y_true="y", y_score=cols, sample_weight="w",
+                 engine="spark", session=spark, **OPTIONS)
     _same(eng, mem, engine="spark")

@@ -19,6 +19,7 @@ from beyondchance import InvalidInputError, compute_statistics
 from beyondchance.measures.curves import ThresholdCounts
 from beyondchance.engines import detect_engine
 from beyondchance.statistics.sufficient import SufficientStatistics
+from beyondchance.report import evaluate
 
 REL = 1e-12
 
@@ -292,13 +293,11 @@ def assert_report_equals_rows(source, frame, task: str, weighted: bool, engine: 
     report of the rows."""
     import warnings
 
-    from beyondchance.report import evaluate, evaluate_source
-
     cols, arrays = REPORT_CASES[task]
     weight = "w" if weighted else None
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        eng = evaluate_source(source, engine=engine, sample_weight=weight, **cols, **kwargs, **(options or {}), **FAST_REPORT)
+        eng = evaluate(data=source, engine=engine, sample_weight=weight, **cols, **kwargs, **(options or {}), **FAST_REPORT)
         mem = evaluate(*(frame[c].to_numpy() for c in arrays),
                        sample_weight=None if weight is None else frame["w"].to_numpy(), **(options or {}),
                        **FAST_REPORT)
@@ -373,8 +372,8 @@ def test_report_spark_equals_rows(spark, frame):
     sdf = spark.createDataFrame(frame)
     for task in REPORT_CASES:
         for weighted in (False, True):
-            assert_report_equals_rows(sdf, frame, task, weighted, "spark", spark=spark)
-    mem = assert_report_equals_rows(sdf, frame, "regression", True, "spark", options=dict(quantile=0.25), spark=spark)
+            assert_report_equals_rows(sdf, frame, task, weighted, "spark", session=spark)
+    mem = assert_report_equals_rows(sdf, frame, "regression", True, "spark", options=dict(quantile=0.25), session=spark)
     assert {"pinball_loss", "d2_pinball_score"} <= set(mem.metrics)
 
 
@@ -448,15 +447,13 @@ def test_regression_detected_from_a_score_column_keeps_its_intervals(tmp_path):
     sums, and the intervals equal evaluate() on the rows."""
     import warnings
 
-    from beyondchance.report import evaluate, evaluate_source
-
     rng = np.random.default_rng(5)
     y = rng.normal(size=400).round(3)
     f = y + rng.normal(scale=0.5, size=400)
     pd.DataFrame({"y": y, "f": f}).to_parquet(tmp_path / "r.parquet")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        eng = evaluate_source(str(tmp_path / "r.parquet"), y_true="y", y_score="f", engine="duckdb", **FAST_REPORT)
+        eng = evaluate(data=str(tmp_path / "r.parquet"), y_true="y", y_score="f", engine="duckdb", **FAST_REPORT)
         mem = evaluate(y, f, **FAST_REPORT)
     assert eng.task == mem.task == "regression"
     for name, m in mem.metrics.items():

@@ -17,7 +17,6 @@ from hypothesis import strategies as st
 from beyondchance import InvalidInputError
 from beyondchance._validation import _frame_column, as_1d, encode_labels
 from beyondchance.report import evaluate
-from beyondchance.report.engine import evaluate_source
 
 FAST = dict(n_resamples=200, dbt_samples=1024)
 NAMES = np.array(["setosa", "versicolor", "virginica"])
@@ -106,7 +105,7 @@ def test_tables_on_the_statistics_path(multiclass):
     y, p, expected = multiclass
     frame = pd.DataFrame({"y": y, "p": p})
     for source in (frame, pl.from_pandas(frame), pa.Table.from_pandas(frame)):
-        r = _quiet(evaluate_source, source, y_true="y", y_pred="p", engine="memory", **FAST)
+        r = _quiet(evaluate, data=source, y_true="y", y_pred="p", engine="memory", **FAST)
         assert r.to_dict()["metrics"] == expected["metrics"], type(source)
         out = r.to_frame()
         assert isinstance(out, pd.DataFrame) and out.loc["f1", "value"] == pytest.approx(r["f1"].value)

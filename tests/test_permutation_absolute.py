@@ -16,6 +16,7 @@ from beyondchance.inference.permutation import absolute_error as pa
 from beyondchance.inference.permutation import rows as rows
 from beyondchance.measures.losses import PinballLoss
 from beyondchance.inference.permutation.absolute_error import AbsoluteErrorHistograms, absolute_loss_moments, absolute_loss_test
+from beyondchance.report import evaluate
 
 OPTIONS = dict(n_resamples=300, dbt_samples=256, random_state=5)
 
@@ -157,7 +158,6 @@ def test_duckdb_gives_the_memory_pvalue_beyond_the_budget(weighted, monkeypatch,
     """DuckDB (a CSV file) beyond the budget: the histograms from GROUP BY y / GROUP BY f give
     memory's p-value; the memory engine too."""
     pytest.importorskip("duckdb")
-    from beyondchance.report import evaluate_source
 
     monkeypatch.setattr(rows, "ROW_BUDGET", 100 * 600)
     frame = _frame(600, 2)
@@ -166,27 +166,26 @@ def test_duckdb_gives_the_memory_pvalue_beyond_the_budget(weighted, monkeypatch,
     w = frame["w"].to_numpy() if weighted else None
     mem = _quiet(bc.evaluate, frame["y"].to_numpy(), frame["f"].to_numpy(), sample_weight=w, quantile=0.2, **OPTIONS)
     for engine, src in (("duckdb", str(tmp_path / "r.csv")), ("memory", frame)):
-        eng = _quiet(evaluate_source, src, y_true="y", y_pred="f", engine=engine, quantile=0.2,
+        eng = _quiet(evaluate, data=src, y_true="y", y_pred="f", engine=engine, quantile=0.2,
                      sample_weight="w" if weighted else None, **OPTIONS)
         for nm in (*REGRESSION_ROWS, "mse", "r2"):
             assert mem[nm].pvalue is not None, nm
             assert eng[nm].pvalue == pytest.approx(mem[nm].pvalue, rel=1e-9), (engine, nm)
             assert eng[nm].pvalue_method == mem[nm].pvalue_method, (engine, nm)
     # only the MAE asked for (no MSE row)
-    eng = _quiet(evaluate_source, str(tmp_path / "r.csv"), y_true="y", y_pred="f", engine="duckdb",
+    eng = _quiet(evaluate, data=str(tmp_path / "r.csv"), y_true="y", y_pred="f", engine="duckdb",
                  sample_weight="w" if weighted else None, metrics=["mae"], **OPTIONS)
     assert eng["mae"].pvalue == pytest.approx(mem["mae"].pvalue, rel=1e-9)
 
 
 def test_duckdb_says_why_when_the_histograms_are_too_large(monkeypatch):
     pytest.importorskip("duckdb")
-    from beyondchance.report import evaluate_source
 
     monkeypatch.setattr(rows, "ROW_BUDGET", 100 * 400)
     monkeypatch.setattr(pa, "MAX_HISTOGRAM_VALUES", 100)
     frame = _frame(400, 3)
     for metrics in (None, ["mae", "pinball_loss"]):
-        eng = _quiet(evaluate_source, frame, y_true="y", y_pred="f", engine="duckdb", sample_weight="w", quantile=0.5,
+        eng = _quiet(evaluate, data=frame, y_true="y", y_pred="f", engine="duckdb", sample_weight="w", quantile=0.5,
                      metrics=metrics, **OPTIONS)
         for nm in ("mae", "pinball_loss"):
             assert eng[nm].pvalue is None
@@ -196,13 +195,12 @@ def test_duckdb_says_why_when_the_histograms_are_too_large(monkeypatch):
 
 
 def test_spark_gives_the_memory_pvalue_beyond_the_budget(spark, monkeypatch):
-    from beyondchance.report import evaluate_source
 
     monkeypatch.setattr(rows, "ROW_BUDGET", 100 * 400)
     frame = _frame(400, 4)
     mem = _quiet(bc.evaluate, frame["y"].to_numpy(), frame["f"].to_numpy(), sample_weight=frame["w"].to_numpy(),
                  quantile=0.9, **OPTIONS)
-    eng = _quiet(evaluate_source, spark.createDataFrame(frame), y_true="y", y_pred="f", engine="spark", spark=spark,
+    eng = _quiet(evaluate, data=spark.createDataFrame(frame), y_true="y", y_pred="f", engine="spark", session=spark,
                  sample_weight="w", quantile=0.9, **OPTIONS)
     for nm in REGRESSION_ROWS:
         assert "CLT of the loss sum" in mem[nm].pvalue_method

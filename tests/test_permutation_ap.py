@@ -18,6 +18,7 @@ from beyondchance.inference.permutation.average_precision import (
     column_bins,
 )
 from beyondchance.inference.permutation.rows import probabilities_statistic, row_permutation_tests
+from beyondchance.report import evaluate
 from test_permutation_auc import _frame, _reports
 from test_permutation_loss import _weak_probabilities
 
@@ -131,7 +132,6 @@ def test_report_beyond_the_budget_gets_the_pvalue(weight, monkeypatch):
     import warnings
 
     import beyondchance.inference.permutation.rows as rows
-    from beyondchance.report import evaluate
 
     monkeypatch.setattr(rows, "ROW_BUDGET", 100 * 3000)
     frame = _frame(3000, 4)

@@ -12,6 +12,7 @@ import pytest
 from beyondchance._warnings import InvalidInputError
 from beyondchance.inference.permutation.auc import AUC_NAMES, PermutationAUCSums, mid_rank_fractions
 from beyondchance.inference.permutation.rows import probabilities_statistic, row_permutation_tests
+from beyondchance.report import evaluate
 from test_permutation_loss import _weak_probabilities, quick_rejection_rate
 
 NAMES = AUC_NAMES
@@ -114,13 +115,11 @@ def _frame(n, seed):
 def _reports(frame, engine, spark=None, **options):
     import warnings
 
-    from beyondchance.report import evaluate, evaluate_source
-
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         src = frame if spark is None else spark.createDataFrame(frame)
-        eng = evaluate_source(src, y_true="y", y_score=["p0", "p1", "p2"], engine=engine, n_resamples=300,
-                              random_state=7, spark=spark, **options)
+        eng = evaluate(data=src, y_true="y", y_score=["p0", "p1", "p2"], engine=engine, n_resamples=300,
+                              random_state=7, session=spark, **options)
         weight = options.get("sample_weight")
         mem = evaluate(frame["y"].to_numpy(), frame[["p0", "p1", "p2"]].to_numpy(), n_resamples=300,
                        random_state=7, sample_weight=None if weight is None else frame[weight].to_numpy())

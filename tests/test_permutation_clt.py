@@ -17,6 +17,7 @@ import beyondchance.inference.permutation.rows as rows
 from beyondchance.engines import compute_statistics
 from beyondchance.inference.permutation.clt import CLT_METHOD, PermutationCells, clt_tests_of_labels, clt_tests_of_scores
 from beyondchance.inference.permutation.rows import binary_statistic, multiclass_statistic, row_permutation_tests
+from beyondchance.report import evaluate
 
 LOSSES = ("log_loss", "brier")
 
@@ -145,13 +146,11 @@ CASES = {"binary-scores": (dict(y_true="y", y_score="s"), ("y", "s")),
 def _reports(frame, engine, task, spark=None, **options):
     import warnings
 
-    from beyondchance.report import evaluate, evaluate_source
-
     cols, arrays = CASES[task]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        eng = evaluate_source(frame if spark is None else spark.createDataFrame(frame), sample_weight="w", engine=engine,
-                              n_resamples=300, dbt_samples=256, random_state=7, spark=spark, **cols, **options)
+        eng = evaluate(data=frame if spark is None else spark.createDataFrame(frame), sample_weight="w", engine=engine,
+                              n_resamples=300, dbt_samples=256, random_state=7, session=spark, **cols, **options)
         mem = evaluate(*(frame[c].to_numpy() for c in arrays), sample_weight=frame["w"].to_numpy(),
                        n_resamples=300, dbt_samples=256, random_state=7, **options)
     return eng, mem

@@ -11,6 +11,7 @@ import pytest
 from beyondchance._warnings import InvalidInputError
 from beyondchance.measures.losses import get_loss
 from beyondchance.inference.permutation.loss import PermutationLossSums, class_losses
+from beyondchance.report import evaluate
 
 
 def _loss_sum(loss: str, codes: np.ndarray, proba: np.ndarray, w: np.ndarray) -> float:
@@ -176,13 +177,11 @@ def test_many_classes_have_no_sums():
 def _reports(frame, engine, spark=None, proba=("p0", "p1", "p2"), **options):
     import warnings
 
-    from beyondchance.report import evaluate, evaluate_source
-
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         src = frame if spark is None else spark.createDataFrame(frame)
-        eng = evaluate_source(src, y_true="y", y_score=list(proba), engine=engine, n_resamples=300,
-                              random_state=7, spark=spark, **options)
+        eng = evaluate(data=src, y_true="y", y_score=list(proba), engine=engine, n_resamples=300,
+                              random_state=7, session=spark, **options)
         weight = options.get("sample_weight")
         mem = evaluate(frame["y"].to_numpy(), frame[list(proba)].to_numpy(), n_resamples=300, random_state=7,
                        sample_weight=None if weight is None else frame[weight].to_numpy())
@@ -218,13 +217,12 @@ def test_duckdb_weighted_binned_scores_get_the_loss_test(monkeypatch):
     import warnings
 
     import beyondchance.inference.permutation.rows as rows
-    from beyondchance.report import evaluate_source
 
     monkeypatch.setattr(rows, "ROW_BUDGET", 100 * 2000)
     frame = _frame(2000, 5)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        r = evaluate_source(frame, y_true="yb", y_score="p0", sample_weight="w", engine="duckdb", n_resamples=300,
+        r = evaluate(data=frame, y_true="yb", y_score="p0", sample_weight="w", engine="duckdb", n_resamples=300,
                             score_bins=100)
     sums = PermutationLossSums.of_scores(frame["yb"].to_numpy() == 1, frame["p0"].to_numpy(), frame["w"].to_numpy())
     for nm in ("log_loss", "brier"):  # the row shows the loss of the binned scores; the test is the exact loss's

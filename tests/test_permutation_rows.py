@@ -27,6 +27,7 @@ from beyondchance.inference.permutation.rows import (
     squared_loss_test,
     squared_loss_test_of_moments,
 )
+from beyondchance.report import evaluate
 
 
 def observed(statistic, n):
@@ -211,13 +212,12 @@ def test_engine_rows_say_why_there_is_no_p_value(monkeypatch):
     """Beyond the row-draw budget an engine fetches no rows: the rows whose test permutes them
     say the size limit (within it they have memory's p-value: tests/test_engine_row_tests.py)."""
     pytest.importorskip("duckdb")
-    from beyondchance.report import evaluate_source
 
     monkeypatch.setattr(rows, "ROW_BUDGET", 100 * 200)  # fewer than MIN_DRAWS permutations of 200 rows
     rng = np.random.default_rng(6)
     n = 200
     frame = pd.DataFrame({"y": rng.normal(size=n), "p": rng.normal(size=n)})
-    r = evaluate_source(frame, y_true="y", y_score="p", engine="duckdb", n_resamples=200, task="regression")
+    r = evaluate(data=frame, y_true="y", y_score="p", engine="duckdb", n_resamples=200, task="regression")
     mem = bc.evaluate(frame["y"], frame["p"], n_resamples=200)
     for name in ("mse", "r2"):  # unweighted: the squared error's test from the moments, as in memory
         assert abs(r[name].pvalue - mem[name].pvalue) < 1e-9 and "asymptotic" in r[name].pvalue_method
@@ -226,7 +226,7 @@ def test_engine_rows_say_why_there_is_no_p_value(monkeypatch):
             r[name].pvalue_method
         assert r[name].pvalue_method == mem[name].pvalue_method
     frame["w"] = rng.exponential(size=n)
-    r = evaluate_source(frame, y_true="y", y_score="p", sample_weight="w", engine="duckdb", n_resamples=200,
+    r = evaluate(data=frame, y_true="y", y_score="p", sample_weight="w", engine="duckdb", n_resamples=200,
                         task="regression")
     mem = bc.evaluate(frame["y"], frame["p"], sample_weight=frame["w"], n_resamples=200)
     for name in ("mse", "r2"):  # weighted: the squared error's CLT from the engine's sums (SquaredErrorSums)
@@ -234,7 +234,7 @@ def test_engine_rows_say_why_there_is_no_p_value(monkeypatch):
     assert r["mae"].pvalue == pytest.approx(mem["mae"].pvalue, rel=1e-9)  # weighted: the same
     P = rng.dirichlet(np.ones(3), n)
     c = pd.DataFrame({"y": rng.integers(0, 3, n), **{f"p{j}": P[:, j] for j in range(3)}})
-    r = evaluate_source(c, y_true="y", y_score=["p0", "p1", "p2"], engine="duckdb", n_resamples=200)
+    r = evaluate(data=c, y_true="y", y_score=["p0", "p1", "p2"], engine="duckdb", n_resamples=200)
     assert r["f1"].pvalue is not None  # the labeling metrics from the statistics
     assert "CLT of the one-vs-rest AUC" in r["roc_auc"].pvalue_method  # the AUCs' CLT (tests/test_permutation_auc.py)
     assert "one-vs-rest tables" in r["pr_auc"].pvalue_method  # the APs' CLT (tests/test_permutation_ap.py)

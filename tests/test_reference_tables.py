@@ -19,6 +19,7 @@ from beyondchance.experiments.paper_values_ops import TABLE4, TABLE6_7
 from beyondchance.outperformance import scoring, shipped
 from beyondchance.outperformance.curves import DEFAULT_LEVELS
 from beyondchance.outperformance.dbt import clear_reference_cache
+from beyondchance.report import evaluate
 
 ops = scoring.scoring_outperformance_score
 
@@ -103,7 +104,6 @@ def test_paper_table_6_7_pr_auc_ops_unchanged():
 
 
 def test_no_monte_carlo_with_an_empty_cache(tmp_path, monkeypatch):
-    from beyondchance.report import evaluate
 
     monkeypatch.setenv("BEYONDCHANCE_CACHE_DIR", str(tmp_path))
     clear_reference_cache(disk=False)

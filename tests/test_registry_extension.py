@@ -37,6 +37,7 @@ import beyondchance as bc
 import test_common as common
 from beyondchance import ConfusionMatrix
 from beyondchance.measures.registry import ALIASES, METRICS, LabelingMetric, get_metric
+from beyondchance.report import evaluate
 
 #: the seed of every bootstrap and permutation draw here (printed by the tests that draw)
 SEED = 20261127
@@ -255,15 +256,14 @@ def test_the_comparison_decomposes_the_toy(toy):
 @pytest.mark.parametrize("weighted", [False, True], ids=["unweighted", "weighted"])
 @pytest.mark.parametrize("engine", ["memory", "duckdb", "spark"])
 def test_every_engine_gives_memorys_toy_row(toy, files, engine, weighted, request):
-    from beyondchance.report import evaluate_source
 
     print(f"seed {SEED}, {N_RESAMPLES} resamples")
     spark = request.getfixturevalue("spark") if engine == "spark" else None
     source = dict(files["frame"]) if engine == "memory" else str(files["parquet"])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        eng = evaluate_source(source, y_true="y", y_pred="p", sample_weight="w" if weighted else None, engine=engine,
-                              spark=spark, metrics=["toy"], **FAST)
+        eng = evaluate(data=source, y_true="y", y_pred="p", sample_weight="w" if weighted else None, engine=engine,
+                              session=spark, metrics=["toy"], **FAST)
     mem = _evaluate(weighted).metrics["toy"]
     assert eng.engine == engine and list(eng.metrics) == ["toy"]
     row = eng.metrics["toy"]

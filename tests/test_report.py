@@ -26,7 +26,7 @@ from beyondchance import (
 from beyondchance.measures import weighted_quantile
 from beyondchance.measures.curves import threshold_counts
 from beyondchance.datasets import load_keel
-from beyondchance.report import compare, detect_task, evaluate, evaluate_counts
+from beyondchance.report import compare, detect_task, evaluate
 from beyondchance.measures.binary_scores import (
     ScoreCells,
     compress_counts,
@@ -495,10 +495,9 @@ def test_any_registry_metric_on_request():
     # FDR's undefined classes (never predicted) are left out of the macro average, not counted as 0 (the best)
     assert r3["fdr"].baseline == pytest.approx(1 - np.bincount(y3).max() / 800)
     assert any("left out of the macro average" in note for note in r3.notes)
-    from beyondchance.report import evaluate_source
 
     frame = {"y": y, "p": p}
-    e = evaluate_source(frame, y_true="y", y_pred="p", engine="duckdb", metrics=["jaccard", "fdr"], n_resamples=200)
+    e = evaluate(data=frame, y_true="y", y_pred="p", engine="duckdb", metrics=["jaccard", "fdr"], n_resamples=200)
     for name in ("jaccard", "fdr"):
         assert e[name].value == pytest.approx(r[name].value, abs=1e-12)
         assert (e[name].ci.low, e[name].ci.high) == pytest.approx((r[name].ci.low, r[name].ci.high), abs=1e-12)
@@ -657,7 +656,7 @@ def test_report_from_merged_counts_equals_report_from_rows(credit):
         merged = merged + threshold_counts(yb[c], s[c])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        a = evaluate_counts(merged, positive_label="Yes", negative_label="No", n_resamples=300, dbt_samples=DBT)
+        a = evaluate(data=merged, labels=("No", "Yes"), n_resamples=300, dbt_samples=DBT)
         b = evaluate(y, s, n_resamples=300, dbt_samples=DBT)
     assert list(a.metrics) == list(b.metrics)
     for name in b.metrics:

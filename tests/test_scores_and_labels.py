@@ -15,7 +15,6 @@ import pytest
 
 from beyondchance import InvalidInputError
 from beyondchance.report import evaluate
-from beyondchance.report.engine import evaluate_source
 
 FAST = dict(n_resamples=200, dbt_samples=1024, random_state=1)
 SCORING = ("roc_auc", "pr_auc", "lift_auc", "log_loss", "brier")
@@ -103,13 +102,13 @@ def test_every_engine_gives_the_same_report(data, weighted):
     frame = pd.DataFrame({"y": y, "s": s, "p": p, "w": w})
     mem = _quiet(evaluate, y, s, y_pred=p, sample_weight=w if weighted else None, **FAST)
     for engine, source in (("duckdb", frame), ("memory", {c: frame[c].to_numpy() for c in frame})):
-        e = _quiet(evaluate_source, source, y_true="y", y_score="s", y_pred="p", sample_weight="w" if weighted else None,
+        e = _quiet(evaluate, data=source, y_true="y", y_score="s", y_pred="p", sample_weight="w" if weighted else None,
                    engine=engine, **FAST)
         assert e.task == "binary-scores" and e.threshold is None and e.threshold_reason == mem.threshold_reason
         _same(e, mem, list(mem.metrics))
         pd.testing.assert_frame_equal(e.per_class.to_frame(), mem.per_class.to_frame())
     with pytest.raises(InvalidInputError, match="one score column"):
-        evaluate_source(frame, y_true="y", y_score=["s", "s"], y_pred="p", engine="duckdb")
+        evaluate(data=frame, y_true="y", y_score=["s", "s"], y_pred="p", engine="duckdb")
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess:
@@ -150,7 +149,7 @@ def test_spark_gives_the_same_report(spark, data):
     sdf = spark.createDataFrame(frame)
     # weighted: the labels' grouped bootstrap and the score units too (unweighted runs on DuckDB above)
     mem = _quiet(evaluate, y, s, y_pred=p, sample_weight=w, **FAST)
-    e = _quiet(evaluate_source, sdf, y_true="y", y_score="s", y_pred="p", sample_weight="w", engine="spark", spark=spark,
+    e = _quiet(evaluate, data=sdf, y_true="y", y_score="s", y_pred="p", sample_weight="w", engine="spark", session=spark,
                **FAST)
     assert e.task == "binary-scores" and e.threshold is None
     _same(e, mem, list(mem.metrics))

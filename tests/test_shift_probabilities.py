@@ -20,6 +20,7 @@ import beyondchance as bc
 from beyondchance.monitoring.decomposition_multiclass import decompose_distributions
 from beyondchance.monitoring.probabilities import (DECOMPOSABLE_PROBABILITIES, ProbabilityStatistics,
                                               metrics_at_probabilities)
+from beyondchance.report import compare
 
 NAMES = list(DECOMPOSABLE_PROBABILITIES)
 
@@ -213,15 +214,13 @@ def test_engines_decompose_as_memory():
     the same values, expected values and intervals."""
     import pandas as pd
 
-    from beyondchance.report.engine import compare_sources
-
     y, P = _rows(600, [0.5, 0.3, 0.2], seed=11)
     w = np.random.default_rng(15).random(y.size) + 0.5
     parts = (("a", slice(0, 300)), ("b", slice(300, 600)))
     frames = {name: pd.DataFrame({"y": y[s], "p0": P[s, 0], "p1": P[s, 1], "p2": P[s, 2], "w": w[s]})
               for name, s in parts}
     kw = dict(n_resamples=100, dbt_samples=1024, random_state=3)
-    eng = compare_sources(frames, y_true="y", y_score=["p0", "p1", "p2"], sample_weight="w", engine="duckdb", **kw)
+    eng = compare(frames, y_true="y", y_score=["p0", "p1", "p2"], sample_weight="w", engine="duckdb", **kw)
     mem = bc.compare({name: (y[s], P[s], w[s]) for name, s in parts}, **kw)
     for m in NAMES:
         a, b = mem.change("b", m), eng.change("b", m)

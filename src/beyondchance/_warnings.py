@@ -18,6 +18,7 @@ __all__ = [
     "InvalidInputError",
     "UndefinedMeasureError",
     "warn_undefined",
+    "caller_stacklevel",
 ]
 
 
@@ -42,3 +43,16 @@ def warn_undefined(message: str, *, strict: bool = False, stacklevel: int = 3) -
     if strict:
         raise UndefinedMeasureError(message)
     warnings.warn(message, UndefinedMeasureWarning, stacklevel=stacklevel)
+
+
+def caller_stacklevel() -> int:
+    """The ``stacklevel`` of :func:`warnings.warn` that names the first frame outside this
+    package (the user's call), however deep inside the package the warning is raised."""
+    import os
+    import sys
+
+    package = os.path.dirname(os.path.abspath(__file__))
+    frame, level = sys._getframe(1), 1
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(package + os.sep):
+        frame, level = frame.f_back, level + 1
+    return level

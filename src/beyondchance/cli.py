@@ -351,7 +351,7 @@ def _engine_source(file: str, engine: str) -> str:
 
 
 def _engine_kwargs(opts: dict[str, Any], y_true_sample: Any = None) -> dict[str, Any]:
-    """Options of :func:`beyondchance.report.engine.evaluate_source` from the command line."""
+    """Options of :func:`beyondchance.report.evaluate` with ``data=`` from the command line."""
     labels = _split(opts["labels"])
     if labels is not None and y_true_sample is not None:
         labels = _coerce_labels(labels, y_true_sample)
@@ -395,7 +395,6 @@ def _evaluate_file(file: str, opts: dict[str, Any], progress: Any) -> Any:
         result = evaluate(y_true, y, y_pred=cols[given] if given else None, sample_weight=w, name=name,
                           progress=progress, strict=True, **_eval_kwargs(opts, y_true))
         return dataclasses.replace(result, engine=runner.name)
-    from .report.engine import evaluate_source
 
     sample = None
     if not runner.reads_files:
@@ -404,8 +403,8 @@ def _evaluate_file(file: str, opts: dict[str, Any], progress: Any) -> Any:
     else:
         source = _engine_source(file, engine)
     session = runner.session(opts)
-    return evaluate_source(source, engine=engine, spark=session, name=name, progress=progress, strict=True,
-                           **_engine_kwargs(opts, sample))
+    return evaluate(data=source, engine=engine, session=session, name=name, progress=progress, strict=True,
+                    **_engine_kwargs(opts, sample))
 
 
 # ======================================================================================
@@ -623,9 +622,9 @@ def _natural_order(values: Any) -> list[int]:
 
 def _compare_engine(files: tuple[str, ...], by: str | None, reference: str | None, opts: dict[str, Any],
                     progress: Any) -> Any:
-    """``compare`` through :func:`beyondchance.report.engine.compare_sources`."""
+    """``compare`` of FILEs aggregated by an engine (:func:`beyondchance.report.compare` with ``y_true=``)."""
     from .engines import get_runner
-    from .report.engine import compare_sources
+    from .report import compare
 
     engine = opts["engine"]
     runner = get_runner(engine)
@@ -645,8 +644,8 @@ def _compare_engine(files: tuple[str, ...], by: str | None, reference: str | Non
             sample = s if sample is None and s is not None else sample
         else:
             sources[name] = _engine_source(f, engine)
-    return compare_sources(sources, engine=engine, spark=session, reference=reference, progress=progress,
-                           strict=True, **_engine_kwargs(opts, sample))
+    return compare(sources, engine=engine, session=session, reference=reference, progress=progress,
+                   strict=True, **_engine_kwargs(opts, sample))
 
 
 def _compare_engine_by(file: str, by: str, reference: str | None, opts: dict[str, Any], progress: Any,
@@ -654,7 +653,7 @@ def _compare_engine_by(file: str, by: str, reference: str | None, opts: dict[str
     """``compare FILE --by COL`` on an engine: the file read once, each group a source of its own
     rows inside the engine (:mod:`beyondchance.engines.groups`); groups in their natural order."""
     from .engines import engine_names, get_runner
-    from .report.engine import compare_sources
+    from .report import compare
 
     engine = opts["engine"]
     runner = get_runner(engine)
@@ -676,8 +675,8 @@ def _compare_engine_by(file: str, by: str, reference: str | None, opts: dict[str
             g = split.groups[i]
             window = _group_is_window(by, g.value, g.n_rows - g.n_labelled, g.n_rows, opts["y_true"], pred_cols)
             sources[str(g.value)] = split.scan(g, labelled=not window, name=str(g.value))
-        return compare_sources(sources, engine=engine, spark=session, reference=reference, progress=progress,
-                               strict=True, **_engine_kwargs(opts))
+        return compare(sources, engine=engine, session=session, reference=reference, progress=progress,
+                       strict=True, **_engine_kwargs(opts))
     finally:
         split.close()
 

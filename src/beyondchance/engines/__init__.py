@@ -37,7 +37,7 @@ __all__ = ["compute_statistics", "compute_group_totals", "ENGINES", "detect_engi
 
 #: the engines that come with the library (:func:`engine_names`: every registered engine)
 ENGINES: tuple[str, ...] = BUILTIN_ENGINES
-#: the default engine of a report from a source (:func:`beyondchance.report.evaluate_source`)
+#: the default engine of a report from a source (:func:`beyondchance.report.evaluate` with ``data=``)
 SOURCE_ENGINE = "duckdb"
 Engine = Literal["auto", "memory", "duckdb", "spark"]
 

@@ -10,14 +10,14 @@ Imports run downward only: the rows (:mod:`.formatting`, :mod:`.metric_rows`), t
 statistics of a row (:mod:`.intervals`, :mod:`.pvalues`, :mod:`.per_class`, :mod:`.tasks`),
 the gates and the renderers (functions of a report), then the :class:`Report` type
 (:mod:`.report`, whose conveniences call them), then what builds reports
-(:mod:`.assemble`, :mod:`.evaluate`, :mod:`.compare`, :mod:`.engine`).
+(:mod:`.assemble`, :mod:`.task_statistics` — the one road from a task's statistics to a
+report — :mod:`.scan`, :mod:`.evaluate`, :mod:`.compare`).
 """
 
 from ..measures.task_metrics import TASKS, metrics_for_task
 from .compare import Change, Comparison, compare, compare_reports
 from .detect import detect_task
-from .engine import compare_sources, evaluate_source
-from .evaluate import evaluate, evaluate_counts
+from .evaluate import evaluate
 from .metric_rows import MetricCI, MetricResult
 from .model_comparison import ModelComparison, ModelDifference, compare_models
 from .gates import CheckResult, RequirementResult
@@ -41,10 +41,7 @@ __all__ = [
     "Report",
     "compare",
     "compare_reports",
-    "compare_sources",
-    "evaluate_source",
     "detect_task",
     "evaluate",
-    "evaluate_counts",
     "metrics_for_task",
 ]

@@ -10,7 +10,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from .._validation import check_n_resamples, check_positive_int, check_unit_interval
-from .._warnings import BeyondChanceWarning, InvalidInputError, UndefinedMeasureWarning
+from .._warnings import BeyondChanceWarning, InvalidInputError, UndefinedMeasureWarning, caller_stacklevel
 from ..measures.confusion import ConfusionMatrix
 from ..measures.registry import METRICS, get_metric
 from ..measures.task_metrics import _SCORING
@@ -77,7 +77,7 @@ def _run(
         dbt_samples=dbt_samples,
     )
     for note in collector.notes:
-        warnings.warn(note, UndefinedMeasureWarning, stacklevel=3)
+        warnings.warn(note, UndefinedMeasureWarning, stacklevel=caller_stacklevel())
     return result
 
 

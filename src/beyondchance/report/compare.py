@@ -40,6 +40,9 @@ import numpy as np
 from .._validation import _check_label_values, as_1d, as_float, check_sample_weight, encode_labels
 from .._warnings import InvalidInputError
 from ..monitoring.label_free import LabelFreeEstimate
+from ..engines import SOURCE_ENGINE
+from ..measures.curves import ThresholdCounts
+from ..statistics.sufficient import BinnedScoreCounts, LabelCounts
 from ..statistics.values import ValueHistogram
 from ..monitoring.probabilities import ProbabilityStatistics
 from ..monitoring.decomposition import (DECOMPOSABLE, ClassifierChange, ClassifierTest, Decomposition, SetStatistics, check_reference,
@@ -53,7 +56,10 @@ from .render_markdown import comparison_markdown
 from .render_terminal import render_comparison_text
 from .report import Report
 from .detect import _resolve_positive, check_inputs, detect_task
+from .engine_rows import RowSource
 from .evaluate import evaluate
+from .scan import _as_source, _column_names, _prepare, _scan_replicates, _scan_scores
+from .task_statistics import TaskStatistics, report_from_statistics
 from .tasks.binary_scores import _threshold_choice
 
 __all__ = ["Comparison", "Change", "compare"]
@@ -264,8 +270,16 @@ def _as_sets(test_sets: Any) -> list[tuple[str, Any, Any, Any]]:
 
 
 def compare(
-    test_sets: Mapping[str, tuple] | Sequence[tuple],
+    test_sets: Mapping[str, Any] | Sequence[tuple],
     *,
+    y_true: str | None = None,
+    y_score: str | Sequence[str] = (),
+    y_pred: str | None = None,
+    sample_weight: str | None = None,
+    engine: str | None = None,
+    score_bins: int | None = None,
+    session: Any = None,
+    delimiter: str | None = None,
     reference: str | None = None,
     task: str | None = None,
     pos_label: Any = None,
@@ -281,7 +295,13 @@ def compare(
     test_sets : mapping name -> (y_true, y_score) or (y_true, y_score, sample_weight), or a
         sequence of (name, y_true, y_score[, sample_weight]).  ``y_true=None`` marks a window
         without labels (binary scores): its prevalence is estimated from its scores and
-        every metric projected there (:func:`~beyondchance.estimate_performance`)
+        every metric projected there (:func:`~beyondchance.estimate_performance`).  With
+        ``y_true`` given (a column name): a mapping name -> table or files, each read as
+        ``data=`` of :func:`~beyondchance.evaluate` is; a source without the ``y_true``
+        column is a window without labels
+    y_true, y_score, y_pred, sample_weight, engine, score_bins, session, delimiter : optional
+        The column names and the engine of tables or files, as in
+        :func:`~beyondchance.evaluate` with ``data=``
     reference : the test set the others are compared with (default: the first with labels)
     task, pos_label, threshold, metrics : as in :func:`~beyondchance.evaluate`,
         resolved once for all sets (the task and positive class from the first set /
@@ -303,6 +323,18 @@ def compare(
         Kolmogorov–Smirnov test of a shift of the target (``target_shifts``), stated and
         not attributed.
     """
+    if y_true is not None:
+        if not isinstance(test_sets, Mapping):
+            raise InvalidInputError("with y_true naming a column, test_sets maps each name to a table or files")
+        return _compare_sources(test_sets, y_true=y_true, y_score=y_score, y_pred=y_pred,
+                                sample_weight=sample_weight, engine=engine, score_bins=score_bins, session=session,
+                                delimiter=delimiter, reference=reference, task=task, pos_label=pos_label,
+                                threshold=threshold, metrics=metrics, progress=progress, **options)
+    for option, value in (("y_score", y_score or None), ("y_pred", y_pred), ("sample_weight", sample_weight),
+                          ("engine", engine), ("score_bins", score_bins), ("session", session), ("delimiter", delimiter)):
+        if value is not None:
+            raise InvalidInputError(f"{option} applies to test sets that are tables or files: give y_true as the "
+                                    "name of their label column")
     items = _as_sets(test_sets)
     windows = [it for it in items if it[1] is None]
     items = [it for it in items if it[1] is not None]
@@ -767,3 +799,145 @@ def _verdict(reports: list[Report], ref: Report, focus: str | None, changes: lis
     if not moved and not same and len(reports) > 1:
         lines.append(f"Confidence intervals are off: changes of OPS({title}) are not tested.")
     return tuple(lines)
+
+
+def _compare_sources(
+    sources: Mapping[str, Any],
+    *,
+    y_true: str,
+    y_score: str | Sequence[str] = (),
+    y_pred: str | None = None,
+    sample_weight: str | None = None,
+    engine: str | None = None,
+    score_bins: int | None = None,
+    session: Any = None,
+    delimiter: str | None = None,
+    reference: str | None = None,
+    task: str | None = None,
+    pos_label: Any = None,
+    threshold: float | None = None,
+    labels: Any = None,
+    metrics: Sequence[str] | None = None,
+    progress: Callable[[str], None] | None = None,
+    **options: Any,
+):
+    """:func:`compare` of tables or files scanned by an engine (``compare(sources, y_true="label", …)``).
+
+    The task comes from the first source; the positive class from the pooled label
+    counts and the default threshold from every set's score range, as for arrays.  A
+    source without the ``y_true`` column (binary scores: one ``y_score`` column) is a
+    window whose labels have not arrived: the engine aggregates its exact score histogram
+    (one ``GROUP BY score``), and its prevalence and metrics are estimated under label
+    shift from that and the reference's statistics
+    (:func:`~beyondchance.monitoring.label_free.estimate_from_statistics`) — the same numbers on
+    every engine.
+    """
+    y_true, y_score = _column_names(y_true, y_score, y_pred, sample_weight)
+    engine = SOURCE_ENGINE if engine is None else engine
+    ci = bool(options.get("ci", True))
+    quantile = options.pop("quantile", None)  # of every set's scan (the rows follow from it)
+    names = list(sources)
+    step = progress or (lambda message: None)
+    prepared: list[tuple[str, Any, TaskStatistics]] = []
+    windows: list[tuple[str, Any, int]] = []  # (name, score histogram, rows) of the sources without labels
+    no_labels: list[str] = []  # why each of those has none (the column not found, with the columns it has)
+    opened: list[Any] = []
+    try:
+        for nm in names:
+            step(f"scanning {nm} ({engine})")
+            src = _as_source(sources[nm], engine, session, nm, delimiter)
+            opened.append(src)
+            try:
+                p = _prepare(src, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=sample_weight,
+                             task=task if not prepared else prepared[0][2].task, labels=labels, score_bins=score_bins,
+                             ci=ci, quantile=quantile)
+            except InvalidInputError as exc:
+                if not (f"column {y_true!r} not found" in str(exc) and len(y_score) == 1 and y_pred is None):
+                    raise InvalidInputError(f"test set {nm!r}: {exc}") from None
+                no_labels.append(str(exc))
+                step(f"aggregating the scores of {nm} ({engine}; no labels)")
+                try:
+                    windows.append((nm, *src.score_histogram(y_score=y_score[0], weight=sample_weight)))
+                except InvalidInputError as exc2:
+                    raise InvalidInputError(f"test set {nm!r} (no labels): {exc2}") from None
+                continue
+            prepared.append((nm, src, p))
+        if not prepared:
+            raise InvalidInputError(f"compare needs a test set with labels as the reference, and none has the "
+                                    f"column {y_true!r}: {no_labels[0]}")
+        labelled = [nm for nm, _, _ in prepared]
+        if reference is not None and reference not in labelled:
+            known = labelled + [f"{nm} (no labels)" for nm, _, _ in windows]
+            raise InvalidInputError(f"reference {reference!r} is not a test set with labels; test sets: "
+                                    f"{', '.join(known)}")
+        first = prepared[0][2]
+        detected = (first.task, first.reason) if first.source == "detected" else None
+        assumed = None
+        for _, _, p in prepared:  # as compare(): the task is resolved once, then given to every set
+            p.source, p.reason = "given", "given"
+        pos = None
+        if first.task.startswith("binary"):
+            pooled = LabelCounts(prepared[0][2].classes, prepared[0][2].counts0)
+            for _, _, p in prepared[1:]:
+                pooled = pooled.merge(LabelCounts(p.classes, p.counts0))
+            pl = pos_label if pos_label is not None else _resolve_positive(pooled.labels, pooled.counts, None)[0]
+            for nm, src, p in prepared:
+                try:
+                    resolved = _resolve_positive(p.classes, p.counts0, pl)
+                except InvalidInputError as exc:
+                    raise InvalidInputError(f"test set {nm!r}: {exc}") from None
+                if first.task == "binary-scores":
+                    step(f"aggregating the scores of {nm} ({engine})")
+                    _scan_scores(src, p, y_true=y_true, y_score=y_score[0], weight=sample_weight, pos=resolved[0],
+                                 score_bins=score_bins)
+            pos_label = pl
+            if first.task == "binary-scores" and threshold is None and y_pred is None:
+                ranges = []
+                for _, _, p in prepared:
+                    tc = p.stats.threshold_counts() if isinstance(p.stats, BinnedScoreCounts) else p.stats
+                    assert isinstance(tc, ThresholdCounts)
+                    if tc.thresholds.size:
+                        ranges.append((float(tc.thresholds[-1]), float(tc.thresholds[0])))
+                ranges = ranges or [(0.0, 0.0)]
+                assumed = _threshold_choice(None, min(r[0] for r in ranges), max(r[1] for r in ranges))
+                threshold = assumed[0]
+        if ci:
+            for nm, src, p in prepared:
+                step(f"summing the bootstrap groups of {nm} ({engine})")
+                pos = _resolve_positive(p.classes, p.counts0, pos_label) if p.task == "binary-scores" else None
+                try:
+                    _scan_replicates(src, p, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=sample_weight,
+                                     labels=labels, seed=options.get("random_state", 0), threshold=threshold,
+                                     pos=pos, score_bins=score_bins)
+                except InvalidInputError as exc:
+                    raise InvalidInputError(f"test set {nm!r}: {exc}") from None
+                p.row_source = RowSource(src, p, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=sample_weight,
+                                         labels=labels, score_bins=score_bins)
+        probabilities = None  # for the decomposition of the AUCs and losses of class probabilities
+        if first.task == "multiclass-probabilities":
+            probabilities = {}
+            for nm, src, p in prepared:
+                step(f"aggregating the class scores of {nm} ({engine})")
+                probabilities[nm] = src.probability_statistics(
+                    y_true=y_true, proba=list(y_score), weight=sample_weight,
+                    classes=p.classes if labels is None else labels, normalize=bool(options.get("normalize", False)),
+                    score_bins=score_bins, seed=groups_seed(options.get("random_state", 0)))
+            if any(v is None for v in probabilities.values()):
+                probabilities = None
+        reports = []  # built while the sources are open: their row permutation tests fetch the rows
+        for nm, src, p in prepared:
+            step(f"evaluating {nm}")
+            try:
+                reports.append(report_from_statistics(p, engine=src.engine, pos_label=pos_label, threshold=threshold,
+                                       metrics=metrics, name=nm, progress=progress, **options))
+            except InvalidInputError as exc:
+                raise InvalidInputError(f"test set {nm!r}: {exc}") from None
+    finally:
+        for src in opened:
+            src.close()
+    targets = {nm: p.stats.targets for nm, _, p in prepared} if first.task == "regression" else None
+    comparison = compare_reports(_resolved_once(reports, detected, assumed), reference=reference, targets=targets,
+                                 probabilities=probabilities, random_state=options.get("random_state", 0))
+    if windows:
+        comparison = _with_windows(comparison, windows, threshold, step, options)
+    return comparison

@@ -2,7 +2,7 @@
 
 :func:`~beyondchance.report.evaluate` keeps the checked rows (``report["inputs"]``) for the
 Monte Carlo permutation tests of :mod:`beyondchance.inference.permutation.rows`.  A report from an
-engine (:func:`~beyondchance.report.engine.evaluate_source`, ``compare_sources``, the
+engine (``evaluate(data=...)``, ``compare(..., y_true=...)``, the
 ``--by`` groups) holds instead a :class:`RowSource` (``report["row_source"]``): when a
 row of the report needs that test (:func:`beyondchance.report.pvalues._from_rows`) and
 the rows fit the draw budget by the rule of memory
@@ -33,7 +33,7 @@ __all__ = ["RowSource"]
 
 class RowSource:
     """The rows of one prepared source (``src``: the engine's scan, :class:`~beyondchance.engines.runner.Scan`;
-    ``p``: its ``_Prepared``), fetched on demand."""
+    ``p``: its :class:`~beyondchance.report.task_statistics.TaskStatistics`), fetched on demand."""
 
     def __init__(self, src: Any, p: Any, *, y_true: str, y_score: Sequence[str], y_pred: str | None,
                  weight: str | None, labels: Any, score_bins: int | None = None):

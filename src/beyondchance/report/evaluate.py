@@ -36,10 +36,19 @@ Tasks (detected from the data, or given with ``task=``):
 ``"regression"``               real-valued y_true and y_pred
 =============================  ============================================================
 
-(The statistics engines of :mod:`beyondchance.statistics.sufficient` call the first "binary", the label
-tasks "labels" and the probabilities "probabilities".)  A binary report with scores is a
-function of :class:`~beyondchance.measures.curves.ThresholdCounts` alone (plus the rows for
-weighted confidence intervals), see ``beyondchance.measures.binary_scores``.
+Where the rows are (one road, :mod:`beyondchance.report.task_statistics`):
+
+=================================  =========================================================
+arrays                             ``evaluate(y_true, y_score)``: the memory engine's statistics
+a table or files (``data=``)       ``evaluate("label", "score", data="scores.parquet")``: the
+                                   columns named by ``y_true`` … are aggregated by ``engine``
+                                   (DuckDB by default, Spark, memory) and never loaded as rows
+their statistics (``data=``)       ``evaluate(data=threshold_counts(y, s))``: a binary-scores
+                                   report from :class:`~beyondchance.measures.curves.ThresholdCounts`
+=================================  =========================================================
+
+Each is the same function of the same statistics, so every engine gives memory's report
+(to rounding; :mod:`beyondchance.report.scan` says where an engine cannot).
 """
 
 from __future__ import annotations
@@ -49,23 +58,21 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from .._warnings import InvalidInputError
-from ..measures.losses import PinballLoss, get_loss
+from ..engines.memory import confusion_counts, probability_statistics, regression_statistics, score_counts
+from ..inference.poisson_bootstrap import (GroupTotals, label_group_totals, probability_group_totals,
+                                           regression_group_totals)
 from ..measures.confusion import ConfusionMatrix
 from ..measures.curves import ThresholdCounts
-from ..engines.memory import confusion_counts, probability_statistics, regression_statistics, score_counts
-from ..inference.poisson_bootstrap import GroupTotals, label_group_totals, probability_group_totals, regression_group_totals
-from ..statistics.sufficient import STATISTICS
+from ..measures.losses import PinballLoss, get_loss
 from ..measures.task_metrics import TASKS, Task, metrics_for_task, selectable_metrics
-from .assemble import _run, _select_metrics, check_quantile_option
-from .evaluation_context import _Context, _single_class
+from ..statistics.sufficient import STATISTICS
+from .assemble import _select_metrics, check_quantile_option
+from .detect import Inputs, _resolve_positive, check_inputs, detect_task
+from .evaluation_context import _Context
 from .formatting import _label, fmt_value, shorten
 from .metric_rows import MetricCI, MetricResult
 from .report import Report
-from .detect import Inputs, _resolve_positive, check_inputs, detect_task
-from .tasks.binary_scores import _binary_scores_from_counts
-from .tasks.labels import labels_rows, replicate_matrices
-from .tasks.probabilities import probabilities_rows
-from .tasks.regression import regression_rows
+from .task_statistics import TaskStatistics, report_from_statistics
 
 __all__ = [
     "TASKS",
@@ -78,16 +85,20 @@ __all__ = [
     "metrics_for_task",
     "fmt_value",
     "shorten",
-    "evaluate_counts",
 ]
 
 
 def evaluate(
-    y_true: Any,
+    y_true: Any = None,
     y_score: Any = None,
     *,
     y_pred: Any = None,
     sample_weight: Any = None,
+    data: Any = None,
+    engine: str | None = None,
+    score_bins: int | None = None,
+    session: Any = None,
+    delimiter: str | None = None,
     task: Task | None = None,
     pos_label: Any = None,
     threshold: float | None = None,
@@ -108,22 +119,42 @@ def evaluate(
 
     Parameters
     ----------
-    y_true : array-like (n,)
+    y_true : array-like (n,), or a column name with ``data``
         True labels (classification) or targets (regression).
-    y_score : array-like (n,) or (n, k), optional
+    y_score : array-like (n,) or (n, k), or column name(s) with ``data``
         Scores (binary: one per row, higher meaning more likely positive) or an (n, k)
         matrix of class probabilities (columns in the order of ``labels``, default the
-        sorted classes of y_true) — as ``--y-score`` of the command line and ``y_score``
-        of :func:`~beyondchance.report.evaluate_source`.  The task is detected from the
-        content, so predictions given positionally are read whatever they are (labels
-        make a labels report, real values a regression report).
-    y_pred : array-like (n,), optional
+        sorted classes of y_true; with ``data``, one column name per class) — as
+        ``--y-score`` of the command line.  The task is detected from the content, so
+        predictions given positionally are read whatever they are (labels make a labels
+        report, real values a regression report).
+    y_pred : array-like (n,), or a column name with ``data``, optional
         Predicted labels, or real predictions (regression).  Alone, the report of the
         labels (or of the regression); given with binary scores ``y_score``, the labeling
         metrics (and the per-class table) come from the labels and the curves, AUCs and
         losses from the scores; there is no threshold (``threshold`` must then be None).
-    sample_weight : array-like (n,), optional
+    sample_weight : array-like (n,), or a column name with ``data``, optional
         Non-negative weights, used by every measure.
+    data : table, file(s) or ThresholdCounts, optional
+        Where the rows are when they are not arrays.  A CSV / Parquet path, glob pattern
+        or list of paths (DuckDB, Spark), a pandas / Arrow table or mapping of columns
+        (DuckDB, memory), a Spark DataFrame (Spark): ``y_true``, ``y_score``, ``y_pred`` and
+        ``sample_weight`` then name its columns and ``engine`` aggregates them into the
+        task's statistics (the rows are never loaded into Python; see
+        :mod:`beyondchance.report.scan` for how each interval and p-value is obtained).
+        Or the sufficient statistic of binary scores,
+        :class:`~beyondchance.measures.curves.ThresholdCounts` of row counts (computed by
+        :func:`~beyondchance.threshold_counts`, by an engine, or merged from chunks): the
+        report from the counts alone, equal to the report of the rows (same seed); its
+        classes are ``labels`` (negative, positive; default 0, 1).
+    engine : ``"duckdb"`` (default with a table or files), ``"spark"`` or ``"memory"``
+        The engine that aggregates ``data``.  Every engine gives memory's report.
+    score_bins : int, optional
+        With ``data``, binary scores and class probabilities: bin the scores
+        (``floor(score · bins)``) instead of keeping every distinct score; the AUC error
+        bound is stated in ``Report.score_statistic`` (binary) and the notes.
+    session : the engine's session (a SparkSession with ``engine="spark"``; default: the active one)
+    delimiter : CSV files: the field delimiter (default: tab for ``.tsv``, else ``,``)
     task : str, optional
         One of ``TASKS``; detected from the data when None (the report says what was
         detected and why).
@@ -200,7 +231,45 @@ def evaluate(
     True
     >>> evaluate(d.y, y_pred=[0] * 20 + [1] * 10 + [0] * 276, ci=False).task   # the same, by keyword
     'binary-labels'
+
+    The same report from a table aggregated by DuckDB, and from the counts alone:
+
+    >>> import pandas as pd
+    >>> from beyondchance.measures.curves import threshold_counts
+    >>> df = pd.DataFrame({"y": [0, 1, 1, 0, 1, 0, 0, 1], "s": [.1, .8, .4, .3, .9, .6, .2, .7]})
+    >>> a = evaluate("y", "s", data=df, n_resamples=200, dbt_samples=1024)
+    >>> b = evaluate(df["y"].to_numpy(), df["s"].to_numpy(), n_resamples=200, dbt_samples=1024)
+    >>> c = evaluate(data=threshold_counts(df["y"], df["s"]), n_resamples=200, dbt_samples=1024)
+    >>> a.engine, a["roc_auc"].value == b["roc_auc"].value == c["roc_auc"].value, a["f1"].ci == b["f1"].ci == c["f1"].ci
+    ('duckdb', True, True)
     """
+    if data is not None:
+        if isinstance(data, ThresholdCounts):
+            return _evaluate_counts(
+                data, given=dict(y_true=y_true, y_score=y_score, y_pred=y_pred, sample_weight=sample_weight,
+                                 engine=engine, score_bins=score_bins, session=session, delimiter=delimiter,
+                                 quantile=quantile),
+                task=task, pos_label=pos_label, labels=labels, threshold=threshold, metrics=metrics,
+                confidence_level=confidence_level, n_resamples=n_resamples, ci=ci, random_state=random_state,
+                strict=strict, name=name, dbt_samples=dbt_samples, progress=progress)
+        from .scan import evaluate_source
+
+        if normalize:
+            raise InvalidInputError("normalize applies to arrays of class probabilities, not to data=")
+        return evaluate_source(
+            data, y_true=y_true, y_score=() if y_score is None else y_score, y_pred=y_pred,
+            sample_weight=sample_weight, engine=engine, score_bins=score_bins, session=session, delimiter=delimiter,
+            task=task, pos_label=pos_label, threshold=threshold, labels=labels, quantile=quantile, metrics=metrics,
+            confidence_level=confidence_level, n_resamples=n_resamples, ci=ci, random_state=random_state,
+            strict=strict, name=name, dbt_samples=dbt_samples, progress=progress)
+    for option, value in (("engine", engine), ("score_bins", score_bins), ("session", session),
+                          ("delimiter", delimiter)):
+        if value is not None:
+            raise InvalidInputError(f"{option} applies to data= (a table or files that an engine aggregates); "
+                                    "give the table as data= and y_true, y_score … as its column names")
+    if y_true is None:
+        raise InvalidInputError("evaluate needs y_true (the true labels or targets), or data= (a table or "
+                                "files with y_true naming a column, or ThresholdCounts)")
     if y_score is None:
         if y_pred is None:
             raise InvalidInputError("evaluate needs y_score (scores or class probabilities) or y_pred "
@@ -209,154 +278,112 @@ def evaluate(
     else:
         y = y_score
 
-    def compute(ctx: _Context) -> tuple[dict[str, Any], str, str, str]:
+    def statistics(ctx: _Context) -> TaskStatistics:
         ctx.step("checking the input")
         inp = check_inputs(y_true, y, sample_weight, task=task, labels=labels, normalize=normalize, y_pred=y_pred)
         level = check_quantile_option(quantile, inp.task)
         if metrics is not None:  # unknown names fail before any computation
             _select_metrics(dict.fromkeys(selectable_metrics(inp.task, quantile=level is not None)), metrics, inp.task)
-        if inp.task == "regression":
-            report = _regression(inp, ctx, quantile=level)
-        else:
-            report = _FROM_ARRAYS[inp.task](inp, ctx, pos_label=pos_label, threshold=threshold)
-        report.update(inputs=inp, quantile=level)  # the rows, for the tests that permute them
-        return report, inp.task, inp.source, inp.reason
+        return _memory_statistics(inp, ctx, pos_label=pos_label, quantile=level)
 
-    return _run(compute, metrics=metrics, confidence_level=confidence_level, n_resamples=n_resamples, ci=ci,
-                random_state=random_state, strict=strict, name=name, dbt_samples=dbt_samples, progress=progress)
+    return report_from_statistics(
+        statistics, pos_label=pos_label, threshold=threshold, metrics=metrics, confidence_level=confidence_level,
+        n_resamples=n_resamples, ci=ci, random_state=random_state, strict=strict, name=name,
+        dbt_samples=dbt_samples, progress=progress)
 
 
-def evaluate_counts(
-    counts: ThresholdCounts,
-    *,
-    threshold: float | None = None,
-    positive_label: Any = 1,
-    negative_label: Any = 0,
-    metrics: Sequence[str] | None = None,
-    confidence_level: float = 0.95,
-    n_resamples: int = 2000,
-    ci: bool = True,
-    random_state: int = 0,
-    strict: bool = False,
-    name: str | None = None,
-    dbt_samples: int | None = None,
-    progress: Callable[[str], None] | None = None,
-) -> Report:
-    """The binary-scores report from the sufficient statistic alone (no rows).
-
-    ``counts`` are :class:`~beyondchance.measures.curves.ThresholdCounts` of **row counts**
-    (unweighted data) — computed in memory by :func:`~beyondchance.threshold_counts`, or
-    by an out-of-core engine, or merged from chunks.  Every number equals
-    :func:`evaluate` on the rows (same seed): the labeling metrics' bootstrap runs on the
-    confusion-matrix cells and the score measures' on the (score, label) cells, both
-    functions of the counts.
-
-    >>> import numpy as np
-    >>> from beyondchance.measures.curves import threshold_counts
-    >>> y = np.array([0, 0, 1, 1, 0, 1, 0, 0]); s = np.array([.1, .4, .35, .8, .2, .9, .6, .3])
-    >>> a = evaluate_counts(threshold_counts(y, s), ci=False, dbt_samples=1024)
-    >>> b = evaluate(y, s, ci=False, dbt_samples=1024)
-    >>> a["f1"].value == b["f1"].value and a["roc_auc"].ops == b["roc_auc"].ops
-    True
-    """
-    if not isinstance(counts, ThresholdCounts):
-        raise InvalidInputError(f"counts must be ThresholdCounts, got {type(counts).__name__}")
-
-    def compute(ctx: _Context) -> tuple[dict[str, Any], str, str, str]:
-        if metrics is not None:
-            _select_metrics(dict.fromkeys(selectable_metrics("binary-scores")), metrics, "binary-scores")
-        if not counts.is_defined:
-            _single_class(np.asarray([positive_label if counts.n_pos > 0 else negative_label]), ctx)
-        reason = "given as ThresholdCounts of binary scores"
-        report = _binary_scores_from_counts(
-            counts, None, threshold, positive_label, negative_label, "given", ctx, n_rows=int(round(counts.n)),
-        )
-        return report, "binary-scores", "given", reason
-
-    return _run(compute, metrics=metrics, confidence_level=confidence_level, n_resamples=n_resamples, ci=ci,
-                random_state=random_state, strict=strict, name=name, dbt_samples=dbt_samples, progress=progress)
+def _evaluate_counts(counts: ThresholdCounts, *, given: dict[str, Any], task: Any, pos_label: Any, labels: Any,
+                     **options: Any) -> Report:
+    """The binary-scores report of ThresholdCounts of row counts (``evaluate(data=counts)``)."""
+    for option, value in given.items():
+        if value is not None:
+            raise InvalidInputError(f"{option} does not apply to data=ThresholdCounts (the counts are the data)")
+    if task not in (None, "binary-scores"):
+        raise InvalidInputError(f"ThresholdCounts are the statistic of binary scores, not of a {task} report")
+    negative, positive = (0, 1) if labels is None else tuple(labels)
+    if pos_label is not None and pos_label != positive:
+        if pos_label != negative:
+            raise InvalidInputError(f"pos_label {pos_label!r} is not one of the labels ({negative!r}, {positive!r})")
+        raise InvalidInputError("ThresholdCounts count the positives of their scores: give labels as "
+                                "(negative, positive)")
+    n_pos, n_neg = counts.n_pos, counts.n - counts.n_pos
+    classes = np.array([negative, positive], dtype=object)
+    p = TaskStatistics("binary-scores", "given", "given as ThresholdCounts of binary scores", int(round(counts.n)),
+                       False, classes, np.array([n_neg, n_pos]), classes, stats=counts,
+                       positive=(positive, negative, "given"))
+    return report_from_statistics(p, **options)
 
 
 # =====================================================================================
-# checked arrays -> the memory engine's statistics (one pass) -> the task's rows
+# checked arrays -> the memory engine's statistics (one pass each)
 # =====================================================================================
 
 
-def _binary_scores(inp: Inputs, ctx: _Context, *, pos_label: Any, threshold: Any) -> dict[str, Any]:
+def _memory_statistics(inp: Inputs, ctx: _Context, *, pos_label: Any, quantile: float | None) -> TaskStatistics:
+    """The task's statistics of checked rows, computed by the memory engine."""
+    w = inp.weight
+    weighted = w is not None
+    p = TaskStatistics(inp.task, inp.source, inp.reason, inp.n, weighted, inp.classes, np.zeros(0), inp.classes,
+                       inputs=inp, quantile=quantile)
+    if inp.task == "regression":
+        losses = ("squared", "absolute") + (() if quantile is None else (PinballLoss(quantile),))
+        p.stats = regression_statistics(inp.target, inp.prediction, w, losses=[get_loss(lo) for lo in losses])
+        if ctx.ci:
+            median = p.stats.prediction_advantage("absolute").baseline.prediction
+            level = None if quantile is None else (
+                quantile, p.stats.prediction_advantage(PinballLoss(quantile)).baseline.prediction)
+            p.totals = regression_group_totals(inp.target, inp.prediction, w, median, quantile=level, seed=ctx.seed)
+        return p
+    k = inp.classes.size
+    if inp.task == "multiclass-probabilities":
+        # the loss CLT's sums only where the report needs them (beyond the row budget: report.pvalues)
+        wanted = tuple(s for s in STATISTICS["probabilities"] if s != "permutation_loss_sums")
+        p.stats = probability_statistics(inp.codes, inp.proba, inp.classes, w, pos_label=None, statistics=wanted)
+        p.counts0 = np.bincount(inp.codes, minlength=k).astype(np.float64)
+        if ctx.ci:
+            p.totals = probability_group_totals(inp.codes, inp.proba, inp.classes, w, seed=ctx.seed)
+        return p
+    if inp.task == "binary-scores":
+        return _binary_scores(inp, ctx, p, pos_label=pos_label)
+    ctx.step("counting")
+    p.stats, p.counts0, p.totals = _confusion(inp.codes, inp.pred_codes, inp.classes, w, ctx, rows=inp.row_confusion)
+    return p
+
+
+def _confusion(codes: np.ndarray, pred_codes: np.ndarray, classes: np.ndarray, w: Any, ctx: _Context,
+               rows: Any = None) -> tuple[ConfusionMatrix, np.ndarray, GroupTotals | None]:
+    """(the confusion matrix, the row counts of y_true, weighted: the grouped bootstrap's totals);
+    ``rows``: the unweighted matrix, when the detection counted it."""
+    k = classes.size
+    mat = rows if w is None and rows is not None else confusion_counts(codes, pred_codes, k, w)
+    if w is None:
+        counts0 = mat.sum(axis=1)
+    else:
+        counts0 = rows.sum(axis=1) if rows is not None else np.bincount(codes, minlength=k).astype(np.float64)
+    totals = label_group_totals(codes, pred_codes, classes, w, seed=ctx.seed) if w is not None and ctx.ci else None
+    return ConfusionMatrix(mat, classes, pos_label=None), counts0, totals
+
+
+def _binary_scores(inp: Inputs, ctx: _Context, p: TaskStatistics, *, pos_label: Any) -> TaskStatistics:
     classes, codes, w = inp.classes, inp.codes, inp.weight
     ones = np.count_nonzero(codes)  # codes are 0 and 1: the rows of each class without a bincount pass
-    counts = np.array([codes.shape[0] - ones, ones])[: classes.size]
-    pos, neg, pos_reason = _resolve_positive(classes, counts, pos_label)
+    p.counts0 = np.array([codes.shape[0] - ones, ones])[: classes.size]
+    pos, neg, _ = p.positive = _resolve_positive(classes, p.counts0, pos_label)
     values = [_label(c) for c in classes.tolist()]
     pos_idx = values.index(pos) if pos in values else -1
     s = inp.scores if inp.scores.ndim == 1 else inp.scores[:, pos_idx]
     is_pos = codes == pos_idx
-    if classes.size < 2:
-        _single_class(classes, ctx)
     ctx.step("sorting the scores")
-    tc = score_counts(is_pos, s, w)
-    units = None if w is None else score_counts(is_pos, s, (w > 0).astype(np.float64))
-
-    def label_totals(thr: float) -> GroupTotals:
-        return label_group_totals(is_pos.view(np.int8), (s >= thr).view(np.int8), np.array([neg, pos], dtype=object),
-                                  w, seed=ctx.seed)
-
-    given = None
+    p.stats = score_counts(is_pos, s, w)
+    if w is not None:
+        p.units = score_counts(is_pos, s, (w > 0).astype(np.float64))
     if inp.given is not None:  # predicted labels given with the scores
-        given = _labels(Inputs("binary-labels", inp.source, inp.reason, inp.n, w, classes=inp.given[2],
-                               codes=inp.given[0], pred_codes=inp.given[1]), ctx, pos_label=pos, threshold=None)
-    return _binary_scores_from_counts(tc, units, threshold, pos, neg, pos_reason, ctx, n_rows=inp.n,
-                                      label_totals=None if w is None else label_totals, given_labels=given)
+        g_codes, g_pred, g_classes = inp.given
+        p.given, p.given_counts0, p.totals = _confusion(g_codes, g_pred, g_classes, w, ctx)
+    elif w is not None:
+        def label_totals(thr: float) -> GroupTotals:
+            return label_group_totals(is_pos.view(np.int8), (s >= thr).view(np.int8),
+                                      np.array([neg, pos], dtype=object), w, seed=ctx.seed)
 
-
-def _labels(inp: Inputs, ctx: _Context, *, pos_label: Any, threshold: Any) -> dict[str, Any]:
-    k, w = inp.classes.size, inp.weight
-    ctx.step("counting")
-    rows = inp.row_confusion  # the unweighted counts, when the detection counted them
-    mat = rows if w is None and rows is not None else confusion_counts(inp.codes, inp.pred_codes, k, w)
-    if w is None:
-        counts0 = mat.sum(axis=1)
-    else:
-        counts0 = rows.sum(axis=1) if rows is not None else np.bincount(inp.codes, minlength=k).astype(np.float64)
-    out = labels_rows(ConfusionMatrix(mat, inp.classes, pos_label=None), counts0, ctx,
-                      binary=inp.task == "binary-labels", pos_label=pos_label, n_rows=inp.n, weighted=w is not None,
-                      replicates=None if w is None or not ctx.ci else replicate_matrices(
-                          label_group_totals(inp.codes, inp.pred_codes, inp.classes, w, seed=ctx.seed), ctx,
-                          inp.classes))
-    if w is not None:
-        out["total_weight"] = float(w.sum())
-    return out
-
-
-def _probabilities(inp: Inputs, ctx: _Context, *, pos_label: Any, threshold: Any) -> dict[str, Any]:
-    w = inp.weight
-    # the loss CLT's sums only where the report needs them (beyond the row budget: report._chance)
-    wanted = tuple(s for s in STATISTICS["probabilities"] if s != "permutation_loss_sums")
-    stats = probability_statistics(inp.codes, inp.proba, inp.classes, w, pos_label=None, statistics=wanted)
-    totals = probability_group_totals(inp.codes, inp.proba, inp.classes, w, seed=ctx.seed) if ctx.ci else None
-    out = probabilities_rows(stats, ctx, n_rows=inp.n, weighted=w is not None, totals=totals,
-                             counts0=np.bincount(inp.codes, minlength=inp.classes.size).astype(np.float64))
-    if w is not None:
-        out["total_weight"] = float(w.sum())
-    return out
-
-
-def _regression(inp: Inputs, ctx: _Context, *, quantile: float | None) -> dict[str, Any]:
-    w = inp.weight
-    losses = ("squared", "absolute") + (() if quantile is None else (PinballLoss(quantile),))
-    stats = regression_statistics(inp.target, inp.prediction, w, losses=[get_loss(lo) for lo in losses])
-    totals = None
-    if ctx.ci:
-        median = stats.prediction_advantage("absolute").baseline.prediction
-        level = None if quantile is None else (
-            quantile, stats.prediction_advantage(PinballLoss(quantile)).baseline.prediction)
-        totals = regression_group_totals(inp.target, inp.prediction, w, median, quantile=level, seed=ctx.seed)
-    return regression_rows(stats, ctx, n_rows=inp.n, weighted=w is not None, totals=totals, quantile=quantile)
-
-
-_FROM_ARRAYS: dict[str, Callable[..., dict[str, Any]]] = {
-    "binary-scores": _binary_scores,
-    "binary-labels": _labels,
-    "multiclass-labels": _labels,
-    "multiclass-probabilities": _probabilities,
-}
+        p.totals = label_totals
+    return p

@@ -27,7 +27,7 @@ row's weight attached to its label, with the report's number of resamples and se
 when the rows times the draws exceed ``ROW_BUDGET``, none below ``MIN_DRAWS``); the squared
 error of a regression (MSE, R²) by the permutation central limit theorem from the moments
 (asymptotic).  The rows are ``report["inputs"]`` in memory; a report from an engine
-(DuckDB, Spark, or the memory engine of ``evaluate_source``) holds a
+(DuckDB, Spark, or the memory engine of ``evaluate(data=...)``) holds a
 :class:`~beyondchance.report.engine_rows.RowSource` instead (``report["row_source"]``),
 which fetches the columns of the test from the still open source — one query, in the rows'
 order — when the rows fit the budget by the rule of memory (:func:`_row_cost`,

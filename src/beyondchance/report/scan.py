@@ -1,0 +1,310 @@
+r"""A table or files scanned by an engine into a task's statistics: ``evaluate(..., data=...)``.
+
+The engine (:func:`~beyondchance.engines.get_runner`: ``"duckdb"`` over CSV / Parquet
+files, glob patterns, tables and relations, ``"spark"`` through a SparkSession,
+``"memory"`` over columns in memory) reads the columns once and aggregates the rows into
+the task's :class:`~beyondchance.report.task_statistics.TaskStatistics`; the report is
+built from them alone, by the same function as memory's
+(:func:`~beyondchance.report.task_statistics.report_from_statistics`).
+
+Intervals that cannot come from cells — the losses of probabilities, the regression
+measures, and the labeling metrics of weighted data — come from the grouped Poisson
+bootstrap (:mod:`beyondchance.inference.poisson_bootstrap`): one more aggregation sums the task's
+quantities per group of rows (the group a hash of the row's position in the files, or
+in the data frame), and the replicates are drawn on those sums with the report's seed.
+Weighted binary scores also count the rows of positive weight per score (the units of
+the score bootstrap).  So every interval, weighted or not, equals
+:func:`~beyondchance.report.evaluate` on the rows with the same seed, to rounding.  A
+DuckDB relation has no row order: its intervals of those measures are not computed (a
+note says so).
+
+The p-values against chance that permute the rows (weighted data, class probabilities,
+the absolute and pinball losses of a regression: :mod:`beyondchance.report.pvalues`) need
+the rows: when they fit the row-draw budget of memory
+(:func:`~beyondchance.inference.permutation.rows.permutation_draws`) the report fetches the columns
+of the test from the source — one query, in the rows' order — and runs memory's test on
+them (:mod:`beyondchance.report.engine_rows`), so they too equal
+:func:`~beyondchance.report.evaluate`'s with the same seed; the source stays open until the
+report is built.  Beyond the budget nothing is fetched: the permutation CLT of the weighted
+cells, or the size limit named in ``pvalue_method``.
+
+The report modules (:mod:`beyondchance.report.tasks`) are the ones
+:func:`~beyondchance.report.evaluate` uses on the memory engine's statistics.
+
+Detection without the rows differs in one respect from :func:`evaluate`: the task
+follows the column *types* (a floating-point score column holds scores, an integer
+or text column labels; regression when both y_true and y_pred are floating point),
+where :func:`evaluate` looks at the values (a float column holding only whole
+numbers is labels there).  ``task=`` overrides both.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from .._warnings import InvalidInputError
+from ..engines import SOURCE_ENGINE
+from ..measures.losses import PinballLoss
+from ..measures.task_metrics import TASKS
+from .assemble import check_quantile_option
+from .detect import _resolve_positive
+from .engine_rows import RowSource
+from .formatting import _fmt_label, _label
+from .report import Report
+from .task_statistics import TaskStatistics, report_from_statistics
+
+__all__ = ["evaluate_source"]
+
+
+def _open(source: Any, engine: str, *, session: Any = None, name: str | None = None,
+          delimiter: str | None = None) -> Any:
+    """The :class:`~beyondchance.engines.runner.Scan` of one source on ``engine``: the needed columns
+    are read once (``open``) and every statistic of the report is computed from that one read."""
+    from ..engines import engine_names, get_runner
+
+    try:
+        runner = get_runner(engine)
+    except InvalidInputError:
+        names = engine_names()
+        raise InvalidInputError(f"engine must be {', '.join(names[:-1])} or {names[-1]}, got {engine!r}") from None
+    return runner.open(source, session=session, name=name, delimiter=delimiter)
+
+
+def _detect(
+    kinds: dict[str, str], y_true: str, y_score: Sequence[str], y_pred: str | None, k_true: int, shown: str
+) -> tuple[str, str]:
+    """(task, reason) from the column types and the number of true classes."""
+    if len(y_score) > 1:
+        return "multiclass-probabilities", f"y has {len(y_score)} columns of class probabilities"
+    col = y_score[0] if y_score else y_pred
+    t_kind, p_kind = kinds.get(y_true), kinds.get(col)  # type: ignore[arg-type]
+    true_numeric = t_kind in ("float", "int")
+    if t_kind == "float" and (y_pred is not None and p_kind == "float"):
+        return "regression", "y_true and y_pred are floating-point columns"
+    if p_kind == "float" or (y_score and p_kind == "int" and not true_numeric):
+        if k_true <= 2:
+            what = "a floating-point column" if p_kind == "float" else "numbers"
+            return "binary-scores", f"y_true has {k_true} classes ({shown}) and y is {what}: scores"
+        if t_kind == "float":
+            return "regression", f"y_true has {k_true} distinct values and y holds floating-point numbers"
+        raise InvalidInputError(
+            f"y_true has {k_true} classes but y holds one number per row; give the class probabilities "
+            f"as {k_true} columns, or predicted labels"
+        )
+    return "labels", "y_true and y hold labels"
+
+
+def _prepare(
+    src: Any, *, y_true: str, y_score: Sequence[str], y_pred: str | None, weight: str | None,
+    task: str | None, labels: Any, score_bins: int | None, pos_label: Any = None, scan: bool = True,
+    quantile: float | None = None,
+    ci: bool = False,
+) -> TaskStatistics:
+    """Detect the task and scan the labels (one cheap ``GROUP BY y_true``); ``ci``: keep the
+    row order for the grouped bootstrap of the tasks that need it."""
+    if not y_score and not y_pred:
+        raise InvalidInputError("give y_score (scores or probability columns) or y_pred")
+    both = bool(y_score) and bool(y_pred)  # scores with predicted labels: a binary-scores report
+    if both and len(y_score) != 1:
+        raise InvalidInputError("predicted labels (y_pred) go with one score column of a binary task, "
+                                f"got {len(y_score)} score columns")
+    cols = [y_true, *y_score, *([y_pred] if y_pred else []), *([weight] if weight else [])]
+    # the tasks whose intervals need the row positions (others need not pay for keeping them)
+    needs_rows = ci and (weight is not None or len(y_score) > 1 or y_pred is not None or task == "regression")
+    kinds = src.open(cols, [*y_score, *([weight] if weight else [])], row_index=needs_rows)
+    for c in [*y_score, *([weight] if weight else [])]:
+        if kinds[c] not in ("float", "int"):
+            raise InvalidInputError(f"{src.name or 'input'}: column {c!r} is not numeric ({kinds[c]})")
+    lc = src.statistics(y_true=y_true, y_pred=y_true, task="labels", statistics=("label_counts",),
+                        labels=labels if y_pred is None else None).label_counts
+    classes, counts0 = lc.labels, lc.counts
+    shown = ", ".join(map(_fmt_label, classes[:2]))
+    if task is None:
+        detected, reason = _detect(kinds, y_true, y_score, None if both else y_pred, int(classes.size), shown)
+        how = "detected"
+    else:
+        if task not in TASKS:
+            raise InvalidInputError(f"task must be one of {', '.join(TASKS)}, got {task!r}")
+        detected, reason, how = task, "given", "given"
+    n_rows = int(round(float(counts0.sum())))
+    p = TaskStatistics(detected, how, reason, n_rows, weight is not None, classes, counts0, classes)
+    if detected == "binary-scores" and len(y_score) != 1:
+        raise InvalidInputError("a binary-scores report from an engine takes one score column (y_score); "
+                                "several columns are class probabilities (task='multiclass-probabilities')")
+    if detected == "multiclass-probabilities":
+        if len(y_score) < 2:
+            raise InvalidInputError("a multiclass-probabilities report needs one probability column per class")
+        p.stats = src.statistics(y_true=y_true, y_proba=list(y_score), weight=weight, task="probabilities",
+                                 labels=labels, score_bins=score_bins)
+        return p
+    p.quantile = check_quantile_option(quantile, detected)
+    if detected == "regression":
+        p.stats = src.statistics(y_true=y_true, y_pred=y_pred if y_pred is not None else y_score[0], weight=weight,
+                                 task="regression", pinball_alphas=() if p.quantile is None else (p.quantile,))
+        return p
+    if detected == "binary-scores" and classes.size > 2:
+        raise InvalidInputError(
+            f"a binary report needs two classes; y_true has {classes.size} "
+            f"({', '.join(map(_fmt_label, classes[:5]))} ...)"
+        )
+    if both:
+        if detected != "binary-scores":
+            raise InvalidInputError(f"predicted labels (y_pred) go with the scores of a binary task; y_score makes a "
+                                    f"{detected} report ({reason})")
+        p.given, p.given_counts0, p.cells = _union_confusion(src, classes, counts0, y_true=y_true, y_pred=y_pred,
+                                                             weight=weight, labels=labels)
+        return p
+    if detected in ("labels", "binary-labels") and y_pred is None:
+        y_pred = y_score[0]  # a score column holding labels (an integer column: as evaluate() reads it)
+    if detected in ("labels", "binary-labels", "multiclass-labels"):
+        cm, full, p.cells = _union_confusion(src, classes, counts0, y_true=y_true, y_pred=y_pred, weight=weight,
+                                             labels=labels)
+        union = np.asarray(cm.labels)
+        p.classes, p.counts0, p.stats = union, full, cm
+        if detected == "labels":
+            p.task = "binary-labels" if union.size <= 2 else "multiclass-labels"
+            p.reason = f"y_true and y hold {union.size} labels ({', '.join(map(_fmt_label, union[:5]))})" \
+                if union.size <= 2 else f"y_true has {classes.size} classes and y holds labels"
+        elif detected == "binary-labels" and union.size > 2:
+            raise InvalidInputError(
+                f"a binary report needs two classes; y_true and y hold {union.size} "
+                f"({', '.join(map(_fmt_label, union[:5]))}); use task='multiclass-labels'"
+            )
+    return p
+
+
+def _union_confusion(src: Any, classes: np.ndarray, counts0: np.ndarray, *, y_true: str, y_pred: str,
+                     weight: str | None, labels: Any) -> tuple[Any, np.ndarray, Any]:
+    """The confusion matrix of (y_true, y_pred) over the union of their labels, the row
+    counts of y_true over that union (0 for a label only predicted) and, weighted, the
+    PermutationCells of the predicted labels (from the same scan)."""
+    st = src.statistics(y_true=y_true, y_pred=y_pred, weight=weight, task="labels",
+                        statistics=("confusion", "permutation_cells"), labels=labels)
+    cm = st.confusion
+    idx = {(_label(c)): i for i, c in enumerate(np.asarray(cm.labels).tolist())}
+    full = np.zeros(len(idx))
+    for c, n in zip(classes.tolist(), counts0.tolist()):
+        if _label(c) in idx:
+            full[idx[_label(c)]] = n
+    return cm, full, st.permutation_cells
+
+
+def _scan_scores(src: Any, p: TaskStatistics, *, y_true: str, y_score: str, weight: str | None, pos: Any,
+                 score_bins: int | None) -> None:
+    # the loss sums of the losses' permutation CLT only where nothing else tests the losses beyond
+    # the budget: weighted scores in bins (unweighted: the score cells; weighted exact: the weighted cells)
+    wanted = ("scores", "permutation_cells") + (("permutation_loss_sums",) if weight and score_bins else ())
+    stats = src.statistics(y_true=y_true, y_score=y_score, weight=weight, task="binary", pos_label=pos,
+                           statistics=wanted, score_bins=score_bins)
+    p.stats, p.score_cells, p.loss_sums = stats.scores, stats.permutation_cells, stats.permutation_loss_sums
+
+
+def _scan_replicates(src: Any, p: TaskStatistics, *, y_true: str, y_score: Sequence[str], y_pred: str | None,
+                     weight: str | None, labels: Any, seed: int, threshold: Any, pos: tuple | None,
+                     score_bins: int | None) -> None:
+    """The per-group sums of the grouped bootstrap (:mod:`beyondchance.inference.poisson_bootstrap`) that the
+    report's intervals need, while the source is open: regression and probabilities
+    always, labels and binary scores when weighted (unweighted ones resample cells)."""
+    from ..statistics.sufficient import BinnedScoreCounts
+    from .tasks.binary_scores import _threshold_choice
+
+    common = dict(y_true=y_true, weight=weight, seed=seed)
+    if p.task == "regression":
+        median = p.stats.prediction_advantage("absolute").baseline.prediction
+        quantile = {} if p.quantile is None else dict(
+            quantile=p.quantile,
+            quantile_value=p.stats.prediction_advantage(PinballLoss(p.quantile)).baseline.prediction)
+        p.totals = src.group_totals(task="regression", y_pred=y_pred if y_pred is not None else y_score[0],
+                                    median=median, **quantile, **common)
+    elif p.task == "multiclass-probabilities":
+        p.totals = src.group_totals(task="probabilities", proba=list(y_score), labels=labels, **common)
+    elif not p.weighted:
+        return
+    elif p.task == "binary-scores" and p.given is not None:  # predicted labels given: the labels' totals
+        p.totals = src.group_totals(task="labels", y_pred=y_pred, labels=labels, **common)
+        p.units = src.unit_counts(y_true=y_true, y_score=y_score[0], weight=weight, pos_label=pos[0],
+                                  score_bins=score_bins)
+    elif p.task == "binary-scores":
+        if pos is None or pos[1] is None:
+            return
+        tc = p.stats.threshold_counts() if isinstance(p.stats, BinnedScoreCounts) else p.stats
+        if tc.thresholds.size == 0:
+            return
+        thr = _threshold_choice(threshold, float(tc.thresholds[-1]), float(tc.thresholds[0]))[0]
+        p.totals = src.group_totals(task="threshold", y_score=y_score[0], threshold=thr, pos_label=pos[0],
+                                    labels=(pos[1], pos[0]), **common)
+        if p.totals is not None:
+            p.totals.info["threshold"] = thr
+        p.units = src.unit_counts(y_true=y_true, y_score=y_score[0], weight=weight, pos_label=pos[0],
+                                  score_bins=score_bins)
+    else:
+        p.totals = src.group_totals(task="labels", y_pred=y_pred if y_pred is not None else y_score[0],
+                                    labels=labels, **common)
+
+
+def _as_source(source: Any, engine: str, session: Any, name: str | None, delimiter: str | None = None) -> Any:
+    """``source`` itself when it is a scan already opened (a group of ``compare --by``), else its scan."""
+    from ..engines import Scan
+
+    if isinstance(source, Scan):
+        return source
+    return _open(source, engine, session=session, name=name, delimiter=delimiter)
+
+
+def _names(source: Any) -> str:
+    if isinstance(source, (list, tuple)):
+        return ", ".join(os.fspath(s) for s in source)
+    return os.fspath(source) if isinstance(source, (str, os.PathLike)) else type(source).__name__
+
+
+def _column_names(y_true: Any, y_score: Any, y_pred: Any, sample_weight: Any) -> tuple[str, tuple[str, ...]]:
+    """``y_true`` and ``y_score`` (as a tuple) checked as column names of ``data``."""
+    y_score = (y_score,) if isinstance(y_score, str) else tuple(y_score)
+    for option, value in (("y_true", y_true), *(("y_score", c) for c in y_score), ("y_pred", y_pred),
+                          ("sample_weight", sample_weight)):
+        if value is not None and not isinstance(value, str):
+            raise InvalidInputError(f"with data=, {option} names a column of data; got {type(value).__name__}")
+    if y_true is None:
+        raise InvalidInputError("with data=, y_true names the column of the true labels or targets")
+    return y_true, y_score
+
+
+def evaluate_source(
+    source: Any, *, y_true: str, y_score: str | Sequence[str] = (), y_pred: str | None = None,
+    sample_weight: str | None = None, engine: str | None = None, score_bins: int | None = None, session: Any = None,
+    delimiter: str | None = None, task: str | None = None, pos_label: Any = None, threshold: float | None = None,
+    labels: Any = None, quantile: float | None = None, ci: bool = True, random_state: int = 0,
+    progress: Callable[[str], None] | None = None, name: str | None = None, **options: Any,
+) -> Report:
+    """The report of ``evaluate(y_true, y_score, …, data=source, engine=engine)`` (the options
+    as there): the source scanned into its task's statistics, the report built from them."""
+    y_true, y_score = _column_names(y_true, y_score, y_pred, sample_weight)
+    engine = SOURCE_ENGINE if engine is None else engine
+    src = _as_source(source, engine, session, name, delimiter)
+    step = progress or (lambda message: None)
+    step(f"scanning the labels ({engine})")
+    try:
+        p = _prepare(src, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=sample_weight, task=task, labels=labels,
+                     score_bins=score_bins, ci=ci, quantile=quantile)
+        if score_bins is not None and p.task not in ("binary-scores", "multiclass-probabilities"):
+            raise InvalidInputError(f"score_bins applies to scores and class probabilities, not to a {p.task} report")
+        pos = None
+        if p.task == "binary-scores":
+            pos = _resolve_positive(p.classes, p.counts0, pos_label)
+            step(f"aggregating the scores ({engine})")
+            _scan_scores(src, p, y_true=y_true, y_score=y_score[0], weight=sample_weight, pos=pos[0],
+                         score_bins=score_bins)
+        if ci:
+            step(f"summing the bootstrap groups ({engine})")
+            _scan_replicates(src, p, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=sample_weight, labels=labels,
+                             seed=random_state, threshold=threshold, pos=pos, score_bins=score_bins)
+            p.row_source = RowSource(src, p, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=sample_weight,
+                                     labels=labels, score_bins=score_bins)
+        # the source stays open while the report is built: its row permutation tests fetch the rows
+        return report_from_statistics(p, engine=src.engine, pos_label=pos_label, threshold=threshold, ci=ci,
+                                      random_state=random_state, name=name, progress=progress, **options)
+    finally:
+        src.close()
