@@ -665,3 +665,40 @@ def test_report_from_merged_counts_equals_report_from_rows(credit):
         assert ma.ops == pytest.approx(mb.ops, abs=1e-12) if mb.ops is not None else ma.ops is None
         assert (ma.ci.low, ma.ci.high) == pytest.approx((mb.ci.low, mb.ci.high), abs=1e-9), name
     assert a.verdict == b.verdict
+
+
+def test_one_door_for_every_input():
+    """``evaluate`` is the one door: arrays, a table aggregated by an engine (``data=``), the
+    ThresholdCounts of the rows — the same report; options that belong to another input are
+    refused with one line naming them."""
+    import pandas as pd
+
+    from beyondchance.measures.curves import threshold_counts
+
+    rng = np.random.default_rng(5)
+    y = (rng.random(300) < 0.3).astype(int)
+    s = np.clip(0.3 * y + rng.random(300) * 0.8, 0, 1)
+    frame = pd.DataFrame({"y": y, "s": s})
+    opts = dict(n_resamples=200, dbt_samples=1024, random_state=2)
+    rows = evaluate(y, s, **opts)
+    table = evaluate("y", "s", data=frame, **opts)
+    counts = evaluate(data=threshold_counts(y, s), **opts)
+    assert table.engine == "duckdb" and rows.engine is None and counts.engine is None
+    for name in ("f1", "accuracy", "roc_auc", "pr_auc", "log_loss"):
+        assert table[name].value == pytest.approx(rows[name].value, abs=1e-12)
+        assert counts[name].value == rows[name].value
+        assert counts[name].ci.low == rows[name].ci.low and counts[name].ci.high == rows[name].ci.high
+    with pytest.raises(InvalidInputError, match="engine applies to data="):
+        evaluate(y, s, engine="duckdb")
+    with pytest.raises(InvalidInputError, match="y_true names a column"):
+        evaluate(y, "s", data=frame)
+    with pytest.raises(InvalidInputError, match="y_true does not apply to data=ThresholdCounts"):
+        evaluate("y", data=threshold_counts(y, s))
+    with pytest.raises(InvalidInputError, match="binary-labels"):
+        evaluate(data=threshold_counts(y, s), task="binary-labels")
+    with pytest.raises(InvalidInputError, match="evaluate needs y_true"):
+        evaluate(y_score=s)
+    with pytest.raises(InvalidInputError, match="applies to test sets that are tables or files"):
+        compare({"a": (y, s)}, engine="duckdb")
+    both = compare({"a": frame, "b": frame.iloc[::-1]}, y_true="y", y_score="s", ci=False, dbt_samples=1024)
+    assert [r.name for r in both.reports] == ["a", "b"]

@@ -72,6 +72,7 @@ from .evaluation_context import _Context
 from .formatting import _label, fmt_value, shorten
 from .metric_rows import MetricCI, MetricResult
 from .report import Report
+from .scan import evaluate_source
 from .task_statistics import TaskStatistics, report_from_statistics
 
 __all__ = [
@@ -252,8 +253,6 @@ def evaluate(
                 task=task, pos_label=pos_label, labels=labels, threshold=threshold, metrics=metrics,
                 confidence_level=confidence_level, n_resamples=n_resamples, ci=ci, random_state=random_state,
                 strict=strict, name=name, dbt_samples=dbt_samples, progress=progress)
-        from .scan import evaluate_source
-
         if normalize:
             raise InvalidInputError("normalize applies to arrays of class probabilities, not to data=")
         return evaluate_source(

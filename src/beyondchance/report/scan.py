@@ -40,7 +40,6 @@ numbers is labels there).  ``task=`` overrides both.
 
 from __future__ import annotations
 
-import os
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -252,12 +251,6 @@ def _as_source(source: Any, engine: str, session: Any, name: str | None, delimit
     if isinstance(source, Scan):
         return source
     return _open(source, engine, session=session, name=name, delimiter=delimiter)
-
-
-def _names(source: Any) -> str:
-    if isinstance(source, (list, tuple)):
-        return ", ".join(os.fspath(s) for s in source)
-    return os.fspath(source) if isinstance(source, (str, os.PathLike)) else type(source).__name__
 
 
 def _column_names(y_true: Any, y_score: Any, y_pred: Any, sample_weight: Any) -> tuple[str, tuple[str, ...]]:
