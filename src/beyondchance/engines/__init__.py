@@ -89,26 +89,32 @@ def compute_statistics(
         DataFrame, pyarrow Table, mapping of columns), a path / glob pattern / list of
         paths to CSV or Parquet files, a DuckDB relation or a Spark DataFrame
     y_true, y_score, y_pred, y_proba, sample_weight : column names (with a ``source``) or
-        arrays (without).  ``y_score``: score of the positive class (binary task);
+        arrays (without).  ``y_score``: score of the positive class (binary-scores task);
         ``y_pred``: predicted labels or real predictions; ``y_proba``: a list of
         probability columns, one per class, in the order of ``labels`` (or of the
         sorted true labels); ``sample_weight``: non-negative sample weights (with a ``source``: the name of the weight column)
     engine : ``"auto"``, ``"memory"``, ``"duckdb"`` or ``"spark"``
-    task : ``"auto"`` (y_score → binary; y_proba → probabilities; y_pred →
-        regression when y_true and y_pred are floating point, else labels), or
-        ``"binary"``, ``"labels"``, ``"probabilities"``, ``"regression"``
+    task : ``"auto"`` (y_score → binary-scores; y_proba → multiclass-probabilities;
+        y_pred → regression when y_true and y_pred are floating point, else
+        multiclass-labels), or one of the report's tasks
+        (``beyondchance.statistics.sufficient.TASKS``): ``"binary-scores"``,
+        ``"binary-labels"``, ``"multiclass-labels"``, ``"multiclass-probabilities"``,
+        ``"regression"``.  The two label tasks compute the same statistics (confusion
+        matrix, label counts); ``"binary-labels"`` checks that there are at most two
+        classes.  The names of 0.1 (``"binary"``, ``"labels"``, ``"probabilities"``) raise
+        InvalidInputError naming the new one
     statistics : the statistics to compute, a subset of the task's
         (``beyondchance.statistics.sufficient.STATISTICS``); default all
-    threshold : binary: scores ≥ threshold are predicted positive (confusion matrix)
-    pos_label : binary: the positive label (default 1 for labels {0, 1} or {-1, 1})
-    labels : labels / probabilities: the class set, in order
-    score_bins : binary: None for exact counts at every distinct score, or a number
+    threshold : binary-scores: scores ≥ threshold are predicted positive (confusion matrix)
+    pos_label : binary-scores: the positive label (default 1 for labels {0, 1} or {-1, 1})
+    labels : label tasks / multiclass-probabilities: the class set, in order
+    score_bins : binary-scores, multiclass-probabilities: None for exact counts at every distinct score, or a number
         of bins per unit score (``floor(score · bins)``) for fixed-size counts with a
         stated AUC error bound (:class:`~beyondchance.statistics.scores.BinnedScoreCounts`)
     target_bin_width : regression: None for the exact value histogram, or a bin
         width (bounded absolute / pinball baselines)
     pinball_alphas : regression: quantile levels whose pinball losses are also summed
-    normalize : probabilities: rescale rows that do not sum to 1
+    normalize : multiclass-probabilities: rescale rows that do not sum to 1
     connection : duckdb: an open connection to use (its memory_limit, threads …)
     spark : spark: the SparkSession to read a path with (default: the active one)
     delimiter : CSV files: the field delimiter (default: tab for ``.tsv``, else ``,``).

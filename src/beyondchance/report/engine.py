@@ -173,7 +173,7 @@ def _prepare(
     for c in [*y_score, *([weight] if weight else [])]:
         if kinds[c] not in ("float", "int"):
             raise InvalidInputError(f"{src.name or 'input'}: column {c!r} is not numeric ({kinds[c]})")
-    lc = src.statistics(y_true=y_true, y_pred=y_true, task="labels", statistics=("label_counts",),
+    lc = src.statistics(y_true=y_true, y_pred=y_true, task="multiclass-labels", statistics=("label_counts",),
                         labels=labels if y_pred is None else None).label_counts
     classes, counts0 = lc.labels, lc.counts
     shown = ", ".join(map(_fmt_label, classes[:2]))
@@ -192,7 +192,7 @@ def _prepare(
     if detected == "multiclass-probabilities":
         if len(y_score) < 2:
             raise InvalidInputError("a multiclass-probabilities report needs one probability column per class")
-        p.stats = src.statistics(y_true=y_true, y_proba=list(y_score), weight=weight, task="probabilities",
+        p.stats = src.statistics(y_true=y_true, y_proba=list(y_score), weight=weight, task="multiclass-probabilities",
                                  labels=labels, score_bins=score_bins)
         return p
     p.quantile = check_quantile_option(quantile, detected)
@@ -236,7 +236,7 @@ def _union_confusion(src: Any, classes: np.ndarray, counts0: np.ndarray, *, y_tr
     """The confusion matrix of (y_true, y_pred) over the union of their labels, the row
     counts of y_true over that union (0 for a label only predicted) and, weighted, the
     PermutationCells of the predicted labels (from the same scan)."""
-    st = src.statistics(y_true=y_true, y_pred=y_pred, weight=weight, task="labels",
+    st = src.statistics(y_true=y_true, y_pred=y_pred, weight=weight, task="multiclass-labels",
                         statistics=("confusion", "permutation_cells"), labels=labels)
     cm = st.confusion
     idx = {(_label(c)): i for i, c in enumerate(np.asarray(cm.labels).tolist())}
@@ -252,7 +252,7 @@ def _scan_scores(src: Any, p: _Prepared, *, y_true: str, y_score: str, weight: s
     # the loss sums of the losses' permutation CLT only where nothing else tests the losses beyond
     # the budget: weighted scores in bins (unweighted: the score cells; weighted exact: the weighted cells)
     wanted = ("scores", "permutation_cells") + (("permutation_loss_sums",) if weight and score_bins else ())
-    stats = src.statistics(y_true=y_true, y_score=y_score, weight=weight, task="binary", pos_label=pos,
+    stats = src.statistics(y_true=y_true, y_score=y_score, weight=weight, task="binary-scores", pos_label=pos,
                            statistics=wanted, score_bins=score_bins)
     p.stats, p.score_cells, p.loss_sums = stats.scores, stats.permutation_cells, stats.permutation_loss_sums
 

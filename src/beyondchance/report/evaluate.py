@@ -36,8 +36,8 @@ Tasks (detected from the data, or given with ``task=``):
 ``"regression"``               real-valued y_true and y_pred
 =============================  ============================================================
 
-(The statistics engines of :mod:`beyondchance.statistics.sufficient` call the first "binary", the label
-tasks "labels" and the probabilities "probabilities".)  A binary report with scores is a
+(The statistics engines of :mod:`beyondchance.statistics.sufficient` take the same names; the two
+label tasks share one bundle of statistics.)  A binary report with scores is a
 function of :class:`~beyondchance.measures.curves.ThresholdCounts` alone (plus the rows for
 weighted confidence intervals), see ``beyondchance.measures.binary_scores``.
 """
@@ -331,7 +331,7 @@ def _labels(inp: Inputs, ctx: _Context, *, pos_label: Any, threshold: Any) -> di
 def _probabilities(inp: Inputs, ctx: _Context, *, pos_label: Any, threshold: Any) -> dict[str, Any]:
     w = inp.weight
     # the loss CLT's sums only where the report needs them (beyond the row budget: report._chance)
-    wanted = tuple(s for s in STATISTICS["probabilities"] if s != "permutation_loss_sums")
+    wanted = tuple(s for s in STATISTICS["multiclass-probabilities"] if s != "permutation_loss_sums")
     stats = probability_statistics(inp.codes, inp.proba, inp.classes, w, pos_label=None, statistics=wanted)
     totals = probability_group_totals(inp.codes, inp.proba, inp.classes, w, seed=ctx.seed) if ctx.ci else None
     out = probabilities_rows(stats, ctx, n_rows=inp.n, weighted=w is not None, totals=totals,
