@@ -428,25 +428,25 @@ def _proba_columns(y_proba: Any) -> list[str]:
     return cols
 
 
-def group_totals_from_table(source: Any, *, task: str, y_true: str, y_pred: str | None = None, proba: Any = None,
+def group_totals_from_table(source: Any, *, kind: str, y_true: str, y_pred: str | None = None, proba: Any = None,
                             weight: str | None = None, labels: Any = None, seed: int = 0, groups: int,
-                            delimiter: str | None = None, **task_options: Any) -> Any:
+                            delimiter: str | None = None, **options: Any) -> Any:
     """:func:`~beyondchance.inference.poisson_bootstrap.group_totals_from_arrays` on the named columns of
     a table (or a file read with pyarrow)."""
     from ..inference.poisson_bootstrap import group_totals_from_arrays
 
     cols = _proba_columns(proba)
-    y_score = task_options.get("y_score")
+    y_score = options.get("y_score")
     names = [c for c in (y_true, y_pred, y_score, weight, *cols) if c is not None]
     for col in names:
         if not isinstance(col, str):
             raise InvalidInputError(f"column names must be strings, got {col!r}")
     data = read_columns(source, names, delimiter)
     return group_totals_from_arrays(
-        task, data[y_true], y_pred=None if y_pred is None else data[y_pred],
+        kind, data[y_true], y_pred=None if y_pred is None else data[y_pred],
         proba=None if proba is None else np.column_stack([data[c] for c in cols]),
         weight=None if weight is None else data[weight], labels=labels, seed=seed, groups=groups,
-        **{**task_options, **({"y_score": data[y_score]} if y_score is not None else {})},
+        **{**options, **({"y_score": data[y_score]} if y_score is not None else {})},
     )
 
 

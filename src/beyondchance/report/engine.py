@@ -272,14 +272,14 @@ def _scan_replicates(src: Any, p: _Prepared, *, y_true: str, y_score: Sequence[s
         quantile = {} if p.quantile is None else dict(
             quantile=p.quantile,
             quantile_value=p.stats.prediction_advantage(PinballLoss(p.quantile)).baseline.prediction)
-        p.totals = src.group_totals(task="regression", y_pred=y_pred if y_pred is not None else y_score[0],
+        p.totals = src.group_totals(kind="regression", y_pred=y_pred if y_pred is not None else y_score[0],
                                     median=median, **quantile, **common)
     elif p.task == "multiclass-probabilities":
-        p.totals = src.group_totals(task="probabilities", proba=list(y_score), labels=labels, **common)
+        p.totals = src.group_totals(kind="probabilities", proba=list(y_score), labels=labels, **common)
     elif not p.weighted:
         return
     elif p.task == "binary-scores" and p.given is not None:  # predicted labels given: the labels' totals
-        p.totals = src.group_totals(task="labels", y_pred=y_pred, labels=labels, **common)
+        p.totals = src.group_totals(kind="labels", y_pred=y_pred, labels=labels, **common)
         p.units = src.unit_counts(y_true=y_true, y_score=y_score[0], weight=weight, pos_label=pos[0],
                                   score_bins=score_bins)
     elif p.task == "binary-scores":
@@ -289,14 +289,14 @@ def _scan_replicates(src: Any, p: _Prepared, *, y_true: str, y_score: Sequence[s
         if tc.thresholds.size == 0:
             return
         thr = _threshold_choice(threshold, float(tc.thresholds[-1]), float(tc.thresholds[0]))[0]
-        p.totals = src.group_totals(task="threshold", y_score=y_score[0], threshold=thr, pos_label=pos[0],
+        p.totals = src.group_totals(kind="labels", y_score=y_score[0], threshold=thr, pos_label=pos[0],
                                     labels=(pos[1], pos[0]), **common)
         if p.totals is not None:
             p.totals.info["threshold"] = thr
         p.units = src.unit_counts(y_true=y_true, y_score=y_score[0], weight=weight, pos_label=pos[0],
                                   score_bins=score_bins)
     else:
-        p.totals = src.group_totals(task="labels", y_pred=y_pred if y_pred is not None else y_score[0],
+        p.totals = src.group_totals(kind="labels", y_pred=y_pred if y_pred is not None else y_score[0],
                                     labels=labels, **common)
 
 
