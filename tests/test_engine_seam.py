@@ -149,7 +149,7 @@ def test_toy_statistics_identical_to_memory(case, frame, toy, tmp_path):
 
 
 def test_toy_group_totals_identical_to_memory(frame, toy):
-    kwargs = dict(task="labels", y_true="label", y_pred="pred", sample_weight="w", random_state=4)
+    kwargs = dict(kind="labels", y_true="label", y_pred="pred", sample_weight="w", random_state=4)
     mem = compute_group_totals(frame, engine="memory", **kwargs)
     t = compute_group_totals(frame, engine=TOY, **kwargs)
     np.testing.assert_allclose(t.totals, mem.totals, rtol=1e-12)

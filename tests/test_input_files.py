@@ -216,7 +216,7 @@ def test_a_rare_fractional_label_deep_in_the_file(tmp_path, request, engine):
     y[-3] = 0.5
     path = tmp_path / "labels.csv"
     path.write_text("y\n" + "\n".join(f"{v:g}" for v in y) + "\n")
-    lc = _stats(path, engine, spark, y_true="y", y_pred="y", task="labels", statistics=("label_counts",)).label_counts
+    lc = _stats(path, engine, spark, y_true="y", y_pred="y", task="multiclass-labels", statistics=("label_counts",)).label_counts
     values, counts = np.unique(y, return_counts=True)
     assert lc.labels.tolist() == values.tolist() and lc.counts.tolist() == counts.tolist()
 
@@ -256,7 +256,7 @@ def test_doubled_quotes_rfc4180(tmp_path, request, engine):
     assert mem.confusion.matrix.tolist() == other.confusion.matrix.tolist()
     assert mem.auc("roc") == other.auc("roc")
     notes = bc.compute_statistics(str(path), engine=engine, **({"spark": spark} if spark else {}),
-                                  y_true="note", y_pred="note", task="labels", statistics=("label_counts",))
+                                  y_true="note", y_pred="note", task="multiclass-labels", statistics=("label_counts",))
     assert 'he said "q0", ,ok' in notes.label_counts.labels.tolist()
 
 

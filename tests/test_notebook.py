@@ -63,18 +63,18 @@ def objects():
     tc = bc.threshold_counts(y, s)
     data = {"y": y, "s": s, "p": (s >= 0.5).astype(int), "t": s + rng.random(200), "f": s * 2,
             "c": rng.integers(0, 3, 200), "P0": np.full(200, 0.2), "P1": np.full(200, 0.3), "P2": np.full(200, 0.5)}
-    binned = compute_statistics(data, y_true="y", y_score="s", task="binary", score_bins=20)
+    binned = compute_statistics(data, y_true="y", y_score="s", task="binary-scores", score_bins=20)
     return {
         "ThresholdCounts": tc,
         "Curve": tc.curve("pr"),
         "CoverageCurve": pa_coverage_from_counts(tc, 0.5),
         "ConfusionMatrix": bc.ConfusionMatrix.from_predictions(y, data["p"]),
-        "binary statistics": compute_statistics(data, y_true="y", y_score="s", task="binary"),
+        "binary statistics": compute_statistics(data, y_true="y", y_score="s", task="binary-scores"),
         "binned statistics": binned,
         "BinnedScoreCounts": binned.scores,
         "regression statistics": compute_statistics(data, y_true="t", y_pred="f", task="regression"),
         "probability statistics": compute_statistics(data, y_true="c", y_proba=["P0", "P1", "P2"],
-                                                     task="probabilities"),
+                                                     task="multiclass-probabilities"),
     }
 
 

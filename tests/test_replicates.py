@@ -13,11 +13,13 @@ from beyondchance.inference.poisson_bootstrap import (
     regression_intervals, row_groups,
 )
 
-TASKS = {
-    "binary": dict(task="labels", y_true="yb", y_pred="fb"),
-    "multiclass": dict(task="labels", y_true="y", y_pred="f"),
-    "regression": dict(task="regression", y_true="yr", y_pred="fr"),
-    "probabilities": dict(task="probabilities", y_true="y", proba=["p0", "p1", "p2"]),
+KINDS = {
+    "binary": dict(kind="labels", y_true="yb", y_pred="fb"),
+    "multiclass": dict(kind="labels", y_true="y", y_pred="f"),
+    "regression": dict(kind="regression", y_true="yr", y_pred="fr"),
+    "probabilities": dict(kind="probabilities", y_true="y", proba=["p0", "p1", "p2"]),
+    # the labels of binary scores at a threshold: kind "labels" with y_score (not a task of its own)
+    "scores at a threshold": dict(kind="labels", y_true="yb", y_score="p1", threshold=0.4, pos_label=1, labels=(0, 1)),
 }
 
 
@@ -47,20 +49,20 @@ def files(tmp_path_factory):
             "csv glob": str(d / "part*.csv"), "parquet glob": str(d / "part*.parquet")}
 
 
-def _intervals(t: GroupTotals, task: str) -> dict:
-    if task == "regression":
+def _intervals(t: GroupTotals, kind: str) -> dict:
+    if kind == "regression":
         return regression_intervals(t, n_resamples=300, seed=5).intervals
-    if task == "probabilities":
+    if kind == "probabilities":
         return probability_intervals(t, n_resamples=300, seed=5).intervals
     return labeling_intervals(t, ["f1", "mcc", "accuracy"], n_resamples=300, seed=5).intervals
 
 
-def _assert_same(a: GroupTotals, b: GroupTotals, task: str) -> None:
+def _assert_same(a: GroupTotals, b: GroupTotals, kind: str) -> None:
     assert a.columns == b.columns and a.groups == b.groups and a.seed == b.seed
     scale = np.abs(a.totals).max(axis=0)  # relative to each column's largest total (Σw·y may cancel to ~0)
     error = np.abs(a.totals - b.totals) / scale
     assert error.max() <= 1e-12, error.max()
-    ia, ib = _intervals(a, task), _intervals(b, task)
+    ia, ib = _intervals(a, kind), _intervals(b, kind)
     assert ia.keys() == ib.keys()
     for name in ia:
         np.testing.assert_allclose(ia[name], ib[name], rtol=1e-9, err_msg=name)
@@ -103,7 +105,7 @@ def test_invalid_inputs():
     with pytest.raises(InvalidInputError, match="n_resamples"):
         GroupTotals(np.zeros((2, 1)), ("x",), 2, 0).replicate_totals(0)
     t = group_totals_from_arrays("regression", [1.0, 2.0, 3.0], y_pred=[1.0, 2.5, 2.0])
-    with pytest.raises(InvalidInputError, match="labels task"):
+    with pytest.raises(InvalidInputError, match="kind 'labels'"):
         labeling_intervals(t)
     with pytest.raises(InvalidInputError, match="negative"):
         group_totals_from_arrays("labels", [0, 1], y_pred=[0, 1], weight=[1.0, -1.0])
@@ -113,8 +115,31 @@ def test_invalid_inputs():
     from beyondchance.engines import compute_group_totals
 
     with pytest.raises(InvalidInputError, match=r"no option\(s\) \['weight'\]"):
-        compute_group_totals({"y": [0, 1], "f": [0, 1], "w": [1.0, 1.0]}, task="labels", y_true="y", y_pred="f",
+        compute_group_totals({"y": [0, 1], "f": [0, 1], "w": [1.0, 1.0]}, kind="labels", y_true="y", y_pred="f",
                              weight="w", engine="memory")
+
+
+@pytest.mark.parametrize("engine", ["memory", "duckdb"])
+def test_the_kind_of_totals_is_not_a_task(engine):
+    """``kind=`` says what is summed; the old ``task=`` keyword and a task name are one clear error,
+    and the labels of scores at a threshold are ``kind="labels"`` with ``y_score``."""
+    df = pd.DataFrame({"y": [0, 1, 1, 0], "f": [0, 1, 0, 0], "s": [0.1, 0.8, 0.3, 0.4]})
+    with pytest.raises(InvalidInputError, match=r"task=\) is now kind="):
+        compute_group_totals(df, task="labels", y_true="y", y_pred="f", engine=engine)
+    with pytest.raises(InvalidInputError, match="needs kind="):
+        compute_group_totals(df, y_true="y", y_pred="f", engine=engine)
+    for kind in ("threshold", "binary-labels"):
+        with pytest.raises(InvalidInputError, match="kind must be one of 'labels', 'probabilities', 'regression'"):
+            compute_group_totals(df, kind=kind, y_true="y", y_pred="f", engine=engine)
+    with pytest.raises(InvalidInputError, match="y_pred .* or y_score with threshold"):
+        compute_group_totals(df, kind="labels", y_true="y", y_pred="f", y_score="s", engine=engine)
+    with pytest.raises(InvalidInputError, match="needs threshold and labels"):
+        compute_group_totals(df, kind="labels", y_true="y", y_score="s", engine=engine)
+    at = compute_group_totals(df, kind="labels", y_true="y", y_score="s", threshold=0.35, pos_label=1, labels=(0, 1),
+                              engine=engine, groups=4)
+    given = compute_group_totals(df.assign(f=[0, 1, 0, 1]), kind="labels", y_true="y", y_pred="f", engine=engine,
+                                 groups=4)
+    np.testing.assert_array_equal(at.totals, given.totals)
 
 
 def test_duckdb_refuses_bad_rows_and_relations_and_orders_frames(tmp_path):
@@ -125,13 +150,13 @@ def test_duckdb_refuses_bad_rows_and_relations_and_orders_frames(tmp_path):
     bad.loc[3, "w"] = -1.0
     bad.to_csv(tmp_path / "bad.csv", index=False)
     with pytest.raises(InvalidInputError, match="negative"):
-        compute_group_totals(str(tmp_path / "bad.csv"), engine="duckdb", sample_weight="w", **TASKS["regression"])
+        compute_group_totals(str(tmp_path / "bad.csv"), engine="duckdb", sample_weight="w", **KINDS["regression"])
     con = duckdb.connect()
     with pytest.raises(InvalidInputError, match="no row order"):
-        compute_group_totals(con.from_df(df), engine="duckdb", connection=con, **TASKS["binary"])
+        compute_group_totals(con.from_df(df), engine="duckdb", connection=con, **KINDS["binary"])
     # a data frame has a row order: DuckDB's totals are the memory engine's
-    a = compute_group_totals(df, engine="duckdb", sample_weight="w", **TASKS["binary"])
-    b = compute_group_totals(df, engine="memory", sample_weight="w", **TASKS["binary"])
+    a = compute_group_totals(df, engine="duckdb", sample_weight="w", **KINDS["binary"])
+    b = compute_group_totals(df, engine="memory", sample_weight="w", **KINDS["binary"])
     np.testing.assert_allclose(a.totals, b.totals, rtol=1e-12)
 
 
@@ -139,29 +164,32 @@ def test_duckdb_refuses_bad_rows_and_relations_and_orders_frames(tmp_path):
 
 
 @pytest.mark.parametrize("source", ["csv", "parquet", "csv glob", "parquet glob"])
-@pytest.mark.parametrize("case", list(TASKS))
+@pytest.mark.parametrize("case", list(KINDS))
 def test_memory_equals_duckdb(files, source, case):
-    spec = dict(TASKS[case])
-    task = spec["task"]
+    spec = dict(KINDS[case])
+    kind = spec["kind"]
     mem = compute_group_totals(files[source], engine="memory", sample_weight="w", random_state=11, **spec)
     ddb = compute_group_totals(files[source], engine="duckdb", sample_weight="w", random_state=11, **spec)
-    _assert_same(mem, ddb, task)
+    _assert_same(mem, ddb, kind)
     one = compute_group_totals(files["parquet"], engine="memory", sample_weight="w", random_state=11, **spec)
-    _assert_same(mem, one, task)  # a glob of the parts numbers the rows as the whole file
+    _assert_same(mem, one, kind)  # a glob of the parts numbers the rows as the whole file
     arrays = _frame(3000, 1)
     direct = group_totals_from_arrays(
-        task, arrays[spec["y_true"]], y_pred=arrays[spec["y_pred"]] if "y_pred" in spec else None,
+        kind, arrays[spec["y_true"]], y_pred=arrays[spec["y_pred"]] if "y_pred" in spec else None,
         proba=arrays[spec["proba"]].to_numpy() if "proba" in spec else None, weight=arrays["w"], seed=11,
+        y_score=arrays[spec["y_score"]] if "y_score" in spec else None, threshold=spec.get("threshold"),
+        pos_label=spec.get("pos_label"), labels=spec.get("labels"),
     )
-    _assert_same(mem, direct, task)
+    _assert_same(mem, direct, kind)
 
 
 def test_memory_equals_spark(files, spark):
-    for source, case in (("csv glob", "binary"), ("parquet glob", "probabilities"), ("parquet", "regression")):
-        spec = TASKS[case]
+    for source, case in (("csv glob", "binary"), ("parquet glob", "probabilities"), ("parquet", "regression"),
+                         ("csv", "scores at a threshold")):
+        spec = KINDS[case]
         mem = compute_group_totals(files[source], engine="memory", sample_weight="w", random_state=3, **spec)
         spk = compute_group_totals(files[source], engine="spark", spark=spark, sample_weight="w", random_state=3, **spec)
-        _assert_same(mem, spk, spec["task"])
+        _assert_same(mem, spk, spec["kind"])
 
 
 # --- intervals --------------------------------------------------------------------------------------

@@ -352,7 +352,7 @@ def test_labels_and_probabilities_measures():
     yp = rng.choice(["a", "b", "c", "d"], 200)
     w = rng.random(200)
     st_ = statistics_from_arrays(y, y_pred=yp, sample_weight=w)
-    assert st_.task == "labels"
+    assert st_.task == "multiclass-labels"  # detected: the labels' bundle of any number of classes
     assert close(st_.metric("accuracy"), skm.accuracy_score(y, yp, sample_weight=w))
     assert close(st_.metric("kappa"), skm.cohen_kappa_score(y, yp, sample_weight=w))
     assert close(st_.prediction_advantage().value, prediction_advantage(y, yp, sample_weight=w))
@@ -360,9 +360,29 @@ def test_labels_and_probabilities_measures():
     assert close(st_.prediction_advantage(costs).value, prediction_advantage(y, yp, loss=costs, sample_weight=w))
     P = rng.dirichlet(np.ones(3), 200)
     sp = statistics_from_arrays(y, y_proba=P, sample_weight=w)
-    assert sp.task == "probabilities"
+    assert sp.task == "multiclass-probabilities"
     assert close(sp.prediction_advantage("log_loss").value, skm.d2_log_loss_score(y, P, sample_weight=w), 1e-10)
     assert close(sp.metric("accuracy"), skm.accuracy_score(y, np.array(["a", "b", "c"])[P.argmax(1)], sample_weight=w))
+
+
+def test_the_two_label_tasks_share_one_bundle():
+    """binary-labels and multiclass-labels compute the same statistics; binary-labels checks that
+    there are at most two classes (every engine: in the bundle, also when merging)."""
+    y, f, w = [0, 1, 1, 0, 1], [0, 1, 0, 0, 1], [1.0, 2.0, 0.5, 1.0, 3.0]
+    two = statistics_from_arrays(y, y_pred=f, sample_weight=w, task="binary-labels")
+    many = statistics_from_arrays(y, y_pred=f, sample_weight=w, task="multiclass-labels")
+    assert (two.task, many.task) == ("binary-labels", "multiclass-labels")
+    assert np.array_equal(two.confusion.matrix, many.confusion.matrix)
+    assert np.array_equal(two.label_counts.counts, many.label_counts.counts)
+    assert two.metric("f1") == many.metric("f1") and two.summary()["f1"] == many.summary()["f1"]
+    with pytest.raises(InvalidInputError, match="at most two classes, got 3 .*multiclass-labels"):
+        statistics_from_arrays([0, 1, 2], y_pred=[0, 1, 1], task="binary-labels")
+    with pytest.raises(InvalidInputError, match="at most two classes"):
+        statistics_from_arrays([0, 1, 2], y_pred=[0, 1, 1], task="binary-labels", statistics=["label_counts"])
+    with pytest.raises(InvalidInputError, match="at most two classes"):
+        two + statistics_from_arrays([2, 1], y_pred=[2, 1], sample_weight=[1.0, 1.0], task="binary-labels")
+    with pytest.raises(InvalidInputError, match="tasks 'binary-labels' and 'multiclass-labels'"):
+        two + many
 
 
 def test_regression_measures_equal_scikit_learn():
@@ -423,7 +443,7 @@ def test_bundle_errors_and_outputs():
     with pytest.raises(InvalidInputError, match="exactly one"):
         statistics_from_arrays([0, 1], y_score=[0.2, 0.6], y_pred=[0, 1])
     with pytest.raises(InvalidInputError, match="takes y_score"):
-        statistics_from_arrays([0, 1], y_pred=[0, 1], task="binary")
+        statistics_from_arrays([0, 1], y_pred=[0, 1], task="binary-scores")
     with pytest.raises(InvalidInputError, match="task must be"):
         SufficientStatistics("nonsense")
     costs = CostMatrixLoss([[0, 5], [1, 0]], labels=[False, True])
@@ -431,7 +451,7 @@ def test_bundle_errors_and_outputs():
     with pytest.raises(InvalidInputError, match="False, True"):
         a.prediction_advantage(CostMatrixLoss([[0, 5], [1, 0]], labels=[0, 1]))
     d = a.to_dict()
-    assert d["task"] == "binary" and d["scores"]["kind"] == "exact" and d["confusion"]["matrix"] == [[1.0, 0.0], [0.0, 2.0]]
+    assert d["task"] == "binary-scores" and d["scores"]["kind"] == "exact" and d["confusion"]["matrix"] == [[1.0, 0.0], [0.0, 2.0]]
     ops = a.outperformance_score("f1")
     assert 0 <= ops.score <= 1
 

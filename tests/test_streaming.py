@@ -77,7 +77,7 @@ def test_arrays_as_keywords_and_training_loop():
         acc.update(y_true=y, y_score=s)
         ys.append(y)
         ss.append(s)
-    assert acc.task == "binary"
+    assert acc.task == "binary-scores"
     assert_same(compute_statistics(None, y_true=np.concatenate(ys), y_score=np.concatenate(ss)), acc.compute())
     acc.reset()
     with pytest.raises(InvalidInputError, match="no batch"):
@@ -108,7 +108,7 @@ def test_accumulator_errors():
         named.update({"y": [0], "s": [0.1]}, y_true=[0], y_score=[0.1])
     with pytest.raises(InvalidInputError, match="table"):
         named.update([0, 1])
-    fixed = StatisticsAccumulator(task="binary")
+    fixed = StatisticsAccumulator(task="binary-scores")
     with pytest.raises(InvalidInputError, match="takes y_score"):
         fixed.update(y_true=[0, 1], y_pred=[0, 1])
     acc.update(y_true=[0, 1], y_score=[0.1, 0.9])

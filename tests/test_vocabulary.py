@@ -128,3 +128,36 @@ def test_evaluate_takes_scores_or_labels_by_name():
     assert both["f1"].value == by_name["f1"].value and both["roc_auc"].value == scores["roc_auc"].value
     with pytest.raises(bc.InvalidInputError, match="y_score .* or y_pred"):
         bc.evaluate(y)
+
+
+def test_one_list_of_task_names():
+    """The statistics layer's tasks ARE the report's (one tuple), each with its statistics;
+    the names of 0.1 are refused with the new name, by every entry point."""
+    import pandas as pd
+
+    from beyondchance.engines import compute_statistics
+    from beyondchance.measures.task_metrics import TASKS
+    from beyondchance.statistics import STATISTICS, SufficientStatistics, sufficient
+
+    assert sufficient.TASKS is TASKS and bc.statistics.TASKS is TASKS and bc.report.TASKS is TASKS
+    assert tuple(STATISTICS) == TASKS
+    assert STATISTICS["binary-labels"] == STATISTICS["multiclass-labels"]  # one bundle for the label tasks
+    y, s, f = [0, 1, 1, 0], [0.2, 0.7, 0.4, 0.1], [0, 1, 0, 0]
+    old = {"binary": "'binary-scores'", "labels": "'binary-labels' or 'multiclass-labels'",
+           "probabilities": "'multiclass-probabilities'"}
+    for name, new in old.items():
+        message = f"task '{name}' is now {new}"
+        with pytest.raises(bc.InvalidInputError, match=message):
+            compute_statistics(y_true=y, y_pred=f, task=name)
+        with pytest.raises(bc.InvalidInputError, match=message):
+            bc.StatisticsAccumulator(task=name)
+        with pytest.raises(bc.InvalidInputError, match=message):
+            SufficientStatistics(name)
+    with pytest.raises(bc.InvalidInputError, match="task 'binary' is now 'binary-scores'"):
+        compute_statistics(pd.DataFrame({"y": y, "s": s}), y_true="y", y_score="s", task="binary", engine="duckdb")
+    # the new names, and the detection (task="auto") kept
+    assert compute_statistics(y_true=y, y_score=s).task == "binary-scores"
+    assert compute_statistics(y_true=y, y_pred=f).task == "multiclass-labels"
+    assert compute_statistics(y_true=y, y_pred=f, task="binary-labels").task == "binary-labels"
+    assert compute_statistics(y_true=[0, 1, 2], y_proba=np.eye(3)).task == "multiclass-probabilities"
+    assert compute_statistics(y_true=[0.5, 1.5], y_pred=[1.0, 1.0]).task == "regression"

@@ -89,26 +89,32 @@ def compute_statistics(
         DataFrame, pyarrow Table, mapping of columns), a path / glob pattern / list of
         paths to CSV or Parquet files, a DuckDB relation or a Spark DataFrame
     y_true, y_score, y_pred, y_proba, sample_weight : column names (with a ``source``) or
-        arrays (without).  ``y_score``: score of the positive class (binary task);
+        arrays (without).  ``y_score``: score of the positive class (binary-scores task);
         ``y_pred``: predicted labels or real predictions; ``y_proba``: a list of
         probability columns, one per class, in the order of ``labels`` (or of the
         sorted true labels); ``sample_weight``: non-negative sample weights (with a ``source``: the name of the weight column)
     engine : ``"auto"``, ``"memory"``, ``"duckdb"`` or ``"spark"``
-    task : ``"auto"`` (y_score → binary; y_proba → probabilities; y_pred →
-        regression when y_true and y_pred are floating point, else labels), or
-        ``"binary"``, ``"labels"``, ``"probabilities"``, ``"regression"``
+    task : ``"auto"`` (y_score → binary-scores; y_proba → multiclass-probabilities;
+        y_pred → regression when y_true and y_pred are floating point, else
+        multiclass-labels), or one of the report's tasks
+        (``beyondchance.statistics.sufficient.TASKS``): ``"binary-scores"``,
+        ``"binary-labels"``, ``"multiclass-labels"``, ``"multiclass-probabilities"``,
+        ``"regression"``.  The two label tasks compute the same statistics (confusion
+        matrix, label counts); ``"binary-labels"`` checks that there are at most two
+        classes.  The names of 0.1 (``"binary"``, ``"labels"``, ``"probabilities"``) raise
+        InvalidInputError naming the new one
     statistics : the statistics to compute, a subset of the task's
         (``beyondchance.statistics.sufficient.STATISTICS``); default all
-    threshold : binary: scores ≥ threshold are predicted positive (confusion matrix)
-    pos_label : binary: the positive label (default 1 for labels {0, 1} or {-1, 1})
-    labels : labels / probabilities: the class set, in order
-    score_bins : binary: None for exact counts at every distinct score, or a number
+    threshold : binary-scores: scores ≥ threshold are predicted positive (confusion matrix)
+    pos_label : binary-scores: the positive label (default 1 for labels {0, 1} or {-1, 1})
+    labels : label tasks / multiclass-probabilities: the class set, in order
+    score_bins : binary-scores, multiclass-probabilities: None for exact counts at every distinct score, or a number
         of bins per unit score (``floor(score · bins)``) for fixed-size counts with a
         stated AUC error bound (:class:`~beyondchance.statistics.scores.BinnedScoreCounts`)
     target_bin_width : regression: None for the exact value histogram, or a bin
         width (bounded absolute / pinball baselines)
     pinball_alphas : regression: quantile levels whose pinball losses are also summed
-    normalize : probabilities: rescale rows that do not sum to 1
+    normalize : multiclass-probabilities: rescale rows that do not sum to 1
     connection : duckdb: an open connection to use (its memory_limit, threads …)
     spark : spark: the SparkSession to read a path with (default: the active one)
     delimiter : CSV files: the field delimiter (default: tab for ``.tsv``, else ``,``).
@@ -158,14 +164,14 @@ def _check_engine(engine: Any) -> None:
         raise InvalidInputError(f"engine must be 'auto' or one of {', '.join(names)}, got {engine!r}")
 
 
-#: the task options of :func:`compute_group_totals` (``**task_options``)
+#: the options of :func:`compute_group_totals` (``**options``) beyond its parameters
 _GROUP_TOTALS_OPTIONS = frozenset({"median", "quantile", "quantile_value", "y_score", "threshold", "pos_label"})
 
 
 def compute_group_totals(
     source: Any,
     *,
-    task: str,
+    kind: str | None = None,
     y_true: str,
     y_pred: str | None = None,
     proba: Any = None,
@@ -177,12 +183,12 @@ def compute_group_totals(
     connection: Any = None,
     spark: Any = None,
     delimiter: str | None = None,
-    **task_options: Any,
+    **options: Any,
 ) -> Any:
     r"""Per-group sums of the grouped Poisson bootstrap (``beyondchance.inference.poisson_bootstrap``), by an engine.
 
     Row i (its position in file order: files of a glob in sorted order) falls in group
-    ``row_groups(i, random_state, groups)``; every engine sums the task's weighted per-row
+    ``row_groups(i, random_state, groups)``; every engine sums the weighted per-row
     quantities per group, so the totals agree across engines to rounding and the
     replicates of one seed are the same.
 
@@ -191,16 +197,20 @@ def compute_group_totals(
     source : a mapping of columns / DataFrame / pyarrow Table (memory), a CSV or Parquet
         path, glob or list of paths (memory, duckdb, spark) or a Spark DataFrame (spark,
         rows in the DataFrame's order)
-    task : ``"labels"`` (y_true, y_pred), ``"regression"`` (y_true, y_pred) or
-        ``"probabilities"`` (y_true, proba: one column per class, in the order of ``labels``)
+    kind : (required) what is summed per group, by the kind of prediction
+        (``beyondchance.inference.poisson_bootstrap.GROUP_TOTALS_KINDS``; not a task name):
+        ``"labels"`` (the confusion cells of y_true and y_pred, or of binary scores at a
+        threshold: y_score and ``threshold`` instead of y_pred), ``"probabilities"``
+        (y_true, proba: one column per class, in the order of ``labels``) or
+        ``"regression"`` (y_true, y_pred)
     y_true, y_pred, proba, sample_weight : column names
     engine : ``"auto"``, ``"memory"``, ``"duckdb"`` or ``"spark"``
     labels : the class set, in order (default: the sorted labels present)
     random_state, groups : the (int) seed and the number of groups of the row hash (default ``DEFAULT_GROUPS`` = 1024 groups)
-    **task_options : ``median`` (regression: the weighted median of y, when known),
+    **options : ``median`` (regression: the weighted median of y, when known),
         ``quantile`` and ``quantile_value`` (regression: a pinball level and its quantile);
-        ``y_score``, ``threshold``, ``pos_label`` (task ``"threshold"``: the labels of a
-        binary-scores task at the threshold, ``labels`` = (negative, positive))
+        ``y_score``, ``threshold``, ``pos_label`` (kind ``"labels"`` without y_pred: the
+        labels of binary scores at the threshold, ``labels`` = (negative, positive))
 
     Returns
     -------
@@ -211,19 +221,24 @@ def compute_group_totals(
     >>> import pandas as pd
     >>> from beyondchance.inference.poisson_bootstrap import labeling_intervals
     >>> df = pd.DataFrame({"y": [0, 1, 1, 0, 1] * 20, "f": [0, 1, 0, 0, 1] * 20, "w": [1.0, 2.0] * 50})
-    >>> t = compute_group_totals(df, task="labels", y_true="y", y_pred="f", sample_weight="w")
+    >>> t = compute_group_totals(df, kind="labels", y_true="y", y_pred="f", sample_weight="w")
     >>> t.totals.shape, float(t.totals.sum())
     ((1024, 4), 150.0)
     """
     from ..inference.poisson_bootstrap import DEFAULT_GROUPS
 
-    unknown = sorted(set(task_options) - _GROUP_TOTALS_OPTIONS)
+    if "task" in options:
+        raise InvalidInputError("compute_group_totals(task=) is now kind= ('labels', 'probabilities', "
+                                "'regression'; the old task 'threshold' is kind='labels' with y_score= and threshold=)")
+    if kind is None:
+        raise InvalidInputError("compute_group_totals needs kind= ('labels', 'probabilities' or 'regression')")
+    unknown = sorted(set(options) - _GROUP_TOTALS_OPTIONS)
     if unknown:
-        raise InvalidInputError(f"compute_group_totals takes no option(s) {unknown}; the task options are "
+        raise InvalidInputError(f"compute_group_totals takes no option(s) {unknown}; the options are "
                                 f"{sorted(_GROUP_TOTALS_OPTIONS)}")
     _check_engine(engine)
     groups = DEFAULT_GROUPS if groups is None else groups
     chosen = detect_engine(source) if engine == "auto" else engine
     return get_runner(chosen).group_totals(
-        source, delimiter=delimiter, connection=connection, spark=spark, task=task, y_true=y_true, y_pred=y_pred,
-        proba=proba, weight=sample_weight, labels=labels, seed=random_state, groups=groups, **task_options)
+        source, delimiter=delimiter, connection=connection, spark=spark, kind=kind, y_true=y_true, y_pred=y_pred,
+        proba=proba, weight=sample_weight, labels=labels, seed=random_state, groups=groups, **options)

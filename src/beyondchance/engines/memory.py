@@ -29,7 +29,7 @@ from ..inference.permutation.clt import PermutationCells
 from ..inference.permutation.loss import MAX_LOSS_CLASSES, PermutationLossSums
 from ..inference.permutation.rows import SquaredErrorSums
 from ..measures.threshold_counts import ThresholdCounts, _counts_unweighted, _counts_weighted, threshold_counts
-from ..statistics.sufficient import PROBABILITY_LOSSES, SufficientStatistics, _binary_confusion
+from ..statistics.sufficient import LABEL_TASKS, PROBABILITY_LOSSES, SufficientStatistics, _binary_confusion
 from ..statistics.labels import LabelCounts
 from ..statistics.values import LossSums, Moments, ValueHistogram
 from ..statistics.scores import BinnedScoreCounts, ClassScoreCounts
@@ -76,19 +76,21 @@ def statistics_from_arrays(
     Parameters
     ----------
     y_true : (n,) true labels or real targets
-    y_score : (n,) scores of the positive class (binary task)
-    y_pred : (n,) predicted labels (labels task) or real predictions (regression)
+    y_score : (n,) scores of the positive class (binary-scores task)
+    y_pred : (n,) predicted labels (label tasks) or real predictions (regression)
     y_proba : (n, k) class probabilities, columns in the order of ``labels`` (or of
         the sorted labels of ``y_true``)
     sample_weight : (n,) non-negative weights
-    task : ``"auto"`` (from the prediction given: y_score → binary, y_proba →
-        probabilities, y_pred → regression if y_true and y_pred are floating point,
-        else labels) or one of ``"binary"``, ``"labels"``, ``"probabilities"``,
-        ``"regression"``
+    task : ``"auto"`` (from the prediction given: y_score → binary-scores, y_proba →
+        multiclass-probabilities, y_pred → regression if y_true and y_pred are floating
+        point, else multiclass-labels) or one of ``"binary-scores"``, ``"binary-labels"``,
+        ``"multiclass-labels"``, ``"multiclass-probabilities"``, ``"regression"``
+        (:data:`beyondchance.statistics.sufficient.TASKS`; the two label tasks compute the
+        same statistics, binary-labels checks that there are at most two classes)
     statistics : subset of the task's statistics (:data:`beyondchance.statistics.sufficient.STATISTICS`)
-    threshold : binary task: a score ≥ threshold is predicted positive
-    pos_label : binary task: the positive label (default 1 for {0, 1} / {-1, 1} labels)
-    labels : labels / probabilities tasks: the class set, in order
+    threshold : binary-scores: a score ≥ threshold is predicted positive
+    pos_label : binary-scores: the positive label (default 1 for {0, 1} / {-1, 1} labels)
+    labels : label / multiclass-probabilities tasks: the class set, in order
     score_bins : None (exact score counts) or bins per unit score (binned counts)
     target_bin_width : None (exact value histogram) or the width of the target bins
     pinball_alphas : regression: quantile levels whose pinball losses are summed too
@@ -96,7 +98,7 @@ def statistics_from_arrays(
 
     >>> st = statistics_from_arrays([0, 1, 1, 0], y_score=[0.2, 0.7, 0.4, 0.1])
     >>> st.task, st.metric("accuracy"), st.auc("roc")
-    ('binary', 0.75, 1.0)
+    ('binary-scores', 0.75, 1.0)
     """
     t = resolve_task(
         task,
@@ -124,11 +126,11 @@ def compute(
     spec: Spec, y_true: Any, *, y_score: Any = None, y_pred: Any = None, y_proba: Any = None, sample_weight: Any = None
 ) -> SufficientStatistics:
     """Statistics of arrays for a checked :class:`~._common.Spec`."""
-    if spec.task == "binary":
+    if spec.task == "binary-scores":
         return _binary(spec, y_true, y_score, sample_weight)
-    if spec.task == "labels":
+    if spec.task in LABEL_TASKS:
         return _labels(spec, y_true, y_pred, sample_weight)
-    if spec.task == "probabilities":
+    if spec.task == "multiclass-probabilities":
         return _probabilities(spec, y_true, y_proba, sample_weight)
     return _regression(spec, y_true, y_pred, sample_weight)
 
@@ -159,7 +161,7 @@ def _binary(spec: Spec, y_true: Any, y_score: Any, sample_weight: Any) -> Suffic
             out["scores"] = BinnedScoreCounts.from_scores(
                 y_true, s, sample_weight=w, pos_label=spec.pos_label, bins=spec.score_bins
             )
-    return SufficientStatistics("binary", threshold=spec.threshold, pos_label=pos_label, **out)
+    return SufficientStatistics("binary-scores", threshold=spec.threshold, pos_label=pos_label, **out)
 
 
 def _labels(spec: Spec, y_true: Any, y_pred: Any, sample_weight: Any) -> SufficientStatistics:
@@ -181,7 +183,7 @@ def _labels(spec: Spec, y_true: Any, y_pred: Any, sample_weight: Any) -> Suffici
         codes, _, classes = encode_labels(yt, labels=spec.labels)
         w = check_sample_weight(sample_weight, codes.shape[0])
         out["label_counts"] = LabelCounts(classes, np.bincount(codes, weights=w, minlength=classes.shape[0]))
-    return SufficientStatistics("labels", **out)
+    return SufficientStatistics(spec.task, **out)
 
 
 # =====================================================================================
@@ -225,7 +227,7 @@ def probability_statistics(
     codes: np.ndarray, proba: np.ndarray, classes: np.ndarray, w: np.ndarray | None, *,
     statistics: Any = None, pos_label: Any = 1, score_bins: int | None = None,
 ) -> SufficientStatistics:
-    """The probabilities task's statistics of checked arrays (no validation).
+    """The multiclass-probabilities task's statistics of checked arrays (no validation).
 
     ``codes`` (n,) in 0..k−1, ``proba`` (n, k) valid probability rows, ``w`` checked
     weights or None: the confusion matrix of the arg-max class, the label counts and
@@ -252,7 +254,7 @@ def probability_statistics(
                                                                classes=classes)
     if wants("permutation_loss_sums") and k <= MAX_LOSS_CLASSES:
         out["permutation_loss_sums"] = PermutationLossSums.of_proba(codes, proba, w, classes)
-    return SufficientStatistics("probabilities", **out)
+    return SufficientStatistics("multiclass-probabilities", **out)
 
 
 def class_score_counts(
@@ -426,25 +428,25 @@ def _proba_columns(y_proba: Any) -> list[str]:
     return cols
 
 
-def group_totals_from_table(source: Any, *, task: str, y_true: str, y_pred: str | None = None, proba: Any = None,
+def group_totals_from_table(source: Any, *, kind: str, y_true: str, y_pred: str | None = None, proba: Any = None,
                             weight: str | None = None, labels: Any = None, seed: int = 0, groups: int,
-                            delimiter: str | None = None, **task_options: Any) -> Any:
+                            delimiter: str | None = None, **options: Any) -> Any:
     """:func:`~beyondchance.inference.poisson_bootstrap.group_totals_from_arrays` on the named columns of
     a table (or a file read with pyarrow)."""
     from ..inference.poisson_bootstrap import group_totals_from_arrays
 
     cols = _proba_columns(proba)
-    y_score = task_options.get("y_score")
+    y_score = options.get("y_score")
     names = [c for c in (y_true, y_pred, y_score, weight, *cols) if c is not None]
     for col in names:
         if not isinstance(col, str):
             raise InvalidInputError(f"column names must be strings, got {col!r}")
     data = read_columns(source, names, delimiter)
     return group_totals_from_arrays(
-        task, data[y_true], y_pred=None if y_pred is None else data[y_pred],
+        kind, data[y_true], y_pred=None if y_pred is None else data[y_pred],
         proba=None if proba is None else np.column_stack([data[c] for c in cols]),
         weight=None if weight is None else data[weight], labels=labels, seed=seed, groups=groups,
-        **{**task_options, **({"y_score": data[y_score]} if y_score is not None else {})},
+        **{**options, **({"y_score": data[y_score]} if y_score is not None else {})},
     )
 
 
@@ -499,7 +501,7 @@ class MemoryScan:
         data = read_columns(self.source, [y_true, y_score, weight], self.delimiter)
         units = {y_true: data[y_true], y_score: data[y_score],
                  weight: (np.asarray(data[weight], dtype=np.float64) > 0).astype(np.float64)}
-        return statistics_from_table(units, y_true=y_true, y_score=y_score, weight=weight, task="binary",
+        return statistics_from_table(units, y_true=y_true, y_score=y_score, weight=weight, task="binary-scores",
                                      pos_label=pos_label, statistics=("scores",), score_bins=score_bins).scores
 
     def rows(self, labels: Any, numbers: Any) -> tuple[dict[str, np.ndarray], bool]:

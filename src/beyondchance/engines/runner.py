@@ -52,7 +52,10 @@ class Scan(Protocol):
 
     def group_totals(self, **kwargs: Any) -> Any:
         """The ``GroupTotals`` (:mod:`beyondchance.inference.poisson_bootstrap`) of the grouped bootstrap,
-        or None when the source has no row order."""
+        or None when the source has no row order.  ``kind=`` says what is summed (``"labels"``,
+        ``"probabilities"``, ``"regression"``; the labels of binary scores at a threshold:
+        ``kind="labels"`` with ``y_score=`` and ``threshold=``), the other keywords are those of
+        :func:`beyondchance.engines.compute_group_totals` (column names)."""
 
     def probability_statistics(self, **kwargs: Any) -> Any:
         """The ``ProbabilityStatistics`` (:mod:`beyondchance.monitoring.probabilities`) of class

@@ -8,7 +8,7 @@ from typing import Any
 
 from .._warnings import InvalidInputError
 from ..measures.losses import PinballLoss
-from ..statistics.sufficient import STATISTICS, TASKS
+from ..statistics.sufficient import STATISTICS, check_task
 
 __all__ = ["Spec", "make_spec", "resolve_task"]
 
@@ -48,9 +48,11 @@ def resolve_task(
 ) -> str:
     """The task from the kind of prediction given (and, for ``y_pred``, the dtypes).
 
-    ``y_score`` → ``"binary"``; ``y_proba`` → ``"probabilities"``; ``y_pred`` →
-    ``"regression"`` when both ``y_true`` and ``y_pred`` are floating point, else
-    ``"labels"``.  An explicit ``task`` must agree with the prediction given.
+    ``y_score`` → ``"binary-scores"``; ``y_proba`` → ``"multiclass-probabilities"``;
+    ``y_pred`` → ``"regression"`` when both ``y_true`` and ``y_pred`` are floating point,
+    else ``"multiclass-labels"`` (the labels' bundle of any number of classes;
+    ``"binary-labels"``, given, is the same bundle checked to hold at most two classes).
+    An explicit ``task`` must agree with the prediction given.
     """
     given = [name for name, flag in (("y_score", has_score), ("y_pred", has_pred), ("y_proba", has_proba)) if flag]
     if len(given) != 1:
@@ -58,18 +60,17 @@ def resolve_task(
             "give exactly one of y_score (binary scores), y_pred (predicted labels or real "
             f"predictions) and y_proba (class probabilities); got {', '.join(given) or 'none'}"
         )
-    if task not in ("auto", *TASKS):
-        raise InvalidInputError(f"task must be 'auto' or one of {', '.join(TASKS)}, got {task!r}")
-    need = {"binary": "y_score", "probabilities": "y_proba", "labels": "y_pred", "regression": "y_pred"}
+    task = check_task(task, auto=True)
     if task != "auto":
-        if need[task] != given[0]:
-            raise InvalidInputError(f"task={task!r} takes {need[task]}, but {given[0]} was given")
+        need = "y_score" if task == "binary-scores" else "y_proba" if task == "multiclass-probabilities" else "y_pred"
+        if need != given[0]:
+            raise InvalidInputError(f"task={task!r} takes {need}, but {given[0]} was given")
         return task
     if has_score:
-        return "binary"
+        return "binary-scores"
     if has_proba:
-        return "probabilities"
-    return "regression" if (true_is_float and pred_is_float) else "labels"
+        return "multiclass-probabilities"
+    return "regression" if (true_is_float and pred_is_float) else "multiclass-labels"
 
 
 def _check_threshold(threshold: Any) -> float:
@@ -98,7 +99,7 @@ def make_spec(
     from ..statistics.values import _check_bin_width
     from ..statistics.scores import _check_bins
 
-    known = STATISTICS[task]
+    known = STATISTICS[check_task(task)]
     if statistics is None:
         chosen = known
     else:
@@ -114,7 +115,7 @@ def make_spec(
     alphas = tuple(PinballLoss(a).alpha for a in (pinball_alphas or ()))
     if not isinstance(normalize, bool):
         raise InvalidInputError(f"normalize must be True or False, got {normalize!r}")
-    if task not in ("binary", "probabilities") and score_bins is not None:
+    if task not in ("binary-scores", "multiclass-probabilities") and score_bins is not None:
         raise InvalidInputError(f"score_bins applies to scores and class probabilities, not to task {task!r}")
     if task != "regression" and (target_bin_width is not None or alphas):
         raise InvalidInputError(f"target_bin_width and pinball_alphas apply to regression, not to task {task!r}")

@@ -19,21 +19,24 @@ exactly.  Invalid rows (NULL, NaN or infinite values, negative weights, scores
 outside [0, 1] where probabilities are needed) are counted in the same scan and
 reported with the messages of the in-memory checks.
 
-=============  ==========================================================================
-task           queries
-=============  ==========================================================================
-binary         (1) GROUP BY y: rows, Σw, Σw·[s ≥ t], Σw·[s < t], log-loss and Brier sums
-               for either class, invalid counts; (2) GROUP BY y, s (exact) or
-               y, FLOOR(s·bins) (binned, with MIN(s)): Σw
-labels         GROUP BY y, ŷ: rows, Σw, invalid counts
-probabilities  (1) GROUP BY y, argmax: rows, Σw, per column j: Σw·(−ln clip p_j) and
-               Σw·(Σ_k p_k² − 2p_j + 1), invalid counts; (2) each row joined with the
-               class numbers j, GROUP BY j, y, p_j (exact) or j, y, FLOOR(p_j·bins): Σw
-regression     (1) Σw, Σw·y, Σw·(f − y)², Σw·|f − y|, pinball sums, invalid counts;
-               (2) GROUP BY y (exact) or FLOOR(y / h): Σw, Σw·y, MIN, MAX, Σw·(y − ȳ)²;
-               on demand (the absolute and pinball losses' permutation CLT beyond the
-               row-draw budget): GROUP BY y: Σw, Σw²; GROUP BY f: rows
-=============  ==========================================================================
+========================  ===============================================================
+task                      queries
+========================  ===============================================================
+binary-scores             (1) GROUP BY y: rows, Σw, Σw·[s ≥ t], Σw·[s < t], log-loss and
+                          Brier sums for either class, invalid counts; (2) GROUP BY y, s
+                          (exact) or y, FLOOR(s·bins) (binned, with MIN(s)): Σw
+binary-labels,            GROUP BY y, ŷ: rows, Σw, invalid counts
+multiclass-labels
+multiclass-probabilities  (1) GROUP BY y, argmax: rows, Σw, per column j: Σw·(−ln clip p_j)
+                          and Σw·(Σ_k p_k² − 2p_j + 1), invalid counts; (2) each row joined
+                          with the class numbers j, GROUP BY j, y, p_j (exact) or j, y,
+                          FLOOR(p_j·bins): Σw
+regression                (1) Σw, Σw·y, Σw·(f − y)², Σw·|f − y|, pinball sums, invalid
+                          counts; (2) GROUP BY y (exact) or FLOOR(y / h): Σw, Σw·y, MIN,
+                          MAX, Σw·(y − ȳ)²; on demand (the absolute and pinball losses'
+                          permutation CLT beyond the row-draw budget): GROUP BY y: Σw,
+                          Σw²; GROUP BY f: rows
+========================  ===============================================================
 """
 
 from __future__ import annotations
@@ -51,7 +54,7 @@ from ..measures.confusion import ConfusionMatrix
 from ..inference.permutation.clt import PermutationCells
 from ..inference.permutation.loss import MAX_LOSS_CLASSES, PermutationLossSums
 from ..inference.permutation.rows import SQUARED_ERROR_TERMS, SquaredErrorSums
-from ..statistics.sufficient import PROBABILITY_LOSSES, SufficientStatistics
+from ..statistics.sufficient import LABEL_TASKS, PROBABILITY_LOSSES, SufficientStatistics
 from ..statistics.labels import LabelCounts
 from ..statistics.values import LossSums, Moments, ValueHistogram
 from ..statistics.scores import BinnedScoreCounts, ClassScoreCounts, _scores_from_groups
@@ -137,7 +140,7 @@ def binary_queries(
     q: Callable[[str], str], relation: str, kinds: dict[str, str], *, y_true: str, y_score: str,
     weight: str | None, threshold: float, score_bins: int | None, units: bool = False, loss_moments: bool = False,
 ) -> tuple[str, str]:
-    """(per-label query, score query) of a binary task; ``units``: the score query counts
+    """(per-label query, score query) of a binary-scores task; ``units``: the score query counts
     the rows of positive weight instead of summing the weights (the units of the score
     bootstrap of weighted data, :class:`~beyondchance.measures.binary_scores.ScoreCells`);
     ``loss_moments``: the per-label query also sums Σw² and the loss moments of the losses'
@@ -227,7 +230,7 @@ def labels_query(
     q: Callable[[str], str], relation: str, kinds: dict[str, str], *, y_true: str, y_pred: str,
     weight: str | None, by_prediction: bool = True, group: str | None = None,
 ) -> str:
-    """The labels task: confusion cells (or label counts only); ``group``: an SQL
+    """The label tasks: confusion cells (or label counts only); ``group``: an SQL
     expression whose values also split the cells (column ``g``)."""
     c = _Cols(q, kinds)
     y, bad_y = c.label(y_true)
@@ -248,7 +251,7 @@ def _probability_rows(
     q: Callable[[str], str], relation: str, kinds: dict[str, str], *, y_true: str, y_proba: list[str],
     weight: str | None, normalize: bool, group: str | None = None,
 ) -> str:
-    """The rows of a probabilities task: y, w, the invalid-value flags and the class
+    """The rows of a multiclass-probabilities task: y, w, the invalid-value flags and the class
     probabilities c0 … c(k−1) (normalized when asked), and ``g`` when grouped."""
     c = _Cols(q, kinds)
     y, bad_y = c.label(y_true)
@@ -274,7 +277,7 @@ def probabilities_query(
     q: Callable[[str], str], relation: str, kinds: dict[str, str], *, y_true: str, y_proba: list[str],
     weight: str | None, normalize: bool, group: str | None = None, loss_moments: bool = False,
 ) -> str:
-    """The probabilities task: per (label, arg-max column) group, the loss sums for every column
+    """The multiclass-probabilities task: per (label, arg-max column) group, the loss sums for every column
     (``group``: also split by the values of this SQL expression, column ``g``); ``loss_moments``:
     and the sums of :class:`~beyondchance.inference.permutation.loss.PermutationLossSums` over the rows —
     ``lm_<loss>_<k>`` Σ L_k and ``lm_<loss>_<k>_<l>`` Σ L_k L_l (k ≤ l) of the per-class losses
@@ -311,7 +314,7 @@ def class_scores_query(
     q: Callable[[str], str], relation: str, kinds: dict[str, str], *, y_true: str, y_proba: list[str],
     weight: str | None, normalize: bool, score_bins: int | None,
 ) -> str:
-    """The one-vs-rest score counts of a probabilities task: each row is read once and
+    """The one-vs-rest score counts of a multiclass-probabilities task: each row is read once and
     joined with the k class numbers j; GROUP BY j, y, c_j (exact) or j, y,
     FLOOR(c_j · bins) (binned, with MIN(c_j)): Σw."""
     k = len(y_proba)
@@ -486,11 +489,11 @@ def sql_statistics(
     spec = make_spec(t, **options)
     q, rel = runner.quote, runner.relation
     try:
-        if t == "binary":
+        if t == "binary-scores":
             return _binary(runner, spec, q, rel, kinds, y_true, y_score, weight)  # type: ignore[arg-type]
-        if t == "labels":
+        if t in LABEL_TASKS:
             return _labels(runner, spec, q, rel, kinds, y_true, y_pred, weight)  # type: ignore[arg-type]
-        if t == "probabilities":
+        if t == "multiclass-probabilities":
             return _probabilities(runner, spec, q, rel, kinds, y_true, proba, weight)
         return _regression(runner, spec, q, rel, kinds, y_true, y_pred, weight)  # type: ignore[arg-type]
     except InvalidInputError as exc:  # checks of the aggregated rows: their row numbers are not the file's
@@ -537,7 +540,7 @@ def _binary(runner: Runner, spec: Spec, q, rel, kinds, y_true: str, y_score: str
             row_pos, _ = binary_target(as_1d(r2["y"], "y_true"), pos_label=spec.pos_label)
             out["permutation_cells"] = PermutationCells.of_scores(row_pos, _f64(r2["s"]), _f64(r2["w"]),
                                                                   rows=_f64(r2["n_rows"]), squares=_f64(r2["w2"]))
-    return SufficientStatistics("binary", threshold=spec.threshold, pos_label=pos_label, **out)
+    return SufficientStatistics("binary-scores", threshold=spec.threshold, pos_label=pos_label, **out)
 
 
 def _loss_sums_of(r: dict[str, np.ndarray], codes: np.ndarray, classes: np.ndarray, observed: dict[str, float]
@@ -589,7 +592,7 @@ def _labels(runner: Runner, spec: Spec, q, rel, kinds, y_true: str, y_pred: str,
     else:
         codes, _, classes = encode_labels(r["y"], labels=spec.labels)
         out["label_counts"] = LabelCounts(classes, np.bincount(codes, weights=w, minlength=classes.shape[0]))
-    return SufficientStatistics("labels", **out)
+    return SufficientStatistics(spec.task, **out)
 
 
 def _probabilities(runner: Runner, spec: Spec, q, rel, kinds, y_true: str, proba: list[str], weight: str | None) -> SufficientStatistics:
@@ -645,7 +648,7 @@ def _probabilities(runner: Runner, spec: Spec, q, rel, kinds, y_true: str, proba
         r2 = runner.run(class_scores_query(q, rel, kinds, y_true=y_true, y_proba=proba, weight=weight,
                                            normalize=spec.normalize, score_bins=spec.score_bins))
         out["class_scores"] = _class_scores(r2, classes, spec.score_bins)
-    return SufficientStatistics("probabilities", **out)
+    return SufficientStatistics("multiclass-probabilities", **out)
 
 
 def _class_scores(r: dict[str, np.ndarray], classes: np.ndarray, score_bins: int | None) -> ClassScoreCounts:

@@ -1,13 +1,14 @@
 r"""Per-group sums of the grouped Poisson bootstrap (:mod:`beyondchance.inference.poisson_bootstrap`) in SQL.
 
 The group of a row, :func:`beyondchance.inference.poisson_bootstrap.hash_sql` of the runner's
-file-order row index, is one more ``GROUP BY`` key of the task's aggregation; the
+file-order row index, is one more ``GROUP BY`` key of the aggregation of each kind of totals
+(``kind=``, :data:`~beyondchance.inference.poisson_bootstrap.GROUP_TOTALS_KINDS`); the
 results (a few rows per group) are summed into :class:`~beyondchance.inference.poisson_bootstrap.GroupTotals`
 in Python exactly as the in-memory engine sums rows, so every engine gives the same
 totals (to rounding) and, for one seed, the same replicates.
 
 =============  ==========================================================================
-task           queries
+kind           queries
 =============  ==========================================================================
 labels         GROUP BY g, y, ŷ: Σw (the labels query of :mod:`.sql`, with its checks)
 probabilities  GROUP BY g, y, argmax: Σw, per column Σw·(−ln clip p_j), Σw·Brier_j
@@ -15,8 +16,9 @@ probabilities  GROUP BY g, y, argmax: Σw, per column Σw·(−ln clip p_j), Σw
 regression     (1) GROUP BY y: Σw, invalid counts → weighted median m and τ-quantile q of the
                pinball loss (skipped when given); (2) GROUP BY g: Σw, Σw·y, Σw·y², Σw·(y−ŷ)²,
                Σw·|y−ŷ|, Σw·|y−m|, Σw·(y−ŷ), Σw·|y−q|
-threshold      GROUP BY g, y, [score ≥ t]: Σw (binary scores' labels at the threshold t;
-               the data were checked by the scan of the scores)
+labels of     GROUP BY g, y, [score ≥ t]: Σw (``kind="labels"`` with ``y_score``: binary
+scores         scores' labels at the threshold t; the data were checked by the scan of
+               the scores)
 class scores   (multi-class probabilities, for the decomposition of their AUCs and losses,
                :func:`sql_probability_statistics`) (1) the one-vs-rest query of :mod:`.sql`:
                GROUP BY j, y, p_j (or its bin): Σw; (2) each row joined with the class
@@ -34,8 +36,8 @@ import numpy as np
 from .._validation import as_1d, binary_target, encode_labels
 from .._warnings import InvalidInputError
 from ..measures.losses import weighted_quantile
-from ..inference.poisson_bootstrap import (DEFAULT_GROUPS, REGRESSION_COLUMNS, GroupTotals, group_sums, hash_sql, label_columns,
-                          probability_columns)
+from ..inference.poisson_bootstrap import (DEFAULT_GROUPS, REGRESSION_COLUMNS, GroupTotals, check_group_totals_kind,
+                                           group_sums, hash_sql, label_columns, probability_columns)
 from ..monitoring.probabilities import ProbabilityStatistics, bootstrap_bins
 from .sql import (
     _bad_number, _check_rows, _Cols, _f64, _probability_rows, _total, binary_queries, class_scores_query,
@@ -65,34 +67,34 @@ def regression_group_queries(q, relation: str, kinds: dict[str, str], *, y_true:
     return values, per_group
 
 
-def sql_group_totals(runner: Any, *, task: str, y_true: str, y_pred: str | None = None, proba: Any = None,
+def sql_group_totals(runner: Any, *, kind: str, y_true: str, y_pred: str | None = None, proba: Any = None,
                      weight: str | None = None, labels: Any = None, seed: int = 0, groups: int,
                      median: float | None = None, quantile: float | None = None, quantile_value: float | None = None,
                      y_score: str | None = None, threshold: float | None = None, pos_label: Any = None) -> GroupTotals:
-    """Run the task's grouped aggregation on an SQL runner (see the module docstring).
+    """Run the grouped aggregation of ``kind`` on an SQL runner (see the module docstring).
 
     ``median``: regression, the weighted median of y when already known; ``quantile``:
     the level τ of the pinball columns (default 0.5: the median), ``quantile_value`` its
-    weighted τ-quantile of y when known.  ``y_score``,
-    ``threshold``, ``pos_label``: task ``"threshold"``, whose ``labels`` are the
-    (negative, positive) classes recorded in the totals' info.
+    weighted τ-quantile of y when known.  ``y_score``, ``threshold``, ``pos_label``
+    (instead of ``y_pred``): ``kind="labels"`` of binary scores at the threshold, whose
+    ``labels`` are the (negative, positive) classes recorded in the totals' info.
     """
     from .memory import _proba_columns
 
+    at_threshold = check_group_totals_kind(kind, y_pred=y_pred, proba=proba, y_score=y_score, threshold=threshold,
+                                           labels=labels)
     proba = None if proba is None else _proba_columns(proba)
     wanted = [c for c in (y_true, y_pred, y_score, weight, *(proba or [])) if c is not None]
     for col in wanted:
         if not isinstance(col, str):
             raise InvalidInputError(f"column names must be strings, got {col!r}")
     numeric = [c for c in (weight, y_score, *(proba or [])) if c is not None]
-    if task == "regression":
+    if kind == "regression":
         numeric += [y_true, y_pred]
     runner.load(wanted, numeric, row_index=True)
     group = hash_sql(f"CAST({runner.row_index} AS BIGINT)", seed, groups, runner.integer_division)
     q, rel, kinds = runner.quote, runner.relation, runner.column_kinds()
-    if task == "labels":
-        if y_pred is None:
-            raise InvalidInputError("task 'labels' needs y_pred")
+    if kind == "labels" and not at_threshold:
         r = runner.run(labels_query(q, rel, kinds, y_true=y_true, y_pred=y_pred, weight=weight, group=group))
         _check_rows(r, weight, bad_y="y_true", bad_p="y_pred")
         codes_t, codes_p, classes = encode_labels(r["y"], r["p"], labels=labels)
@@ -100,9 +102,7 @@ def sql_group_totals(runner: Any, *, task: str, y_true: str, y_pred: str | None 
         x = np.zeros((codes_t.shape[0], k * k))
         x[np.arange(codes_t.shape[0]), codes_t * k + codes_p] = _f64(r["w"])
         return GroupTotals(group_sums(r["g"], x, groups), label_columns(k), groups, seed, {"classes": classes})
-    if task == "probabilities":
-        if proba is None:
-            raise InvalidInputError("task 'probabilities' needs proba (one column per class)")
+    if kind == "probabilities":
         r = runner.run(probabilities_query(q, rel, kinds, y_true=y_true, y_proba=proba, weight=weight,
                                            normalize=False, group=group))
         _check_rows(r, weight, bad_y="y_true", bad_c="proba")
@@ -121,9 +121,7 @@ def sql_group_totals(runner: Any, *, task: str, y_true: str, y_pred: str | None 
         x[:, k + 1] = np.column_stack([_f64(r[f"br{j}"]) for j in range(k)])[rows, codes]
         x[rows, k + 2 + codes * k + np.asarray(r["a"], dtype=np.intp)] = w
         return GroupTotals(group_sums(r["g"], x, groups), probability_columns(k), groups, seed, {"classes": classes})
-    if task == "regression":
-        if y_pred is None:
-            raise InvalidInputError("task 'regression' needs y_pred")
+    if kind == "regression":
         values, per_group = regression_group_queries(q, rel, kinds, y_true=y_true, y_pred=y_pred, weight=weight,
                                                      group=group)
         if median is None or (quantile is not None and quantile_value is None):
@@ -137,26 +135,23 @@ def sql_group_totals(runner: Any, *, task: str, y_true: str, y_pred: str | None 
         x = np.column_stack([_f64(r[c]) for c in REGRESSION_COLUMNS])
         return GroupTotals(group_sums(r["g"], x, groups), REGRESSION_COLUMNS, groups, seed,
                            {"median": median, "quantile": (tau, q)})
-    if task == "threshold":
-        if y_score is None or threshold is None or labels is None:
-            raise InvalidInputError("task 'threshold' needs y_score, threshold and labels (negative, positive)")
-        c = _Cols(q, kinds)
-        y, _ = c.label(y_true)
-        w, _, _ = c.weight(weight)
-        inner = (f"SELECT {group} AS g, {y} AS y, CASE WHEN {c.number(y_score)} >= {lit(float(threshold))} "
-                 f"THEN 1 ELSE 0 END AS p, {w} AS w FROM {rel}")
-        r = runner.run(f"SELECT g, y, p, SUM(w) AS w FROM ({inner}) t GROUP BY g, y, p")
-        is_pos, _ = binary_target(as_1d(r["y"], "y_true"), pos_label=pos_label)
-        x = np.zeros((is_pos.shape[0], 4))
-        x[np.arange(is_pos.shape[0]), 2 * is_pos + np.asarray(r["p"], dtype=np.intp)] = _f64(r["w"])
-        return GroupTotals(group_sums(r["g"], x, groups), label_columns(2), groups, seed,
-                           {"classes": np.asarray(labels, dtype=object)})
-    raise InvalidInputError(f"task must be 'labels', 'regression', 'probabilities' or 'threshold', got {task!r}")
+    # kind "labels" of binary scores at the threshold
+    c = _Cols(q, kinds)
+    y, _ = c.label(y_true)
+    w, _, _ = c.weight(weight)
+    inner = (f"SELECT {group} AS g, {y} AS y, CASE WHEN {c.number(y_score)} >= {lit(float(threshold))} "
+             f"THEN 1 ELSE 0 END AS p, {w} AS w FROM {rel}")
+    r = runner.run(f"SELECT g, y, p, SUM(w) AS w FROM ({inner}) t GROUP BY g, y, p")
+    is_pos, _ = binary_target(as_1d(r["y"], "y_true"), pos_label=pos_label)
+    x = np.zeros((is_pos.shape[0], 4))
+    x[np.arange(is_pos.shape[0]), 2 * is_pos + np.asarray(r["p"], dtype=np.intp)] = _f64(r["w"])
+    return GroupTotals(group_sums(r["g"], x, groups), label_columns(2), groups, seed,
+                       {"classes": np.asarray(labels, dtype=object)})
 
 
 def sql_unit_counts(runner: Any, *, y_true: str, y_score: str, weight: str, pos_label: Any,
                     score_bins: int | None = None) -> Any:
-    """The score statistic of a weighted binary task counting rows of positive weight (the
+    """The score statistic of a weighted binary-scores task counting rows of positive weight (the
     units of the score bootstrap, :class:`~beyondchance.measures.binary_scores.ScoreCells`), on the
     cells of the weighted statistic (same scores or bins; the data were checked by its scan)."""
     _, q2 = binary_queries(runner.quote, runner.relation, runner.column_kinds(), y_true=y_true, y_score=y_score,

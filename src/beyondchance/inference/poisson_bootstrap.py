@@ -15,7 +15,7 @@ not divide p − 1, :math:`x \mapsto x^5 \bmod p` is a permutation: distinct row
 (i < p) get distinct c, so the groups are balanced; being non-linear, it spreads
 consecutive (e.g. sorted) rows over the groups like random rows.  (A square would
 not do: :math:`a^2 = (p - a)^2` pins rows i and i′ with a + a′ = p to one group.)  An engine sums the per-row quantities :math:`x_i` of a
-task (weighted confusion cells, loss sums …) per group,
+kind of prediction (weighted confusion cells, loss sums …) per group,
 :math:`T_{g} = \sum_{i: g(i) = g} w_i x_i` (:class:`GroupTotals`), and replicate
 :math:`b` is :math:`T^{*}_b = \sum_g P_{bg} T_g` with :math:`P_{bg} \sim`
 Poisson(1) drawn by ``numpy.random.default_rng(seed)`` — the same on every engine.
@@ -39,7 +39,7 @@ from ..measures.losses import PinballLoss, _clip_proba, weighted_quantile
 __all__ = [
     "DEFAULT_GROUPS", "GroupTotals", "Intervals", "row_groups", "hash_sql", "regression_row_quantities",
     "labeling_intervals", "regression_intervals", "probability_intervals",
-    "group_totals_from_arrays", "label_columns", "REGRESSION_COLUMNS", "probability_columns", "group_sums",
+    "group_totals_from_arrays", "GROUP_TOTALS_KINDS", "check_group_totals_kind", "label_columns", "REGRESSION_COLUMNS", "probability_columns", "group_sums",
     "label_group_totals", "probability_group_totals", "regression_group_totals",
     "regression_replicate_values",
 ]
@@ -107,7 +107,7 @@ class GroupTotals:
     totals : (groups, m) float64, ``totals[g, j] = Σ_{i in g} w_i x_ij``
     columns : the m quantity names
     groups, seed : of the row hash (:func:`row_groups`)
-    info : task details (class labels, the weighted median of y …)
+    info : details of the kind (class labels, the weighted median of y …)
 
     >>> t = GroupTotals.from_arrays(np.arange(6), [[1.0], [2.0], [3.0], [4.0], [5.0], [6.0]], ("x",), groups=4)
     >>> float(t.totals.sum()), t.replicate_totals(3, seed=0).shape
@@ -204,7 +204,7 @@ def labeling_intervals(totals: GroupTotals, metrics: Any = ("accuracy",), *, n_r
     labels = (totals.info or {}).get("classes")
     k = 0 if labels is None else len(labels)
     if k == 0 or totals.columns != label_columns(k):
-        raise InvalidInputError("labeling_intervals needs the group totals of a labels task")
+        raise InvalidInputError("labeling_intervals needs group totals of kind 'labels'")
     cm = ConfusionMatrix(totals.full().reshape(k, k), labels, pos_label)
     reps = totals.replicate_totals(n_resamples, seed).reshape(-1, k, k)
     out = {}
@@ -241,7 +241,7 @@ def regression_intervals(totals: GroupTotals, *, n_resamples: int = 2000, seed: 
     """
     _check_confidence(confidence)
     if totals.columns != REGRESSION_COLUMNS:
-        raise InvalidInputError("regression_intervals needs the group totals of a regression task")
+        raise InvalidInputError("regression_intervals needs group totals of kind 'regression'")
     values = regression_replicate_values(totals.replicate_totals(n_resamples, seed), totals.info["quantile"])
     return Intervals({k: _percentile(v, confidence) for k, v in values.items()},
                      _method(totals, n_resamples, seed, confidence))
@@ -281,7 +281,7 @@ def probability_intervals(totals: GroupTotals, *, n_resamples: int = 2000, seed:
     _check_confidence(confidence)
     k = int(round((-1 + np.sqrt(1 + 4 * (len(totals.columns) - 2))) / 2))
     if totals.columns != probability_columns(k):
-        raise InvalidInputError("probability_intervals needs the group totals of a probabilities task")
+        raise InvalidInputError("probability_intervals needs group totals of kind 'probabilities'")
     r = totals.replicate_totals(n_resamples, seed)
     w = r[:, :k].sum(axis=1)
     with np.errstate(all="ignore"):
@@ -307,7 +307,7 @@ def _cell_sums(key: np.ndarray, w: np.ndarray | None, size: int, groups: int) ->
 
 def label_group_totals(codes_t: np.ndarray, codes_p: np.ndarray, classes: np.ndarray, w: np.ndarray | None, *,
                        seed: int = 0, groups: int = DEFAULT_GROUPS) -> GroupTotals:
-    """:class:`GroupTotals` of the labels task from checked label codes (0 … k−1) and
+    """:class:`GroupTotals` of kind ``"labels"`` from checked label codes (0 … k−1) and
     weights (None: 1), rows indexed 0 … n−1: one bincount of (group, true, predicted).
 
     >>> t = label_group_totals(np.array([0, 1, 1]), np.array([0, 1, 0]), np.array([0, 1]), None, groups=4)
@@ -322,7 +322,7 @@ def label_group_totals(codes_t: np.ndarray, codes_p: np.ndarray, classes: np.nda
 
 def probability_group_totals(codes: np.ndarray, proba: np.ndarray, classes: np.ndarray, w: np.ndarray | None, *,
                              seed: int = 0, groups: int = DEFAULT_GROUPS) -> GroupTotals:
-    """:class:`GroupTotals` of the probabilities task (:func:`probability_columns`) from
+    """:class:`GroupTotals` of kind ``"probabilities"`` (:func:`probability_columns`) from
     checked class codes, an (n, k) probability matrix and weights (None: 1)."""
     n, k = proba.shape
     g = row_groups(np.arange(n), seed, groups)
@@ -339,7 +339,7 @@ def probability_group_totals(codes: np.ndarray, proba: np.ndarray, classes: np.n
 def regression_group_totals(y: np.ndarray, f: np.ndarray, w: np.ndarray | None, median: float, *,
                             quantile: tuple[float, float] | None = None, seed: int = 0,
                             groups: int = DEFAULT_GROUPS) -> GroupTotals:
-    """:class:`GroupTotals` of the regression task (:data:`REGRESSION_COLUMNS`) from checked
+    """:class:`GroupTotals` of kind ``"regression"`` (:data:`REGRESSION_COLUMNS`) from checked
     finite targets, predictions, weights (None: 1), the weighted median of y and
     ``quantile`` = (τ, the weighted τ-quantile of y) of the pinball loss (default the median)."""
     quantile = (0.5, median) if quantile is None else quantile
@@ -350,29 +350,65 @@ def regression_group_totals(y: np.ndarray, f: np.ndarray, w: np.ndarray | None, 
 
 
 
-def group_totals_from_arrays(task: str, y_true: Any, *, y_pred: Any = None, proba: Any = None, weight: Any = None,
+#: the kinds of per-group totals (``kind=`` of :func:`group_totals_from_arrays` and
+#: :func:`beyondchance.engines.compute_group_totals`): the confusion cells of predicted
+#: labels (given, or binary scores at a threshold), the class weights, loss sums and arg-max
+#: cells of class probabilities, the sums of a regression's measures
+GROUP_TOTALS_KINDS: tuple[str, ...] = ("labels", "probabilities", "regression")
+
+
+def check_group_totals_kind(kind: Any, *, y_pred: Any = None, proba: Any = None, y_score: Any = None,
+                            threshold: Any = None, labels: Any = None) -> bool:
+    """Check ``kind`` and the predictions it takes (every engine: one message); True when the
+    labels are binary scores at a threshold (``kind="labels"`` with ``y_score``).
+
+    >>> check_group_totals_kind("labels", y_pred="f"), check_group_totals_kind(
+    ...     "labels", y_score="s", threshold=0.5, labels=(0, 1))
+    (False, True)
+    """
+    if not isinstance(kind, str) or kind not in GROUP_TOTALS_KINDS:
+        raise InvalidInputError(
+            f"kind must be one of {', '.join(map(repr, GROUP_TOTALS_KINDS))} (the labels of scores at a "
+            f"threshold: kind='labels' with y_score= and threshold=); got {kind!r}")
+    if kind == "labels":
+        if (y_pred is None) == (y_score is None):
+            raise InvalidInputError("kind 'labels' takes y_pred (predicted labels) or y_score with threshold "
+                                    "(binary labels at the threshold), one of them")
+        if y_score is not None and (threshold is None or labels is None):
+            raise InvalidInputError("kind 'labels' with y_score needs threshold and labels (negative, positive)")
+        return y_score is not None
+    if kind == "probabilities" and proba is None:
+        raise InvalidInputError("kind 'probabilities' needs proba (one column per class)")
+    if kind == "regression" and y_pred is None:
+        raise InvalidInputError("kind 'regression' needs y_pred")
+    return False
+
+
+def group_totals_from_arrays(kind: str, y_true: Any, *, y_pred: Any = None, proba: Any = None, weight: Any = None,
                              labels: Any = None, seed: int = 0, groups: int = DEFAULT_GROUPS,
                              median: float | None = None, quantile: float | None = None,
                              quantile_value: float | None = None, y_score: Any = None, threshold: float | None = None,
                              pos_label: Any = None) -> GroupTotals:
     """:class:`GroupTotals` of arrays, rows indexed 0 … n−1 (the memory engine).
 
-    Tasks as in :func:`beyondchance.engines.compute_group_totals`; ``median``: regression,
-    the weighted median of y when already known; ``quantile``: the level τ of the pinball
-    loss (default 0.5), ``quantile_value`` its weighted τ-quantile of y when known; task ``"threshold"``: binary labels
+    ``kind`` as in :func:`beyondchance.engines.compute_group_totals` (:data:`GROUP_TOTALS_KINDS`);
+    ``median``: regression, the weighted median of y when already known; ``quantile``: the level
+    τ of the pinball loss (default 0.5), ``quantile_value`` its weighted τ-quantile of y when known;
+    ``kind="labels"`` with ``y_score`` and ``threshold`` (instead of ``y_pred``): binary labels
     y_true (positive: ``pos_label``) against ``y_score ≥ threshold``, ``labels`` the
     (negative, positive) classes recorded in the info.
     """
-    if task == "threshold":
+    if check_group_totals_kind(kind, y_pred=y_pred, proba=proba, y_score=y_score, threshold=threshold,
+                               labels=labels):
         is_pos, _ = binary_target(y_true, pos_label=pos_label)
         s = as_1d(y_score, "y_score").astype(np.float64)
         return label_group_totals(is_pos.view(np.int8), (s >= threshold).view(np.int8), np.asarray(labels, dtype=object),
                                   _weights(weight, s.shape[0]), seed=seed, groups=groups)
-    if task == "labels":
+    if kind == "labels":
         codes_t, codes_p, classes = encode_labels(y_true, y_pred, labels=labels)
         return label_group_totals(codes_t, codes_p, classes, _weights(weight, codes_t.shape[0]), seed=seed,
                                   groups=groups)
-    if task == "regression":
+    if kind == "regression":
         y = as_1d(y_true, "y_true").astype(np.float64)
         f = as_1d(y_pred, "y_pred").astype(np.float64)
         if f.shape != y.shape:
@@ -383,18 +419,16 @@ def group_totals_from_arrays(task: str, y_true: Any, *, y_pred: Any = None, prob
         median = weighted_quantile(y, 0.5, w) if median is None else median
         return regression_group_totals(y, f, w, median, quantile=_quantile(y, w, quantile, quantile_value, median),
                                        seed=seed, groups=groups)
-    if task == "probabilities":
-        p = np.asarray(proba, dtype=np.float64)
-        codes, _, classes = encode_labels(y_true, labels=labels)
-        n, k = codes.shape[0], classes.shape[0]
-        if p.ndim != 2 or p.shape != (n, k):
-            raise InvalidInputError(f"proba must have shape ({n}, {k}) (rows, classes), got {p.shape}")
-        if not np.isfinite(p).all() or (p < 0).any() or (p > 1).any():
-            raise InvalidInputError("proba must hold finite probabilities in [0, 1]")
-        if (np.abs(p.sum(axis=1) - 1) > 1e-6).any():
-            raise InvalidInputError("proba rows must sum to 1")
-        return probability_group_totals(codes, p, classes, _weights(weight, n), seed=seed, groups=groups)
-    raise InvalidInputError(f"task must be 'labels', 'regression', 'probabilities' or 'threshold', got {task!r}")
+    p = np.asarray(proba, dtype=np.float64)
+    codes, _, classes = encode_labels(y_true, labels=labels)
+    n, k = codes.shape[0], classes.shape[0]
+    if p.ndim != 2 or p.shape != (n, k):
+        raise InvalidInputError(f"proba must have shape ({n}, {k}) (rows, classes), got {p.shape}")
+    if not np.isfinite(p).all() or (p < 0).any() or (p > 1).any():
+        raise InvalidInputError("proba must hold finite probabilities in [0, 1]")
+    if (np.abs(p.sum(axis=1) - 1) > 1e-6).any():
+        raise InvalidInputError("proba rows must sum to 1")
+    return probability_group_totals(codes, p, classes, _weights(weight, n), seed=seed, groups=groups)
 
 
 def regression_row_quantities(y: np.ndarray, f: np.ndarray, w: np.ndarray, median: float,

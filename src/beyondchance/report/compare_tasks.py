@@ -59,7 +59,7 @@ def multiclass_parts(reports: Sequence[Any], ref: Any, metric_names: Sequence[st
     """(set -> metric -> Decomposition, the tests of the classifier, notes) of multi-class reports.
 
     ``probabilities``: set name -> :class:`~beyondchance.monitoring.probabilities.ProbabilityStatistics`
-    of a probabilities task, for the decomposition of its one-vs-rest ROC AUCs and losses
+    of a multiclass-probabilities task, for the decomposition of its one-vs-rest ROC AUCs and losses
     (:mod:`beyondchance.monitoring.probabilities`); without it those rows are not decomposed."""
     stats = {str(r.name): ClassStatistics.from_confusion(r.confusion, n_rows=r.n) for r in reports}
     base = stats[str(ref.name)]

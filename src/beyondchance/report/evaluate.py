@@ -336,7 +336,7 @@ def _memory_statistics(inp: Inputs, ctx: _Context, *, pos_label: Any, quantile: 
     k = inp.classes.size
     if inp.task == "multiclass-probabilities":
         # the loss CLT's sums only where the report needs them (beyond the row budget: report.pvalues)
-        wanted = tuple(s for s in STATISTICS["probabilities"] if s != "permutation_loss_sums")
+        wanted = tuple(s for s in STATISTICS["multiclass-probabilities"] if s != "permutation_loss_sums")
         p.stats = probability_statistics(inp.codes, inp.proba, inp.classes, w, pos_label=None, statistics=wanted)
         p.counts0 = np.bincount(inp.codes, minlength=k).astype(np.float64)
         if ctx.ci:

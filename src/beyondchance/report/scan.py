@@ -117,7 +117,7 @@ def _prepare(
     for c in [*y_score, *([weight] if weight else [])]:
         if kinds[c] not in ("float", "int"):
             raise InvalidInputError(f"{src.name or 'input'}: column {c!r} is not numeric ({kinds[c]})")
-    lc = src.statistics(y_true=y_true, y_pred=y_true, task="labels", statistics=("label_counts",),
+    lc = src.statistics(y_true=y_true, y_pred=y_true, task="multiclass-labels", statistics=("label_counts",),
                         labels=labels if y_pred is None else None).label_counts
     classes, counts0 = lc.labels, lc.counts
     shown = ", ".join(map(_fmt_label, classes[:2]))
@@ -136,7 +136,7 @@ def _prepare(
     if detected == "multiclass-probabilities":
         if len(y_score) < 2:
             raise InvalidInputError("a multiclass-probabilities report needs one probability column per class")
-        p.stats = src.statistics(y_true=y_true, y_proba=list(y_score), weight=weight, task="probabilities",
+        p.stats = src.statistics(y_true=y_true, y_proba=list(y_score), weight=weight, task="multiclass-probabilities",
                                  labels=labels, score_bins=score_bins)
         return p
     p.quantile = check_quantile_option(quantile, detected)
@@ -180,7 +180,7 @@ def _union_confusion(src: Any, classes: np.ndarray, counts0: np.ndarray, *, y_tr
     """The confusion matrix of (y_true, y_pred) over the union of their labels, the row
     counts of y_true over that union (0 for a label only predicted) and, weighted, the
     PermutationCells of the predicted labels (from the same scan)."""
-    st = src.statistics(y_true=y_true, y_pred=y_pred, weight=weight, task="labels",
+    st = src.statistics(y_true=y_true, y_pred=y_pred, weight=weight, task="multiclass-labels",
                         statistics=("confusion", "permutation_cells"), labels=labels)
     cm = st.confusion
     idx = {(_label(c)): i for i, c in enumerate(np.asarray(cm.labels).tolist())}
@@ -196,7 +196,7 @@ def _scan_scores(src: Any, p: TaskStatistics, *, y_true: str, y_score: str, weig
     # the loss sums of the losses' permutation CLT only where nothing else tests the losses beyond
     # the budget: weighted scores in bins (unweighted: the score cells; weighted exact: the weighted cells)
     wanted = ("scores", "permutation_cells") + (("permutation_loss_sums",) if weight and score_bins else ())
-    stats = src.statistics(y_true=y_true, y_score=y_score, weight=weight, task="binary", pos_label=pos,
+    stats = src.statistics(y_true=y_true, y_score=y_score, weight=weight, task="binary-scores", pos_label=pos,
                            statistics=wanted, score_bins=score_bins)
     p.stats, p.score_cells, p.loss_sums = stats.scores, stats.permutation_cells, stats.permutation_loss_sums
 
@@ -216,14 +216,14 @@ def _scan_replicates(src: Any, p: TaskStatistics, *, y_true: str, y_score: Seque
         quantile = {} if p.quantile is None else dict(
             quantile=p.quantile,
             quantile_value=p.stats.prediction_advantage(PinballLoss(p.quantile)).baseline.prediction)
-        p.totals = src.group_totals(task="regression", y_pred=y_pred if y_pred is not None else y_score[0],
+        p.totals = src.group_totals(kind="regression", y_pred=y_pred if y_pred is not None else y_score[0],
                                     median=median, **quantile, **common)
     elif p.task == "multiclass-probabilities":
-        p.totals = src.group_totals(task="probabilities", proba=list(y_score), labels=labels, **common)
+        p.totals = src.group_totals(kind="probabilities", proba=list(y_score), labels=labels, **common)
     elif not p.weighted:
         return
     elif p.task == "binary-scores" and p.given is not None:  # predicted labels given: the labels' totals
-        p.totals = src.group_totals(task="labels", y_pred=y_pred, labels=labels, **common)
+        p.totals = src.group_totals(kind="labels", y_pred=y_pred, labels=labels, **common)
         p.units = src.unit_counts(y_true=y_true, y_score=y_score[0], weight=weight, pos_label=pos[0],
                                   score_bins=score_bins)
     elif p.task == "binary-scores":
@@ -233,14 +233,14 @@ def _scan_replicates(src: Any, p: TaskStatistics, *, y_true: str, y_score: Seque
         if tc.thresholds.size == 0:
             return
         thr = _threshold_choice(threshold, float(tc.thresholds[-1]), float(tc.thresholds[0]))[0]
-        p.totals = src.group_totals(task="threshold", y_score=y_score[0], threshold=thr, pos_label=pos[0],
+        p.totals = src.group_totals(kind="labels", y_score=y_score[0], threshold=thr, pos_label=pos[0],
                                     labels=(pos[1], pos[0]), **common)
         if p.totals is not None:
             p.totals.info["threshold"] = thr
         p.units = src.unit_counts(y_true=y_true, y_score=y_score[0], weight=weight, pos_label=pos[0],
                                   score_bins=score_bins)
     else:
-        p.totals = src.group_totals(task="labels", y_pred=y_pred if y_pred is not None else y_score[0],
+        p.totals = src.group_totals(kind="labels", y_pred=y_pred if y_pred is not None else y_score[0],
                                     labels=labels, **common)
 
 

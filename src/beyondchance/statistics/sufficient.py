@@ -61,7 +61,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 
@@ -70,6 +70,7 @@ from ..measures.advantage import PredictionAdvantageResult, _advantage
 from ..measures.losses import Loss, SquaredLoss
 from ..measures.confusion import ConfusionMatrix
 from ..measures.curves import ThresholdCounts
+from ..measures.task_metrics import TASKS as _TASKS
 from .._summary_display import SummaryDisplay
 from .._json import jsonable as _jsonable
 from ._checks import _get_loss
@@ -89,19 +90,55 @@ __all__ = [
     "SufficientStatistics",
     "STATISTICS",
     "TASKS",
+    "LABEL_TASKS",
+    "check_task",
 ]
 
-Task = Literal["binary", "labels", "probabilities", "regression"]
-#: the tasks a :class:`SufficientStatistics` can describe
-TASKS: tuple[str, ...] = ("binary", "labels", "probabilities", "regression")
+#: the tasks a :class:`SufficientStatistics` can describe: the report's tasks, the same object
+#: (:data:`beyondchance.measures.task_metrics.TASKS`)
+TASKS: tuple[str, ...] = _TASKS
+#: the two label tasks, which share one bundle (confusion matrix and label counts);
+#: ``"binary-labels"`` checks that there are at most two classes
+LABEL_TASKS: tuple[str, ...] = ("binary-labels", "multiclass-labels")
+_LABELS = ("confusion", "label_counts", "permutation_cells")
 #: the statistics of each task (the names of :class:`SufficientStatistics` fields)
 STATISTICS: dict[str, tuple[str, ...]] = {
-    "binary": ("confusion", "label_counts", "loss_sums", "scores", "permutation_cells", "permutation_loss_sums"),
-    "labels": ("confusion", "label_counts", "permutation_cells"),
-    "probabilities": ("confusion", "label_counts", "loss_sums", "class_scores", "permutation_cells",
+    "binary-scores": ("confusion", "label_counts", "loss_sums", "scores", "permutation_cells",
                       "permutation_loss_sums"),
+    "binary-labels": _LABELS,
+    "multiclass-labels": _LABELS,
+    "multiclass-probabilities": ("confusion", "label_counts", "loss_sums", "class_scores", "permutation_cells",
+                                 "permutation_loss_sums"),
     "regression": ("loss_sums", "moments", "targets", "prediction_moments", "squared_error_sums"),
 }
+#: the statistics tasks' names of 0.1 -> their names now (refused with that name)
+RENAMED_TASKS: dict[str, str] = {
+    "binary": "'binary-scores'",
+    "labels": "'binary-labels' or 'multiclass-labels'",
+    "probabilities": "'multiclass-probabilities'",
+}
+
+
+def check_task(task: Any, *, auto: bool = False) -> str:
+    """``task`` if it is one of :data:`TASKS` (or ``"auto"`` when ``auto``); otherwise one
+    InvalidInputError — naming the new name of an old one.
+
+    >>> check_task("binary-scores")
+    'binary-scores'
+    >>> try:
+    ...     check_task("binary")
+    ... except InvalidInputError as exc:
+    ...     print(exc)
+    task 'binary' is now 'binary-scores'
+    """
+    if isinstance(task, str) and (task in TASKS or (auto and task == "auto")):
+        return task
+    if isinstance(task, str) and task in RENAMED_TASKS:
+        raise InvalidInputError(f"task {task!r} is now {RENAMED_TASKS[task]}")
+    options = ("'auto', " if auto else "") + ", ".join(map(repr, TASKS))
+    raise InvalidInputError(f"task must be one of {options}; got {task!r}")
+
+
 #: losses summed for probability predictions
 PROBABILITY_LOSSES: tuple[str, ...] = ("cross_entropy", "brier")
 
@@ -142,35 +179,38 @@ class SufficientStatistics(SummaryDisplay):
 
     Attributes
     ----------
-    task : ``"binary"`` (labels and scores of the positive class), ``"labels"``
-        (predicted labels), ``"probabilities"`` (a probability per class) or
-        ``"regression"`` (real predictions)
-    confusion : :class:`ConfusionMatrix` — predicted labels; for ``"binary"`` the
+    task : one of :data:`TASKS`, the report's task names: ``"binary-scores"`` (labels and
+        scores of the positive class), ``"binary-labels"`` and ``"multiclass-labels"``
+        (predicted labels: one bundle, ``"binary-labels"`` checks that there are at most
+        two classes), ``"multiclass-probabilities"`` (a probability per class) or
+        ``"regression"`` (real predictions).  The names of 0.1 (``"binary"``,
+        ``"labels"``, ``"probabilities"``) raise InvalidInputError naming the new one
+    confusion : :class:`ConfusionMatrix` — predicted labels; for ``"binary-scores"`` the
         scores ≥ ``threshold``, labels (False, True) = (negative, positive); for
-        ``"probabilities"`` the arg-max class
+        ``"multiclass-probabilities"`` the arg-max class
     label_counts : :class:`LabelCounts` of the true labels
     loss_sums : :class:`LossSums` — ``"cross_entropy"`` and ``"brier"`` for
         probabilities (binary scores: only when every score lies in [0, 1]);
         ``"squared"``, ``"absolute"`` and pinball losses for regression
     scores : :class:`ThresholdCounts` (exact) or :class:`BinnedScoreCounts`
     class_scores : ``ClassScoreCounts`` — the one-vs-rest score counts of each
-        class's probability (``"probabilities"``), for the AUCs
+        class's probability (``"multiclass-probabilities"``), for the AUCs
     moments : :class:`Moments` of the target (regression)
     targets : :class:`ValueHistogram` of the target (regression)
     prediction_moments : :class:`Moments` of the predictions (regression; with the
         target's and the squared-error sum, the permutation test of the squared error)
     permutation_cells : ``beyondchance.inference.permutation.clt.PermutationCells`` of weighted
         data (None when unweighted: the exact tests need no more): rows, Σw per (distinct
-        score, class) (``"binary"``, exact scores only) or per (predicted class, class)
-        (``"labels"``; ``"probabilities"``: the arg-max class) and Σw² per class — the
+        score, class) (``"binary-scores"``, exact scores only) or per (predicted class, class)
+        (the label tasks; ``"multiclass-probabilities"``: the arg-max class) and Σw² per class — the
         permutation CLT test of the weighted rows
     squared_error_sums : ``beyondchance.inference.permutation.rows.SquaredErrorSums`` of weighted
         regression data (None when unweighted: the moments give the test) — the permutation
         CLT test of the weighted squared error
     permutation_loss_sums : ``beyondchance.inference.permutation.loss.PermutationLossSums`` — rows,
         Σw and Σw² per class, and over the rows the sums and K × K cross moments of the
-        per-class log and Brier losses (``"probabilities"`` up to
-        ``MAX_LOSS_CLASSES`` classes; ``"binary"``: scores in [0, 1]) — the permutation CLT
+        per-class log and Brier losses (``"multiclass-probabilities"`` up to
+        ``MAX_LOSS_CLASSES`` classes; ``"binary-scores"``: scores in [0, 1]) — the permutation CLT
         test of the log loss and Brier score, weighted or not
     threshold : the decision threshold of a binary task's confusion matrix
     pos_label : the positive label of a binary task
@@ -192,8 +232,14 @@ class SufficientStatistics(SummaryDisplay):
     permutation_loss_sums: Any = None
 
     def __post_init__(self) -> None:
-        if self.task not in TASKS:
-            raise InvalidInputError(f"task must be one of {', '.join(TASKS)}, got {self.task!r}")
+        check_task(self.task)
+        if self.task == "binary-labels":
+            of = self.confusion if self.confusion is not None else self.label_counts
+            classes = [] if of is None else np.asarray(of.labels).tolist()
+            if len(classes) > 2:
+                shown = ", ".join(map(str, classes[:5])) + (" ..." if len(classes) > 5 else "")
+                raise InvalidInputError(f"task 'binary-labels' takes at most two classes, got {len(classes)} "
+                                        f"({shown}); use task='multiclass-labels'")
 
     def merge(self, other: "SufficientStatistics") -> "SufficientStatistics":
         """The statistics of the concatenated data."""
@@ -268,7 +314,7 @@ class SufficientStatistics(SummaryDisplay):
         if lo.prediction == "label":
             cm = self._need("confusion", f"the {lo.name} prediction advantage")
             extra = lo.extra_labels()
-            if self.task == "binary" and extra is not None and extra.dtype.kind != "b":
+            if self.task == "binary-scores" and extra is not None and extra.dtype.kind != "b":
                 raise InvalidInputError(
                     "the binary confusion matrix has labels (False, True) = (negative, positive); "
                     "give the cost matrix labels=[False, True]"
@@ -358,7 +404,7 @@ class SufficientStatistics(SummaryDisplay):
             if self.confusion is not None:
                 for name in ("accuracy", "balanced_accuracy", "kappa", "mcc"):
                     out[name] = float(self.metric(name, zero_division="nan"))
-                if self.task == "binary" or self.confusion.n_classes == 2:
+                if self.task == "binary-scores" or self.confusion.n_classes == 2:
                     try:
                         out["f1"] = float(self.metric("f1", zero_division="nan"))
                     except InvalidInputError:

@@ -57,7 +57,7 @@ def _binary_scores_from_counts(
 ) -> dict[str, Any]:
     """The binary-scores report from the sufficient statistic.
 
-    ``label_totals(threshold)``: weighted data, the group totals of the labels task of
+    ``label_totals(threshold)``: weighted data, the group totals of kind "labels" of
     (is positive, score ≥ threshold) with classes (negative, positive), for the
     intervals of the labeling metrics (None: no intervals for them).
     ``given_labels``: the rows of the labeling metrics of predicted labels given with the

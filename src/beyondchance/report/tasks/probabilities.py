@@ -2,7 +2,7 @@
 log loss and Brier score against the class frequencies (the BMP of each loss), and the
 one-vs-rest ROC AUC and average precision of the class probabilities.
 
-From the statistics of the ``"probabilities"`` task (any engine): the
+From the statistics of the ``"multiclass-probabilities"`` task (any engine): the
 :class:`~beyondchance.measures.confusion.ConfusionMatrix` of the arg-max class, the
 :class:`~beyondchance.statistics.labels.LabelCounts` (the baseline: always predicting the class
 frequencies) the :class:`~beyondchance.statistics.values.LossSums` (the model's risk) and the
