@@ -13,8 +13,8 @@ comparison, the decompositions and the label-free estimates of
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from .._json import jsonable
