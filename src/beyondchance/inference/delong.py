@@ -104,8 +104,8 @@ class DeLongResult:
     statistic : z = difference / standard_error
     pvalue : of ``alternative``
     alternative : ``"two-sided"``, ``"greater"`` (b > a) or ``"less"``
-    ci : :class:`~beyondchance.ConfidenceInterval`, the two-sided Wald interval of the
-        difference at ``confidence_level`` (method ``"wald"``; ``low, high = ci`` unpacks it)
+    ci : the two-sided Wald interval of the difference at ``confidence_level``, a
+        :class:`~beyondchance.ConfidenceInterval` (method ``"wald"``; ``low, high = ci`` unpacks it)
     confidence_level : float
     covariance : 2×2 covariance matrix of (auc_a, auc_b)
     n_positive, n_negative : class sizes

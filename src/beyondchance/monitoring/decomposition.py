@@ -309,8 +309,8 @@ class Decomposition:
     value, reference_value : on the test set and on the reference set
     expected_value, expected_ci : the reference classifier at this prevalence, and its interval
     prevalence_effect, prevalence_effect_ci
-    classifier_effect, classifier_effect_ci : the rest, and its interval (the intervals are
-        :class:`~beyondchance.ConfidenceInterval` s, BCa or percentile, or None)
+    classifier_effect, classifier_effect_ci : the rest, and its interval (each interval a
+        :class:`~beyondchance.ConfidenceInterval`, BCa or percentile, or None)
     confidence_level, n_resamples
     classifier_effect_pvalue : where computed, the two-sided p-value of "the classifier
         effect is 0" that inverts its interval (``beyondchance.monitoring.decomposition.bca_pvalue``); nan elsewhere
