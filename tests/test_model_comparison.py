@@ -65,7 +65,7 @@ def test_paired_bootstrap_uses_the_same_rows():
     y, a, _ = data(2)
     c = bc.compare_models(y, {"a": a, "copy": a.copy()}, metrics=["f1", "pr_auc", "roc_auc"], n_resamples=200)
     for d in c.differences:
-        assert d.difference == 0 and d.ci == (0.0, 0.0) and d.pvalue == 1.0 and not d.significant
+        assert d.difference == 0 and tuple(d.ci) == (0.0, 0.0) and d.pvalue == 1.0 and not d.significant
     assert "no significant difference" in c.verdict[0]
 
 

@@ -1,5 +1,7 @@
 """Inference on the measures: is a value real, and how precise is it?
 
+* :mod:`.confidence_interval` — :class:`ConfidenceInterval` ``(low, high, level, method)``, the
+  one shape of an interval across the package;
 * :mod:`.bootstrap` — :func:`bootstrap_ci`, percentile / BCa / basic intervals of any measure;
 * :mod:`.poisson_bootstrap` — the grouped Poisson bootstrap from per-group sums (intervals
   without the rows, on every engine);
@@ -7,7 +9,8 @@
 * :mod:`.permutation` — the permutation tests of "no better than chance".
 """
 
-from .bootstrap import BootstrapResult, ConfidenceInterval, bootstrap_ci
+from .bootstrap import BootstrapResult, bootstrap_ci
+from .confidence_interval import ConfidenceInterval
 from .delong import DeLongResult, delong_test
 from .permutation.permutation_test import PermutationTestResult, permutation_test
 

@@ -119,7 +119,7 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
-from typing import Any, Callable, Literal, NamedTuple
+from typing import Any, Callable, Literal
 
 import numpy as np
 from scipy.special import ndtr, ndtri
@@ -137,8 +137,9 @@ from .bootstrap_resampling import (
     _kernel_threads,
 )
 from .bootstrap_advantage import _pa_function_options, _pa_statistic
+from .confidence_interval import ConfidenceInterval
 
-__all__ = ["bootstrap_ci", "BootstrapResult", "ConfidenceInterval"]
+__all__ = ["bootstrap_ci", "BootstrapResult"]
 
 Method = Literal["bca", "percentile", "basic"]
 WeightType = Literal["importance", "frequency"]
@@ -147,13 +148,6 @@ NanPolicy = Literal["omit", "propagate", "raise"]
 _METHODS = ("bca", "percentile", "basic")
 _WEIGHT_TYPES = ("importance", "frequency")
 _NAN_POLICIES = ("omit", "propagate", "raise")
-
-class ConfidenceInterval(NamedTuple):
-    """Lower and upper end of a confidence interval."""
-
-    low: float
-    high: float
-
 
 # --- the result -----------------------------------------------------------------------
 
@@ -210,6 +204,20 @@ class BootstrapResult(SummaryDisplay):
                 ("undefined resamples", self.n_undefined)]
 
     @property
+    def interval(self) -> ConfidenceInterval:
+        """The interval as a :class:`~beyondchance.ConfidenceInterval` (``low``, ``high``,
+        ``confidence_level``, ``method``).
+
+        >>> import numpy as np
+        >>> from beyondchance import bootstrap_ci
+        >>> y = np.tile([0, 1, 1, 0, 1], 40); p = np.tile([0, 1, 0, 0, 1], 40)
+        >>> ci = bootstrap_ci("accuracy", y, p, method="percentile", random_state=0).interval
+        >>> ci.level, ci.method, bool(ci.low < 0.8 < ci.high)
+        (0.95, 'percentile', True)
+        """
+        return ConfidenceInterval(self.low, self.high, self.confidence_level, self.method)
+
+    @property
     def bias(self) -> float:
         """Bootstrap estimate of the bias: mean of the defined resample values − estimate."""
         theta = self.distribution[np.isfinite(self.distribution)]
@@ -240,10 +248,10 @@ class BootstrapResult(SummaryDisplay):
                 "method='bca' needs the jackknife acceleration; rerun bootstrap_ci with method='bca'"
             )
         if self.nan_policy == "propagate" and self.n_undefined:
-            return ConfidenceInterval(float("nan"), float("nan"))
+            return ConfidenceInterval(float("nan"), float("nan"), level, method)
         theta = self.distribution[np.isfinite(self.distribution)]
         low, high, _ = _interval(theta, self.estimate, level, method, self.acceleration)
-        return ConfidenceInterval(low, high)
+        return ConfidenceInterval(low, high, level, method)
 
     def to_dict(self, *, distribution: bool = False) -> dict[str, Any]:
         """JSON-safe representation (the B resample values only on request)."""

@@ -52,6 +52,7 @@ from .._validation import (
     check_unit_interval,
 )
 from .._warnings import InvalidInputError
+from .confidence_interval import ConfidenceInterval
 
 __all__ = ["DeLongResult", "delong_test", "delong_covariance", "delong_of_arrays", "delong_variance_of_counts"]
 
@@ -103,7 +104,8 @@ class DeLongResult:
     statistic : z = difference / standard_error
     pvalue : of ``alternative``
     alternative : ``"two-sided"``, ``"greater"`` (b > a) or ``"less"``
-    ci : (low, high), the Wald interval of the difference at ``confidence_level``
+    ci : the two-sided Wald interval of the difference at ``confidence_level``, a
+        :class:`~beyondchance.ConfidenceInterval` (method ``"wald"``; ``low, high = ci`` unpacks it)
     confidence_level : float
     covariance : 2×2 covariance matrix of (auc_a, auc_b)
     n_positive, n_negative : class sizes
@@ -116,7 +118,7 @@ class DeLongResult:
     statistic: float
     pvalue: float
     alternative: str
-    ci: tuple[float, float]
+    ci: ConfidenceInterval
     confidence_level: float
     covariance: np.ndarray
     n_positive: int
@@ -253,6 +255,6 @@ def delong_of_arrays(is_pos: np.ndarray, scores: np.ndarray, *, alternative: str
         p = 1.0 if diff == 0 else {"two-sided": 0.0, "greater": float(diff < 0), "less": float(diff > 0)}[alternative]
     return DeLongResult(
         auc_a=float(aucs[0]), auc_b=float(aucs[1]), difference=diff, standard_error=se, statistic=float(z),
-        pvalue=float(min(1.0, p)), alternative=alternative, ci=(diff - z_crit * se, diff + z_crit * se),
+        pvalue=float(min(1.0, p)), alternative=alternative, ci=ConfidenceInterval(diff - z_crit * se, diff + z_crit * se, level, "wald"),
         confidence_level=level, covariance=cov, n_positive=m, n_negative=k,
     )

@@ -35,6 +35,7 @@ import numpy as np
 from .._validation import as_1d, binary_target, check_sample_weight, encode_labels
 from .._warnings import InvalidInputError
 from ..measures.losses import PinballLoss, _clip_proba, weighted_quantile
+from .confidence_interval import ConfidenceInterval
 
 __all__ = [
     "DEFAULT_GROUPS", "GroupTotals", "Intervals", "row_groups", "hash_sql", "regression_row_quantities",
@@ -149,19 +150,20 @@ class GroupTotals:
 
 
 class Intervals(NamedTuple):
-    """{name: (low, high)} percentile intervals and a one-line description of the method."""
+    """{name: :class:`~beyondchance.ConfidenceInterval`} percentile intervals (each unpacks
+    as ``low, high``) and a one-line description of the method."""
 
-    intervals: dict[str, tuple[float, float]]
+    intervals: dict[str, ConfidenceInterval]
     method: str
 
 
-def _percentile(values: np.ndarray, confidence: float) -> tuple[float, float]:
+def _percentile(values: np.ndarray, confidence: float) -> ConfidenceInterval:
     v = values[np.isfinite(values)]
     if v.size == 0:
-        return (np.nan, np.nan)
+        return ConfidenceInterval(np.nan, np.nan, float(confidence), "percentile")
     half = (1 - confidence) / 2
     lo, hi = np.quantile(v, [half, 1 - half])
-    return (float(lo), float(hi))
+    return ConfidenceInterval(float(lo), float(hi), float(confidence), "percentile")
 
 
 def _method(t: GroupTotals, n_resamples: int, seed: int, confidence: float) -> str:

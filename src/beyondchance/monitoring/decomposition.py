@@ -66,6 +66,7 @@ from ..measures.binary_scores import _CURVE_OF, class_loss_sums, per_threshold
 from ..inference.bootstrap_resampling import _draw_counts
 from ..inference.bootstrap import _interval as _bca_interval
 from ..inference.bootstrap import _acceleration_of_samples
+from ..inference.confidence_interval import ConfidenceInterval
 
 __all__ = ["SetStatistics", "Decomposition", "ClassifierTest", "ClassifierChange", "decompose",
            "classifier_change_tests", "compare_classifiers", "metrics_at", "holm_adjust", "check_reference", "bca_pvalue",
@@ -308,7 +309,8 @@ class Decomposition:
     value, reference_value : on the test set and on the reference set
     expected_value, expected_ci : the reference classifier at this prevalence, and its interval
     prevalence_effect, prevalence_effect_ci
-    classifier_effect, classifier_effect_ci : the rest, and its interval
+    classifier_effect, classifier_effect_ci : the rest, and its interval (each interval a
+        :class:`~beyondchance.ConfidenceInterval`, BCa or percentile, or None)
     confidence_level, n_resamples
     classifier_effect_pvalue : where computed, the two-sided p-value of "the classifier
         effect is 0" that inverts its interval (``beyondchance.monitoring.decomposition.bca_pvalue``); nan elsewhere
@@ -318,11 +320,11 @@ class Decomposition:
     value: float
     reference_value: float
     expected_value: float
-    expected_ci: tuple[float, float] | None
+    expected_ci: ConfidenceInterval | None
     prevalence_effect: float
-    prevalence_effect_ci: tuple[float, float] | None
+    prevalence_effect_ci: ConfidenceInterval | None
     classifier_effect: float
-    classifier_effect_ci: tuple[float, float] | None
+    classifier_effect_ci: ConfidenceInterval | None
     confidence_level: float
     n_resamples: int
     classifier_effect_pvalue: float = float("nan")
@@ -350,7 +352,7 @@ class Decomposition:
 
 
 def _interval(exact: float, binned: float, draws: np.ndarray, level: float,
-              jackknife: Sequence[tuple[Any, Any]] | None = None) -> tuple[float, float] | None:
+              jackknife: Sequence[tuple[Any, Any]] | None = None) -> ConfidenceInterval | None:
     """BCa interval of the binned statistic, shifted by the binning error; None when the
     statistic is undefined in more than a tenth of the resamples.
 
@@ -364,10 +366,12 @@ def _interval(exact: float, binned: float, draws: np.ndarray, level: float,
         return None
     centre = binned if math.isfinite(binned) else exact
     if jackknife is None:
-        lo, hi, _ = _bca_interval(draws, centre, level, "percentile", None)
+        method = "percentile"
+        lo, hi, _ = _bca_interval(draws, centre, level, method, None)
     else:
-        lo, hi, _ = _bca_interval(draws, centre, level, "bca", _acceleration_of_samples(jackknife))
-    return float(lo + exact - centre), float(hi + exact - centre)
+        method = "bca"
+        lo, hi, _ = _bca_interval(draws, centre, level, method, _acceleration_of_samples(jackknife))
+    return ConfidenceInterval(float(lo + exact - centre), float(hi + exact - centre), float(level), method)
 
 
 def bca_pvalue(exact: float, binned: float, draws: np.ndarray,
@@ -566,7 +570,8 @@ class ClassifierTest:
     ----------
     quantity : ``"fpr"``, ``"fnr"`` or ``"roc_auc"``
     reference_value, value : the quantity on the reference and on the test set
-    difference_ci : a Wald interval of value − reference_value (at the report's level)
+    difference_ci : a :class:`~beyondchance.ConfidenceInterval` of value − reference_value (at
+        the report's level; Wald, or the classifier effect's bootstrap interval)
     pvalue : the test's own p-value; pvalue_adjusted : Holm-adjusted over the family
     method : the test
     """
@@ -574,7 +579,7 @@ class ClassifierTest:
     quantity: str
     reference_value: float
     value: float
-    difference_ci: tuple[float, float]
+    difference_ci: ConfidenceInterval
     pvalue: float
     method: str
     pvalue_adjusted: float = float("nan")
@@ -595,14 +600,15 @@ def _row_counts(s: SetStatistics) -> tuple[int, int, int, int]:
     return tuple(int(round(x * scale)) for x in (tp, fp, fn, tn))  # type: ignore[return-value]
 
 
-def _rate_test(name: str, x_r: int, n_r: int, x_t: int, n_t: int, z: float) -> ClassifierTest | None:
+def _rate_test(name: str, x_r: int, n_r: int, x_t: int, n_t: int, z: float, level: float) -> ClassifierTest | None:
     if n_r == 0 or n_t == 0:
         return None
     p_r, p_t = x_r / n_r, x_t / n_t
     p = float(sps.fisher_exact([[x_r, n_r - x_r], [x_t, n_t - x_t]]).pvalue)
     se = math.sqrt(p_r * (1 - p_r) / n_r + p_t * (1 - p_t) / n_t)
     d = p_t - p_r
-    return ClassifierTest(name, p_r, p_t, (d - z * se, d + z * se), min(1.0, p), "Fisher's exact test")
+    return ClassifierTest(name, p_r, p_t, ConfidenceInterval(d - z * se, d + z * se, level, "wald"), min(1.0, p),
+                          "Fisher's exact test")
 
 
 def classifier_change_tests(reference: SetStatistics, test_set: SetStatistics, *,
@@ -614,8 +620,9 @@ def classifier_change_tests(reference: SetStatistics, test_set: SetStatistics, *
     z = float(sps.norm.ppf((1 + confidence_level) / 2))
     tp_r, fp_r, fn_r, tn_r = _row_counts(reference)
     tp_t, fp_t, fn_t, tn_t = _row_counts(test_set)
-    tests = [_rate_test("fpr", fp_r, fp_r + tn_r, fp_t, fp_t + tn_t, z),
-             _rate_test("fnr", fn_r, fn_r + tp_r, fn_t, fn_t + tp_t, z)]
+    level = float(confidence_level)
+    tests = [_rate_test("fpr", fp_r, fp_r + tn_r, fp_t, fp_t + tn_t, z, level),
+             _rate_test("fnr", fn_r, fn_r + tp_r, fn_t, fn_t + tp_t, z, level)]
     if reference.counts is not None and test_set.counts is not None and reference.counts.is_defined \
             and test_set.counts.is_defined and reference.pos.shape[0] > 2:
         a_r, v_r = delong_variance_of_counts(reference.counts)
@@ -626,7 +633,8 @@ def classifier_change_tests(reference: SetStatistics, test_set: SetStatistics, *
         se = math.sqrt(v_r + v_t)
         d = a_t - a_r
         p = float(2 * sps.norm.sf(abs(d) / se)) if se > 0 else (0.0 if d != 0 else 1.0)
-        tests.append(ClassifierTest("roc_auc", a_r, a_t, (d - z * se, d + z * se), p, "unpaired DeLong z-test"))
+        tests.append(ClassifierTest("roc_auc", a_r, a_t, ConfidenceInterval(d - z * se, d + z * se, level, "wald"), p,
+                                    "unpaired DeLong z-test"))
     return tuple(t for t in tests if t is not None)
 
 

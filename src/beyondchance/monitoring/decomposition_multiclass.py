@@ -49,6 +49,7 @@ from scipy import stats as sps
 from .._validation import check_random_state
 from .._warnings import InvalidInputError
 from ..measures.confusion import ConfusionMatrix, metric_from_matrices
+from ..inference.confidence_interval import ConfidenceInterval
 from ..measures.registry import get_metric
 from .decomposition import (ClassifierChange, ClassifierTest, Decomposition, _interval, _jackknife_of_decomposition,
                     _leave_one_out_cells, bca_pvalue, holm_adjust)
@@ -297,7 +298,8 @@ def class_change_tests(reference: ClassStatistics, test_set: ClassStatistics, *,
         r_r, r_t = ref[k, k] / n_r, new[k, k] / n_t
         se = math.sqrt(r_r * (1 - r_r) / n_r + r_t * (1 - r_t) / n_t)
         d = r_t - r_r
-        tests.append(ClassifierTest(f"class:{c}", float(r_r), float(r_t), (d - z * se, d + z * se),
+        tests.append(ClassifierTest(f"class:{c}", float(r_r), float(r_t),
+                                    ConfidenceInterval(d - z * se, d + z * se, float(confidence_level), "wald"),
                                     min(1.0, p), method))
     return tuple(tests)
 

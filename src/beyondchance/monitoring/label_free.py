@@ -55,6 +55,7 @@ import numpy as np
 from .._validation import (as_float, binary_target, check_consistent_length, check_n_resamples, check_option,
                           check_random_state, check_sample_weight, check_unit_interval)
 from .._warnings import InvalidInputError
+from ..inference.confidence_interval import ConfidenceInterval
 from ..measures.curves import ThresholdCounts, threshold_counts
 from ..measures.task_metrics import metrics_for_task
 from .decomposition import (JACKKNIFE_BINS, SetStatistics, _exact, _interval, _leave_one_out_cells, _rates, check_reference,
@@ -79,11 +80,12 @@ _EM_MAX_ITER = 1000
 
 @dataclass(frozen=True)
 class ProjectedMetric:
-    """A metric projected at the estimated prevalence, and its interval."""
+    """A metric projected at the estimated prevalence, and its interval (a
+    :class:`~beyondchance.ConfidenceInterval`, or None)."""
 
     metric: str
     value: float
-    ci: tuple[float, float] | None
+    ci: ConfidenceInterval | None
 
     def to_dict(self) -> dict[str, Any]:
         def num(x: Any) -> Any:
@@ -99,7 +101,8 @@ class LabelFreeEstimate:
 
     Attributes
     ----------
-    prevalence, prevalence_ci : the estimated prevalence and its interval (``method``)
+    prevalence, prevalence_ci : the estimated prevalence (by ``method``) and its interval (a
+        :class:`~beyondchance.ConfidenceInterval`, or None)
     method : ``"acc"`` (adjusted classify-and-count) or ``"em"`` (Saerens et al.)
     estimates : every estimator's prevalence (``"acc"`` and ``"em"``)
     reference_prevalence : the reference's prevalence
@@ -115,7 +118,7 @@ class LabelFreeEstimate:
     """
 
     prevalence: float
-    prevalence_ci: tuple[float, float] | None
+    prevalence_ci: ConfidenceInterval | None
     method: str
     estimates: dict
     reference_prevalence: float
@@ -582,7 +585,9 @@ def estimate_from_statistics(
     n_new = int(n_window_rows)
     boot = _bootstrap(ref, window, n_new, method, groups, names, n_resamples, rng)
     pi_ci = _interval(pi_hat, boot.binned_pi, boot.pi_star, level, boot.jack_pi)
-    pi_ci = None if pi_ci is None else (float(np.clip(pi_ci[0], 0, 1)), float(np.clip(pi_ci[1], 0, 1)))
+    if pi_ci is not None:
+        pi_ci = ConfidenceInterval(float(np.clip(pi_ci.low, 0, 1)), float(np.clip(pi_ci.high, 0, 1)), pi_ci.level,
+                                   pi_ci.method)
     # fewer than half a row of one class expected: the constant prediction is perfect there
     one_class = min(pi_hat, 1 - pi_hat) * n_new < 0.5
     undefined = {"prediction_advantage"} if one_class else set()

@@ -37,6 +37,7 @@ from .._validation import (
     check_random_state,
 )
 from .._warnings import InvalidInputError, UndefinedMeasureWarning
+from ..inference.confidence_interval import ConfidenceInterval
 from ..measures.confusion import metric_from_matrices
 from ..measures.registry import LabelingMetric, get_metric
 from .score import _normalise, outperformance_score
@@ -96,6 +97,12 @@ class OPSInterval:
     prevalence: float
     distribution: np.ndarray = field(repr=False, compare=False)
     options: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def interval(self) -> ConfidenceInterval:
+        """The interval as a :class:`~beyondchance.ConfidenceInterval` (``low``, ``high``,
+        ``confidence_level``, ``method``)."""
+        return ConfidenceInterval(self.low, self.high, self.confidence_level, self.method)
 
     def to_dict(self, *, distribution: bool = False) -> dict[str, Any]:
         """JSON-safe representation (the bootstrap distribution only on request)."""

@@ -255,7 +255,7 @@ def _with_verdict(r: MetricResult, pi: float | None) -> MetricResult:
                 else:
                     verdict = f"better than {r.baseline_prediction} ({fmt_value(r.baseline)})"
             if ci_reaches:
-                verdict += f"; but its {int(round(r.ci.confidence_level * 100))}% CI reaches the constant's value"
+                verdict += f"; but its {int(round(r.ci.level * 100))}% CI reaches the constant's value"
     return MetricResult(**{**r.__dict__, "verdict": verdict})
 
 
@@ -265,7 +265,7 @@ def _overall_verdict(task: str, rows: dict[str, MetricResult]) -> tuple[str, ...
     def ci_text(r: MetricResult) -> str:
         if r.ci is None or not (math.isfinite(r.ci.low) and math.isfinite(r.ci.high)):
             return ""
-        return f" [{int(round(r.ci.confidence_level * 100))}% CI {r.ci.low:+.3f} to {r.ci.high:+.3f}]"
+        return f" [{int(round(r.ci.level * 100))}% CI {r.ci.low:+.3f} to {r.ci.high:+.3f}]"
 
     if task == "regression":
         r2 = rows.get("r2")

@@ -31,6 +31,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 from scipy import stats as sps
 
+from ..inference.confidence_interval import ConfidenceInterval
 from ..monitoring.decomposition import ClassifierChange, ClassifierTest, Decomposition, holm_adjust
 from ..monitoring.decomposition_multiclass import (ClassStatistics, check_class_reference, compare_class_classifiers,
                                 decompose_classes, decompose_distributions)
@@ -124,11 +125,11 @@ def regression_parts(reports: Sequence[Any], ref: Any, metric_names: Sequence[st
             ci, p = None, float("nan")
             if a.ci is not None and b.ci is not None:
                 se = math.hypot(a.ci.high - a.ci.low, b.ci.high - b.ci.low) / (2 * z)
-                ci = (d - z * se, d + z * se)
+                ci = ConfidenceInterval(d - z * se, d + z * se, float(level), "wald")
                 p = float(2 * sps.norm.sf(abs(d) / se)) if se > 0 else (0.0 if d != 0 else 1.0)
                 tests[str(r.name)].append(ClassifierTest(m, b.value, a.value, ci, p,
                                                          "Wald test, standard errors from the bootstrap intervals"))
-            ref_ci = None if b.ci is None else (b.ci.low, b.ci.high)
+            ref_ci = None if b.ci is None else ConfidenceInterval(b.ci.low, b.ci.high, b.ci.level, b.ci.method)
             decompositions[str(r.name)][m] = Decomposition(m, a.value, b.value, b.value, ref_ci, float("nan"), None,
                                                            d, ci, float(level), 0 if a.ci is None else a.ci.n_resamples)
     # Holm over every measure of every test set: "the error measures changed" on a set is then

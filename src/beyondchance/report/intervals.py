@@ -23,7 +23,7 @@ def _ci_from_bootstrap(res: Any, resampling: str) -> MetricCI:
         bounds = tuple(float(v) for v in res.confidence_interval(2 * res.confidence_level - 1))
     except InvalidInputError:  # a level below 1/2: no one-sided bound at it
         bounds = None
-    return MetricCI(float(res.low), float(res.high), res.method, res.confidence_level, res.n_resamples, resampling,
+    return MetricCI(float(res.low), float(res.high), res.confidence_level, res.method, res.n_resamples, resampling,
                     bounds=bounds)
 
 
@@ -52,5 +52,5 @@ def replicate_interval(values: np.ndarray, ctx: _Context) -> MetricCI | None:
         return None
     half = (1 - ctx.level) / 2
     low, high = np.quantile(v, [half, 1 - half])
-    return MetricCI(float(low), float(high), "percentile", ctx.level, int(values.shape[0]), GROUPED_RESAMPLING,
+    return MetricCI(float(low), float(high), ctx.level, "percentile", int(values.shape[0]), GROUPED_RESAMPLING,
                     bounds=one_sided_bounds(v, ctx.level))

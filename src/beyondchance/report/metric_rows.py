@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from .._warnings import InvalidInputError
+from ..inference.confidence_interval import ConfidenceInterval
 from ..measures.registry import METRICS
 from ..outperformance import outperformance_score
 from .formatting import _num
@@ -44,17 +45,21 @@ TITLES: dict[str, str] = {
 
 
 @dataclass(frozen=True)
-class MetricCI:
-    """A confidence interval and how it was obtained."""
+class MetricCI(ConfidenceInterval):
+    """A report row's confidence interval and how it was obtained: a
+    :class:`~beyondchance.ConfidenceInterval` (``low``, ``high``, ``level``, ``method``;
+    ``low, high = ci`` unpacks it) with the resampling that made it.
 
-    low: float
-    high: float
-    method: str
-    confidence_level: float
+    Attributes
+    ----------
+    n_resamples : the number of resamples (or replicates)
+    resampling : what was resampled, in words
+    bounds : the one-sided confidence bounds at ``level`` (lower, upper): the ends of the
+        interval at level 2 · level − 1, by the same method (None where not computed)
+    """
+
     n_resamples: int
     resampling: str
-    #: one-sided confidence bounds at ``confidence_level`` (lower, upper): the ends of the
-    #: interval at level 2 · confidence_level − 1, by the same method
     bounds: tuple[float, float] | None = None
 
     def to_dict(self) -> dict[str, Any]:
@@ -62,7 +67,7 @@ class MetricCI:
             "low": _num(self.low),
             "high": _num(self.high),
             "method": self.method,
-            "confidence_level": self.confidence_level,
+            "level": self.level,
             "n_resamples": self.n_resamples,
             "resampling": self.resampling,
             "lower_bound": None if self.bounds is None else _num(self.bounds[0]),
@@ -92,7 +97,7 @@ class MetricResult:
         end, OPS 0 or 1); :func:`beyondchance.outperformance_score_ci` gives the
         interval with the prevalence re-estimated in every resample
     ops_method : how the OPS was computed
-    ci : ``MetricCI`` or None
+    ci : :class:`MetricCI` (a :class:`~beyondchance.ConfidenceInterval`) or None
     verdict : one line
     pvalue : one-sided p-value of "no better than chance", from the statistics
         (classification reports of unweighted data with intervals, None elsewhere): McNemar's exact test

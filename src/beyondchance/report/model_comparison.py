@@ -64,6 +64,7 @@ from .._validation import (
 )
 from .._warnings import InvalidInputError
 from ..measures.curves import threshold_counts
+from ..inference.confidence_interval import ConfidenceInterval
 from ..inference.delong import delong_of_arrays
 from ..measures.registry import METRICS, get_metric
 from ..inference.permutation.permutation_test import equals_label, is_labels
@@ -93,7 +94,10 @@ def _title(name: str) -> str:
 
 @dataclass(frozen=True)
 class ModelDifference:
-    """One measure, one pair of models: value(b) − value(a), its interval and test."""
+    """One measure, one pair of models: value(b) − value(a), its interval and test.
+
+    ``ci`` is a :class:`~beyondchance.ConfidenceInterval` of the difference: the percentile
+    interval of the paired bootstrap, or DeLong's Wald interval where ``test`` is DeLong's."""
 
     metric: str
     model_a: str
@@ -101,7 +105,7 @@ class ModelDifference:
     value_a: float
     value_b: float
     difference: float
-    ci: tuple[float, float]
+    ci: ConfidenceInterval
     pvalue: float
     pvalue_adjusted: float
     test: str
@@ -427,7 +431,8 @@ def compare_models(
             va, vb = values[a][k], values[b][k]
             d = boot[b][k] - boot[a][k]
             fin = d[np.isfinite(d)]
-            ci = tuple(np.quantile(fin, [alpha / 2, 1 - alpha / 2])) if fin.size >= 2 else (math.nan, math.nan)
+            ends = tuple(np.quantile(fin, [alpha / 2, 1 - alpha / 2])) if fin.size >= 2 else (math.nan, math.nan)
+            ci = ConfidenceInterval(float(ends[0]), float(ends[1]), level, "percentile")
             test, p = "paired bootstrap", _bootstrap_pvalue(d)
             if k == "roc_auc" and frequency:
                 m_a, m_b = models[a], models[b]
@@ -444,7 +449,7 @@ def compare_models(
                 cb = models[b].cell % 3 == 0
                 p, test = _mcnemar(ca, cb, w), "McNemar exact"
             rows.append(dict(metric=k, model_a=a, model_b=b, value_a=va, value_b=vb, difference=vb - va,
-                             ci=(float(ci[0]), float(ci[1])), pvalue=p, test=test,
+                             ci=ci, pvalue=p, test=test,
                              greater_is_better=_greater_is_better(k)))
     if not frequency:
         notes.append("non-integer sample weights: ROC AUC and accuracy are tested with the paired bootstrap "

@@ -147,7 +147,7 @@ def _binary_scores_from_counts(
                 lo_q, hi_q = np.quantile(theta, [alpha / 2, 1 - alpha / 2])
                 b_lo, b_hi = one_sided_bounds(theta, ctx.level)
                 ci_obj = MetricCI(
-                    float(lo_q + shifts[k]), float(hi_q + shifts[k]), "percentile", ctx.level, ctx.n_resamples,
+                    float(lo_q + shifts[k]), float(hi_q + shifts[k]), ctx.level, "percentile", ctx.n_resamples,
                     f"resamples of the (score, label) cells: {cells_text}",
                     bounds=(b_lo + shifts[k], b_hi + shifts[k]),
                 )
