@@ -27,7 +27,7 @@ from typing import Any, Literal
 import numpy as np
 
 from .._summary_display import GridDisplay
-from .._validation import check_label_pair, check_sample_weight, encode_labels
+from .._validation import check_label_pair, check_n_classes, check_sample_weight, encode_labels
 from .._warnings import InvalidInputError, warn_undefined
 from .registry import METRICS, LabelingMetric, _div, get_metric
 
@@ -143,7 +143,7 @@ class ConfusionMatrix(GridDisplay):
                 matrix, classes = fast
                 return cls(matrix, classes, pos_label=_default_pos_label(classes, pos_label))
         ct, cp, classes = encode_labels(yt, yp, labels=labels)
-        k = classes.shape[0]
+        k = check_n_classes(classes.shape[0])
         flat = ct * k + cp
         m = _weighted_bincount(flat, w, k * k).reshape(k, k)
         return cls(m, classes, pos_label=_default_pos_label(classes, pos_label))

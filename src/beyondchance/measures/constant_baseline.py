@@ -41,7 +41,7 @@ from .._warnings import InvalidInputError
 from .confusion import _fill, average_per_class, metric_from_matrices
 from .registry import _REGISTRY, LabelingMetric, _div, get_metric
 
-__all__ = ["best_constant", "constant_values", "FULL_MATRIX_MAX_CLASSES"]
+__all__ = ["FULL_MATRIX_MAX_CLASSES", "best_constant", "constant_values"]
 
 #: the cells of one block of constants evaluated at once (8 MiB per array of float64)
 BLOCK_CELLS = 2**20
