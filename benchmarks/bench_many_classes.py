@@ -83,9 +83,9 @@ def main() -> None:
     print("-" * len(header))
     for k in args.classes:
         y, p = make_labels(k, args.rows)
-        t_ours, report = best_of(lambda: ours(y, p), args.repeat)
-        t_pv, (acc, f1) = best_of(lambda: sklearn_point_values(y, p), args.repeat)
-        t_cr, _ = best_of(lambda: sklearn_report(y, p), args.repeat)
+        t_ours, report = best_of(lambda y=y, p=p: ours(y, p), args.repeat)
+        t_pv, (acc, f1) = best_of(lambda y=y, p=p: sklearn_point_values(y, p), args.repeat)
+        t_cr, _ = best_of(lambda y=y, p=p: sklearn_report(y, p), args.repeat)
         same = (abs(report["accuracy"].value - acc) < 1e-12 and abs(report["f1"].value - f1) < 1e-12)
         print(f"{k:>8,} {t_ours:>11.3f} {t_pv:>19.3f} {t_ours / t_pv:>7.1f} {t_cr:>26.3f} {t_ours / t_cr:>7.1f}  "
               f"{'accuracy and macro F1 equal' if same else 'DIFFERENT VALUES'}")
