@@ -45,6 +45,8 @@ __all__ = [
     "as_samples",
     "check_positive_int",
     "check_n_resamples",
+    "check_n_classes",
+    "check_dbt_samples",
     "check_option",
     "check_random_state",
     "check_frequency_weights",
@@ -53,6 +55,20 @@ __all__ = [
 #: Largest accepted total of the sample weights: the measures multiply up to four
 #: weight totals (MCC's denominator), and 1e75**4 stays below float64's largest value.
 MAX_WEIGHT_TOTAL = 1e75
+
+#: The most classes a classification report (or a confusion matrix built from labels)
+#: takes: its confusion matrix has k² cells, 10⁸ (800 MB) at the limit.  Beyond, the
+#: labels are refused before any k² allocation (:func:`check_n_classes`).
+MAX_CLASSES = 10_000
+
+#: The most bootstrap resamples (or permutation draws) one interval or test takes: far
+#: above any use (2,000 is the default, 10⁵ already pins a 99.9% interval's ends), and a
+#: bound on the work (each resample re-evaluates every metric).
+MAX_RESAMPLES = 1_000_000
+
+#: The most Directed-Binary-Tree reference curves of an OPS (``dbt_samples``): the shipped
+#: reference has 114,688 (standard error ≤ 0.0015); 10⁷ gives ≤ 0.00016.
+MAX_DBT_SAMPLES = 10_000_000
 
 #: Largest span (max - min + 1) of integer labels for which the integer fast path
 #: (``bincount`` without sorting) is used.
@@ -641,6 +657,42 @@ def check_positive_int(value: Any, name: str) -> int:
     return int(value)
 
 
+def check_n_classes(k: int, *, what: str = "y_true and y hold") -> int:
+    """Refuse more than :data:`MAX_CLASSES` classes (before the k × k confusion matrix is
+    allocated), with the way out: real-valued targets are a regression, not classes.
+
+    >>> check_n_classes(12)
+    12
+    """
+    if k > MAX_CLASSES:
+        raise InvalidInputError(
+            f"{what} {k:,} distinct labels: more than the {MAX_CLASSES:,} classes a classification report "
+            f"takes (its confusion matrix has one cell per pair of classes); real-valued targets are a regression, "
+            f"not {k:,} classes: pass task='regression' (--task regression), or choose the task with task= (--task)"
+        )
+    return int(k)
+
+
+def check_dbt_samples(value: Any, name: str = "dbt_samples") -> int:
+    """A number of Directed-Binary-Tree reference curves: a positive integer, at most
+    :data:`MAX_DBT_SAMPLES`."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise InvalidInputError(f"{name} must be a positive integer, got {value!r}")
+    if value > MAX_DBT_SAMPLES:
+        raise InvalidInputError(f"{name}={value:,} is more than the {MAX_DBT_SAMPLES:,} reference curves an OPS "
+                                f"takes (standard error 0.5/sqrt({MAX_DBT_SAMPLES:,}) = 0.00016 at the limit)")
+    return int(value)
+
+
+def check_resample_cap(n_resamples: Any, name: str = "n_resamples") -> int:
+    """A positive integer number of resamples, at most :data:`MAX_RESAMPLES`."""
+    b = check_positive_int(n_resamples, name)
+    if b > MAX_RESAMPLES:
+        raise InvalidInputError(f"{name}={b:,} is more than the {MAX_RESAMPLES:,} resamples an interval or a test "
+                                "takes (2,000 is the default; 10⁵ already pins the ends of a 99.9% interval)")
+    return b
+
+
 def check_n_resamples(n_resamples: Any, confidence_level: float) -> int:
     r"""Check a number of bootstrap resamples B against the confidence level 1 − α.
 
@@ -650,7 +702,7 @@ def check_n_resamples(n_resamples: Any, confidence_level: float) -> int:
     fewer the interval is meaningless (with B = 1 its width is 0).  95%: B ≥ 40;
     99%: B ≥ 200.
     """
-    b = check_positive_int(n_resamples, "n_resamples")
+    b = check_resample_cap(n_resamples, "n_resamples")
     alpha = 1.0 - float(confidence_level)
     needed = math.ceil(2.0 / alpha - 1e-9)  # 1e-9: 2 / (1 - 0.95) is 40.000000000000004
     if b < needed:

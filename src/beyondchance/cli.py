@@ -19,6 +19,7 @@ from typing import Any, Callable
 
 import click
 
+from ._validation import MAX_DBT_SAMPLES, MAX_RESAMPLES
 from ._warnings import BeyondChanceWarning, InvalidInputError
 from .engines import ENGINES
 
@@ -215,12 +216,12 @@ def _evaluation_options(func: Callable[..., Any]) -> Callable[..., Any]:
                      help="Write the output to this file (html default: beyondchance-report.html)."),
         click.option("--confidence-level", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.95,
                      show_default=True, help="Level of the bootstrap confidence intervals."),
-        click.option("--n-resamples", type=click.IntRange(min=1), default=2000, show_default=True,
+        click.option("--n-resamples", type=click.IntRange(min=1, max=MAX_RESAMPLES), default=2000, show_default=True,
                      help="Bootstrap resamples."),
         click.option("--no-ci", is_flag=True, help="Skip the confidence intervals."),
         click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap."),
         click.option("--normalize", is_flag=True, help="Rescale probability rows that do not sum to 1."),
-        click.option("--dbt-samples", type=click.IntRange(min=64), default=None, metavar="G",
+        click.option("--dbt-samples", type=click.IntRange(min=64, max=MAX_DBT_SAMPLES), default=None, metavar="G",
                      help="Random reference curves (Directed Binary Tree) for the OPS of the AUCs; standard "
                           "error <= 0.5/sqrt(G). Default: the shipped reference of 114,688 curves (the "
                           "OPS(lift) curve too); another G is drawn on first use, then cached."),
@@ -738,7 +739,7 @@ def check(file: str, requirements: tuple[str, ...], **opts: Any) -> None:
               help="Correction of the p-values for the number of comparisons.")
 @click.option("--confidence-level", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.95,
               show_default=True, help="Level of the paired intervals.")
-@click.option("--n-resamples", type=click.IntRange(min=1), default=2000, show_default=True,
+@click.option("--n-resamples", type=click.IntRange(min=1, max=MAX_RESAMPLES), default=2000, show_default=True,
               help="Paired bootstrap resamples.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True,
@@ -796,7 +797,7 @@ def compare_models_command(file: str, y_true: str, y_score: tuple[str, ...], y_p
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=Path("beyondchance-demo.html"),
               show_default=True, help="Where to write the HTML report.")
 @click.option("--no-html", is_flag=True, help="Only print to the terminal.")
-@click.option("--dbt-samples", type=click.IntRange(min=64), default=None, metavar="G",
+@click.option("--dbt-samples", type=click.IntRange(min=64, max=MAX_DBT_SAMPLES), default=None, metavar="G",
               help="Random reference curves for the OPS of the AUCs. Default: the shipped reference "
                    "of 114,688 curves; another G is drawn on first use and cached.")
 def demo(folds: int, seed: int, out: Path, no_html: bool, dbt_samples: int | None) -> None:

@@ -24,7 +24,7 @@ from .._validation import (
 )
 from .._warnings import InvalidInputError
 from ..measures.losses import get_loss
-from ..measures.confusion import ConfusionMatrix
+from ..measures.confusion import ConfusionMatrix, _weighted_bincount
 from ..inference.permutation.clt import PermutationCells
 from ..inference.permutation.loss import MAX_LOSS_CLASSES, PermutationLossSums
 from ..inference.permutation.rows import SquaredErrorSums
@@ -198,7 +198,7 @@ def confusion_counts(codes_true: np.ndarray, codes_pred: np.ndarray, k: int, w: 
     array([[1., 0.],
            [1., 1.]])
     """
-    return np.bincount(codes_true * k + codes_pred, weights=w, minlength=k * k).astype(np.float64).reshape(k, k)
+    return _weighted_bincount(codes_true * k + codes_pred, w, k * k).reshape(k, k)
 
 
 def score_counts(is_pos: np.ndarray, s: np.ndarray, w: np.ndarray | None) -> ThresholdCounts:

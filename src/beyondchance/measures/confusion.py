@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import numbers
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Literal
 
 import numpy as np
 
 from .._summary_display import GridDisplay
-from .._validation import check_label_pair, check_sample_weight, encode_labels
+from .._validation import check_label_pair, check_n_classes, check_sample_weight, encode_labels
 from .._warnings import InvalidInputError, warn_undefined
 from .registry import METRICS, LabelingMetric, _div, get_metric
 
@@ -36,6 +37,15 @@ Average = Literal["binary", "macro", "weighted", "micro"] | None
 
 
 def _weighted_bincount(codes: np.ndarray, weights: np.ndarray | None, size: int) -> np.ndarray:
+    """``bincount(codes, weights, minlength=size)`` as float64, the same sums in the same
+    order; when the codes are few against the cells (a confusion matrix of many classes),
+    only the occupied cells are written: the others stay the untouched zero pages of a fresh
+    array (10⁵ pairs over 10⁸ cells: 0.1 s instead of 5 s)."""
+    if codes.shape[0] * 4 < size:
+        occupied, where = np.unique(codes, return_inverse=True)
+        out = np.zeros(size)
+        out[occupied] = np.bincount(where.reshape(-1), weights=weights, minlength=occupied.shape[0])
+        return out
     out = np.bincount(codes, weights=weights, minlength=size)
     return out.astype(np.float64, copy=False)
 
@@ -133,7 +143,7 @@ class ConfusionMatrix(GridDisplay):
                 matrix, classes = fast
                 return cls(matrix, classes, pos_label=_default_pos_label(classes, pos_label))
         ct, cp, classes = encode_labels(yt, yp, labels=labels)
-        k = classes.shape[0]
+        k = check_n_classes(classes.shape[0])
         flat = ct * k + cp
         m = _weighted_bincount(flat, w, k * k).reshape(k, k)
         return cls(m, classes, pos_label=_default_pos_label(classes, pos_label))
@@ -169,10 +179,23 @@ class ConfusionMatrix(GridDisplay):
 
     # --- derived counts ---------------------------------------------------------
 
+    # the sums and one-vs-rest counts of the (read-only) matrix, computed once: a report
+    # reads them for every metric, and each is a pass over the k² cells
+
+    @cached_property
+    def _sums(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(total, row sums, column sums, diagonal) as :func:`_native_multiclass` computes them."""
+        c = self.matrix
+        return (c.sum(axis=(-2, -1)), c.sum(axis=-1), c.sum(axis=-2), np.diagonal(c, axis1=-2, axis2=-1).copy())
+
+    @cached_property
+    def _counts(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        return _per_class_counts(self.matrix)
+
     @property
     def n(self) -> float:
         """Total count (sum of weights)."""
-        return float(self.matrix.sum())
+        return float(self._sums[0])
 
     @property
     def n_classes(self) -> int:
@@ -181,12 +204,12 @@ class ConfusionMatrix(GridDisplay):
     @property
     def true_counts(self) -> np.ndarray:
         """Count of each true label (row sums)."""
-        return self.matrix.sum(axis=1)
+        return self._sums[1].copy()
 
     @property
     def pred_counts(self) -> np.ndarray:
         """Count of each predicted label (column sums)."""
-        return self.matrix.sum(axis=0)
+        return self._sums[2].copy()
 
     @property
     def prior(self) -> np.ndarray:
@@ -195,18 +218,10 @@ class ConfusionMatrix(GridDisplay):
 
     def per_class_counts(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """One-vs-rest (tp, fp, fn, tn) for each class, as arrays of length k."""
-        return _per_class_counts(self.matrix)
+        return tuple(x.copy() for x in self._counts)  # type: ignore[return-value]
 
     def _pos_index(self) -> int | None:
-        hits = np.flatnonzero(self.labels == self.pos_label)
-        if hits.size:
-            return int(hits[0])
-        if self.n_classes == 1 and self.pos_label is not None:
-            return None  # the only label is the negative one
-        raise InvalidInputError(
-            f"pos_label={self.pos_label!r} is not one of the labels {self.labels.tolist()}; "
-            "pass pos_label= the positive class"
-        )
+        return pos_index_of(self.labels, self.pos_label)
 
     def binary_counts(self) -> tuple[float, float, float, float]:
         """(tp, fp, fn, tn) with ``pos_label`` positive and all other labels negative."""
@@ -284,10 +299,15 @@ class ConfusionMatrix(GridDisplay):
         m = get_metric(name)
         needs_pos = m.multiclass != "native" and average == "binary"
         fill = zero_division_value(zero_division, m, average)
-        value = metric_from_matrices(
-            self.matrix, m, average=average, pos_index=self._pos_index() if needs_pos else None,
-            zero_division=fill, **options,
-        )
+        if m.multiclass != "native" and average in (None, "macro", "weighted", "micro"):
+            value = average_per_class(m, *self._counts, average=average, zero_division=fill, **options)
+        elif m.multiclass == "native" and self.n_classes != 2 and m.name in _NATIVE_NAMES:
+            value = _fill(_native_from_sums(m.name, *self._sums, self.matrix), fill)
+        else:
+            value = metric_from_matrices(
+                self.matrix, m, average=average, pos_index=self._pos_index() if needs_pos else None,
+                zero_division=fill, **options,
+            )
         if zero_division == "warn":
             _warn_zero_division(self, m, average, value, options)
         return value
@@ -328,6 +348,19 @@ class ConfusionMatrix(GridDisplay):
         return "true \\ predicted", names, rows
 
 
+def pos_index_of(labels: np.ndarray, pos_label: Any) -> int | None:
+    """The position of ``pos_label`` among ``labels`` (None: a single label, the negative one)."""
+    hits = np.flatnonzero(labels == pos_label)
+    if hits.size:
+        return int(hits[0])
+    if labels.shape[0] == 1 and pos_label is not None:
+        return None  # the only label is the negative one
+    raise InvalidInputError(
+        f"pos_label={pos_label!r} is not one of the labels {labels.tolist()}; "
+        "pass pos_label= the positive class"
+    )
+
+
 def _default_pos_label(classes: np.ndarray, pos_label: Any) -> Any:
     """``pos_label=1`` means ``True`` for boolean labels; checked lazily by the binary view."""
     if classes.dtype.kind == "b" and pos_label is not None and pos_label == 1:
@@ -348,10 +381,62 @@ def _one_vs_rest_counts(c: np.ndarray, i: int) -> tuple[np.ndarray, ...]:
     return tp, fp, fn, tn
 
 
+#: below this many classes, matrices of fractional counts take the per-class direct sums
+#: (k³ cell reads per matrix); from it on, the totals (k² reads, :func:`_per_class_counts`)
+DIRECT_SUMS_BELOW = 17
+
+#: a true-negative count below this share of the matrix's total, got as a difference of
+#: totals from fractional counts, is summed again cell by cell (at most two classes of a
+#: matrix can be so small: each holds more than 99.6% of the total in its row and column)
+_RESUM_SHARE = 2.0**-8
+
+
+def _whole_counts(c: np.ndarray, totals: np.ndarray) -> bool:
+    """Every cell a whole number and every matrix's total below 2⁵³: then every partial sum
+    of cells is exact, in any order, and a difference of totals is the direct sum (checked
+    in blocks: no temporary of the matrix's size)."""
+    if c.size == 0:
+        return True
+    if not np.all(totals < 2.0**53):
+        return False
+    flat = c.reshape(-1)
+    step = 2**20
+    return all(np.array_equal(b, np.floor(b)) for b in (flat[i:i + step] for i in range(0, flat.shape[0], step)))
+
+
 def _per_class_counts(c: np.ndarray) -> tuple[np.ndarray, ...]:
-    """One-vs-rest counts of every class, each of shape (..., k)."""
-    counts = [_one_vs_rest_counts(c, i) for i in range(c.shape[-1])]
-    return tuple(np.stack([cls[j] for cls in counts], axis=-1) for j in range(4))
+    """One-vs-rest counts of every class, each of shape (..., k), in O(k²) per matrix.
+
+    Whole counts (unweighted data, whole weights): from the row, column and grand totals,
+    every sum exact, so the result is that of summing each class's cells
+    (:func:`_one_vs_rest_counts`) exactly.  Fractional counts: few classes are summed cell
+    by cell; many have FN and FP summed from the off-diagonal cells of their row and column
+    and TN from the totals, a TN that is a small share of the total (where a difference of
+    totals could cancel: tiny weights next to large ones) summed again from its cells.
+    """
+    c = np.asarray(c, dtype=np.float64)
+    k = c.shape[-1]
+    total = c.sum(axis=(-2, -1))[..., None]
+    diag = np.arange(k)
+    tp = c[..., diag, diag].copy()
+    if _whole_counts(c, total):
+        rows, cols = c.sum(axis=-1), c.sum(axis=-2)
+        return tp, cols - tp, rows - tp, total - rows - cols + tp
+    if k < DIRECT_SUMS_BELOW:
+        counts = [_one_vs_rest_counts(c, i) for i in range(k)]
+        return tuple(np.stack([cls[j] for cls in counts], axis=-1) for j in range(4))
+    off = c.copy()
+    off[..., diag, diag] = 0.0
+    fn = off.sum(axis=-1)
+    fp = off.sum(axis=-2)
+    total_off = off.sum(axis=(-2, -1))[..., None]
+    del off
+    tn = (tp.sum(axis=-1, keepdims=True) - tp) + (total_off - fn - fp)
+    for idx in np.argwhere(tn < _RESUM_SHARE * total):  # at most two classes per matrix
+        *stack, i = (int(x) for x in idx)
+        m = c[tuple(stack)]
+        tn[tuple(stack) + (i,)] = np.delete(np.delete(m, i, axis=-2), i, axis=-1).sum()
+    return tp, fp, fn, tn
 
 
 def metric_from_matrices(
@@ -400,7 +485,15 @@ def metric_from_matrices(
         raise InvalidInputError(
             f"average must be one of None, 'binary', 'macro', 'weighted', 'micro'; got {average!r}"
         )
-    tp, fp, fn, tn = _per_class_counts(c)
+    return average_per_class(m, *_per_class_counts(c), average=average, zero_division=zero_division, **options)
+
+
+def average_per_class(metric: LabelingMetric, tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, tn: np.ndarray, *,
+                      average: Average, zero_division: float, **options: Any) -> Any:
+    """A per-class metric from the one-vs-rest counts of every class (arrays (..., k)):
+    the values of the classes (``average`` None) or their ``"micro"``, ``"macro"`` or
+    ``"weighted"`` average, as :func:`metric_from_matrices` defines them."""
+    m = metric
     if average == "micro":
         return _fill(m.compute(tp.sum(axis=-1), fp.sum(axis=-1), fn.sum(axis=-1), tn.sum(axis=-1), **options),
                      zero_division)
@@ -454,7 +547,7 @@ def zero_division_value(zero_division: Any, metric: LabelingMetric, average: Any
 def _warn_zero_division(cm: ConfusionMatrix, m: LabelingMetric, average: Any, value: Any, options: dict) -> None:
     """The warning of ``zero_division="warn"``: which classes counted as 0, or that the value is nan."""
     if m.multiclass != "native" and average in (None, "macro", "weighted"):
-        raw = metric_from_matrices(cm.matrix, m, average=None, **options)
+        raw = average_per_class(m, *cm._counts, average=None, zero_division=np.nan, **options)
         undefined = cm.labels[np.isnan(raw)]
         if undefined.size:
             shown = ", ".join(repr(x.item() if isinstance(x, np.generic) else x) for x in undefined[:5])
@@ -476,12 +569,20 @@ def _beyond_rounding(difference: Any, scale: Any) -> Any:
     return np.where(difference > 1e-12 * scale, difference, 0.0)
 
 
+#: the metrics of :func:`_native_multiclass`
+_NATIVE_NAMES = frozenset({"accuracy", "error", "balanced_accuracy", "kappa", "pure_accuracy", "kappa_linear",
+                           "kappa_quadratic", "mcc", "prediction_advantage"})
+
+
 def _native_multiclass(name: str, c: np.ndarray) -> Any:
     """Multi-class definitions from the full (..., k, k) matrices (k ≠ 2)."""
-    n = c.sum(axis=(-2, -1))
-    t = c.sum(axis=-1)  # true counts
-    p = c.sum(axis=-2)  # predicted counts
-    diag = np.diagonal(c, axis1=-2, axis2=-1)
+    return _native_from_sums(name, c.sum(axis=(-2, -1)), c.sum(axis=-1), c.sum(axis=-2),
+                             np.diagonal(c, axis1=-2, axis2=-1), c)
+
+
+def _native_from_sums(name: str, n: Any, t: np.ndarray, p: np.ndarray, diag: np.ndarray, c: np.ndarray) -> Any:
+    """:func:`_native_multiclass` from the matrices' totals ``n``, true counts ``t``, predicted
+    counts ``p`` and diagonals (the cells ``c`` are read by the weighted κ only)."""
     correct = diag.sum(axis=-1)
     if name == "accuracy":
         out = _div(correct, n)

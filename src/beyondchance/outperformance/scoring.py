@@ -99,7 +99,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import as_float, check_prevalence
+from .._validation import as_float, check_dbt_samples, check_prevalence
 from .._warnings import InvalidInputError
 from ..measures.curves import auc_from_rates, value_at_from_rates
 from ..measures.curve_rates import _resolve_method as _curves_resolve_method
@@ -511,9 +511,7 @@ def _check_seed(random_state: Any) -> int:
 def _check_n_samples(n_samples: Any) -> int:
     if n_samples is None:
         return DEFAULT_N_SAMPLES
-    if isinstance(n_samples, bool) or not isinstance(n_samples, (int, np.integer)) or n_samples < 1:
-        raise InvalidInputError(f"n_samples must be a positive integer, got {n_samples!r}")
-    return int(n_samples)
+    return check_dbt_samples(n_samples, "n_samples")
 
 
 def _check_cache(cache: Any) -> Any:

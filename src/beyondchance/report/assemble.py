@@ -9,7 +9,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from .._validation import check_n_resamples, check_positive_int, check_unit_interval
+from .._validation import check_dbt_samples, check_n_resamples, check_resample_cap, check_unit_interval
 from .._warnings import BeyondChanceWarning, InvalidInputError, UndefinedMeasureWarning, caller_stacklevel
 from ..measures.confusion import ConfusionMatrix
 from ..measures.registry import METRICS, get_metric
@@ -31,10 +31,9 @@ def _run(
     step = progress or (lambda message: None)
     collector = _Collector()
     level = float(check_unit_interval(confidence_level, "confidence_level", open_=True))
-    n_resamples = check_n_resamples(n_resamples, level) if ci else check_positive_int(n_resamples, "n_resamples")
-    if dbt_samples is not None and (isinstance(dbt_samples, bool) or not isinstance(dbt_samples, (int, np.integer))
-                                    or dbt_samples < 1):
-        raise InvalidInputError(f"dbt_samples must be a positive integer, got {dbt_samples!r}")
+    n_resamples = check_n_resamples(n_resamples, level) if ci else check_resample_cap(n_resamples, "n_resamples")
+    if dbt_samples is not None:
+        dbt_samples = check_dbt_samples(dbt_samples)
     ctx = _Context(
         level=level, n_resamples=int(n_resamples), ci=bool(ci), seed=random_state,
         collector=collector, step=step, strict=strict, dbt_samples=dbt_samples,

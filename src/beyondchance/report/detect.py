@@ -12,6 +12,7 @@ from .._validation import (
     as_1d,
     as_float,
     check_consistent_length,
+    check_n_classes,
     check_option,
     check_probabilities,
     check_sample_weight,
@@ -75,6 +76,7 @@ def _detect(yt: np.ndarray, ya: np.ndarray, labels: Any) -> tuple[str, str, dict
     """(task, reason, the label codes computed on the way) of checked arrays."""
     if ya.ndim == 2:
         codes, _, classes = encode_label_arrays(yt, labels=labels)
+        check_n_classes(max(int(classes.size), ya.shape[1]), what="y_true and the probability columns hold")
         enc = {"codes": codes, "classes": classes}
         if ya.shape[1] == 2 and classes.size <= 2:
             return ("binary-scores", "y has 2 probability columns and y_true 2 classes: the positive class's "
@@ -98,19 +100,21 @@ def _detect(yt: np.ndarray, ya: np.ndarray, labels: Any) -> tuple[str, str, dict
             f"as {k} columns, or predicted labels"
         )
     ct, cp, both = encode_label_arrays(yt, ya, labels=labels, names=("y_true", "y"))
-    # the row counts per (true, predicted) label: which labels occur where, and the labels
-    # report's confusion matrix of unweighted rows (one pass, not recounted there)
-    rows = confusion_counts(ct, cp, int(both.size), None)
-    enc = {"codes": ct, "pred_codes": cp, "classes": both, "row_confusion": rows}
-    in_true = rows.sum(axis=1) > 0
-    in_pred = rows.sum(axis=0) > 0
+    # which labels occur where (O(n + k)), before the k × k matrix
+    in_true = np.bincount(ct, minlength=both.size) > 0
+    in_pred = np.bincount(cp, minlength=both.size) > 0
     k = int(in_true.sum())
     present = both[in_true | in_pred]
     extra = both[in_pred & ~in_true]
+    if extra.size and true_numeric and k > 20 and present.size > 2:
+        return "regression", f"y_true has {k} distinct integer values and y holds other values", {}
+    check_n_classes(int(both.size))
+    # the row counts per (true, predicted) label: the labels report's confusion matrix of
+    # unweighted rows (one pass, not recounted there)
+    rows = confusion_counts(ct, cp, int(both.size), None)
+    enc = {"codes": ct, "pred_codes": cp, "classes": both, "row_confusion": rows}
     if present.size <= 2:
         return "binary-labels", f"y_true and y hold {present.size} labels ({', '.join(map(_fmt_label, present))})", enc
-    if extra.size and true_numeric and k > 20:
-        return "regression", f"y_true has {k} distinct integer values and y holds other values", {}
     if extra.size:
         return ("multiclass-labels",
                 f"y holds labels that never occur in y_true ({', '.join(map(_fmt_label, extra[:5]))})", enc)
@@ -181,6 +185,7 @@ def _check_inputs(
         if "pred_codes" not in enc:
             enc = dict(zip(("codes", "pred_codes", "classes"),
                            encode_label_arrays(yt, ya, labels=labels, names=("y_true", "y"))))
+            check_n_classes(int(enc["classes"].size))
         out.codes, out.pred_codes, out.classes = enc["codes"], enc["pred_codes"], enc["classes"]
         out.row_confusion = enc.get("row_confusion")
         y_checked = out.pred_codes
@@ -189,6 +194,8 @@ def _check_inputs(
             enc = dict(zip(("codes", "pred_codes", "classes"), encode_label_arrays(yt, labels=labels)))
         out.codes, out.classes = enc["codes"], enc["classes"]
         k = int(out.classes.size)
+        if task == "multiclass-probabilities":
+            check_n_classes(max(k, ya.shape[1] if ya.ndim == 2 else 1), what="y_true and the probability columns hold")
         if task == "binary-scores":
             if k > 2:
                 raise InvalidInputError(

@@ -222,7 +222,7 @@ def per_class_table(cm: ConfusionMatrix, *, level: float, replicates: np.ndarray
     for name in PER_CLASS_METRICS:
         m = get_metric(name)
         with np.errstate(all="ignore"):
-            value = np.asarray(metric_from_matrices(cm.matrix, name, average=None), dtype=np.float64)
+            value = np.asarray(cm.metric(name, average=None, zero_division=np.nan), dtype=np.float64)
         baseline, always = _constant_baselines(name, prevalence)
         ideal = np.array([m.range_at(p)[1] if 0 < p < 1 else m.upper for p in prevalence], dtype=np.float64)
         advantage = np.array([_advantage(v, b, h) for v, b, h in zip(value, baseline, ideal)])

@@ -44,6 +44,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from .._validation import check_n_classes
 from .._warnings import InvalidInputError
 from ..engines import SOURCE_ENGINE
 from ..measures.losses import PinballLoss
@@ -128,6 +129,8 @@ def _prepare(
         if task not in TASKS:
             raise InvalidInputError(f"task must be one of {', '.join(TASKS)}, got {task!r}")
         detected, reason, how = task, "given", "given"
+    if detected != "regression":  # before any k × k matrix
+        check_n_classes(int(classes.size), what="y_true holds")
     n_rows = int(round(float(counts0.sum())))
     p = TaskStatistics(detected, how, reason, n_rows, weight is not None, classes, counts0, classes)
     if detected == "binary-scores" and len(y_score) != 1:

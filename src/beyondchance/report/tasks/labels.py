@@ -18,7 +18,8 @@ from typing import Any
 import numpy as np
 
 from ..._warnings import BeyondChanceWarning, InvalidInputError
-from ...measures.confusion import ConfusionMatrix
+from ...measures.confusion import ConfusionMatrix, pos_index_of, zero_division_value
+from ...measures.constant_baseline import best_constant
 from ...measures.registry import get_metric
 from ...inference.poisson_bootstrap import GroupTotals
 from ...inference.bootstrap import bootstrap_ci
@@ -166,21 +167,17 @@ def _constant_baseline(
     zero_division: Any = 0.0,
 ) -> tuple[float, Any]:
     """(value, class) of the best "always predict class c"; the majority class first
-    (``zero_division``: the report's policy for the metric's undefined class values)."""
+    (``zero_division``: the report's policy for the metric's undefined class values).
+
+    From the class totals alone (:func:`~beyondchance.measures.constant_baseline.best_constant`:
+    O(k) per constant, no k × k matrix per constant), the value of each constant's confusion
+    matrix under :meth:`ConfusionMatrix.metric`."""
     m = get_metric(name)
-    order = np.argsort(-true_counts, kind="stable")
-    best_v, best_c = float("nan"), None
-    k = classes.shape[0]
-    for i in order:
-        mat = np.zeros((k, k))
-        mat[:, i] = true_counts
-        cm = ConfusionMatrix(mat, classes, pos_label=pos_label)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            v = float(cm.metric(name, average=average, zero_division=zero_division))
-        if best_c is None or (v > best_v if m.greater_is_better else v < best_v):
-            best_v, best_c = v, classes[i]
-    return best_v, best_c
+    classes = np.asarray(classes)
+    pos_index = pos_index_of(classes, pos_label) if m.multiclass != "native" and average == "binary" else None
+    value, i = best_constant(m, np.asarray(true_counts, dtype=np.float64), average=average, pos_index=pos_index,
+                             zero_division=zero_division_value(zero_division, m, average))
+    return value, classes[i]
 
 
 def _cell_interval(name: str, cm: ConfusionMatrix, ctx: _Context, **options: Any) -> MetricCI | None:
