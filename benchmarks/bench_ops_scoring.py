@@ -87,7 +87,7 @@ def main() -> None:
     ops = S.scoring_outperformance_score
     print(f"cache dir {cache_dir} (cleared); threads {D.n_threads()}; CPUs {os.cpu_count()}; "
           f"load average {os.getloadavg()[0]:.1f}")
-    print(f"pr_auc (average precision), depth {D.DEFAULT_DEPTH}, G = {S.DEFAULT_N_SAMPLES:,}\n")
+    print(f"pr_auc (average precision), depth {D.DEFAULT_DEPTH}, G = {S.DEFAULT_MC_SAMPLES:,}\n")
     print(f"{'step':<52} {'wall s':>9} {'cpu s':>8} {'target':>8}  result")
 
     def row(label, wall, cpu, target, result):
@@ -139,11 +139,11 @@ def main() -> None:
         worst, where = 0.0, None
         per_pi = []
         for pi in pis:
-            ref = S.reference_distribution(metric, pi, at=at, n_samples=G)
+            ref = S.reference_distribution(metric, pi, at=at, mc_samples=G)
             mu = np.quantile(ref, np.linspace(0.005, 0.995, 199))
             mu = mu[(mu > 0)]
-            exact = ops(metric, mu, pi, at=at, n_samples=G, interpolate=False).score
-            interp = ops(metric, mu, pi, at=at, n_samples=G).score
+            exact = ops(metric, mu, pi, at=at, mc_samples=G, interpolate=False).score
+            interp = ops(metric, mu, pi, at=at, mc_samples=G).score
             err = float(np.max(np.abs(interp - exact)))
             per_pi.append(err)
             if err > worst:
@@ -151,7 +151,7 @@ def main() -> None:
         name = metric if at is None else f"{metric} (at={at})"
         print(f"  {name:<24} max error {worst:.5f} (at pi = {where}); per pi: "
               f"{' '.join(f'{e:.4f}' for e in per_pi)}  [{time.perf_counter() - t0:.0f} s]")
-    print(f"  (1/G = {1 / G:.5f}; Monte Carlo SE at the default G <= {0.5 / np.sqrt(S.DEFAULT_N_SAMPLES):.5f})")
+    print(f"  (1/G = {1 / G:.5f}; Monte Carlo SE at the default G <= {0.5 / np.sqrt(S.DEFAULT_MC_SAMPLES):.5f})")
 
 
 if __name__ == "__main__":

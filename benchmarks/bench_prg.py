@@ -36,19 +36,19 @@ def main() -> None:
     t0 = time.perf_counter()
     errs = []
     for pi in pis:
-        ref = S.reference_distribution("prg_auc", pi, n_samples=G)
+        ref = S.reference_distribution("prg_auc", pi, mc_samples=G)
         mu = np.quantile(ref, np.linspace(0.005, 0.995, 199))
-        exact = ops("prg_auc", mu, pi, n_samples=G, interpolate=False).score
-        interp = ops("prg_auc", mu, pi, n_samples=G).score
+        exact = ops("prg_auc", mu, pi, mc_samples=G, interpolate=False).score
+        interp = ops("prg_auc", mu, pi, mc_samples=G).score
         errs.append(float(np.max(np.abs(interp - exact))))
     j = int(np.argmax(errs))
     print(f"  prg_auc  max error {errs[j]:.5f} (at pi = {pis[j]}); per pi: {' '.join(f'{e:.4f}' for e in errs)}"
           f"  [{time.perf_counter() - t0:.0f} s]")
-    print(f"  (1/G = {1 / G:.5f}; Monte Carlo SE at the default G <= {0.5 / np.sqrt(S.DEFAULT_N_SAMPLES):.5f})")
+    print(f"  (1/G = {1 / G:.5f}; Monte Carlo SE at the default G <= {0.5 / np.sqrt(S.DEFAULT_MC_SAMPLES):.5f})")
 
     t0, c0 = time.perf_counter(), time.process_time()
     r = ops("prg_auc", 0.3, 0.11)
-    print(f"\nfirst call at a new bracket, G = {S.DEFAULT_N_SAMPLES:,}: wall {time.perf_counter() - t0:.1f} s, "
+    print(f"\nfirst call at a new bracket, G = {S.DEFAULT_MC_SAMPLES:,}: wall {time.perf_counter() - t0:.1f} s, "
           f"CPU {time.process_time() - c0:.1f} s (OPS {r.score:.4f} +/- {r.standard_error:.4f})")
     t0 = time.perf_counter()
     for _ in range(20):

@@ -66,7 +66,7 @@ def parquet_file(tmp_path_factory):
 
 def test_demo_prints_the_verdicts_and_writes_the_html(tmp_path):
     out = tmp_path / "demo.html"
-    result = run("demo", "--folds", "5", "--out", str(out), "--dbt-samples", "1024", cwd=tmp_path)
+    result = run("demo", "--folds", "5", "--out", str(out), "--mc-samples", "1024", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert "Haberman survival" in result.stdout
     assert "Verdict" in result.stdout
@@ -100,7 +100,7 @@ def test_report_json_on_bundled_data(example_dir):
     path = example_dir / "credit_default_2024-03.csv"
     before = digest(path)
     result = run("report", str(path), "--y-true", "default", "--y-score", "score", "--format", "json", "--seed", "4",
-                 "--dbt-samples", str(DBT))
+                 "--mc-samples", str(DBT))
     assert result.returncode == 0, result.stderr
     assert digest(path) == before
     d = json.loads(result.stdout)
@@ -143,7 +143,7 @@ def test_report_json_on_bundled_data(example_dir):
     for name in ("roc_auc", "pr_auc"):
         assert m[name]["ci"]["low"] < m[name]["value"] < m[name]["ci"]["high"]
         assert "cells" in m[name]["ci"]["resampling"]
-        ref = outperformance_score(name, m[name]["value"], pi, n_samples=DBT).score
+        ref = outperformance_score(name, m[name]["value"], pi, mc_samples=DBT).score
         assert m[name]["ops"] == pytest.approx(ref, abs=1e-12)
     assert d["verdict"] and "ci_method" in d
 
@@ -151,7 +151,7 @@ def test_report_json_on_bundled_data(example_dir):
 def test_report_parquet_with_weights(parquet_file):
     before = digest(parquet_file)
     result = run("report", str(parquet_file), "--y-true", "label", "--y-score", "score", "--weight", "w",
-                 "--threshold", "0.4", "--format", "json", "--n-resamples", "300", "--dbt-samples", str(DBT))
+                 "--threshold", "0.4", "--format", "json", "--n-resamples", "300", "--mc-samples", str(DBT))
     assert result.returncode == 0, result.stderr
     assert digest(parquet_file) == before
     d = json.loads(result.stdout)
@@ -171,7 +171,7 @@ def test_report_parquet_with_weights(parquet_file):
 def test_report_table_from_stdin_and_pos_label(example_dir):
     text = (example_dir / "credit_default_2024-06.csv").read_text()
     result = run("report", "-", "--y-true", "default", "--y-score", "score", "--pos-label", "Yes", "--no-ci",
-                 "--dbt-samples", str(DBT), stdin=text)
+                 "--mc-samples", str(DBT), stdin=text)
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert out.lstrip().startswith("Verdict")
@@ -213,7 +213,7 @@ def test_report_html(example_dir, tmp_path):
     out = tmp_path / "r.html"
     result = run("report", str(example_dir / "credit_default_2024-02.csv"), "--y-true", "default",
                  "--y-score", "score", "--format", "html", "--out", str(out), "--n-resamples", "200",
-                 "--dbt-samples", str(DBT))
+                 "--mc-samples", str(DBT))
     assert result.returncode == 0, result.stderr
     page = out.read_text()
     assert "id='verdict'" in page and "id='metrics'" in page

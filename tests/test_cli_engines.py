@@ -19,7 +19,7 @@ from click.testing import CliRunner
 
 from beyondchance.cli import main
 
-FAST = ["--dbt-samples", "1024", "--n-resamples", "200", "--format", "json"]
+FAST = ["--mc-samples", "1024", "--n-resamples", "200", "--format", "json"]
 #: a guard against a hung subprocess only, generous on a loaded machine (seconds each when idle)
 TIMEOUT = 900
 

@@ -319,7 +319,7 @@ def cases(draw):
         options += ["--n-resamples", "20"]  # a few bootstrap intervals
     else:
         options += ["--no-ci"]
-    options += ["--format", fmt, "--engine", engine, "--dbt-samples", "64"]
+    options += ["--format", fmt, "--engine", engine, "--mc-samples", "64"]
     return Case(command, files, options, fmt, weight, by, columns)
 
 

@@ -23,7 +23,7 @@ from beyondchance.report import evaluate
 
 #: reference curves of the AUCs' OPS in the tests (fast on a cold cache)
 DBT = "1024"
-FAST = ["--no-ci", "--dbt-samples", DBT]
+FAST = ["--no-ci", "--mc-samples", DBT]
 
 
 def run(*args, cwd=None):
@@ -123,7 +123,7 @@ def test_the_report_fits_80_columns_without_truncating(tmp_path):
     h = scored_holdout()
     y, s = h["default"].to_numpy(), h["score"].to_numpy()
     for scores in (s, 3 * s):  # 3 * s: every row positive, advantages below -8
-        r = evaluate(y, scores, n_resamples=200, dbt_samples=1024)
+        r = evaluate(y, scores, n_resamples=200, mc_samples=1024)
         text = render_report_text(r, width=80)
         _title_words_shown(text, [m.title for m in r.metrics.values()])
         assert max(len(line) for line in text.splitlines()) <= 80
@@ -229,7 +229,7 @@ def test_names_are_never_interpreted_in_plots_and_terminal(tmp_path):
     for i, name in enumerate(NAMES):
         f = scores_frame(200, seed=i)
         sets[name] = (f["y"].to_numpy(), f["s"].to_numpy())
-    c = compare(sets, ci=False, dbt_samples=1024, metrics=["f1", "precision"])
+    c = compare(sets, ci=False, mc_samples=1024, metrics=["f1", "precision"])
     fig = compare_figure(c)
     assert figure_png_base64(fig)  # draws
     for ax in fig.axes:

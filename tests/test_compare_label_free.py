@@ -17,7 +17,7 @@ from beyondchance.measures.curves import threshold_counts
 from beyondchance.monitoring.label_free import estimate_from_statistics
 from beyondchance.statistics.values import ValueHistogram
 
-FAST = ["--n-resamples", "200", "--dbt-samples", "1024", "--format", "json"]
+FAST = ["--n-resamples", "200", "--mc-samples", "1024", "--format", "json"]
 
 
 def _run(*args):
@@ -61,7 +61,7 @@ def test_by_group_without_labels_is_a_window_as_separate_files(monthly, fmt):
     df = monthly["frame"]
     sets = {m: (None if m == "2024-04" else g["y"].astype(int).to_numpy(), g["s"].to_numpy())
             for m, g in df.groupby("month")}
-    lib = json.loads(compare(sets, n_resamples=200, dbt_samples=1024).to_json())
+    lib = json.loads(compare(sets, n_resamples=200, mc_samples=1024).to_json())
     assert lib["label_free"] == got["label_free"]
     assert monthly[fmt].read_bytes() == before  # input never modified
 

@@ -421,5 +421,5 @@ def test_jaccard_fdr_for_likelihood_ratios_and_dor():
         for pi in (0.05, 0.5):
             assert outperformance_score("lr_plus", v, pi).score == pytest.approx(expected, abs=1e-15)
             assert outperformance_score("lr_minus", v, pi).score == pytest.approx(1 - expected, abs=1e-15)
-            mc = outperformance_score("lr_plus", v, pi, method="monte-carlo", n_samples=200_000, random_state=1)
+            mc = outperformance_score("lr_plus", v, pi, method="monte-carlo", mc_samples=200_000, random_state=1)
             assert abs(mc.score - expected) <= 4 * mc.standard_error

@@ -13,7 +13,7 @@ import beyondchance as bc
 from beyondchance import InvalidInputError
 from beyondchance.report import compare, evaluate
 
-FAST = dict(n_resamples=200, dbt_samples=1024)
+FAST = dict(n_resamples=200, mc_samples=1024)
 
 
 @pytest.fixture(scope="module")

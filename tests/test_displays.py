@@ -93,15 +93,15 @@ def test_reliability_display_matches_calibration_curve(pima):
 def test_ops_curve_displays_plot_the_ops_curves(pima):
     _, _, y, s, w = pima
     levels = [0.1, 0.3, 0.5, 0.7, 0.9]
-    d = OPRCDisplay.from_predictions(y, s, sample_weight=w, recall=levels, n_samples=G)
-    c = bc.ops_precision_recall_curve(y, s, sample_weight=w, recall=levels, n_samples=G)
+    d = OPRCDisplay.from_predictions(y, s, sample_weight=w, recall=levels, mc_samples=G)
+    c = bc.ops_precision_recall_curve(y, s, sample_weight=w, recall=levels, mc_samples=G)
     np.testing.assert_array_equal(d.line_.get_xydata(), np.c_[c.x, c.ops])
     np.testing.assert_array_equal(d.precision_line_.get_xydata(), np.c_[c.x, c.y])
     assert _xy(d.chance_level_)[1].tolist() == [0.5, 0.5]
-    bare = OPRCDisplay.from_predictions(y, s, recall=levels, n_samples=G, plot_precision=False)
+    bare = OPRCDisplay.from_predictions(y, s, recall=levels, mc_samples=G, plot_precision=False)
     assert bare.precision_line_ is None and len(bare.ax_.lines) == 2
-    lift = OPSLiftDisplay.from_predictions(y, s, sample_weight=w, rate=levels, n_samples=G)
-    cl = bc.ops_lift_curve(y, s, sample_weight=w, rate=levels, n_samples=G)
+    lift = OPSLiftDisplay.from_predictions(y, s, sample_weight=w, rate=levels, mc_samples=G)
+    cl = bc.ops_lift_curve(y, s, sample_weight=w, rate=levels, mc_samples=G)
     np.testing.assert_array_equal(lift.line_.get_xydata(), np.c_[cl.x, cl.ops])
     np.testing.assert_array_equal(lift.values, cl.y)
 
@@ -127,7 +127,7 @@ def test_pa_coverage_display(pima):
 
 @pytest.mark.parametrize("cls, extra", [
     (LiftDisplay, {}), (GainDisplay, {}), (PrecisionRecallGainDisplay, {}), (ReliabilityDisplay, {}),
-    (OPRCDisplay, {"recall": [0.2, 0.6], "n_samples": G}), (OPSLiftDisplay, {"rate": [0.2, 0.6], "n_samples": G}),
+    (OPRCDisplay, {"recall": [0.2, 0.6], "mc_samples": G}), (OPSLiftDisplay, {"rate": [0.2, 0.6], "mc_samples": G}),
 ])
 def test_from_estimator_equals_from_predictions_and_shares_axes(pima, cls, extra):
     model, X, y, s, _ = pima

@@ -18,7 +18,7 @@ from beyondchance.report import evaluate
 pytest.importorskip("duckdb")
 
 FETCHED = "rows fetched from {} for the permutation test"
-OPTIONS = dict(n_resamples=300, dbt_samples=256, random_state=5)
+OPTIONS = dict(n_resamples=300, mc_samples=256, random_state=5)
 
 
 def _probabilities(n, seed, signal=0.03):
@@ -214,7 +214,7 @@ def test_compare_by_groups_and_globs_fetch_each_sets_rows(tmp_path):
     frame["g"] = np.where(np.arange(400) % 3 == 0, "a", "b")
     frame.to_parquet(tmp_path / "by.parquet")
     args = ["--by", "g", "--y-true", "y", "--y-score", "s", "--weight", "w", "--n-resamples", "300",
-            "--dbt-samples", "256", "--format", "json"]
+            "--mc-samples", "256", "--format", "json"]
     out = {}
     for engine in ("memory", "duckdb"):
         result = _quiet(CliRunner().invoke, main, ["compare", str(tmp_path / "by.parquet"), *args, "--engine", engine])

@@ -282,7 +282,7 @@ REPORT_CASES = {
     "regression": (dict(y_true="yr", y_pred="fr"), ["yr", "fr"]),
 }
 _ROW_INTERVALS = ("log_loss", "brier", "mse", "mae", "r2", "d2_absolute_error", "pinball_loss", "d2_pinball_score")
-FAST_REPORT = dict(n_resamples=200, dbt_samples=256, random_state=3)
+FAST_REPORT = dict(n_resamples=200, mc_samples=256, random_state=3)
 
 
 def assert_report_equals_rows(source, frame, task: str, weighted: bool, engine: str, options: dict | None = None,

@@ -18,7 +18,7 @@ from beyondchance import InvalidInputError
 from beyondchance._validation import _frame_column, as_1d, encode_labels
 from beyondchance.report import evaluate
 
-FAST = dict(n_resamples=200, dbt_samples=1024)
+FAST = dict(n_resamples=200, mc_samples=1024)
 NAMES = np.array(["setosa", "versicolor", "virginica"])
 
 

@@ -25,7 +25,7 @@ import beyondchance as bc
 from beyondchance import InvalidInputError
 from conftest import spark_unavailable
 
-FAST = ["--dbt-samples", "256", "--no-ci", "--format", "json"]
+FAST = ["--mc-samples", "256", "--no-ci", "--format", "json"]
 SQL_ENGINES = ["duckdb", "spark"]
 ALL_ENGINES = ["memory", *SQL_ENGINES]
 

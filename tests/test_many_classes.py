@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 import beyondchance as bc
 from beyondchance import ConfusionMatrix, InvalidInputError
-from beyondchance._validation import MAX_CLASSES, MAX_DBT_SAMPLES, MAX_RESAMPLES
+from beyondchance._validation import MAX_CLASSES, MAX_MC_SAMPLES, MAX_RESAMPLES
 from beyondchance.cli import main
 from beyondchance.measures import constant_baseline as cb
 from beyondchance.measures.confusion import (
@@ -243,17 +243,17 @@ def test_the_limit_is_the_limit():
 def test_the_duckdb_engine_refuses_from_the_label_counts(tmp_path, monkeypatch, task):
     pytest.importorskip("duckdb")
     pd = pytest.importorskip("pandas")
-    from beyondchance.report import engine
+    from beyondchance.report import scan
 
     def no_matrix(*args, **kwargs):
         raise AssertionError("the confusion matrix was scanned")
 
-    monkeypatch.setattr(engine, "_union_confusion", no_matrix)
+    monkeypatch.setattr(scan, "_union_confusion", no_matrix)
     y, p = _too_many()
     path = tmp_path / "many.parquet"
     pd.DataFrame({"y": y, "p": p}).to_parquet(path)
     with pytest.raises(InvalidInputError) as exc:
-        engine.evaluate_source(str(path), y_true="y", y_pred="p", engine="duckdb", ci=False, task=task)
+        bc.evaluate("y", y_pred="p", data=str(path), engine="duckdb", ci=False, task=task)
     _assert_limit_message(exc, MAX_CLASSES + 1)
 
 
@@ -278,15 +278,15 @@ def test_resamples_beyond_the_cap_are_refused(ci):
 
 
 def test_dbt_samples_beyond_the_cap_are_refused():
-    with pytest.raises(InvalidInputError, match=f"more than the {MAX_DBT_SAMPLES:,} reference curves"):
-        bc.evaluate(Y, y_pred=P, ci=False, dbt_samples=MAX_DBT_SAMPLES + 1)
-    with pytest.raises(InvalidInputError, match="n_samples"):
-        bc.outperformance_score("roc_auc", 0.8, prevalence=0.3, n_samples=10**9)
+    with pytest.raises(InvalidInputError, match=f"more than the {MAX_MC_SAMPLES:,} reference curves"):
+        bc.evaluate(Y, y_pred=P, ci=False, mc_samples=MAX_MC_SAMPLES + 1)
+    with pytest.raises(InvalidInputError, match="mc_samples"):
+        bc.outperformance_score("roc_auc", 0.8, prevalence=0.3, mc_samples=10**9)
     with pytest.raises(InvalidInputError, match="positive integer"):
-        bc.evaluate(Y, y_pred=P, ci=False, dbt_samples=0)
+        bc.evaluate(Y, y_pred=P, ci=False, mc_samples=0)
 
 
-@pytest.mark.parametrize("option, value", [("--n-resamples", MAX_RESAMPLES + 1), ("--dbt-samples", MAX_DBT_SAMPLES + 1)])
+@pytest.mark.parametrize("option, value", [("--n-resamples", MAX_RESAMPLES + 1), ("--mc-samples", MAX_MC_SAMPLES + 1)])
 def test_the_command_line_states_the_caps(tmp_path, option, value):
     path = tmp_path / "t.csv"
     path.write_text("y,p\n" + "".join(f"{a},{b}\n" for a, b in zip(Y, P)))

@@ -239,14 +239,14 @@ def _scored(n, pi, shift, seed, distinct=None):
 )
 def test_scoring_ci_point_is_ops_of_the_data(private_cache, metric, opts, reference):
     y, s = _scored(300, 0.25, 1.0, seed=2)
-    ci = outperformance_score_ci(metric, y, s, n_resamples=1000, random_state=0, n_samples=G, **opts)
+    ci = outperformance_score_ci(metric, y, s, n_resamples=1000, random_state=0, mc_samples=G, **opts)
     assert ci.value == pytest.approx(reference(y, s), abs=1e-12)
     assert ci.prevalence == pytest.approx(y.mean())
-    point = outperformance_score(metric, ci.value, ci.prevalence, n_samples=G, **opts).score
+    point = outperformance_score(metric, ci.value, ci.prevalence, mc_samples=G, **opts).score
     assert ci.estimate == pytest.approx(point)
     assert ci.low < ci.estimate < ci.high and 0 <= ci.low and ci.high <= 1
     assert ci.metric == metric and ci.n_undefined == 0
-    assert ci.options == dict(n_samples=G, **opts)
+    assert ci.options == dict(mc_samples=G, **opts)
 
 
 def test_scoring_ci_matches_a_row_bootstrap_in_distribution(private_cache):
@@ -254,27 +254,27 @@ def test_scoring_ci_matches_a_row_bootstrap_in_distribution(private_cache):
     # are exactly a row bootstrap; compare with resampling rows the obvious way
     y, s = _scored(150, 0.3, 1.0, seed=4, distinct=6)
     B = 3000
-    ci = outperformance_score_ci("pr_auc", y, s, n_resamples=B, random_state=1, n_samples=G)
+    ci = outperformance_score_ci("pr_auc", y, s, n_resamples=B, random_state=1, mc_samples=G)
     rng = np.random.default_rng(2)
     mu, pi = [], []
     for idx in rng.integers(0, y.size, size=(B, y.size)):
         if 0 < y[idx].sum() < y.size:
             mu.append(average_precision_score(y[idx], s[idx]))
             pi.append(y[idx].mean())
-    brute = np.asarray(outperformance_score("pr_auc", mu, pi, n_samples=G).score)
+    brute = np.asarray(outperformance_score("pr_auc", mu, pi, mc_samples=G).score)
     fast = ci.distribution[np.isfinite(ci.distribution)]
     assert stats.ks_2samp(fast, brute).pvalue > 1e-3
     se = np.std(brute, ddof=1)
     assert abs(fast.mean() - brute.mean()) < 4 * se * np.sqrt(2 / B)
     # and the prevalence is re-estimated: the OPS at the fixed pi-hat differs in law
-    frozen = np.asarray(outperformance_score("pr_auc", mu, np.full(len(mu), y.mean()), n_samples=G).score)
+    frozen = np.asarray(outperformance_score("pr_auc", mu, np.full(len(mu), y.mean()), mc_samples=G).score)
     assert stats.ks_2samp(fast, frozen).pvalue < 1e-4  # measured 7e-6 (seeded)
 
 
 def test_scoring_ci_binned_cells_are_shifted_by_the_binning_error(private_cache):
     y, s = _scored(4000, 0.2, 1.0, seed=6)
-    exact = outperformance_score_ci("roc_auc", y, s, n_resamples=2000, random_state=3, n_samples=G, score_bins=4000)
-    binned = outperformance_score_ci("roc_auc", y, s, n_resamples=2000, random_state=3, n_samples=G, score_bins=50)
+    exact = outperformance_score_ci("roc_auc", y, s, n_resamples=2000, random_state=3, mc_samples=G, score_bins=4000)
+    binned = outperformance_score_ci("roc_auc", y, s, n_resamples=2000, random_state=3, mc_samples=G, score_bins=50)
     assert exact.estimate == binned.estimate  # the point estimate never uses the bins
     # 50 bins change the resampled AUC by about 1e-3 (the shift corrects its centre)
     assert abs(exact.low - binned.low) < 0.01 and abs(exact.high - binned.high) < 0.01
@@ -289,13 +289,13 @@ def test_scoring_ci_coverage_of_population_ops(private_cache):
     from scipy.stats import norm
 
     n, pi, d = 200, 0.3, 1.0
-    target = outperformance_score("roc_auc", norm.cdf(d / np.sqrt(2)), pi, n_samples=G).score
+    target = outperformance_score("roc_auc", norm.cdf(d / np.sqrt(2)), pi, mc_samples=G).score
     rng = np.random.default_rng(1)
     hits = 0
     for _ in range(300):
         y = (rng.random(n) < pi).astype(int)
         s = rng.normal(size=n) + d * y
-        ci = outperformance_score_ci("roc_auc", y, s, n_resamples=400, random_state=rng, n_samples=G)
+        ci = outperformance_score_ci("roc_auc", y, s, n_resamples=400, random_state=rng, mc_samples=G)
         hits += ci.low <= target <= ci.high
     assert 0.90 <= hits / 300 <= 0.99
 
@@ -304,19 +304,19 @@ def test_scoring_ci_weights_and_labels(private_cache):
     y, s = _scored(300, 0.3, 0.8, seed=8)
     w = np.random.default_rng(0).uniform(0.0, 2.0, y.size)
     w[:20] = 0.0  # rows of zero weight are not units of the resampling
-    ci = outperformance_score_ci("roc_auc", y, s, sample_weight=w, n_resamples=500, random_state=0, n_samples=G)
+    ci = outperformance_score_ci("roc_auc", y, s, sample_weight=w, n_resamples=500, random_state=0, mc_samples=G)
     assert ci.value == pytest.approx(roc_auc_score(y, s, sample_weight=w), abs=1e-12)
     assert ci.prevalence == pytest.approx(np.average(y, weights=w))
     assert ci.low < ci.estimate < ci.high
     labels = np.where(y == 1, "churn", "stay")
-    ci_l = outperformance_score_ci("roc_auc", labels, s, pos_label="churn", n_resamples=500, random_state=0, n_samples=G)
-    ci_n = outperformance_score_ci("roc_auc", y, s, n_resamples=500, random_state=0, n_samples=G)
+    ci_l = outperformance_score_ci("roc_auc", labels, s, pos_label="churn", n_resamples=500, random_state=0, mc_samples=G)
+    ci_n = outperformance_score_ci("roc_auc", y, s, n_resamples=500, random_state=0, mc_samples=G)
     np.testing.assert_array_equal(ci_l.distribution, ci_n.distribution)
 
 
 def test_scoring_ci_one_class_is_undefined(private_cache):
     with pytest.warns(UndefinedMeasureWarning, match="undefined on the data"):
-        ci = outperformance_score_ci("roc_auc", [1, 1, 1], [0.2, 0.5, 0.9], n_resamples=50, n_samples=G)
+        ci = outperformance_score_ci("roc_auc", [1, 1, 1], [0.2, 0.5, 0.9], n_resamples=50, mc_samples=G)
     assert np.isnan(ci.estimate) and np.isnan(ci.low) and np.isnan(ci.high)
 
 
@@ -390,16 +390,16 @@ def test_multiclass_scoring_metrics_equal_sklearn_one_vs_rest(private_cache, wei
     logits = rng.normal(size=(n, K)) + 1.2 * (y[:, None] == np.array(["a", "b", "c"]))
     P = np.exp(logits) / np.exp(logits).sum(1, keepdims=True)
     w = rng.uniform(0.5, 2.0, n) if weighted else None
-    r = multiclass_outperformance_score("roc_auc", y, P, sample_weight=w, n_samples=G)
+    r = multiclass_outperformance_score("roc_auc", y, P, sample_weight=w, mc_samples=G)
     assert r.labels.tolist() == ["a", "b", "c"]
     for k, c in enumerate("abc"):
         assert r.values[k] == pytest.approx(roc_auc_score(y == c, P[:, k], sample_weight=w), abs=1e-12)
         assert r.prevalences[k] == pytest.approx(np.average(y == c, weights=w))
-        assert r.scores[k] == outperformance_score("roc_auc", r.values[k], r.prevalences[k], n_samples=G).score
+        assert r.scores[k] == outperformance_score("roc_auc", r.values[k], r.prevalences[k], mc_samples=G).score
     assert r.score == pytest.approx(r.scores.mean())
     if not weighted:  # scikit-learn's one-vs-rest macro AUC is the mean of the values
         assert r.values.mean() == pytest.approx(roc_auc_score(y, P, multi_class="ovr"), abs=1e-12)
-    rw = multiclass_outperformance_score("pr_auc", y, P, sample_weight=w, average="weighted", n_samples=G)
+    rw = multiclass_outperformance_score("pr_auc", y, P, sample_weight=w, average="weighted", mc_samples=G)
     for k, c in enumerate("abc"):
         assert rw.values[k] == pytest.approx(average_precision_score(y == c, P[:, k], sample_weight=w), abs=1e-12)
     assert rw.score == pytest.approx(np.average(rw.scores, weights=rw.prevalences))
@@ -410,12 +410,12 @@ def test_multilabel_scoring_metrics_equal_sklearn_per_column(private_cache):
     Y = (rng.random((300, 4)) < [0.1, 0.3, 0.5, 0.0]).astype(int)  # the last label never occurs
     S = rng.normal(size=Y.shape) + Y
     with pytest.warns(UndefinedMeasureWarning, match=r"\[3\]"):
-        r = multiclass_outperformance_score("pr_auc", Y, S, n_samples=G)
+        r = multiclass_outperformance_score("pr_auc", Y, S, mc_samples=G)
     assert r.multilabel
     np.testing.assert_allclose(r.values[:3], average_precision_score(Y[:, :3], S[:, :3], average=None), atol=1e-12)
     assert np.isnan(r.values[3]) and np.isnan(r.scores[3])
     assert r.score == pytest.approx(r.scores[:3].mean())
-    r2 = multiclass_outperformance_score("precision_at_recall", Y[:, :3], S[:, :3], at=0.5, n_samples=G)
+    r2 = multiclass_outperformance_score("precision_at_recall", Y[:, :3], S[:, :3], at=0.5, mc_samples=G)
     for j in range(3):
         assert r2.values[j] == pytest.approx(precision_at_recall(Y[:, j], S[:, j], 0.5), abs=1e-12)
 

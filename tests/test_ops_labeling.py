@@ -210,20 +210,20 @@ def test_exact_against_monte_carlo(name):
     mu = np.array([m for m, _ in pairs])
     p = np.array([q for _, q in pairs])
     exact = outperformance_score(name, mu, p, method="exact").score
-    mc = outperformance_score(name, mu, p, method="monte-carlo", n_samples=200_000, random_state=5)
-    assert mc.method == "monte-carlo" and mc.n_samples == 200_000
+    mc = outperformance_score(name, mu, p, method="monte-carlo", mc_samples=200_000, random_state=5)
+    assert mc.method == "monte-carlo" and mc.mc_samples == 200_000
     se = np.asarray(mc.standard_error)
     np.testing.assert_allclose(se, np.sqrt(mc.score * (1 - mc.score) / 200_000))
     assert (np.abs(mc.score - exact) <= 4 * np.maximum(se, 1 / 200_000)).all()
 
 
 def test_monte_carlo_is_reproducible_and_seedable():
-    a = outperformance_score("kappa", 0.3, 0.2, method="monte-carlo", n_samples=5000, random_state=1)
-    b = outperformance_score("kappa", 0.3, 0.2, method="monte-carlo", n_samples=5000, random_state=1)
-    c = outperformance_score("kappa", 0.3, 0.2, method="monte-carlo", n_samples=5000, random_state=2)
+    a = outperformance_score("kappa", 0.3, 0.2, method="monte-carlo", mc_samples=5000, random_state=1)
+    b = outperformance_score("kappa", 0.3, 0.2, method="monte-carlo", mc_samples=5000, random_state=1)
+    c = outperformance_score("kappa", 0.3, 0.2, method="monte-carlo", mc_samples=5000, random_state=2)
     assert a.score == b.score and a.score != c.score
     g = outperformance_score(
-        "kappa", 0.3, 0.2, method="monte-carlo", n_samples=5000, random_state=np.random.default_rng(1)
+        "kappa", 0.3, 0.2, method="monte-carlo", mc_samples=5000, random_state=np.random.default_rng(1)
     )
     assert g.score == a.score
 
@@ -296,7 +296,7 @@ def test_callable_lower_is_better():
 
     got = outperformance_score(loss, 0.25, 0.3, greater_is_better=False).score
     assert got == pytest.approx(outperformance_score("error", 0.25, 0.3).score, abs=1e-9)
-    assert "> value" in outperformance_score(loss, 0.25, 0.3, greater_is_better=False, method="monte-carlo", n_samples=100).reference
+    assert "> value" in outperformance_score(loss, 0.25, 0.3, greater_is_better=False, method="monte-carlo", mc_samples=100).reference
 
 
 def test_non_monotone_callable():
@@ -318,7 +318,7 @@ def test_ties_use_strict_inequality():
 
     assert outperformance_score(clipped_informedness, 0.0, 0.3).score == pytest.approx(0.0, abs=1e-12)
     assert outperformance_score(clipped_informedness, 0.1, 0.3).score == pytest.approx(1 - 0.9**2 / 2, abs=1e-9)
-    mc = outperformance_score(clipped_informedness, 0.0, 0.3, method="monte-carlo", n_samples=1000, random_state=0)
+    mc = outperformance_score(clipped_informedness, 0.0, 0.3, method="monte-carlo", mc_samples=1000, random_state=0)
     assert mc.score == 0.0
 
 
@@ -353,7 +353,7 @@ def test_broadcasting_and_shapes():
     for i in range(3):
         for j in range(4):
             assert res.score[i, j] == pytest.approx(outperformance_score("mcc", float(mu[i, 0]), float(p[j])).score, abs=1e-15)
-    mc = outperformance_score("mcc", mu, p, method="monte-carlo", n_samples=1000, random_state=0)
+    mc = outperformance_score("mcc", mu, p, method="monte-carlo", mc_samples=1000, random_state=0)
     assert mc.score.shape == (3, 4) and np.shape(mc.standard_error) == (3, 4)
     cf = outperformance_score("f1", [0.2, 0.4], 0.3, method="closed-form")
     assert cf.score.shape == (2,)
@@ -400,7 +400,7 @@ def test_result_object():
     r = outperformance_score("fbeta", [0.2, 0.6], 0.25, beta=2.0)
     assert isinstance(r, OPSResult)
     assert r.metric == "fbeta" and r.options == {"beta": 2.0} and r.standard_error == 0.0
-    assert r.n_samples is None and "uniform" in r.reference
+    assert r.mc_samples is None and "uniform" in r.reference
     d = json.loads(json.dumps(r.to_dict()))
     assert d["score"] == pytest.approx(list(r.score))
     assert float(outperformance_score("f1", 0.5, 0.5)) == outperformance_score("f1", 0.5, 0.5).score
@@ -427,8 +427,8 @@ def test_dispatcher_routes_scoring_names(monkeypatch):
     r = outperformance_score("PR-AUC", 0.4, 0.1, random_state=3, depth=8)
     assert r.method == "dbt"
     assert calls == [("pr_auc", 0.4, 0.1, {"random_state": 3, "depth": 8})]
-    outperformance_score("roc_auc", 0.8, 0.2, method="monte-carlo", n_samples=50)
-    assert calls[-1][3] == {"method": "monte-carlo", "n_samples": 50}
+    outperformance_score("roc_auc", 0.8, 0.2, method="monte-carlo", mc_samples=50)
+    assert calls[-1][3] == {"method": "monte-carlo", "mc_samples": 50}
     # labeling names never reach the scoring module
     outperformance_score("f1", 0.5, 0.3)
     assert len(calls) == 2
@@ -518,7 +518,7 @@ def test_non_vectorised_callables():
         with pytest.raises(InvalidInputError, match=f"metric callable '{func.__name__}' is not"):
             outperformance_score(func, 0.5, 0.3)
     # numpy.vectorize makes it acceptable
-    ok = outperformance_score(np.vectorize(branches), 0.5, 0.3, method="monte-carlo", n_samples=2000, random_state=0)
+    ok = outperformance_score(np.vectorize(branches), 0.5, 0.3, method="monte-carlo", mc_samples=2000, random_state=0)
     assert ok.score == pytest.approx(0.5, abs=0.05)
 
 
@@ -530,8 +530,8 @@ def test_bad_options():
     with pytest.raises(InvalidInputError, match="closed-form"):
         outperformance_score(lambda p, a, b: 1 - a, 0.5, 0.3, method="closed-form")
     for n in (0, -5, 2.5, True):
-        with pytest.raises(InvalidInputError, match="n_samples"):
-            outperformance_score("f1", 0.5, 0.3, method="monte-carlo", n_samples=n)
+        with pytest.raises(InvalidInputError, match="mc_samples"):
+            outperformance_score("f1", 0.5, 0.3, method="monte-carlo", mc_samples=n)
     with pytest.raises(InvalidInputError, match="takes no option"):
         outperformance_score("mcc", 0.5, 0.3, beta=2.0)
     with pytest.raises(InvalidInputError, match="beta must be positive"):

@@ -33,7 +33,7 @@ from beyondchance.outperformance.curves import (
 )
 from beyondchance.outperformance.dbt import DirectedBinaryTree, chunk_generator, sample_dbt
 from beyondchance.outperformance.scoring import (
-    DEFAULT_N_SAMPLES,
+    DEFAULT_MC_SAMPLES,
     SCORING_METRICS,
     reference_distribution,
     scoring_outperformance_score as ops,
@@ -201,7 +201,7 @@ def test_auc_ops_equals_brute_force(curves_small, metric, curve, method, interpo
         ref = auc_from_rates(a, b, pi, curve=curve, method=method)
         mu = np.quantile(ref, rng.uniform(0.01, 0.99, 25))
         mu += rng.normal(0, 1e-9, mu.shape)  # off the reference values
-        r = ops(metric, mu, pi, n_samples=G_SMALL, auc_method=method, interpolate=interpolate)
+        r = ops(metric, mu, pi, mc_samples=G_SMALL, auc_method=method, interpolate=interpolate)
         expected = _brute(ref, mu)
         exact_path = not interpolate or metric in ("roc_auc", "gain_auc") and method != "step"
         if exact_path:
@@ -209,7 +209,7 @@ def test_auc_ops_equals_brute_force(curves_small, metric, curve, method, interpo
         else:  # logit-π grid interpolation: measured error ≤ 0.0006 (+ 1/G granularity)
             assert np.max(np.abs(r.score - expected)) <= 0.0006 + 4 / G_SMALL
         nauc = metric.replace("_auc", "_nauc")
-        r2 = ops(nauc, mu / ideal_auc(pi, curve=curve), pi, n_samples=G_SMALL, auc_method=method,
+        r2 = ops(nauc, mu / ideal_auc(pi, curve=curve), pi, mc_samples=G_SMALL, auc_method=method,
                  interpolate=interpolate)
         np.testing.assert_allclose(r2.score, r.score, atol=1.5 / G_SMALL)  # linear invariance
 
@@ -222,7 +222,7 @@ def test_precision_at_recall_equals_brute_force_at_every_prevalence(curves_small
     for pi in PIS + [0.5, 0.999]:
         ref = value_at_from_rates(a, b, pi, curve="pr", at=at)
         mu = np.clip(np.quantile(ref, rng.uniform(0.01, 0.99, 25)) + rng.normal(0, 1e-9, 25), 0, 1)
-        r = ops("precision_at_recall", mu, pi, at=at, n_samples=G_SMALL)
+        r = ops("precision_at_recall", mu, pi, at=at, mc_samples=G_SMALL)
         np.testing.assert_array_equal(r.score, _brute(ref, mu))
 
 
@@ -235,11 +235,11 @@ def test_lift_and_precision_at_rate_equal_brute_force(curves_small, at, interpol
         ref = value_at_from_rates(a, b, pi, curve="lift", at=at)
         mu = np.quantile(ref, rng.uniform(0.01, 0.99, 25)) * (1 + rng.normal(0, 1e-9, 25))
         mu = np.clip(mu, 0, 1 / pi)
-        r = ops("lift_at_rate", mu, pi, at=at, n_samples=G_SMALL, interpolate=interpolate)
+        r = ops("lift_at_rate", mu, pi, at=at, mc_samples=G_SMALL, interpolate=interpolate)
         tol = 0 if not interpolate else 0.0006 + 4 / G_SMALL
         assert np.max(np.abs(r.score - _brute(ref, mu))) <= tol
         # precision = π · lift: the same OPS (linear invariance, Tables 8-9 "OPS(Lift or Precision)")
-        r2 = ops("precision_at_rate", mu * pi, pi, at=at, n_samples=G_SMALL, interpolate=interpolate)
+        r2 = ops("precision_at_rate", mu * pi, pi, at=at, mc_samples=G_SMALL, interpolate=interpolate)
         np.testing.assert_allclose(r2.score, r.score, atol=1.5 / G_SMALL)
 
 
@@ -253,39 +253,39 @@ def test_gain_auc_is_linear_in_roc_auc(curves_small):
 
 
 def test_roc_auc_does_not_depend_on_prevalence():
-    r = ops("roc_auc", [0.62] * 4, PIS, n_samples=1024)
+    r = ops("roc_auc", [0.62] * 4, PIS, mc_samples=1024)
     assert np.ptp(r.score) == 0
     assert "prevalence-free" in r.options["prevalence_handling"]
 
 
 def test_extremes():
-    r = ops("pr_auc", [0.0, 1.0], 0.2, n_samples=512)
+    r = ops("pr_auc", [0.0, 1.0], 0.2, mc_samples=512)
     assert r.score.tolist() == [0.0, 1.0]
-    r = ops("lift_auc", [0.0, 1 - np.log(0.2)], 0.2, n_samples=512)
+    r = ops("lift_auc", [0.0, 1 - np.log(0.2)], 0.2, mc_samples=512)
     assert r.score.tolist() == [0.0, 1.0]
-    r = ops("precision_at_recall", [0.0, 1.0], 0.2, at=0.5, n_samples=512)
+    r = ops("precision_at_recall", [0.0, 1.0], 0.2, at=0.5, mc_samples=512)
     assert r.score.tolist() == [0.0, 1.0]
-    r = ops("lift_at_rate", [0.0, 5.0], 0.2, at=0.1, n_samples=512)
+    r = ops("lift_at_rate", [0.0, 5.0], 0.2, at=0.1, mc_samples=512)
     assert r.score.tolist() == [0.0, 1.0]
 
 
 def test_monotone_in_value_and_vectorised():
     mu = np.linspace(0.05, 0.95, 40)
-    r = ops("pr_auc", mu, 0.15, n_samples=1024)
+    r = ops("pr_auc", mu, 0.15, mc_samples=1024)
     assert (np.diff(r.score) >= 0).all()
-    one = [ops("pr_auc", m, 0.15, n_samples=1024).score for m in mu[::7]]
+    one = [ops("pr_auc", m, 0.15, mc_samples=1024).score for m in mu[::7]]
     np.testing.assert_array_equal(r.score[::7], one)
     # broadcasting (values × prevalences) and the result shape
-    r2 = ops("pr_auc", mu[:5, None], np.array([0.1, 0.2, 0.3]), n_samples=1024)
+    r2 = ops("pr_auc", mu[:5, None], np.array([0.1, 0.2, 0.3]), mc_samples=1024)
     assert r2.score.shape == r2.standard_error.shape == (5, 3)
-    assert r2.score[2, 1] == ops("pr_auc", mu[2], 0.2, n_samples=1024).score
+    assert r2.score[2, 1] == ops("pr_auc", mu[2], 0.2, mc_samples=1024).score
 
 
 def test_at_broadcasts_with_values():
     levels = np.array([0.2, 0.5, 0.9])
-    r = ops("precision_at_recall", [0.3, 0.3, 0.3], 0.1, at=levels, n_samples=1024)
+    r = ops("precision_at_recall", [0.3, 0.3, 0.3], 0.1, at=levels, mc_samples=1024)
     for lvl, s in zip(levels, r.score):
-        assert s == ops("precision_at_recall", 0.3, 0.1, at=lvl, n_samples=1024).score
+        assert s == ops("precision_at_recall", 0.3, 0.1, at=lvl, mc_samples=1024).score
 
 
 # =====================================================================================
@@ -294,16 +294,16 @@ def test_at_broadcasts_with_values():
 
 
 def test_standard_error_formula_and_default_size():
-    r = ops("roc_auc", [0.3, 0.5, 0.7, 0.9], 0.2, n_samples=3000)
+    r = ops("roc_auc", [0.3, 0.5, 0.7, 0.9], 0.2, mc_samples=3000)
     np.testing.assert_allclose(r.standard_error, np.sqrt(r.score * (1 - r.score) / 3000))
-    assert r.n_samples == 3000
+    assert r.mc_samples == 3000
     # default G keeps the worst-case SE (OPS = 1/2) at or below 0.0015
-    assert DEFAULT_N_SAMPLES >= 111_112 and 0.5 / np.sqrt(DEFAULT_N_SAMPLES) <= 0.0015
+    assert DEFAULT_MC_SAMPLES >= 111_112 and 0.5 / np.sqrt(DEFAULT_MC_SAMPLES) <= 0.0015
 
 
 def test_standard_error_matches_spread_over_seeds():
     G = 400
-    scores = np.array([ops("pr_auc", 0.5, 0.3, n_samples=G, random_state=s, cache=False).score for s in range(40)])
+    scores = np.array([ops("pr_auc", 0.5, 0.3, mc_samples=G, random_state=s, cache=False).score for s in range(40)])
     p = scores.mean()
     se = np.sqrt(p * (1 - p) / G)
     # the sample sd of 40 binomial proportions: within ±40% of the formula
@@ -311,23 +311,23 @@ def test_standard_error_matches_spread_over_seeds():
 
 
 def test_seed_reproducible_and_prefix_property():
-    a = ops("pr_auc", 0.4, 0.2, n_samples=1500, random_state=3, cache=False).score
-    b = ops("pr_auc", 0.4, 0.2, n_samples=1500, random_state=3, cache=False).score
-    c = ops("pr_auc", 0.4, 0.2, n_samples=1500, random_state=4, cache=False).score
+    a = ops("pr_auc", 0.4, 0.2, mc_samples=1500, random_state=3, cache=False).score
+    b = ops("pr_auc", 0.4, 0.2, mc_samples=1500, random_state=3, cache=False).score
+    c = ops("pr_auc", 0.4, 0.2, mc_samples=1500, random_state=4, cache=False).score
     assert a == b and a != c
     # the first G curves of a seed do not depend on how many are drawn
     x, y = _first_chunk(1000, seed=3)
     ref = auc_from_rates(x, y, 0.2, curve="pr")
-    r = ops("pr_auc", 0.4, 0.2, n_samples=1000, random_state=3, interpolate=False)
+    r = ops("pr_auc", 0.4, 0.2, mc_samples=1000, random_state=3, interpolate=False)
     assert r.score == np.mean(ref < 0.4)
     # a Generator draws a seed; None means the default seed 0
-    assert ops("roc_auc", 0.6, 0.2, n_samples=256, random_state=None).score == \
-        ops("roc_auc", 0.6, 0.2, n_samples=256, random_state=0).score
-    assert 0 <= ops("roc_auc", 0.6, 0.2, n_samples=256, random_state=np.random.default_rng(1)).score <= 1
+    assert ops("roc_auc", 0.6, 0.2, mc_samples=256, random_state=None).score == \
+        ops("roc_auc", 0.6, 0.2, mc_samples=256, random_state=0).score
+    assert 0 <= ops("roc_auc", 0.6, 0.2, mc_samples=256, random_state=np.random.default_rng(1)).score <= 1
 
 
 def test_threads_do_not_change_the_result(monkeypatch):
-    kw = dict(n_samples=3 * D.CHUNK_SIZE // 2, cache=False, interpolate=False)
+    kw = dict(mc_samples=3 * D.CHUNK_SIZE // 2, cache=False, interpolate=False)
     monkeypatch.setenv("BEYONDCHANCE_NUM_THREADS", "1")
     one = ops("pr_auc", 0.3, 0.1, **kw).score
     monkeypatch.setenv("BEYONDCHANCE_NUM_THREADS", "3")
@@ -349,7 +349,7 @@ def test_cache_hit_identical_and_no_recomputation(monkeypatch, _private_cache):
         return real(*args, **kwargs)
 
     monkeypatch.setattr(D, "sample_dbt", counting)
-    kw = dict(n_samples=1200, random_state=21)
+    kw = dict(mc_samples=1200, random_state=21)
     first = ops("pr_auc", [0.3, 0.6], 0.137, **kw)
     n_first = len(calls)
     assert n_first == 1  # one chunk
@@ -369,7 +369,7 @@ def test_cache_hit_identical_and_no_recomputation(monkeypatch, _private_cache):
 
 
 def test_corrupt_cache_file_is_replaced(_private_cache):
-    kw = dict(n_samples=700, random_state=22)
+    kw = dict(mc_samples=700, random_state=22)
     first = ops("lift_at_rate", 3.0, 0.1, at=0.05, **kw).score
     directory = _private_cache / "ops-reference"
     for p in directory.glob("*.npz"):
@@ -408,7 +408,7 @@ def test_cache_file_with_bad_values_is_recomputed_and_replaced(monkeypatch, tmp_
     # finite, sorted 1-D float64 array of the right length
     monkeypatch.setenv("BEYONDCHANCE_CACHE_DIR", str(tmp_path))  # only this test's files
     D.clear_reference_cache(disk=False)
-    kw = dict(n_samples=600, random_state=23)
+    kw = dict(mc_samples=600, random_state=23)
     first = ops("pr_auc", [0.3, 0.6], 0.2, **kw).score
     directory = tmp_path / "ops-reference"
     good = {}
@@ -433,16 +433,16 @@ def test_unwritable_cache_dir_still_works(monkeypatch, tmp_path):
     blocker.write_text("x")
     monkeypatch.setenv("BEYONDCHANCE_CACHE_DIR", str(blocker / "sub"))  # cannot be created
     D.clear_reference_cache(disk=False)
-    r = ops("roc_auc", 0.7, 0.3, n_samples=300, random_state=23)
+    r = ops("roc_auc", 0.7, 0.3, mc_samples=300, random_state=23)
     assert 0.5 < r.score < 1
-    assert ops("roc_auc", 0.7, 0.3, n_samples=300, random_state=23).score == r.score
+    assert ops("roc_auc", 0.7, 0.3, mc_samples=300, random_state=23).score == r.score
 
 
 def test_cache_modes(monkeypatch, _private_cache):
     directory = _private_cache / "ops-reference"
     before = set(directory.glob("*.npz")) if directory.exists() else set()
-    ops("gain_auc", 0.7, 0.3, n_samples=310, random_state=24, cache="memory")
-    ops("gain_auc", 0.7, 0.3, n_samples=311, random_state=24, cache=False)
+    ops("gain_auc", 0.7, 0.3, mc_samples=310, random_state=24, cache="memory")
+    ops("gain_auc", 0.7, 0.3, mc_samples=311, random_state=24, cache=False)
     after = set(directory.glob("*.npz")) if directory.exists() else set()
     assert after == before
 
@@ -468,11 +468,11 @@ def test_interpolation_error_bound(metric, at, G):
     rng = np.random.default_rng(8)
     worst = 0.0
     for pi in (0.0041, 0.127, 0.938):
-        ref = reference_distribution(metric, pi, at=at, n_samples=G)
+        ref = reference_distribution(metric, pi, at=at, mc_samples=G)
         mu = np.quantile(ref, np.linspace(0.01, 0.99, 99)) * (1 + rng.normal(0, 1e-9, 99))
         mu = np.clip(mu, 0, None)
-        exact = ops(metric, mu, pi, at=at, n_samples=G, interpolate=False).score
-        interp = ops(metric, mu, pi, at=at, n_samples=G).score
+        exact = ops(metric, mu, pi, at=at, mc_samples=G, interpolate=False).score
+        interp = ops(metric, mu, pi, at=at, mc_samples=G).score
         np.testing.assert_array_equal(exact, _brute(ref, mu))
         worst = max(worst, float(np.max(np.abs(interp - exact))))
     assert worst <= 0.0015, worst
@@ -481,14 +481,14 @@ def test_interpolation_error_bound(metric, at, G):
 def test_grid_points_are_exact():
     g = S.prevalence_grid()
     pi = float(g[60])
-    r1 = ops("pr_auc", 0.3, pi, n_samples=512)
-    r2 = ops("pr_auc", 0.3, pi, n_samples=512, interpolate=False)
+    r1 = ops("pr_auc", 0.3, pi, mc_samples=512)
+    r2 = ops("pr_auc", 0.3, pi, mc_samples=512, interpolate=False)
     assert r1.score == r2.score
     assert len(g) == 141 and np.all(np.diff(g) > 0)
 
 
 def test_prevalence_outside_grid_is_computed_exactly():
-    r = ops("pr_auc", 0.01, 0.0005, n_samples=512)
+    r = ops("pr_auc", 0.01, 0.0005, mc_samples=512)
     assert r.options["prevalence_handling"] == "exact prevalence"
 
 
@@ -524,7 +524,7 @@ def test_tables_6_7_ops_of_pr_auc_and_text_claim():
     pi = [r[1] for r in TABLE6_7] + [0.1]
     # + section 3.3: "at π = 0.1, an AUC(PRC) of 0.6 implies that the classifier outperforms 96%"
     values = [r[2] for r in TABLE6_7] + [0.6]
-    r = ops("pr_auc", values, pi, n_samples=G_TABLES, interpolate=False)
+    r = ops("pr_auc", values, pi, mc_samples=G_TABLES, interpolate=False)
     np.testing.assert_allclose(r.score, [r[3] for r in TABLE6_7] + [0.96], atol=0.01)
     assert r.options["auc_method"] == "ap"
 
@@ -537,7 +537,7 @@ def test_tables_6_7_precision_at_recall_at_paper_settings():
     # implies beating 97% of classifiers"
     at = [0.9] * 6 + [0.8]
     r = ops("precision_at_recall", values, pi, at=at)
-    assert r.n_samples == DEFAULT_N_SAMPLES and r.options["depth"] == 10
+    assert r.mc_samples == DEFAULT_MC_SAMPLES and r.options["depth"] == 10
     assert np.all(r.standard_error <= 0.0015)
     expected = np.array([r[5] for r in TABLE6_7])
     np.testing.assert_allclose(r.score[:3], expected[:3], atol=0.003)  # Table 6
@@ -557,23 +557,23 @@ def test_tables_8_9_lift_at_k():
     pi = np.array([r[1] for r in TABLE8_9])
     at = 500 / np.array([r[2] for r in TABLE8_9])
     expected = np.array([r[8] for r in TABLE8_9])
-    lift = ops("lift_at_rate", [r[6] for r in TABLE8_9], pi, at=at, n_samples=G_TABLES, interpolate=False)
+    lift = ops("lift_at_rate", [r[6] for r in TABLE8_9], pi, at=at, mc_samples=G_TABLES, interpolate=False)
     np.testing.assert_allclose(lift.score, expected, atol=0.01)
-    prec = ops("precision_at_rate", [r[7] for r in TABLE8_9], pi, at=at, n_samples=G_TABLES, interpolate=False)
+    prec = ops("precision_at_rate", [r[7] for r in TABLE8_9], pi, at=at, mc_samples=G_TABLES, interpolate=False)
     np.testing.assert_allclose(prec.score, expected, atol=0.01)
 
 
 def test_tables_8_9_lift_auc():
     pi = np.array([r[1] for r in TABLE8_9])
     # the tables match the step-wise sum Σ Δq·lift (deviations ≈ −0.003) ...
-    auc = ops("lift_auc", [r[3] for r in TABLE8_9], pi, n_samples=G_TABLES, auc_method="step", interpolate=False)
+    auc = ops("lift_auc", [r[3] for r in TABLE8_9], pi, mc_samples=G_TABLES, auc_method="step", interpolate=False)
     np.testing.assert_allclose(auc.score, [r[5] for r in TABLE8_9], atol=0.01)
-    nauc = ops("lift_nauc", [r[4] for r in TABLE8_9], pi, n_samples=G_TABLES, auc_method="step", interpolate=False)
+    nauc = ops("lift_nauc", [r[4] for r in TABLE8_9], pi, mc_samples=G_TABLES, auc_method="step", interpolate=False)
     np.testing.assert_allclose(nauc.score, [r[5] for r in TABLE8_9], atol=0.012)  # NAUC printed to 3 digits
     # ... the default estimator (exact area under eq. 9's interpolation) comes out ≈ 0.01
     # lower (measured with G = 32768: −0.007 to −0.012); on the same curves it is lower
     mu, pi0 = TABLE8_9[0][3], TABLE8_9[0][1]
-    kw = dict(n_samples=4096, interpolate=False)
+    kw = dict(mc_samples=4096, interpolate=False)
     assert ops("lift_auc", mu, pi0, **kw).score < ops("lift_auc", mu, pi0, auc_method="step", **kw).score
 
 
@@ -586,13 +586,13 @@ def test_user_sampler_and_depth_reference():
     def my_dbt(n, rng):
         return sample_dbt(n, 3, random_state=rng)
 
-    a = ops("pr_auc", 0.3, 0.2, n_samples=900, reference=my_dbt)
-    b = ops("pr_auc", 0.3, 0.2, n_samples=900, reference=3)
-    c = ops("pr_auc", 0.3, 0.2, n_samples=900, depth=3)
+    a = ops("pr_auc", 0.3, 0.2, mc_samples=900, reference=my_dbt)
+    b = ops("pr_auc", 0.3, 0.2, mc_samples=900, reference=3)
+    c = ops("pr_auc", 0.3, 0.2, mc_samples=900, depth=3)
     assert a.score == b.score == c.score
     assert a.method == "monte-carlo" and b.method == "dbt"
     assert "my_dbt" in a.reference
-    d = ops("pr_auc", 0.3, 0.2, n_samples=900, reference=DirectedBinaryTree(5))
+    d = ops("pr_auc", 0.3, 0.2, mc_samples=900, reference=DirectedBinaryTree(5))
     assert d.options["depth"] == 5
 
 
@@ -605,7 +605,7 @@ def test_uniform_reference_with_one_point_is_the_labeling_reference():
     assert resolve_reference("uniform", depth=1) == UniformCurves(1)
     mu = np.array([0.3, 0.5, 0.62, 0.8, 0.95])
     G = 16 * 1024
-    r = ops("roc_auc", mu, 0.3, n_samples=G, reference="uniform", depth=1)
+    r = ops("roc_auc", mu, 0.3, mc_samples=G, reference="uniform", depth=1)
     from beyondchance import outperformance_score
 
     exact = outperformance_score("balanced_accuracy", mu, 0.3).score
@@ -627,8 +627,8 @@ def test_uniform_reference_curves():
     assert stats.kstest(b[:, 1:-1].ravel()[:20000], "uniform").pvalue > 1e-3
     # a different distribution from the DBT of the same size (the DBT's first point is
     # uniform, its others are not)
-    d = ops("roc_auc", 0.7, 0.2, n_samples=4096, reference="uniform", depth=4)
-    t = ops("roc_auc", 0.7, 0.2, n_samples=4096, depth=4)
+    d = ops("roc_auc", 0.7, 0.2, mc_samples=4096, reference="uniform", depth=4)
+    t = ops("roc_auc", 0.7, 0.2, mc_samples=4096, depth=4)
     assert abs(d.score - t.score) > 4 * max(d.standard_error, t.standard_error)
     with pytest.raises(InvalidInputError, match="uniform"):
         resolve_reference("gaussian")
@@ -643,7 +643,7 @@ def test_user_sampler_straight_lines():
         x = np.concatenate([np.zeros((n, 1)), t, np.ones((n, 1))], axis=1)
         return x, 1 - x
 
-    r = ops("pr_auc", [0.19, 0.21], 0.2, n_samples=100, reference=diagonal)
+    r = ops("pr_auc", [0.19, 0.21], 0.2, mc_samples=100, reference=diagonal)
     assert r.score.tolist() == [0.0, 1.0]
 
 
@@ -658,7 +658,7 @@ def test_user_sampler_straight_lines():
 )
 def test_bad_user_sampler(sampler, match):
     with pytest.raises(InvalidInputError, match=match):
-        ops("pr_auc", 0.3, 0.2, n_samples=10, reference=sampler, cache=False)
+        ops("pr_auc", 0.3, 0.2, mc_samples=10, reference=sampler, cache=False)
 
 
 # =====================================================================================
@@ -669,7 +669,7 @@ def test_bad_user_sampler(sampler, match):
 @pytest.mark.parametrize("pi", [0.0, 1.0, -0.2, 1.5, np.nan])
 def test_bad_prevalence(pi):
     with pytest.raises(InvalidInputError, match="prevalence"):
-        ops("pr_auc", 0.5, pi, n_samples=10)
+        ops("pr_auc", 0.5, pi, mc_samples=10)
 
 
 @pytest.mark.parametrize(
@@ -688,14 +688,14 @@ def test_bad_prevalence(pi):
 )
 def test_value_outside_range(metric, value, pi, kw):
     with pytest.raises(InvalidInputError, match="value must lie in"):
-        ops(metric, value, pi, n_samples=10, **kw)
+        ops(metric, value, pi, mc_samples=10, **kw)
 
 
 def test_value_nan_or_text():
     with pytest.raises(InvalidInputError, match="value"):
-        ops("pr_auc", np.nan, 0.2, n_samples=10)
+        ops("pr_auc", np.nan, 0.2, mc_samples=10)
     with pytest.raises(InvalidInputError, match="value"):
-        ops("pr_auc", "high", 0.2, n_samples=10)
+        ops("pr_auc", "high", 0.2, mc_samples=10)
 
 
 @pytest.mark.parametrize(
@@ -706,8 +706,8 @@ def test_value_nan_or_text():
         ({"at": 0.5}, "point metrics only"),
         ({"auc_method": "simpson"}, "method must be one of"),
         ({"auc_method": "ap", "metric": "lift_auc"}, "pr' only"),
-        ({"n_samples": 0}, "n_samples"),
-        ({"n_samples": 2.5}, "n_samples"),
+        ({"mc_samples": 0}, "mc_samples"),
+        ({"mc_samples": 2.5}, "mc_samples"),
         ({"depth": 0}, "depth"),
         ({"depth": 3, "reference": 4}, "either depth"),
         ({"random_state": -1}, "random_state"),
@@ -727,33 +727,33 @@ def test_bad_options(kwargs, match):
     kwargs = dict(kwargs)
     metric = kwargs.pop("metric", "pr_auc")
     with pytest.raises(InvalidInputError, match=match):
-        ops(metric, 0.5, 0.2, n_samples=kwargs.pop("n_samples", 10), **kwargs)
+        ops(metric, 0.5, 0.2, mc_samples=kwargs.pop("mc_samples", 10), **kwargs)
 
 
 def test_incompatible_shapes():
     with pytest.raises(InvalidInputError, match="incompatible shapes"):
-        ops("pr_auc", [0.1, 0.2, 0.3], [0.1, 0.2], n_samples=10)
+        ops("pr_auc", [0.1, 0.2, 0.3], [0.1, 0.2], mc_samples=10)
 
 
 def test_metric_list_and_result():
     assert set(SCORING_METRICS) >= {"roc_auc", "pr_auc", "lift_auc", "gain_auc", "pr_nauc", "lift_nauc",
                                     "gain_nauc", "precision_at_recall", "lift_at_rate"}
-    r = ops("pr_auc", 0.4, 0.2, n_samples=256)
+    r = ops("pr_auc", 0.4, 0.2, mc_samples=256)
     d = r.to_dict()
-    assert d["method"] == "dbt" and d["n_samples"] == 256 and d["metric"] == "pr_auc"
+    assert d["method"] == "dbt" and d["mc_samples"] == 256 and d["metric"] == "pr_auc"
     assert d["options"]["auc_method"] == "ap" and "Directed Binary Tree" in d["reference"]
-    assert ops("lift_auc", 2.0, 0.2, n_samples=256).options["auc_method"] == "interpolated"
+    assert ops("lift_auc", 2.0, 0.2, mc_samples=256).options["auc_method"] == "interpolated"
     assert isinstance(r.score, float) and isinstance(r.standard_error, float)
 
 
 def test_public_dispatcher_routes_here():
     from beyondchance import outperformance_score
 
-    a = outperformance_score("pr_auc", 0.4, 0.2, n_samples=256)
-    b = ops("pr_auc", 0.4, 0.2, n_samples=256)
+    a = outperformance_score("pr_auc", 0.4, 0.2, mc_samples=256)
+    b = ops("pr_auc", 0.4, 0.2, mc_samples=256)
     assert a.score == b.score and a.method == "dbt"
-    c = outperformance_score("precision_at_recall", 0.4, 0.2, at=0.9, n_samples=256, random_state=5)
-    assert c.score == ops("precision_at_recall", 0.4, 0.2, at=0.9, n_samples=256, random_state=5).score
+    c = outperformance_score("precision_at_recall", 0.4, 0.2, at=0.9, mc_samples=256, random_state=5)
+    assert c.score == ops("precision_at_recall", 0.4, 0.2, at=0.9, mc_samples=256, random_state=5).score
 
 
 # =====================================================================================
@@ -771,14 +771,14 @@ def scored():
 
 def test_oprc_matches_point_scores(scored):
     y, s = scored
-    c = ops_precision_recall_curve(y, s, n_samples=1024)
+    c = ops_precision_recall_curve(y, s, mc_samples=1024)
     assert isinstance(c, OPSCurve) and c.kind == "oprc" and len(c) == 20
     np.testing.assert_array_equal(c.x, DEFAULT_LEVELS)
     np.testing.assert_allclose(c.y, precision_at_recall(y, s, DEFAULT_LEVELS))
     pi = threshold_counts(y, s).prevalence
     assert c.prevalence == pi
     i = int(np.flatnonzero(np.isclose(c.x, 0.9))[0])
-    point = ops("precision_at_recall", c.y[i], pi, at=0.9, n_samples=1024)
+    point = ops("precision_at_recall", c.y[i], pi, at=0.9, mc_samples=1024)
     assert c.ops[i] == point.score and c.standard_error[i] == point.standard_error
     # an informative score beats most random curves at every recall level
     assert np.all(c.ops[:-1] > 0.6)
@@ -798,12 +798,12 @@ def test_oprc_uniform_reference_is_labeling_ops(scored):
 def test_ops_lift_curve(scored):
     y, s = scored
     rates = [0.02, 0.1, 0.5]
-    c = ops_lift_curve(y, s, rate=rates, n_samples=1024)
+    c = ops_lift_curve(y, s, rate=rates, mc_samples=1024)
     assert c.kind == "ops_lift" and c.y_label == "lift"
     counts = threshold_counts(y, s)
     np.testing.assert_allclose(c.y, counts.value_at("lift", np.array(rates)))
     for xi, yi, oi in zip(c.x, c.y, c.ops):
-        assert oi == ops("lift_at_rate", yi, c.prevalence, at=xi, n_samples=1024).score
+        assert oi == ops("lift_at_rate", yi, c.prevalence, at=xi, mc_samples=1024).score
     u = ops_lift_curve(y, s, rate=rates, reference="uniform")
     from beyondchance import outperformance_score
 
@@ -814,16 +814,16 @@ def test_ops_curves_random_scores_are_near_half():
     rng = np.random.default_rng(4)
     y = (rng.random(20000) < 0.3).astype(int)
     s = rng.random(20000)
-    c = ops_precision_recall_curve(y, s, recall=[0.3, 0.5, 0.7], n_samples=2048)
+    c = ops_precision_recall_curve(y, s, recall=[0.3, 0.5, 0.7], mc_samples=2048)
     assert np.all(np.abs(c.ops - 0.5) < 0.2)
 
 
 def test_ops_curves_one_class_and_bad_levels():
     with pytest.warns(UndefinedMeasureWarning):
-        c = ops_precision_recall_curve([1, 1, 1], [0.2, 0.5, 0.9], n_samples=100)
+        c = ops_precision_recall_curve([1, 1, 1], [0.2, 0.5, 0.9], mc_samples=100)
     assert np.isnan(c.ops).all()
     with pytest.raises(UndefinedMeasureError):
-        ops_lift_curve([0, 0, 0], [0.2, 0.5, 0.9], n_samples=100, strict=True)
+        ops_lift_curve([0, 0, 0], [0.2, 0.5, 0.9], mc_samples=100, strict=True)
     with pytest.raises(InvalidInputError, match="recall"):
         ops_precision_recall_curve([0, 1, 1], [0.2, 0.5, 0.9], recall=[0.0, 0.5])
     with pytest.raises(InvalidInputError, match="rate"):

@@ -19,7 +19,7 @@ from beyondchance.measures.confusion import ConfusionMatrix
 from beyondchance.report import evaluate
 from beyondchance.report.per_class import confusion_rates, per_class_table
 
-FAST = dict(n_resamples=200, dbt_samples=1024)
+FAST = dict(n_resamples=200, mc_samples=1024)
 NAMES = np.array(["alpha", "beta", "gamma", "delta"])
 
 
@@ -178,7 +178,7 @@ def test_print_fits_100_columns():
     yb = rng.integers(0, 2, 300)
     reports = [
         _quiet(evaluate, y, p, ci=False, name="x" * 80),
-        _quiet(evaluate, yb, np.clip(0.4 * yb + 0.6 * rng.random(300), 0, 1), ci=False, dbt_samples=1024),
+        _quiet(evaluate, yb, np.clip(0.4 * yb + 0.6 * rng.random(300), 0, 1), ci=False, mc_samples=1024),
         _quiet(evaluate, rng.random(50), rng.random(50), ci=False),
     ]
     for r in reports:
@@ -194,7 +194,7 @@ def test_score_histogram_of_each_class_from_the_counts():
     y = rng.integers(0, 2, 500)
     s = np.clip(0.3 * y + 0.7 * rng.random(500), 0, 1)
     w = rng.random(500)
-    r = _quiet(evaluate, y, s, sample_weight=w, ci=False, dbt_samples=1024)
+    r = _quiet(evaluate, y, s, sample_weight=w, ci=False, mc_samples=1024)
     h = score_histogram_data(r, bins=20)
     edges = np.linspace(0, 1, 21)
     np.testing.assert_allclose(h["edges"], edges)
@@ -221,7 +221,7 @@ def test_probability_reports_add_each_class_one_vs_rest_aucs():
                                [average_precision_score(y == k, P[:, k]) for k in range(3)], rtol=1e-12)
     np.testing.assert_allclose(t.columns["pr_auc"].baseline, t.prevalence)
     for name in ("roc_auc", "pr_auc"):
-        ref = bc.outperformance_score(name, t.columns[name].value, t.prevalence, n_samples=1024)
+        ref = bc.outperformance_score(name, t.columns[name].value, t.prevalence, mc_samples=1024)
         np.testing.assert_allclose(t.columns[name].ops, np.asarray(ref), atol=1e-12)
         assert t.columns[name].ci_low is None
         # the report's macro row is the mean of the classes

@@ -18,7 +18,7 @@ from beyondchance.measures.losses import PinballLoss
 from beyondchance.inference.permutation.absolute_error import AbsoluteErrorHistograms, absolute_loss_moments, absolute_loss_test
 from beyondchance.report import evaluate
 
-OPTIONS = dict(n_resamples=300, dbt_samples=256, random_state=5)
+OPTIONS = dict(n_resamples=300, mc_samples=256, random_state=5)
 
 
 def _loss(u, alpha):
@@ -224,7 +224,7 @@ def test_compare_by_groups_on_duckdb_give_the_memory_pvalues(monkeypatch, tmp_pa
     out = {}
     for engine in ("memory", "duckdb"):
         res = CliRunner().invoke(main, ["compare", str(tmp_path / "by.parquet"), "--by", "g", "--y-true", "y",
-                                        "--y-pred", "f", "--weight", "w", "--n-resamples", "300", "--dbt-samples",
+                                        "--y-pred", "f", "--weight", "w", "--n-resamples", "300", "--mc-samples",
                                         "256", "--format", "json", "--engine", engine])
         assert res.exit_code == 0, res.output[-2000:]
         out[engine] = [s["metrics"]["mae"] for s in json.loads(res.output)["test_sets"]]

@@ -150,9 +150,9 @@ def _reports(frame, engine, task, spark=None, **options):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         eng = evaluate(data=frame if spark is None else spark.createDataFrame(frame), sample_weight="w", engine=engine,
-                              n_resamples=300, dbt_samples=256, random_state=7, session=spark, **cols, **options)
+                              n_resamples=300, mc_samples=256, random_state=7, session=spark, **cols, **options)
         mem = evaluate(*(frame[c].to_numpy() for c in arrays), sample_weight=frame["w"].to_numpy(),
-                       n_resamples=300, dbt_samples=256, random_state=7, **options)
+                       n_resamples=300, mc_samples=256, random_state=7, **options)
     return eng, mem
 
 

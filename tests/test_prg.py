@@ -147,21 +147,21 @@ G = 4096  # tests: a small reference (standard error ≤ 0.008), cached in this 
 
 def test_ops_is_the_share_of_dbt_curves_beaten():
     pi = 0.23
-    ref = reference_distribution("prg_auc", pi, n_samples=G)
+    ref = reference_distribution("prg_auc", pi, mc_samples=G)
     values = np.array([-1.0, -0.2, 0.0, 0.2, 0.5, 0.9])
-    r = bc.outperformance_score("prg_auc", values, pi, n_samples=G, interpolate=False)
+    r = bc.outperformance_score("prg_auc", values, pi, mc_samples=G, interpolate=False)
     np.testing.assert_array_equal(r.score, np.searchsorted(ref, values, side="left") / G)
-    assert r.method == "dbt" and r.n_samples == G
+    assert r.method == "dbt" and r.mc_samples == G
     assert (np.diff(r.score) >= 0).all()
-    assert bc.outperformance_score("prg_auc", bc.measures.precision_recall_gain.prg_auc_lower(pi), pi, n_samples=G).score == 0.0
-    assert bc.outperformance_score("prg_auc", 1.0, pi, n_samples=G).score > 0.99
+    assert bc.outperformance_score("prg_auc", bc.measures.precision_recall_gain.prg_auc_lower(pi), pi, mc_samples=G).score == 0.0
+    assert bc.outperformance_score("prg_auc", 1.0, pi, mc_samples=G).score > 0.99
 
 
 def test_reference_values_are_auprg_of_the_dbt_curves():
     from beyondchance.outperformance.dbt import DirectedBinaryTree, reference_chunks
 
     pi = 0.4
-    ref = reference_distribution("prg_auc", pi, n_samples=G, cache=False)
+    ref = reference_distribution("prg_auc", pi, mc_samples=G, cache=False)
     (_, a, b), = list(reference_chunks(DirectedBinaryTree(10), G, 0))
     np.testing.assert_allclose(ref, np.sort(prg_auc_from_rates(a, b, pi)), rtol=0, atol=1e-9)
     # a random monotone curve has AUPRG about 0, as a random ranking
@@ -170,9 +170,9 @@ def test_reference_values_are_auprg_of_the_dbt_curves():
 
 def test_ops_value_range_is_checked():
     with pytest.raises(bc.InvalidInputError, match="value must lie in"):
-        bc.outperformance_score("prg_auc", -3.5, 0.25, n_samples=G)  # lower bound 1 − 1/π = −3
+        bc.outperformance_score("prg_auc", -3.5, 0.25, mc_samples=G)  # lower bound 1 − 1/π = −3
     with pytest.raises(bc.InvalidInputError, match="value must lie in"):
-        bc.outperformance_score("prg_auc", 1.01, 0.25, n_samples=G)
+        bc.outperformance_score("prg_auc", 1.01, 0.25, mc_samples=G)
 
 
 def test_ops_prg_auc_scorer_equals_the_functions():
@@ -182,10 +182,10 @@ def test_ops_prg_auc_scorer_equals_the_functions():
 
     d = load_keel("haberman")
     model = LogisticRegression().fit(d.X, d.y)
-    scorer = bc.make_scorer("ops_prg_auc", n_samples=G)
+    scorer = bc.make_scorer("ops_prg_auc", mc_samples=G)
     p = model.predict_proba(d.X)[:, 1]
     value = bc.prg_auc(d.y, p)
-    expected = bc.outperformance_score("prg_auc", value, d.y.mean(), n_samples=G).score
+    expected = bc.outperformance_score("prg_auc", value, d.y.mean(), mc_samples=G).score
     assert scorer(model, d.X, d.y) == expected
     assert "ops_prg_auc" in bc.learn.scorer_names()
 
@@ -197,9 +197,9 @@ def test_ops_interval_keeps_negative_auprg():
     s = rng.uniform(size=400) - 0.3 * y
     value = bc.prg_auc(y, s)
     assert value < 0
-    ci = bc.outperformance_score_ci("prg_auc", y, s, n_resamples=200, random_state=0, n_samples=G)
+    ci = bc.outperformance_score_ci("prg_auc", y, s, n_resamples=200, random_state=0, mc_samples=G)
     assert ci.value == pytest.approx(value, abs=1e-12)
-    assert ci.estimate == bc.outperformance_score("prg_auc", value, y.mean(), n_samples=G).score
+    assert ci.estimate == bc.outperformance_score("prg_auc", value, y.mean(), mc_samples=G).score
     assert 0 <= ci.low <= ci.estimate <= ci.high < 0.5
 
 
@@ -209,9 +209,9 @@ def test_multiclass_one_vs_rest_ops_of_auprg():
     P = rng.dirichlet([1, 1, 1], 300)
     P[np.arange(300), y] += 0.5
     P /= P.sum(axis=1, keepdims=True)
-    r = bc.multiclass_outperformance_score("prg_auc", y, P, n_samples=G)
+    r = bc.multiclass_outperformance_score("prg_auc", y, P, mc_samples=G)
     values = [bc.prg_auc((y == k).astype(int), P[:, k]) for k in range(3)]
     np.testing.assert_allclose(r.values, values, rtol=0, atol=1e-12)
-    expected = [bc.outperformance_score("prg_auc", v, (y == k).mean(), n_samples=G).score for k, v in enumerate(values)]
+    expected = [bc.outperformance_score("prg_auc", v, (y == k).mean(), mc_samples=G).score for k, v in enumerate(values)]
     np.testing.assert_array_equal(r.scores, expected)
     assert r.score == pytest.approx(np.mean(expected), abs=1e-15)

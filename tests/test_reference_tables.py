@@ -34,7 +34,7 @@ def _prevalences(seed: int, k: int) -> np.ndarray:
 
 def test_the_table_describes_the_default_reference():
     meta = shipped._load()["meta"]
-    assert meta["reference_key"]["n_samples"] == scoring.DEFAULT_N_SAMPLES
+    assert meta["reference_key"]["n_samples"] == scoring.DEFAULT_MC_SAMPLES
     assert meta["reference_key"]["seed"] == 0
     assert meta["bound"] == pytest.approx(shipped.BOUND)
     assert 0 < meta["measured_max_difference"] <= shipped.BOUND
@@ -63,8 +63,8 @@ def test_lift_table_is_the_fresh_reference_within_its_bound():
     """The OPS(lift) curve's rates on the grid (257 knots): the stated bound holds against
     the same 114,688 curves computed afresh, at a random prevalence."""
     meta = _lift_table()["meta"]
-    bound = (int(np.max(np.diff(shipped.knot_positions(scoring.DEFAULT_N_SAMPLES, shipped.LIFT_KNOTS)))) - 1) \
-        / scoring.DEFAULT_N_SAMPLES
+    bound = (int(np.max(np.diff(shipped.knot_positions(scoring.DEFAULT_MC_SAMPLES, shipped.LIFT_KNOTS)))) - 1) \
+        / scoring.DEFAULT_MC_SAMPLES
     assert meta["bound"] == pytest.approx(bound) and 0 < meta["measured_max_difference"] <= bound
     assert meta["reference_key"] == shipped._load()["meta"]["reference_key"]
     levels = np.asarray(DEFAULT_LEVELS, dtype=np.float64)
@@ -87,11 +87,11 @@ def test_oprc_levels_are_the_fresh_reference_within_its_bound():
 def test_table_agrees_with_an_independent_monte_carlo():
     G = 16_384
     # standard errors of the two samples (0.5/sqrt(G)), the bound and the logit-π interpolation error
-    tol = 4 * 0.5 * math.sqrt(1 / G + 1 / scoring.DEFAULT_N_SAMPLES) + shipped.BOUND + 0.0005
+    tol = 4 * 0.5 * math.sqrt(1 / G + 1 / scoring.DEFAULT_MC_SAMPLES) + shipped.BOUND + 0.0005
     for metric, p in zip(["pr_auc", "lift_auc"], _prevalences(11, 2)):
         values = np.linspace(0.1, 0.9, 9) * float(scoring.scoring_metric_upper(metric, p))
         table = np.asarray(ops(metric, values, p).score)
-        other = np.asarray(ops(metric, values, p, n_samples=G, random_state=123, cache="memory").score)
+        other = np.asarray(ops(metric, values, p, mc_samples=G, random_state=123, cache="memory").score)
         assert np.max(np.abs(table - other)) <= tol, (metric, p)
 
 

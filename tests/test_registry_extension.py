@@ -43,7 +43,7 @@ from beyondchance.report import evaluate
 SEED = 20261127
 #: few resamples: the test is about the plumbing, not the intervals' accuracy
 N_RESAMPLES = 200
-FAST = dict(n_resamples=N_RESAMPLES, random_state=SEED, dbt_samples=256)
+FAST = dict(n_resamples=N_RESAMPLES, random_state=SEED, mc_samples=256)
 
 
 def _toy(tp, fp, fn, tn):

@@ -61,7 +61,7 @@ def credit():
 def credit_report(credit):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return evaluate(*credit, random_state=3, dbt_samples=DBT)
+        return evaluate(*credit, random_state=3, mc_samples=DBT)
 
 
 @pytest.fixture(scope="module")
@@ -149,7 +149,7 @@ def test_ops_and_ci_are_the_library_functions(credit, credit_report):
         assert m.ci.low < m.value < m.ci.high, name
     for name in ("roc_auc", "pr_auc", "lift_auc"):  # DBT reference (OPS paper, eq. 8)
         m = r[name]
-        ref = outperformance_score(name, [m.value, m.ci.low, m.ci.high], r.prevalence, n_samples=DBT).score
+        ref = outperformance_score(name, [m.value, m.ci.low, m.ci.high], r.prevalence, mc_samples=DBT).score
         assert (m.ops, *m.ops_ci) == pytest.approx(tuple(ref), abs=1e-12), name
         assert "dbt" in m.ops_method and m.verdict.startswith("better than")
 
@@ -160,7 +160,7 @@ def test_verdicts(credit_report, haberman_scores):
     assert "reaches the best value" in r["recall"].verdict
     assert r.verdict[0].startswith("Better than always predicting 'No'")
     y, s = haberman_scores
-    h = evaluate(np.where(y == 1, "died", "survived"), s, ci=False, dbt_samples=DBT)
+    h = evaluate(np.where(y == 1, "died", "survived"), s, ci=False, mc_samples=DBT)
     assert h.positive_label == "died"
     acc = h["accuracy"]
     assert acc.baseline == pytest.approx(225 / 306)
@@ -280,7 +280,7 @@ def test_binned_score_bootstrap_is_centred_on_the_exact_value():
     s = 1 / (1 + np.exp(-(rng.normal(size=n) + 2 * y - 2)))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        r = evaluate(y, s, metrics=["roc_auc", "pr_auc"], random_state=0, dbt_samples=DBT)
+        r = evaluate(y, s, metrics=["roc_auc", "pr_auc"], random_state=0, mc_samples=DBT)
     for name, func in (("roc_auc", skm.roc_auc_score), ("pr_auc", skm.average_precision_score)):
         m = r[name]
         assert m.value == pytest.approx(func(y, s), abs=1e-12)
@@ -300,7 +300,7 @@ def test_weighted_binary_scores(credit):
     w = np.random.default_rng(0).choice([0.5, 1.0, 2.0], size=y.size)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        r = evaluate(y, s, sample_weight=w, n_resamples=300, dbt_samples=DBT)
+        r = evaluate(y, s, sample_weight=w, n_resamples=300, mc_samples=DBT)
     pred = (s >= 0.5).astype(int)
     assert r.prevalence == pytest.approx(np.average(yb, weights=w))
     for name, func in SKLEARN.items():
@@ -526,14 +526,14 @@ def test_task_detection(y_true, y, task):
 def test_task_override_and_threshold():
     y = [0, 1, 1, 0, 1, 0]
     s = [0.2, 0.8, 0.4, 0.3, 0.9, 0.6]
-    r = evaluate(y, s, threshold=0.35, ci=False, dbt_samples=DBT)
+    r = evaluate(y, s, threshold=0.35, ci=False, mc_samples=DBT)
     assert r.threshold == 0.35 and r.threshold_reason == "given"
     assert r["accuracy"].value == pytest.approx(skm.accuracy_score(y, np.array(s) >= 0.35))
     margins = np.array(s) * 4 - 2
-    assert evaluate(y, margins, ci=False, dbt_samples=DBT).threshold == 0.0
+    assert evaluate(y, margins, ci=False, mc_samples=DBT).threshold == 0.0
     forced = evaluate([0, 1, 2, 3], [0, 1, 2, 2], task="regression", ci=False)
     assert forced.task == "regression" and forced.task_source == "given"
-    r = evaluate(["no", "yes", "yes"], [0.1, 0.7, 0.4], pos_label="no", ci=False, dbt_samples=DBT)
+    r = evaluate(["no", "yes", "yes"], [0.1, 0.7, 0.4], pos_label="no", ci=False, mc_samples=DBT)
     assert r.positive_label == "no"
     # scores rank the positive class: "no" (score 0.1) is missed at threshold 0.5
     yb = np.array(["no", "yes", "yes"]) == "no"
@@ -563,7 +563,7 @@ def test_single_class_is_undefined_or_strict():
     with pytest.raises(UndefinedMeasureError):
         evaluate([1, 1, 1], [0.2, 0.8, 0.9], strict=True)
     with pytest.warns(UndefinedMeasureWarning):
-        r = evaluate([1, 1, 1], [0.2, 0.8, 0.9], ci=False, dbt_samples=DBT)
+        r = evaluate([1, 1, 1], [0.2, 0.8, 0.9], ci=False, mc_samples=DBT)
     assert math.isnan(r["prediction_advantage"].value)
     assert any("single class" in note for note in r.notes)
     assert json.dumps(r.to_dict(), allow_nan=False)
@@ -656,8 +656,8 @@ def test_report_from_merged_counts_equals_report_from_rows(credit):
         merged = merged + threshold_counts(yb[c], s[c])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        a = evaluate(data=merged, labels=("No", "Yes"), n_resamples=300, dbt_samples=DBT)
-        b = evaluate(y, s, n_resamples=300, dbt_samples=DBT)
+        a = evaluate(data=merged, labels=("No", "Yes"), n_resamples=300, mc_samples=DBT)
+        b = evaluate(y, s, n_resamples=300, mc_samples=DBT)
     assert list(a.metrics) == list(b.metrics)
     for name in b.metrics:
         ma, mb = a[name], b[name]
@@ -679,7 +679,7 @@ def test_one_door_for_every_input():
     y = (rng.random(300) < 0.3).astype(int)
     s = np.clip(0.3 * y + rng.random(300) * 0.8, 0, 1)
     frame = pd.DataFrame({"y": y, "s": s})
-    opts = dict(n_resamples=200, dbt_samples=1024, random_state=2)
+    opts = dict(n_resamples=200, mc_samples=1024, random_state=2)
     rows = evaluate(y, s, **opts)
     table = evaluate("y", "s", data=frame, **opts)
     counts = evaluate(data=threshold_counts(y, s), **opts)
@@ -700,5 +700,5 @@ def test_one_door_for_every_input():
         evaluate(y_score=s)
     with pytest.raises(InvalidInputError, match="applies to test sets that are tables or files"):
         compare({"a": (y, s)}, engine="duckdb")
-    both = compare({"a": frame, "b": frame.iloc[::-1]}, y_true="y", y_score="s", ci=False, dbt_samples=1024)
+    both = compare({"a": frame, "b": frame.iloc[::-1]}, y_true="y", y_score="s", ci=False, mc_samples=1024)
     assert [r.name for r in both.reports] == ["a", "b"]

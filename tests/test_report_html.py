@@ -48,7 +48,7 @@ def report_page(tmp_path_factory):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         r = evaluate(h["default"].to_numpy(), h["score"].to_numpy(), n_resamples=300, name="held-out half",
-                     dbt_samples=2048)
+                     mc_samples=2048)
     path = tmp_path_factory.mktemp("html") / "report.html"
     path.write_text(report_html(r), encoding="utf-8")
     return r, path

@@ -83,7 +83,7 @@ def test_each_input_is_checked_once(checks, task, weighted):
     cells_only = not weighted and task in ("binary-scores", "binary-labels", "multiclass-labels")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        r = evaluate(y_true, y, sample_weight=w, ci=cells_only, n_resamples=100, dbt_samples=256)
+        r = evaluate(y_true, y, sample_weight=w, ci=cells_only, n_resamples=100, mc_samples=256)
     assert r.task == task
     repeated = {key: c for key, c in counts.items() if c > 1}
     assert not repeated, f"inputs checked more than once: {repeated}"

@@ -24,7 +24,7 @@ DBT = 1024
 def _evaluate(*args, **kwargs):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return evaluate(*args, dbt_samples=DBT, **kwargs)
+        return evaluate(*args, mc_samples=DBT, **kwargs)
 
 
 @pytest.fixture(scope="module")
@@ -58,14 +58,14 @@ def test_scores_outside_the_unit_interval_are_said_loudly(holdout):
 
 def test_compare_states_the_assumed_threshold(holdout):
     y, s = holdout
-    c = compare({"a": (y[:2500], 3 * s[:2500]), "b": (y[2500:], s[2500:])}, ci=False, dbt_samples=DBT,
+    c = compare({"a": (y[:2500], 3 * s[:2500]), "b": (y[2500:], s[2500:])}, ci=False, mc_samples=DBT,
                 metrics=["f1"])
     assert [r.threshold for r in c.reports] == [0.0, 0.0]
     assert all("assumed" in r.threshold_reason for r in c.reports)
     assert any("threshold 0 assumed" in n for n in c.notes)
     text = " ".join(render_comparison_text(c).split())
     assert "threshold 0 (assumed" in text and "threshold 0 (assumed" in comparison_html(c)
-    given_ = compare({"a": (y[:2500], 3 * s[:2500]), "b": (y[2500:], s[2500:])}, ci=False, dbt_samples=DBT,
+    given_ = compare({"a": (y[:2500], 3 * s[:2500]), "b": (y[2500:], s[2500:])}, ci=False, mc_samples=DBT,
                      metrics=["f1"], threshold=0.9)
     assert all(r.threshold_reason == "given" for r in given_.reports)
     assert not any("assumed" in n for n in given_.notes)
@@ -80,7 +80,7 @@ def test_cli_threshold_is_honoured_and_shown_in_every_format(tmp_path, holdout):
     y, s = holdout[0][:1500], 3 * holdout[1][:1500]
     path = tmp_path / "x3.csv"
     pd.DataFrame({"y": y, "s": s}).to_csv(path, index=False)
-    base = ["report", str(path), "--y-true", "y", "--y-score", "s", "--no-ci", "--dbt-samples", str(DBT)]
+    base = ["report", str(path), "--y-true", "y", "--y-score", "s", "--no-ci", "--mc-samples", str(DBT)]
     runner = CliRunner()
     for threshold in (None, 1.5):
         args = base + ([] if threshold is None else ["--threshold", str(threshold)])
@@ -206,7 +206,7 @@ def test_the_demo_drops_no_ops(tmp_path):
     buf = io.StringIO()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        result = run_demo(folds=3, out=tmp_path / "demo.html", dbt_samples=DBT,
+        result = run_demo(folds=3, out=tmp_path / "demo.html", mc_samples=DBT,
                           console=Console(file=buf, width=120, force_terminal=False))
     page = (tmp_path / "demo.html").read_text()
     assert "not computed" not in page and "not computed" not in buf.getvalue()

@@ -16,7 +16,7 @@ import pytest
 from beyondchance import InvalidInputError
 from beyondchance.report import evaluate
 
-FAST = dict(n_resamples=200, dbt_samples=1024, random_state=1)
+FAST = dict(n_resamples=200, mc_samples=1024, random_state=1)
 SCORING = ("roc_auc", "pr_auc", "lift_auc", "log_loss", "brier")
 
 
@@ -121,7 +121,7 @@ def test_command_line(data, tmp_path):
     path = tmp_path / "scored.csv"
     pd.DataFrame({"y": y, "s": s, "p": p}).to_csv(path, index=False)
     before = path.read_bytes()
-    common = ["--y-true", "y", "--format", "json", "--n-resamples", "200", "--dbt-samples", "1024", "--seed", "1"]
+    common = ["--y-true", "y", "--format", "json", "--n-resamples", "200", "--mc-samples", "1024", "--seed", "1"]
     res = _cli("report", str(path), "--y-score", "s", "--y-pred", "p", *common)
     assert res.returncode == 0, res.stderr
     d = json.loads(res.stdout)

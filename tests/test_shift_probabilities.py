@@ -219,7 +219,7 @@ def test_engines_decompose_as_memory():
     parts = (("a", slice(0, 300)), ("b", slice(300, 600)))
     frames = {name: pd.DataFrame({"y": y[s], "p0": P[s, 0], "p1": P[s, 1], "p2": P[s, 2], "w": w[s]})
               for name, s in parts}
-    kw = dict(n_resamples=100, dbt_samples=1024, random_state=3)
+    kw = dict(n_resamples=100, mc_samples=1024, random_state=3)
     eng = compare(frames, y_true="y", y_score=["p0", "p1", "p2"], sample_weight="w", engine="duckdb", **kw)
     mem = bc.compare({name: (y[s], P[s], w[s]) for name, s in parts}, **kw)
     for m in NAMES:

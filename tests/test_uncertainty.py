@@ -703,7 +703,7 @@ def test_too_few_resamples_for_the_level_are_refused(level, minimum):
         with pytest.raises(InvalidInputError, match=f"need at least {minimum}"):
             bc.outperformance_score_ci("f1", y, p, n_resamples=b, confidence_level=level, random_state=0)
         with pytest.raises(InvalidInputError, match=f"need at least {minimum}"):
-            bc.evaluate(y, s, n_resamples=b, confidence_level=level, dbt_samples=256)
+            bc.evaluate(y, s, n_resamples=b, confidence_level=level, mc_samples=256)
     res = bootstrap_ci("f1", y, p, n_resamples=minimum, confidence_level=level, random_state=0)
     assert res.low < res.high
     assert bc.outperformance_score_ci("f1", y, p, n_resamples=minimum, confidence_level=level,

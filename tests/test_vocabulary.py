@@ -118,13 +118,13 @@ def test_evaluate_takes_scores_or_labels_by_name():
     y = rng.integers(0, 2, 200)
     s = np.clip(0.3 * y + rng.uniform(size=200) * 0.7, 0, 1)
     labels = (s >= 0.5).astype(int)
-    by_position = bc.evaluate(y, labels, ci=False, dbt_samples=1024)
-    by_name = bc.evaluate(y, y_pred=labels, ci=False, dbt_samples=1024)
+    by_position = bc.evaluate(y, labels, ci=False, mc_samples=1024)
+    by_name = bc.evaluate(y, y_pred=labels, ci=False, mc_samples=1024)
     assert by_position.task == by_name.task == "binary-labels"
     assert by_position["f1"].value == by_name["f1"].value
-    scores = bc.evaluate(y, y_score=s, ci=False, dbt_samples=1024)
+    scores = bc.evaluate(y, y_score=s, ci=False, mc_samples=1024)
     assert scores.task == "binary-scores" and scores["roc_auc"].value == pytest.approx(bc.roc_auc(y, s), abs=1e-12)
-    both = bc.evaluate(y, s, y_pred=labels, ci=False, dbt_samples=1024)
+    both = bc.evaluate(y, s, y_pred=labels, ci=False, mc_samples=1024)
     assert both["f1"].value == by_name["f1"].value and both["roc_auc"].value == scores["roc_auc"].value
     with pytest.raises(bc.InvalidInputError, match="y_score .* or y_pred"):
         bc.evaluate(y)
@@ -219,7 +219,7 @@ def test_metric_ci_is_a_confidence_interval():
     print("seed 20261128")
     y = rng.integers(0, 2, 300)
     s = np.clip(0.3 * y + rng.uniform(size=300) * 0.7, 0, 1)
-    row = bc.evaluate(y, s, n_resamples=200, dbt_samples=1024)["f1"]
+    row = bc.evaluate(y, s, n_resamples=200, mc_samples=1024)["f1"]
     assert isinstance(row.ci, bc.report.MetricCI) and isinstance(row.ci, bc.ConfidenceInterval)
     low, high = row.ci
     assert (low, high) == (row.ci.low, row.ci.high) and row.ci.level == 0.95 and row.ci.method == "bca"

@@ -46,7 +46,7 @@ __all__ = [
     "check_positive_int",
     "check_n_resamples",
     "check_n_classes",
-    "check_dbt_samples",
+    "check_mc_samples",
     "check_option",
     "check_random_state",
     "check_frequency_weights",
@@ -66,9 +66,9 @@ MAX_CLASSES = 10_000
 #: bound on the work (each resample re-evaluates every metric).
 MAX_RESAMPLES = 1_000_000
 
-#: The most Directed-Binary-Tree reference curves of an OPS (``dbt_samples``): the shipped
+#: The most Directed-Binary-Tree reference curves of an OPS (``mc_samples``): the shipped
 #: reference has 114,688 (standard error ≤ 0.0015); 10⁷ gives ≤ 0.00016.
-MAX_DBT_SAMPLES = 10_000_000
+MAX_MC_SAMPLES = 10_000_000
 
 #: Largest span (max - min + 1) of integer labels for which the integer fast path
 #: (``bincount`` without sorting) is used.
@@ -673,14 +673,14 @@ def check_n_classes(k: int, *, what: str = "y_true and y hold") -> int:
     return int(k)
 
 
-def check_dbt_samples(value: Any, name: str = "dbt_samples") -> int:
+def check_mc_samples(value: Any, name: str = "mc_samples") -> int:
     """A number of Directed-Binary-Tree reference curves: a positive integer, at most
-    :data:`MAX_DBT_SAMPLES`."""
+    :data:`MAX_MC_SAMPLES`."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or value < 1:
         raise InvalidInputError(f"{name} must be a positive integer, got {value!r}")
-    if value > MAX_DBT_SAMPLES:
-        raise InvalidInputError(f"{name}={value:,} is more than the {MAX_DBT_SAMPLES:,} reference curves an OPS "
-                                f"takes (standard error 0.5/sqrt({MAX_DBT_SAMPLES:,}) = 0.00016 at the limit)")
+    if value > MAX_MC_SAMPLES:
+        raise InvalidInputError(f"{name}={value:,} is more than the {MAX_MC_SAMPLES:,} reference curves an OPS "
+                                f"takes (standard error 0.5/sqrt({MAX_MC_SAMPLES:,}) = 0.00016 at the limit)")
     return int(value)
 
 

@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 import click
 
-from ._validation import MAX_DBT_SAMPLES, MAX_RESAMPLES
+from ._validation import MAX_MC_SAMPLES, MAX_RESAMPLES
 from ._warnings import BeyondChanceWarning, InvalidInputError
 from .engines import ENGINES
 
@@ -221,8 +221,9 @@ def _evaluation_options(func: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--no-ci", is_flag=True, help="Skip the confidence intervals."),
         click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap."),
         click.option("--normalize", is_flag=True, help="Rescale probability rows that do not sum to 1."),
-        click.option("--dbt-samples", type=click.IntRange(min=64, max=MAX_DBT_SAMPLES), default=None, metavar="G",
-                     help="Random reference curves (Directed Binary Tree) for the OPS of the AUCs; standard "
+        click.option("--mc-samples", type=click.IntRange(min=64, max=MAX_MC_SAMPLES), default=None, metavar="G",
+                     help="Size of the Monte Carlo reference of the OPS: random Directed-Binary-Tree curves "
+                          "for the OPS of the AUCs; standard "
                           "error <= 0.5/sqrt(G). Default: the shipped reference of 114,688 curves (the "
                           "OPS(lift) curve too); another G is drawn on first use, then cached."),
         click.option("--engine", type=_EngineChoice(), default=_DEFAULT_ENGINE,
@@ -330,7 +331,7 @@ def _eval_kwargs(opts: dict[str, Any], y_true: Any) -> dict[str, Any]:
         task=opts["task"], pos_label=opts["pos_label"], threshold=opts["threshold"], quantile=opts["quantile"],
         labels=_coerce_labels(_split(opts["labels"]), y_true), metrics=_split(opts["metrics"]),
         confidence_level=opts["confidence_level"], n_resamples=opts["n_resamples"], ci=not opts["no_ci"],
-        random_state=opts["seed"], normalize=opts["normalize"], dbt_samples=opts["dbt_samples"],
+        random_state=opts["seed"], normalize=opts["normalize"], mc_samples=opts["mc_samples"],
     )
 
 
@@ -363,7 +364,7 @@ def _engine_kwargs(opts: dict[str, Any], y_true_sample: Any = None) -> dict[str,
         score_bins=opts["score_bins"], task=opts["task"], pos_label=opts["pos_label"],
         threshold=opts["threshold"], quantile=opts["quantile"], labels=labels, metrics=_split(opts["metrics"]),
         confidence_level=opts["confidence_level"], n_resamples=opts["n_resamples"], ci=not opts["no_ci"],
-        random_state=opts["seed"], dbt_samples=opts["dbt_samples"], delimiter=opts["delimiter"],
+        random_state=opts["seed"], mc_samples=opts["mc_samples"], delimiter=opts["delimiter"],
     )
 
 
@@ -797,10 +798,11 @@ def compare_models_command(file: str, y_true: str, y_score: tuple[str, ...], y_p
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=Path("beyondchance-demo.html"),
               show_default=True, help="Where to write the HTML report.")
 @click.option("--no-html", is_flag=True, help="Only print to the terminal.")
-@click.option("--dbt-samples", type=click.IntRange(min=64, max=MAX_DBT_SAMPLES), default=None, metavar="G",
-              help="Random reference curves for the OPS of the AUCs. Default: the shipped reference "
+@click.option("--mc-samples", type=click.IntRange(min=64, max=MAX_MC_SAMPLES), default=None, metavar="G",
+              help="Size of the Monte Carlo reference of the OPS: random curves for the OPS of the "
+                   "AUCs. Default: the shipped reference "
                    "of 114,688 curves; another G is drawn on first use and cached.")
-def demo(folds: int, seed: int, out: Path, no_html: bool, dbt_samples: int | None) -> None:
+def demo(folds: int, seed: int, out: Path, no_html: bool, mc_samples: int | None) -> None:
     """Run the whole thing on bundled real data and write the HTML report.
 
     1. Haberman survival (PA paper, Appendix A): five cross-validated classifiers reach
@@ -820,7 +822,7 @@ def demo(folds: int, seed: int, out: Path, no_html: bool, dbt_samples: int | Non
         _check_out(out, [])
     console = _console()  # the spinner shares it, so that printed lines go above it
     with _Progress(console=console) as progress:
-        run_demo(folds=folds, random_state=seed, out=None if no_html else out, progress=progress, dbt_samples=dbt_samples,
+        run_demo(folds=folds, random_state=seed, out=None if no_html else out, progress=progress, mc_samples=mc_samples,
                  console=console)
 
 

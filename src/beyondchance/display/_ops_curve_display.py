@@ -9,7 +9,7 @@ import numpy as np
 from ._display_api import CurveDisplay, check_defined
 
 #: options of the OPS curve functions accepted by ``from_predictions`` / ``from_estimator``
-OPS_OPTIONS = ("reference", "depth", "n_samples", "random_state", "cache")
+OPS_OPTIONS = ("reference", "depth", "mc_samples", "random_state", "cache")
 
 
 class OPSCurveDisplay(CurveDisplay):

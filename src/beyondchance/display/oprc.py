@@ -22,7 +22,7 @@ class OPRCDisplay(OPSCurveDisplay):
 
     ``from_predictions`` / ``from_estimator`` accept the options of
     :func:`~beyondchance.ops_precision_recall_curve`: ``recall`` (levels), ``reference``,
-    ``depth``, ``n_samples``, ``random_state``, ``cache``.
+    ``depth``, ``mc_samples``, ``random_state``, ``cache``.
 
     Parameters
     ----------
@@ -46,7 +46,7 @@ class OPRCDisplay(OPSCurveDisplay):
     >>> from beyondchance.display import OPRCDisplay
     >>> y = [0, 0, 1, 0, 1, 1, 0, 1]
     >>> s = [0.1, 0.3, 0.35, 0.4, 0.6, 0.7, 0.8, 0.9]
-    >>> d = OPRCDisplay.from_predictions(y, s, recall=[0.5, 1.0], n_samples=2048)
+    >>> d = OPRCDisplay.from_predictions(y, s, recall=[0.5, 1.0], mc_samples=2048)
     >>> d.precision_line_.get_ydata().round(4).tolist()
     [0.6667, 0.6667]
     """

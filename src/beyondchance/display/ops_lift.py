@@ -18,7 +18,7 @@ class OPSLiftDisplay(OPSCurveDisplay):
 
     ``from_predictions`` / ``from_estimator`` accept the options of
     :func:`~beyondchance.ops_lift_curve`: ``rate`` (levels), ``reference``, ``depth``,
-    ``n_samples``, ``random_state``, ``cache``.
+    ``mc_samples``, ``random_state``, ``cache``.
 
     Parameters
     ----------

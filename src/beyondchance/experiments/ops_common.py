@@ -18,7 +18,7 @@ import pandas as pd
 
 from ..outperformance import outperformance_score
 
-__all__ = ["QUICK_DBT_SAMPLES", "scoring_available", "dbt_samples", "scoring_ops", "ops_curves"]
+__all__ = ["QUICK_DBT_SAMPLES", "scoring_available", "mc_samples", "scoring_ops", "ops_curves"]
 
 #: DBT reference curves per OPS in quick mode (4 chunks of 4096; standard error ≤ 0.004);
 #: full mode uses the scoring module's default (114,688; standard error ≤ 0.0015)
@@ -36,17 +36,17 @@ def scoring_available() -> bool:
     return True
 
 
-def dbt_samples(quick: bool) -> int:
+def mc_samples(quick: bool) -> int:
     """Number of DBT reference curves per OPS: fewer in quick mode."""
     if not quick and scoring_available():
-        from ..outperformance.scoring import DEFAULT_N_SAMPLES
+        from ..outperformance.scoring import DEFAULT_MC_SAMPLES
 
-        return int(DEFAULT_N_SAMPLES)
+        return int(DEFAULT_MC_SAMPLES)
     return QUICK_DBT_SAMPLES
 
 
 def scoring_ops(metric: str, value: Any, prevalence: Any, *, at: Any = None, quick: bool = False,
-                seed: int = 0, n_samples: int | None = None, **options: Any) -> tuple[Any, Any]:
+                seed: int = 0, mc_samples: int | None = None, **options: Any) -> tuple[Any, Any]:
     """(OPS, Monte Carlo standard error) of a scoring metric, broadcast over value,
     prevalence and ``at``; nan where the value is nan or the scoring module is missing."""
     v, p = np.broadcast_arrays(np.asarray(value, dtype=float), np.asarray(prevalence, dtype=float))
@@ -65,7 +65,7 @@ def scoring_ops(metric: str, value: Any, prevalence: Any, *, at: Any = None, qui
         # prevalences across repetitions and keep the on-disk cache bounded
         options.setdefault("interpolate", not quick)
         r = outperformance_score(metric, v[ok], p[ok], random_state=seed,
-                                 n_samples=n_samples or dbt_samples(quick), **options)
+                                 mc_samples=mc_samples or mc_samples(quick), **options)
         score[ok] = r.score
         se[ok] = r.standard_error
     if scalar:
@@ -73,14 +73,14 @@ def scoring_ops(metric: str, value: Any, prevalence: Any, *, at: Any = None, qui
     return score, se
 
 
-def ops_curves(y_true: Any, y_score: Any, *, n_samples: int, seed: int) -> pd.DataFrame:
+def ops_curves(y_true: Any, y_score: Any, *, mc_samples: int, seed: int) -> pd.DataFrame:
     """The OPRC and the OPS(lift) curve at the library's 20 default levels, as one frame
     (columns curve, x, y, ops, se_ops, prevalence)."""
     from ..outperformance.curves import ops_lift_curve, ops_precision_recall_curve
 
     frames = []
-    for c in (ops_precision_recall_curve(y_true, y_score, n_samples=n_samples, random_state=seed),
-              ops_lift_curve(y_true, y_score, n_samples=n_samples, random_state=seed)):
+    for c in (ops_precision_recall_curve(y_true, y_score, mc_samples=mc_samples, random_state=seed),
+              ops_lift_curve(y_true, y_score, mc_samples=mc_samples, random_state=seed)):
         frames.append(pd.DataFrame({"curve": c.kind, "x": c.x, "y": c.y, "ops": c.ops,
                                     "se_ops": c.standard_error, "prevalence": c.prevalence}))
     return pd.concat(frames, ignore_index=True)

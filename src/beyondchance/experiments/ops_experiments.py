@@ -45,7 +45,7 @@ from ..learn import choose_threshold
 from ..outperformance import outperformance_score
 from . import paper_values_ops as paper
 from .registry import ExperimentContext, ExperimentResult, comparison_table, register
-from .ops_common import dbt_samples, ops_curves, scoring_ops
+from .ops_common import mc_samples, ops_curves, scoring_ops
 
 __all__ = ["run_experiments", "OPS_DATASETS", "protocol_run"]
 
@@ -175,7 +175,7 @@ _SCORED = [
 ]
 
 
-def _score_rows(frame: pd.DataFrame, *, quick: bool, seed: int, n_samples: int | None = None) -> pd.DataFrame:
+def _score_rows(frame: pd.DataFrame, *, quick: bool, seed: int, mc_samples: int | None = None) -> pd.DataFrame:
     """Add the DBT OPS (and standard error) of every scoring metric, one call per metric."""
     out = frame.copy()
     for col, metric, at, method in _SCORED:
@@ -184,7 +184,7 @@ def _score_rows(frame: pd.DataFrame, *, quick: bool, seed: int, n_samples: int |
         at_values = out[at].to_numpy() if isinstance(at, str) else at
         extra = {} if method is None else {"auc_method": method}
         ops, se = scoring_ops(metric, out[col].to_numpy(), out["prevalence"].to_numpy(), at=at_values,
-                              quick=quick, seed=seed, n_samples=n_samples, **extra)
+                              quick=quick, seed=seed, mc_samples=mc_samples, **extra)
         out[f"ops_{col}"] = ops
         out[f"se_ops_{col}"] = se
     return out
@@ -390,9 +390,9 @@ def run_experiments(ctx: ExperimentContext) -> ExperimentResult:
 
     # every scoring-metric OPS in a few batched calls (one pass over the DBT curves each)
     n_nominal, n_shift = len(nominal), sum(len(f) for f in shift_frames)
-    n_dbt = QUICK_EXPERIMENT_DBT_SAMPLES if ctx.quick else dbt_samples(False)
+    n_dbt = QUICK_EXPERIMENT_DBT_SAMPLES if ctx.quick else mc_samples(False)
     stacked = _score_rows(pd.concat([nominal, *shift_frames], ignore_index=True), quick=ctx.quick, seed=ctx.seed,
-                          n_samples=n_dbt)
+                          mc_samples=n_dbt)
     reps = stacked.iloc[:n_nominal].reset_index(drop=True)
     shift = stacked.iloc[n_nominal:n_nominal + n_shift].drop(columns=["set", "seed"]).reset_index(drop=True)
     curve_frames = []
@@ -400,7 +400,7 @@ def run_experiments(ctx: ExperimentContext) -> ExperimentResult:
         if run["scores"] is None:
             continue
         for role in _SET_ROLES:
-            frame = ops_curves(*run["scores"][role], n_samples=n_dbt, seed=ctx.seed)
+            frame = ops_curves(*run["scores"][role], mc_samples=n_dbt, seed=ctx.seed)
             frame.insert(0, "set", role)
             frame.insert(0, "dataset", t[0])
             curve_frames.append(frame)

@@ -155,7 +155,7 @@ def make_scorer(name: str, **options: Any) -> Any:
         ``prg_auc``.
     **options
         ``pos_label`` (binary tasks), ``loss`` (prediction advantage), metric options
-        (``beta`` of F-β), OPS options (``n_samples`` of the DBT reference), and
+        (``beta`` of F-β), OPS options (``mc_samples`` of the DBT reference), and
         ``response_method`` to override the default (e.g. ``"decision_function"``).
 
     Returns

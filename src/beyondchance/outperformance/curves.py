@@ -38,7 +38,7 @@ Examples
 >>> rng = np.random.default_rng(0)
 >>> y = rng.random(2000) < 0.2
 >>> s = y + rng.normal(0, 0.8, 2000)
->>> c = ops_precision_recall_curve(y, s, n_samples=4096)
+>>> c = ops_precision_recall_curve(y, s, mc_samples=4096)
 >>> c.x.shape, c.kind
 ((20,), 'oprc')
 >>> bool(((c.ops >= 0) & (c.ops <= 1)).all())
@@ -79,7 +79,7 @@ class OPSCurve:
     standard_error : ndarray — Monte Carlo standard error of ``ops`` (0 for exact methods)
     prevalence : float — π of the test set
     reference : str — the reference distribution
-    n_samples : int or None — reference curves (None for exact methods)
+    mc_samples : int or None — reference curves (None for exact methods)
     """
 
     kind: str
@@ -89,7 +89,7 @@ class OPSCurve:
     standard_error: np.ndarray
     prevalence: float
     reference: str
-    n_samples: int | None = None
+    mc_samples: int | None = None
 
     @property
     def x_label(self) -> str:
@@ -114,7 +114,7 @@ class OPSCurve:
             "standard_error": _jsonable(self.standard_error),
             "prevalence": _jsonable(self.prevalence),
             "reference": self.reference,
-            "n_samples": self.n_samples,
+            "mc_samples": self.mc_samples,
         }
 
 
@@ -139,7 +139,7 @@ def _ops_curve(
     pos_label: Any,
     reference: Any,
     depth: int,
-    n_samples: int | None,
+    mc_samples: int | None,
     random_state: Any,
     cache: Any,
     strict: bool,
@@ -165,7 +165,7 @@ def _ops_curve(
         r = outperformance_score("precision" if kind == "oprc" else "lift", y, pi)
         ops = np.asarray(r.score, dtype=np.float64).reshape(x.shape)
         se = np.broadcast_to(np.asarray(r.standard_error, dtype=np.float64), x.shape).copy()
-        return OPSCurve(kind, x, y, ops, se, pi, r.reference, r.n_samples)
+        return OPSCurve(kind, x, y, ops, se, pi, r.reference, r.mc_samples)
 
     from .scoring import scoring_outperformance_score
 
@@ -183,14 +183,14 @@ def _ops_curve(
             pi,
             at=x[ok],
             depth=depth,
-            n_samples=n_samples,
+            mc_samples=mc_samples,
             random_state=random_state,
             reference=reference,
             cache=cache,
         )
         ops[ok] = r.score
         se[ok] = r.standard_error
-        ref, n = r.reference, r.n_samples
+        ref, n = r.reference, r.mc_samples
     else:  # pragma: no cover - defensive
         ref, n = "undefined", None
     return OPSCurve(kind, x, y, ops, se, pi, ref, n)
@@ -205,7 +205,7 @@ def ops_precision_recall_curve(
     pos_label: Any = None,
     reference: Any = "dbt",
     depth: int = 10,
-    n_samples: int | None = None,
+    mc_samples: int | None = None,
     random_state: Any = 0,
     cache: Any = True,
     strict: bool = False,
@@ -233,7 +233,7 @@ def ops_precision_recall_curve(
     reference : "dbt", "uniform", int or callable
         Reference distribution (see the module docstring); "uniform" uses the
         labeling-metric OPS of precision.
-    depth, n_samples, random_state, cache
+    depth, mc_samples, random_state, cache
         As ``beyondchance.outperformance.scoring.scoring_outperformance_score``.
     strict : bool
         Raise instead of returning nan (with a warning) when y_true holds one class.
@@ -247,7 +247,7 @@ def ops_precision_recall_curve(
     --------
     >>> y = [0, 0, 1, 0, 1, 1, 0, 1]
     >>> s = [0.1, 0.3, 0.35, 0.4, 0.6, 0.7, 0.8, 0.9]
-    >>> c = ops_precision_recall_curve(y, s, recall=[0.5, 1.0], n_samples=2048)
+    >>> c = ops_precision_recall_curve(y, s, recall=[0.5, 1.0], mc_samples=2048)
     >>> c.y                                   # precision at recall 0.5 and 1
     array([0.66666667, 0.66666667])
     >>> c.prevalence
@@ -256,7 +256,7 @@ def ops_precision_recall_curve(
     return _ops_curve(
         "oprc", y_true, y_score, recall,
         sample_weight=sample_weight, pos_label=pos_label, reference=reference, depth=depth,
-        n_samples=n_samples, random_state=random_state, cache=cache, strict=strict,
+        mc_samples=mc_samples, random_state=random_state, cache=cache, strict=strict,
     )
 
 
@@ -269,7 +269,7 @@ def ops_lift_curve(
     pos_label: Any = None,
     reference: Any = "dbt",
     depth: int = 10,
-    n_samples: int | None = None,
+    mc_samples: int | None = None,
     random_state: Any = 0,
     cache: Any = True,
     strict: bool = False,
@@ -286,7 +286,7 @@ def ops_lift_curve(
     y_true, y_score : array-like (n,)
     rate : array-like, optional
         Predicted-positive rates in (0, 1] (default ``DEFAULT_LEVELS``).
-    sample_weight, pos_label, reference, depth, n_samples, random_state, cache, strict
+    sample_weight, pos_label, reference, depth, mc_samples, random_state, cache, strict
         As :func:`ops_precision_recall_curve` ("uniform" uses the labeling-metric OPS of
         the lift).
 
@@ -299,12 +299,12 @@ def ops_lift_curve(
     --------
     >>> y = [0, 0, 1, 0, 1, 1, 0, 1]
     >>> s = [0.1, 0.3, 0.35, 0.4, 0.6, 0.7, 0.8, 0.9]
-    >>> c = ops_lift_curve(y, s, rate=[0.25, 0.5], n_samples=2048)
+    >>> c = ops_lift_curve(y, s, rate=[0.25, 0.5], mc_samples=2048)
     >>> c.y                                   # lift of the top 25% and 50%
     array([1. , 1.5])
     """
     return _ops_curve(
         "ops_lift", y_true, y_score, rate,
         sample_weight=sample_weight, pos_label=pos_label, reference=reference, depth=depth,
-        n_samples=n_samples, random_state=random_state, cache=cache, strict=strict,
+        mc_samples=mc_samples, random_state=random_state, cache=cache, strict=strict,
     )

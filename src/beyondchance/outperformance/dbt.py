@@ -325,7 +325,7 @@ def _check_sampled(alpha: Any, beta: Any, n: int) -> tuple[np.ndarray, np.ndarra
 
 
 def reference_chunks(
-    sampler: Any, n_samples: int, seed: int, *, chunk_size: int = CHUNK_SIZE
+    sampler: Any, mc_samples: int, seed: int, *, chunk_size: int = CHUNK_SIZE
 ) -> Iterator[tuple[slice, np.ndarray, np.ndarray]]:
     """Yield ``(rows, alpha, beta)`` chunks of the reference sample, in order.
 
@@ -333,10 +333,10 @@ def reference_chunks(
     :func:`chunk_generator` ``(seed, i)``.  Output of a user sampler is validated
     (shape, range, monotone order, end points).
     """
-    n_samples = _check_n_curves(n_samples, "n_samples")
+    mc_samples = _check_n_curves(mc_samples, "mc_samples")
     trusted = isinstance(sampler, DirectedBinaryTree)
-    for i, start in enumerate(range(0, n_samples, chunk_size)):
-        n = min(chunk_size, n_samples - start)
+    for i, start in enumerate(range(0, mc_samples, chunk_size)):
+        n = min(chunk_size, mc_samples - start)
         a, b = sampler(n, chunk_generator(seed, i))
         if not trusted:
             a, b = _check_sampled(a, b, n)
@@ -355,7 +355,7 @@ def n_threads() -> int:
 def for_each_chunk(
     func: Callable[[tuple[slice, np.ndarray, np.ndarray]], None],
     sampler: Any,
-    n_samples: int,
+    mc_samples: int,
     seed: int,
     *,
     chunk_size: int = CHUNK_SIZE,
@@ -367,13 +367,13 @@ def for_each_chunk(
     ``(seed, i)``, so the result does not depend on the number of threads.  ``func``
     must only write to the rows it is given.
     """
-    n_samples = _check_n_curves(n_samples, "n_samples")
-    starts = list(range(0, n_samples, chunk_size))
+    mc_samples = _check_n_curves(mc_samples, "mc_samples")
+    starts = list(range(0, mc_samples, chunk_size))
     trusted = isinstance(sampler, DirectedBinaryTree)
 
     def task(i: int) -> None:
         start = starts[i]
-        n = min(chunk_size, n_samples - start)
+        n = min(chunk_size, mc_samples - start)
         a, b = sampler(n, chunk_generator(seed, i))
         if not trusted:
             a, b = _check_sampled(a, b, n)

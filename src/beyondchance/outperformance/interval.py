@@ -163,7 +163,7 @@ def outperformance_score_ci(
       ``score_bins`` bins of equal row count for the resamples, and μ*_b is shifted
       by the binning error μ̂ − μ̂_bin (``beyondchance.measures.binary_scores``); beyond
       10⁶ rows the cell counts are Poisson draws.  The OPS of every μ*_b is read from
-      one Directed-Binary-Tree reference (its options — ``n_samples``, ``depth``,
+      one Directed-Binary-Tree reference (its options — ``mc_samples``, ``depth``,
       ``reference``, ``auc_method``, ``at`` — pass through ``**options``; its seed is
       the reference default, not ``random_state``).
 
@@ -190,7 +190,7 @@ def outperformance_score_ci(
         Scoring metrics: the most cells per class in a resample (see above).
     **options
         Metric options, e.g. ``beta`` for ``"fbeta"``; ``at`` and ``auc_method`` for
-        scoring metrics, and the reference's ``n_samples``, ``depth``, ``reference``.
+        scoring metrics, and the reference's ``mc_samples``, ``depth``, ``reference``.
 
     Returns
     -------

@@ -49,7 +49,7 @@ Three ways to compute it:
     intervals), and the length is integrated over β with :func:`scipy.integrate.quad`,
     split at the β where the boundary meets α = 0 or α = 1.
 ``"monte-carlo"``
-    The share of ``n_samples`` uniform (α, β) draws that μ beats, with its standard
+    The share of ``mc_samples`` uniform (α, β) draws that μ beats, with its standard
     error √(OPS(1 − OPS)/n).  The same draws serve every pair (common random numbers);
     the metric is evaluated once per distinct prevalence and all values at that
     prevalence are counted by one sorted search.
@@ -88,13 +88,13 @@ __all__ = [
     "LabelingMethod",
     "labeling_outperformance_score",
     "f1_outperformance_closed_form",
-    "DEFAULT_N_SAMPLES",
+    "DEFAULT_MC_SAMPLES",
 ]
 
 LabelingMethod = Literal["auto", "exact", "closed-form", "monte-carlo"]
 
 #: Monte Carlo sample size when none is given.
-DEFAULT_N_SAMPLES = 100_000
+DEFAULT_MC_SAMPLES = 100_000
 
 _METHODS = ("auto", "exact", "closed-form", "monte-carlo")
 _CLOSED_FORMS = ("f1",)
@@ -468,21 +468,21 @@ def _monte_carlo(
     score: Callable[[Any, np.ndarray, np.ndarray], np.ndarray],
     thresholds: np.ndarray,
     p: np.ndarray,
-    n_samples: int,
+    mc_samples: int,
     random_state: Any,
 ) -> tuple[np.ndarray, np.ndarray]:
     rng = np.random.default_rng(random_state)
-    a = rng.random(n_samples)
-    b = rng.random(n_samples)
+    a = rng.random(mc_samples)
+    b = rng.random(mc_samples)
     out = np.empty_like(thresholds)
     uniq, inv = np.unique(p, return_inverse=True)
     for k, pk in enumerate(uniq):
         with np.errstate(all="ignore"):
-            vals = np.asarray(score(np.full(n_samples, pk), a, b), dtype=np.float64)
+            vals = np.asarray(score(np.full(mc_samples, pk), a, b), dtype=np.float64)
         vals = np.sort(vals)  # nan sorted last: never counted as beaten
         sel = inv == k
-        out[sel] = np.searchsorted(vals, thresholds[sel], side="left") / n_samples
-    se = np.sqrt(out * (1 - out) / n_samples)
+        out[sel] = np.searchsorted(vals, thresholds[sel], side="left") / mc_samples
+    se = np.sqrt(out * (1 - out) / mc_samples)
     return out, se
 
 
@@ -531,10 +531,10 @@ def _check_method(method: Any) -> str:
     return method
 
 
-def _check_n_samples(n_samples: Any) -> int:
-    if isinstance(n_samples, bool) or not isinstance(n_samples, (int, np.integer)) or n_samples < 1:
-        raise InvalidInputError(f"n_samples must be a positive integer, got {n_samples!r}")
-    return int(n_samples)
+def _check_mc_samples(mc_samples: Any) -> int:
+    if isinstance(mc_samples, bool) or not isinstance(mc_samples, (int, np.integer)) or mc_samples < 1:
+        raise InvalidInputError(f"mc_samples must be a positive integer, got {mc_samples!r}")
+    return int(mc_samples)
 
 
 def _check_values(value: Any, prevalence: Any) -> tuple[np.ndarray, np.ndarray, tuple[int, ...]]:
@@ -584,7 +584,7 @@ def labeling_outperformance_score(
     prevalence: Any,
     *,
     method: LabelingMethod = "auto",
-    n_samples: int | None = None,
+    mc_samples: int | None = None,
     random_state: Any = None,
     greater_is_better: bool | None = None,
     **options: Any,
@@ -609,7 +609,7 @@ def labeling_outperformance_score(
         π in (0, 1); broadcast against ``value``.
     method : {"auto", "exact", "closed-form", "monte-carlo"}
         ``"auto"`` is ``"closed-form"`` for F1 (eq. 7) and ``"exact"`` otherwise.
-    n_samples : int, optional
+    mc_samples : int, optional
         Monte Carlo draws (default 100 000).
     random_state : None, int or numpy Generator
         Seed of the Monte Carlo draws.
@@ -679,8 +679,8 @@ def labeling_outperformance_score(
     sign = 1.0 if gib else -1.0
     if method == "auto":
         method = "closed-form" if name in _CLOSED_FORMS and m is not None else "exact"
-    if n_samples is not None:
-        n_samples = _check_n_samples(n_samples)
+    if mc_samples is not None:
+        mc_samples = _check_mc_samples(mc_samples)
     reference = _reference(gib)
 
     if method == "closed-form":
@@ -696,12 +696,12 @@ def labeling_outperformance_score(
         )
 
     if method == "monte-carlo":
-        n = DEFAULT_N_SAMPLES if n_samples is None else n_samples
+        n = DEFAULT_MC_SAMPLES if mc_samples is None else mc_samples
         score, se = _monte_carlo(lambda pp, a, b: sign * metric_fn(pp, a, b), sign * mu, p, n, random_state)
         return OPSResult(
             score=_shape_out(score, shape), metric=name, value=value, prevalence=prevalence,
             method="monte-carlo", standard_error=_shape_out(se, shape), reference=reference,
-            n_samples=n, options=dict(options),
+            mc_samples=n, options=dict(options),
         )
 
     # exact

@@ -30,7 +30,7 @@ class OPSResult(SummaryDisplay):
         over Directed-Binary-Tree curves)
     standard_error : Monte Carlo standard error (0 for exact methods)
     reference : description of the reference distribution
-    n_samples : Monte Carlo sample count (None for exact methods)
+    mc_samples : Monte Carlo sample count (None for exact methods)
     options : metric options used (``beta``, ``at``, depth, ...)
     """
 
@@ -41,7 +41,7 @@ class OPSResult(SummaryDisplay):
     method: str
     standard_error: Any = 0.0
     reference: str = "uniform (alpha, beta) on [0, 1]^2"
-    n_samples: int | None = None
+    mc_samples: int | None = None
     options: dict[str, Any] = field(default_factory=dict)
 
     def __float__(self) -> float:
@@ -57,8 +57,8 @@ class OPSResult(SummaryDisplay):
     def _summary_rows(self) -> list[tuple[str, Any]]:
         rows = [("OPS", self.score), ("value", self.value), ("prevalence", self.prevalence),
                 ("method", self.method), ("reference", self.reference)]
-        if self.n_samples is not None:
-            rows += [("reference curves", self.n_samples), ("standard error", self.standard_error)]
+        if self.mc_samples is not None:
+            rows += [("reference curves", self.mc_samples), ("standard error", self.standard_error)]
         return rows
 
     def to_dict(self) -> dict[str, Any]:
@@ -71,6 +71,6 @@ class OPSResult(SummaryDisplay):
             "method": self.method,
             "standard_error": _jsonable(self.standard_error),
             "reference": self.reference,
-            "n_samples": self.n_samples,
+            "mc_samples": self.mc_samples,
             "options": {k: _jsonable(v) for k, v in self.options.items()},
         }

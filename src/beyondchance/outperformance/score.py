@@ -56,7 +56,7 @@ def outperformance_score(
     prevalence: Any,
     *,
     method: Literal["auto", "exact", "closed-form", "monte-carlo"] | str = "auto",
-    n_samples: int | None = None,
+    mc_samples: int | None = None,
     random_state: Any = None,
     **options: Any,
 ) -> OPSResult:
@@ -90,8 +90,10 @@ def outperformance_score(
         Labeling metrics: ``"auto"`` (closed form for F1, else exact), ``"exact"``
         (area to ≤ 1e-9), ``"closed-form"`` (F1, eq. 7), ``"monte-carlo"``.  Scoring
         metrics: passed on to the scoring module when not ``"auto"``.
-    n_samples : int, optional
-        Monte Carlo sample size.
+    mc_samples : int, optional
+        Size of the Monte Carlo reference: random classifiers' (α, β) draws for a labeling
+        metric with ``method="monte-carlo"``, Directed-Binary-Tree curves for a scoring
+        metric (default: the shipped reference of 114,688 curves).
     random_state : None, int or numpy Generator
         Seed of the Monte Carlo draws.
     **options
@@ -115,7 +117,7 @@ def outperformance_score(
     """
     if isinstance(metric, LabelingMetric) or callable(metric) and not isinstance(metric, str):
         return labeling_outperformance_score(
-            metric, value, prevalence, method=method, n_samples=n_samples, random_state=random_state, **options
+            metric, value, prevalence, method=method, mc_samples=mc_samples, random_state=random_state, **options
         )
     if not isinstance(metric, str):
         raise InvalidInputError(
@@ -124,7 +126,7 @@ def outperformance_score(
     key = _normalise(metric)
     if _is_labeling_name(key):
         return labeling_outperformance_score(
-            metric, value, prevalence, method=method, n_samples=n_samples, random_state=random_state, **options
+            metric, value, prevalence, method=method, mc_samples=mc_samples, random_state=random_state, **options
         )
 
     module, why = _scoring_module()
@@ -132,8 +134,8 @@ def outperformance_score(
         kwargs = dict(options)
         if method != "auto":
             kwargs["method"] = method
-        if n_samples is not None:
-            kwargs["n_samples"] = n_samples
+        if mc_samples is not None:
+            kwargs["mc_samples"] = mc_samples
         if random_state is not None:
             kwargs["random_state"] = random_state
         return module.scoring_outperformance_score(key, value, prevalence, **kwargs)

@@ -82,12 +82,12 @@ well under a millisecond from memory, a few milliseconds from disk.
 Examples
 --------
 >>> from beyondchance.outperformance.scoring import scoring_outperformance_score
->>> r = scoring_outperformance_score("roc_auc", 0.5, 0.1, n_samples=4096)
+>>> r = scoring_outperformance_score("roc_auc", 0.5, 0.1, mc_samples=4096)
 >>> round(float(r.score), 2)       # AUC 0.5 beats about half of the random monotone curves
 0.5
->>> r.method, r.n_samples
+>>> r.method, r.mc_samples
 ('dbt', 4096)
->>> r = scoring_outperformance_score("precision_at_recall", 0.5, 0.1, at=0.8, n_samples=4096)
+>>> r = scoring_outperformance_score("precision_at_recall", 0.5, 0.1, at=0.8, mc_samples=4096)
 >>> bool(r.score > 0.95)           # paper §3.3: at π = 0.1, precision 0.5 at recall 0.8 beats ~97%
 True
 """
@@ -99,7 +99,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import as_float, check_dbt_samples, check_prevalence
+from .._validation import as_float, check_mc_samples, check_prevalence
 from .._warnings import InvalidInputError
 from ..measures.curves import auc_from_rates, value_at_from_rates
 from ..measures.curve_rates import _resolve_method as _curves_resolve_method
@@ -120,7 +120,7 @@ from .dbt import (
 
 __all__ = [
     "SCORING_METRICS",
-    "DEFAULT_N_SAMPLES",
+    "DEFAULT_MC_SAMPLES",
     "GRID_STEP",
     "GRID_LIMIT",
     "scoring_outperformance_score",
@@ -150,7 +150,7 @@ SCORING_METRICS: tuple[str, ...] = (
 )
 
 #: Default number of reference curves G: SE ≤ 0.5/√G = 0.00148 ≤ 0.0015 for every OPS.
-DEFAULT_N_SAMPLES = 28 * CHUNK_SIZE  # 114,688
+DEFAULT_MC_SAMPLES = 28 * CHUNK_SIZE  # 114,688
 #: Spacing of the prevalence grid in logit(π).
 GRID_STEP = 0.1
 #: The grid covers |logit π| ≤ GRID_LIMIT; outside, π is computed exactly.
@@ -161,7 +161,7 @@ _AT_BATCH = 8
 _KNOWN_OPTIONS = (
     "at",
     "depth",
-    "n_samples",
+    "mc_samples",
     "random_state",
     "reference",
     "cache",
@@ -388,7 +388,7 @@ def _grid_pi(i: int) -> float:
 @dataclass(frozen=True)
 class _Context:
     sampler: Any
-    n_samples: int
+    mc_samples: int
     seed: int
     cache: Any  # True | False | "memory"
 
@@ -400,7 +400,7 @@ class _Context:
         """What identifies the reference sample; None when it must not be reused."""
         if self.cache is False or self.sampler_key is None:
             return None
-        return {"v": CACHE_VERSION, "reference": self.sampler_key, "n_samples": self.n_samples,
+        return {"v": CACHE_VERSION, "reference": self.sampler_key, "n_samples": self.mc_samples,
                 "seed": self.seed, "chunk": CHUNK_SIZE}
 
     def key(self, q: _Quantity, pikey: Any) -> dict[str, Any] | None:
@@ -436,7 +436,7 @@ def _ensure(ctx: _Context, entries: list[tuple[_Quantity, Any]]) -> dict[tuple[_
     if not missing:
         return out
 
-    buffers = {entry: np.empty(ctx.n_samples) for entry in missing}
+    buffers = {entry: np.empty(ctx.mc_samples) for entry in missing}
     # point metrics: batch the `at` values that share a kind and a prevalence
     point_groups: dict[tuple[str, Any], list[tuple[_Quantity, Any]]] = {}
     auc_entries: list[tuple[_Quantity, Any]] = []
@@ -464,7 +464,7 @@ def _ensure(ctx: _Context, entries: list[tuple[_Quantity, Any]]) -> dict[tuple[_
     # chunks are independent (own random stream, disjoint rows of the buffers): numpy
     # releases the GIL in its loops, so threads use the cores; results do not depend on
     # the number of threads
-    for_each_chunk(work, ctx.sampler, ctx.n_samples, ctx.seed)
+    for_each_chunk(work, ctx.sampler, ctx.mc_samples, ctx.seed)
 
     for entry, values in buffers.items():
         values.sort()  # nan (undefined values, user samplers only) sort last: never "below"
@@ -508,10 +508,10 @@ def _check_seed(random_state: Any) -> int:
     )
 
 
-def _check_n_samples(n_samples: Any) -> int:
-    if n_samples is None:
-        return DEFAULT_N_SAMPLES
-    return check_dbt_samples(n_samples, "n_samples")
+def _check_mc_samples(mc_samples: Any) -> int:
+    if mc_samples is None:
+        return DEFAULT_MC_SAMPLES
+    return check_mc_samples(mc_samples, "mc_samples")
 
 
 def _check_cache(cache: Any) -> Any:
@@ -616,7 +616,7 @@ def scoring_outperformance_score(
     *,
     at: Any = None,
     depth: int = DEFAULT_DEPTH,
-    n_samples: int | None = None,
+    mc_samples: int | None = None,
     random_state: Any = 0,
     reference: Any = None,
     cache: Any = True,
@@ -654,8 +654,8 @@ def scoring_outperformance_score(
         (0, 1]; broadcast against ``value``.
     depth : int
         DBT depth (levels) when ``reference`` is None.  Default 10 (1023 points).
-    n_samples : int, optional
-        Number of reference curves G (default :data:`DEFAULT_N_SAMPLES` = 114,688, so
+    mc_samples : int, optional
+        Number of reference curves G (default :data:`DEFAULT_MC_SAMPLES` = 114,688, so
         that the standard error is ≤ 0.0015).  The first G curves of a seed do not
         depend on how many are drawn.
     random_state : None, int or numpy Generator
@@ -695,7 +695,7 @@ def scoring_outperformance_score(
 
     Examples
     --------
-    >>> r = scoring_outperformance_score("pr_auc", [0.354, 0.42], [0.091, 0.19], n_samples=8192)
+    >>> r = scoring_outperformance_score("pr_auc", [0.354, 0.42], [0.091, 0.19], mc_samples=8192)
     >>> r.score.round(2)      # OPS paper Table 6 prints 0.869 and 0.797
     array([0.87, 0.8 ])
     >>> bool((r.standard_error < 0.005).all())
@@ -707,7 +707,7 @@ def scoring_outperformance_score(
     at_arr = _check_at(spec, at)
     sampler = resolve_reference(reference, depth)
     seed = _check_seed(random_state)
-    G = _check_n_samples(n_samples)
+    G = _check_mc_samples(mc_samples)
     cache = _check_cache(cache)
     if cache is True and isinstance(random_state, np.random.Generator):
         cache = "memory"  # a fresh seed per call: do not fill the disk with one-off files
@@ -801,7 +801,7 @@ def scoring_outperformance_score(
         method="monte-carlo" if user else "dbt",
         standard_error=float(se[0]) if scalar else se.reshape(bshape),
         reference=f"{reference_name(sampler)}; {G} curves, seed {seed}",
-        n_samples=G,
+        mc_samples=G,
         options=opts,
     )
 
@@ -832,7 +832,7 @@ def reference_distribution(
     *,
     at: float | None = None,
     depth: int = DEFAULT_DEPTH,
-    n_samples: int | None = None,
+    mc_samples: int | None = None,
     random_state: Any = 0,
     reference: Any = None,
     cache: Any = True,
@@ -843,7 +843,7 @@ def reference_distribution(
     The G values of the metric over the reference curves, in the metric's own units
     (for plotting its distribution, OPS paper Fig. 3, or checking OPS by hand).
 
-    >>> v = reference_distribution("roc_auc", 0.2, n_samples=4096)
+    >>> v = reference_distribution("roc_auc", 0.2, mc_samples=4096)
     >>> v.shape, bool((v[1:] >= v[:-1]).all()), bool(0.45 < float(np.median(v)) < 0.55)
     ((4096,), True, True)
     """
@@ -852,7 +852,7 @@ def reference_distribution(
     if at_arr is not None and at_arr.ndim:
         raise InvalidInputError("at must be a scalar here")
     pi = float(check_prevalence(prevalence))
-    ctx = _Context(resolve_reference(reference, depth), _check_n_samples(n_samples), _check_seed(random_state), _check_cache(cache))
+    ctx = _Context(resolve_reference(reference, depth), _check_mc_samples(mc_samples), _check_seed(random_state), _check_cache(cache))
     q = spec.quantity(None if at_arr is None else float(at_arr))
     entry = (q, None if q.pi_free else ("exact", pi))
     stored = _ensure(ctx, [entry])[entry]
@@ -865,7 +865,7 @@ def warm_reference_cache(
     *,
     at: Any = None,
     depth: int = DEFAULT_DEPTH,
-    n_samples: int | None = None,
+    mc_samples: int | None = None,
     random_state: Any = 0,
     reference: Any = None,
     auc_method: str = "default",
@@ -876,13 +876,13 @@ def warm_reference_cache(
     G); otherwise the grid brackets of the given prevalences.  All in one pass over the
     reference curves.  Returns the number of reference arrays now cached.
 
-    >>> warm_reference_cache("roc_auc", n_samples=1024)
+    >>> warm_reference_cache("roc_auc", mc_samples=1024)
     1
     """
     spec = _resolve_spec(metric, auc_method)
     at_arr = _check_at(spec, at)
     ats = [None] if at_arr is None else [float(x) for x in np.unique(at_arr)]
-    ctx = _Context(resolve_reference(reference, depth), _check_n_samples(n_samples), _check_seed(random_state), True)
+    ctx = _Context(resolve_reference(reference, depth), _check_mc_samples(mc_samples), _check_seed(random_state), True)
     if prevalences is None:
         n = int(round(GRID_LIMIT / GRID_STEP))
         pikeys: list[Any] = [("grid", i) for i in range(-n, n + 1)]

@@ -1,7 +1,7 @@
 r"""The default DBT reference, precomputed and shipped with the package.
 
 The OPS of a scoring metric at the default reference — Directed Binary Tree of depth
-10, :data:`~beyondchance.outperformance.scoring.DEFAULT_N_SAMPLES` = 114,688 curves,
+10, :data:`~beyondchance.outperformance.scoring.DEFAULT_MC_SAMPLES` = 114,688 curves,
 seed 0 — reads sorted reference values per (quantity, prevalence grid point) (see
 :mod:`.scoring`).  Those arrays are 0.9 MB each, so the package ships a *thinned* copy:
 ``_reference/dbt10.npy`` (one float64 array, one row per stored reference, memory-mapped
@@ -46,7 +46,7 @@ before.
 
 >>> from beyondchance.outperformance.scoring import scoring_outperformance_score
 >>> r = scoring_outperformance_score("roc_auc", 0.5, 0.1)   # read from the shipped table
->>> round(float(r.score), 2), r.n_samples
+>>> round(float(r.score), 2), r.mc_samples
 (0.5, 114688)
 """
 

@@ -9,7 +9,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from .._validation import check_dbt_samples, check_n_resamples, check_resample_cap, check_unit_interval
+from .._validation import check_mc_samples, check_n_resamples, check_resample_cap, check_unit_interval
 from .._warnings import BeyondChanceWarning, InvalidInputError, UndefinedMeasureWarning, caller_stacklevel
 from ..measures.confusion import ConfusionMatrix
 from ..measures.registry import METRICS, get_metric
@@ -24,7 +24,7 @@ from .report import Report
 
 def _run(
     compute: Callable[[Any], tuple[dict[str, Any], str, str, str]], *, metrics: Any, confidence_level: float,
-    n_resamples: int, ci: bool, random_state: int, strict: bool, name: str | None, dbt_samples: int | None,
+    n_resamples: int, ci: bool, random_state: int, strict: bool, name: str | None, mc_samples: int | None,
     progress: Callable[[str], None] | None,
 ) -> Report:
     """Check the common options, compute the rows, add OPS and verdicts, build the Report."""
@@ -32,11 +32,11 @@ def _run(
     collector = _Collector()
     level = float(check_unit_interval(confidence_level, "confidence_level", open_=True))
     n_resamples = check_n_resamples(n_resamples, level) if ci else check_resample_cap(n_resamples, "n_resamples")
-    if dbt_samples is not None:
-        dbt_samples = check_dbt_samples(dbt_samples)
+    if mc_samples is not None:
+        mc_samples = check_mc_samples(mc_samples)
     ctx = _Context(
         level=level, n_resamples=int(n_resamples), ci=bool(ci), seed=random_state,
-        collector=collector, step=step, strict=strict, dbt_samples=dbt_samples,
+        collector=collector, step=step, strict=strict, mc_samples=mc_samples,
         extra_metrics=_registry_metrics(metrics),
     )
     with warnings.catch_warnings(record=True) as caught:
@@ -73,7 +73,7 @@ def _run(
         per_class=report.get("per_class"),
         counts=report.get("counts"),
         confidence_level=level,
-        dbt_samples=dbt_samples,
+        mc_samples=mc_samples,
     )
     for note in collector.notes:
         warnings.warn(note, UndefinedMeasureWarning, stacklevel=caller_stacklevel())
@@ -162,7 +162,7 @@ def _finish_rows(report: dict[str, Any], chosen: list[str], ctx: _Context) -> di
                 vals = [value]
                 if ci_obj is not None:  # the prevalence varies between resamples: ends may lie beyond
                     vals += list(np.clip([ci_obj.low, ci_obj.high], *_attainable(name, pi)))
-                scores, ops_method, problem = _ops_of(name, np.array(vals), pi, dbt_samples=ctx.dbt_samples)
+                scores, ops_method, problem = _ops_of(name, np.array(vals), pi, mc_samples=ctx.mc_samples)
                 if scores is not None:
                     ops = float(scores[0])
                     if ci_obj is not None:
@@ -218,7 +218,7 @@ def _per_class_ops(name: str, values: np.ndarray, prevalences: np.ndarray, ctx: 
     """Average of the one-vs-rest OPS of a scoring metric, each class at its prevalence: macro,
     or weighted by ``weights`` (the classes' supports)."""
     scores, method, problem = _ops_of(name, np.asarray(values, dtype=np.float64),
-                                      np.asarray(prevalences, dtype=np.float64), dbt_samples=ctx.dbt_samples)
+                                      np.asarray(prevalences, dtype=np.float64), mc_samples=ctx.mc_samples)
     if scores is None:
         ctx.collector.add(f"OPS of {name} not computed: {(problem or '').split(';')[0]}")
         return None, None

@@ -182,7 +182,7 @@ class DemoResult:
 def run_demo(
     *, folds: int = 10, random_state: int = 0, out: str | Path | None = "beyondchance-demo.html",
     progress: Callable[[str], None] | None = None, console: Any = None,
-    dbt_samples: int | None = None,
+    mc_samples: int | None = None,
 ) -> DemoResult:
     """Run the demo: print the three parts and write the HTML report to ``out``."""
     from rich.console import Console
@@ -202,7 +202,7 @@ def run_demo(
     step("scoring the credit-default hold-out set")
     holdout = scored_holdout(random_state=random_state)
     rep = evaluate(holdout["default"].to_numpy(), holdout["score"].to_numpy(), random_state=random_state,
-                   name="ISLR Default, held-out half", progress=step, dbt_samples=dbt_samples)
+                   name="ISLR Default, held-out half", progress=step, mc_samples=mc_samples)
     console.rule("[bold]A credit-default model on its held-out half (ISLR Default)")
     _print_report(console, rep)
     console.print()
@@ -210,7 +210,7 @@ def run_demo(
     step("drawing six months of test sets")
     frame = credit_default_example(random_state=random_state)
     sets = {m: (g["default"].to_numpy(), g["score"].to_numpy()) for m, g in frame.groupby("month", sort=True)}
-    comp = compare(sets, random_state=random_state, progress=step, dbt_samples=dbt_samples)
+    comp = compare(sets, random_state=random_state, progress=step, mc_samples=mc_samples)
     console.rule("[bold]The same model over six months: prevalence 3% → 30%, one month degraded")
     console.print("[bold]Verdict[/bold]")
     for line in comp.verdict:

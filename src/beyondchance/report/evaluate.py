@@ -113,7 +113,7 @@ def evaluate(
     normalize: bool = False,
     strict: bool = False,
     name: str | None = None,
-    dbt_samples: int | None = None,
+    mc_samples: int | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> Report:
     r"""Evaluate predictions against the trivial predictor: the whole report in one call.
@@ -191,9 +191,10 @@ def evaluate(
         class (the trivial predictor is then perfect and nothing can beat it).
     name : str, optional
         Name of the test set (shown in renderings).
-    dbt_samples : int, optional
-        Number of Directed-Binary-Tree reference curves for the OPS of the AUCs and of
-        the OPRC / OPS(lift) curves.  Default None: the scoring module's default
+    mc_samples : int, optional
+        Size of the Monte Carlo reference of the OPS (one name across the package): here
+        the number of Directed-Binary-Tree random curves for the OPS of the AUCs and of
+        the OPRC / OPS(lift) curves (the labeling metrics' OPS is exact).  Default None: the scoring module's default
         reference of 114,688 curves (standard error ≤ 0.0015), which ships precomputed
         for the AUCs, the OPRC and the OPS(lift) curve at their default levels
         (``beyondchance.outperformance.shipped``).  Other references are drawn on
@@ -238,9 +239,9 @@ def evaluate(
     >>> import pandas as pd
     >>> from beyondchance.measures.curves import threshold_counts
     >>> df = pd.DataFrame({"y": [0, 1, 1, 0, 1, 0, 0, 1], "s": [.1, .8, .4, .3, .9, .6, .2, .7]})
-    >>> a = evaluate("y", "s", data=df, n_resamples=200, dbt_samples=1024)
-    >>> b = evaluate(df["y"].to_numpy(), df["s"].to_numpy(), n_resamples=200, dbt_samples=1024)
-    >>> c = evaluate(data=threshold_counts(df["y"], df["s"]), n_resamples=200, dbt_samples=1024)
+    >>> a = evaluate("y", "s", data=df, n_resamples=200, mc_samples=1024)
+    >>> b = evaluate(df["y"].to_numpy(), df["s"].to_numpy(), n_resamples=200, mc_samples=1024)
+    >>> c = evaluate(data=threshold_counts(df["y"], df["s"]), n_resamples=200, mc_samples=1024)
     >>> a.engine, a["roc_auc"].value == b["roc_auc"].value == c["roc_auc"].value, a["f1"].ci == b["f1"].ci == c["f1"].ci
     ('duckdb', True, True)
     """
@@ -252,7 +253,7 @@ def evaluate(
                                  quantile=quantile),
                 task=task, pos_label=pos_label, labels=labels, threshold=threshold, metrics=metrics,
                 confidence_level=confidence_level, n_resamples=n_resamples, ci=ci, random_state=random_state,
-                strict=strict, name=name, dbt_samples=dbt_samples, progress=progress)
+                strict=strict, name=name, mc_samples=mc_samples, progress=progress)
         if normalize:
             raise InvalidInputError("normalize applies to arrays of class probabilities, not to data=")
         return evaluate_source(
@@ -260,7 +261,7 @@ def evaluate(
             sample_weight=sample_weight, engine=engine, score_bins=score_bins, session=session, delimiter=delimiter,
             task=task, pos_label=pos_label, threshold=threshold, labels=labels, quantile=quantile, metrics=metrics,
             confidence_level=confidence_level, n_resamples=n_resamples, ci=ci, random_state=random_state,
-            strict=strict, name=name, dbt_samples=dbt_samples, progress=progress)
+            strict=strict, name=name, mc_samples=mc_samples, progress=progress)
     for option, value in (("engine", engine), ("score_bins", score_bins), ("session", session),
                           ("delimiter", delimiter)):
         if value is not None:
@@ -288,7 +289,7 @@ def evaluate(
     return report_from_statistics(
         statistics, pos_label=pos_label, threshold=threshold, metrics=metrics, confidence_level=confidence_level,
         n_resamples=n_resamples, ci=ci, random_state=random_state, strict=strict, name=name,
-        dbt_samples=dbt_samples, progress=progress)
+        mc_samples=mc_samples, progress=progress)
 
 
 def _evaluate_counts(counts: ThresholdCounts, *, given: dict[str, Any], task: Any, pos_label: Any, labels: Any,

@@ -33,7 +33,7 @@ class _Context:
     collector: _Collector
     step: Callable[[str], None]
     strict: bool
-    dbt_samples: int | None = None
+    mc_samples: int | None = None
     #: registry labeling metrics asked for (``metrics=``) beyond the task's defaults
     extra_metrics: tuple[str, ...] = ()
 

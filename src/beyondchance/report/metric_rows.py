@@ -159,21 +159,21 @@ class MetricResult:
         }
 
 
-def _ops_of(name: str, values: np.ndarray, prevalence: float, *, dbt_samples: int | None = None,
+def _ops_of(name: str, values: np.ndarray, prevalence: float, *, mc_samples: int | None = None,
             **options: Any) -> tuple[np.ndarray | None, str | None, str | None]:
     """OPS of several values of one metric at one prevalence: (scores, method, problem)."""
-    if name not in METRICS and dbt_samples is not None:
-        options["n_samples"] = dbt_samples
+    if name not in METRICS and mc_samples is not None:
+        options["mc_samples"] = mc_samples
     try:
         res = outperformance_score(name, np.asarray(values, dtype=np.float64), prevalence, **options)
     except InvalidInputError as exc:
         return None, None, " ".join(str(exc).split())
     scores = np.atleast_1d(np.asarray(res.score, dtype=np.float64))
     method = res.method
-    if res.method == "dbt" and res.n_samples:
-        method = f"dbt (Monte Carlo over {res.n_samples} random curves)"
-    elif res.n_samples:
-        method += f" ({res.n_samples} samples)"
+    if res.method == "dbt" and res.mc_samples:
+        method = f"dbt (Monte Carlo over {res.mc_samples} random curves)"
+    elif res.mc_samples:
+        method += f" ({res.mc_samples} samples)"
     return scores, method, None
 
 

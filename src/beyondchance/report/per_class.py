@@ -149,7 +149,7 @@ _AUC_TITLES = {"roc_auc": "ROC AUC", "pr_auc": "Avg. precision"}
 
 
 def with_scoring_columns(table: PerClassTable, values: dict[str, np.ndarray], *,
-                         dbt_samples: int | None = None) -> PerClassTable:
+                         mc_samples: int | None = None) -> PerClassTable:
     """The table with one-vs-rest AUC columns of class probabilities (``"roc_auc"``,
     ``"pr_auc"``: one value per class, in the table's class order): baseline a constant
     score (ROC AUC 0.5, average precision π_c), the OPS against random score curves at the
@@ -164,7 +164,7 @@ def with_scoring_columns(table: PerClassTable, values: dict[str, np.ndarray], *,
         ops = np.full(value.shape, np.nan)
         ok = np.isfinite(value) & (prevalence > 0) & (prevalence < 1)
         if ok.any():
-            scores, _, _ = _ops_of(name, value[ok], prevalence[ok], dbt_samples=dbt_samples)
+            scores, _, _ = _ops_of(name, value[ok], prevalence[ok], mc_samples=mc_samples)
             if scores is not None:
                 ops[ok] = scores
         columns[name] = ClassMetricColumn(

@@ -69,7 +69,7 @@ class Report(Exportable):
     confusion: ConfusionMatrix | None = field(default=None, repr=False)
     counts: ThresholdCounts | None = field(default=None, repr=False)
     confidence_level: float = 0.95
-    dbt_samples: int | None = None
+    mc_samples: int | None = None
     engine: str | None = None
     score_statistic: dict | None = None
     per_class: Any = field(default=None, repr=False)
@@ -211,16 +211,16 @@ class Report(Exportable):
         """OPS(precision) against recall (OPS paper, Fig. 4b): keys ``x`` (recall), ``y``
         (precision), ``ops``, ``method``; 20 recall levels by default."""
         tc = self._curve_counts("the OPRC")
-        return _ops_curve("precision_at_recall", "pr", tc, levels, self.dbt_samples)
+        return _ops_curve("precision_at_recall", "pr", tc, levels, self.mc_samples)
 
     def ops_lift(self, *, levels: Any = None) -> dict[str, Any]:
         """OPS(lift) against the predicted-positive rate (OPS paper, Fig. 6b): keys ``x``
         (rate), ``y`` (lift), ``ops``, ``method``."""
         tc = self._curve_counts("the OPS(lift) curve")
-        return _ops_curve("lift_at_rate", "lift", tc, levels, self.dbt_samples)
+        return _ops_curve("lift_at_rate", "lift", tc, levels, self.mc_samples)
 
 
-def _ops_curve(metric: str, curve: str, tc: ThresholdCounts, levels: Any, dbt_samples: int | None) -> dict[str, Any]:
+def _ops_curve(metric: str, curve: str, tc: ThresholdCounts, levels: Any, mc_samples: int | None) -> dict[str, Any]:
     """The OPRC (``precision_at_recall``) or OPS(lift) curve (``lift_at_rate``) from the counts.
 
     DBT reference (OPS paper, eq. 10) via :mod:`beyondchance.outperformance.scoring`, as
@@ -238,8 +238,8 @@ def _ops_curve(metric: str, curve: str, tc: ThresholdCounts, levels: Any, dbt_sa
     ops = np.full(x.shape, np.nan)
     ok = np.isfinite(y)
     if scoring_outperformance_score is not None:
-        r = scoring_outperformance_score(metric, np.clip(y[ok], 0.0, None), pi, at=x[ok], n_samples=dbt_samples)
-        method = f"dbt (Monte Carlo over {r.n_samples} random curves)"
+        r = scoring_outperformance_score(metric, np.clip(y[ok], 0.0, None), pi, at=x[ok], mc_samples=mc_samples)
+        method = f"dbt (Monte Carlo over {r.mc_samples} random curves)"
     else:  # pragma: no cover
         r = outperformance_score("precision" if curve == "pr" else "lift", y[ok], pi)
         method = "uniform (alpha, beta) reference (labeling OPS)"

@@ -82,7 +82,7 @@ def report_from_statistics(
     statistics: TaskStatistics | Callable[[_Context], TaskStatistics], *, engine: str | None = None,
     pos_label: Any = None, threshold: Any = None, metrics: Any = None, confidence_level: float = 0.95,
     n_resamples: int = 2000, ci: bool = True, random_state: int = 0, strict: bool = False, name: str | None = None,
-    dbt_samples: int | None = None, progress: Callable[[str], None] | None = None,
+    mc_samples: int | None = None, progress: Callable[[str], None] | None = None,
 ) -> Report:
     """The :class:`~beyondchance.report.report.Report` of a task's statistics (or of a function
     computing them once the common options are checked: the memory engine's)."""
@@ -159,7 +159,7 @@ def report_from_statistics(
 
     report = _run(compute, metrics=metrics, confidence_level=confidence_level, n_resamples=n_resamples,
                   ci=ci, random_state=random_state, strict=strict, name=name,
-                  dbt_samples=dbt_samples, progress=progress)
+                  mc_samples=mc_samples, progress=progress)
     if engine is None and score_statistic is None:
         return report
     return dataclasses.replace(report, engine=engine, score_statistic=score_statistic)

@@ -128,7 +128,7 @@ def _per_class_aucs(out: dict[str, Any], scores: ClassScoreCounts, ctx: _Context
     index = {_label(c): i for i, c in enumerate(scores.classes.tolist())}
     where = [index.get(c) for c in table.classes]
     values = {name: np.array([np.nan if i is None else v[i] for i in where]) for name, v in rows.items()}
-    out["per_class"] = with_scoring_columns(table, values, dbt_samples=ctx.dbt_samples)
+    out["per_class"] = with_scoring_columns(table, values, mc_samples=ctx.mc_samples)
 
 
 def _loss_intervals(reps: np.ndarray, k: int, ctx: _Context) -> dict[str, MetricCI | None]:
