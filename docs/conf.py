@@ -34,14 +34,23 @@ extensions = [
     "myst_parser",
 ]
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
-# included pages (generated below) and the stored outputs of the reproductions are no documents
-exclude_patterns = ["_build", "howto/cli_help.rst", "measures/metric_table.rst", "reproductions/*/summary.md",
-                    "**/GALLERY_HEADER.rst", "sg_execution_times.rst"]
+# included pages (generated below) and the stored outputs of the reproductions are no documents;
+# nor are sphinx-gallery's timing pages (not written, see below; an older build may have left them)
+exclude_patterns = ["_build", "_static", "howto/cli_help.rst", "measures/metric_table.rst",
+                    "reproductions/*/summary.md", "**/GALLERY_HEADER.rst", "sg_execution_times.rst",
+                    "**/sg_execution_times.rst"]
 templates_path = ["_templates"]
 html_theme = "pydata_sphinx_theme"
 html_title = f"beyondchance {release}"
 html_theme_options = {"navigation_with_keys": False, "show_toc_level": 2}
-html_static_path: list[str] = []
+html_static_path = ["_static"]
+
+# --- the site works offline: no page loads a script or a stylesheet from another host ----
+# (tests/test_docs.py scans every page). The formulas are typeset by MathJax 3.2.2 shipped in
+# docs/_static/mathjax (its README.txt: where it comes from, how to refresh it) instead of
+# Sphinx's default, MathJax from a CDN: offline every formula showed as raw \(...\) TeX.
+# SVG output in one file: no web fonts to fetch, every TeX extension included.
+mathjax_path = "mathjax/tex-svg-full.js"
 
 autosummary_generate = True
 autodoc_typehints = "none"  # numpydoc's Parameters sections give the types
@@ -75,6 +84,8 @@ sphinx_gallery_conf = {
     "show_memory": False,
     "plot_gallery": "True",
     "run_stale_examples": True,  # every build runs every example (they take seconds)
+    # the timing pages (sg_execution_times) load jQuery, DataTables and Bootstrap from CDNs
+    "write_computation_times": False,
 }
 
 

@@ -1,6 +1,10 @@
 """The documentation site builds with warnings as errors: every page, every docstring of
 the API reference (numpydoc), every cross-reference, every gallery example (run at build
-time, showing its plot); and every public name has its page in the API reference."""
+time, showing its plot); and every public name has its page in the API reference.
+
+The site works offline: no page loads a script or a stylesheet from another host, and the
+formulas are typeset by the MathJax shipped in ``docs/_static/mathjax`` (checked in headless
+Chromium with every remote host unreachable, where Chromium is installed)."""
 
 from __future__ import annotations
 
@@ -21,6 +25,16 @@ pytest.importorskip("numpydoc")
 pytest.importorskip("sphinx_gallery")
 pytest.importorskip("pydata_sphinx_theme")
 pytest.importorskip("myst_parser")
+
+
+def _chromium() -> str | None:
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        if shutil.which(name):
+            return shutil.which(name)
+    return None
+
+
+CHROMIUM = _chromium()
 
 
 def _sphinx(source: Path, out: Path) -> subprocess.CompletedProcess:
@@ -101,3 +115,55 @@ def test_a_broken_example_or_reference_fails_the_build(tmp_path, broken):
         assert "beyondchance.no_such_function" in output
     else:
         assert "plot_small.py" in output and "on purpose" in output
+
+
+#: a script or stylesheet fetched from another host: an absolute (or protocol-relative) URL
+#: in the src or href of a <script> or <link> tag
+_REMOTE_ASSET = re.compile(r"""<(?:script|link)\b[^>]*?\b(?:src|href)\s*=\s*["']?(?:https?:)?//[^"'\s>]*""",
+                           re.IGNORECASE)
+
+
+def test_no_page_loads_from_another_host(site):
+    pages = sorted(site.rglob("*.html"))
+    assert len(pages) > 100
+    remote = {str(p.relative_to(site)): _REMOTE_ASSET.findall(p.read_text(encoding="utf-8")) for p in pages}
+    remote = {page: tags for page, tags in remote.items() if tags}
+    assert not remote, f"pages loading a script or stylesheet from another host: {remote}"
+    # the scan finds one: the default MathJax address Sphinx would use
+    assert _REMOTE_ASSET.search('<script defer="defer" src="https://cdn.jsdelivr.net/npm/mathjax@4/tex-mml-chtml.js">')
+    assert _REMOTE_ASSET.search("<link rel=stylesheet href=//cdn.example.org/a.css>")
+
+
+def test_formulas_use_the_shipped_mathjax(site):
+    page = (site / "measures" / "prediction_advantage.html").read_text(encoding="utf-8")
+    assert r"\mathrm{PA}_\ell(f) = 1 - \frac{R_\ell(f)}{R_\ell(f_0)}" in page  # TeX, for MathJax to typeset
+    assert re.search(r'<script[^>]*src="\.\./_static/mathjax/tex-svg-full\.js(\?[^"]*)?"', page)
+    shipped = site / "_static" / "mathjax" / "tex-svg-full.js"
+    assert shipped.stat().st_size > 1_000_000 and (site / "_static" / "mathjax" / "LICENSE").is_file()
+    # every page with a formula loads it
+    for path in site.rglob("*.html"):
+        html = path.read_text(encoding="utf-8")
+        if 'class="math notranslate nohighlight"' in html:
+            assert "_static/mathjax/tex-svg-full.js" in html, path.relative_to(site)
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (Debian: apt-get install -y chromium); "
+                                             "the typeset formulas are not checked in a browser")
+def test_formulas_render_offline_in_chromium(site, tmp_path):
+    """The page of the prediction advantage in headless Chromium, every remote host
+    unreachable (a proxy on a closed local port): each formula becomes an SVG, none is
+    left as raw TeX."""
+    path = site / "measures" / "prediction_advantage.html"
+    n_math = path.read_text(encoding="utf-8").count('class="math notranslate nohighlight"')
+    assert n_math > 20
+    result = subprocess.run(
+        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
+         "--disable-background-networking", "--disable-component-update", "--proxy-server=127.0.0.1:9",
+         f"--user-data-dir={tmp_path / 'profile'}", "--virtual-time-budget=10000", "--dump-dom",
+         path.resolve().as_uri()],
+        capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr[-2000:]
+    dom = result.stdout
+    assert dom.count("<mjx-container") == n_math
+    assert len(re.findall(r'<mjx-container[^>]*jax="SVG"[^>]*>\s*<svg', dom)) == n_math
+    assert "\\(" not in dom and "\\[" not in dom and "mjx-merror" not in dom
