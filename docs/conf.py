@@ -221,6 +221,42 @@ def write_cli_help() -> Path:
 write_cli_help()
 
 
+# --- the landing page's example: run at every build, its verdict drawn ----------------------
+def run_landing_example(app) -> None:
+    """Run the doctest of ``index.rst`` (a warning, an error under -W, when the page does
+    not show what the code prints) and draw the verdict of the report it made, the HTML
+    report's first figure (:func:`beyondchance.report.plots.metrics_figure`), into
+    ``_generated/verdict.png`` (not committed), which the page shows."""
+    import doctest
+    import io
+
+    from sphinx.util import logging
+
+    logger = logging.getLogger(__name__)
+    source = Path(app.srcdir) / "index.rst"
+    test = doctest.DocTestParser().get_doctest(source.read_text(encoding="utf-8"), {}, "index", str(source), 0)
+    if not test.examples:
+        return
+    out = io.StringIO()
+    runner = doctest.DocTestRunner(verbose=False)
+    runner.run(test, out=out.write, clear_globs=False)
+    if runner.failures:
+        logger.warning("the example does not print what the page shows:\n%s", out.getvalue(),
+                       location=("index", 0))
+    report = test.globs.get("report")
+    if report is None:
+        logger.warning("the example made no `report` to draw", location=("index", 0))
+        return
+    from beyondchance.report.plots import metrics_figure
+
+    png = io.BytesIO()
+    metrics_figure(report).savefig(png, format="png", dpi=100, metadata={"Software": None})
+    target = Path(app.srcdir) / "_generated" / "verdict.png"
+    target.parent.mkdir(exist_ok=True)
+    if not target.exists() or target.read_bytes() != png.getvalue():
+        target.write_bytes(png.getvalue())
+
+
 def _skip_routing_requests(app, what, name, obj, skip, options):
     """scikit-learn's generated ``set_*_request`` methods: their docstrings point into
     scikit-learn's own documentation, which an offline build cannot resolve."""
@@ -259,5 +295,6 @@ def _public_target(app, env, node, contnode):
 
 
 def setup(app):
+    app.connect("builder-inited", run_landing_example)
     app.connect("autodoc-skip-member", _skip_routing_requests)
     app.connect("missing-reference", _public_target)

@@ -4,14 +4,19 @@ time, showing its plot); and every public name has its page in the API reference
 
 The site works offline: no page loads a script or a stylesheet from another host, and the
 formulas are typeset by the MathJax shipped in ``docs/_static/mathjax`` (checked in headless
-Chromium with every remote host unreachable, where Chromium is installed)."""
+Chromium with every remote host unreachable, where Chromium is installed). The landing page
+holds the install line, an example whose output is checked (a doctest, run by the build and
+here) and the picture of its verdict."""
 
 from __future__ import annotations
 
+import doctest
+import io
 import re
 import shutil
 import subprocess
 import sys
+from html import unescape
 from pathlib import Path
 
 import pytest
@@ -90,10 +95,39 @@ def test_pages_and_gallery(site):
     assert all(f"beyondchance {c}" in cli for c in ("report", "compare", "demo", "example", "reproduce"))
 
 
-@pytest.mark.parametrize("broken", ["reference", "example"])
+def _landing_doctest() -> tuple[doctest.DocTestRunner, str]:
+    source = DOCS / "index.rst"
+    test = doctest.DocTestParser().get_doctest(source.read_text(encoding="utf-8"), {}, "index", str(source), 0)
+    out = io.StringIO()
+    runner = doctest.DocTestRunner(verbose=False)
+    runner.run(test, out=out.write)
+    return runner, out.getvalue()
+
+
+def test_the_landing_page_example_prints_what_the_page_shows():
+    """The example of ``index.rst`` is a doctest: run on its own (the build runs it too)."""
+    runner, report = _landing_doctest()
+    attempted = runner.summarize(verbose=False).attempted
+    assert attempted >= 10 and runner.failures == 0, report
+
+
+def test_the_landing_page(site):
+    """Install line, the example with its output, the picture of its verdict."""
+    html = (site / "index.html").read_text(encoding="utf-8")
+    text = unescape(re.sub(r"<[^>]+>", "", html))
+    assert ".venv/bin/pip install ." in text
+    assert 'report = bc.evaluate(data.y, proba[:, 1], random_state=0)' in text
+    assert "Accuracy 73.5% is no better than always predicting 0 (73.5%): prediction" in text
+    assert re.search(r'<img alt="[^"]+" src="_images/verdict\.png"', html)
+    picture = site / "_images" / "verdict.png"
+    assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and 10_000 < picture.stat().st_size < 300_000
+
+
+@pytest.mark.parametrize("broken", ["reference", "example", "landing"])
 def test_a_broken_example_or_reference_fails_the_build(tmp_path, broken):
     """The same configuration on a small site with one reference to a name that does not
-    exist, or with one raising example: the build fails and names it."""
+    exist, with one raising example, or with a landing page whose doctest does not print
+    what the page shows: the build fails and names it."""
     source = tmp_path / "src"
     for folder in ("guide", "examples", "measures", "howto"):
         (source / folder).mkdir(parents=True)
@@ -101,7 +135,8 @@ def test_a_broken_example_or_reference_fails_the_build(tmp_path, broken):
     # the generated API reference is not needed here (its pages take most of a build)
     (source / "conf.py").write_text(conf + '\nexclude_patterns.append("api.rst")\n', encoding="utf-8")
     shutil.copytree(DOCS / "_templates", source / "_templates")
-    reference = "See :func:`beyondchance.no_such_function`.\n\n" if broken == "reference" else ""
+    reference = {"reference": "See :func:`beyondchance.no_such_function`.\n\n",
+                 "landing": ">>> report = None\n>>> print(1 + 1)\n3\n\n"}.get(broken, "")
     (source / "index.rst").write_text(f"Test\n====\n\n{reference}.. toctree::\n\n   auto_guide/index\n"
                                       "   auto_examples/index\n", encoding="utf-8")
     for folder in ("guide", "examples"):
@@ -113,6 +148,9 @@ def test_a_broken_example_or_reference_fails_the_build(tmp_path, broken):
     output = result.stdout + result.stderr
     if broken == "reference":
         assert "beyondchance.no_such_function" in output
+    elif broken == "landing":
+        assert "index.rst" in output and "does not print what the page shows" in output
+        assert "Expected:\n    3\nGot:\n    2" in output
     else:
         assert "plot_small.py" in output and "on purpose" in output
 
