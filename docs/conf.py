@@ -34,14 +34,23 @@ extensions = [
     "myst_parser",
 ]
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
-# included pages (generated below) and the stored outputs of the reproductions are no documents
-exclude_patterns = ["_build", "howto/cli_help.rst", "measures/metric_table.rst", "reproductions/*/summary.md",
-                    "**/GALLERY_HEADER.rst", "sg_execution_times.rst"]
+# included pages (generated below) and the stored outputs of the reproductions are no documents;
+# nor are sphinx-gallery's timing pages (not written, see below; an older build may have left them)
+exclude_patterns = ["_build", "_static", "howto/cli_help.rst", "measures/metric_table.rst",
+                    "reproductions/*/summary.md", "**/GALLERY_HEADER.rst", "sg_execution_times.rst",
+                    "**/sg_execution_times.rst"]
 templates_path = ["_templates"]
 html_theme = "pydata_sphinx_theme"
 html_title = f"beyondchance {release}"
 html_theme_options = {"navigation_with_keys": False, "show_toc_level": 2}
-html_static_path: list[str] = []
+html_static_path = ["_static"]
+
+# --- the site works offline: no page loads a script or a stylesheet from another host ----
+# (tests/test_docs.py scans every page). The formulas are typeset by MathJax 3.2.2 shipped in
+# docs/_static/mathjax (its README.txt: where it comes from, how to refresh it) instead of
+# Sphinx's default, MathJax from a CDN: offline every formula showed as raw \(...\) TeX.
+# SVG output in one file: no web fonts to fetch, every TeX extension included.
+mathjax_path = "mathjax/tex-svg-full.js"
 
 autosummary_generate = True
 autodoc_typehints = "none"  # numpydoc's Parameters sections give the types
@@ -75,6 +84,8 @@ sphinx_gallery_conf = {
     "show_memory": False,
     "plot_gallery": "True",
     "run_stale_examples": True,  # every build runs every example (they take seconds)
+    # the timing pages (sg_execution_times) load jQuery, DataTables and Bootstrap from CDNs
+    "write_computation_times": False,
 }
 
 
@@ -210,6 +221,42 @@ def write_cli_help() -> Path:
 write_cli_help()
 
 
+# --- the landing page's example: run at every build, its verdict drawn ----------------------
+def run_landing_example(app) -> None:
+    """Run the doctest of ``index.rst`` (a warning, an error under -W, when the page does
+    not show what the code prints) and draw the verdict of the report it made, the HTML
+    report's first figure (:func:`beyondchance.report.plots.metrics_figure`), into
+    ``_generated/verdict.png`` (not committed), which the page shows."""
+    import doctest
+    import io
+
+    from sphinx.util import logging
+
+    logger = logging.getLogger(__name__)
+    source = Path(app.srcdir) / "index.rst"
+    test = doctest.DocTestParser().get_doctest(source.read_text(encoding="utf-8"), {}, "index", str(source), 0)
+    if not test.examples:
+        return
+    out = io.StringIO()
+    runner = doctest.DocTestRunner(verbose=False)
+    runner.run(test, out=out.write, clear_globs=False)
+    if runner.failures:
+        logger.warning("the example does not print what the page shows:\n%s", out.getvalue(),
+                       location=("index", 0))
+    report = test.globs.get("report")
+    if report is None:
+        logger.warning("the example made no `report` to draw", location=("index", 0))
+        return
+    from beyondchance.report.plots import metrics_figure
+
+    png = io.BytesIO()
+    metrics_figure(report).savefig(png, format="png", dpi=100, metadata={"Software": None})
+    target = Path(app.srcdir) / "_generated" / "verdict.png"
+    target.parent.mkdir(exist_ok=True)
+    if not target.exists() or target.read_bytes() != png.getvalue():
+        target.write_bytes(png.getvalue())
+
+
 def _skip_routing_requests(app, what, name, obj, skip, options):
     """scikit-learn's generated ``set_*_request`` methods: their docstrings point into
     scikit-learn's own documentation, which an offline build cannot resolve."""
@@ -248,5 +295,6 @@ def _public_target(app, env, node, contnode):
 
 
 def setup(app):
+    app.connect("builder-inited", run_landing_example)
     app.connect("autodoc-skip-member", _skip_routing_requests)
     app.connect("missing-reference", _public_target)

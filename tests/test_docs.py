@@ -1,13 +1,22 @@
 """The documentation site builds with warnings as errors: every page, every docstring of
 the API reference (numpydoc), every cross-reference, every gallery example (run at build
-time, showing its plot); and every public name has its page in the API reference."""
+time, showing its plot); and every public name has its page in the API reference.
+
+The site works offline: no page loads a script or a stylesheet from another host, and the
+formulas are typeset by the MathJax shipped in ``docs/_static/mathjax`` (checked in headless
+Chromium with every remote host unreachable, where Chromium is installed). The landing page
+holds the install line, an example whose output is checked (a doctest, run by the build and
+here) and the picture of its verdict."""
 
 from __future__ import annotations
 
+import doctest
+import io
 import re
 import shutil
 import subprocess
 import sys
+from html import unescape
 from pathlib import Path
 
 import pytest
@@ -21,6 +30,16 @@ pytest.importorskip("numpydoc")
 pytest.importorskip("sphinx_gallery")
 pytest.importorskip("pydata_sphinx_theme")
 pytest.importorskip("myst_parser")
+
+
+def _chromium() -> str | None:
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        if shutil.which(name):
+            return shutil.which(name)
+    return None
+
+
+CHROMIUM = _chromium()
 
 
 def _sphinx(source: Path, out: Path) -> subprocess.CompletedProcess:
@@ -76,10 +95,39 @@ def test_pages_and_gallery(site):
     assert all(f"beyondchance {c}" in cli for c in ("report", "compare", "demo", "example", "reproduce"))
 
 
-@pytest.mark.parametrize("broken", ["reference", "example"])
+def _landing_doctest() -> tuple[doctest.DocTestRunner, str]:
+    source = DOCS / "index.rst"
+    test = doctest.DocTestParser().get_doctest(source.read_text(encoding="utf-8"), {}, "index", str(source), 0)
+    out = io.StringIO()
+    runner = doctest.DocTestRunner(verbose=False)
+    runner.run(test, out=out.write)
+    return runner, out.getvalue()
+
+
+def test_the_landing_page_example_prints_what_the_page_shows():
+    """The example of ``index.rst`` is a doctest: run on its own (the build runs it too)."""
+    runner, report = _landing_doctest()
+    attempted = runner.summarize(verbose=False).attempted
+    assert attempted >= 10 and runner.failures == 0, report
+
+
+def test_the_landing_page(site):
+    """Install line, the example with its output, the picture of its verdict."""
+    html = (site / "index.html").read_text(encoding="utf-8")
+    text = unescape(re.sub(r"<[^>]+>", "", html))
+    assert ".venv/bin/pip install ." in text
+    assert 'report = bc.evaluate(data.y, proba[:, 1], random_state=0)' in text
+    assert "Accuracy 73.5% is no better than always predicting 0 (73.5%): prediction" in text
+    assert re.search(r'<img alt="[^"]+" src="_images/verdict\.png"', html)
+    picture = site / "_images" / "verdict.png"
+    assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and 10_000 < picture.stat().st_size < 300_000
+
+
+@pytest.mark.parametrize("broken", ["reference", "example", "landing"])
 def test_a_broken_example_or_reference_fails_the_build(tmp_path, broken):
     """The same configuration on a small site with one reference to a name that does not
-    exist, or with one raising example: the build fails and names it."""
+    exist, with one raising example, or with a landing page whose doctest does not print
+    what the page shows: the build fails and names it."""
     source = tmp_path / "src"
     for folder in ("guide", "examples", "measures", "howto"):
         (source / folder).mkdir(parents=True)
@@ -87,7 +135,8 @@ def test_a_broken_example_or_reference_fails_the_build(tmp_path, broken):
     # the generated API reference is not needed here (its pages take most of a build)
     (source / "conf.py").write_text(conf + '\nexclude_patterns.append("api.rst")\n', encoding="utf-8")
     shutil.copytree(DOCS / "_templates", source / "_templates")
-    reference = "See :func:`beyondchance.no_such_function`.\n\n" if broken == "reference" else ""
+    reference = {"reference": "See :func:`beyondchance.no_such_function`.\n\n",
+                 "landing": ">>> report = None\n>>> print(1 + 1)\n3\n\n"}.get(broken, "")
     (source / "index.rst").write_text(f"Test\n====\n\n{reference}.. toctree::\n\n   auto_guide/index\n"
                                       "   auto_examples/index\n", encoding="utf-8")
     for folder in ("guide", "examples"):
@@ -99,5 +148,60 @@ def test_a_broken_example_or_reference_fails_the_build(tmp_path, broken):
     output = result.stdout + result.stderr
     if broken == "reference":
         assert "beyondchance.no_such_function" in output
+    elif broken == "landing":
+        assert "index.rst" in output and "does not print what the page shows" in output
+        assert "Expected:\n    3\nGot:\n    2" in output
     else:
         assert "plot_small.py" in output and "on purpose" in output
+
+
+#: a script or stylesheet fetched from another host: an absolute (or protocol-relative) URL
+#: in the src or href of a <script> or <link> tag
+_REMOTE_ASSET = re.compile(r"""<(?:script|link)\b[^>]*?\b(?:src|href)\s*=\s*["']?(?:https?:)?//[^"'\s>]*""",
+                           re.IGNORECASE)
+
+
+def test_no_page_loads_from_another_host(site):
+    pages = sorted(site.rglob("*.html"))
+    assert len(pages) > 100
+    remote = {str(p.relative_to(site)): _REMOTE_ASSET.findall(p.read_text(encoding="utf-8")) for p in pages}
+    remote = {page: tags for page, tags in remote.items() if tags}
+    assert not remote, f"pages loading a script or stylesheet from another host: {remote}"
+    # the scan finds one: the default MathJax address Sphinx would use
+    assert _REMOTE_ASSET.search('<script defer="defer" src="https://cdn.jsdelivr.net/npm/mathjax@4/tex-mml-chtml.js">')
+    assert _REMOTE_ASSET.search("<link rel=stylesheet href=//cdn.example.org/a.css>")
+
+
+def test_formulas_use_the_shipped_mathjax(site):
+    page = (site / "measures" / "prediction_advantage.html").read_text(encoding="utf-8")
+    assert r"\mathrm{PA}_\ell(f) = 1 - \frac{R_\ell(f)}{R_\ell(f_0)}" in page  # TeX, for MathJax to typeset
+    assert re.search(r'<script[^>]*src="\.\./_static/mathjax/tex-svg-full\.js(\?[^"]*)?"', page)
+    shipped = site / "_static" / "mathjax" / "tex-svg-full.js"
+    assert shipped.stat().st_size > 1_000_000 and (site / "_static" / "mathjax" / "LICENSE").is_file()
+    # every page with a formula loads it
+    for path in site.rglob("*.html"):
+        html = path.read_text(encoding="utf-8")
+        if 'class="math notranslate nohighlight"' in html:
+            assert "_static/mathjax/tex-svg-full.js" in html, path.relative_to(site)
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (Debian: apt-get install -y chromium); "
+                                             "the typeset formulas are not checked in a browser")
+def test_formulas_render_offline_in_chromium(site, tmp_path):
+    """The page of the prediction advantage in headless Chromium, every remote host
+    unreachable (a proxy on a closed local port): each formula becomes an SVG, none is
+    left as raw TeX."""
+    path = site / "measures" / "prediction_advantage.html"
+    n_math = path.read_text(encoding="utf-8").count('class="math notranslate nohighlight"')
+    assert n_math > 20
+    result = subprocess.run(
+        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
+         "--disable-background-networking", "--disable-component-update", "--proxy-server=127.0.0.1:9",
+         f"--user-data-dir={tmp_path / 'profile'}", "--virtual-time-budget=10000", "--dump-dom",
+         path.resolve().as_uri()],
+        capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr[-2000:]
+    dom = result.stdout
+    assert dom.count("<mjx-container") == n_math
+    assert len(re.findall(r'<mjx-container[^>]*jax="SVG"[^>]*>\s*<svg', dom)) == n_math
+    assert "\\(" not in dom and "\\[" not in dom and "mjx-merror" not in dom
