@@ -26,6 +26,7 @@ from typing import Any, Callable
 
 import click
 
+from ._summary_display import printable
 from ._warnings import BeyondChanceWarning, InvalidInputError
 from .engines import ENGINES
 
@@ -52,7 +53,9 @@ def _one_line(message: str) -> str:
 
 
 def _fail(message: str, status: int = EXIT_BAD_INPUT) -> None:
-    click.echo(f"beyondchance: error: {_one_line(message)}", err=True)
+    """One line on stderr, its control characters (from file and column names, labels) as
+    escapes, then exit with ``status``."""
+    click.echo(f"beyondchance: error: {printable(_one_line(message))}", err=True)
     sys.exit(status)
 
 
@@ -167,7 +170,10 @@ class _Progress:
 
     def __call__(self, message: str) -> None:
         if self._progress is not None:
-            self._progress.update(self._task, description=message)
+            from rich.markup import escape
+
+            # the message names files and test sets: literal text, control characters as escapes
+            self._progress.update(self._task, description=escape(printable(message)))
 
     def __exit__(self, *exc: Any) -> None:
         if self._progress is not None:
@@ -343,7 +349,7 @@ def _write(text: str, out: Path | None, what: str) -> None:
         click.echo(text, nl=not text.endswith("\n"))
         return
     out.write_text(text, encoding="utf-8")
-    click.echo(f"{what} written to {out}", err=True)
+    click.echo(f"{what} written to {printable(out)}", err=True)
 
 
 def _eval_kwargs(opts: dict[str, Any], y_true: Any) -> dict[str, Any]:
@@ -860,13 +866,13 @@ def example(directory: Path, seed: int) -> None:
     """
     from .report.example import write_example
 
-    paths = write_example(directory, random_state=seed)
-    click.echo(f"wrote {len(paths)} files to {directory}/")
+    paths = {k: printable(p) for k, p in write_example(directory, random_state=seed).items()}
+    click.echo(f"wrote {len(paths)} files to {printable(directory)}/")
     click.echo("try:")
     click.echo(f"  beyondchance report {paths['2024-01']} --y-true default --y-score score")
     click.echo(f"  beyondchance compare {paths['all']} --by month --y-true default --y-score score")
     months = [p for k, p in paths.items() if k != "all"]
-    click.echo(f"  beyondchance compare {' '.join(str(p) for p in months[:3])} --y-true default --y-score score")
+    click.echo(f"  beyondchance compare {' '.join(months[:3])} --y-true default --y-score score")
 
 
 if __name__ == "__main__":  # pragma: no cover
