@@ -26,6 +26,7 @@ from typing import Any, Callable
 
 import click
 
+from ._json import write_atomic
 from ._summary_display import printable
 from ._warnings import BeyondChanceWarning, InvalidInputError
 from .engines import ENGINES
@@ -348,7 +349,7 @@ def _write(text: str, out: Path | None, what: str) -> None:
     if out is None:
         click.echo(text, nl=not text.endswith("\n"))
         return
-    out.write_text(text, encoding="utf-8")
+    write_atomic(out, text)  # whole or not at all: a kill or a full disk leaves the old file
     click.echo(f"{what} written to {printable(out)}", err=True)
 
 
