@@ -2,7 +2,7 @@
 labels (``_label``), display text (:func:`fmt_value`, :func:`shorten`, ``_fmt_label``).
 
 Display text from the data is sealed: :func:`shorten` shows a label's control characters
-as escapes (``printable`` of :mod:`beyondchance._summary_display`, which the renderers use
+as escapes (``printable`` of ``beyondchance._summary_display``, which the renderers use
 on every other string from the data)."""
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ MAX_NAME_CHARS = 40
 
 def shorten(text: Any, limit: int = MAX_NAME_CHARS) -> str:
     """``text`` as a string of at most ``limit`` characters, an ellipsis marking a cut, its
-    control characters (newlines and tabs too) as escapes (:func:`printable`).
+    control characters (newlines and tabs too) as escapes (``printable``).
 
     >>> shorten("x" * 50)
     'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…'
