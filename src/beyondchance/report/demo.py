@@ -233,7 +233,12 @@ def run_demo(
         path = Path(out)
         write_atomic(path, page("beyondchance demo", body,
                                 subtitle="Is this predictor better than the trivial one, and by how much?"))
+        from rich.markup import escape
+
+        from .._summary_display import printable
+
         console.print()
-        console.print(f"[bold]HTML report written to {path.resolve()}[/bold] (open it in a browser; "
+        shown = escape(printable(path.resolve()))  # the user's file name: literal text
+        console.print(f"[bold]HTML report written to {shown}[/bold] (open it in a browser; "
                       "it needs no network access).", highlight=False)
     return DemoResult(hab, rep, comp, path)
