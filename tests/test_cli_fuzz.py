@@ -9,7 +9,7 @@ The contract checked on every example (issue 11, "Nothing silently wrong"):
   for ``compare --by``), its ``total_weight`` equals the sum of the weights written, its
   classes are the distinct labels written; a table is printed;
 * or exit status 2 with exactly one line on stderr, ``beyondchance: error: ...``;
-* never a traceback, never exit status 1 (an internal error).
+* never a traceback, never exit status 3 (an internal error) nor 1 (kept for a failed gate).
 
 The files: mixed types in a column, blank cells, NaN/NA/null strings, unicode (in cells
 and column names), very long cells, ragged rows, an unterminated quote (in the last row

@@ -140,7 +140,7 @@ def test_renderings_show_the_per_class_table_and_the_confusion_matrix(multiclass
     html = r._repr_html_()
     assert "id='per-class'" in html and "id='confusion'" in html and "data-class='gamma'" in html
     md = r._repr_markdown_()
-    assert "| true \\ predicted | alpha | beta | gamma |" in md
+    assert "| true \\\\ predicted | alpha | beta | gamma |" in md  # a backslash escaped in Markdown
     assert md.count("| alpha | ") == 5  # 3 metric rows, the matrix's header and its row
     frame = r.per_class.to_frame()
     assert frame.shape == (9, 8) and frame.loc[("beta", "recall"), "value"] == pytest.approx(

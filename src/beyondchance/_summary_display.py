@@ -1,16 +1,68 @@
 """Readable text, HTML and Markdown for the small result objects (OPS, bootstrap
 intervals, prediction advantages): ``print(r)`` and a notebook cell show a short table
 of what was computed instead of a dataclass dump.
+
+Text from the data (labels, names) is sealed on its way out: :func:`printable` shows its
+control characters as escapes, so that a label cannot clear, colour or retitle a
+terminal, and :func:`markdown_text` also shows Markdown and HTML markup as text.  Every
+renderer of the package (the report's terminal and Markdown renderings, the command
+line's tables and messages) uses these two, which sit here, at the bottom of the
+package, so that the small results' own renderings below :mod:`beyondchance.report` use
+them too.
 """
 
 from __future__ import annotations
 
 import html
+import re
 from typing import Any
 
 import numpy as np
 
-__all__ = ["SummaryDisplay", "GridDisplay", "format_number"]
+__all__ = ["SummaryDisplay", "GridDisplay", "format_number", "printable", "markdown_text"]
+
+#: C0 controls, DEL and C1 controls (U+0080-U+009F: 8-bit CSI, OSC ... in some terminals)
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+#: the same but tab and newline, the layout of a multi-line text
+_CONTROL_BUT_LAYOUT = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_NAMED_ESCAPES = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
+
+
+def _escape_control(match: re.Match) -> str:
+    c = match.group()
+    return _NAMED_ESCAPES.get(c) or f"\\x{ord(c):02x}"
+
+
+def printable(text: Any, *, layout: bool = False) -> str:
+    """``str(text)`` with every control character shown as a visible escape: C0 controls
+    (ESC as ``\\x1b``, tab ``\\t``, newline ``\\n``, carriage return ``\\r``), DEL and the C1
+    controls U+0080-U+009F.  ``layout=True`` keeps tab and newline (a multi-line message
+    whose line breaks are its own); a label or a name escapes them too.
+
+    >>> printable("\\x1b[2J\\x1b[31mRED")
+    '\\\\x1b[2J\\\\x1b[31mRED'
+    >>> print(printable("a\\tb\\x9b\\x07"), printable("line 1\\nline 2", layout=True))
+    a\\tb\\x9b\\x07 line 1
+    line 2
+    """
+    text = str(text)
+    return (_CONTROL_BUT_LAYOUT if layout else _CONTROL).sub(_escape_control, text)
+
+
+#: what Markdown (CommonMark, GitHub's tables, a notebook's math) or HTML would read as markup
+_MARKDOWN_ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", **{c: "\\" + c for c in "\\`*_[]~$|"}}
+_MARKDOWN = re.compile("[" + re.escape("".join(_MARKDOWN_ESCAPES)) + "]")
+
+
+def markdown_text(text: Any) -> str:
+    """Text for one line of Markdown (a table cell, a list item): line breaks as spaces,
+    control characters as escapes (:func:`printable`), and Markdown and HTML markup
+    (``< > & | \\ ` * _ [ ] ~ $``) escaped so that it shows as typed.
+
+    >>> markdown_text("<img src=x onerror=alert(1)> | *a*")
+    '&lt;img src=x onerror=alert(1)&gt; \\\\| \\\\*a\\\\*'
+    """
+    return _MARKDOWN.sub(lambda m: _MARKDOWN_ESCAPES[m.group()], printable(" ".join(str(text).split())))
 
 
 def format_number(x: Any) -> str:
@@ -42,9 +94,9 @@ class SummaryDisplay:
         raise NotImplementedError
 
     def __str__(self) -> str:
-        rows = [(k, format_number(v)) for k, v in self._summary_rows()]
+        rows = [(printable(k), printable(format_number(v))) for k, v in self._summary_rows()]
         width = max((len(k) for k, _ in rows), default=0)
-        return "\n".join([self._summary_title(), *(f"  {k.ljust(width)}  {v}" for k, v in rows)])
+        return "\n".join([printable(self._summary_title()), *(f"  {k.ljust(width)}  {v}" for k, v in rows)])
 
     def _repr_html_(self) -> str:
         cells = "".join(f"<tr><th style='text-align:left'>{html.escape(k)}</th>"
@@ -53,8 +105,8 @@ class SummaryDisplay:
         return f"<table><caption>{html.escape(self._summary_title())}</caption>{cells}</table>"
 
     def _repr_markdown_(self) -> str:
-        rows = "\n".join(f"| {k} | {format_number(v).replace('|', chr(92) + '|')} |" for k, v in self._summary_rows())
-        return f"**{self._summary_title()}**\n\n| | |\n|:--|:--|\n{rows}\n"
+        rows = "\n".join(f"| {markdown_text(k)} | {markdown_text(format_number(v))} |" for k, v in self._summary_rows())
+        return f"**{markdown_text(self._summary_title())}**\n\n| | |\n|:--|:--|\n{rows}\n"
 
 
 class GridDisplay:
@@ -78,9 +130,11 @@ class GridDisplay:
 
     def __str__(self) -> str:
         corner, columns, rows = self._grid()
+        corner, columns = printable(corner), [printable(c) for c in columns]
+        rows = [(printable(r), [printable(v) for v in cells]) for r, cells in rows]
         first = max([len(corner), *(len(r) for r, _ in rows)])
         widths = [max([len(c), *(len(cells[j]) for _, cells in rows)]) for j, c in enumerate(columns)]
-        lines = [self._summary_title(),
+        lines = [printable(self._summary_title()),
                  "  " + corner.ljust(first) + "".join("  " + c.rjust(w) for c, w in zip(columns, widths))]
         lines += ["  " + r.ljust(first) + "".join("  " + v.rjust(w) for v, w in zip(cells, widths)) for r, cells in rows]
         return "\n".join(lines)
@@ -95,11 +149,8 @@ class GridDisplay:
 
     def _repr_markdown_(self) -> str:
         corner, columns, rows = self._grid()
-
-        def cell(x: str) -> str:
-            return x.replace("\\", "\\\\").replace("|", "\\|")
-
+        cell = markdown_text
         lines = ["| " + " | ".join(cell(c) for c in [corner, *columns]) + " |",
                  "|:--|" + "--:|" * len(columns)]
         lines += ["| " + " | ".join(cell(c) for c in [r, *cells]) + " |" for r, cells in rows]
-        return f"**{self._summary_title()}**\n\n" + "\n".join(lines) + "\n"
+        return f"**{markdown_text(self._summary_title())}**\n\n" + "\n".join(lines) + "\n"

@@ -5,6 +5,13 @@ and renders.  Bad input — a missing file or column, a non-numeric score column
 unreadable Parquet file, and every case of SPEC §6 — is answered with one line
 ``beyondchance: error: ...`` on stderr and exit status 2, never a traceback.  Input
 files are only read.
+
+Exit status, on every command (:data:`EXIT_STATUS`): 0 success; 1 a requirement of a gate
+(``check``) failed, and nothing else; 2 bad input (the arguments, a file, a column, a value)
+or a file that cannot be read or written; 3 an internal error (any other exception: one line
+``beyondchance: error: internal error (...)``, the traceback with ``BEYONDCHANCE_DEBUG=1``);
+130 interrupted (Ctrl-C).  A CI job can so tell a failed model (1) from a broken call (2)
+and a broken tool (3).
 """
 
 from __future__ import annotations
@@ -19,6 +26,8 @@ from typing import Any, Callable
 
 import click
 
+from ._json import write_atomic
+from ._summary_display import printable
 from ._validation import MAX_MC_SAMPLES, MAX_RESAMPLES
 from ._warnings import BeyondChanceWarning, InvalidInputError
 from .engines import ENGINES
@@ -27,13 +36,28 @@ __all__ = ["main"]
 
 _DEBUG_ENV = "BEYONDCHANCE_DEBUG"
 
+#: the exit statuses of every command
+EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+EXIT_STATUS = {
+    EXIT_OK: "success (check: every requirement holds)",
+    EXIT_FAILED: "a requirement of check failed (no other command exits 1)",
+    EXIT_BAD_INPUT: "bad input (argument, file, column, value), or a file not readable or writable",
+    EXIT_INTERNAL: f"internal error (a bug, memory exhausted); {_DEBUG_ENV}=1 shows the traceback",
+    EXIT_INTERRUPTED: "interrupted (Ctrl-C)",
+}
+
+#: the exit statuses as a --help paragraph (\b: click keeps the lines)
+_EXIT_HELP = "\b\nExit status:\n" + "\n".join(f"  {code:<3} {what}" for code, what in EXIT_STATUS.items())
+
 
 def _one_line(message: str) -> str:
     return " ".join(str(message).split())
 
 
-def _fail(message: str, status: int = 2) -> None:
-    click.echo(f"beyondchance: error: {_one_line(message)}", err=True)
+def _fail(message: str, status: int = EXIT_BAD_INPUT) -> None:
+    """One line on stderr, its control characters (from file and column names, labels) as
+    escapes, then exit with ``status``."""
+    click.echo(f"beyondchance: error: {printable(_one_line(message))}", err=True)
     sys.exit(status)
 
 
@@ -90,19 +114,21 @@ class _Group(click.Group):
             _fail(exc.format_message() + hint)
         except click.ClickException as exc:
             _fail(exc.format_message())
-        except click.Abort:
+        except click.Abort:  # Ctrl-C (click turns KeyboardInterrupt into Abort)
             click.echo("beyondchance: aborted", err=True)
-            sys.exit(1)
+            sys.exit(EXIT_INTERRUPTED)
         except (InvalidInputError, OSError) as exc:
             _fail(str(exc))
-        except Exception as exc:  # a bug: still one line, the traceback on request
+        except Exception as exc:  # a bug (or memory exhausted): still one line, the traceback on request
             if os.environ.get(_DEBUG_ENV):
                 raise
-            _fail(f"internal error ({type(exc).__name__}: {exc}); set {_DEBUG_ENV}=1 for the traceback", status=1)
-        sys.exit(rv if isinstance(rv, int) else 0)
+            _fail(f"internal error ({type(exc).__name__}: {exc}); set {_DEBUG_ENV}=1 for the traceback",
+                  status=EXIT_INTERNAL)
+        sys.exit(rv if isinstance(rv, int) else EXIT_OK)
 
 
-@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+             epilog=_EXIT_HELP)
 @click.version_option(package_name="beyondchance")
 def main() -> None:
     """Is this predictor better than the trivial one, and by how much?
@@ -146,7 +172,10 @@ class _Progress:
 
     def __call__(self, message: str) -> None:
         if self._progress is not None:
-            self._progress.update(self._task, description=message)
+            from rich.markup import escape
+
+            # the message names files and test sets: literal text, control characters as escapes
+            self._progress.update(self._task, description=escape(printable(message)))
 
     def __exit__(self, *exc: Any) -> None:
         if self._progress is not None:
@@ -322,8 +351,8 @@ def _write(text: str, out: Path | None, what: str) -> None:
     if out is None:
         click.echo(text, nl=not text.endswith("\n"))
         return
-    out.write_text(text, encoding="utf-8")
-    click.echo(f"{what} written to {out}", err=True)
+    write_atomic(out, text)  # whole or not at all: a kill or a full disk leaves the old file
+    click.echo(f"{what} written to {printable(out)}", err=True)
 
 
 def _eval_kwargs(opts: dict[str, Any], y_true: Any) -> dict[str, Any]:
@@ -688,7 +717,7 @@ def _compare_engine_by(file: str, by: str, reference: str | None, opts: dict[str
 # ======================================================================================
 
 
-@main.command()
+@main.command(epilog=_EXIT_HELP)
 @click.argument("file", metavar="FILE")
 @click.option("--require", "requirements", multiple=True, required=True, metavar="EXPR",
               help="A requirement, e.g. 'prediction_advantage > 0', 'ops(f1) >= 0.9', 'lower(roc_auc) > 0.75', "
@@ -697,7 +726,7 @@ def _compare_engine_by(file: str, by: str, reference: str | None, opts: dict[str
                    "metric of the report or of the registry.")
 @_evaluation_options
 def check(file: str, requirements: tuple[str, ...], **opts: Any) -> None:
-    """Gate a model: exit 0 when every --require holds on FILE, 1 when one fails, 2 on bad input.
+    """Gate a model: exit 0 when every --require holds on FILE, 1 when one fails, 2 on bad input, 3 on an internal error.
 
     Prints a table of the requirements with the measured quantities (--format json: the same as
     JSON). value: the metric; lower / upper: its confidence interval; ops: its outperformance
@@ -841,13 +870,13 @@ def example(directory: Path, seed: int) -> None:
     """
     from .report.example import write_example
 
-    paths = write_example(directory, random_state=seed)
-    click.echo(f"wrote {len(paths)} files to {directory}/")
+    paths = {k: printable(p) for k, p in write_example(directory, random_state=seed).items()}
+    click.echo(f"wrote {len(paths)} files to {printable(directory)}/")
     click.echo("try:")
     click.echo(f"  beyondchance report {paths['2024-01']} --y-true default --y-score score")
     click.echo(f"  beyondchance compare {paths['all']} --by month --y-true default --y-score score")
     months = [p for k, p in paths.items() if k != "all"]
-    click.echo(f"  beyondchance compare {' '.join(str(p) for p in months[:3])} --y-true default --y-score score")
+    click.echo(f"  beyondchance compare {' '.join(months[:3])} --y-true default --y-score score")
 
 
 if __name__ == "__main__":  # pragma: no cover

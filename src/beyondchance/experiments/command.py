@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from .._summary_display import printable
 from .._warnings import InvalidInputError
 
 
@@ -49,5 +50,5 @@ def reproduce(names: tuple[str, ...], list_: bool, all_: bool, out_dir: Path, qu
         result = run_experiment(name, out_dir, quick=quick, random_state=seed, jobs=jobs)
         failed = [claim for claim, ok in result.claims.items() if not ok]
         status = "all claims hold" if not failed else f"{len(failed)} claim(s) do not hold"
-        click.echo(f"{name}: {len(result.files)} files in {out_dir / name} "
+        click.echo(f"{name}: {len(result.files)} files in {printable(out_dir / name)} "
                    f"({time.perf_counter() - start:.1f} s; {status})")

@@ -16,6 +16,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 import pandas as pd
 
+from .._json import write_atomic
 from .._warnings import InvalidInputError
 
 __all__ = [
@@ -161,16 +162,16 @@ def run_experiment(
     files: list[Path] = []
     for table_name, frame in result.tables.items():
         path = target / f"{table_name}.csv"
-        frame.to_csv(path, index=False)
+        write_atomic(path, frame.to_csv(index=False).encode("utf-8"))
         files.append(path)
     if result.comparison is not None:
         path = target / "comparison.csv"
-        result.comparison.to_csv(path, index=False)
+        write_atomic(path, result.comparison.to_csv(index=False).encode("utf-8"))
         files.append(path)
     for fig_name, fig in result.figures.items():
         for ext in ("png", "svg"):
             path = target / f"{fig_name}.{ext}"
-            fig.savefig(path, dpi=120, bbox_inches="tight")
+            write_atomic(path, lambda f, ext=ext: fig.savefig(f, format=ext, dpi=120, bbox_inches="tight"))
             files.append(path)
         plt.close(fig)
     lines = [f"# {experiment.title}", "", f"Paper: {experiment.paper}", "",
@@ -189,7 +190,7 @@ def run_experiment(
     for fig_name in result.figures:
         lines += [f"![{fig_name}]({fig_name}.png)", ""]
     summary = target / "summary.md"
-    summary.write_text("\n".join(lines), encoding="utf-8")
+    write_atomic(summary, "\n".join(lines))
     files.append(summary)
     result.files = files
     return result

@@ -35,8 +35,11 @@ options, prevalence).  :class:`ReferenceCache` keeps them in memory (LRU) and on
 ``platformdirs`` user cache directory when that package is installed, else
 ``$XDG_CACHE_HOME/beyondchance`` or ``~/.cache/beyondchance``.  A corrupt, stale or
 unreadable file counts as a miss (and is replaced); an unwritable directory silently
-disables the disk layer.  Files are written atomically (temporary file + rename), so
-concurrent processes never read a partial file.
+disables the disk layer.  Files are written atomically (temporary file + rename,
+``beyondchance._json.write_atomic``), so concurrent processes never read a partial
+file, with the permissions of the umask (readable by the group when the umask allows);
+the temporary files of writes killed before they finished (``.tmp-*`` older than five
+minutes) are removed when a process first uses the directory.
 
 Examples
 --------
@@ -57,8 +60,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 import threading
+import time
 import zipfile
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
@@ -68,6 +71,7 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
+from .._json import TEMPORARY_PREFIX, write_atomic
 from .._warnings import InvalidInputError
 
 __all__ = [
@@ -468,6 +472,7 @@ class ReferenceCache:
         self._lock = threading.Lock()
         self.hits = {"memory": 0, "disk": 0}
         self.misses = 0
+        self._swept: set[str] = set()
 
     @property
     def directory(self) -> Path:
@@ -475,6 +480,15 @@ class ReferenceCache:
         if d is None:
             return reference_cache_dir() / "ops-reference"
         return Path(d() if callable(d) else d)
+
+    def _disk(self) -> Path:
+        """The disk directory; the first time this process uses it, the temporary files
+        left by killed writes are removed (``_remove_stale_temporaries``)."""
+        d = self.directory
+        if str(d) not in self._swept:
+            self._swept.add(str(d))
+            _remove_stale_temporaries(d)
+        return d
 
     def path(self, key: dict[str, Any]) -> Path:
         """File of a key."""
@@ -497,7 +511,7 @@ class ReferenceCache:
                 self.hits["memory"] += 1
                 return arr
         if disk:
-            arr = self._read(self.directory / f"{digest}.npz", text, key)
+            arr = self._read(self._disk() / f"{digest}.npz", text, key)
             if arr is not None:
                 self.hits["disk"] += 1
                 self._remember(digest, arr)
@@ -515,7 +529,7 @@ class ReferenceCache:
             arr.setflags(write=False)
         self._remember(digest, arr)
         if disk and _storable(arr):
-            self._write(self.directory / f"{digest}.npz", text, arr)
+            self._write(self._disk() / f"{digest}.npz", text, arr)
 
     @staticmethod
     def _read(path: Path, text: str, key: dict[str, Any]) -> np.ndarray | None:
@@ -545,22 +559,12 @@ class ReferenceCache:
 
     @staticmethod
     def _write(path: Path, text: str, arr: np.ndarray) -> None:
-        tmp = None
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".npz")
-            with os.fdopen(fd, "wb") as f:
-                np.savez(f, values=arr, key=np.array(text))
-            os.replace(tmp, path)
-            tmp = None
+            # whole or not at all, with the umask's permissions (not mkstemp's 0600)
+            write_atomic(path, lambda f: np.savez(f, values=arr, key=np.array(text)))
         except OSError:
             pass  # unwritable cache: keep the memory layer only
-        finally:
-            if tmp is not None:
-                try:
-                    os.unlink(tmp)
-                except OSError:
-                    pass
 
     def clear(self, *, memory: bool = True, disk: bool = True) -> None:
         """Forget the memory layer and/or delete this cache's files."""
@@ -575,11 +579,42 @@ class ReferenceCache:
                         p.unlink()
                     except OSError:
                         pass
-                for p in d.glob(".tmp-*"):
+                for p in d.glob(TEMPORARY_PREFIX + "*"):
                     try:
                         p.unlink()
                     except OSError:
                         pass
+
+
+#: a temporary file of the disk cache older than this many seconds is left by a killed
+#: write (a write takes well under a second) and is removed
+_STALE_TEMPORARY_SECONDS = 300
+
+
+def _remove_stale_temporaries(directory: str | os.PathLike, max_age: float = _STALE_TEMPORARY_SECONDS) -> int:
+    """Remove the temporary files (``.tmp-*``) of ``directory`` older than ``max_age``
+    seconds, left by writes that were killed; the number removed.  Younger ones may be
+    another process's write in progress and are kept.
+
+    >>> import tempfile
+    >>> _remove_stale_temporaries(tempfile.mkdtemp())
+    0
+    """
+    d = Path(directory)
+    now = time.time()
+    removed = 0
+    try:
+        candidates = list(d.glob(TEMPORARY_PREFIX + "*"))
+    except OSError:
+        return 0
+    for p in candidates:
+        try:
+            if now - p.lstat().st_mtime > max_age:
+                p.unlink()
+                removed += 1
+        except OSError:
+            pass
+    return removed
 
 
 #: The process-wide cache of reference metric values used by the scoring OPS.

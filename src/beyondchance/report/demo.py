@@ -20,6 +20,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable
 
+from .._json import write_atomic
 from ..measures.confusion import ConfusionMatrix
 from ..datasets import load_keel
 
@@ -230,10 +231,14 @@ def run_demo(
             + comparison_section(comp)
         )
         path = Path(out)
-        path.write_text(page("beyondchance demo", body,
-                             subtitle="Is this predictor better than the trivial one, and by how much?"),
-                        encoding="utf-8")
+        write_atomic(path, page("beyondchance demo", body,
+                                subtitle="Is this predictor better than the trivial one, and by how much?"))
+        from rich.markup import escape
+
+        from .._summary_display import printable
+
         console.print()
-        console.print(f"[bold]HTML report written to {path.resolve()}[/bold] (open it in a browser; "
+        shown = escape(printable(path.resolve()))  # the user's file name: literal text
+        console.print(f"[bold]HTML report written to {shown}[/bold] (open it in a browser; "
                       "it needs no network access).", highlight=False)
     return DemoResult(hab, rep, comp, path)

@@ -27,6 +27,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .._json import write_atomic
+
 __all__ = ["MONTHS", "credit_default_example", "scored_holdout", "write_example"]
 
 #: month -> (prevalence, degraded)
@@ -114,9 +116,9 @@ def write_example(directory: str | Path, *, random_state: int = 0) -> dict[str, 
     directory.mkdir(parents=True, exist_ok=True)
     frame = credit_default_example(random_state=random_state)
     paths = {"all": directory / "credit_default_monthly.csv"}
-    frame.to_csv(paths["all"], index=False)
+    write_atomic(paths["all"], frame.to_csv(index=False).encode("utf-8"))
     for month, part in frame.groupby("month", sort=True):
         p = directory / f"credit_default_{month}.csv"
-        part.drop(columns="month").to_csv(p, index=False)
+        write_atomic(p, part.drop(columns="month").to_csv(index=False).encode("utf-8"))
         paths[str(month)] = p
     return paths

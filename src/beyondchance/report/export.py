@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from .._json import write_atomic
 from .._warnings import InvalidInputError
 
 __all__ = ["Exportable", "SUFFIXES"]
@@ -22,9 +23,11 @@ SUFFIXES = {".html": "html", ".htm": "html", ".json": "json", ".md": "markdown",
 
 
 def _written(text: str, path: str | os.PathLike | None) -> str | None:
+    """``text``, or None once written to ``path`` whole (``write_atomic``:
+    a failure leaves the previous file as it was)."""
     if path is None:
         return text
-    Path(path).write_text(text, encoding="utf-8")
+    write_atomic(path, text)
     return None
 
 

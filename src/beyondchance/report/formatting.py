@@ -1,5 +1,9 @@
 """The formatting of a report's values and labels: JSON-safe numbers (``_num``), plain
-labels (``_label``), display text (:func:`fmt_value`, :func:`shorten`, ``_fmt_label``)."""
+labels (``_label``), display text (:func:`fmt_value`, :func:`shorten`, ``_fmt_label``).
+
+Display text from the data is sealed: :func:`shorten` shows a label's control characters
+as escapes (``printable`` of ``beyondchance._summary_display``, which the renderers use
+on every other string from the data)."""
 
 from __future__ import annotations
 
@@ -7,6 +11,8 @@ import math
 from typing import Any
 
 import numpy as np
+
+from .._summary_display import printable
 
 
 def _num(x: Any) -> float | None:
@@ -27,12 +33,15 @@ MAX_NAME_CHARS = 40
 
 
 def shorten(text: Any, limit: int = MAX_NAME_CHARS) -> str:
-    """``text`` as a string of at most ``limit`` characters, an ellipsis marking a cut.
+    """``text`` as a string of at most ``limit`` characters, an ellipsis marking a cut, its
+    control characters (newlines and tabs too) as escapes (``printable``).
 
     >>> shorten("x" * 50)
     'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…'
+    >>> print(shorten("\\x1b]0;PWNED\\x07"))
+    \\x1b]0;PWNED\\x07
     """
-    text = str(text)
+    text = printable(text)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 

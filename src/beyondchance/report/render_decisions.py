@@ -9,6 +9,7 @@ import io
 import math
 from typing import Any
 
+from .._summary_display import printable
 from .formatting import fmt_value, shorten
 
 __all__ = ["model_comparison_text", "check_text"]
@@ -17,7 +18,15 @@ __all__ = ["model_comparison_text", "check_text"]
 def _console(width: int):
     from rich.console import Console
 
-    return Console(file=io.StringIO(), width=width, color_system=None, force_terminal=False, highlight=False)
+    return Console(file=io.StringIO(), width=width, color_system=None, force_terminal=False, highlight=False,
+                   emoji=False)
+
+
+def _text(x: Any) -> str:
+    """Text from the data as literal rich markup, its control characters as escapes."""
+    from rich.markup import escape
+
+    return escape(printable(x, layout=True))
 
 
 def _p(p: float) -> str:
@@ -28,20 +37,19 @@ def _p(p: float) -> str:
 
 def model_comparison_text(c: Any, *, width: int = 120) -> str:
     """The verdict lines, the values of every model, and one row per (pair, measure)."""
-    from rich.markup import escape
     from rich.table import Table
 
     console = _console(width)
     console.print("[bold]Verdict[/bold]")
     for line in c.verdict:
-        console.print(f"  • {escape(line)}")
+        console.print(f"  • {_text(line)}")
     console.print()
     values = Table(show_header=True, header_style="bold", pad_edge=False)
     values.add_column("metric")
     for m in c.models:
-        values.add_column(escape(shorten(m)), justify="right")
+        values.add_column(_text(shorten(m)), justify="right")
     for k in c.metrics:
-        values.add_row(k, *(fmt_value(c.values[m][k]) for m in c.models))
+        values.add_row(_text(k), *(fmt_value(c.values[m][k]) for m in c.models))
     console.print(values)
     level = int(round(100 * c.confidence_level))
     table = Table(show_header=True, header_style="bold", pad_edge=False)
@@ -51,20 +59,19 @@ def model_comparison_text(c: Any, *, width: int = 120) -> str:
         table.add_column(header, justify=justify)
     for d in c.differences:
         ci = "-" if not math.isfinite(d.ci[0]) else f"{d.ci[0]:+.3f} – {d.ci[1]:+.3f}"
-        table.add_row(d.metric, escape(f"{shorten(d.model_b, 20)} − {shorten(d.model_a, 20)}"),
+        table.add_row(_text(d.metric), _text(f"{shorten(d.model_b, 20)} − {shorten(d.model_a, 20)}"),
                       f"{d.difference:+.3f}" if math.isfinite(d.difference) else "n/a", ci, _p(d.pvalue),
                       _p(d.pvalue_adjusted), d.test, "significant" if d.significant else "")
     console.print(table)
     console.print(f"n = {c.n:,}; {c.kind}" + (f" at threshold {c.threshold:g}" if c.threshold is not None else "")
                   + f"; paired bootstrap with {c.n_resamples} resamples (the same rows for every model).")
     for note in c.notes:
-        console.print(f"note: {escape(note)}")
+        console.print(f"note: {_text(note)}")
     return console.file.getvalue()
 
 
 def check_text(result: Any, *, width: int = 120) -> str:
     """The requirements of a gate, one row each: expression, measured value, pass/fail."""
-    from rich.markup import escape
     from rich.table import Table
 
     console = _console(width)
@@ -77,7 +84,7 @@ def check_text(result: Any, *, width: int = 120) -> str:
     for r in result.requirements:
         shown = "n/a" if r.measured is None else (f"{r.measured:.3g}" if r.function == "pvalue"
                                                   else fmt_value(r.measured))
-        table.add_row(escape(r.expression), shown,
-                      escape("pass" if r.passed else f"FAIL{': ' + r.reason if r.reason else ''}"))
+        table.add_row(_text(r.expression), shown,
+                      _text("pass" if r.passed else f"FAIL{': ' + r.reason if r.reason else ''}"))
     console.print(table)
     return console.file.getvalue()

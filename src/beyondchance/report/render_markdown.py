@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from .._summary_display import markdown_text
 from .formatting import fmt_value, shorten
 from .per_class import confusion_rates
 from .render_terminal import _CHANCE_LEGEND, _bound_text, _pvalue_text, describe_comparison, describe_task
@@ -17,8 +18,10 @@ __all__ = ["report_markdown", "comparison_markdown"]
 
 
 def _cell(x: Any) -> str:
-    """Text for a table cell: pipes escaped, line breaks as spaces."""
-    return " ".join(str(x).split()).replace("|", "\\|")
+    """Text for a table cell or a list item: line breaks as spaces, control characters as
+    escapes, Markdown and HTML markup (``< > & | ` * _ [ ] ~ $`` and backslash) escaped, so
+    that a label such as ``<img src=x onerror=...>`` shows as text in a notebook."""
+    return markdown_text(x)
 
 
 def _table(head: list[str], rows: list[list[str]], align: list[str]) -> str:

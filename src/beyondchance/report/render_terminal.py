@@ -104,10 +104,14 @@ def _style(m: MetricResult) -> str:
 
 
 def _text(x: Any) -> str:
-    """Text from the data (labels, names, verdicts quoting them) as literal rich markup."""
+    """Text from the data (labels, names, verdicts quoting them) as literal rich markup, its
+    control characters as visible escapes (line breaks and tabs kept: labels come shortened,
+    which escapes those too)."""
     from rich.markup import escape
 
-    return escape(str(x))
+    from .._summary_display import printable
+
+    return escape(printable(x, layout=True))
 
 
 def _styled(style: str, text: str) -> str:
@@ -285,7 +289,7 @@ def _console(file: Any = None, width: int | None = None, force_terminal: bool | 
 
     # force_jupyter=False: in a notebook rich would display the rendering itself and write
     # nothing to ``file`` (str(report) would be empty)
-    return _Console(file=file, width=width, force_terminal=force_terminal, soft_wrap=False,
+    return _Console(file=file, width=width, force_terminal=force_terminal, soft_wrap=False, emoji=False,
                     force_jupyter=False if file is not None else None)
 
 
