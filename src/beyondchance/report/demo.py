@@ -125,7 +125,7 @@ def render_haberman_demo(result: HabermanDemo, *, console: Any = None) -> None:
         f"than always predicting 'survived'" + (f" ({', '.join(losers)})." if losers else ".")
     )
     table = Table(show_header=True, header_style="bold")
-    for column in ("classifier", "accuracy", "bal. acc.", "F1", "pred. adv.", "pure acc.", "beats BMP"):
+    for column in ("classifier", "accuracy", "bal. acc.", "F1", "pred. adv.", "pure acc.", "beats the best constant"):
         # the names are kept whole; the numeric columns' headers wrap instead (80 columns)
         table.add_column(column, justify="left" if column == "classifier" else "right",
                          no_wrap=column == "classifier", overflow="fold")
