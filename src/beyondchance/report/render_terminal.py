@@ -146,15 +146,17 @@ class _Col:
         self.key, self.header, self.justify, self.wrap = key, header, justify, wrap
 
 
-def _build(cols: list[_Col], rows: list[tuple[dict[str, str], bool]]):
+def _build(cols: list[_Col], rows: list[tuple[dict[str, str], bool]], console: Any = None):
     """A light table whose columns are never narrower than their longest word (wrapping
-    columns) or their widest line (the others); ``rows``: (cells by key, ends a section)."""
+    columns) or their widest line (the others); ``rows``: (cells by key, ends a section).
+    With ``console``: the columns' widths are set to fit its width (see :func:`_sized`)."""
     from rich import box
     from rich.table import Table
 
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, collapse_padding=True,
                   header_style="bold", expand=False)
     tall = max((h.count("\n") for h in (c.header for c in cols)), default=0)
+    widest = []
     for c in cols:
         cells = [c.header] + [r.get(c.key, "") for r, _ in rows]
         measure = _words_width if c.wrap else _lines_width
@@ -162,9 +164,44 @@ def _build(cols: list[_Col], rows: list[tuple[dict[str, str], bool]]):
         header = "\n" * (tall - c.header.count("\n")) + c.header
         table.add_column(header, justify=c.justify, no_wrap=not c.wrap, overflow="fold",
                          min_width=max(1, max(measure(x) for x in cells)))
+        widest.append(max(1, max(_lines_width(x) for x in cells)))
     for cells, end in rows:
         table.add_row(*[cells.get(c.key, "") for c in cols], end_section=end)
+    if console is not None:
+        _sized(console, table, widest)
     return table
+
+
+def _sized(console: Any, table: Any, widest: list[int]) -> None:
+    """Fix the widths of a table wider than the console whose minimums fit: each column gets
+    its minimum, and the room left goes to the columns that wrap, in proportion to what they
+    lack. (rich itself would narrow the widest columns first, under their minimum width, and
+    then draw the table wider than the console.)"""
+    width = console.width
+    mins = [c.min_width for c in table.columns]
+    overhead = _min_width(console, table) - sum(mins)
+    if sum(widest) + overhead <= width or sum(mins) + overhead > width:
+        return  # rich draws it at its natural width, or nothing fits: the caller leaves columns out
+    sizes = list(mins)
+    room = width - overhead - sum(sizes)
+    while room > 0:
+        lacking = [i for i, (w, top) in enumerate(zip(sizes, widest)) if w < top]
+        if not lacking:
+            break
+        need = sum(widest[i] - sizes[i] for i in lacking)
+        given = 0
+        for i in lacking:
+            share = min(widest[i] - sizes[i], max(1, (room * (widest[i] - sizes[i])) // need))
+            share = min(share, room - given)
+            sizes[i] += share
+            given += share
+            if given >= room:
+                break
+        room -= given
+        if not given:
+            break
+    for column, size in zip(table.columns, sizes):
+        column.width = size
 
 
 def _short_words(label: Any, limit: int) -> str:
@@ -187,7 +224,7 @@ def _fit(console: Any, cols: list[_Col], rows: list[tuple[dict[str, str], bool]]
     width = console.width
     cols = list(cols)
     dropped: list[str] = []
-    table = _build(cols, rows)
+    table = _build(cols, rows, console)
     for key in drop:
         if _min_width(console, table) <= width:
             break
@@ -196,7 +233,7 @@ def _fit(console: Any, cols: list[_Col], rows: list[tuple[dict[str, str], bool]]
             continue
         cols.remove(gone)
         dropped.append(" ".join(gone.header.split()))
-        table = _build(cols, rows)
+        table = _build(cols, rows, console)
     return table, dropped
 
 
@@ -303,7 +340,7 @@ def _legend(report: Any, dropped: list[str] = ()) -> str:
 # --- the details: the metrics' verdicts, the per-class view, the method ---------------------
 
 
-def _wide_table(report: Any):
+def _wide_table(console: Any, report: Any):
     """The details' metric table on a wide console: the main table's columns with the one-sided
     bound and p (chance), and each metric's verdict in full."""
     level = int(round(report.confidence_level * 100))
@@ -324,7 +361,7 @@ def _wide_table(report: Any):
             "advantage": "-" if not math.isfinite(m.advantage) else f"{m.advantage:+.3f}",
             "ops": _ops_text(m), "verdict": _styled(_style(m), m.verdict),
         }, False))
-    return _build(cols, rows)
+    return _build(cols, rows, console)
 
 
 def _verdict_list(report: Any):
@@ -422,7 +459,7 @@ def _confusion_split(console: Any, report: Any, limit: int) -> list:
         even = [cols[k:k + size] for k in range(0, len(cols), size)]
         if len(even) == len(chunks) and all(fits(chunk) for chunk in even):
             chunks = even
-    return [_build([first, *chunk], rows) for chunk in chunks]
+    return [_build([first, *chunk], rows, console) for chunk in chunks]
 
 
 def _confusion_tables(console: Any, report: Any) -> list:
@@ -516,7 +553,7 @@ def _details_text(report: Any) -> str:
 def _print_details(console: Any, report: Any) -> None:
     wide = console.width >= _WIDE
     if wide:
-        console.print(_wide_table(report))
+        console.print(_wide_table(console, report))
     else:
         table, dropped = _main_table(console, report)
         console.print(table)
