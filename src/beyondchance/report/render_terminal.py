@@ -1,10 +1,18 @@
 """Terminal rendering with rich: the verdict first, then one table.
 
+A report fits one screen by default: the verdict, the task, one table (value, interval,
+best constant, advantage, OPS and a one-word verdict), a legend and a line saying what the
+details add. ``details=True`` (``beyondchance report --details``, ``Report.details()``)
+adds each metric's verdict with its bound and p-value, the per-class table, the confusion
+matrix, the method and the notes. Tables never cut a word (see the layout section below).
+
 >>> from beyondchance.report import evaluate
 >>> r = evaluate([0, 0, 0, 1, 1, 0, 0, 1], [0, 0, 1, 1, 0, 0, 0, 1], ci=False)
 >>> text = render_report_text(r, width=120)
 >>> text.splitlines()[0].startswith("Verdict")
 True
+>>> "Confusion matrix" in text, "Confusion matrix" in render_report_text(r, width=120, details=True)
+(False, True)
 """
 
 from __future__ import annotations
