@@ -140,7 +140,8 @@ def test_the_demo_table_fits_80_columns():
     buf = io.StringIO()
     render_haberman_demo(result, console=Console(file=buf, width=80, force_terminal=False))
     text = buf.getvalue()
-    _title_words_shown(text, ["classifier", *(m.model for m in result.models)])
+    _title_words_shown(text, ["classifier", "beats the best constant", *(m.model for m in result.models)])
+    assert max(len(line) for line in text.splitlines()) <= 80 and "beats BMP" not in text
 
 
 def test_a_long_label_is_shortened_in_the_table_and_the_page(tmp_path):

@@ -124,8 +124,9 @@ def multiclass_report():
 
 def test_renderings_show_the_per_class_table_and_the_confusion_matrix(multiclass_report):
     r, y, p = multiclass_report
-    text = str(r)
+    text = r.details()
     assert "Per class" in text and "Confusion matrix" in text
+    assert "Per class" not in str(r) and "report.details()" in str(r)  # print(r): the verdict and one table
     for c in ("'alpha'", "'beta'", "'gamma'"):
         assert c in text
     d = json.loads(r.to_json())
@@ -170,7 +171,7 @@ def test_confusion_rates_of_an_absent_class_are_undefined():
 
 
 def test_print_fits_100_columns():
-    """``print(report)`` fits 100 columns: every task, long labels, seven classes."""
+    """``print(report)`` and ``report.details()`` fit 100 columns: every task, long labels, seven classes."""
     rng = np.random.default_rng(5)
     long_names = np.array([f"a rather long class name number {i}" for i in range(7)])
     y = long_names[rng.integers(0, 7, 400)]
@@ -182,8 +183,9 @@ def test_print_fits_100_columns():
         _quiet(evaluate, rng.random(50), rng.random(50), ci=False),
     ]
     for r in reports:
-        lines = str(r).splitlines()
-        assert max(map(len, lines)) <= 100, max(lines, key=len)
+        for text in (str(r), r.details()):
+            lines = text.splitlines()
+            assert max(map(len, lines)) <= 100, max(lines, key=len)
 
 
 def test_score_histogram_of_each_class_from_the_counts():

@@ -337,7 +337,7 @@ def test_report_pvalues_from_its_statistics():
     f1 = full["f1"]
     cell = f"{f1.pvalue:.3f}" if f1.pvalue >= 0.001 else f"{f1.pvalue:.1e}"
     assert "| p (chance) |" in full._repr_markdown_() and "<th>p (chance)</th>" in full.to_html()
-    assert cell in render_report_text(full, width=160) and f"≥ {f1.confidence_bound:.3f}" in full._repr_markdown_()
+    assert cell in render_report_text(full, width=160, details=True) and f"≥ {f1.confidence_bound:.3f}" in full._repr_markdown_()
 
 
 def test_multiclass_from_the_confusion_matrix():

@@ -43,11 +43,13 @@ def test_scores_outside_the_unit_interval_are_said_loudly(holdout):
     assumed = [n for n in r.notes if "outside [0, 1]" in n and "threshold 0 assumed" in n]
     everyone = [n for n in r.notes if "every row is predicted positive" in n]
     assert assumed and everyone
-    text = " ".join(render_report_text(r, width=120).split())
+    text = " ".join(render_report_text(r, width=120, details=True).split())
     page = report_html(r)
     for note in assumed + everyone:
         assert note in text and note in page and note in r.to_dict()["notes"]
     assert "threshold 0 (assumed" in text and "threshold 0 (assumed" in page
+    short = " ".join(render_report_text(r, width=120).split())  # the default: the threshold and the count
+    assert "threshold 0 (assumed" in short and f"the {len(r.notes)} notes" in short
 
     given_ = _evaluate(y, 3 * s, threshold=1.5, ci=False)
     assert given_.threshold == 1.5 and given_.threshold_reason == "given"

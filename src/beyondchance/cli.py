@@ -446,18 +446,25 @@ def _evaluate_file(file: str, opts: dict[str, Any], progress: Any) -> Any:
 @main.command()
 @click.argument("file", metavar="FILE")
 @_evaluation_options
-def report(file: str, **opts: Any) -> None:
+@click.option("--details", is_flag=True,
+              help="The full account in the table format: each metric's verdict with its bound and p-value, the "
+                   "per-class table, the confusion matrix, the method and the notes (by default: the verdict and "
+                   "one table, one screen).")
+def report(file: str, details: bool = False, **opts: Any) -> None:
     """Evaluate predictions in a CSV or Parquet FILE (- for CSV on stdin) against the trivial predictor.
 
     For every metric: its value, the best constant prediction's value, the advantage over
     it (the prediction advantage), the outperformance score at this prevalence, a
     bootstrap confidence interval and a verdict. The task (binary scores or labels,
     multi-class labels or probabilities, regression) is detected and stated; --task
-    overrides it.
+    overrides it. The table format fits one screen: the verdict and one table; --details
+    adds each metric's verdict, the per-class table, the confusion matrix, the method
+    and the notes.
 
     \b
     Examples:
       beyondchance report scores.parquet --y-true default --y-score score
+      beyondchance report scores.parquet --y-true default --y-score score --details
       beyondchance report preds.csv --y-true y --y-pred y_hat --format json
       beyondchance report scored.csv --y-true y --y-score p --y-pred y_hat   # curves from p, labels from y_hat
       beyondchance report scored.csv --y-true y --y-score p --threshold 0.3
@@ -483,9 +490,9 @@ def report(file: str, **opts: Any) -> None:
         from .report.render_terminal import render_report, render_report_text
 
         if out is None:
-            render_report(result)
+            render_report(result, details=details)
         else:
-            _write(render_report_text(result, width=140), out, "report")
+            _write(render_report_text(result, width=140, details=details), out, "report")
 
 
 # ======================================================================================

@@ -125,18 +125,30 @@ def render_haberman_demo(result: HabermanDemo, *, console: Any = None) -> None:
         f"[bold]Verdict:[/bold] {len(losers)} of {len(result.models)} classifiers are no better "
         f"than always predicting 'survived'" + (f" ({', '.join(losers)})." if losers else ".")
     )
-    table = Table(show_header=True, header_style="bold")
-    for column in ("classifier", "accuracy", "bal. acc.", "F1", "pred. adv.", "pure acc.", "beats BMP"):
-        # the names are kept whole; the numeric columns' headers wrap instead (80 columns)
-        table.add_column(column, justify="left" if column == "classifier" else "right",
-                         no_wrap=column == "classifier", overflow="fold")
-    table.add_row("constant (BMP)", f"{result.majority_accuracy:.4f}", "0.5000",
-                  "0.0000", "+0.0000", "+0.0000", "-")
+    from .render_terminal import _sized
+
+    headers = ("classifier", "accuracy", "bal. acc.", "F1", "pred. adv.", "pure acc.", "beats the best constant")
+    rows = [("constant (BMP)", f"{result.majority_accuracy:.4f}", "0.5000", "0.0000", "+0.0000", "+0.0000", "-")]
+    styles = [None]
     for m in result.models:
-        style = "red" if m.prediction_advantage <= 0 else "green"
-        table.add_row(m.model, f"{m.accuracy:.4f}", f"{m.balanced_accuracy:.4f}", f"{m.f1:.4f}",
-                      f"[{style}]{m.prediction_advantage:+.4f}[/{style}]", f"{m.pure_accuracy:+.4f}",
-                      f"[{style}]{'yes' if m.prediction_advantage > 0 else 'no'}[/{style}]")
+        rows.append((m.model, f"{m.accuracy:.4f}", f"{m.balanced_accuracy:.4f}", f"{m.f1:.4f}",
+                     f"{m.prediction_advantage:+.4f}", f"{m.pure_accuracy:+.4f}",
+                     "yes" if m.prediction_advantage > 0 else "no"))
+        styles.append("red" if m.prediction_advantage <= 0 else "green")
+    table = Table(show_header=True, header_style="bold")
+    for i, column in enumerate(headers):
+        # the names are kept whole; the numeric columns' headers wrap instead (80 columns),
+        # between words: no column is narrower than its longest word or its numbers
+        cells = [row[i] for row in rows]
+        shortest = max(len(c) for c in cells) if i == 0 else max(*(len(w) for w in column.split()), *map(len, cells))
+        table.add_column(column, justify="left" if i == 0 else "right", no_wrap=i == 0, overflow="fold",
+                         min_width=shortest)
+    for row, style in zip(rows, styles):
+        cells = list(row)
+        if style is not None:
+            cells[4], cells[6] = f"[{style}]{cells[4]}[/{style}]", f"[{style}]{cells[6]}[/{style}]"
+        table.add_row(*cells)
+    _sized(console, table, [max(len(headers[i]), *(len(row[i]) for row in rows)) for i in range(len(headers))])
     console.print(table)
     console.print(
         "prediction advantage = 1 - error / error of the best constant prediction (El-Yaniv et al.); "
@@ -205,7 +217,8 @@ def run_demo(
     rep = evaluate(holdout["default"].to_numpy(), holdout["score"].to_numpy(), random_state=random_state,
                    name="ISLR Default, held-out half", progress=step, mc_samples=mc_samples)
     console.rule("[bold]A credit-default model on its held-out half (ISLR Default)")
-    _print_report(console, rep)
+    # the details are on the HTML page (or in Python: result.report.details())
+    _print_report(console, rep, hint="the HTML report" if out is not None else "result.report.details()")
     console.print()
 
     step("drawing six months of test sets")

@@ -90,7 +90,14 @@ class Report(Exportable):
     # --- renderings (print, notebooks, files: see beyondchance.report.export) ----
 
     def _text(self) -> str:
-        return render_report_text(self)
+        return render_report_text(self, hint="report.details()")
+
+    def details(self, *, width: int = 100) -> str:
+        """The full account as plain text, ``width`` columns wide: the verdict, the table, each
+        metric's verdict with its bound and p-value, the per-class table, the confusion matrix,
+        the method and the notes. ``str(report)`` (and ``print(report)``) is the short report:
+        the verdict and one table."""
+        return render_report_text(self, width=width, details=True)
 
     def _html_fragment(self, plots: bool) -> str:
         return report_section(self, plots=plots)
