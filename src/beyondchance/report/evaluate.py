@@ -273,13 +273,14 @@ def evaluate(
         if y_pred is None:
             raise InvalidInputError("evaluate needs y_score (scores or class probabilities) or y_pred "
                                     "(predicted labels or values)")
-        y, y_pred = y_pred, None
+        y, y_pred, y_name = y_pred, None, "y_pred"
     else:
-        y = y_score
+        y, y_name = y_score, "y_score"
 
     def statistics(ctx: _Context) -> TaskStatistics:
         ctx.step("checking the input")
-        inp = check_inputs(y_true, y, sample_weight, task=task, labels=labels, normalize=normalize, y_pred=y_pred)
+        inp = check_inputs(y_true, y, sample_weight, task=task, labels=labels, normalize=normalize, y_pred=y_pred,
+                           y_name=y_name)
         level = check_quantile_option(quantile, inp.task)
         if metrics is not None:  # unknown names fail before any computation
             _select_metrics(dict.fromkeys(selectable_metrics(inp.task, quantile=level is not None)), metrics, inp.task)
