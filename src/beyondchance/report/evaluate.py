@@ -125,10 +125,12 @@ def evaluate(
     y_score : array-like (n,) or (n, k), or column name(s) with ``data``
         Scores (binary: one per row, higher meaning more likely positive) or an (n, k)
         matrix of class probabilities (columns in the order of ``labels``, default the
-        sorted classes of y_true; with ``data``, one column name per class) — as
-        ``--y-score`` of the command line.  The task is detected from the content, so
-        predictions given positionally are read whatever they are (labels make a labels
-        report, real values a regression report).
+        sorted classes of y_true; a table whose column names are the classes is read by
+        name; with ``data``, one column name per class) — as ``--y-score`` of the command
+        line.  The task is detected from the content, so predictions given positionally
+        are read whatever they are (labels make a labels report, real values a regression
+        report).  pandas inputs must share one index (rows are paired by position); masked
+        elements, iterators and datetime values are refused.
     y_pred : array-like (n,), or a column name with ``data``, optional
         Predicted labels, or real predictions (regression).  Alone, the report of the
         labels (or of the regression); given with binary scores ``y_score``, the labeling
