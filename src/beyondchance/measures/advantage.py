@@ -35,10 +35,13 @@ import numpy as np
 from .._summary_display import SummaryDisplay, format_number
 from .._validation import (
     as_1d,
+    as_array,
     as_float_1d,
+    check_aligned,
     check_consistent_length,
     check_probabilities,
     check_sample_weight,
+    class_columns,
     encode_labels,
     union_labels,
 )
@@ -310,10 +313,13 @@ def _evaluate_labels(
     return _Evaluation(np.array([risk]), np.array([r0]), bmp, False)
 
 
-def _read_proba(y_pred: Any, k: int, normalize: bool, classes: np.ndarray) -> np.ndarray:
-    arr = np.asarray(y_pred) if not isinstance(y_pred, np.ndarray) else y_pred
-    if arr.ndim == 2 and arr.shape[1] == 1:
-        arr = arr.ravel()
+def _read_proba(
+    y_pred: Any, k: int, normalize: bool, classes: np.ndarray, labels_given: bool = False
+) -> np.ndarray:
+    """(n, k) probabilities of ``y_pred``: a table's columns named by the classes in the class order, one
+    column (the last class's probability) completed for two classes."""
+    arr = as_array(y_pred, "y_pred", squeeze=True)
+    arr = class_columns(y_pred, arr, classes, "y_pred", labels_given=labels_given)
     p = check_probabilities(arr, "y_pred", n_classes=k if arr.ndim == 2 else None, normalize=normalize)
     if p.ndim == 1:
         if k != 2:
@@ -342,11 +348,10 @@ def _evaluate_proba(
     w = check_sample_weight(w_in, codes.shape[0])
     counts = _class_counts(codes, w, k)
     if k == 1:  # one class and nothing says which column is which: the BMP risk is 0
-        check_probabilities(y_pred, "y_pred", normalize=normalize)
-        check_consistent_length(y_true=yt, y_pred=np.asarray(y_pred))
+        check_consistent_length(y_true=yt, y_pred=check_probabilities(y_pred, "y_pred", normalize=normalize))
         bmp = BayesMarginalPrediction(lo.name, np.ones(1), 0.0, classes, "sample", method)
         return _Evaluation(np.array([np.nan]), np.array([0.0]), bmp, False)
-    proba = _read_proba(y_pred, k, normalize, classes)
+    proba = _read_proba(y_pred, k, normalize, classes, labels is not None)
     check_consistent_length(y_true=yt, y_pred=proba)
     losses = lo.sample_losses_proba(proba, codes)
     total = float(counts.sum())
@@ -421,6 +426,7 @@ def _evaluate(
 ) -> tuple[Loss, _Evaluation]:
     lo = get_loss(loss)
     pr = _read_prior(prior, lo)
+    check_aligned(y_true=y_true, y_pred=y_pred, sample_weight=sample_weight)
     if lo.prediction == "label":
         return lo, _evaluate_labels(lo, y_true, y_pred, sample_weight, labels, pr)
     if lo.prediction == "probability":
@@ -709,7 +715,7 @@ def pa_coverage_curve(
                 "the PA-coverage curve of a probability loss needs at least two classes "
                 "(pass labels= to name them)"
             )
-        proba = _read_proba(y_pred, k, normalize, classes)
+        proba = _read_proba(y_pred, k, normalize, classes, labels is not None)
         check_consistent_length(y_true=yt, y_pred=proba, confidence=conf)
         losses = lo.sample_losses_proba(proba, ct)
     else:

@@ -27,7 +27,7 @@ from typing import Any, Literal
 import numpy as np
 
 from .._summary_display import GridDisplay
-from .._validation import check_label_pair, check_n_classes, check_sample_weight, encode_labels
+from .._validation import check_aligned, check_label_pair, check_n_classes, check_sample_weight, encode_labels
 from .._warnings import InvalidInputError, warn_undefined
 from .registry import METRICS, LabelingMetric, _div, get_metric
 
@@ -135,6 +135,7 @@ class ConfusionMatrix(GridDisplay):
         array([[1., 0.],
                [1., 1.]])
         """
+        check_aligned(y_true=y_true, y_pred=y_pred, sample_weight=sample_weight)
         yt, yp = check_label_pair(y_true, y_pred)
         w = check_sample_weight(sample_weight, yt.shape[0])
         if labels is None and w is None:

@@ -86,6 +86,7 @@ import numpy as np
 
 from .._validation import (
     check_unit_interval,
+    is_score_matrix,
 )
 from .._warnings import InvalidInputError
 from .curve_rates import (
@@ -343,7 +344,7 @@ def roc_auc(
     y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: Any = None, strict: bool = False,
     max_fpr: float | None = None, multi_class: str = "ovr", average: Any = "macro", labels: Any = None,
 ) -> Any:
-    if np.ndim(y_score) == 2:
+    if is_score_matrix(y_score):
         if max_fpr is not None:
             raise InvalidInputError("max_fpr applies to binary scores only (as in scikit-learn)")
         return multiclass_roc_auc(y_true, y_score, multi_class=multi_class, average=average,
@@ -386,7 +387,7 @@ def average_precision(
     y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: Any = None, strict: bool = False,
     average: Any = "macro", labels: Any = None,
 ) -> Any:
-    if np.ndim(y_score) == 2:
+    if is_score_matrix(y_score):
         return multiclass_average_precision(y_true, y_score, average=average, sample_weight=sample_weight,
                                             labels=labels)
     return curve_auc(

@@ -29,7 +29,16 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import as_1d, check_sample_weight, check_unit_interval, encode_labels
+from .._validation import (
+    as_1d,
+    as_array,
+    as_float,
+    check_aligned,
+    check_sample_weight,
+    check_unit_interval,
+    class_columns,
+    encode_labels,
+)
 from .._warnings import InvalidInputError
 from .threshold_counts import threshold_counts
 
@@ -61,11 +70,16 @@ def partial_roc_auc(y_true: Any, y_score: Any, max_fpr: float, *, sample_weight:
     return 0.5 * (1 + (area - lo) / (hi - lo))
 
 
-def _scores_matrix(y_true: Any, y_score: Any, labels: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _scores_matrix(
+    y_true: Any, y_score: Any, labels: Any, sample_weight: Any = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(class codes of y_true, (n, K) float scores, classes) with the columns in the
-    order of ``labels`` (default: the sorted classes of y_true)."""
+    order of ``labels`` (default: the sorted classes of y_true); a table's columns named by
+    the classes are put in that order (``beyondchance._validation.class_columns``)."""
+    check_aligned(y_true=y_true, y_score=y_score, sample_weight=sample_weight)
     codes, _, classes = encode_labels(as_1d(y_true, "y_true"), labels=labels)
-    p = np.asarray(y_score, dtype=np.float64)
+    p = as_float(as_array(y_score, "y_score"), "y_score", finite=False)
+    p = class_columns(y_score, p, classes, "y_score", labels_given=labels is not None)
     if p.ndim != 2 or p.shape[0] != codes.shape[0]:
         raise InvalidInputError(f"y_score must have shape ({codes.shape[0]}, K), got {p.shape}")
     if p.shape[1] != classes.shape[0]:
@@ -100,7 +114,7 @@ def multiclass_roc_auc(y_true: Any, y_score: Any, *, multi_class: str = "ovr", a
     if average not in ("macro", "weighted", None) or (multi_class == "ovo" and average is None):
         allowed = "'macro' or 'weighted'" if multi_class == "ovo" else "'macro', 'weighted' or None"
         raise InvalidInputError(f"average must be {allowed} for the {multi_class} ROC AUC, got {average!r}")
-    codes, p, classes = _scores_matrix(y_true, y_score, labels)
+    codes, p, classes = _scores_matrix(y_true, y_score, labels, sample_weight)
     w = check_sample_weight(sample_weight, codes.shape[0])
     ww = np.ones(codes.shape[0]) if w is None else w
     k = classes.shape[0]
@@ -132,7 +146,7 @@ def multiclass_average_precision(y_true: Any, y_score: Any, *, average: Any = "m
     """
     if average not in _AVERAGES:
         raise InvalidInputError(f"average must be 'macro', 'weighted', 'micro' or None, got {average!r}")
-    codes, p, classes = _scores_matrix(y_true, y_score, labels)
+    codes, p, classes = _scores_matrix(y_true, y_score, labels, sample_weight)
     w = check_sample_weight(sample_weight, codes.shape[0])
     k = classes.shape[0]
     if average == "micro":

@@ -12,10 +12,12 @@ import numpy as np
 
 from .._validation import (
     as_float_1d,
+    binary_target,
+    check_aligned,
     check_consistent_length,
     check_sample_weight,
     check_unit_interval,
-    binary_target,
+    positive_column,
 )
 from .._warnings import InvalidInputError, warn_undefined
 from .._summary_display import SummaryDisplay
@@ -471,9 +473,12 @@ def threshold_counts(
     Parameters
     ----------
     y_true : array-like (n,), binary labels
-    y_score : array-like (n,), finite scores (higher = more positive)
+    y_score : array-like (n,), finite scores (higher = more positive); or a table of two
+        columns named by the classes, of which the positive class's column is read
     sample_weight : array-like (n,), optional, non-negative
     pos_label : the positive label; default 1 for labels in {0, 1} or {-1, 1}
+
+    pandas inputs must share their index (the rows are paired by position).
 
     Returns
     -------
@@ -485,8 +490,9 @@ def threshold_counts(
     >>> c.thresholds, c.tps, c.fps
     (array([0.7, 0.1]), array([2., 2.]), array([0., 1.]))
     """
+    check_aligned(y_true=y_true, y_score=y_score, sample_weight=sample_weight)
     yb, pos_label = binary_target(y_true, pos_label=pos_label)
-    s = as_float_1d(y_score, "y_score")
+    s = as_float_1d(positive_column(y_score, "y_score", y_true, pos_label), "y_score")
     n = check_consistent_length(y_true=yb, y_score=s)
     w = check_sample_weight(sample_weight, n)
     if w is None:

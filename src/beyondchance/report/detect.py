@@ -10,12 +10,15 @@ import numpy as np
 
 from .._validation import (
     as_1d,
+    as_array,
     as_float,
+    check_aligned,
     check_consistent_length,
     check_n_classes,
     check_option,
     check_probabilities,
     check_sample_weight,
+    class_columns,
     encode_label_arrays,
 )
 from .._warnings import InvalidInputError
@@ -65,11 +68,12 @@ def detect_task(y_true: Any, y_score: Any) -> tuple[str, str]:
     return task, reason
 
 
-def _as_arrays(y_true: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
-    """y_true checked 1-D; y checked 1-D, or as given when it has several columns."""
+def _as_arrays(y_true: Any, y: Any, name: str = "y") -> tuple[np.ndarray, np.ndarray]:
+    """y_true checked 1-D; y checked 1-D, or as given when it has several columns (both read
+    by the rules of :mod:`beyondchance._validation`: a one-column table is its column …)."""
     yt = as_1d(y_true, "y_true")
-    ya = np.asarray(y)
-    return yt, (ya if ya.ndim == 2 and ya.shape[1] > 1 else as_1d(y, "y"))
+    ya = as_array(y, name, squeeze=True)
+    return yt, (ya if ya.ndim == 2 and ya.shape[1] > 1 else as_1d(ya, name))
 
 
 def _detect(yt: np.ndarray, ya: np.ndarray, labels: Any) -> tuple[str, str, dict[str, Any]]:
@@ -148,12 +152,19 @@ class Inputs:
 
 def check_inputs(
     y_true: Any, y: Any, sample_weight: Any, *, task: str | None, labels: Any, normalize: bool, y_pred: Any = None,
+    y_name: str = "y",
 ) -> Inputs:
     """Check and coerce every input of :func:`~beyondchance.report.evaluate` once and detect the task.
 
     ``y_pred``: predicted labels given with binary scores ``y`` (the task must be binary
-    scores), encoded with y_true over the union of their labels (``Inputs.given``)."""
-    out = _check_inputs(y_true, y, sample_weight, task=task, labels=labels, normalize=normalize)
+    scores), encoded with y_true over the union of their labels (``Inputs.given``).
+    ``y_name``: the name of ``y`` in the messages (the caller's argument, e.g. ``y_score``).
+    pandas inputs must share their index (``beyondchance._validation.check_aligned``); the
+    columns of class probabilities named by the classes are put in the class order
+    (``beyondchance._validation.class_columns``)."""
+    check_aligned(**{"y_true": y_true, y_name: y, "sample_weight": sample_weight,
+                     **({"y_pred": y_pred} if y_pred is not None and y_name != "y_pred" else {})})
+    out = _check_inputs(y_true, y, sample_weight, task=task, labels=labels, normalize=normalize, name=y_name)
     if y_pred is None:
         return out
     if out.task != "binary-scores":
@@ -166,9 +177,9 @@ def check_inputs(
 
 
 def _check_inputs(
-    y_true: Any, y: Any, sample_weight: Any, *, task: str | None, labels: Any, normalize: bool
+    y_true: Any, y: Any, sample_weight: Any, *, task: str | None, labels: Any, normalize: bool, name: str = "y"
 ) -> Inputs:
-    yt, ya = _as_arrays(y_true, y)
+    yt, ya = _as_arrays(y_true, y, name)
     if task is None:
         task, reason, enc = _detect(yt, ya, labels)
         source = "detected"
@@ -176,15 +187,15 @@ def _check_inputs(
         task = check_option(task, "task", TASKS)
         reason, source, enc = "given", "given", {}
     if ya.ndim == 2 and task in ("binary-labels", "multiclass-labels", "regression"):
-        ya = as_1d(ya, "y")  # raises: one prediction per row
+        ya = as_1d(ya, name)  # raises: one prediction per row
     out = Inputs(task, source, reason, 0, None)
     if task == "regression":
-        out.target, out.prediction = as_float(yt, "y_true"), as_float(ya, "y")
+        out.target, out.prediction = as_float(yt, "y_true"), as_float(ya, name)
         y_checked = out.prediction
     elif task in ("binary-labels", "multiclass-labels"):
         if "pred_codes" not in enc:
             enc = dict(zip(("codes", "pred_codes", "classes"),
-                           encode_label_arrays(yt, ya, labels=labels, names=("y_true", "y"))))
+                           encode_label_arrays(yt, ya, labels=labels, names=("y_true", name))))
             check_n_classes(int(enc["classes"].size))
         out.codes, out.pred_codes, out.classes = enc["codes"], enc["pred_codes"], enc["classes"]
         out.row_confusion = enc.get("row_confusion")
@@ -203,23 +214,25 @@ def _check_inputs(
                 )
             if ya.ndim == 2:
                 if ya.shape[1] != 2:
-                    raise InvalidInputError(f"binary scores: y has {ya.shape[1]} columns, expected 1 or 2")
-                out.scores = check_probabilities(ya, "y", normalize=normalize)
+                    raise InvalidInputError(f"binary scores: {name} has {ya.shape[1]} columns, expected 1 or 2")
                 if k != 2:
                     raise InvalidInputError("two probability columns need two classes in y_true (pass labels=)")
+                ya = class_columns(y, ya, out.classes, name, labels_given=labels is not None)
+                out.scores = check_probabilities(ya, name, normalize=normalize)
             else:
-                out.scores = as_float(ya, "y")
+                out.scores = as_float(ya, name)
             y_checked = out.scores
         else:
+            ya = class_columns(y, ya, out.classes, name, labels_given=labels is not None)
             if ya.ndim != 2 or ya.shape[1] != k:
                 cols = 1 if ya.ndim == 1 else ya.shape[1]
                 raise InvalidInputError(
-                    f"y has {cols} probability column(s) but y_true has {k} classes "
+                    f"{name} has {cols} probability column(s) but y_true has {k} classes "
                     f"({', '.join(map(_fmt_label, out.classes[:6]))}); pass labels= naming the class of each column"
                 )
-            out.proba = check_probabilities(ya, "y", n_classes=k, normalize=normalize)
+            out.proba = check_probabilities(ya, name, n_classes=k, normalize=normalize)
             y_checked = out.proba
-    out.n = check_consistent_length(y_true=yt, y=y_checked)
+    out.n = check_consistent_length(**{"y_true": yt, name: y_checked})
     out.weight = check_sample_weight(sample_weight, out.n)
     return out
 

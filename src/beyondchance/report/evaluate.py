@@ -125,10 +125,12 @@ def evaluate(
     y_score : array-like (n,) or (n, k), or column name(s) with ``data``
         Scores (binary: one per row, higher meaning more likely positive) or an (n, k)
         matrix of class probabilities (columns in the order of ``labels``, default the
-        sorted classes of y_true; with ``data``, one column name per class) — as
-        ``--y-score`` of the command line.  The task is detected from the content, so
-        predictions given positionally are read whatever they are (labels make a labels
-        report, real values a regression report).
+        sorted classes of y_true; a table whose column names are the classes is read by
+        name; with ``data``, one column name per class) — as ``--y-score`` of the command
+        line.  The task is detected from the content, so predictions given positionally
+        are read whatever they are (labels make a labels report, real values a regression
+        report).  pandas inputs must share one index (rows are paired by position); masked
+        elements, iterators and datetime values are refused.
     y_pred : array-like (n,), or a column name with ``data``, optional
         Predicted labels, or real predictions (regression).  Alone, the report of the
         labels (or of the regression); given with binary scores ``y_score``, the labeling
@@ -274,13 +276,14 @@ def evaluate(
         if y_pred is None:
             raise InvalidInputError("evaluate needs y_score (scores or class probabilities) or y_pred "
                                     "(predicted labels or values)")
-        y, y_pred = y_pred, None
+        y, y_pred, y_name = y_pred, None, "y_pred"
     else:
-        y = y_score
+        y, y_name = y_score, "y_score"
 
     def statistics(ctx: _Context) -> TaskStatistics:
         ctx.step("checking the input")
-        inp = check_inputs(y_true, y, sample_weight, task=task, labels=labels, normalize=normalize, y_pred=y_pred)
+        inp = check_inputs(y_true, y, sample_weight, task=task, labels=labels, normalize=normalize, y_pred=y_pred,
+                           y_name=y_name)
         level = check_quantile_option(quantile, inp.task)
         if metrics is not None:  # unknown names fail before any computation
             _select_metrics(dict.fromkeys(selectable_metrics(inp.task, quantile=level is not None)), metrics, inp.task)
