@@ -31,7 +31,7 @@ def _binary(seed: int = 0):
 def _evaluate(y_true, y_score=None, **kwargs):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return bc.evaluate(y_true, y_score, ci=False, dbt_samples=1024, **kwargs)
+        return bc.evaluate(y_true, y_score, ci=False, mc_samples=1024, **kwargs)
 
 
 def _routes():

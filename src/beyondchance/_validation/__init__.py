@@ -1,0 +1,126 @@
+"""The one place where inputs are checked and coerced.
+
+Every public function calls the helpers below; nothing else re-checks lengths,
+weights or label sets.  Each helper raises :class:`InvalidInputError` with a
+message that names the offending argument, so that the command line can print it
+as one line.
+
+The rules for labels:
+
+* missing values are refused, naming the first one and its row: None, NaN, pandas
+  ``NA`` and ``NaT``, blank strings, and the strings ``pandas.read_csv`` reads as
+  missing (:data:`MISSING_STRINGS`: ``"NA"``, ``"N/A"``, ``"null"``, ``"NaN"`` …);
+* one array may not mix strings and numbers (``"1"`` and ``1`` are different labels
+  to numpy, the same to a reader), nor may ``y_true`` and ``y_pred``;
+* integer labels compare exactly whatever their dtypes (numpy would compare uint64
+  with int64 as float64); integers beyond 2**53 are refused where real values are
+  expected, as float64 cannot hold them.
+
+Sample weights: finite, non-negative, with a positive total of at most
+:data:`MAX_WEIGHT_TOTAL`.
+
+What the door reads (:func:`as_array` and what reads through it): arrays, lists, tuples, the
+columns of pandas, polars and pyarrow; a one-column table where one value per row is expected
+(more columns refused).  Refused: masked elements of a ``numpy.ma.MaskedArray`` (counted; no
+row is skipped: ``.compressed()`` the rows, or ``.filled(value)``); iterators and generators,
+not materialised, as a function may read an input twice and a one-shot iterator is then empty
+(pass ``list(x)``); sets, mappings, dictionary views; datetime, timedelta and
+``decimal.Decimal`` values; pandas objects given together with different indexes
+(:func:`check_aligned`: rows are paired by position).  Class probabilities in a table whose
+column names are the classes are read in the class order (:func:`class_columns`).
+"""
+
+from .arrays import (  # noqa: F401 (the door re-exports every helper)
+    MAX_WEIGHT_TOTAL,
+    _EXACT_INTEGERS,
+    _frame_column,
+    _frame_names,
+    _frame_column_at,
+    _default_names,
+    _REFUSED_KINDS,
+    _check_value_types,
+    _check_types_of,
+    _readable,
+    _to_array,
+    as_array,
+    as_1d,
+    as_float,
+    as_float_1d,
+    as_float_2d,
+    is_score_matrix,
+    check_aligned,
+    _keys,
+    _shown,
+    class_columns,
+    positive_column,
+    check_consistent_length,
+    check_sample_weight,
+    MISSING_STRINGS,
+    _value_kind,
+    _isna,
+    _value_kinds,
+    _where,
+    _of_kind,
+    _check_missing,
+    check_probabilities,
+)
+from .labels import (  # noqa: F401 (the door re-exports every helper)
+    _INT_FAST_SPAN,
+    _check_label_values,
+    check_label_pair,
+    _check_label_arrays,
+    encode_labels,
+    encode_label_arrays,
+    _encode,
+    _encode_by_hashing,
+    _encode_small_integers,
+    _label_dtype,
+    union_labels,
+    binary_target,
+)
+from .options import (  # noqa: F401 (the door re-exports every helper)
+    MAX_CLASSES,
+    MAX_RESAMPLES,
+    MAX_MC_SAMPLES,
+    check_unit_interval,
+    check_prevalence,
+    check_rate_curves,
+    as_samples,
+    check_confidence_level,
+    check_positive_int,
+    check_n_classes,
+    check_mc_samples,
+    check_resample_cap,
+    check_n_resamples,
+    check_option,
+    check_random_state,
+    check_frequency_weights,
+)
+
+__all__ = [
+    "as_array",
+    "as_1d",
+    "check_aligned",
+    "class_columns",
+    "positive_column",
+    "is_score_matrix",
+    "as_float_1d",
+    "check_consistent_length",
+    "check_sample_weight",
+    "check_label_pair",
+    "encode_labels",
+    "check_probabilities",
+    "check_unit_interval",
+    "check_prevalence",
+    "check_rate_curves",
+    "binary_target",
+    "as_samples",
+    "check_positive_int",
+    "check_n_resamples",
+    "check_n_classes",
+    "check_mc_samples",
+    "check_option",
+    "check_random_state",
+    "check_frequency_weights",
+    "union_labels",
+]

@@ -1,0 +1,495 @@
+"""Reading array-likes: arrays, lists, table columns (one-column tables squeezed), the types
+refused, missing values named with their row, class-probability columns named by class,
+lengths and sample weights.
+
+Part of the one door for inputs, :mod:`beyondchance._validation`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+import decimal
+import numbers
+from collections.abc import Iterator, Mapping, Set as AbstractSet
+from typing import Any
+
+import numpy as np
+
+from .._warnings import InvalidInputError
+
+__all__ = ['as_array', 'as_1d', 'check_aligned', 'class_columns', 'positive_column', 'is_score_matrix', 'as_float_1d', 'check_consistent_length', 'check_sample_weight', 'check_probabilities']
+
+
+#: Largest accepted total of the sample weights: the measures multiply up to four
+#: weight totals (MCC's denominator), and 1e75**4 stays below float64's largest value.
+MAX_WEIGHT_TOTAL = 1e75
+
+
+#: float64 holds every integer up to 2**53 exactly, and not every one beyond
+_EXACT_INTEGERS = 2.0**53
+
+
+def _frame_column(x: Any) -> np.ndarray | None:
+    """A text or categorical column of pandas, polars or pyarrow as a numpy object array
+    without a Python object per row: the column's own library dictionary-encodes it and the
+    (small) dictionary is expanded by a numpy take, the rows sharing its strings.  None for
+    anything else (numbers convert through ``__array__`` without copying) and for columns
+    with nulls (the generic path then names the first missing value and its row).
+
+    >>> import pyarrow as pa
+    >>> _frame_column(pa.chunked_array([["b", "a"], ["b"]])).tolist()
+    ['b', 'a', 'b']
+    """
+    lib = type(x).__module__.partition(".")[0]
+    if lib == "polars":
+        import polars as pl
+
+        if not isinstance(x, pl.Series) or not (x.dtype == pl.String or isinstance(x.dtype, (pl.Categorical, pl.Enum))):
+            return None
+        x, lib = x.to_arrow(), "pyarrow"
+    if lib == "pyarrow":
+        import pyarrow as pa
+
+        if isinstance(x, pa.ChunkedArray):
+            x = x.combine_chunks()
+        if not isinstance(x, pa.Array) or x.null_count:
+            return None
+        t = x.type
+
+        def text(kind: Any) -> bool:
+            return pa.types.is_string(kind) or pa.types.is_large_string(kind)
+
+        if pa.types.is_dictionary(t) and text(t.value_type):
+            codes, values = x.indices, x.dictionary
+        elif text(t):
+            enc = x.dictionary_encode()
+            codes, values = enc.indices, enc.dictionary
+        else:
+            return None
+        return values.to_numpy(zero_copy_only=False)[codes.to_numpy(zero_copy_only=False)]
+    if lib == "pandas":
+        import pandas as pd
+
+        if not isinstance(x, pd.Series):
+            return None
+        text_categories = isinstance(x.dtype, pd.CategoricalDtype) and x.dtype.categories.dtype.kind in "OUT"
+        if not (text_categories or isinstance(x.dtype, pd.StringDtype)):
+            return None
+        codes, uniques = pd.factorize(x)
+        if codes.size and codes.min() < 0:  # a missing value
+            return None
+        return np.asarray(uniques, dtype=object)[codes]
+    return None
+
+
+def _frame_names(x: Any) -> list[Any] | None:
+    """The column names of a table (pandas or polars DataFrame, pyarrow Table), else None."""
+    lib, kind = type(x).__module__.partition(".")[0], type(x).__name__
+    if kind == "DataFrame" and lib in ("pandas", "polars"):
+        return list(x.columns)
+    return list(x.column_names) if lib == "pyarrow" and kind in ("Table", "RecordBatch") else None
+
+
+def _frame_column_at(x: Any, i: int = 0) -> Any:
+    """Column ``i`` of a table (:func:`_frame_names`) as a column (Series, Array)."""
+    lib = type(x).__module__.partition(".")[0]
+    return x.iloc[:, i] if lib == "pandas" else x.to_series(i) if lib == "polars" else x.column(i)
+
+
+def _default_names(x: Any) -> bool:
+    """Names that say nothing: 0, 1, …, k−1 in a pandas ``RangeIndex`` (not ``{1: a, 0: b}``'s)."""
+    c = getattr(x, "columns", None)
+    return type(c).__name__ == "RangeIndex" and c.start == 0 and c.step == 1
+
+
+_REFUSED_KINDS = (  # the values that are no score, label or weight, and what to give instead
+    ("datetime", (np.datetime64, datetime.date), "the time since a reference date in seconds"),
+    ("timedelta", (np.timedelta64, datetime.timedelta), "the durations in seconds: x / numpy.timedelta64(1, 's')"),
+    ("decimal.Decimal", (decimal.Decimal,), "float, or int for labels"),
+)
+
+
+def _check_value_types(arr: np.ndarray, name: str) -> None:
+    """Refuse datetime, timedelta and ``Decimal`` values: a numpy dtype, or objects (NaT,
+    whose pandas type is a datetime, is a missing value, which the label checks name)."""
+    values = arr.ravel().tolist() if arr.dtype == object else ()  # then one C-level pass for the types:
+    types = {np.datetime64} if arr.dtype.kind == "M" else {np.timedelta64} if arr.dtype.kind == "m" else set(
+        map(type, values))
+    for kind, bases, hint in _REFUSED_KINDS:
+        if any(issubclass(t, bases) and (not values or any(type(v) is t and not _isna(v) for v in values))
+               for t in types):
+            raise InvalidInputError(f"{name} holds {kind} values; give numbers ({hint}): a score, a label or "
+                                    "a weight is a number or a text")
+
+
+def _check_types_of(x: Any, name: str) -> None:
+    """:func:`_check_value_types` of what :func:`as_float` converts (lists and columns as objects)."""
+    kind = getattr(getattr(x, "dtype", None), "kind", None)
+    if isinstance(x, (np.ndarray, list, tuple)) or kind in ("O", "M", "m"):
+        with contextlib.suppress(ValueError):  # ragged: the conversion to float64 names it
+            _check_value_types(x if isinstance(x, np.ndarray) else np.array(x, dtype=None if kind else object), name)
+
+
+def _readable(x: Any, name: str, *, one_column: bool) -> Any:
+    """``x``, or what to read in its place (an unmasked ``MaskedArray``'s data, with ``one_column``
+    a one-column table's column); refuses what the module docstring says is not read."""
+    if x is None:
+        raise InvalidInputError(f"{name} is required, got None")
+    if isinstance(x, np.ma.MaskedArray):
+        if masked := int(np.ma.count_masked(x)):
+            raise InvalidInputError(
+                f"{name} is a masked array with {masked} masked element(s) of {x.size}: masked values are not "
+                f"skipped; drop them ({name}.compressed(), and the same rows of the other arguments) or fill them "
+                f"({name}.filled(value))")
+        return np.ma.getdata(x)
+    if isinstance(x, Iterator):
+        raise InvalidInputError(f"{name} is a {type(x).__name__} (an iterator, which can be read only once); "
+                                f"pass a list or an array, e.g. list({name})")
+    if isinstance(x, (AbstractSet, Mapping)) or type(x).__name__.startswith("dict_"):
+        raise InvalidInputError(f"{name} is a {type(x).__name__}, not a sequence (its elements have no positions "
+                                "to pair with the rows of the other arguments); pass a list or an array")
+    names = _frame_names(x) if one_column else None
+    if names is not None and len(names) != 1:
+        raise InvalidInputError(f"{name} is a table with {len(names)} columns where one column (one value per row) "
+                                "is expected" + (f"; select the column, e.g. {name}[{names[0]!r}]" if names else ""))
+    return x if names is None else _frame_column_at(x)
+
+
+def _to_array(x: Any, name: str, *, one_column: bool = False) -> np.ndarray:
+    x = _readable(x, name, one_column=one_column)
+    native = _frame_column(x)
+    if native is not None:
+        return native
+    # pandas / polars / pyarrow objects all support __array__
+    try:
+        arr = np.asarray(x)
+    except Exception as exc:  # pragma: no cover - exotic inputs
+        raise InvalidInputError(f"{name} could not be converted to an array: {exc}") from exc
+    if isinstance(x, (list, tuple)) and arr.dtype.kind in "US" and arr.ndim == 1 and not all(
+            isinstance(v, (str, bytes)) for v in x):
+        arr = np.asarray(x, dtype=object)  # numpy would turn [1, "1"] into ["1", "1"]
+    _check_value_types(arr, name)
+    return arr
+
+
+def as_array(x: Any, name: str, *, squeeze: bool = False) -> np.ndarray:
+    """``x`` as a numpy array of any shape, read by the rules of the module docstring (values
+    not checked); with ``squeeze``, one column (a table's, an (n, 1) array's) is read as 1-D.
+
+    >>> as_array((x for x in [1, 2]), "y_score")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    beyondchance._warnings.InvalidInputError: y_score is a generator (an iterator, ...
+    """
+    arr = _to_array(x, name)
+    return arr.ravel() if squeeze and arr.ndim == 2 and arr.shape[1] == 1 else arr
+
+
+def as_1d(x: Any, name: str, *, allow_empty: bool = False) -> np.ndarray:
+    """Return ``x`` as a 1-D array (a column vector, or a table with one column, is read as
+    its column); refuses an empty input (unless ``allow_empty``) and more dimensions."""
+    arr = _to_array(x, name, one_column=True)
+    if arr.ndim == 2 and arr.shape[1] == 1:
+        arr = arr.ravel()
+    if arr.ndim == 0:
+        raise InvalidInputError(f"{name} must be 1-dimensional (one value per row), got a scalar")
+    if arr.ndim != 1:
+        raise InvalidInputError(f"{name} must be 1-dimensional, got shape {arr.shape}")
+    if arr.size == 0 and not allow_empty:
+        raise InvalidInputError(f"{name} is empty")
+    if arr.dtype == object:
+        _check_missing(arr, name)
+    return arr
+
+
+def as_float(x: Any, name: str, *, finite: bool = True) -> np.ndarray:
+    """Return ``x`` (any shape) as a float64 array; with ``finite``, refuse NaN and ±inf."""
+    if not isinstance(x, np.ndarray) or isinstance(x, np.ma.MaskedArray):
+        x = _readable(x, name, one_column=False)
+    _check_types_of(x, name)
+    try:
+        arr = np.asarray(x, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        got = f"dtype {x.dtype}" if isinstance(x, np.ndarray) else repr(x)
+        raise InvalidInputError(f"{name} must be numeric, got {got}") from exc
+    if finite and not np.isfinite(arr).all():
+        raise InvalidInputError(f"{name} contains NaN or infinite values")
+    if isinstance(x, np.ndarray) and x.dtype.kind in "iu" and x.size:
+        big = np.abs(arr) > _EXACT_INTEGERS
+        if big.any():
+            raise InvalidInputError(
+                f"{name} holds an integer float64 cannot represent exactly (beyond 2**53): "
+                f"{_where(x, big)}"
+            )
+    return arr
+
+
+def as_float_1d(x: Any, name: str) -> np.ndarray:
+    """Return ``x`` as a finite float64 1-D array."""
+    return as_float(as_1d(x, name), name)
+
+
+def as_float_2d(x: Any, name: str) -> np.ndarray:
+    """Return ``x`` as a finite float64 array with 1 or 2 dimensions (kept as is)."""
+    arr = _to_array(x, name)
+    if arr.ndim not in (1, 2):
+        raise InvalidInputError(f"{name} must be 1- or 2-dimensional, got shape {arr.shape}")
+    if arr.shape[0] == 0:
+        raise InvalidInputError(f"{name} is empty")
+    return as_float(arr, name)
+
+
+def is_score_matrix(y_score: Any) -> bool:
+    """Whether ``y_score`` holds class scores (2-D, more than one column) rather than one score
+    per row (a column vector, or a one-column table, is one score per row).  Reads the shape."""
+    shape = getattr(y_score, "shape", None)
+    try:
+        shape = shape if isinstance(shape, tuple) else np.shape(y_score)
+    except (ValueError, TypeError):  # ragged: the door will say what is wrong
+        return False
+    return len(shape) == 2 and shape[1] != 1
+
+
+def check_aligned(**inputs: Any) -> None:
+    """Refuse pandas objects (Series, DataFrames) given together whose indexes differ: every
+    function pairs the rows by position, pandas would pair them by index.  Other inputs, and
+    pandas objects of different lengths (the length check names those), pass."""
+    indexes = [(name, x.index) for name, x in inputs.items()
+               if type(x).__module__.startswith("pandas") and type(x).__name__ in ("Series", "DataFrame")]
+    for name, index in indexes[1:]:
+        name0, index0 = indexes[0]
+        if len(index) != len(index0) or index.equals(index0):
+            continue
+        try:
+            same = index.sort_values().equals(index0.sort_values())
+        except TypeError:  # labels of incomparable types
+            same = False
+        raise InvalidInputError(
+            f"{name0} and {name} are pandas objects with different indexes "
+            f"({'the same labels in another order' if same else 'different labels'}): the rows are paired by "
+            f"position, not by index; align them (e.g. {name}.loc[{name0}.index]) or, when the positions already "
+            f"match, drop the indexes ({name}.to_numpy(), or reset_index(drop=True) on both)")
+
+
+def _keys(names: list[Any], classes: Any) -> tuple[list[Any], list[Any]]:
+    """Comparable keys of column names and of classes: text names against the classes' text."""
+    keys = [c.item() if isinstance(c, np.generic) else c for c in classes]
+    if names and all(isinstance(c, str) for c in names) and not all(isinstance(k, str) for k in keys):
+        keys = [str(k) for k in keys]
+    return [c.item() if isinstance(c, np.generic) else c for c in names], keys
+
+
+def _shown(values: list[Any]) -> str:  # the first eight
+    return "[" + ", ".join(map(repr, values[:8])) + (", ..." if len(values) > 8 else "") + "]"
+
+
+def class_columns(
+    y_score: Any, p: np.ndarray, classes: np.ndarray, name: str, *, labels_given: bool = False
+) -> np.ndarray:
+    """The columns of class scores ``p`` (read from ``y_score``) in the order of ``classes``.
+
+    A table whose column names are the classes (every one once, in any order; text names
+    match the classes' text, as in a CSV header) has its columns put in the class order.
+    Names that look like classes (some are) but disagree with them are refused, naming them.
+    Default names (0, 1, …, k−1 of a pandas ``RangeIndex``, or names none of which is a
+    class) and arrays keep the reading by position.
+
+    >>> import pandas as pd
+    >>> frame = pd.DataFrame({"b": [0.9, 0.2], "a": [0.1, 0.8]})
+    >>> class_columns(frame, frame.to_numpy(), np.array(["a", "b"]), "y_score").tolist()
+    [[0.1, 0.9], [0.8, 0.2]]
+    """
+    names = _frame_names(y_score)
+    if names is None or _default_names(y_score) or p.ndim != 2:
+        return p
+    cols, keys = _keys(names, classes)
+    if not set(cols) & set(keys):
+        return p
+    if len(set(cols)) == len(cols) == len(keys) and set(cols) == set(keys):
+        return p[:, [cols.index(k) for k in keys]]
+    issues = [f"no column for {_shown([k for k in keys if k not in cols])}" * any(k not in cols for k in keys),
+              f"{_shown([c for c in cols if c not in keys])} not a class" * any(c not in keys for c in cols),
+              "a name used twice" * (len(set(cols)) < len(cols))]
+    raise InvalidInputError(
+        f"{name}'s column names {_shown(cols)} look like class labels but do not match "
+        f"{'labels=' if labels_given else 'the classes of y_true'} {_shown(keys)} "
+        f"({'; '.join(i for i in issues if i)}); name each column by its class (every class once), "
+        f"{'fix labels=' if labels_given else 'pass labels= with every class'}, or drop the names "
+        f"({name}.to_numpy()) to read the columns by position")
+
+
+def positive_column(y_score: Any, name: str, y_true: Any, pos_label: Any) -> Any:
+    """The positive class's column of a two-column table of binary scores whose column names
+    are the classes (``pos_label`` resolved; ``y_true`` read again only for such a table);
+    anything else unchanged."""
+    names = _frame_names(y_score)
+    if names is None or len(names) != 2 or _default_names(y_score):
+        return y_score
+    cols, keys = _keys(names, [pos_label, *np.unique(as_1d(y_true, "y_true")).tolist()])
+    if not set(cols) & set(keys):
+        return y_score
+    if keys[0] in cols and set(keys) <= set(cols) and cols[0] != cols[1]:
+        return _frame_column_at(y_score, cols.index(keys[0]))
+    raise InvalidInputError(
+        f"{name}'s column names {_shown(cols)} look like class labels but do not match the positive class "
+        f"{keys[0]!r} and the classes of y_true {_shown(keys[1:])}; name the columns by the two classes, "
+        "or give the positive class's column alone")
+
+
+def check_consistent_length(**arrays: Any) -> int:
+    """Check that all non-None arrays have the same first dimension; return it."""
+    lengths = {name: len(a) for name, a in arrays.items() if a is not None}
+    if len(set(lengths.values())) > 1:
+        detail = ", ".join(f"{k}={v}" for k, v in lengths.items())
+        raise InvalidInputError(f"inputs have different lengths: {detail}")
+    return next(iter(lengths.values()))
+
+
+def check_sample_weight(sample_weight: Any, n: int) -> np.ndarray | None:
+    """Validate sample weights: 1-D, length ``n``, finite, non-negative, positive sum.
+
+    Returns ``None`` for ``None`` so that unweighted fast paths stay unweighted.
+    """
+    if sample_weight is None:
+        return None
+    w = as_float_1d(sample_weight, "sample_weight")
+    if w.shape[0] != n:
+        raise InvalidInputError(
+            f"sample_weight has length {w.shape[0]} but the data has {n} samples"
+        )
+    if (w < 0).any():
+        raise InvalidInputError("sample_weight contains negative weights")
+    with np.errstate(over="ignore"):
+        total = w.sum()
+    if not total > 0:
+        raise InvalidInputError("sample_weight sums to zero: there is nothing to evaluate")
+    if not total <= MAX_WEIGHT_TOTAL:
+        raise InvalidInputError(
+            f"sample_weight sums to {'more than float64 holds' if np.isinf(total) else f'{total:.3g}'}, "
+            f"above {MAX_WEIGHT_TOTAL:.0e}: the measures multiply "
+            "up to four weight totals, which would overflow float64; divide the weights by a "
+            "constant (e.g. their mean) -- the measures depend only on their ratios"
+        )
+    return w
+
+
+#: Strings that spell a missing value: the defaults of ``pandas.read_csv`` (``na_values``),
+#: which pyarrow's CSV reader also reads as null in non-string columns.  Blank strings
+#: (empty or only white space) are missing too.
+MISSING_STRINGS = frozenset({
+    "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN",
+    "<NA>", "N/A", "NA", "NULL", "NaN", "None", "n/a", "nan", "null",
+})
+
+
+def _value_kind(v: Any) -> str:
+    """``"missing"``, ``"string"``, ``"number"`` or ``"other"`` for one value of an object array."""
+    if isinstance(v, bytes):
+        v = v.decode("utf-8", "replace")
+    if isinstance(v, str):
+        return "missing" if v in MISSING_STRINGS or not v.strip() else "string"
+    if v is None:
+        return "missing"
+    if isinstance(v, (numbers.Number, np.number, np.bool_)):
+        return "missing" if v != v else "number"  # NaN (float, Decimal, numpy) is missing
+    try:  # pandas.NA, NaT, numpy.datetime64("NaT")
+        return "missing" if bool(_isna(v)) else "other"
+    except (TypeError, ValueError):  # not a scalar
+        return "other"
+
+
+def _isna(v: Any) -> Any:
+    import pandas as pd
+
+    return pd.isna(v)
+
+
+def _value_kinds(arr: np.ndarray, name: str) -> set[str]:
+    """The kinds of the distinct values of a string or object array."""
+    import pandas as pd  # a dependency; imported here to keep `import beyondchance` light
+
+    try:
+        distinct = pd.unique(arr.ravel())  # hashing: works on mixed types, unlike sorting; O(n)
+    except TypeError as exc:
+        raise InvalidInputError(f"{name} must hold hashable labels: {exc}") from exc
+    return {_value_kind(v) for v in distinct}
+
+
+def _where(arr: np.ndarray, hit: np.ndarray) -> str:
+    """The first value of ``arr`` where ``hit`` holds, and its row (first axis)."""
+    j = int(np.argmax(hit.ravel()))
+    i = j // max(1, arr.size // arr.shape[0])
+    v = arr.ravel()[j]
+    shown = "NaN" if isinstance(v, (float, np.floating)) and v != v else repr(v.item() if isinstance(v, np.generic) else v)
+    return f"{shown} in row {i + 1} (index {i})"
+
+
+def _of_kind(arr: np.ndarray, kind: str) -> np.ndarray:
+    return np.frompyfunc(lambda v: _value_kind(v) == kind, 1, 1)(arr).astype(bool)
+
+
+def _check_missing(arr: np.ndarray, name: str) -> set[str]:
+    """Refuse missing values; return the kinds of the values (see :func:`_value_kind`).
+
+    Missing values are None, NaN, pandas ``NA`` and ``NaT``, blank strings and the
+    strings in :data:`MISSING_STRINGS` (``"NA"``, ``"N/A"``, ``"null"``, ``"NaN"`` …);
+    the error names the first one and its row.
+    """
+    kind = arr.dtype.kind
+    if kind == "f":
+        nan = np.isnan(arr)
+        if nan.any():
+            raise InvalidInputError(
+                f"{name} holds a missing value: {_where(arr, nan)}; drop or fill the rows without a value"
+            )
+        return {"number"}
+    if kind not in "USO":
+        return {"number"} if kind in "biu" else {"other"}
+    kinds = _value_kinds(arr, name)
+    if "missing" in kinds:
+        raise InvalidInputError(
+            f"{name} holds a missing value: {_where(arr, _of_kind(arr, 'missing'))}; "
+            "drop or fill the rows without a value (a class spelled like a missing value, "
+            "such as 'NA', needs another name)"
+        )
+    return kinds
+
+
+def check_probabilities(
+    y_proba: Any,
+    name: str = "y_proba",
+    *,
+    n_classes: int | None = None,
+    normalize: bool = False,
+    atol: float = 1e-6,
+) -> np.ndarray:
+    """Validate probabilities.
+
+    A 1-D array is read as the probability of the positive class and must lie in
+    [0, 1].  A 2-D array holds one row per sample and one column per class; rows
+    must sum to 1 within ``atol`` unless ``normalize=True``, in which case they are
+    divided by their sum.
+    """
+    p = as_float_2d(y_proba, name)
+    if (p < 0).any():
+        raise InvalidInputError(f"{name} must hold probabilities in [0, 1], found a negative value")
+    if (p > 1).any() and not (normalize and p.ndim == 2):
+        raise InvalidInputError(f"{name} must hold probabilities in [0, 1], found a value above 1")
+    if p.ndim == 2:
+        if n_classes is not None and p.shape[1] != n_classes:
+            raise InvalidInputError(
+                f"{name} has {p.shape[1]} columns but there are {n_classes} classes"
+            )
+        sums = p.sum(axis=1)
+        if normalize:
+            if (sums <= 0).any():
+                raise InvalidInputError(f"{name} has a row summing to 0; cannot normalize")
+            p = p / sums[:, None]
+        elif not np.allclose(sums, 1.0, rtol=0.0, atol=atol):
+            worst = float(np.max(np.abs(sums - 1)))
+            raise InvalidInputError(
+                f"{name} rows must sum to 1 (largest deviation {worst:.3g}); "
+                "pass normalize=True to rescale them"
+            )
+    return p

@@ -1,0 +1,315 @@
+"""Labels: mixed kinds refused, and the encoding of
+label arrays into codes over their classes (a union for y_true and y_pred).
+
+Part of the one door for inputs, :mod:`beyondchance._validation`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._warnings import InvalidInputError
+from .arrays import _EXACT_INTEGERS, _check_missing, _of_kind, _where, as_1d, check_aligned, check_consistent_length
+
+__all__ = ['check_label_pair', 'encode_labels', 'binary_target', 'union_labels']
+
+
+#: Largest span (max - min + 1) of integer labels for which the integer fast path
+#: (``bincount`` without sorting) is used.
+_INT_FAST_SPAN = 1 << 12
+
+
+def _check_label_values(arr: np.ndarray, name: str) -> str:
+    """Refuse missing, infinite and complex labels and a mix of strings and numbers.
+
+    Returns the kind of the labels: ``"number"``, ``"string"`` or ``"other"``.
+    """
+    if arr.dtype.kind == "c":
+        raise InvalidInputError(f"{name} must hold class labels, got complex numbers")
+    kinds = _check_missing(arr, name)
+    if arr.dtype.kind == "f" and np.isinf(arr).any():
+        raise InvalidInputError(
+            f"{name} holds an infinite value: {_where(arr, np.isinf(arr))}; labels must be finite"
+        )
+    if arr.dtype.kind == "f" and (np.abs(arr) > _EXACT_INTEGERS).any():
+        # integers beyond the 64-bit range are read from files as floats, where neighbours merge
+        raise InvalidInputError(
+            f"{name} holds a floating-point label beyond 2**53, where distinct integers share one float "
+            f"(labels beyond the 64-bit range are read as floats): "
+            f"{_where(arr, np.abs(arr) > _EXACT_INTEGERS)}; map the labels to smaller codes or to text"
+        )
+    if {"string", "number"} <= kinds:
+        raise InvalidInputError(
+            f"{name} mixes string and numeric labels: {_where(arr, _of_kind(arr, 'string'))}, "
+            f"{_where(arr, _of_kind(arr, 'number'))}"
+        )
+    return kinds.pop() if len(kinds) == 1 else "other"
+
+
+def check_label_pair(
+    y_true: Any, y_pred: Any | None, *, names: tuple[str, str] = ("y_true", "y_pred")
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """Two label arrays: 1-D, same length, no missing values, not mixing strings and numbers;
+    pandas objects with equal indexes (:func:`check_aligned`)."""
+    if y_pred is not None:
+        check_aligned(**{names[0]: y_true, names[1]: y_pred})
+    yt = as_1d(y_true, names[0])
+    yp = None if y_pred is None else as_1d(y_pred, names[1])
+    _check_label_arrays(yt, yp, names)
+    return yt, yp
+
+
+def _check_label_arrays(yt: np.ndarray, yp: np.ndarray | None, names: tuple[str, str]) -> None:
+    """:func:`check_label_pair` of arrays that :func:`as_1d` returned."""
+    kind_true = _check_label_values(yt, names[0])
+    if yp is not None:
+        kind_pred = _check_label_values(yp, names[1])
+        check_consistent_length(**{names[0]: yt, names[1]: yp})
+        if "string" in {kind_true, kind_pred} and kind_true != kind_pred:
+            raise InvalidInputError(
+                f"{names[0]} and {names[1]} mix string and numeric labels "
+                f"({yt.dtype} and {yp.dtype})"
+            )
+
+
+def encode_labels(
+    y_true: Any,
+    y_pred: Any | None = None,
+    *,
+    labels: Any | None = None,
+    names: tuple[str, str] = ("y_true", "y_pred"),
+) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
+    """Map class labels to integer codes ``0..k-1``.
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like of labels (``y_pred`` may be None)
+    labels : array-like, optional
+        The label set, in the order of the codes.  Labels occurring in the data but
+        not in ``labels`` are an error.  By default the sorted union of the labels
+        present in ``y_true`` and ``y_pred``.
+
+    Returns
+    -------
+    codes_true, codes_pred, classes
+    """
+    yt, yp = check_label_pair(y_true, y_pred, names=names)
+    return _encode(yt, yp, labels, names)
+
+
+def encode_label_arrays(
+    y_true: np.ndarray,
+    y_pred: np.ndarray | None = None,
+    *,
+    labels: Any | None = None,
+    names: tuple[str, str] = ("y_true", "y_pred"),
+) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
+    """:func:`encode_labels` of arrays :func:`as_1d` already returned: the label values are
+    checked (missing values, mixed kinds, lengths) and encoded, the arrays not re-read."""
+    _check_label_arrays(y_true, y_pred, names)
+    return _encode(y_true, y_pred, labels, names)
+
+
+def _encode(
+    yt: np.ndarray, yp: np.ndarray | None, labels: Any, names: tuple[str, str]
+) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
+    if labels is None and yt.dtype.kind in "biu" and (yp is None or yp.dtype.kind in "biu"):
+        fast = _encode_small_integers(yt, yp)
+        if fast is not None:
+            return fast
+
+    if labels is None and yt.dtype.kind in "USO" and (yp is None or yp.dtype.kind in "USO"):
+        return _encode_by_hashing(yt, yp, names)
+    if labels is None:
+        dtype = _label_dtype(yt, yp)
+        classes = np.unique(yt) if yp is None else np.unique(np.concatenate([yt.astype(dtype), yp.astype(dtype)]))
+    else:
+        classes = as_1d(labels, "labels")
+        if np.unique(classes).size != classes.size:
+            raise InvalidInputError("labels contains duplicates")
+    order = np.argsort(classes, kind="stable")
+    sorted_classes = classes[order]
+
+    def _codes(y: np.ndarray, name: str) -> np.ndarray:
+        dtype = _label_dtype(sorted_classes, y)  # compare exactly, never as float64
+        known, y_ = sorted_classes.astype(dtype, copy=False), y.astype(dtype, copy=False)
+        pos = np.searchsorted(known, y_)
+        pos_clip = np.minimum(pos, sorted_classes.size - 1)
+        bad = known[pos_clip] != y_
+        if bad.any():
+            unknown = np.unique(y[bad])[:5]
+            raise InvalidInputError(
+                f"{name} contains labels not in `labels`: {unknown.tolist()}"
+            )
+        return order[pos_clip]
+
+    try:
+        ct = _codes(yt, names[0])
+        cp = None if yp is None else _codes(yp, names[1])
+    except TypeError as exc:
+        raise InvalidInputError(f"labels of incompatible types: {exc}") from exc
+    return ct.astype(np.intp, copy=False), (None if cp is None else cp.astype(np.intp, copy=False)), classes
+
+
+def _encode_by_hashing(
+    yt: np.ndarray, yp: np.ndarray | None, names: tuple[str, str]
+) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
+    """Text (or object) labels: each array factorized by hashing (O(n), no sort of the rows),
+    the classes the sorted union of the distinct values, as :func:`_encode` defines them."""
+    import pandas as pd
+
+    factorized = [pd.factorize(y.astype(object, copy=False)) for y in (yt, yp) if y is not None]
+    distinct = [np.asarray(u, dtype=object) for _, u in factorized]
+    union = np.concatenate(distinct) if len(distinct) > 1 else distinct[0]
+    try:
+        classes = np.unique(union.astype(_label_dtype(yt, yp), copy=False))
+    except TypeError as exc:
+        raise InvalidInputError(f"labels of incompatible types: {exc}") from exc
+    # each array's distinct values -> their codes in the classes (a search among the few values)
+    luts = [_encode(np.asarray(u).astype(classes.dtype, copy=False), None, classes, names)[0] for u in distinct]
+    codes = [lut[c] for lut, (c, _) in zip(luts, factorized)]
+    return codes[0], (codes[1] if yp is not None else None), classes
+
+
+def _encode_small_integers(
+    yt: np.ndarray, yp: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray | None, np.ndarray] | None:
+    """Integer labels with a small span: codes via a lookup table, no sorting."""
+    lo = int(yt.min()) if yp is None else min(int(yt.min()), int(yp.min()))
+    hi = int(yt.max()) if yp is None else max(int(yt.max()), int(yp.max()))
+    span = hi - lo + 1
+    if span > _INT_FAST_SPAN:
+        return None
+    lo64 = np.uint64(lo % 2**64)
+
+    def offsets(y: np.ndarray) -> np.ndarray:
+        """y - lo in [0, span) as intp: no copy for intp labels from 0, one pass for the
+        dtypes intp holds; else modulo 2**64 (uint64 near 2**64 never overflows)."""
+        if y.dtype.kind in "bi" or (y.dtype.kind == "u" and y.dtype.itemsize < 8):
+            r = y.astype(np.intp, copy=False)
+            return r if lo == 0 else r - lo
+        return (y.astype(np.uint64) - lo64).astype(np.intp)
+
+    rt = offsets(yt)
+    rp = None if yp is None else offsets(yp)
+    if span <= 2:  # the minimum and the maximum occur: every value is present
+        present = np.ones(span, dtype=bool)
+    else:
+        present = np.bincount(rt, minlength=span) > 0
+        if rp is not None:
+            present |= np.bincount(rp, minlength=span) > 0
+    values = np.flatnonzero(present)
+    classes = (values.astype(np.uint64) + lo64).astype(_label_dtype(yt, yp))
+    if values.size == span:
+        return rt, rp, classes
+    lut = np.full(span, -1, dtype=np.intp)
+    lut[values] = np.arange(values.size)
+    return lut[rt], (None if rp is None else lut[rp]), classes
+
+
+def _label_dtype(*arrays: np.ndarray | None) -> np.dtype:
+    """The dtype in which the labels of every array compare exactly.
+
+    numpy promotes uint64 with a signed integer, and integers with floats, to float64,
+    which merges integer labels beyond 2**53; those fall back to uint64, int64 or
+    Python objects.
+    """
+    arrays = tuple(a for a in arrays if a is not None)
+    dtype = np.result_type(*arrays)
+    ints = [a for a in arrays if a.dtype.kind in "biu" and a.size]
+    if dtype.kind != "f" or not ints:
+        return dtype
+    lo, hi = min(int(a.min()) for a in ints), max(int(a.max()) for a in ints)
+    if len(ints) < len(arrays):  # floats too: float64 is exact up to 2**53
+        return dtype if max(-lo, hi) <= 2**53 else np.dtype(object)
+    if lo >= 0:
+        return np.dtype(np.uint64)
+    return np.dtype(np.int64) if hi < 2**63 else np.dtype(object)
+
+
+def union_labels(*arrays: Any, names: tuple[str, ...] | None = None) -> np.ndarray:
+    """Sorted union of several label arrays; refuses to mix string and numeric labels.
+
+    (``numpy.concatenate`` would silently turn ``[0, 1]`` and ``["a"]`` into strings.)
+
+    >>> union_labels([2, 0], [1, 2]).tolist()
+    [0, 1, 2]
+    """
+    names = names or tuple(f"labels #{i + 1}" for i in range(len(arrays)))
+    parts = []
+    kinds = set()
+    for arr, name in zip(arrays, names):
+        a = as_1d(arr, name, allow_empty=True)
+        if a.size:
+            kinds.add(_check_label_values(a, name))
+            parts.append((a, name))
+    if not parts:
+        raise InvalidInputError(f"{', '.join(names)} hold no labels")
+    if "string" in kinds and len(kinds) > 1:
+        detail = ", ".join(f"{name} ({a.dtype})" for a, name in parts)
+        raise InvalidInputError(f"string and numeric labels are mixed: {detail}")
+    try:
+        dtype = _label_dtype(*(a for a, _ in parts))
+        return np.unique(np.concatenate([a.astype(dtype, copy=False) for a, _ in parts]))
+    except TypeError as exc:
+        raise InvalidInputError(f"labels of incompatible types: {exc}") from exc
+
+
+def binary_target(y_true: Any, *, pos_label: Any = None, name: str = "y_true") -> tuple[np.ndarray, Any]:
+    """``y_true`` as a boolean array (True = positive class) for score-based measures.
+
+    With ``pos_label=None`` the labels must be a subset of {0, 1}, {-1, 1} or
+    {False, True} and the positive class is 1 (True), as in scikit-learn; other
+    label sets need an explicit ``pos_label``.  More than two distinct labels is an
+    error.  A single class is accepted here (measures that need both classes report
+    themselves undefined).  Returns ``(is_positive, pos_label)``.
+    """
+    y = as_1d(y_true, name)
+    _check_label_values(y, name)
+    kind = y.dtype.kind
+    if kind == "b":
+        if pos_label is None or (not isinstance(pos_label, str) and pos_label == 1):
+            return y, True
+        if not isinstance(pos_label, str) and pos_label == 0:
+            return ~y, False
+        raise InvalidInputError(f"pos_label={pos_label!r} is not a label of {name} (True/False)")
+    numeric_pos = pos_label is None or (
+        isinstance(pos_label, (int, float, np.integer, np.floating)) and not isinstance(pos_label, bool)
+    )
+    if kind in "iuf" and numeric_pos:
+        # fast path for {0, 1} and {-1, 1} labels: no sorting, no encoding
+        lo, hi = y.min(), y.max()
+        if lo >= 0 and hi <= 1:
+            if kind == "f" and not ((y == 0) | (y == 1)).all():
+                raise InvalidInputError(f"{name} must hold binary labels, got non-integer values")
+            if pos_label is None or pos_label == 1:
+                return y == 1, 1
+            if pos_label == 0:
+                return y == 0, pos_label
+        elif pos_label is None and lo == -1 and hi == 1:
+            if not ((y == 0).any() or (kind == "f" and not ((y == -1) | (y == 1)).all())):
+                return y == 1, 1
+    codes, _, classes = encode_labels(y, names=(name, "y_pred"))
+    if classes.size > 2:
+        shown = classes[:5].tolist()
+        raise InvalidInputError(
+            f"{name} must be binary, got {classes.size} classes (first: {shown})"
+        )
+    if pos_label is None:
+        raise InvalidInputError(
+            f"{name} has labels {classes.tolist()}; pass pos_label to say which one is positive"
+        )
+    try:
+        hit = np.flatnonzero(classes == pos_label)
+    except (TypeError, ValueError):  # pragma: no cover - incomparable types
+        hit = np.array([], dtype=np.intp)
+    if hit.size == 0:
+        if classes.size == 2:
+            raise InvalidInputError(
+                f"pos_label={pos_label!r} is not one of the labels of {name} {classes.tolist()}"
+            )
+        # one class present, and it is not pos_label: every sample is negative
+        return np.zeros(codes.shape[0], dtype=bool), pos_label
+    return codes == hit[0], pos_label
