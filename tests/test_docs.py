@@ -41,6 +41,10 @@ def _chromium() -> str | None:
 
 CHROMIUM = _chromium()
 
+#: every test here on one worker: the site is built once, and two builds would race on the
+#: files conf.py writes into the source folder (the API stubs, the CLI help, the picture)
+pytestmark = pytest.mark.xdist_group("docs")
+
 
 def _sphinx(source: Path, out: Path) -> subprocess.CompletedProcess:
     """The README's build command, into ``out``."""
