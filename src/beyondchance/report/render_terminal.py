@@ -953,8 +953,15 @@ def _print_comparison_short(console: Any, comparison: Any, hint: str = COMPARE_D
     metric = headline_metric(comparison)
     n_sets = len(comparison.reports) + len(comparison.label_free)
     title = _metric_title(comparison, metric) if metric else "the metrics"
-    console.print(f"[bold]beyondchance compare[/bold]: {title} in {n_sets} windows against "
-                  f"{_text(shorten(comparison.reference))}", highlight=False)
+    first = comparison.reports[0]
+    windows = len(comparison.label_free)
+    sets = f"{n_sets} windows" + (f" ({windows} without labels)" if windows else "")
+    head = [f"{_TASK_WORDS[first.task]} ({first.task_source})", sets]
+    if first.threshold is not None:
+        head.append(_threshold_text(first))
+    console.print(f"[bold]beyondchance compare[/bold]: {_text('; '.join(head))}.", highlight=False)
+    console.print(f"[bold]{_text(title)} by window[/bold], against the reference "
+                  f"{_text(shorten(comparison.reference))}:", highlight=False)
     table, dropped = _window_table(console, comparison, metric)
     console.print(table)
     _left_out(console, dropped)
