@@ -804,7 +804,7 @@ def headline_metric(comparison: Any) -> str | None:
 
 def _metric_title(comparison: Any, name: str) -> str:
     m = comparison.reports[0].metrics.get(name)
-    return m.title.split(" (")[0] if m is not None else name
+    return m.title if m is not None else name
 
 
 def _pct(x: Any) -> str:
@@ -861,9 +861,11 @@ def _window_table(console: Any, comparison: Any, metric: str | None):
     cols = [_Col("window", "window", justify="left", wrap=True), _Col("n", "n")]
     if any(r.prevalence is not None and math.isfinite(r.prevalence) for r in comparison.reports):
         cols.append(_Col("prevalence", "prevalence", wrap=True))
+    regression = comparison.reports[0].task == "regression"
+    expected = "reference" if regression else "expected"
     cols += [_Col("observed", "observed", wrap=True),
-             _Col("expected", f"expected\n({level}% CI)" if has_ci else "expected", wrap=True),
-             _Col("effect", "classifier\neffect", wrap=True)]
+             _Col("expected", f"{expected}\n({level}% CI)" if has_ci else expected, wrap=True),
+             _Col("effect", "difference" if regression else "classifier\neffect", wrap=True)]
     return _fit(console, cols, _window_rows(comparison, metric), drop=("n", "prevalence"))
 
 
@@ -888,13 +890,19 @@ def _flag_lines(comparison: Any, metric: str | None, width: int) -> list[str]:
         moved = [t for t in cc.tests if t.pvalue_adjusted <= cc.level]
         parts = []
         for t in moved:
-            name = _QUANTITY.get(t.quantity, t.quantity.replace("class:", "true class ").replace(AUC_TEST, ""))
+            if t.quantity.startswith("class:"):
+                name = f"recall of true class {t.quantity[6:]}"
+            elif t.quantity.startswith(AUC_TEST):
+                name = titles.get(t.quantity[len(AUC_TEST):], t.quantity[len(AUC_TEST):])
+            else:
+                name = _QUANTITY.get(t.quantity) or titles.get(t.quantity, t.quantity)
             if t.quantity in ("fpr", "fnr") or t.quantity.startswith("class:"):
                 change = f"{100 * t.reference_value:.2f}% → {100 * t.value:.2f}%"
             else:
                 change = f"{fmt_value(t.reference_value)} → {fmt_value(t.value)}"
             parts.append(f"{name} {change} (adjusted p = {t.pvalue_adjusted:.2g})")
-        text = f"{mark} {shorten(r.name)}: the classifier changed — " + "; ".join(parts) + "."
+        what = "the error measures changed" if r.task == "regression" else "the classifier changed"
+        text = f"{mark} {shorten(r.name)}: {what} — " + "; ".join(parts) + "."
         for label, group in (("worse", worse), ("better", better)):
             if group:
                 text += (f" {label.capitalize()} beyond the prevalence effect"
@@ -923,12 +931,17 @@ def _short_legend(comparison: Any, metric: str | None) -> str:
     where = ("that window's class distribution" if task.startswith("multiclass")
              else "that window's prevalence")
     if task == "regression":
-        parts = ["expected: the reference's value", "classifier effect: the difference from it"]
+        parts = ["reference: the reference window's value", "difference: observed − reference"]
     else:
         parts = [f"expected: what the reference classifier would score at {where}",
                  "classifier effect: observed − expected (the rest of the change is the prevalence effect)"]
-    parts.append(f"▼ evidence that the classifier changed for the worse (Holm-adjusted p ≤ {pct}), "
-                 f"▲ for the better")
+    if comparison.changes and all(c.direction == "no interval" for c in comparison.changes):
+        parts.append("confidence intervals are off: no window is flagged")
+    elif task == "regression":
+        parts.append(f"▼ evidence that the error changed for the worse (Holm-adjusted p ≤ {pct}), ▲ for the better")
+    else:
+        parts.append(f"▼ evidence that the classifier changed for the worse (Holm-adjusted p ≤ {pct}), "
+                     f"▲ for the better")
     if comparison.label_free:
         parts.append("estimated: a window without labels, its prevalence estimated from its scores and the "
                      "reference classifier projected there (label shift assumed)")
