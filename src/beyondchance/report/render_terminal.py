@@ -917,11 +917,9 @@ def _flag_lines(comparison: Any, metric: str | None, width: int) -> list[str]:
 
 
 def _three_lines(text: str, width: int, textwrap: Any) -> list[str]:
-    lines = textwrap.wrap(text, width=width, subsequent_indent="  ", break_long_words=True)
-    if len(lines) > 3:
-        lines = lines[:3]
-        lines[2] = lines[2][:max(0, width - 1)].rstrip() + "…"
-    return lines
+    """The text wrapped to ``width``, at most three lines (cut between words, with " …")."""
+    return textwrap.wrap(text, width=width, subsequent_indent="  ", break_on_hyphens=False, max_lines=3,
+                         placeholder=" …")
 
 
 def _short_legend(comparison: Any, metric: str | None) -> str:
