@@ -5,6 +5,10 @@ best constant, advantage, OPS and a one-word verdict), a legend and a line sayin
 details add. ``details=True`` (``beyondchance report --details``, ``Report.details()``)
 adds each metric's verdict with its bound and p-value, the per-class table, the confusion
 matrix, the method and the notes. Tables never cut a word (see the layout section below).
+A comparison fits one screen too: one table with a row per window (the headline metric
+observed against its expected value, the classifier effect, ▲/▼, "estimated" for a window
+without labels) and three lines at most per flagged window; ``details=True`` (``beyondchance
+compare --details``, ``Comparison.details()``) gives the side-by-side tables of every metric.
 
 >>> from beyondchance.report import evaluate
 >>> r = evaluate([0, 0, 0, 1, 1, 0, 0, 1], [0, 0, 1, 1, 0, 0, 0, 1], ci=False)
