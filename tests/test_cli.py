@@ -259,8 +259,13 @@ def test_compare_files_table(example_dir):
     result = run("compare", *files, "--y-true", "default", "--y-score", "score", "--metrics", "precision,recall",
                  "--n-resamples", "300")
     assert result.returncode == 0, result.stderr
-    assert result.stdout.lstrip().startswith("Verdict")
+    # one screen: the table of the windows first, the flagged window under it
+    assert result.stdout.lstrip().startswith("beyondchance compare")
     assert "credit_default_2024-05" in result.stdout and "▼" in result.stdout
+    detailed = run("compare", *files, "--y-true", "default", "--y-score", "score", "--metrics", "precision,recall",
+                   "--n-resamples", "300", "--details")
+    assert detailed.returncode == 0, detailed.stderr
+    assert detailed.stdout.lstrip().startswith("Verdict")
 
 
 # --- bad input: one line on stderr, exit status 2, no traceback, files untouched -------------

@@ -288,7 +288,7 @@ def test_comparison_tables_fit_the_terminal_and_cut_no_value(width):
         y = (rng.random(600) < pi).astype(int)
         sets[f"2024-0{i + 1}"] = (y, np.clip(0.3 + 0.3 * y + rng.normal(0, 0.2, 600), 0, 1))
     c = compare(sets, metrics=["f1", "precision"], n_resamples=200, random_state=0)
-    text = render_comparison_text(c, width=width)
+    text = render_comparison_text(c, width=width, details=True)
     lines = text.splitlines()
     assert max(len(line) for line in lines) <= width
     headers = [line for line in lines if line.startswith("┃metric")]

@@ -505,7 +505,12 @@ def report(file: str, details: bool = False, **opts: Any) -> None:
 @click.option("--by", metavar="COL", help="Split one file into test sets by this column (a month, a segment ...).")
 @click.option("--reference", metavar="NAME", help="The test set the others are compared with [default: the first].")
 @_evaluation_options
-def compare(files: tuple[str, ...], by: str | None, reference: str | None, **opts: Any) -> None:
+@click.option("--details", is_flag=True,
+              help="The full account in the table format: the verdict for every test set, every metric's value, "
+                   "advantage, OPS, expected value and classifier effect, the windows without labels, the method "
+                   "and the notes (by default: one table with a row per test set, one screen).")
+def compare(files: tuple[str, ...], by: str | None, reference: str | None, details: bool = False,
+            **opts: Any) -> None:
     """Compare test sets side by side: several FILEs, or one FILE split --by a column.
 
     Nominal metrics move with the prevalence even when the model does not change; the
@@ -517,11 +522,15 @@ def compare(files: tuple[str, ...], by: str | None, reference: str | None, **opt
     empty, is a window whose labels have not arrived: its prevalence is estimated from
     its scores (label shift) and every metric projected there. Multi-class: the class
     distribution plays the prevalence; regression: each error measure's change is tested.
+    The table format fits one screen: a row per test set with the headline metric observed
+    against its expected value and the classifier effect (▼/▲ where it changed); --details
+    gives every metric and the verdict in full.
 
     \b
     Examples:
       beyondchance example examples/
       beyondchance compare examples/credit_default_monthly.csv --by month --y-true default --y-score score
+      beyondchance compare examples/credit_default_monthly.csv --by month --y-true default --y-score score --details
       beyondchance compare jan.parquet feb.parquet --y-true label --y-score score --format html --out drift.html
     """
     from .engines import get_runner
@@ -578,9 +587,9 @@ def compare(files: tuple[str, ...], by: str | None, reference: str | None, **opt
         from .report.render_terminal import render_comparison, render_comparison_text
 
         if out is None:
-            render_comparison(comparison)
+            render_comparison(comparison, details=details)
         else:
-            _write(render_comparison_text(comparison), out, "comparison")
+            _write(render_comparison_text(comparison, details=details), out, "comparison")
 
 
 def _by_groups(source: str, by: str, opts: dict[str, Any], pred_cols: list[str], numeric: list[str]) -> dict:

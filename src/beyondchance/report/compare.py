@@ -156,7 +156,14 @@ class Comparison(Exportable):
                 "print() it, or show it in a notebook>")
 
     def _text(self) -> str:
-        return render_comparison_text(self)
+        return render_comparison_text(self, hint="comparison.details()")
+
+    def details(self, *, width: int = 160) -> str:
+        """The full account as plain text, ``width`` columns wide: the verdict for every test
+        set, every metric's value, advantage, OPS, expected value and classifier effect, the
+        windows without labels, the method and the notes. ``str(comparison)`` (and
+        ``print(comparison)``) is the short one: a table with a row per window."""
+        return render_comparison_text(self, width=width, details=True)
 
     def _html_fragment(self, plots: bool) -> str:
         return comparison_section(self, plots=plots)
