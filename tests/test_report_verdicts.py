@@ -219,3 +219,35 @@ def test_the_demo_drops_no_ops(tmp_path):
                 assert m.ops is not None and m.ops_ci[0] <= m.ops <= m.ops_ci[1], (report.name, m.name)
     lift = result.comparison.report("2024-06")["lift_auc"]
     assert lift.ops_ci is not None
+
+
+# --- scores of the other class ----------------------------------------------------------------
+
+
+def test_scores_of_the_other_class_are_named_in_the_notes_and_the_ranking():
+    from sklearn.datasets import load_breast_cancer
+
+    data = load_breast_cancer()
+    y = np.where(data.target == 1, "benign", "malignant")
+    p_benign = 0.1 + 0.8 * (data.target == 1) + 0.1 * np.sin(np.arange(y.size))  # P(benign), nearly perfect
+    r = _evaluate(y, p_benign, pos_label="malignant", n_resamples=200)
+    assert r.metrics["roc_auc"].ci.high < 0.5
+    hint = "pass pos_label='benign' / --pos-label benign"
+    assert any("rank the classes backwards" in n and hint in n for n in r.notes)
+    ranking = next(line for line in r.verdict if line.startswith("Ranking:"))
+    assert "backwards" in ranking and hint in ranking
+    # the right class: no note
+    ok = _evaluate(y, p_benign, pos_label="benign", n_resamples=200)
+    assert not any("backwards" in n for n in ok.notes)
+    assert not any("backwards" in line for line in ok.verdict)
+
+
+def test_an_auc_below_one_half_without_an_interval_is_noted_and_one_whose_interval_reaches_it_is_not():
+    rng = np.random.default_rng(1)
+    y = rng.integers(0, 2, 400)
+    s = rng.random(400)
+    r = _evaluate(y, 1 - (y + s) / 2, ci=False)
+    assert any("backwards" in n and "pos_label=0 / --pos-label 0" in n for n in r.notes)
+    noise = _evaluate(y, s, n_resamples=200)
+    assert noise.metrics["roc_auc"].ci.high > 0.5
+    assert not any("backwards" in n for n in noise.notes)
