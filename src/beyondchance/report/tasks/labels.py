@@ -125,7 +125,10 @@ def _labeling_rows(cm: ConfusionMatrix, ctx: _Context, *, binary: bool,
             base, cls = _constant_baseline(name, true_counts, classes, cm.pos_label, "binary")
             lo, hi = m.range_at(pi) if pi is not None and 0 < pi < 1 else (m.lower, m.upper)
         else:
-            base, cls = _constant_baseline(name, true_counts, classes, cm.pos_label, average, zero_division)
+            # one rule for two or more classes: a constant's undefined native value (MCC's 0/0:
+            # a constant prediction has no variance) is 0, as in the binary report and scikit-learn
+            base, cls = _constant_baseline(name, true_counts, classes, cm.pos_label, average,
+                                           0.0 if m.multiclass == "native" else zero_division)
             lo, hi = m.lower, m.upper
         ideal = float(hi if m.greater_is_better else lo)  # a perfect predictor's value
         ci_obj = None
