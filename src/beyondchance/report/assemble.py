@@ -149,7 +149,8 @@ def _finish_rows(report: dict[str, Any], chosen: list[str], ctx: _Context) -> di
     pvalues: dict[str, tuple[float, str]] = {}
     if ctx.ci:
         ctx.step("testing against chance")
-        pvalues = chance_pvalues(report, chosen, n_resamples=ctx.n_resamples, seed=ctx.seed)
+        pvalues = chance_pvalues(report, chosen, n_resamples=ctx.n_resamples, seed=ctx.seed,
+                                 confidence_level=ctx.level)
     if need_ops:
         ctx.step("computing the outperformance scores")
     for name in chosen:

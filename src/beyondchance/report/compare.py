@@ -39,6 +39,7 @@ import numpy as np
 
 from .._validation import _check_label_values, as_1d, as_float, check_sample_weight, encode_labels
 from .._warnings import InvalidInputError
+from ..inference.significance import rejects, significance_level
 from ..monitoring.label_free import LabelFreeEstimate
 from ..engines import SOURCE_ENGINE
 from ..measures.curves import ThresholdCounts
@@ -746,7 +747,7 @@ def _decomposed_verdict(reports: list[Report], ref: Report, changes: list[Change
                 text += f" This does not show that {unchanged}: only that this sample cannot tell."
         shift = next((t for t in shifts if t.test_set == r.name), None)
         if shift is not None:
-            if shift.pvalue_adjusted <= 1 - level:
+            if rejects(shift.pvalue_adjusted, significance_level(level)):
                 text += (f" The target's distribution differs from {shorten(ref.name)}'s (Kolmogorov–Smirnov D = "
                          f"{shift.statistic:.3f}, adjusted p = {shift.pvalue_adjusted:.2g}; mean "
                          f"{shift.reference_mean:.4g} → {shift.mean:.4g}).")
