@@ -20,7 +20,7 @@ import numpy as np
 from ..._warnings import BeyondChanceWarning, InvalidInputError
 from ...measures.confusion import ConfusionMatrix, pos_index_of, zero_division_value
 from ...measures.constant_baseline import best_constant
-from ...measures.registry import get_metric
+from ...measures.registry import get_metric, undefined_case
 from ...inference.poisson_bootstrap import GroupTotals
 from ...inference.bootstrap import bootstrap_ci
 from ...inference.bootstrap_resampling import _UNSET, _MatrixEvaluator
@@ -116,6 +116,10 @@ def _labeling_rows(cm: ConfusionMatrix, ctx: _Context, *, binary: bool,
             warnings.simplefilter("always", BeyondChanceWarning)
             value = float(cm.metric(name, zero_division="warn" if averaged and not leave_out else "nan", **options))
         zero_division = 0.0 if averaged and not leave_out else "nan"
+        if binary and not math.isfinite(value) and m.multiclass != "native":
+            case = undefined_case(name, *cm.binary_counts())
+            if case != "0/0":  # say which case (LR+ without false positives is x/0, not 0/0)
+                out["notes"].append(f"{name} is undefined: {case}")
         for w in caught:
             ctx.collector.add(str(w.message))
         if leave_out:
