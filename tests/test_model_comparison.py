@@ -110,14 +110,14 @@ def test_verdict_never_says_more_than_the_table():
     mid = y + rng.normal(0, 1.0, n)
     c = bc.compare_models(y, {"weak": weak, "good": good, "mid": mid}, threshold=0.5, n_resamples=400)
     assert c.difference("weak", "good", "roc_auc").significant
-    assert c.verdict[0].startswith("good beats weak on prediction advantage by") and "on ROC AUC by" in c.verdict[0]
+    assert c.verdict[0].startswith("good is significantly better than weak on prediction advantage by") and "on ROC AUC by" in c.verdict[0]
     assert "corrected for 24 comparisons (Holm)" in c.verdict[-1]
     for d in c.differences:
         excludes = d.ci[0] > 0 or d.ci[1] < 0
         assert d.significant == (d.pvalue_adjusted <= 0.05 and excludes)
         line = next(v for v in c.verdict if (d.model_a in v and d.model_b in v))
         if d.significant:
-            assert f"{d.better} beats" in line
+            assert f"{d.better} is significantly better than" in line
     assert len(c.to_frame()) == 24 and json.dumps(c.to_dict(), allow_nan=False)
 
 
@@ -127,7 +127,7 @@ def test_losses_compare_the_right_way():
     d = c.differences[0]
     assert d.difference < 0 and d.better == "a"  # a has the lower log loss
     if d.significant:
-        assert c.verdict[0].startswith("a beats b on log loss by")
+        assert c.verdict[0].startswith("a is significantly better than b on log loss by")
 
 
 def test_labels_and_weights():

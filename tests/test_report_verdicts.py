@@ -251,3 +251,26 @@ def test_an_auc_below_one_half_without_an_interval_is_noted_and_one_whose_interv
     noise = _evaluate(y, s, n_resamples=200)
     assert noise.metrics["roc_auc"].ci.high > 0.5
     assert not any("backwards" in n for n in noise.notes)
+
+
+# --- words that claim only what was shown -----------------------------------------------------
+
+
+def test_the_fallback_compare_verdict_compares_ops_intervals_and_claims_no_change_of_the_model(holdout):
+    """Without a decomposition the verdict compares OPS intervals: it says whether they
+    overlap, never "the model got worse" (OPS(F1) moves with the prevalence too)."""
+    from beyondchance.report.compare import Change, _verdict
+
+    y, s = holdout
+    ref = _evaluate(y, s, name="ref", n_resamples=200)
+    new = _evaluate(y[: y.size // 2], s[: y.size // 2], name="new", n_resamples=200)
+    f1, f1_ref = new.metrics["f1"], ref.metrics["f1"]
+    lower = Change("new", "f1", f1.value, f1_ref.value, 0.40, 0.80, (0.30, 0.50), (0.70, 0.90), "worse")
+    lines = " ".join(_verdict([ref, new], ref, "f1", [lower]))
+    assert "got worse" not in lines and "the model" not in lines
+    assert "OPS(F1) is lower" in lines and "the OPS intervals do not overlap" in lines
+    assert "not a test that the classifier changed" in lines
+    same = Change("new", "f1", f1.value, f1_ref.value, 0.75, 0.80, (0.65, 0.85), (0.70, 0.90), "no significant change")
+    lines = " ".join(_verdict([ref, new], ref, "f1", [same]))
+    assert "the OPS(F1) intervals overlap: no significant change on this sample" in lines
+    assert "stayed within" not in lines

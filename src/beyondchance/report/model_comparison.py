@@ -37,7 +37,7 @@ level 0.95 and p = 0.0500001 does not).
 >>> d = c.difference("weak", "good", "roc_auc")
 >>> d.test, d.significant, d.difference > 0
 ('DeLong', True, True)
->>> c.verdict[0].startswith("good beats weak on ROC AUC by")
+>>> c.verdict[0].startswith("good is significantly better than weak on ROC AUC by")
 True
 """
 
@@ -508,7 +508,7 @@ def _with_verdict(c: ModelComparison, n_tests: int) -> ModelComparison:
                 lo, hi = sorted((sign * d.ci[0], sign * d.ci[1]))
                 items.append(f"{_title(d.metric)} by {_fmt(abs(d.difference))} ({_fmt(lo)} to {_fmt(hi)}), "
                              f"p {_fmt_p(d.pvalue_adjusted)}")
-            parts.append(f"{winner} beats {loser} on " + "; on ".join(items))
+            parts.append(f"{winner} is significantly better than {loser} on " + "; on ".join(items))
         if others:
             names = ", ".join(_title(d.metric) for d in others)
             verb = "is" if len(others) == 1 else "are"

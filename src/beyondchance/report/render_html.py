@@ -225,9 +225,10 @@ def _label_free_html(comparison: Any) -> str:
                                            f"<br><span class='decomposed'>{100 * e.prevalence_ci[0]:.1f}%–"
                                            f"{100 * e.prevalence_ci[1]:.1f}%</span>") + "</td>" for _, e in ests)
         + "</tr>")
-    rows.append("<tr><td class='name'>label shift holds?</td>" + "".join(
-        f"<td>p = {e.assumption_pvalue:.2g}</td>" if e.assumption_holds
-        else f"<td class='flag-worse'>no, p = {e.assumption_pvalue:.2g}</td>" for _, e in ests) + "</tr>")
+    # a test can reject the assumption, never show that it holds: the row says which
+    rows.append("<tr><td class='name'>label shift rejected?</td>" + "".join(
+        f"<td>no, p = {e.assumption_pvalue:.2g}</td>" if e.assumption_holds
+        else f"<td class='flag-worse'>yes, p = {e.assumption_pvalue:.2g}</td>" for _, e in ests) + "</tr>")
     for metric in ests[0][1].metrics:
         cells = []
         for _, e in ests:
