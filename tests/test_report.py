@@ -625,7 +625,8 @@ def test_compare_flags_the_degraded_month():
             continue
         change = c.change(month, "precision")
         assert change.direction == ("worse" if degraded else "no significant change"), month
-    assert any(line.startswith("2024-05 (20.0% prevalence): evidence that the classifier changed (Holm-adjusted p ≤ 5%)") for line in c.verdict)
+    assert any(line.startswith(("2024-05 (20.0% prevalence): evidence that the classifier changed "
+                                "(Holm-adjusted p ≤ 5%)")) for line in c.verdict)
     assert c.flag("2024-05", "precision") == "▼"
     d = json.loads(json.dumps(c.to_dict(), allow_nan=False))
     assert len(d["test_sets"]) == 6 and d["focus_metric"] == "precision"

@@ -131,7 +131,8 @@ def test_comparison_renders_in_chromium(tmp_path):
     dom = _browser(["--virtual-time-budget=5000", "--dump-dom", path.resolve().as_uri()], tmp_path / "profile")
     assert dom.returncode == 0, dom.stderr[-2000:]
     assert 'data-plots-rendered="1/1"' in dom.stdout
-    assert "2024-05 (20.0% prevalence): evidence that the classifier changed (Holm-adjusted p ≤ 5%)" in dom.stdout
+    assert ("2024-05 (20.0% prevalence): evidence that the classifier changed "
+            "(Holm-adjusted p ≤ 5%)") in dom.stdout
     shot = tmp_path / "compare.png"
     _browser(["--window-size=1280,2000", f"--screenshot={shot}", path.resolve().as_uri()], tmp_path / "profile2")
     assert shot.exists() and shot.stat().st_size > 10_000
