@@ -71,7 +71,8 @@ def test_demo_prints_the_verdicts_and_writes_the_html(tmp_path):
     assert "Haberman survival" in result.stdout
     assert "Verdict" in result.stdout
     assert "73.53%" in result.stdout  # the majority-class accuracy 225/306
-    assert "2024-05 (20.0% prevalence): the classifier changed" in " ".join(result.stdout.split())
+    assert ("2024-05 (20.0% prevalence): evidence that the classifier changed "
+            "(Holm-adjusted p ≤ 5%)") in " ".join(result.stdout.split())
     assert "HTML report written to" in result.stdout and str(out.resolve()) in result.stdout.replace("\n", "")
     page = out.read_text()
     assert page.count("data:image/png;base64,") >= 6 and "http://" not in page.replace("http://www.w3.org", "")
@@ -251,7 +252,8 @@ def test_compare_by_month_shows_the_point_of_the_ops_paper(example_dir):
     assert directions == {"2024-02": "no significant change", "2024-03": "no significant change",
                           "2024-04": "no significant change", "2024-05": "worse",
                           "2024-06": "no significant change"}
-    assert any(line.startswith("2024-05 (20.0% prevalence): the classifier changed") for line in d["verdict"])
+    assert any(line.startswith(("2024-05 (20.0% prevalence): evidence that the classifier changed "
+                                "(Holm-adjusted p ≤ 5%)")) for line in d["verdict"])
 
 
 def test_compare_files_table(example_dir):

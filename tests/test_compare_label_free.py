@@ -115,3 +115,26 @@ def test_by_group_without_labels_and_too_few_rows_is_refused(monthly):
     r = _run("compare", path, "--by", "month", "--y-true", "y", "--y-score", "s", *FAST)
     assert r.returncode == 2 and r.stderr.count("\n") == 1
     assert "2024-04" in r.stderr and "no labels" in r.stderr and "at least 50" in r.stderr
+
+
+def test_the_label_shift_row_says_rejected_not_holds(monthly):
+    """A test can reject label shift, never show that it holds: the row asks "rejected?"."""
+    import io
+
+    from rich.console import Console
+
+    from beyondchance.report.render_html import comparison_html
+    from beyondchance.report.render_terminal import _label_free_table
+
+    df = monthly["frame"]
+    sets = {m: (None if m == "2024-04" else g["y"].astype(int).to_numpy(), g["s"].to_numpy())
+            for m, g in df.groupby("month")}
+    c = compare(sets, n_resamples=200, mc_samples=1024)
+    (_, est), = c.label_free
+    page = comparison_html(c)
+    assert "label shift rejected?" in page and "label shift holds?" not in page
+    console = Console(file=io.StringIO(), width=200)
+    console.print(_label_free_table(c))
+    text = console.file.getvalue()
+    assert "label shift rejected?" in text
+    assert (f"no, p = {est.assumption_pvalue:.2g}" if est.assumption_holds else "yes, p =") in text

@@ -384,6 +384,30 @@ def test_bootstrap_estimate_and_interval_follow_the_per_class_policy():
         assert res.n_undefined == 0 and res.low <= res.estimate <= res.high
 
 
+def test_lr_undefined_messages_name_the_case():
+    """LR+ without false positives is TPR / 0 (infinite), not 0/0; LR− with every row
+    predicted positive is 0/0: the warnings and the report's notes say which."""
+    from beyondchance.measures.registry import undefined_case
+    from beyondchance.report import evaluate
+
+    cm = ConfusionMatrix.from_predictions([0, 1, 1, 0, 1], [0, 1, 0, 0, 1])
+    with pytest.warns(UndefinedMeasureWarning, match=r"lr_plus is undefined .*no false positives: "
+                                                     r"LR\+ = TPR / FPR = 0.667 / 0, infinite"):
+        assert np.isnan(cm.metric("lr_plus"))
+    with pytest.warns(UndefinedMeasureWarning, match=r"every row predicted positive: LR− = FNR / TNR = 0/0"):
+        assert np.isnan(ConfusionMatrix.from_predictions([0, 1, 1, 0], [1, 1, 1, 1]).metric("lr_minus"))
+    with pytest.warns(UndefinedMeasureWarning, match=r"no true negatives: LR− = FNR / TNR = 0.5 / 0, infinite"):
+        ConfusionMatrix.from_predictions([0, 1, 1, 0], [1, 1, 0, 1]).metric("lr_minus")
+    assert undefined_case("lr_plus", 0, 0, 2, 3) == "no row predicted positive: LR+ = TPR / FPR = 0/0"
+    assert undefined_case("lr_plus", 0, 1, 0, 3).startswith("no positives")
+    assert undefined_case("precision", 0, 0, 2, 3) == "0/0"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = evaluate([0, 1, 1, 0, 1] * 20, [0, 1, 0, 0, 1] * 20, metrics=["lr_plus", "lr_minus"], ci=False)
+    assert "lr_plus is undefined: no false positives: LR+ = TPR / FPR = 0.667 / 0, infinite" in r.notes
+    assert not any("0/0" in n for n in r.notes)
+
+
 def test_jaccard_fdr_for_likelihood_ratios_and_dor():
     """Issue 14, item 5: from the counts, equal to scikit-learn (jaccard_score,
     class_likelihood_ratios) and to PyCM's definitions (FDR = FP/(TP+FP), FOR =

@@ -78,6 +78,29 @@ def test_holm_and_bonferroni():
     np.testing.assert_allclose(_holm(p, "bonferroni")[[0, 1, 2, 4]], [0.04, 0.16, 0.12, 0.02])
 
 
+def test_one_significance_rule_p_at_most_alpha(monkeypatch):
+    """p ≤ α = 1 − level, α rounded (1 − 0.95 is 0.050000000000000044): an adjusted p of
+    exactly 0.05 is significant at level 0.95, one a hair above it is not, in compare_models
+    and the monitoring decomposition alike."""
+    from beyondchance.inference.significance import rejects, significance_level
+    from beyondchance.measures.curves import threshold_counts
+    from beyondchance.monitoring import decomposition
+
+    assert significance_level(0.95) == 0.05 and significance_level(0.99) == 0.01
+    assert rejects(0.05, 0.05) and not rejects(0.05000000000000002, 0.05) and not rejects(float("nan"), 0.05)
+    y, a, _ = data(1)
+    good = np.clip(0.5 + 0.45 * (2 * y - 1), 0, 1)
+    for p, expected in ((0.05, True), (0.05000000000000002, False)):
+        monkeypatch.setattr("beyondchance.report.model_comparison._holm", lambda ps, how, p=p: np.full(len(ps), p))
+        c = bc.compare_models(y, {"a": a, "good": good}, metrics=["roc_auc"], n_resamples=200)
+        assert c.difference("a", "good", "roc_auc").significant is expected
+        monkeypatch.setattr(decomposition, "holm_adjust", lambda ps, p=p: np.full(len(ps), p))
+        ref = decomposition.SetStatistics.from_counts(threshold_counts(y, a), threshold=0.5)
+        test = decomposition.SetStatistics.from_counts(threshold_counts(y, good), threshold=0.5)
+        (change,) = decomposition.compare_classifiers(ref, {"t": test})
+        assert change.changed is expected and change.level == 0.05
+
+
 def test_verdict_never_says_more_than_the_table():
     rng = np.random.default_rng(4)
     n = 600
@@ -87,14 +110,14 @@ def test_verdict_never_says_more_than_the_table():
     mid = y + rng.normal(0, 1.0, n)
     c = bc.compare_models(y, {"weak": weak, "good": good, "mid": mid}, threshold=0.5, n_resamples=400)
     assert c.difference("weak", "good", "roc_auc").significant
-    assert c.verdict[0].startswith("good beats weak on prediction advantage by") and "on ROC AUC by" in c.verdict[0]
+    assert c.verdict[0].startswith("good is significantly better than weak on prediction advantage by") and "on ROC AUC by" in c.verdict[0]
     assert "corrected for 24 comparisons (Holm)" in c.verdict[-1]
     for d in c.differences:
         excludes = d.ci[0] > 0 or d.ci[1] < 0
-        assert d.significant == (d.pvalue_adjusted < 0.05 and excludes)
+        assert d.significant == (d.pvalue_adjusted <= 0.05 and excludes)
         line = next(v for v in c.verdict if (d.model_a in v and d.model_b in v))
         if d.significant:
-            assert f"{d.better} beats" in line
+            assert f"{d.better} is significantly better than" in line
     assert len(c.to_frame()) == 24 and json.dumps(c.to_dict(), allow_nan=False)
 
 
@@ -104,7 +127,7 @@ def test_losses_compare_the_right_way():
     d = c.differences[0]
     assert d.difference < 0 and d.better == "a"  # a has the lower log loss
     if d.significant:
-        assert c.verdict[0].startswith("a beats b on log loss by")
+        assert c.verdict[0].startswith("a is significantly better than b on log loss by")
 
 
 def test_labels_and_weights():

@@ -358,6 +358,20 @@ def test_multiclass_labels_against_sklearn():
     assert r["f1"].ops == pytest.approx(np.mean(outperformance_score("f1", per_class, prev).score))
 
 
+def test_mcc_baseline_is_one_rule_for_two_or_more_classes():
+    """A constant prediction's MCC is 0/0, defined as 0 (scikit-learn): the best constant's
+    MCC is 0.000 in binary and multi-class reports alike, never "no baseline"."""
+    rng = np.random.default_rng(1)
+    for classes in (["a", "b"], ["a", "b", "c"], ["a", "b", "c", "d"]):
+        y = rng.choice(classes, size=300)
+        pred = np.where(rng.random(300) < 0.7, y, rng.choice(classes, size=300))
+        r = evaluate(y, pred, n_resamples=100)
+        const = np.full(300, r["accuracy"].baseline_prediction.split("'")[1])
+        assert r["mcc"].baseline == 0.0 == _quiet(skm.matthews_corrcoef, y, const)
+        assert r["mcc"].verdict != "no baseline to compare with"
+        assert r["mcc"].advantage == pytest.approx(r["mcc"].value)
+
+
 def test_macro_average_with_a_class_never_predicted_is_sklearns_and_says_so():
     """Seven classes, one never predicted: macro precision counts it as 0, as scikit-learn
     does, in the value, the baseline and the interval, and a note says so (issue 11)."""
@@ -611,7 +625,8 @@ def test_compare_flags_the_degraded_month():
             continue
         change = c.change(month, "precision")
         assert change.direction == ("worse" if degraded else "no significant change"), month
-    assert any(line.startswith("2024-05 (20.0% prevalence): the classifier changed") for line in c.verdict)
+    assert any(line.startswith(("2024-05 (20.0% prevalence): evidence that the classifier changed "
+                                "(Holm-adjusted p ≤ 5%)")) for line in c.verdict)
     assert c.flag("2024-05", "precision") == "▼"
     d = json.loads(json.dumps(c.to_dict(), allow_nan=False))
     assert len(d["test_sets"]) == 6 and d["focus_metric"] == "precision"

@@ -68,6 +68,23 @@ def test_page_is_self_contained(report_page):
     assert "id='metrics'" in page
 
 
+def test_a_metric_that_cannot_show_an_advantage_is_grey_not_red(report_page):
+    """Recall and specificity: a constant reaches their best value, so a value below it is no
+    fault of the classifier: the neutral colour (moot, grey), never the colour of "worse"."""
+    r, path = report_page
+    page = path.read_text()
+    assert ".moot { color: #777; }" in page
+    for name in ("recall", "specificity"):
+        m = r.metrics[name]
+        assert m.ideal == m.baseline and not m.beats_baseline
+        row = re.search(rf"<tr data-metric='{name}'>.*?</tr>", page).group(0)
+        assert "class='moot'" in row and "verdict-cell moot" in row
+        assert "class='bad'" not in row and "verdict-cell bad" not in row
+    worse = [m for m in r.metrics.values() if m.beats_baseline is False and m.ideal != m.baseline]
+    for m in worse:  # a metric that can show an advantage and does not: still red
+        assert "verdict-cell bad" in re.search(rf"<tr data-metric='{m.name}'>.*?</tr>", page).group(0)
+
+
 def _browser(args: list[str], user_dir: Path) -> subprocess.CompletedProcess:
     return subprocess.run([CHROMIUM, *_FLAGS, f"--user-data-dir={user_dir}", *args],
                           capture_output=True, text=True, timeout=900)  # a hang guard only, generous under load
@@ -114,7 +131,8 @@ def test_comparison_renders_in_chromium(tmp_path):
     dom = _browser(["--virtual-time-budget=5000", "--dump-dom", path.resolve().as_uri()], tmp_path / "profile")
     assert dom.returncode == 0, dom.stderr[-2000:]
     assert 'data-plots-rendered="1/1"' in dom.stdout
-    assert "2024-05 (20.0% prevalence): the classifier changed" in dom.stdout
+    assert ("2024-05 (20.0% prevalence): evidence that the classifier changed "
+            "(Holm-adjusted p ≤ 5%)") in dom.stdout
     shot = tmp_path / "compare.png"
     _browser(["--window-size=1280,2000", f"--screenshot={shot}", path.resolve().as_uri()], tmp_path / "profile2")
     assert shot.exists() and shot.stat().st_size > 10_000

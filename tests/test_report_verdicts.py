@@ -219,3 +219,58 @@ def test_the_demo_drops_no_ops(tmp_path):
                 assert m.ops is not None and m.ops_ci[0] <= m.ops <= m.ops_ci[1], (report.name, m.name)
     lift = result.comparison.report("2024-06")["lift_auc"]
     assert lift.ops_ci is not None
+
+
+# --- scores of the other class ----------------------------------------------------------------
+
+
+def test_scores_of_the_other_class_are_named_in_the_notes_and_the_ranking():
+    from sklearn.datasets import load_breast_cancer
+
+    data = load_breast_cancer()
+    y = np.where(data.target == 1, "benign", "malignant")
+    p_benign = 0.1 + 0.8 * (data.target == 1) + 0.1 * np.sin(np.arange(y.size))  # P(benign), nearly perfect
+    r = _evaluate(y, p_benign, pos_label="malignant", n_resamples=200)
+    assert r.metrics["roc_auc"].ci.high < 0.5
+    hint = "pass pos_label='benign' / --pos-label benign"
+    assert any("rank the classes backwards" in n and hint in n for n in r.notes)
+    ranking = next(line for line in r.verdict if line.startswith("Ranking:"))
+    assert "backwards" in ranking and hint in ranking
+    # the right class: no note
+    ok = _evaluate(y, p_benign, pos_label="benign", n_resamples=200)
+    assert not any("backwards" in n for n in ok.notes)
+    assert not any("backwards" in line for line in ok.verdict)
+
+
+def test_an_auc_below_one_half_without_an_interval_is_noted_and_one_whose_interval_reaches_it_is_not():
+    rng = np.random.default_rng(1)
+    y = rng.integers(0, 2, 400)
+    s = rng.random(400)
+    r = _evaluate(y, 1 - (y + s) / 2, ci=False)
+    assert any("backwards" in n and "pos_label=0 / --pos-label 0" in n for n in r.notes)
+    noise = _evaluate(y, s, n_resamples=200)
+    assert noise.metrics["roc_auc"].ci.high > 0.5
+    assert not any("backwards" in n for n in noise.notes)
+
+
+# --- words that claim only what was shown -----------------------------------------------------
+
+
+def test_the_fallback_compare_verdict_compares_ops_intervals_and_claims_no_change_of_the_model(holdout):
+    """Without a decomposition the verdict compares OPS intervals: it says whether they
+    overlap, never "the model got worse" (OPS(F1) moves with the prevalence too)."""
+    from beyondchance.report.compare import Change, _verdict
+
+    y, s = holdout
+    ref = _evaluate(y, s, name="ref", n_resamples=200)
+    new = _evaluate(y[: y.size // 2], s[: y.size // 2], name="new", n_resamples=200)
+    f1, f1_ref = new.metrics["f1"], ref.metrics["f1"]
+    lower = Change("new", "f1", f1.value, f1_ref.value, 0.40, 0.80, (0.30, 0.50), (0.70, 0.90), "worse")
+    lines = " ".join(_verdict([ref, new], ref, "f1", [lower]))
+    assert "got worse" not in lines and "the model" not in lines
+    assert "OPS(F1) is lower" in lines and "the OPS intervals do not overlap" in lines
+    assert "not a test that the classifier changed" in lines
+    same = Change("new", "f1", f1.value, f1_ref.value, 0.75, 0.80, (0.65, 0.85), (0.70, 0.90), "no significant change")
+    lines = " ".join(_verdict([ref, new], ref, "f1", [same]))
+    assert "the OPS(F1) intervals overlap: no significant change on this sample" in lines
+    assert "stayed within" not in lines

@@ -190,3 +190,17 @@ def test_cli_names_a_missing_string_label_and_its_row(tmp_path, cell):
                             "such as 'NA', needs another name)")
     else:  # an empty cell is a null for every engine's CSV reader (engines/_files.py)
         assert lines[0] == f"beyondchance: error: column 'y' of {path} has 1 missing value(s) (first in data row 17)"
+
+
+def test_a_nan_score_is_refused_with_its_row():
+    """The error of a NaN or infinite score names the first one and its row (and column)."""
+    import beyondchance as bc
+    from beyondchance._validation import as_float
+
+    with pytest.raises(InvalidInputError, match=r"y_score contains NaN or infinite values: the first is NaN in "
+                                                r"row 3 \(index 2\); drop or fill"):
+        bc.evaluate([0, 1, 0, 1], [0.1, 0.2, np.nan, np.nan], ci=False)
+    with pytest.raises(InvalidInputError, match=r"the first is inf in row 2 \(index 1\)$"):
+        as_float([0.1, np.inf, 0.3], "y_score")
+    with pytest.raises(InvalidInputError, match=r"the first is NaN in row 2 \(index 1\), column 2"):
+        as_float(np.array([[0.1, 0.9], [0.5, np.nan]]), "y_score")

@@ -81,7 +81,8 @@ print(best, ci)
 #
 # :math:`(A - \mathrm{RA})/(1 - \mathrm{RA})` with :math:`\mathrm{RA} = pq + (1-p)(1-q)`,
 # the expected accuracy of random answers given at the model's own positive rate
-# :math:`q`. Random answers score 0 at *every* rate, while their accuracy drifts:
+# :math:`q`. Random answers score 0 in expectation at *every* rate (a single draw scatters
+# around 0), while their accuracy drifts:
 
 rng = np.random.default_rng(0)
 for q in (0.0, 0.25, 0.5):

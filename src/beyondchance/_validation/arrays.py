@@ -214,7 +214,7 @@ def as_float(x: Any, name: str, *, finite: bool = True) -> np.ndarray:
         got = f"dtype {x.dtype}" if isinstance(x, np.ndarray) else repr(x)
         raise InvalidInputError(f"{name} must be numeric, got {got}") from exc
     if finite and not np.isfinite(arr).all():
-        raise InvalidInputError(f"{name} contains NaN or infinite values")
+        raise InvalidInputError(f"{name} contains NaN or infinite values{_first_nonfinite(arr)}")
     if isinstance(x, np.ndarray) and x.dtype.kind in "iu" and x.size:
         big = np.abs(arr) > _EXACT_INTEGERS
         if big.any():
@@ -223,6 +223,24 @@ def as_float(x: Any, name: str, *, finite: bool = True) -> np.ndarray:
                 f"{_where(x, big)}"
             )
     return arr
+
+
+def _first_nonfinite(arr: np.ndarray) -> str:
+    """Where the first NaN or infinite value of ``arr`` lies: its row (first axis) and
+    column, for the error of :func:`as_float`.
+
+    >>> _first_nonfinite(np.array([0.1, 0.2, np.nan]))
+    ': the first is NaN in row 3 (index 2); drop or fill the rows without a value'
+    >>> _first_nonfinite(np.array([[0.1, 0.9], [0.2, np.inf]]))
+    ': the first is inf in row 2 (index 1), column 2'
+    """
+    bad = ~np.isfinite(arr)
+    if arr.ndim == 0:
+        return ": NaN" if np.isnan(arr) else f": {arr.item()!r}"
+    where = _where(arr, bad)
+    if arr.ndim == 2:
+        where += f", column {int(np.argmax(bad.ravel())) % arr.shape[1] + 1}"
+    return f": the first is {where}" + ("; drop or fill the rows without a value" if where.startswith("NaN") else "")
 
 
 def as_float_1d(x: Any, name: str) -> np.ndarray:

@@ -29,7 +29,7 @@ import numpy as np
 from .._summary_display import GridDisplay
 from .._validation import check_aligned, check_label_pair, check_n_classes, check_sample_weight, encode_labels
 from .._warnings import InvalidInputError, warn_undefined
-from .registry import METRICS, LabelingMetric, _div, get_metric
+from .registry import METRICS, LabelingMetric, _div, get_metric, undefined_case
 
 __all__ = ["ConfusionMatrix", "metric_from_matrices", "zero_division_value"]
 
@@ -554,13 +554,17 @@ def _warn_zero_division(cm: ConfusionMatrix, m: LabelingMetric, average: Any, va
             shown = ", ".join(repr(x.item() if isinstance(x, np.generic) else x) for x in undefined[:5])
             more = f" and {undefined.size - 5} more" if undefined.size > 5 else ""
             where = "set to 0" if average is None else f"counted as 0 in the {average} average"
+            first = int(np.flatnonzero(np.isnan(raw))[0])
+            case = undefined_case(m.name, *(float(np.asarray(c)[first]) for c in cm._counts))
+            case = "0/0" if case == "0/0" else (case if undefined.size == 1 else f"class {shown.split(', ')[0]}: {case}")
             warn_undefined(
-                f"{m.name} is undefined (0/0) for class {shown}{more}: {where}, as in scikit-learn "
+                f"{m.name} is undefined ({case}) for class {shown}{more}: {where}, as in scikit-learn "
                 "(zero_division='warn'; pass 0 to silence this, or 'nan' to leave such classes out)",
                 stacklevel=4,
             )
     elif np.any(np.isnan(value)):
-        warn_undefined(f"{m.name} is undefined for this confusion matrix (0/0); returning nan", stacklevel=4)
+        case = undefined_case(m.name, *cm.binary_counts()) if m.multiclass != "native" and average == "binary" else "0/0"
+        warn_undefined(f"{m.name} is undefined for this confusion matrix ({case}); returning nan", stacklevel=4)
 
 
 def _beyond_rounding(difference: Any, scale: Any) -> Any:

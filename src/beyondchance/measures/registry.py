@@ -180,6 +180,40 @@ def _lr_minus(tp, fp, fn, tn):
     return _div(_fnr(tp, fp, fn, tn), _specificity(tp, fp, fn, tn))
 
 
+def undefined_case(name: str, tp: float, fp: float, fn: float, tn: float) -> str:
+    """Why a metric is undefined (nan) on one set of counts, in words: the likelihood ratios
+    and the diagnostic odds ratio name their case (x/0 with x > 0 is infinite, not 0/0); "0/0" for the others.
+
+    >>> undefined_case("lr_plus", 3, 0, 1, 4)
+    'no false positives: LR+ = TPR / FPR = 0.75 / 0, infinite'
+    >>> undefined_case("lr_minus", 2, 2, 0, 0)
+    'every row predicted positive: LR− = FNR / TNR = 0/0'
+    >>> undefined_case("f1", 0, 0, 0, 5)
+    '0/0'
+    """
+    tp, fp, fn, tn = (float(x) for x in (tp, fp, fn, tn))
+    pos, neg = tp + fn, fp + tn
+    if name in ("lr_plus", "lr_minus", "dor"):
+        if pos == 0:
+            return "no positives: the true-positive and false-negative rates are 0/0"
+        if neg == 0:
+            return "no negatives: the false-positive and true-negative rates are 0/0"
+    if name == "lr_plus" and fp == 0:
+        if tp > 0:
+            return f"no false positives: LR+ = TPR / FPR = {tp / pos:.3g} / 0, infinite"
+        return "no row predicted positive: LR+ = TPR / FPR = 0/0"
+    if name == "lr_minus" and tn == 0:
+        if fn > 0:
+            return f"no true negatives: LR− = FNR / TNR = {fn / pos:.3g} / 0, infinite"
+        return "every row predicted positive: LR− = FNR / TNR = 0/0"
+    if name == "dor" and fp * fn == 0:
+        none = "false positives" if fp == 0 and fn > 0 else "false negatives" if fn == 0 and fp > 0 else "errors"
+        if tp * tn > 0:
+            return f"no {none}: DOR = TP·TN / (FP·FN) = {tp * tn:.4g} / 0, infinite"
+        return f"no {none} and TP·TN = 0: DOR = 0/0"
+    return "0/0"
+
+
 def _dor(tp, fp, fn, tn):
     """Diagnostic odds ratio LR+ / LR− = (TP·TN) / (FP·FN) (undefined when FP·FN = 0)."""
     tp, fp, fn, tn = (np.asarray(x, dtype=np.float64) for x in (tp, fp, fn, tn))

@@ -67,6 +67,7 @@ from ..inference.bootstrap_resampling import _draw_counts
 from ..inference.bootstrap import _interval as _bca_interval
 from ..inference.bootstrap import _acceleration_of_samples
 from ..inference.confidence_interval import ConfidenceInterval
+from ..inference.significance import rejects, significance_level
 
 __all__ = ["SetStatistics", "Decomposition", "ClassifierTest", "ClassifierChange", "decompose",
            "classifier_change_tests", "compare_classifiers", "metrics_at", "holm_adjust", "check_reference", "bca_pvalue",
@@ -643,7 +644,7 @@ class ClassifierChange:
     """The test that the classifier is the same on a test set as on the reference.
 
     ``changed`` when one of ``tests`` (false-positive rate, false-negative rate, ROC AUC)
-    rejects at ``1 − confidence_level`` after Holm's adjustment over every test of every
+    rejects at α = ``1 − confidence_level`` (adjusted p ≤ α) after Holm's adjustment over every test of every
     test set compared (``beyondchance.monitoring.decomposition.holm_adjust``).
     """
 
@@ -662,15 +663,15 @@ def compare_classifiers(reference: SetStatistics, test_sets: dict[str, SetStatis
                       confidence_level: float = 0.95) -> tuple[ClassifierChange, ...]:
     """:func:`classifier_change_tests` of each test set against ``reference``, Holm-adjusted
     over every test of every set; a set ``changed`` when one of its adjusted p-values is at
-    most ``1 − confidence_level``."""
+    most α = ``1 − confidence_level`` (p ≤ α, :mod:`beyondchance.inference.significance`)."""
     tested = [(name, classifier_change_tests(reference, s, confidence_level=confidence_level))
               for name, s in test_sets.items()]
     adjusted = iter(holm_adjust([t.pvalue for _, ts in tested for t in ts]))
-    level = 1 - confidence_level
+    alpha = significance_level(confidence_level)
     out = []
     for name, ts in tested:
         ts = tuple(replace(t, pvalue_adjusted=float(next(adjusted))) for t in ts)
-        out.append(ClassifierChange(name, ts, any(t.pvalue_adjusted <= level for t in ts), level, len(tested)))
+        out.append(ClassifierChange(name, ts, any(rejects(t.pvalue_adjusted, alpha) for t in ts), alpha, len(tested)))
     return tuple(out)
 
 

@@ -50,6 +50,7 @@ from .._validation import check_random_state
 from .._warnings import InvalidInputError
 from ..measures.confusion import ConfusionMatrix, metric_from_matrices
 from ..inference.confidence_interval import ConfidenceInterval
+from ..inference.significance import rejects, significance_level
 from ..measures.registry import get_metric
 from .decomposition import (ClassifierChange, ClassifierTest, Decomposition, _interval, _jackknife_of_decomposition,
                     _leave_one_out_cells, bca_pvalue, holm_adjust)
@@ -314,11 +315,11 @@ def compare_class_classifiers(reference: ClassStatistics, test_sets: dict[str, C
     tested = [(name, class_change_tests(reference, s, confidence_level=confidence_level) + tuple(more.get(name, ())))
               for name, s in test_sets.items()]
     adjusted = iter(holm_adjust([t.pvalue for _, ts in tested for t in ts]))
-    level = 1 - confidence_level
+    level = significance_level(confidence_level)
     out = []
     for name, ts in tested:
         ts = tuple(replace(t, pvalue_adjusted=float(next(adjusted))) for t in ts)
-        out.append(ClassifierChange(name, ts, any(t.pvalue_adjusted <= level for t in ts), level, len(tested)))
+        out.append(ClassifierChange(name, ts, any(rejects(t.pvalue_adjusted, level) for t in ts), level, len(tested)))
     return tuple(out)
 
 

@@ -56,6 +56,7 @@ from .._validation import (as_float, binary_target, check_consistent_length, che
                           check_random_state, check_sample_weight, check_unit_interval)
 from .._warnings import InvalidInputError
 from ..inference.confidence_interval import ConfidenceInterval
+from ..inference.significance import rejects, significance_level
 from ..measures.curves import ThresholdCounts, threshold_counts
 from ..measures.task_metrics import metrics_for_task
 from .decomposition import (JACKKNIFE_BINS, SetStatistics, _exact, _interval, _leave_one_out_cells, _rates, check_reference,
@@ -109,8 +110,9 @@ class LabelFreeEstimate:
     metrics : name -> :class:`ProjectedMetric` at the estimated prevalence
     assumption_statistic, assumption_pvalue : Pearson's chi-square between the window and the
         fitted mixture on 20 score bins (``TEST_BINS``), and its parametric-bootstrap p-value
-    assumption_holds : ``assumption_pvalue > 1 − confidence_level`` and
-        ``support_pvalue ≥ SUPPORT_LEVEL``
+    assumption_holds : neither test rejects (the package's rule, p ≤ α rejects:
+        :mod:`beyondchance.inference.significance`): ``assumption_pvalue > 1 − confidence_level``
+        and ``support_pvalue > SUPPORT_LEVEL``
     caveats : what limits the estimate, in words
     n_reference, n_window, confidence_level, n_resamples
     support_pvalue : a bound on the p-value of the window's rows beyond the reference's
@@ -158,7 +160,7 @@ class LabelFreeEstimate:
         pi = f"{100 * self.prevalence:.1f}%"
         if self.prevalence_ci is not None:
             pi += f" ({100 * self.prevalence_ci[0]:.1f}%–{100 * self.prevalence_ci[1]:.1f}%)"
-        if self.support_pvalue < SUPPORT_LEVEL:
+        if rejects(self.support_pvalue, SUPPORT_LEVEL):
             return (f"The window's scores changed in a way a change of prevalence alone does not explain: far "
                     f"more of them lie beyond the reference's score range than the same classifier would give "
                     f"(p ≤ {self.support_pvalue:.2g}); the estimated prevalence {pi} and the projected metrics are "
@@ -561,7 +563,7 @@ def estimate_from_statistics(
         caveats.append(f"{100 * (share_above + share_below):.1f}% of the window's scores lie outside the reference's "
                        f"range [{lo:.4g}, {hi:.4g}]: the reference says nothing about them directly (they join its "
                        f"end bins)" + (f"; far more than label shift allows (p ≤ {support_p:.2g})"
-                                       if support_p < SUPPORT_LEVEL else ""))
+                                       if rejects(support_p, SUPPORT_LEVEL) else ""))
     _, a_r, b_r = _rates(ref)
     if 1 - b_r - a_r <= 0 and method == "acc":
         raise InvalidInputError(f"adjusted classify-and-count needs a reference classifier that separates the classes "
@@ -610,7 +612,7 @@ def estimate_from_statistics(
     null_cells = (np.add.reduceat(x, test_groups, axis=1) for x in (null_ref.pos, null_ref.neg, null_win))
     null_stat = _mixture_chi2(*null_cells, _estimator(method, groups)(null_ref, null_win))
     pvalue = float((1 + np.sum(null_stat >= stat)) / (1 + n_resamples))
-    holds = pvalue > 1 - level and support_p >= SUPPORT_LEVEL
+    holds = not rejects(pvalue, significance_level(level)) and not rejects(support_p, SUPPORT_LEVEL)
     if not holds:
         caveats.append("the window's scores are not a mixture of the reference's class-conditional score "
                        "distributions: something besides the prevalence changed, and the estimates are not to be "

@@ -628,7 +628,7 @@ def labeling_outperformance_score(
     --------
     >>> round(labeling_outperformance_score("accuracy", 0.9, 0.1).score, 4)  # "always negative"
     0.9444
-    >>> labeling_outperformance_score("mcc", 0.0, 0.1).score                 # any trivial classifier
+    >>> round(labeling_outperformance_score("mcc", 0.0, 0.1).score, 4)       # any trivial classifier
     0.5
     >>> r = labeling_outperformance_score("mcc", [0.2, 0.4], 0.3)
     >>> r.score.round(4).tolist(), r.method

@@ -149,7 +149,8 @@ def _finish_rows(report: dict[str, Any], chosen: list[str], ctx: _Context) -> di
     pvalues: dict[str, tuple[float, str]] = {}
     if ctx.ci:
         ctx.step("testing against chance")
-        pvalues = chance_pvalues(report, chosen, n_resamples=ctx.n_resamples, seed=ctx.seed)
+        pvalues = chance_pvalues(report, chosen, n_resamples=ctx.n_resamples, seed=ctx.seed,
+                                 confidence_level=ctx.level)
     if need_ops:
         ctx.step("computing the outperformance scores")
     for name in chosen:
@@ -184,7 +185,10 @@ def _finish_rows(report: dict[str, Any], chosen: list[str], ctx: _Context) -> di
             greater_is_better=bool(spec["greater_is_better"]), ops=ops, ops_ci=ops_ci, ops_method=ops_method,
             ci=ci_obj, pvalue=pvalue, pvalue_method=pvalue_method,
         )
-        rows[name] = _with_verdict(r, pi if binary else None)
+        r = _with_verdict(r, pi if binary else None)
+        if spec.get("verdict_note"):  # a warning the verdict must carry (scores ranking the classes backwards)
+            r = MetricResult(**{**r.__dict__, "verdict": f"{r.verdict} — {spec['verdict_note']}"})
+        rows[name] = r
     return rows
 
 

@@ -39,6 +39,7 @@ import numpy as np
 
 from .._validation import _check_label_values, as_1d, as_float, check_sample_weight, encode_labels
 from .._warnings import InvalidInputError
+from ..inference.significance import rejects, significance_level
 from ..monitoring.label_free import LabelFreeEstimate
 from ..engines import SOURCE_ENGINE
 from ..measures.curves import ThresholdCounts
@@ -219,8 +220,8 @@ class Comparison(Exportable):
         return ", ".join(self.decomposition_lines(test_set, metric))
 
     def flag(self, test_set: str, metric: str) -> str:
-        """``"▼"`` / ``"▲"``: the classifier changed on this set and this metric's classifier
-        effect is worse / better (see ``Change``)."""
+        """``"▼"`` / ``"▲"``: the tests found evidence that the classifier changed on this set
+        and this metric's classifier effect is worse / better (see ``Change``)."""
         c = self.change(test_set, metric)
         if c is None:
             return ""
@@ -555,7 +556,7 @@ def compare_reports(reports: Sequence[Report], *, reference: str | None = None, 
                 changed = str(r.name) in changed_sets
                 if task == "regression":  # each measure's own (Holm-adjusted) test
                     cc = next(c for c in classifier_changes if c.test_set == str(r.name))
-                    changed = any(t.quantity == m and t.pvalue_adjusted <= cc.level for t in cc.tests)
+                    changed = any(t.quantity == m and rejects(t.pvalue_adjusted, cc.level) for t in cc.tests)
                 direction = _direction(d, a.greater_is_better, changed)
             elif stats is None and task not in ("binary-scores", "binary-labels") and decompositions:
                 direction = "not decomposed"  # no OPS-interval verdict beside a decomposition
@@ -714,9 +715,11 @@ def _decomposed_verdict(reports: list[Report], ref: Report, changes: list[Change
                     if fc.expected_ci is not None else "")
             expect = (f"the reference classifier would score {_title(r, focus)} {fmt_value(fc.expected_value)}"
                       f"{band} at {where}; observed {fmt_value(fc.value)}")
-        what_moved = "the error measures changed" if task == "regression" else "the classifier changed"
+        # a test gives evidence, not a fact: the words say so, with the level they were tested at
+        what_moved = (f"evidence that the {'error measures' if task == 'regression' else 'classifier'} changed "
+                      f"(Holm-adjusted p ≤ {100 * cc.level:g}%)")
         if cc.changed:
-            moved = [t for t in cc.tests if t.pvalue_adjusted <= cc.level]
+            moved = [t for t in cc.tests if rejects(t.pvalue_adjusted, cc.level)]
             text = head + what_moved + " — " + "; ".join(_test_text(t, ref) for t in moved) + "."
             worse = [c for c in own if c.direction == "worse"]
             better = [c for c in own if c.direction == "better"]
@@ -753,9 +756,10 @@ def _decomposed_verdict(reports: list[Report], ref: Report, changes: list[Change
                 text += f" This does not show that {unchanged}: only that this sample cannot tell."
         shift = next((t for t in shifts if t.test_set == r.name), None)
         if shift is not None:
-            if shift.pvalue_adjusted <= 1 - level:
-                text += (f" The target's distribution differs from {shorten(ref.name)}'s (Kolmogorov–Smirnov D = "
-                         f"{shift.statistic:.3f}, adjusted p = {shift.pvalue_adjusted:.2g}; mean "
+            if rejects(shift.pvalue_adjusted, significance_level(level)):
+                text += (f" The target's distribution differs significantly from {shorten(ref.name)}'s "
+                         f"(Kolmogorov–Smirnov D = {shift.statistic:.3f}, adjusted p = {shift.pvalue_adjusted:.2g} "
+                         f"≤ {100 * significance_level(level):g}%; mean "
                          f"{shift.reference_mean:.4g} → {shift.mean:.4g}).")
             else:
                 text += (f" The target's distribution shows no significant shift (Kolmogorov–Smirnov D = "
@@ -783,25 +787,30 @@ def _verdict(reports: list[Report], ref: Report, focus: str | None, changes: lis
     lines.append(head)
     focus_changes = [c for c in changes if c.metric == focus]
     moved = [c for c in focus_changes if c.direction in ("worse", "better")]
+    # the OPS intervals are compared, not the classifier: OPS ranks a value among the classifiers
+    # at each set's own prevalence, so it moves with π too, and "the model got worse" is not read from it
     for c in moved:
         r = next(r for r in reports if r.name == c.test_set)
         nominal = "rose" if c.value > c.reference_value else "fell"
+        ops_moved = "higher" if c.direction == "better" else "lower"
         lines.append(
-            f"{shorten(c.test_set)}: the model got {c.direction} — OPS({title}) {c.ops:.3f} "
+            f"{shorten(c.test_set)}: OPS({title}) is {ops_moved} — {c.ops:.3f} "
             f"[{c.ops_ci[0]:.3f}, {c.ops_ci[1]:.3f}] vs {c.reference_ops:.3f} "
-            f"[{c.reference_ops_ci[0]:.3f}, {c.reference_ops_ci[1]:.3f}] in {shorten(ref.name)}, while nominal {title} "
-            f"{nominal} from {fmt_value(c.reference_value)} to {fmt_value(c.value)}"
+            f"[{c.reference_ops_ci[0]:.3f}, {c.reference_ops_ci[1]:.3f}] in {shorten(ref.name)}, the OPS intervals do "
+            f"not overlap — while nominal {title} {nominal} from {fmt_value(c.reference_value)} to {fmt_value(c.value)}"
             + (f" (prevalence {100 * r.prevalence:.1f}% vs {100 * ref.prevalence:.1f}%)."
                if r.prevalence is not None and ref.prevalence is not None else ".")
         )
+    if moved:
+        lines.append(f"OPS({title}) ranks each value among the classifiers at its own set's prevalence: it moves with "
+                     f"the prevalence too, so this is not a test that the classifier changed.")
     same = [c for c in focus_changes if c.direction == "no significant change"]
     if same:
         biggest = max(same, key=lambda c: abs(c.value - c.reference_value))
         lines.append(
             f"{', '.join(shorten(c.test_set) for c in same)}: nominal {title} moved by up to "
             f"{biggest.value - biggest.reference_value:+.3f} ({shorten(biggest.test_set)}) against "
-            f"{shorten(ref.name)}, but "
-            f"OPS({title}) stayed within the reference's interval: no significant change on this sample."
+            f"{shorten(ref.name)}, but the OPS({title}) intervals overlap: no significant change on this sample."
         )
     if not moved and not same and len(reports) > 1:
         lines.append(f"Confidence intervals are off: changes of OPS({title}) are not tested.")

@@ -32,6 +32,7 @@ import numpy as np
 from scipy import stats as sps
 
 from ..inference.confidence_interval import ConfidenceInterval
+from ..inference.significance import rejects, significance_level
 from ..monitoring.decomposition import ClassifierChange, ClassifierTest, Decomposition, holm_adjust
 from ..monitoring.decomposition_multiclass import (ClassStatistics, check_class_reference, compare_class_classifiers,
                                 decompose_classes, decompose_distributions)
@@ -136,11 +137,11 @@ def regression_parts(reports: Sequence[Any], ref: Any, metric_names: Sequence[st
     # wrong in at most 1 − level of the comparisons (the measures are strongly correlated, so
     # this costs little)
     adjusted = iter(holm_adjust([t.pvalue for ts in tests.values() for t in ts]))
-    alpha = 1 - level
+    alpha = significance_level(level)
     changes = []
     for name, ts in tests.items():
         done = tuple(replace(t, pvalue_adjusted=float(next(adjusted))) for t in ts)
-        changes.append(ClassifierChange(name, done, any(t.pvalue_adjusted <= alpha for t in done), alpha,
+        changes.append(ClassifierChange(name, done, any(rejects(t.pvalue_adjusted, alpha) for t in done), alpha,
                                         len(tests)))
     return decompositions, tuple(changes)
 

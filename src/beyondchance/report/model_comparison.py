@@ -23,8 +23,10 @@ back to the paired bootstrap (said in ``test``).
 
 The p-values are corrected for the number of comparisons (pairs × measures) with Holm's
 step-down method (default; ``"bonferroni"`` or ``"none"``).  A difference is called
-significant when its corrected p-value is below 1 − level **and** its interval excludes
-0, so the verdict never says more than the table.
+significant when its corrected p-value is at most α = 1 − level **and** its interval
+excludes 0, so the verdict never says more than the table (the package's one rule,
+:mod:`beyondchance.inference.significance`: p ≤ α, α rounded so that p = 0.05 rejects at
+level 0.95 and p = 0.0500001 does not).
 
 >>> import numpy as np
 >>> rng = np.random.default_rng(0)
@@ -35,7 +37,7 @@ significant when its corrected p-value is below 1 − level **and** its interval
 >>> d = c.difference("weak", "good", "roc_auc")
 >>> d.test, d.significant, d.difference > 0
 ('DeLong', True, True)
->>> c.verdict[0].startswith("good beats weak on ROC AUC by")
+>>> c.verdict[0].startswith("good is significantly better than weak on ROC AUC by")
 True
 """
 
@@ -66,6 +68,7 @@ from .._warnings import InvalidInputError
 from ..measures.curves import threshold_counts
 from ..inference.confidence_interval import ConfidenceInterval
 from ..inference.delong import delong_of_arrays
+from ..inference.significance import rejects, significance_level
 from ..measures.registry import METRICS, get_metric
 from ..inference.permutation.permutation_test import equals_label, is_labels
 from ..measures.binary_scores import ScoreCells, loss_terms
@@ -321,7 +324,8 @@ def compare_models(
         [0, 1], else 0).
     confidence_level : float
         Level of the intervals; a difference is significant when its corrected p-value is
-        below 1 − level and its interval excludes 0.
+        at most α = 1 − level (p ≤ α, :mod:`beyondchance.inference.significance`) and its
+        interval excludes 0.
     n_resamples : int
         Paired bootstrap resamples.
     correction : ``"holm"`` (default), ``"bonferroni"`` or ``"none"``
@@ -459,7 +463,7 @@ def compare_models(
     for r, p_adj in zip(rows, adjusted):
         lo_, hi_ = r["ci"]
         excludes = math.isfinite(lo_) and (lo_ > 0 or hi_ < 0)
-        sig = bool(math.isfinite(p_adj) and p_adj < alpha and excludes)
+        sig = bool(rejects(p_adj, significance_level(level)) and excludes)
         diffs.append(ModelDifference(**r, pvalue_adjusted=float(p_adj), significant=sig))
     comparison = ModelComparison(
         models=tuple(names), metrics=chosen_t, values=values, differences=tuple(diffs), verdict=(),
@@ -504,7 +508,7 @@ def _with_verdict(c: ModelComparison, n_tests: int) -> ModelComparison:
                 lo, hi = sorted((sign * d.ci[0], sign * d.ci[1]))
                 items.append(f"{_title(d.metric)} by {_fmt(abs(d.difference))} ({_fmt(lo)} to {_fmt(hi)}), "
                              f"p {_fmt_p(d.pvalue_adjusted)}")
-            parts.append(f"{winner} beats {loser} on " + "; on ".join(items))
+            parts.append(f"{winner} is significantly better than {loser} on " + "; on ".join(items))
         if others:
             names = ", ".join(_title(d.metric) for d in others)
             verb = "is" if len(others) == 1 else "are"

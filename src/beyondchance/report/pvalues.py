@@ -110,6 +110,7 @@ from ..inference.permutation.permutation_test import (
     permutation_tests_of_scores,
 )
 from ..inference.permutation.result import PermutationTestResult
+from ..inference.significance import rejects, significance_level
 from .formatting import _label
 from .intervals import MAX_SCORE_BINS
 
@@ -180,8 +181,8 @@ def _permutation_bins(n_distinct: int) -> int:
     return MAX_SCORE_BINS if n_distinct <= MAX_SCORE_BINS else PERMUTATION_BINS
 
 
-def chance_pvalues(report: dict[str, Any], names: list[str], *, n_resamples: int, seed: int
-                   ) -> dict[str, tuple[float, str]]:
+def chance_pvalues(report: dict[str, Any], names: list[str], *, n_resamples: int, seed: int,
+                   confidence_level: float = 0.95) -> dict[str, tuple[float, str]]:
     """name -> (p-value, method) for the metrics whose test the statistics give (others left
     out); adds to ``report["notes"]`` the chance value of the average precision when it lies
     well above the prevalence (few positives).  The score measures share one set of draws."""
@@ -214,19 +215,21 @@ def chance_pvalues(report: dict[str, Any], names: list[str], *, n_resamples: int
                 f"value, the mean of the permutation null), above the prevalence {pi:.4f}: with "
                 f"{int(round(tc.n_pos))} positives the constant score's value understates chance"
             )
-    _note_chance_below_constant(report, out)
+    _note_chance_below_constant(report, out, significance_level(confidence_level))
     return out
 
 
-def _note_chance_below_constant(report: dict[str, Any], pvalues: dict[str, tuple[float | None, str]]) -> None:
-    """A note naming the rows whose p-value against chance is small although the value does
+def _note_chance_below_constant(report: dict[str, Any], pvalues: dict[str, tuple[float | None, str]],
+                                alpha: float = 0.05) -> None:
+    """A note naming the rows whose p-value against chance is small (p ≤ ``alpha``, the
+    package's rule: :mod:`beyondchance.inference.significance`) although the value does
     not beat the best constant's: chance (shuffled predictions) can lie below the constant —
     an R² < 0 of predictions correlated with y, an F1 below always predicting positive."""
     rows = []
     for name, (p, _) in pvalues.items():
         spec = report["metrics"].get(name, {})
         value, base = float(spec.get("value", np.nan)), float(spec.get("baseline", np.nan))
-        if p is not None and p <= 0.05 and math.isfinite(value) and math.isfinite(base) and (
+        if rejects(p, alpha) and math.isfinite(value) and math.isfinite(base) and (
                 value <= base if spec.get("greater_is_better") else value >= base):
             rows.append(name)
     if rows:

@@ -32,7 +32,7 @@ table { border-collapse: collapse; font-size: 0.88em; margin: 0.8em 0; }
 th, td { border-bottom: 1px solid #ddd; padding: 0.3em 0.6em; text-align: right; vertical-align: top; }
 th { background: #f0f0f0; } td.name, th.name, td.verdict-cell { text-align: left; }
 td { white-space: nowrap; } td.verdict-cell { white-space: normal; }
-.good { color: #1e7b45; } .bad { color: #b03a2e; } .undef { color: #9a7d0a; }
+.good { color: #1e7b45; } .bad { color: #b03a2e; } .undef { color: #9a7d0a; } .moot { color: #777; }
 .flag-better { color: #1e7b45; font-weight: bold; } .flag-worse { color: #b03a2e; font-weight: bold; }
 .decomposed { color: #555; font-size: 90%; }
 figure { margin: 1em 0; } figure img { max-width: 100%; border: 1px solid #eee; }
@@ -63,8 +63,14 @@ def _e(x: Any) -> str:
 
 
 def _cls(m: Any) -> str:
+    """The row's colour: good, bad, undef, or moot (grey) when a constant reaches the best
+    value — the metric cannot show an advantage, which is no fault of the classifier."""
     beats = m.beats_baseline
-    return "undef" if beats is None else ("good" if beats else "bad")
+    if beats is None:
+        return "undef"
+    if not beats and m.ideal == m.baseline:
+        return "moot"
+    return "good" if beats else "bad"
 
 
 def _img(fig: Any, alt: str, caption: str, key: str) -> str:
@@ -219,9 +225,10 @@ def _label_free_html(comparison: Any) -> str:
                                            f"<br><span class='decomposed'>{100 * e.prevalence_ci[0]:.1f}%–"
                                            f"{100 * e.prevalence_ci[1]:.1f}%</span>") + "</td>" for _, e in ests)
         + "</tr>")
-    rows.append("<tr><td class='name'>label shift holds?</td>" + "".join(
-        f"<td>p = {e.assumption_pvalue:.2g}</td>" if e.assumption_holds
-        else f"<td class='flag-worse'>no, p = {e.assumption_pvalue:.2g}</td>" for _, e in ests) + "</tr>")
+    # a test can reject the assumption, never show that it holds: the row says which
+    rows.append("<tr><td class='name'>label shift rejected?</td>" + "".join(
+        f"<td>no, p = {e.assumption_pvalue:.2g}</td>" if e.assumption_holds
+        else f"<td class='flag-worse'>yes, p = {e.assumption_pvalue:.2g}</td>" for _, e in ests) + "</tr>")
     for metric in ests[0][1].metrics:
         cells = []
         for _, e in ests:

@@ -724,9 +724,9 @@ def _label_free_table(comparison: Any):
     table.add_row("n", *[f"{e.n_window:,}" for e in ests])
     table.add_row("prevalence (est.)", *[
         f"{100 * e.prevalence:.1f}%" + (f"\n{ci(*e.prevalence_ci, pct=True)}" if e.prevalence_ci else "") for e in ests])
-    table.add_row("label shift holds?", *[
-        f"p = {e.assumption_pvalue:.2g}" if e.assumption_holds else f"[bold red]no, p = {e.assumption_pvalue:.2g}[/bold red]"
-        for e in ests], end_section=True)
+    table.add_row("label shift rejected?", *[
+        f"no, p = {e.assumption_pvalue:.2g}" if e.assumption_holds
+        else f"[bold red]yes, p = {e.assumption_pvalue:.2g}[/bold red]" for e in ests], end_section=True)
     for metric in ests[0].metrics:
         cells = []
         for e in ests:

@@ -23,6 +23,7 @@ from ...inference.poisson_bootstrap import GroupTotals
 from ...measures.binary_scores import ScoreCells, compress_counts, confusion_at_threshold, loss_baseline, loss_sums, per_threshold
 from ...measures.task_metrics import _PROBA_LOSSES, _SCORING
 from ..evaluation_context import _Context
+from ..formatting import _label, shorten
 from ..intervals import MAX_SCORE_BINS, one_sided_bounds
 from ..metric_rows import MetricCI
 from .labels import NO_ROW_ORDER, _labeling_rows, replicate_matrices
@@ -48,6 +49,30 @@ def _threshold_choice(threshold: Any, smin: float, smax: float) -> tuple[float, 
         f"scores lie outside [0, 1] (range [{smin:.4g}, {smax:.4g}]): treated as real-valued scores, "
         "threshold 0 assumed; give the threshold (--threshold) that the model uses"
     )
+
+
+def _backwards_note(roc: dict[str, Any] | None, other: Any) -> str | None:
+    """The note of scores that rank the classes backwards: the ROC AUC's interval lies
+    entirely below 0.5 (without an interval: the AUC is below 0.5), as when the scores of
+    the other class (``other``) were passed; None otherwise.
+
+    >>> _backwards_note({"value": 0.003, "ci": None}, "benign")
+    "the scores rank the classes backwards (ROC AUC 0.003): they may be scores of the other class; pass pos_label='benign' / --pos-label benign"
+    >>> _backwards_note({"value": 0.45, "ci": MetricCI(0.38, 0.52, 0.95, "percentile", 100, "cells")}, 0) is None
+    True
+    """
+    if roc is None or other is None or not math.isfinite(roc["value"]):
+        return None
+    ci = roc.get("ci")
+    if ci is not None and math.isfinite(ci.high):
+        below = ci.high < 0.5
+    else:
+        below = roc["value"] < 0.5
+    if not below:
+        return None
+    label = _label(other)
+    return (f"the scores rank the classes backwards (ROC AUC {roc['value']:.3f}): they may be scores of the other "
+            f"class; pass pos_label={shorten(repr(label))} / --pos-label {shorten(label)}")
 
 
 def _binary_scores_from_counts(
@@ -162,6 +187,10 @@ def _binary_scores_from_counts(
             what = f"always predicting the prevalence {pi:.3g}" if math.isfinite(pi) else "the prior"
             rows_out[k] = dict(kind="loss", value=value, baseline=base, ideal=0.0,
                                baseline_prediction=what, greater_is_better=False, ci=ci_obj)
+    backwards = _backwards_note(rows_out.get("roc_auc"), neg)
+    if backwards:
+        out["notes"].append(backwards)
+        rows_out["roc_auc"]["verdict_note"] = backwards
     out["metrics"].update(rows_out)
     out.update(
         n=n_rows, counts=tc, threshold=thr, threshold_reason=thr_reason,

@@ -20,7 +20,7 @@ import numpy as np
 from ..._warnings import BeyondChanceWarning, InvalidInputError
 from ...measures.confusion import ConfusionMatrix, pos_index_of, zero_division_value
 from ...measures.constant_baseline import best_constant
-from ...measures.registry import get_metric
+from ...measures.registry import get_metric, undefined_case
 from ...inference.poisson_bootstrap import GroupTotals
 from ...inference.bootstrap import bootstrap_ci
 from ...inference.bootstrap_resampling import _UNSET, _MatrixEvaluator
@@ -116,6 +116,10 @@ def _labeling_rows(cm: ConfusionMatrix, ctx: _Context, *, binary: bool,
             warnings.simplefilter("always", BeyondChanceWarning)
             value = float(cm.metric(name, zero_division="warn" if averaged and not leave_out else "nan", **options))
         zero_division = 0.0 if averaged and not leave_out else "nan"
+        if binary and not math.isfinite(value) and m.multiclass != "native":
+            case = undefined_case(name, *cm.binary_counts())
+            if case != "0/0":  # say which case (LR+ without false positives is x/0, not 0/0)
+                out["notes"].append(f"{name} is undefined: {case}")
         for w in caught:
             ctx.collector.add(str(w.message))
         if leave_out:
@@ -125,7 +129,10 @@ def _labeling_rows(cm: ConfusionMatrix, ctx: _Context, *, binary: bool,
             base, cls = _constant_baseline(name, true_counts, classes, cm.pos_label, "binary")
             lo, hi = m.range_at(pi) if pi is not None and 0 < pi < 1 else (m.lower, m.upper)
         else:
-            base, cls = _constant_baseline(name, true_counts, classes, cm.pos_label, average, zero_division)
+            # one rule for two or more classes: a constant's undefined native value (MCC's 0/0:
+            # a constant prediction has no variance) is 0, as in the binary report and scikit-learn
+            base, cls = _constant_baseline(name, true_counts, classes, cm.pos_label, average,
+                                           0.0 if m.multiclass == "native" else zero_division)
             lo, hi = m.lower, m.upper
         ideal = float(hi if m.greater_is_better else lo)  # a perfect predictor's value
         ci_obj = None
