@@ -771,7 +771,7 @@ def _comparison_legend(comparison: Any) -> str:
                    "probabilities" if task == "multiclass-probabilities" else "")
                 + ") would score at that test "
                 "set's class distribution, with its interval; clf: the classifier effect, observed − exp (the rest "
-                "of the change is the prevalence effect, exp − reference). ▼/▲: the classifier changed on that set "
+                "of the change is the prevalence effect, exp − reference). ▼/▲: evidence that the classifier changed on that set "
                 "(Holm-corrected tests of each true class's predicted-class distribution"
                 + (" and of the one-vs-rest ROC AUCs' classifier effects"
                    if any(t.quantity.startswith(AUC_TEST) for c in comparison.classifier_changes for t in c.tests)
@@ -781,8 +781,8 @@ def _comparison_legend(comparison: Any) -> str:
         return ("Each cell: the nominal value, its advantage over the best constant prediction and its OPS at that "
                 "test set's prevalence; exp: what the reference classifier (its error rates, or its ROC curve) "
                 "would score at that prevalence, with its interval; clf: the classifier effect, observed − exp "
-                "(the rest of the change is the prevalence effect, exp − reference). ▼/▲: the classifier changed "
-                "on that set (Holm-corrected tests of its error rates and ROC AUC) and this metric's classifier "
+                "(the rest of the change is the prevalence effect, exp − reference). ▼/▲: evidence that the "
+                "classifier changed on that set (Holm-corrected tests of its error rates and ROC AUC) and this metric's classifier "
                 "effect interval lies below/above 0.")
     return ("Each cell: the nominal value, its advantage over the best constant prediction (the metric's "
             "prediction advantage) and its OPS at that test set's prevalence. ▼/▲: the OPS interval lies "
@@ -905,7 +905,8 @@ def _flag_lines(comparison: Any, metric: str | None, width: int) -> list[str]:
             else:
                 change = f"{fmt_value(t.reference_value)} → {fmt_value(t.value)}"
             parts.append(f"{name} {change} (adjusted p = {t.pvalue_adjusted:.2g})")
-        what = "the error measures changed" if r.task == "regression" else "the classifier changed"
+        what = ("evidence that the error measures changed" if r.task == "regression"
+                else "evidence that the classifier changed")
         text = f"{mark} {shorten(r.name)}: {what} — " + "; ".join(parts) + "."
         for label, group in (("worse", worse), ("better", better)):
             if group:
