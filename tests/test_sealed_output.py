@@ -16,7 +16,8 @@ from beyondchance import ConfusionMatrix
 from beyondchance._summary_display import markdown_text, printable
 from beyondchance.cli import main
 from beyondchance.report import compare, evaluate
-from beyondchance.report.render_terminal import render_comparison_text, render_report_text
+from beyondchance.report.render_terminal import render_report_text
+from beyondchance.report.render_terminal_comparison import render_comparison_text
 
 CLEAR = "\x1b[2J\x1b[31mRED"
 TITLE = "\x1b]0;PWNED\x07"

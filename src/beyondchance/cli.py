@@ -584,7 +584,7 @@ def compare(files: tuple[str, ...], by: str | None, reference: str | None, detai
     elif opts["fmt"] == "html":
         _write(text, out, "HTML comparison")
     else:
-        from .report.render_terminal import render_comparison, render_comparison_text
+        from .report.render_terminal_comparison import render_comparison, render_comparison_text
 
         if out is None:
             render_comparison(comparison, details=details)

@@ -2,7 +2,7 @@
 
 * :func:`evaluate` → :class:`Report` (value, baseline, advantage, OPS, CI, verdict per metric)
 * :func:`compare` → :class:`Comparison` (several test sets side by side)
-* renderers: :mod:`.render_terminal` (rich), :mod:`.render_html` (one self-contained page),
+* renderers: :mod:`.render_terminal` and :mod:`.render_terminal_comparison` (rich), :mod:`.render_html` (one self-contained page),
   :mod:`.plots` (matplotlib); reading files: :mod:`.io`; the bundled scored example:
   :mod:`.example`.
 

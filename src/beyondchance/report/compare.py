@@ -48,13 +48,13 @@ from ..statistics.values import ValueHistogram
 from ..monitoring.probabilities import ProbabilityStatistics
 from ..monitoring.decomposition import (DECOMPOSABLE, ClassifierChange, ClassifierTest, Decomposition, SetStatistics, check_reference,
                      compare_classifiers, decompose)
-from .compare_tasks import (AUC_TEST, MULTICLASS_TASKS, WEIGHTED_NOTE, TargetShift, multiclass_parts, regression_parts,
+from .compare_tasks import (AUC_TEST, TEST_QUANTITIES, MULTICLASS_TASKS, WEIGHTED_NOTE, TargetShift, multiclass_parts, regression_parts,
                              target_shifts)
 from .export import Exportable
 from .formatting import fmt_value, shorten
 from .render_html import comparison_html, comparison_section
 from .render_markdown import comparison_markdown
-from .render_terminal import render_comparison_text
+from .render_terminal_comparison import render_comparison_text
 from .report import Report
 from .detect import _resolve_positive, check_inputs, detect_task
 from .engine_rows import RowSource
@@ -611,9 +611,6 @@ def _direction(d: Decomposition, greater_is_better: bool, changed: bool) -> str:
     return "no significant change"
 
 
-_QUANTITY = {"fpr": "false-positive rate", "fnr": "false-negative rate", "roc_auc": "ROC AUC"}
-
-
 def _test_text(t: ClassifierTest, ref: Report | None = None) -> str:
     lo, hi = t.difference_ci
     if t.quantity.startswith(AUC_TEST):  # class probabilities: a one-vs-rest ROC AUC's classifier effect
@@ -626,14 +623,14 @@ def _test_text(t: ClassifierTest, ref: Report | None = None) -> str:
                 f"(difference {100 * lo:+.1f} to {100 * hi:+.1f} points), adjusted p = {t.pvalue_adjusted:.3g}")
     if t.quantity == "roc_auc":
         moved = f"{t.reference_value:.3f} → {t.value:.3f} (difference {lo:+.3f} to {hi:+.3f})"
-    elif t.quantity in _QUANTITY:
+    elif t.quantity in TEST_QUANTITIES:
         moved = (f"{100 * t.reference_value:.2f}% → {100 * t.value:.2f}% (difference {100 * lo:+.1f} "
                  f"to {100 * hi:+.1f} points)")
     else:  # a regression error measure
         name = _title(ref, t.quantity) if ref is not None and t.quantity in ref.metrics else t.quantity
         return (f"{name} {fmt_value(t.reference_value)} → {fmt_value(t.value)} (difference {lo:+.4g} to {hi:+.4g}), "
                 f"adjusted p = {t.pvalue_adjusted:.3g}")
-    return f"{_QUANTITY[t.quantity]} {moved}, adjusted p = {t.pvalue_adjusted:.3g}"
+    return f"{TEST_QUANTITIES[t.quantity]} {moved}, adjusted p = {t.pvalue_adjusted:.3g}"
 
 
 def _title(report: Report, metric: str) -> str:

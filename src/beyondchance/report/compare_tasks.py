@@ -54,6 +54,9 @@ WEIGHTED_NOTE = ("with sample weights, the decomposition's bootstrap and the tes
                  "weighted counts as its number of rows (weights rescaled to the row count): exact for frequency "
                  "weights, approximate otherwise")
 
+#: the names of the binary classifier tests' quantities, as the verdicts and tables say them
+TEST_QUANTITIES = {"fpr": "false-positive rate", "fnr": "false-negative rate", "roc_auc": "ROC AUC"}
+
 
 def multiclass_parts(reports: Sequence[Any], ref: Any, metric_names: Sequence[str], *, level: float,
                      n_resamples: int, random_state: int, probabilities: Mapping[str, ProbabilityStatistics] | None

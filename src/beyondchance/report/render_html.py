@@ -17,7 +17,8 @@ from .._version import __version__
 from .formatting import fmt_value, shorten
 from .per_class import confusion_rates
 from .plots import compare_figure, figure_png_base64, report_figures
-from .render_terminal import _CHANCE_LEGEND, _bound_text, _comparison_legend, _pvalue_text, describe_comparison, describe_task
+from .render_terminal import _CHANCE_LEGEND, _bound_text, _pvalue_text, describe_task
+from .render_terminal_comparison import _comparison_legend, describe_comparison
 
 __all__ = ["report_html", "comparison_html", "page", "report_section", "comparison_section"]
 

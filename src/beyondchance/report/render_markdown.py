@@ -12,7 +12,8 @@ from typing import Any
 from .._summary_display import markdown_text
 from .formatting import fmt_value, shorten
 from .per_class import confusion_rates
-from .render_terminal import _CHANCE_LEGEND, _bound_text, _pvalue_text, describe_comparison, describe_task
+from .render_terminal import _CHANCE_LEGEND, _bound_text, _pvalue_text, describe_task
+from .render_terminal_comparison import describe_comparison
 
 __all__ = ["report_markdown", "comparison_markdown"]
 
