@@ -25,6 +25,7 @@ __all__ = ["DuckDBRunner", "DuckDBEngine", "duckdb_statistics", "RUNNER"]
 #: CSV columns are typed from every row, as pyarrow does (no BOOLEAN / date guessing:
 #: pyarrow's true / false spellings are recognised afterwards; dates stay text)
 _CSV_TYPES = "['BIGINT', 'DOUBLE', 'VARCHAR']"
+_TRUE, _FALSE = ("1", "True", "TRUE", "true"), ("0", "False", "FALSE", "false")  # pyarrow's defaults
 
 
 def _csv_error(message: str, files: list[str] | None) -> str:
