@@ -10,6 +10,13 @@ first and such a quote is an error naming its row.
 
 A path that exists is that file, even when its name holds glob characters
 (``scores[1].csv``); other paths with ``*``, ``?`` or ``[`` are glob patterns.
+
+Reads are bounded.  The header line is at most :data:`HEADER_LIMIT` bytes.  A path that
+is not a regular file (a FIFO, /dev/stdin, ``<(…)``) is read once into memory, as stdin
+is, and only by the memory engine (:func:`read_stream`); the engines that open files
+themselves refuse it (:func:`non_regular_kind`).  The memory engine estimates its memory
+as :data:`MEMORY_FACTOR` times the CSV bytes and refuses what would exceed the memory
+available (:func:`check_memory`), for a pipe as soon as that many bytes have arrived.
 """
 
 from __future__ import annotations
