@@ -151,3 +151,24 @@ def test_memory_estimate_refusal(tmp_path, monkeypatch):
 def test_available_memory_is_a_positive_number_or_none():
     available = files.available_memory()
     assert available is None or available > 0
+
+
+def test_compressed_read_is_bounded(tmp_path, monkeypatch):
+    import gzip
+
+    path = tmp_path / "bomb.csv.gz"
+    path.write_bytes(gzip.compress(b"y,s\n" + b"0,0.5\n" * 2_000_000))  # 12 MB of text in a small file
+    monkeypatch.setattr(files, "available_memory", lambda: 16 << 20)
+    _one_line_error(_report(path), "bomb.csv.gz", "--engine duckdb")
+
+
+def test_fifo_read_once_by_the_python_memory_engine(tmp_path, fifo):
+    from beyondchance.engines.memory import read_columns
+
+    data = _csv(tmp_path / "g.csv").read_bytes()
+    thread = _feed(fifo, data)
+    try:
+        columns = read_columns(str(fifo), ["y", "s"])
+    finally:
+        _unblock(fifo, thread)
+    assert len(columns["y"]) == 200

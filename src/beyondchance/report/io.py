@@ -233,7 +233,7 @@ def _read_csv_path(path: Path, wanted: list[str], name: str, delimiter: str | No
     if compressed:
         try:
             with pa.input_stream(str(path), compression="detect") as stream:
-                data = stream.read()
+                data = _files.read_stream(stream, name)  # bounded: a small file may hold much text
         except (pa.ArrowException, OSError) as exc:
             raise InvalidInputError(f"cannot read {name}: {_one_line(exc)}") from exc
         return _read_csv_bytes(data, wanted, name, delimiter)
