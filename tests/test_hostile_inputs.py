@@ -172,3 +172,15 @@ def test_fifo_read_once_by_the_python_memory_engine(tmp_path, fifo):
     finally:
         _unblock(fifo, thread)
     assert len(columns["y"]) == 200
+
+
+def test_gzip_through_a_pipe(tmp_path, fifo):
+    import gzip
+
+    data = gzip.compress(_csv(tmp_path / "g.csv").read_bytes())
+    thread = _feed(fifo, data)
+    try:
+        result = _report(fifo)
+    finally:
+        _unblock(fifo, thread)
+    assert result.exit_code == 0, result.output

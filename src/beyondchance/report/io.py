@@ -141,9 +141,15 @@ def read_columns(
                 data = _files.read_stream(fh, name)
         except OSError as exc:
             raise InvalidInputError(f"cannot read {name}: {_one_line(exc)}") from exc
-        if data[:4] == b"PAR1":
-            import pyarrow as pa
+        import pyarrow as pa
 
+        if data[:2] == b"\x1f\x8b":  # gzip, as `<(cat f.csv.gz)` gives it: decompressed, bounded
+            try:
+                with pa.input_stream(pa.BufferReader(data), compression="gzip") as stream:
+                    data = _files.read_stream(stream, name)
+            except (pa.ArrowException, OSError) as exc:
+                raise InvalidInputError(f"cannot read {name}: {_one_line(exc)}") from exc
+        if data[:4] == b"PAR1":
             table, fmt = _read_parquet(pa.BufferReader(data), wanted, name), "parquet"
         else:
             table, fmt = _read_csv_bytes(data, wanted, name, delimiter), "csv"
