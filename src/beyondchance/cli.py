@@ -368,10 +368,13 @@ def _engine_source(file: str, engine: str) -> str:
     """A file or glob pattern for an engine that reads the files itself (a file that exists is
     that file, even with ``[ ]`` in its name: the engines read it literally)."""
     from .engines import get_runner
-    from .engines.files import is_glob
+    from .engines.files import is_glob, non_regular_kind
 
     if file == "-":
         raise InvalidInputError(f"--engine {engine} reads files, not stdin; use --engine memory for '-'")
+    kind = non_regular_kind(file)
+    if kind is not None:  # a pipe or device: the engine would open it more than once, or never stop
+        raise InvalidInputError(f"{file} is not a regular file ({kind}); use --engine memory or write it to a file")
     if not is_glob(file):
         path = Path(file)
         if not path.exists():

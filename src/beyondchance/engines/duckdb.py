@@ -16,7 +16,7 @@ import numpy as np
 from .._warnings import InvalidInputError
 from .files import (
     CSV_SUFFIXES, PARQUET_SUFFIXES, check_quotes, check_unique_columns, csv_delimiter, delimiter_hint, escape_glob,
-    is_remote, local_files,
+    MAX_BLOCK_SIZE, is_remote, local_files,
 )
 from .sql_engine import SQLEngine
 
@@ -26,6 +26,26 @@ __all__ = ["DuckDBRunner", "DuckDBEngine", "duckdb_statistics", "RUNNER"]
 #: pyarrow's true / false spellings are recognised afterwards; dates stay text)
 _CSV_TYPES = "['BIGINT', 'DOUBLE', 'VARCHAR']"
 _TRUE, _FALSE = ("1", "True", "TRUE", "true"), ("0", "False", "FALSE", "false")  # pyarrow's defaults
+
+
+def _csv_error(message: str, files: list[str] | None) -> str:
+    """DuckDB's error reading a CSV file as one line naming the file, the line DuckDB gives
+    and its reason; '' for other errors.  DuckDB's copy of the line is left out: with
+    parallel reads it is often another line than the one numbered."""
+    if "CSV Error" not in message and "sniffing file" not in message:
+        return ""
+    lines = [line.strip() for line in message.splitlines() if line.strip()]
+    match = re.search(r'file "([^"]+)"', message) or re.search(r"^\s*file = (.+)$", message, re.M)
+    name = match.group(1).strip() if match else (files[0] if files and len(files) == 1 else "the input")
+    if "sniffing file" in message:
+        what = ("its rows do not parse with the delimiter and quotes given (a row with more fields than the "
+                "header, or the wrong --delimiter?)")
+    else:
+        where = re.search(r"CSV Error on Line: (\d+)", message)
+        reason = next((line for line in lines[1:] if not line.startswith(("Original Line:", "Possible", "*"))
+                       and " = " not in line), "")
+        what = (f"line {where.group(1)} (as DuckDB counts)" if where else "a line") + (f": {reason}" if reason else "")
+    return " ".join(f"{name}: DuckDB cannot read it as CSV: {what}".split())[:400]
 
 
 def _sql_string(s: str) -> str:
@@ -132,7 +152,8 @@ class DuckDBRunner:
         if self._parquet:
             return f"read_parquet({arg})"
         options = (f"header = true, delim = {_sql_string(self._delimiter)}, quote = '\"', escape = '\"', "
-                   f"nullstr = '', auto_type_candidates = {_CSV_TYPES}, sample_size = {-1 if sniff else 2048}")
+                   f"nullstr = '', auto_type_candidates = {_CSV_TYPES}, sample_size = {-1 if sniff else 2048}, "
+                   f"max_line_size = {MAX_BLOCK_SIZE}")  # a cell of megabytes is read, as pyarrow reads it
         if types:
             options += ", types = {" + ", ".join(f"{_sql_string(c)}: {_sql_string(t)}" for c, t in types.items()) + "}"
         return f"read_csv({arg}, {options})"
@@ -234,6 +255,9 @@ class DuckDBRunner:
         except self._duckdb.ConversionException as exc:
             raise InvalidInputError(_conversion_error(str(exc))) from exc
         except self._duckdb.Error as exc:
+            csv_error = _csv_error(str(exc), self._files)
+            if csv_error:
+                raise InvalidInputError(csv_error) from exc
             raise InvalidInputError(f"DuckDB could not evaluate the input: {' '.join(str(exc).split())[:400]}") from exc
 
     def materialize(self, sql: str) -> str:

@@ -10,6 +10,13 @@ first and such a quote is an error naming its row.
 
 A path that exists is that file, even when its name holds glob characters
 (``scores[1].csv``); other paths with ``*``, ``?`` or ``[`` are glob patterns.
+
+Reads are bounded.  The header line is at most :data:`HEADER_LIMIT` bytes.  A path that
+is not a regular file (a FIFO, /dev/stdin, ``<(…)``) is read once into memory, as stdin
+is, and only by the memory engine (:func:`read_stream`); the engines that open files
+themselves refuse it (:func:`non_regular_kind`).  The memory engine estimates its memory
+as :data:`MEMORY_FACTOR` times the CSV bytes and refuses what would exceed the memory
+available (:func:`check_memory`), for a pipe as soon as that many bytes have arrived.
 """
 
 from __future__ import annotations
@@ -24,13 +31,23 @@ from typing import Any, BinaryIO
 from .._warnings import InvalidInputError
 
 __all__ = ["csv_delimiter", "check_quotes", "check_unique_columns", "read_csv_table", "delimiter_hint", "is_glob", "is_remote",
-           "escape_glob", "local_files", "PARQUET_SUFFIXES", "CSV_SUFFIXES"]
+           "escape_glob", "local_files", "PARQUET_SUFFIXES", "CSV_SUFFIXES", "HEADER_LIMIT", "MEMORY_FACTOR",
+           "available_memory", "check_memory", "non_regular_kind", "read_stream", "header_line", "parse_header"]
 
 PARQUET_SUFFIXES = (".parquet", ".pq", ".parq")
 CSV_SUFFIXES = (".csv", ".tsv", ".txt", ".csv.gz", ".tsv.gz", ".txt.gz", ".csv.bz2", ".tsv.bz2", ".csv.zst")
 _GLOB_CHARS = frozenset("*?[")
 _REMOTE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 _CHUNK = 1 << 24
+
+#: the longest header line read (bytes): a longer first line is an error, not an unbounded read
+HEADER_LIMIT = 1 << 20
+#: bytes of memory the memory engine needs per byte of CSV: the bundled example repeated to
+#: 20 MB (720,000 rows) peaks 112 MB above one month of it in ``report`` (x5.6: the bytes,
+#: pyarrow's parsed blocks, the label strings as Python objects); rounded up
+MEMORY_FACTOR = 8
+#: pyarrow's CSV block size is raised up to this when one row is longer than a block
+MAX_BLOCK_SIZE = 1 << 28
 
 
 def csv_delimiter(path: Any, delimiter: str | None = None) -> str:
@@ -119,14 +136,115 @@ def check_unique_columns(source: Any, name: str, delimiter: str, columns: list[s
     if stream is None:
         return
     with stream:
-        text = io.TextIOWrapper(stream, encoding="utf-8-sig", errors="replace", newline="")
-        header = next(csv.reader(text, delimiter=delimiter), [])
+        first = stream.read(HEADER_LIMIT + 1)
+    header = parse_header(header_line(first, name), name, delimiter)
     for column in dict.fromkeys(columns):
         if header.count(column) > 1:
             raise InvalidInputError(
                 f"column {column!r} appears {header.count(column)} times in the header of {name}; "
                 "rename the copies so that the one meant is unambiguous"
             )
+
+
+def available_memory() -> int | None:
+    """The bytes of memory available to a new allocation (``MemAvailable`` of /proc/meminfo,
+    else the free physical pages), or None when the platform does not say."""
+    try:
+        with open("/proc/meminfo", "rb") as fh:
+            for line in fh:
+                if line.startswith(b"MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return int(os.sysconf("SC_AVPHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def _mb(n: float) -> str:
+    return f"{n / 1e6:,.0f} MB" if n >= 1e6 else f"{n / 1e3:,.0f} kB"
+
+
+def check_memory(size: int, name: str, factor: float = MEMORY_FACTOR) -> None:
+    """Raise when reading ``size`` bytes of CSV in memory (about ``factor`` × ``size``)
+    would exceed the memory available: the memory engine stops before the machine does."""
+    available = available_memory()
+    need = size * factor
+    if available is not None and need > available:
+        raise InvalidInputError(
+            f"{name}: reading its {_mb(size)} in memory needs about {_mb(need)}, more than the "
+            f"{_mb(available)} available; use --engine duckdb (it reads the file in pieces)"
+        )
+
+
+def non_regular_kind(path: Any) -> str | None:
+    """``"a pipe"``, ``"a character device"`` … for an existing path that is not a regular
+    file or a directory (a FIFO, /dev/stdin, ``<(…)`` which is /dev/fd/N); else None."""
+    import stat
+
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, TypeError, ValueError):
+        return None
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return None
+    if stat.S_ISFIFO(mode):
+        return "a pipe"
+    if stat.S_ISCHR(mode):
+        return "a character device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISBLK(mode):
+        return "a block device"
+    return "not a regular file"
+
+
+def read_stream(stream: BinaryIO, name: str) -> bytes:
+    """Every byte of a stream that can be read only once (stdin, a pipe, a device), read
+    once and bounded: past what the memory available holds (:func:`check_memory`) the
+    read stops with an error instead of exhausting the machine."""
+    available = available_memory()
+    limit = None if available is None else max(int(available // MEMORY_FACTOR), 1)
+    chunks: list[bytes] = []
+    total = 0
+    while chunk := stream.read(_CHUNK if limit is None else min(_CHUNK, limit + 1 - total)):
+        chunks.append(chunk)
+        total += len(chunk)
+        if limit is not None and total > limit:
+            raise InvalidInputError(
+                f"{name}: more than {_mb(limit)} arrived, more than the memory available holds once "
+                "read (reading in memory needs about "
+                f"{MEMORY_FACTOR}x the bytes); write it to a file and use --engine duckdb"
+            )
+    return b"".join(chunks)
+
+
+def header_line(first: bytes, name: str, complete: bool = False) -> bytes:
+    """The header line of a CSV file from its first bytes (at most :data:`HEADER_LIMIT` + 1
+    of them; ``complete``: they are the whole file); an error when it is longer than the cap."""
+    end = first.find(b"\n", 0, HEADER_LIMIT + 1)
+    if end < 0:
+        if len(first) > HEADER_LIMIT:
+            raise InvalidInputError(
+                f"{name}: the header line is longer than {_mb(HEADER_LIMIT)} (no newline?); "
+                "a CSV file starts with one line of column names"
+            )
+        return first
+    return first[:end + 1]
+
+
+def parse_header(line: bytes, name: str, delimiter: str) -> list[str]:
+    """The column names of a header line (bounded by :func:`header_line`), as the CSV rules read them."""
+    text = line.decode("utf-8-sig", errors="replace").rstrip("\r\n")
+    limit = csv.field_size_limit()
+    csv.field_size_limit(max(limit, HEADER_LIMIT + 1))  # a long column name is the line's business
+    try:
+        return next(csv.reader([text], delimiter=delimiter), [])
+    except csv.Error as exc:
+        raise InvalidInputError(f"{name}: cannot read the header line as CSV ({exc})") from None
+    finally:
+        csv.field_size_limit(limit)
 
 
 def _locate_broken_quote(source: Any, name: str, delimiter: str) -> None:
@@ -183,19 +301,33 @@ def _line_break_inside_quotes(source: Any) -> bool:
 
 
 def read_csv_table(source: Any, columns: list[str], name: str, delimiter: str) -> Any:
-    """``columns`` of a CSV file (a local path or bytes) as a pyarrow Table, by the rules above."""
+    """``columns`` of a CSV file (a local path or bytes) as a pyarrow Table, by the rules above.
+
+    pyarrow parses in blocks (1 MB by default) and a row longer than a block (a cell of
+    megabytes) cannot straddle two: the read is then retried with blocks 16 times larger,
+    up to :data:`MAX_BLOCK_SIZE`, before the error is reported.
+    """
     import pyarrow as pa
     import pyarrow.csv as pacsv
 
     check_quotes(source, name, delimiter)
     check_unique_columns(source, name, delimiter, columns)
-    try:
-        return pacsv.read_csv(
-            io.BytesIO(bytes(source)) if isinstance(source, (bytes, bytearray, memoryview)) else source,
-            parse_options=pacsv.ParseOptions(delimiter=delimiter, quote_char='"', double_quote=True,
-                                             newlines_in_values=True),
-            convert_options=pacsv.ConvertOptions(include_columns=columns, null_values=[""],
-                                                 strings_can_be_null=True),
-        )
-    except (pa.ArrowException, OSError, ValueError) as exc:
-        raise InvalidInputError(f"cannot read {name} as CSV: {' '.join(str(exc).split())}") from exc
+    block = 1 << 20
+    while True:
+        try:
+            return pacsv.read_csv(
+                io.BytesIO(bytes(source)) if isinstance(source, (bytes, bytearray, memoryview)) else source,
+                read_options=pacsv.ReadOptions(block_size=block),
+                parse_options=pacsv.ParseOptions(delimiter=delimiter, quote_char='"', double_quote=True,
+                                                 newlines_in_values=True),
+                convert_options=pacsv.ConvertOptions(include_columns=columns, null_values=[""],
+                                                     strings_can_be_null=True),
+            )
+        except (pa.ArrowException, OSError, ValueError) as exc:
+            message = " ".join(str(exc).split())
+            if "straddl" in message and block < MAX_BLOCK_SIZE:
+                block = min(block * 16, MAX_BLOCK_SIZE)
+                continue
+            if "straddl" in message:
+                message = f"a row is longer than {_mb(MAX_BLOCK_SIZE)}, the longest row read"
+            raise InvalidInputError(f"cannot read {name} as CSV: {message}") from exc

@@ -34,7 +34,9 @@ from ..statistics.labels import LabelCounts
 from ..statistics.values import LossSums, Moments, ValueHistogram
 from ..statistics.scores import BinnedScoreCounts, ClassScoreCounts
 from .spec import Spec, make_spec, resolve_task
-from .files import CSV_SUFFIXES, csv_delimiter, is_glob, local_files, read_csv_table
+from .files import (
+    CSV_SUFFIXES, check_memory, csv_delimiter, is_glob, local_files, non_regular_kind, read_csv_table, read_stream,
+)
 
 __all__ = [
     "statistics_from_arrays", "statistics_from_table", "read_columns",
@@ -370,7 +372,7 @@ def _read_file(path: str, names: list[str], delimiter: str | None) -> Any:
     files = _glob(path) if is_glob(path) else [path]
     try:
         if path.lower().endswith(CSV_SUFFIXES):
-            tables = [read_csv_table(f, names, f, csv_delimiter(f, delimiter)) for f in files]
+            tables = [read_csv_table(_bounded(f), names, f, csv_delimiter(f, delimiter)) for f in files]
             return pa.concat_tables(tables, promote_options="permissive")
         return ds.dataset(files, format="parquet").to_table(columns=names)
     except InvalidInputError:
@@ -379,6 +381,17 @@ def _read_file(path: str, names: list[str], delimiter: str | None) -> Any:
         raise InvalidInputError(f"cannot read {path!r}: {exc}") from exc
     except Exception as exc:  # pyarrow.lib.ArrowInvalid: missing columns, bad files
         raise InvalidInputError(f"cannot read {path!r}: {' '.join(str(exc).split())}") from exc
+
+
+def _bounded(path: str) -> Any:
+    """A CSV file to read in memory: a regular file checked against the memory available
+    (:func:`.files.check_memory`); a pipe or device read once, bounded, as bytes."""
+    if non_regular_kind(path) is not None:
+        with open(path, "rb") as fh:
+            return read_stream(fh, path)
+    if not path.lower().endswith((".gz", ".bz2", ".zst")) and os.path.isfile(path):
+        check_memory(os.path.getsize(path), path)
+    return path
 
 
 def _glob(pattern: str) -> list[str]:

@@ -19,7 +19,6 @@ quote an error naming its row).  Files are opened read-only and never written.
 
 from __future__ import annotations
 
-import csv
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,6 +27,7 @@ from typing import Any, Iterable
 import numpy as np
 
 from .._warnings import InvalidInputError
+from ..engines import files as _files
 from ..engines.files import csv_delimiter, delimiter_hint, read_csv_table
 from ..engines.runner import BUILTIN_ENGINES, get_runner
 
@@ -132,8 +132,27 @@ def read_columns(
     numeric = set(numeric)
     if str(source) == "-":
         stream = stdin if stdin is not None else sys.stdin.buffer
-        data = stream.read()
+        data = _files.read_stream(stream, "<stdin>")  # once, bounded by the memory available
         table, name, fmt = _read_csv_bytes(data, wanted, "<stdin>", delimiter), "<stdin>", "csv"
+    elif _files.non_regular_kind(source) is not None:  # a pipe, /dev/stdin, <(…): read once, as stdin
+        name = str(source)
+        try:
+            with open(source, "rb") as fh:
+                data = _files.read_stream(fh, name)
+        except OSError as exc:
+            raise InvalidInputError(f"cannot read {name}: {_one_line(exc)}") from exc
+        import pyarrow as pa
+
+        if data[:2] == b"\x1f\x8b":  # gzip, as `<(cat f.csv.gz)` gives it: decompressed, bounded
+            try:
+                with pa.input_stream(pa.BufferReader(data), compression="gzip") as stream:
+                    data = _files.read_stream(stream, name)
+            except (pa.ArrowException, OSError) as exc:
+                raise InvalidInputError(f"cannot read {name}: {_one_line(exc)}") from exc
+        if data[:4] == b"PAR1":
+            table, fmt = _read_parquet(pa.BufferReader(data), wanted, name), "parquet"
+        else:
+            table, fmt = _read_csv_bytes(data, wanted, name, delimiter), "csv"
     else:
         path = Path(source)
         name = str(source)
@@ -174,7 +193,7 @@ def _with_missing(column: Any, cname: str, source: str, numeric: bool) -> tuple[
     return full, mask
 
 
-def _read_parquet(path: Path, wanted: list[str], name: str):
+def _read_parquet(path: Any, wanted: list[str], name: str):
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -191,10 +210,9 @@ def _read_parquet(path: Path, wanted: list[str], name: str):
 
 
 def _csv_header(first_line: bytes, name: str, delimiter: str) -> list[str]:
-    text = first_line.decode("utf-8-sig", errors="replace").rstrip("\r\n")
-    if not text.strip():
+    if not first_line.strip():
         raise InvalidInputError(f"{name} is empty (no header line)")
-    return next(csv.reader([text], delimiter=delimiter))
+    return _files.parse_header(first_line, name, delimiter)
 
 
 def _check_header(header: list[str], wanted: list[str], name: str, delimiter: str) -> None:
@@ -211,16 +229,23 @@ def _read_csv_path(path: Path, wanted: list[str], name: str, delimiter: str | No
     import pyarrow as pa
 
     delimiter = csv_delimiter(path, delimiter)
-    if path.suffix.lower() in (".gz", ".bz2", ".zst"):
+    compressed = path.suffix.lower() in (".gz", ".bz2", ".zst")
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise InvalidInputError(f"cannot read {name}: {_one_line(exc)}") from exc
+    # a compressed file holds several times its size of text (x5 assumed)
+    _files.check_memory(size * (5 if compressed else 1), name)
+    if compressed:
         try:
             with pa.input_stream(str(path), compression="detect") as stream:
-                data = stream.read()
+                data = _files.read_stream(stream, name)  # bounded: a small file may hold much text
         except (pa.ArrowException, OSError) as exc:
             raise InvalidInputError(f"cannot read {name}: {_one_line(exc)}") from exc
         return _read_csv_bytes(data, wanted, name, delimiter)
     try:
         with path.open("rb") as fh:
-            first = fh.readline()
+            first = _files.header_line(fh.readline(_files.HEADER_LIMIT + 1), name)
     except OSError as exc:
         raise InvalidInputError(f"cannot read {name}: {_one_line(exc)}") from exc
     _check_header(_csv_header(first, name, delimiter), wanted, name, delimiter)
@@ -231,7 +256,7 @@ def _read_csv_bytes(data: bytes, wanted: list[str], name: str, delimiter: str | 
     delimiter = csv_delimiter(name, delimiter)
     if not data.strip():
         raise InvalidInputError(f"{name} is empty (no header line)")
-    first = data.split(b"\n", 1)[0]
+    first = _files.header_line(data[:_files.HEADER_LIMIT + 1], name)
     _check_header(_csv_header(first, name, delimiter), wanted, name, delimiter)
     return read_csv_table(data, wanted, name, delimiter)
 
