@@ -18,11 +18,11 @@ import pandas as pd
 
 from ..outperformance import outperformance_score
 
-__all__ = ["QUICK_DBT_SAMPLES", "scoring_available", "mc_samples", "scoring_ops", "ops_curves"]
+__all__ = ["QUICK_MC_SAMPLES", "scoring_available", "default_mc_samples", "scoring_ops", "ops_curves"]
 
 #: DBT reference curves per OPS in quick mode (4 chunks of 4096; standard error ≤ 0.004);
 #: full mode uses the scoring module's default (114,688; standard error ≤ 0.0015)
-QUICK_DBT_SAMPLES = 16_384
+QUICK_MC_SAMPLES = 16_384
 
 
 def scoring_available() -> bool:
@@ -36,13 +36,13 @@ def scoring_available() -> bool:
     return True
 
 
-def mc_samples(quick: bool) -> int:
+def default_mc_samples(quick: bool) -> int:
     """Number of DBT reference curves per OPS: fewer in quick mode."""
     if not quick and scoring_available():
         from ..outperformance.scoring import DEFAULT_MC_SAMPLES
 
         return int(DEFAULT_MC_SAMPLES)
-    return QUICK_DBT_SAMPLES
+    return QUICK_MC_SAMPLES
 
 
 def scoring_ops(metric: str, value: Any, prevalence: Any, *, at: Any = None, quick: bool = False,
@@ -65,7 +65,7 @@ def scoring_ops(metric: str, value: Any, prevalence: Any, *, at: Any = None, qui
         # prevalences across repetitions and keep the on-disk cache bounded
         options.setdefault("interpolate", not quick)
         r = outperformance_score(metric, v[ok], p[ok], random_state=seed,
-                                 mc_samples=mc_samples or mc_samples(quick), **options)
+                                 mc_samples=mc_samples or default_mc_samples(quick), **options)
         score[ok] = r.score
         se[ok] = r.standard_error
     if scalar:

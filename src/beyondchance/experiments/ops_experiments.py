@@ -45,7 +45,7 @@ from ..learn import choose_threshold
 from ..outperformance import outperformance_score
 from . import paper_values_ops as paper
 from .registry import ExperimentContext, ExperimentResult, comparison_table, register
-from .ops_common import mc_samples, ops_curves, scoring_ops
+from .ops_common import default_mc_samples, ops_curves, scoring_ops
 
 __all__ = ["run_experiments", "OPS_DATASETS", "protocol_run"]
 
@@ -55,7 +55,7 @@ RECALL_AT = 0.9
 #: the recommendation share: the paper's K = 500 of test sets of ≈ 10,000
 K_RATE = 0.05
 #: DBT reference curves per OPS in quick mode (one chunk; standard error ≤ 0.008)
-QUICK_EXPERIMENT_DBT_SAMPLES = 4096
+QUICK_EXPERIMENT_MC_SAMPLES = 4096
 #: the 30% prevalence of the paper's Hospital / Risky sets
 RESAMPLED_PREVALENCE = 0.3
 
@@ -390,7 +390,7 @@ def run_experiments(ctx: ExperimentContext) -> ExperimentResult:
 
     # every scoring-metric OPS in a few batched calls (one pass over the DBT curves each)
     n_nominal, n_shift = len(nominal), sum(len(f) for f in shift_frames)
-    n_dbt = QUICK_EXPERIMENT_DBT_SAMPLES if ctx.quick else mc_samples(False)
+    n_dbt = QUICK_EXPERIMENT_MC_SAMPLES if ctx.quick else default_mc_samples(False)
     stacked = _score_rows(pd.concat([nominal, *shift_frames], ignore_index=True), quick=ctx.quick, seed=ctx.seed,
                           mc_samples=n_dbt)
     reps = stacked.iloc[:n_nominal].reset_index(drop=True)

@@ -181,7 +181,7 @@ def _plot_figure3(frame: pd.DataFrame):
 def run_figure3(ctx: ExperimentContext) -> ExperimentResult:
     """Fig. 3: OPS of AUC(PRC) and of precision at recall 0.8 against μ for π = 0.1 … 0.5,
     Monte Carlo over Directed-Binary-Tree reference curves."""
-    from .ops_common import mc_samples, scoring_available, scoring_ops
+    from .ops_common import default_mc_samples, scoring_available, scoring_ops
 
     mu = np.round(np.linspace(0.0, 1.0, 51 if ctx.quick else 201), 10)
     frames = []
@@ -212,7 +212,7 @@ def run_figure3(ctx: ExperimentContext) -> ExperimentResult:
     claims: dict[str, bool] = {}
     notes = [
         "Reference: Monte Carlo over Directed Binary Tree curves (section 3.3) with "
-        f"{mc_samples(ctx.quick) or 'the library default number of'} curves per OPS (seed {ctx.seed}); AUC(PRC) "
+        f"{default_mc_samples(ctx.quick) or 'the library default number of'} curves per OPS (seed {ctx.seed}); AUC(PRC) "
         "is average precision for the reference curves as for a classifier's curve; precision at a recall "
         "interpolates (α, β) linearly (eq. 9).",
         "OPS(AUC(PRC) = 0.6) for π = " + ", ".join(f"{p:g}: {auc06[p][0]:.4f}" for p in _PI_FIG3) + ".",

@@ -30,7 +30,7 @@ from ..outperformance import outperformance_score
 from ..outperformance.labeling import labeling_outperformance_score
 from . import paper_values_ops as paper
 from .registry import ExperimentContext, ExperimentResult, comparison_table, register
-from .ops_common import mc_samples, scoring_available, scoring_ops
+from .ops_common import default_mc_samples, scoring_available, scoring_ops
 
 __all__ = ["run_tables", "mcc_as_printed", "implied_errors", "f1_mcc_solutions"]
 
@@ -145,7 +145,7 @@ def _table6_7(quick: bool, seed: int) -> pd.DataFrame:
     ops_trap, _ = scoring_ops("pr_auc", auc, pi, quick=quick, seed=seed, auc_method="trapezoid")
     # the acceptance tolerance (±0.003) is below the quick Monte Carlo error, and this
     # reference is one π-free pass: always the full sample
-    ops_p, se_p = scoring_ops("precision_at_recall", prec, pi, at=0.9, seed=seed, mc_samples=mc_samples(False))
+    ops_p, se_p = scoring_ops("precision_at_recall", prec, pi, at=0.9, seed=seed, mc_samples=default_mc_samples(False))
     frame = pd.DataFrame({"dataset": [k[0] for k in keys], "set": [k[1] for k in keys], "prevalence": pi,
                           "pr_auc": auc, "ops_pr_auc_paper": [paper.TABLE6_7[k]["ops_pr_auc"] for k in keys],
                           "ops_pr_auc_ours": ops_auc, "se_ops_pr_auc": se_auc, "ops_pr_auc_trapezoid_ours": ops_trap,
@@ -312,7 +312,7 @@ def run_tables(ctx: ExperimentContext) -> ExperimentResult:
     ]
     if have_dbt:
         notes.append(f"Scoring-metric OPS: Monte Carlo over Directed Binary Tree reference curves "
-                     f"({mc_samples(ctx.quick) or 'library default'} curves per OPS, seed {ctx.seed}); "
+                     f"({default_mc_samples(ctx.quick) or 'library default'} curves per OPS, seed {ctx.seed}); "
                      "mc_se is the Monte Carlo standard error.")
     else:
         notes.append("The DBT scoring module (beyondchance.outperformance.scoring) is not available: the OPS of "
