@@ -115,7 +115,7 @@ def test_compare_with_windows_without_labels():
                for v in c.verdict)
     d = json.loads(json.dumps(c.to_dict(), allow_nan=False))
     assert d["label_free"][0]["test_set"] == "feb" and "f1" in d["label_free"][0]["metrics"]
-    assert "Windows without labels" in c._text() and "label-free" in c.to_html()
+    assert "Windows without labels" in c.details() and "label-free" in c.to_html()
     with pytest.raises(InvalidInputError, match="with labels"):
         compare({"a": (None, feb), "b": (None, shifted)})
 

@@ -207,7 +207,7 @@ def test_compare_multiclass_verdict_follows_the_tests_and_never_the_ops_interval
     assert set(row) >= {"expected_value", "expected_ci", "prevalence_effect", "classifier_effect",
                         "classifier_effect_ci"}
     assert row["value"] == pytest.approx(c.report("shift")["accuracy"].value, abs=1e-12)
-    assert "P(predicted | true class)" in c._text()
+    assert "P(predicted | true class)" in c.details()
 
 
 def test_compare_multiclass_probabilities_decomposes_the_labels_and_leaves_average_precision_undecided():
