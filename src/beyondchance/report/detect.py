@@ -76,6 +76,10 @@ def _as_arrays(y_true: Any, y: Any, name: str = "y") -> tuple[np.ndarray, np.nda
     return yt, (ya if ya.ndim == 2 and ya.shape[1] > 1 else as_1d(ya, name))
 
 
+#: labels few enough that their k × k matrix is counted before anything else is known
+_FEW_LABELS = 256
+
+
 def _detect(yt: np.ndarray, ya: np.ndarray, labels: Any) -> tuple[str, str, dict[str, Any]]:
     """(task, reason, the label codes computed on the way) of checked arrays."""
     if ya.ndim == 2:
@@ -104,18 +108,20 @@ def _detect(yt: np.ndarray, ya: np.ndarray, labels: Any) -> tuple[str, str, dict
             f"as {k} columns, or predicted labels"
         )
     ct, cp, both = encode_label_arrays(yt, ya, labels=labels, names=("y_true", "y"))
-    # which labels occur where (O(n + k)), before the k × k matrix
-    in_true = np.bincount(ct, minlength=both.size) > 0
-    in_pred = np.bincount(cp, minlength=both.size) > 0
+    # the row counts per (true, predicted) label: which labels occur where, and the labels
+    # report's confusion matrix of unweighted rows (one pass, not recounted there); with many
+    # labels, which occur where first (two O(n + k) counts), before any k × k matrix
+    rows = confusion_counts(ct, cp, int(both.size), None) if both.size <= _FEW_LABELS else None
+    in_true = (rows.sum(axis=1) if rows is not None else np.bincount(ct, minlength=both.size)) > 0
+    in_pred = (rows.sum(axis=0) if rows is not None else np.bincount(cp, minlength=both.size)) > 0
     k = int(in_true.sum())
     present = both[in_true | in_pred]
     extra = both[in_pred & ~in_true]
     if extra.size and true_numeric and k > 20 and present.size > 2:
         return "regression", f"y_true has {k} distinct integer values and y holds other values", {}
     check_n_classes(int(both.size))
-    # the row counts per (true, predicted) label: the labels report's confusion matrix of
-    # unweighted rows (one pass, not recounted there)
-    rows = confusion_counts(ct, cp, int(both.size), None)
+    if rows is None:
+        rows = confusion_counts(ct, cp, int(both.size), None)
     enc = {"codes": ct, "pred_codes": cp, "classes": both, "row_confusion": rows}
     if present.size <= 2:
         return "binary-labels", f"y_true and y hold {present.size} labels ({', '.join(map(_fmt_label, present))})", enc
