@@ -41,10 +41,6 @@ def _chromium() -> str | None:
 
 CHROMIUM = _chromium()
 
-#: every test here on one worker: the site is built once, and two builds would race on the
-#: files conf.py writes into the source folder (the API stubs, the CLI help, the picture)
-pytestmark = pytest.mark.xdist_group("docs")
-
 
 def _sphinx(source: Path, out: Path) -> subprocess.CompletedProcess:
     """The README's build command, into ``out``."""
@@ -57,8 +53,16 @@ def _sphinx(source: Path, out: Path) -> subprocess.CompletedProcess:
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Path:
+    """The site built from a copy of the sources: conf.py writes the API stubs, the CLI help
+    and the picture into its own folder, so two test workers (or a stale local build) never
+    share those files.  The copy keeps the layout conf.py reads (``../src``, ``../CHANGELOG.md``)."""
     out = tmp_path_factory.mktemp("docs")
-    result = _sphinx(DOCS, out)
+    root = out / "repo"
+    shutil.copytree(DOCS, root / "docs", ignore=shutil.ignore_patterns(
+        "_build", "generated", "_generated", "auto_examples", "auto_guide", "sg_execution_times.rst"))
+    shutil.copy(DOCS.parent / "CHANGELOG.md", root / "CHANGELOG.md")
+    (root / "src").symlink_to(DOCS.parent / "src", target_is_directory=True)
+    result = _sphinx(root / "docs", out)
     assert result.returncode == 0, f"the documentation build failed:\n{result.stdout[-4000:]}\n{result.stderr[-8000:]}"
     return out / "html"
 
