@@ -542,10 +542,12 @@ def _details_text(report: Any) -> str:
         extra.append("the per-class table")
     if report.confusion is not None:
         extra.append("the confusion matrix")
-    extra.append("the method")
-    n = len(report.notes)
-    if n:
-        extra.append(f"the {n} note{'s' if n != 1 else ''}")
+    return _and_the_method(extra, len(report.notes))
+
+
+def _and_the_method(extra: list[str], n_notes: int) -> str:
+    """What the details add, as one phrase: ``extra``, the method and the notes."""
+    extra = [*extra, "the method"] + ([f"the {n_notes} note{'s' if n_notes != 1 else ''}"] if n_notes else [])
     return ", ".join(extra[:-1]) + " and " + extra[-1]
 
 

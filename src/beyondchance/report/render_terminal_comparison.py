@@ -15,7 +15,7 @@ from typing import Any
 
 from .compare_tasks import AUC_TEST, TEST_QUANTITIES
 from .formatting import fmt_value, shorten
-from .render_terminal import _Col, _TASK_WORDS, _console, _fit, _left_out, _ops_text, _style, _styled, _task_text, _text, _threshold_text
+from .render_terminal import _and_the_method, _Col, _TASK_WORDS, _console, _fit, _left_out, _ops_text, _style, _styled, _task_text, _text, _threshold_text
 
 __all__ = ["render_comparison", "render_comparison_text", "describe_comparison", "headline_metric"]
 
@@ -351,11 +351,7 @@ def _compare_details_text(comparison: Any) -> str:
              "classifier effect"]
     if comparison.label_free:
         extra.append("the windows without labels in full")
-    extra.append("the method")
-    n = len(comparison.notes)
-    if n:
-        extra.append(f"the {n} note{'s' if n != 1 else ''}")
-    return ", ".join(extra[:-1]) + " and " + extra[-1]
+    return _and_the_method(extra, len(comparison.notes))
 
 
 def _print_comparison_short(console: Any, comparison: Any, hint: str = COMPARE_DETAILS_HINT) -> None:
