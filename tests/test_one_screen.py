@@ -242,3 +242,12 @@ def test_the_report_in_a_real_terminal(tmp_path, example_month, width, height):
     print(f"--- tmux pane {width}x{height} ---\n{pane}--- end of pane ---")
     r = evaluate(*_example_arrays(example_month), ci=False)
     assert_one_screen(pane, width, [m.title for m in r.metrics.values()])
+
+
+def test_cannot_show_an_advantage_is_neutral_not_a_warning():
+    """'moot' (a constant reaches the best value: recall of "always positive") is shown in a
+    neutral style in the terminal, as the HTML shows it in grey, never as a failure or a warning."""
+    from beyondchance.report.render_terminal import _WORD_STYLES
+
+    assert _WORD_STYLES["moot"] == "dim"
+    assert _WORD_STYLES["better"] == "green" and _WORD_STYLES["worse"] == "red"

@@ -279,7 +279,7 @@ def verdict_word(m: MetricResult) -> str:
     return "better"
 
 
-_WORD_STYLES = {"better": "green", "unclear": "yellow", "worse": "red", "equal": "red", "moot": "yellow",
+_WORD_STYLES = {"better": "green", "unclear": "yellow", "worse": "red", "equal": "red", "moot": "dim",
                 "undefined": "yellow", "n/a": "yellow"}
 
 
