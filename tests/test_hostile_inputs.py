@@ -71,13 +71,18 @@ def _unblock(fifo, thread):
     thread.join(5)
 
 
-def test_fifo_read_once_by_the_memory_engine(tmp_path, fifo):
-    data = _csv(tmp_path / "g.csv").read_bytes()  # a name as long as the pipe's: the same line wrapping
+def _report_through(fifo, data: bytes):
+    """The CLI's report of ``data`` written into the pipe by another thread."""
     thread = _feed(fifo, data)
     try:
-        result = _report(fifo)
+        return _report(fifo)
     finally:
         _unblock(fifo, thread)
+
+
+def test_fifo_read_once_by_the_memory_engine(tmp_path, fifo):
+    data = _csv(tmp_path / "g.csv").read_bytes()  # a name as long as the pipe's: the same line wrapping
+    result = _report_through(fifo, data)
     assert result.exit_code == 0, result.output
     assert "f.csv" in result.stdout
     assert result.stdout == _report(tmp_path / "g.csv").stdout.replace("g.csv", "f.csv")
@@ -178,9 +183,5 @@ def test_gzip_through_a_pipe(tmp_path, fifo):
     import gzip
 
     data = gzip.compress(_csv(tmp_path / "g.csv").read_bytes())
-    thread = _feed(fifo, data)
-    try:
-        result = _report(fifo)
-    finally:
-        _unblock(fifo, thread)
+    result = _report_through(fifo, data)
     assert result.exit_code == 0, result.output

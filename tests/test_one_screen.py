@@ -245,9 +245,25 @@ def test_the_report_in_a_real_terminal(tmp_path, example_month, width, height):
 
 
 def test_cannot_show_an_advantage_is_neutral_not_a_warning():
-    """'moot' (a constant reaches the best value: recall of "always positive") is shown in a
-    neutral style in the terminal, as the HTML shows it in grey, never as a failure or a warning."""
-    from beyondchance.report.render_terminal import _WORD_STYLES
+    """'moot' (a constant reaches the best value: recall of "always positive") is printed in a
+    neutral style in the terminal, as the HTML shows it in grey: not in the warning colour of
+    'unclear', nor in the failure colour of 'worse'."""
+    import io
 
-    assert _WORD_STYLES["moot"] == "dim"
-    assert _WORD_STYLES["better"] == "green" and _WORD_STYLES["worse"] == "red"
+    import numpy as np
+    from rich.console import Console
+
+    from beyondchance.report import evaluate
+    from beyondchance.report.render_terminal import render_report
+
+    rng = np.random.default_rng(3)
+    y = (rng.random(400) < 0.3).astype(int)
+    s = np.clip(0.35 * y + 0.65 * rng.random(400), 0, 1)
+    r = evaluate(y, s, ci=False, mc_samples=1024)
+    buf = io.StringIO()
+    render_report(r, console=Console(file=buf, width=120, force_terminal=True, color_system="standard"))
+    lines = [line for line in buf.getvalue().splitlines() if "moot" in line and "Recall" in line]
+    assert lines, buf.getvalue()
+    yellow, red = "\x1b[33m", "\x1b[31m"
+    cell = lines[0][lines[0].rindex("moot") - 12:]
+    assert yellow not in cell and red not in cell, repr(cell)
