@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import doctest
 import io
+import json
+import os
 import re
 import shutil
 import subprocess
@@ -51,19 +53,41 @@ def _sphinx(source: Path, out: Path) -> subprocess.CompletedProcess:
     )
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
+def _build_site(out: Path) -> dict:
     """The site built from a copy of the sources: conf.py writes the API stubs, the CLI help
-    and the picture into its own folder, so two test workers (or a stale local build) never
-    share those files.  The copy keeps the layout conf.py reads (``../src``, ``../CHANGELOG.md``)."""
-    out = tmp_path_factory.mktemp("docs")
+    and the picture into its own folder, so a stale local build never shares those files.
+    The copy keeps the layout conf.py reads (``../src``, ``../CHANGELOG.md``)."""
     root = out / "repo"
     shutil.copytree(DOCS, root / "docs", ignore=shutil.ignore_patterns(
         "_build", "generated", "_generated", "auto_examples", "auto_guide", "sg_execution_times.rst"))
     shutil.copy(DOCS.parent / "CHANGELOG.md", root / "CHANGELOG.md")
     (root / "src").symlink_to(DOCS.parent / "src", target_is_directory=True)
     result = _sphinx(root / "docs", out)
-    assert result.returncode == 0, f"the documentation build failed:\n{result.stdout[-4000:]}\n{result.stderr[-8000:]}"
+    return {"returncode": result.returncode, "output": f"{result.stdout[-4000:]}\n{result.stderr[-8000:]}"}
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory) -> Path:
+    """The site, built once per test session: under pytest-xdist the workers share the
+    session's folder and the first to ask builds it while the others wait on a lock (a
+    build takes minutes; two at once on two cores took twice the machine)."""
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent  # the controller's folder of this session, common to its workers
+    out, record = shared / "docs-site", shared / "docs-site.json"
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX: each worker builds its own
+        fcntl = None
+        out, record = tmp_path_factory.mktemp("docs-site"), tmp_path_factory.getbasetemp() / "docs-site.json"
+    with open(shared / "docs-site.lock", "w") as lock:
+        if fcntl is not None:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        if not record.exists():
+            out.mkdir(exist_ok=True)
+            record.write_text(json.dumps(_build_site(out)), encoding="utf-8")
+        result = json.loads(record.read_text(encoding="utf-8"))
+    assert result["returncode"] == 0, f"the documentation build failed:\n{result['output']}"
     return out / "html"
 
 
