@@ -29,7 +29,8 @@ import numpy as np
 from ._json import jsonable, write_atomic
 from ._warnings import InvalidInputError
 
-__all__ = ["Writable", "SummaryDisplay", "GridDisplay", "format_number", "printable", "markdown_text",
+__all__ = ["Writable", "SummaryDisplay", "GridDisplay", "format_number", "format_interval", "printable",
+           "markdown_text",
            "display_name", "text_table", "TITLES", "SUFFIXES", "WIDTH"]
 
 #: the columns of a summary's text (``print(result)``)
@@ -144,11 +145,11 @@ def _clip(text: str, width: int) -> str:
 
 def text_table(header: Sequence[str], rows: Sequence[Sequence[Any]], *, width: int = WIDTH,
                indent: int = 2, wrap_first: Sequence[int] = ()) -> list[str]:
-    """The lines of a plain-text table at most ``width`` columns wide: the first column to
-    the left, the others to the right, each text sealed (:func:`printable`).  When the
-    table is too wide its widest columns are narrowed, their cells wrapped on spaces: first
-    those of ``wrap_first`` (the columns of words), then the others, down to their longest
-    word; then, if still too wide, further (a word is then cut).
+    """The lines of a plain-text table at most ``width`` columns wide, each text sealed
+    (:func:`printable`): the columns of words (the first and those of ``wrap_first``) to
+    the left, the others to the right.  When the table is too wide its widest columns are
+    narrowed, their cells wrapped on spaces: first those of ``wrap_first``, then the others,
+    down to their longest word; then, if still too wide, further (a word is then cut).
 
     >>> print("\\n".join(text_table(["measure", "value"], [["Balanced accuracy", "0.81"]], width=20)))
       measure   value
@@ -171,7 +172,8 @@ def text_table(header: Sequence[str], rows: Sequence[Sequence[Any]], *, width: i
         wrapped = [textwrap.wrap(c, widths[j]) or [""] for j, c in enumerate(r)]
         for k in range(max(map(len, wrapped))):
             parts = [(w[k] if k < len(w) else "") for w in wrapped]
-            text = "  ".join(p.ljust(widths[j]) if j == 0 else p.rjust(widths[j]) for j, p in enumerate(parts))
+            text = "  ".join(p.ljust(widths[j]) if j == 0 or j in wrap_first else p.rjust(widths[j])
+                             for j, p in enumerate(parts))
             lines.append((" " * indent + text).rstrip())
     return lines
 
@@ -267,6 +269,17 @@ class Writable:
 
 #: a small table of a summary: (caption, header, rows of cells)
 Table = tuple[str, Sequence[str], Sequence[Sequence[Any]]]
+
+
+def format_interval(ci: Any) -> str:
+    """An interval ``(low, high)`` as text (4 significant digits; "–" when None or undefined).
+
+    >>> format_interval((0.1234567, 0.5)), format_interval(None)
+    ('0.1235 to 0.5', '–')
+    """
+    if ci is None or not all(np.isfinite([ci[0], ci[1]])):
+        return "–"
+    return f"{format_number(float(ci[0]))} to {format_number(float(ci[1]))}"
 
 
 class SummaryDisplay(Writable):
