@@ -680,7 +680,8 @@ class ClassifierChange(SummaryDisplay):
     def _summary_title(self) -> str:
         changed = [_QUANTITIES.get(t.quantity, t.quantity) for t in self.tests if rejects(t.pvalue_adjusted, self.level)]
         if changed:
-            return f"{self.test_set}: the classifier changed ({', '.join(changed)}; Holm-adjusted p ≤ {self.level:g})."
+            return (f"{self.test_set}: evidence that the classifier changed ({', '.join(changed)}; Holm-adjusted "
+                    f"p ≤ {self.level:g}).")
         return f"{self.test_set}: no evidence that the classifier changed (every Holm-adjusted p > {self.level:g})."
 
     def _summary_rows(self) -> list[tuple[str, Any]]:
