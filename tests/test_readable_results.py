@@ -118,7 +118,7 @@ def test_every_result_is_readable(results, name, tmp_path, monkeypatch):
     assert sorted(p.name for p in tmp_path.iterdir()) == [f"result{s}" for s in (".html", ".json", ".md", ".txt")]
 
 
-def test_model_comparison_table_in_display_names_and_80_columns(results):
+def test_model_comparison_names_the_measures_by_their_display_names(results):
     text = str(results["ModelComparison"][0])
     assert "Balanced accuracy" in text and "ROC AUC" in text
     assert "balanced_accuracy" not in text and "roc_auc" not in text

@@ -30,8 +30,7 @@ from ._json import jsonable, write_atomic
 from ._warnings import InvalidInputError
 
 __all__ = ["Writable", "SummaryDisplay", "GridDisplay", "format_number", "format_interval", "printable",
-           "markdown_text",
-           "display_name", "text_table", "TITLES", "SUFFIXES", "WIDTH"]
+           "markdown_text", "display_name", "text_table", "html_page", "TITLES", "SUFFIXES", "WIDTH"]
 
 #: the columns of a summary's text (``print(result)``)
 WIDTH = 80
@@ -137,6 +136,17 @@ def format_number(x: Any) -> str:
         return f"{v:.4g}" if isinstance(v, float) else str(v)
     shown = ", ".join(format_number(v) for v in a.ravel()[:5])
     return f"array of {a.size}: {shown}{', …' if a.size > 5 else ''}"
+
+
+def format_interval(ci: Any) -> str:
+    """An interval ``(low, high)`` as text (4 significant digits; "–" when None or undefined).
+
+    >>> format_interval((0.1234567, 0.5)), format_interval(None)
+    ('0.1235 to 0.5', '–')
+    """
+    if ci is None or not all(np.isfinite([ci[0], ci[1]])):
+        return "–"
+    return f"{format_number(float(ci[0]))} to {format_number(float(ci[1]))}"
 
 
 def _clip(text: str, width: int) -> str:
@@ -269,17 +279,6 @@ class Writable:
 
 #: a small table of a summary: (caption, header, rows of cells)
 Table = tuple[str, Sequence[str], Sequence[Sequence[Any]]]
-
-
-def format_interval(ci: Any) -> str:
-    """An interval ``(low, high)`` as text (4 significant digits; "–" when None or undefined).
-
-    >>> format_interval((0.1234567, 0.5)), format_interval(None)
-    ('0.1235 to 0.5', '–')
-    """
-    if ci is None or not all(np.isfinite([ci[0], ci[1]])):
-        return "–"
-    return f"{format_number(float(ci[0]))} to {format_number(float(ci[1]))}"
 
 
 class SummaryDisplay(Writable):

@@ -766,7 +766,7 @@ def check(file: str, requirements: tuple[str, ...], **opts: Any) -> None:
     with _Progress() as progress:
         result = check_report(_evaluate_file(file, opts, progress), parsed)
     if opts["fmt"] == "json":
-        _write(json.dumps(result.to_dict(), indent=2, allow_nan=False), opts["out"], "JSON check")
+        _write(result.to_json(), opts["out"], "JSON check")
     else:
         _write(str(result), opts["out"], "check")
     return 0 if result.passed else 1
@@ -830,9 +830,14 @@ def compare_models_command(file: str, y_true: str, y_score: tuple[str, ...], y_p
                                 kind="scores" if y_score else "labels", pos_label=pos, threshold=threshold,
                                 confidence_level=confidence_level, n_resamples=n_resamples, correction=correction,
                                 random_state=seed)
-    text = {"json": result.to_json, "html": result.to_html, "markdown": result.to_markdown}.get(fmt, result.__str__)()
-    _write(text, out, {"json": "JSON comparison", "html": "HTML comparison", "markdown": "Markdown comparison"}
-           .get(fmt, "comparison"))
+    if fmt == "json":
+        _write(result.to_json(), out, "JSON comparison")
+    elif fmt == "html":
+        _write(result.to_html(), out, "HTML comparison")
+    elif fmt == "markdown":
+        _write(result.to_markdown(), out, "Markdown comparison")
+    else:
+        _write(str(result), out, "comparison")
 
 
 # ======================================================================================
