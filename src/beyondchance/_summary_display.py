@@ -301,6 +301,9 @@ class SummaryDisplay(Writable):
     def _summary_notes(self) -> list[str]:
         return []
 
+    def _html_page(self) -> str:
+        return html_page((self._summary_title().splitlines() or [""])[0], self._html_fragment())
+
     def _text(self) -> str:
         lines = [w for t in self._summary_title().splitlines()
                  for w in textwrap.wrap(printable(t), WIDTH, subsequent_indent="  ") or [""]]
@@ -308,7 +311,7 @@ class SummaryDisplay(Writable):
         width = min(max((len(k) for k, _ in rows), default=0), WIDTH // 2)
         lines += [_clip(f"  {_clip(k, width).ljust(width)}  {v}", WIDTH) for k, v in rows]
         for caption, header, cells in self._summary_tables():
-            lines += [_clip(printable(caption), WIDTH), *text_table(header, cells, wrap_first=(0, len(header) - 1))]
+            lines += ["", _clip(printable(caption), WIDTH), *text_table(header, cells, wrap_first=(0, len(header) - 1))]
         lines += [w for t in self._summary_notes() for w in textwrap.wrap(printable(t), WIDTH, subsequent_indent="  ")]
         return "\n".join(lines)
 

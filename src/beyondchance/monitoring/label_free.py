@@ -166,7 +166,7 @@ class LabelFreeEstimate(SummaryDisplay):
                 ("reference prevalence", self.reference_prevalence),
                 ("label shift: chi-square, p", f"{format_number(self.assumption_statistic)}, "
                                                f"{format_number(self.assumption_pvalue)}"),
-                ("beyond the range: p", self.support_pvalue),
+                ("beyond the reference's scores: p", self.support_pvalue),
                 ("rows: reference, window", f"{self.n_reference:,}, {self.n_window:,}")]
 
     def _summary_tables(self) -> list[tuple[str, list[str], list[list[str]]]]:

@@ -69,8 +69,8 @@ class PermutationTestResult(SummaryDisplay):
         name = display_name(self.measure)
         if not math.isfinite(self.statistic):
             return f"{name} is undefined on this test set: nothing to test."
-        return (f"{name} = {format_number(self.statistic)} against {format_number(self.null_mean)} by chance: "
-                f"p = {self.pvalue:.3g} that chance does as well ({self.method}, one-sided)")
+        return (f"{name} = {format_number(self.statistic)} against {format_number(self.null_mean)} by chance; "
+                f"p = {self.pvalue:.3g} of no better than chance ({self.method}, one-sided)")
 
     def _summary_rows(self) -> list[tuple[str, Any]]:
         rows: list[tuple[str, Any]] = [
