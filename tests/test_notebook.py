@@ -4,12 +4,14 @@ dataclass dump; ``print`` of every remaining result object is a short readable s
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 import beyondchance as bc
+from beyondchance._json import jsonable
 from beyondchance.engines import compute_statistics
 from beyondchance.measures.binary_scores import pa_coverage_from_counts
 
@@ -89,6 +91,9 @@ def test_every_result_object_shows_a_short_summary(objects):
         assert obj._repr_html_().startswith("<table><caption>"), name
         md = obj._repr_markdown_()
         assert md.startswith("**") and "\n| " in md, name
+        # and writes itself: strict JSON of its to_dict, a page around its table
+        assert json.loads(obj.to_json()) == jsonable(obj.to_dict()), name
+        assert obj._repr_html_() in obj.to_html() and obj.to_markdown() == md, name
 
 
 def test_summaries_hold_the_objects_numbers(objects):

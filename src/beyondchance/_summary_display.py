@@ -1,6 +1,9 @@
-"""Readable text, HTML and Markdown for the small result objects (OPS, bootstrap
-intervals, prediction advantages): ``print(r)`` and a notebook cell show a short table
-of what was computed instead of a dataclass dump.
+"""Readable text, HTML and Markdown for every result object, and the one way they are
+written out: ``print(r)`` and a notebook cell show a short summary of what was computed —
+its verdict first, within 80 columns — instead of a dataclass dump, and
+``to_json`` / ``to_html`` / ``to_markdown`` / ``save`` write it (:class:`Writable`).
+:class:`SummaryDisplay` renders a result from its verdict, ``(name, value)`` rows and
+small tables; the measures in them go by their display names (:func:`display_name`).
 
 Text from the data (labels, names) is sealed on its way out: :func:`printable` shows its
 control characters as escapes, so that a label cannot clear, colour or retitle a
@@ -14,12 +17,64 @@ them too.
 from __future__ import annotations
 
 import html
+import json
+import os
 import re
-from typing import Any
+import textwrap
+from pathlib import Path
+from typing import Any, Sequence
 
 import numpy as np
 
-__all__ = ["SummaryDisplay", "GridDisplay", "format_number", "printable", "markdown_text"]
+from ._json import jsonable, write_atomic
+from ._warnings import InvalidInputError
+
+__all__ = ["Writable", "SummaryDisplay", "GridDisplay", "format_number", "format_interval", "printable",
+           "markdown_text", "display_name", "text_table", "html_page", "TITLES", "SUFFIXES", "WIDTH"]
+
+#: the columns of a summary's text (``print(result)``)
+WIDTH = 80
+
+#: the display names of the measures, used by every rendering: the report's rows, the
+#: comparisons' tables and verdicts, the small results' summaries
+TITLES: dict[str, str] = {
+    "accuracy": "Accuracy",
+    "balanced_accuracy": "Balanced accuracy",
+    "precision": "Precision",
+    "recall": "Recall",
+    "specificity": "Specificity",
+    "f1": "F1",
+    "mcc": "MCC",
+    "kappa": "Cohen's kappa",
+    "pure_accuracy": "Pure accuracy",
+    "prediction_advantage": "Prediction advantage",
+    "roc_auc": "ROC AUC",
+    "pr_auc": "PR AUC (avg. precision)",
+    "roc_auc_weighted": "ROC AUC (one-vs-rest, weighted)",
+    "pr_auc_weighted": "Avg. precision (one-vs-rest, weighted)",
+    "lift_auc": "Lift AUC",
+    "log_loss": "Log loss",
+    "brier": "Brier score",
+    "mse": "Mean squared error",
+    "mae": "Mean absolute error",
+    "r2": "R² (PA, squared loss)",
+    "d2_absolute_error": "D² (PA, absolute loss)",
+    "pinball_loss": "Pinball loss",
+    "d2_pinball_score": "D² (PA, pinball loss)",
+}
+
+
+def display_name(name: Any, *, short: bool = False) -> str:
+    """The display name of a measure: its title in :data:`TITLES`, else the name with spaces
+    for underscores; ``short`` drops the title's parenthesis (for a narrow column).
+
+    >>> display_name("balanced_accuracy"), display_name("pr_auc", short=True), display_name("false_omission_rate")
+    ('Balanced accuracy', 'PR AUC', 'false omission rate')
+    """
+    title = TITLES.get(name) if isinstance(name, str) else None
+    if title is None:
+        return str(name).replace("_", " ")
+    return title.split(" (")[0] if short else title
 
 #: C0 controls, DEL and C1 controls (U+0080-U+009F: 8-bit CSI, OSC ... in some terminals)
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
@@ -83,9 +138,156 @@ def format_number(x: Any) -> str:
     return f"array of {a.size}: {shown}{', …' if a.size > 5 else ''}"
 
 
-class SummaryDisplay:
-    """Mixin: the subclass lists ``(name, value)`` rows in ``_summary_rows`` and a title in
-    ``_summary_title``; ``__str__``, ``_repr_html_`` and ``_repr_markdown_`` follow."""
+def format_interval(ci: Any) -> str:
+    """An interval ``(low, high)`` as text (4 significant digits; "–" when None or undefined).
+
+    >>> format_interval((0.1234567, 0.5)), format_interval(None)
+    ('0.1235 to 0.5', '–')
+    """
+    if ci is None or not all(np.isfinite([ci[0], ci[1]])):
+        return "–"
+    return f"{format_number(float(ci[0]))} to {format_number(float(ci[1]))}"
+
+
+def _clip(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: max(width - 1, 0)] + "…"
+
+
+def text_table(header: Sequence[str], rows: Sequence[Sequence[Any]], *, width: int = WIDTH,
+               indent: int = 2, wrap_first: Sequence[int] = ()) -> list[str]:
+    """The lines of a plain-text table at most ``width`` columns wide, each text sealed
+    (:func:`printable`): the columns of words (the first and those of ``wrap_first``) to
+    the left, the others to the right.  When the table is too wide its widest columns are
+    narrowed, their cells wrapped on spaces: first those of ``wrap_first``, then the others,
+    down to their longest word; then, if still too wide, further (a word is then cut).
+
+    >>> print("\\n".join(text_table(["measure", "value"], [["Balanced accuracy", "0.81"]], width=20)))
+      measure   value
+      Balanced   0.81
+      accuracy
+    """
+    cells = [[printable(c) for c in header], *([printable(c) for c in row] for row in rows)]
+    ncol = len(header)
+    widths = [max(len(r[j]) for r in cells) for j in range(ncol)]
+    words = [max(len(w) for r in cells for w in r[j].split() or [""]) for j in range(ncol)]
+    room = width - indent - 2 * (ncol - 1)
+    for columns, floor in ((wrap_first, words), (range(ncol), words), (range(ncol), [1] * ncol)):
+        while sum(widths) > room:
+            wide = [j for j in columns if widths[j] > floor[j]]
+            if not wide:
+                break
+            widths[max(wide, key=lambda j: widths[j])] -= 1
+    lines = []
+    for r in cells:
+        wrapped = [textwrap.wrap(c, widths[j]) or [""] for j, c in enumerate(r)]
+        for k in range(max(map(len, wrapped))):
+            parts = [(w[k] if k < len(w) else "") for w in wrapped]
+            text = "  ".join(p.ljust(widths[j]) if j == 0 or j in wrap_first else p.rjust(widths[j])
+                             for j, p in enumerate(parts))
+            lines.append((" " * indent + text).rstrip())
+    return lines
+
+
+#: file suffix -> format of :meth:`Writable.save`
+SUFFIXES = {".html": "html", ".htm": "html", ".json": "json", ".md": "markdown", ".markdown": "markdown",
+            ".txt": "text"}
+
+_PAGE_CSS = ("body{font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;margin:2em auto;"
+             "max-width:1180px;padding:0 1em;color:#222}table{border-collapse:collapse;margin:.8em 0}"
+             "caption{text-align:left;font-weight:bold;padding:.3em 0}"
+             "th,td{border-bottom:1px solid #ddd;padding:.3em .6em;text-align:right}th{background:#f0f0f0}")
+
+
+def html_page(title: str, body: str) -> str:
+    """A self-contained HTML page around ``body`` (``title`` escaped; ``body`` is HTML)."""
+    return ("<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
+            f"<title>{html.escape(title)}</title><style>{_PAGE_CSS}</style></head>\n<body>\n{body}\n</body></html>\n")
+
+
+def _written(text: str, path: str | os.PathLike | None) -> str | None:
+    """``text``, or None once written to ``path`` whole (:func:`write_atomic`: a failure
+    leaves the previous file as it was)."""
+    if path is None:
+        return text
+    write_atomic(path, text)
+    return None
+
+
+class Writable:
+    """Mixin of every result: ``print(r)``, the notebook's ``_repr_html_`` and
+    ``_repr_markdown_``, and ``to_json`` / ``to_html`` / ``to_markdown`` / ``save``.  The
+    subclass defines ``to_dict`` and the renderings ``_text``, ``_html_fragment`` and
+    ``_markdown`` (``_html_page``: the fragment on a page of its own)."""
+
+    def to_dict(self) -> dict[str, Any]:  # pragma: no cover - defined by the subclasses
+        raise NotImplementedError
+
+    def _text(self) -> str:  # pragma: no cover
+        raise NotImplementedError
+
+    def _html_fragment(self) -> str:  # pragma: no cover
+        raise NotImplementedError
+
+    def _markdown(self) -> str:  # pragma: no cover
+        raise NotImplementedError
+
+    def _html_page(self) -> str:
+        return html_page(self._text().split("\n", 1)[0], self._html_fragment())
+
+    def __str__(self) -> str:
+        return self._text()
+
+    def _repr_html_(self) -> str:
+        return self._html_fragment()
+
+    def _repr_markdown_(self) -> str:
+        return self._markdown()
+
+    def to_json(self, path: str | os.PathLike | None = None, *, indent: int | None = 2) -> str | None:
+        """The JSON of :meth:`to_dict` (strict JSON: NaN and infinities as null); written to
+        ``path`` when given (then None is returned), else returned."""
+        return _written(json.dumps(jsonable(self.to_dict()), indent=indent, allow_nan=False) + "\n", path)
+
+    def to_html(self, path: str | os.PathLike | None = None) -> str | None:
+        """A self-contained HTML page; written to ``path`` when given (then None is
+        returned), else returned."""
+        return _written(self._html_page(), path)
+
+    def to_markdown(self, path: str | os.PathLike | None = None) -> str | None:
+        """Markdown; written to ``path`` when given (then None is returned), else returned."""
+        return _written(self._markdown(), path)
+
+    def save(self, path: str | os.PathLike) -> None:
+        """Write to ``path`` in the format of its suffix: ``.html``/``.htm``, ``.json``,
+        ``.md``/``.markdown`` or ``.txt`` (the text of ``print``), whole or not at all."""
+        kind = SUFFIXES.get(Path(path).suffix.lower())
+        if kind is None:
+            raise InvalidInputError(
+                f"cannot tell the format of {printable(os.fspath(path))!r}: use a file name ending in "
+                f"{', '.join(SUFFIXES)}"
+            )
+        if kind == "html":
+            self.to_html(path)
+        elif kind == "json":
+            self.to_json(path)
+        elif kind == "markdown":
+            self.to_markdown(path)
+        else:
+            text = self._text()
+            _written(text if text.endswith("\n") else text + "\n", path)
+
+
+#: a small table of a summary: (caption, header, rows of cells)
+Table = tuple[str, Sequence[str], Sequence[Sequence[Any]]]
+
+
+class SummaryDisplay(Writable):
+    """Mixin: the subclass gives its verdict (or title) in ``_summary_title`` (one line per
+    line of text), ``(name, value)`` rows in ``_summary_rows``, and optionally small tables
+    in ``_summary_tables`` (:data:`Table`) and closing lines in ``_summary_notes``; the text
+    (at most :data:`WIDTH` columns, the verdict first), the HTML and the Markdown follow,
+    every text from the data sealed (:func:`printable`, :func:`html.escape`,
+    :func:`markdown_text`)."""
 
     def _summary_title(self) -> str:  # pragma: no cover - defined by the subclasses
         raise NotImplementedError
@@ -93,26 +295,57 @@ class SummaryDisplay:
     def _summary_rows(self) -> list[tuple[str, Any]]:  # pragma: no cover
         raise NotImplementedError
 
-    def __str__(self) -> str:
+    def _summary_tables(self) -> list[Table]:
+        return []
+
+    def _summary_notes(self) -> list[str]:
+        return []
+
+    def _html_page(self) -> str:
+        return html_page((self._summary_title().splitlines() or [""])[0], self._html_fragment())
+
+    def _text(self) -> str:
+        lines = [w for t in self._summary_title().splitlines()
+                 for w in textwrap.wrap(printable(t), WIDTH, subsequent_indent="  ") or [""]]
         rows = [(printable(k), printable(format_number(v))) for k, v in self._summary_rows()]
-        width = max((len(k) for k, _ in rows), default=0)
-        return "\n".join([printable(self._summary_title()), *(f"  {k.ljust(width)}  {v}" for k, v in rows)])
+        width = min(max((len(k) for k, _ in rows), default=0), WIDTH // 2)
+        lines += [_clip(f"  {_clip(k, width).ljust(width)}  {v}", WIDTH) for k, v in rows]
+        for caption, header, cells in self._summary_tables():
+            lines += ["", _clip(printable(caption), WIDTH), *text_table(header, cells, wrap_first=(0, len(header) - 1))]
+        lines += [w for t in self._summary_notes() for w in textwrap.wrap(printable(t), WIDTH, subsequent_indent="  ")]
+        return "\n".join(lines)
 
-    def _repr_html_(self) -> str:
-        cells = "".join(f"<tr><th style='text-align:left'>{html.escape(k)}</th>"
-                        f"<td style='text-align:left'>{html.escape(format_number(v))}</td></tr>"
+    def _html_fragment(self) -> str:
+        e, left = html.escape, " style='text-align:left'"
+        caption = "<br>".join(e(t) for t in self._summary_title().splitlines())
+        cells = "".join(f"<tr><th style='text-align:left'>{e(k)}</th>"
+                        f"<td style='text-align:left'>{e(format_number(v))}</td></tr>"
                         for k, v in self._summary_rows())
-        return f"<table><caption>{html.escape(self._summary_title())}</caption>{cells}</table>"
+        parts = [f"<table><caption>{caption}</caption>{cells}</table>"]
+        for title, header, rows in self._summary_tables():
+            head = "".join(f"<th>{e(str(h))}</th>" for h in header)
+            body = "".join("<tr>" + "".join(f"<td{left if j == 0 else ''}>{e(str(c))}</td>" for j, c in enumerate(row))
+                           + "</tr>" for row in rows)
+            parts.append(f"<table><caption>{e(title)}</caption><tr>{head}</tr>{body}</table>")
+        parts += [f"<p>{e(t)}</p>" for t in self._summary_notes()]
+        return "\n".join(parts)
 
-    def _repr_markdown_(self) -> str:
+    def _markdown(self) -> str:
+        title = "\n".join(f"**{markdown_text(t)}**  " for t in self._summary_title().splitlines()).rstrip()
         rows = "\n".join(f"| {markdown_text(k)} | {markdown_text(format_number(v))} |" for k, v in self._summary_rows())
-        return f"**{markdown_text(self._summary_title())}**\n\n| | |\n|:--|:--|\n{rows}\n"
+        parts = [title, f"| | |\n|:--|:--|\n{rows}" if rows else ""]
+        for caption, header, cells in self._summary_tables():
+            lines = ["| " + " | ".join(markdown_text(h) for h in header) + " |", "|:--|" + "--:|" * (len(header) - 1)]
+            lines += ["| " + " | ".join(markdown_text(c) for c in row) + " |" for row in cells]
+            parts.append(f"*{markdown_text(caption)}*\n\n" + "\n".join(lines))
+        parts += [markdown_text(t) for t in self._summary_notes()]
+        return "\n\n".join(p for p in parts if p) + "\n"
 
 
-class GridDisplay:
+class GridDisplay(Writable):
     """Mixin for a labelled grid (a confusion matrix): the subclass gives ``_summary_title``
-    and ``_grid`` -> (corner, column labels, [(row label, cells)]); ``__str__``,
-    ``_repr_html_`` and ``_repr_markdown_`` follow.
+    and ``_grid`` -> (corner, column labels, [(row label, cells)]); the text, HTML and
+    Markdown (and so ``print``, the notebook's display and :class:`Writable`'s files) follow.
 
     >>> from beyondchance import ConfusionMatrix
     >>> print(ConfusionMatrix(np.array([[5, 1], [2, 2]]), np.array(["no", "yes"]), pos_label="yes"))
@@ -128,7 +361,7 @@ class GridDisplay:
     def _grid(self) -> tuple[str, list[str], list[tuple[str, list[str]]]]:  # pragma: no cover
         raise NotImplementedError
 
-    def __str__(self) -> str:
+    def _text(self) -> str:
         corner, columns, rows = self._grid()
         corner, columns = printable(corner), [printable(c) for c in columns]
         rows = [(printable(r), [printable(v) for v in cells]) for r, cells in rows]
@@ -139,7 +372,7 @@ class GridDisplay:
         lines += ["  " + r.ljust(first) + "".join("  " + v.rjust(w) for v, w in zip(cells, widths)) for r, cells in rows]
         return "\n".join(lines)
 
-    def _repr_html_(self) -> str:
+    def _html_fragment(self) -> str:
         corner, columns, rows = self._grid()
         e = html.escape
         head = f"<tr><th>{e(corner)}</th>" + "".join(f"<th>{e(c)}</th>" for c in columns) + "</tr>"
@@ -147,7 +380,7 @@ class GridDisplay:
                        + "</tr>" for r, cells in rows)
         return f"<table><caption>{e(self._summary_title())}</caption>{head}{body}</table>"
 
-    def _repr_markdown_(self) -> str:
+    def _markdown(self) -> str:
         corner, columns, rows = self._grid()
         cell = markdown_text
         lines = ["| " + " | ".join(cell(c) for c in [corner, *columns]) + " |",

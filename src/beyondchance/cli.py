@@ -758,7 +758,6 @@ def check(file: str, requirements: tuple[str, ...], **opts: Any) -> None:
           --require "ops(f1) >= 0.9" --require "lower(roc_auc) > 0.75" --require "pvalue(pure_accuracy) < 0.01"
     """
     from .report.gates import Requirement, check_report
-    from .report.render_decisions import check_text
 
     if opts["fmt"] == "html":
         raise InvalidInputError("check prints a table or JSON (--format table or json)")
@@ -767,9 +766,9 @@ def check(file: str, requirements: tuple[str, ...], **opts: Any) -> None:
     with _Progress() as progress:
         result = check_report(_evaluate_file(file, opts, progress), parsed)
     if opts["fmt"] == "json":
-        _write(json.dumps(result.to_dict(), indent=2, allow_nan=False), opts["out"], "JSON check")
+        _write(result.to_json(), opts["out"], "JSON check")
     else:
-        _write(check_text(result), opts["out"], "check")
+        _write(str(result), opts["out"], "check")
     return 0 if result.passed else 1
 
 
@@ -791,8 +790,8 @@ def check(file: str, requirements: tuple[str, ...], **opts: Any) -> None:
 @click.option("--n-resamples", type=click.IntRange(min=1, max=MAX_RESAMPLES), default=2000, show_default=True,
               help="Paired bootstrap resamples.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap.")
-@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True,
-              help="Output format.")
+@click.option("--format", "fmt", type=click.Choice(["table", "json", "html", "markdown"]), default="table",
+              show_default=True, help="Output format (html: written to --out, by default beyondchance-models.html).")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Write the output to this file.")
 @click.option("--delimiter", metavar="CHAR", help="CSV field delimiter [default: tab for .tsv files, else ','].")
 def compare_models_command(file: str, y_true: str, y_score: tuple[str, ...], y_pred: tuple[str, ...],
@@ -810,15 +809,17 @@ def compare_models_command(file: str, y_true: str, y_score: tuple[str, ...], y_p
     Examples:
       beyondchance compare-models scores.csv --y-true y --y-score model_a --y-score model_b
       beyondchance compare-models preds.csv --y-true y --y-pred a --y-pred b --metrics accuracy,f1 --format json
+      beyondchance compare-models scores.csv --y-true y --y-score a --y-score b --format html --out models.html
     """
     from .report.model_comparison import compare_models
-    from .report.render_decisions import model_comparison_text
 
     if bool(y_score) == bool(y_pred):
         raise InvalidInputError("give the models either as --y-score COL (repeated) or as --y-pred COL (repeated)")
     cols = list(y_score or y_pred)
     if len(cols) < 2 or len(set(cols)) < len(cols):
         raise InvalidInputError(f"compare-models needs two or more distinct model columns, got {', '.join(cols)}")
+    if fmt == "html" and out is None:
+        out = Path("beyondchance-models.html")
     _check_out(out, [file])
     with _Progress() as progress:
         progress(f"reading {file}")
@@ -830,9 +831,13 @@ def compare_models_command(file: str, y_true: str, y_score: tuple[str, ...], y_p
                                 confidence_level=confidence_level, n_resamples=n_resamples, correction=correction,
                                 random_state=seed)
     if fmt == "json":
-        _write(json.dumps(result.to_dict(), indent=2, allow_nan=False), out, "JSON comparison")
+        _write(result.to_json(), out, "JSON comparison")
+    elif fmt == "html":
+        _write(result.to_html(), out, "HTML comparison")
+    elif fmt == "markdown":
+        _write(result.to_markdown(), out, "Markdown comparison")
     else:
-        _write(model_comparison_text(result), out, "comparison")
+        _write(str(result), out, "comparison")
 
 
 # ======================================================================================

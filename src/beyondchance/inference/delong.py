@@ -51,6 +51,7 @@ from .._validation import (
     check_option,
     check_unit_interval,
 )
+from .._summary_display import SummaryDisplay, format_interval, format_number
 from .._warnings import InvalidInputError
 from .confidence_interval import ConfidenceInterval
 
@@ -93,7 +94,7 @@ def delong_covariance(is_pos: np.ndarray, scores: np.ndarray) -> tuple[np.ndarra
 
 
 @dataclass(frozen=True)
-class DeLongResult:
+class DeLongResult(SummaryDisplay):
     """DeLong's test of two correlated ROC AUCs (:func:`delong_test`).
 
     Attributes
@@ -131,6 +132,17 @@ class DeLongResult:
             "alternative": self.alternative, "ci": list(self.ci), "confidence_level": self.confidence_level,
             "covariance": self.covariance.tolist(), "n_positive": self.n_positive, "n_negative": self.n_negative,
         }
+
+    def _summary_title(self) -> str:
+        return (f"ROC AUC of b − a = {self.difference:+.3f} ({self.confidence_level:.0%} CI {self.ci[0]:+.3f} to "
+                f"{self.ci[1]:+.3f}): p = {self.pvalue:.3g} ({self.alternative}, DeLong's test)")
+
+    def _summary_rows(self) -> list[tuple[str, Any]]:
+        return [("ROC AUC a, b", f"{format_number(self.auc_a)}, {format_number(self.auc_b)}"),
+                ("difference b − a", self.difference), ("standard error", self.standard_error),
+                ("z", self.statistic), ("p-value", self.pvalue), ("alternative", self.alternative),
+                (f"{self.confidence_level:.0%} CI (Wald)", format_interval(self.ci)),
+                ("positives, negatives", f"{self.n_positive:,}, {self.n_negative:,}")]
 
 
 def delong_test(

@@ -38,6 +38,7 @@ from typing import Any
 
 import numpy as np
 
+from .._json import jsonable
 from .._summary_display import SummaryDisplay
 from .curves import ThresholdCounts, auc_from_rates
 
@@ -436,6 +437,11 @@ class CoverageCurve(SummaryDisplay):
     risk: np.ndarray
     baseline_risk: np.ndarray
     area: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe representation (``nan`` becomes ``None``)."""
+        return jsonable({"coverage": self.coverage, "confidence": self.confidence, "pa": self.pa, "risk": self.risk,
+                         "baseline_risk": self.baseline_risk, "area": self.area})
 
     def _summary_title(self) -> str:
         return "PA–coverage curve (confidence |score − threshold|)"

@@ -57,6 +57,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 from scipy import stats as sps
 
+from .._summary_display import SummaryDisplay, display_name, format_interval, format_number
 from .._validation import check_random_state
 from .._warnings import InvalidInputError
 from ..measures.curves import ThresholdCounts, auc_from_rates
@@ -297,7 +298,7 @@ def _values(ref: SetStatistics, new: SetStatistics, names: Sequence[str]) -> dic
 
 
 @dataclass(frozen=True)
-class Decomposition:
+class Decomposition(SummaryDisplay):
     r"""How one metric moved from the reference set to a test set, split in two.
 
     ``value − reference_value = prevalence_effect + classifier_effect`` where
@@ -350,6 +351,24 @@ class Decomposition:
             "confidence_level": self.confidence_level,
             "n_resamples": self.n_resamples,
         }
+
+    def _summary_title(self) -> str:
+        return (f"{display_name(self.metric)} moved from {format_number(self.reference_value)} to "
+                f"{format_number(self.value)}: prevalence effect {self.prevalence_effect:+.3f}, classifier effect "
+                f"{self.classifier_effect:+.3f}")
+
+    def _summary_rows(self) -> list[tuple[str, Any]]:
+        level = f"{self.confidence_level:.0%}"
+        rows = [("value", self.value), ("reference value", self.reference_value),
+                ("expected value", f"{format_number(self.expected_value)} ({level} CI "
+                                   f"{format_interval(self.expected_ci)})"),
+                ("prevalence effect", f"{format_number(self.prevalence_effect)} ({level} CI "
+                                      f"{format_interval(self.prevalence_effect_ci)})"),
+                ("classifier effect", f"{format_number(self.classifier_effect)} ({level} CI "
+                                      f"{format_interval(self.classifier_effect_ci)})")]
+        if math.isfinite(self.classifier_effect_pvalue):
+            rows.append(("classifier effect: p", self.classifier_effect_pvalue))
+        return rows + [("resamples", self.n_resamples)]
 
 
 def _interval(exact: float, binned: float, draws: np.ndarray, level: float,
@@ -640,7 +659,7 @@ def classifier_change_tests(reference: SetStatistics, test_set: SetStatistics, *
 
 
 @dataclass(frozen=True)
-class ClassifierChange:
+class ClassifierChange(SummaryDisplay):
     """The test that the classifier is the same on a test set as on the reference.
 
     ``changed`` when one of ``tests`` (false-positive rate, false-negative rate, ROC AUC)
@@ -657,6 +676,26 @@ class ClassifierChange:
     def to_dict(self) -> dict[str, Any]:
         return {"test_set": self.test_set, "changed": self.changed, "significance_level": self.level,
                 "test_sets_compared": self.n_sets, "tests": [t.to_dict() for t in self.tests]}
+
+    def _summary_title(self) -> str:
+        changed = [_QUANTITIES.get(t.quantity, t.quantity) for t in self.tests if rejects(t.pvalue_adjusted, self.level)]
+        if changed:
+            return (f"{self.test_set}: evidence that the classifier changed ({', '.join(changed)}; Holm-adjusted "
+                    f"p ≤ {self.level:g}).")
+        return f"{self.test_set}: no evidence that the classifier changed (every Holm-adjusted p > {self.level:g})."
+
+    def _summary_rows(self) -> list[tuple[str, Any]]:
+        return [("significance level", self.level), ("test sets compared", self.n_sets)]
+
+    def _summary_tables(self) -> list[tuple[str, list[str], list[list[str]]]]:
+        rows = [[_QUANTITIES.get(t.quantity, t.quantity), f"{t.reference_value:.3f}", f"{t.value:.3f}",
+                 f"{t.difference_ci[0]:+.3f} to {t.difference_ci[1]:+.3f}", f"{t.pvalue:.3g}", f"{t.pvalue_adjusted:.3g}",
+                 t.method] for t in self.tests]
+        return [("Tests", ["quantity", "reference", "value", "difference CI", "p", "p (Holm)", "test"], rows)]
+
+
+#: the display names of the quantities of :class:`ClassifierTest`
+_QUANTITIES = {"fpr": "false-positive rate", "fnr": "false-negative rate", "roc_auc": "ROC AUC"}
 
 
 def compare_classifiers(reference: SetStatistics, test_sets: dict[str, SetStatistics], *,

@@ -54,6 +54,7 @@ import numpy as np
 
 from .._validation import (as_float, binary_target, check_consistent_length, check_n_resamples, check_option,
                           check_random_state, check_sample_weight, check_unit_interval)
+from .._summary_display import SummaryDisplay, display_name, format_interval, format_number
 from .._warnings import InvalidInputError
 from ..inference.confidence_interval import ConfidenceInterval
 from ..inference.significance import rejects, significance_level
@@ -97,8 +98,9 @@ class ProjectedMetric:
 
 
 @dataclass(frozen=True)
-class LabelFreeEstimate:
-    """What a window without labels probably scores (see :func:`estimate_performance`).
+class LabelFreeEstimate(SummaryDisplay):
+    """What a window without labels probably scores (see :func:`estimate_performance`):
+    ``print`` shows the verdict, the prevalence and the projected metrics.
 
     Attributes
     ----------
@@ -153,6 +155,27 @@ class LabelFreeEstimate:
             "confidence_level": self.confidence_level,
             "n_resamples": self.n_resamples,
         }
+
+    def _summary_title(self) -> str:
+        return self.verdict
+
+    def _summary_rows(self) -> list[tuple[str, Any]]:
+        return [(f"prevalence ({self.method})", self.prevalence),
+                (f"{self.confidence_level:.0%} CI", format_interval(self.prevalence_ci)),
+                ("every estimate", ", ".join(f"{k} {format_number(v)}" for k, v in self.estimates.items())),
+                ("reference prevalence", self.reference_prevalence),
+                ("label shift: chi-square, p", f"{format_number(self.assumption_statistic)}, "
+                                               f"{format_number(self.assumption_pvalue)}"),
+                ("beyond the reference's scores: p", self.support_pvalue),
+                ("rows: reference, window", f"{self.n_reference:,}, {self.n_window:,}")]
+
+    def _summary_tables(self) -> list[tuple[str, list[str], list[list[str]]]]:
+        rows = [[display_name(k), format_number(m.value), format_interval(m.ci)] for k, m in self.metrics.items()]
+        return [("The metrics at the estimated prevalence", ["measure", "value", f"{self.confidence_level:.0%} CI"],
+                 rows)] if rows else []
+
+    def _summary_notes(self) -> list[str]:
+        return [f"caveat: {c}" for c in self.caveats]
 
     @property
     def verdict(self) -> str:

@@ -9,6 +9,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from .._summary_display import TITLES
 from .._validation import check_mc_samples, check_n_resamples, check_resample_cap, check_unit_interval
 from .._warnings import BeyondChanceWarning, InvalidInputError, UndefinedMeasureWarning, caller_stacklevel
 from ..measures.confusion import ConfusionMatrix
@@ -17,7 +18,7 @@ from ..measures.task_metrics import _SCORING
 from ..outperformance import outperformance_score
 from .evaluation_context import _Collector, _Context
 from .formatting import fmt_value
-from .metric_rows import TITLES, MetricCI, MetricResult, _advantage, _ops_of
+from .metric_rows import MetricCI, MetricResult, _advantage, _ops_of
 from .pvalues import chance_pvalues
 from .report import Report
 

@@ -58,9 +58,9 @@ from ..outperformance import outperformance_score
 from ..inference.permutation.result import PermutationTestResult
 from .pvalues import chance_test
 from .evaluation_context import _Collector, _Context
-from .formatting import _num
+from .._summary_display import SummaryDisplay
+from .formatting import _num, fmt_value
 from .metric_rows import MetricResult
-from .render_decisions import check_text
 from .tasks.labels import _cell_interval, _constant_baseline
 
 __all__ = ["FUNCTIONS", "OPERATORS", "Requirement", "RequirementResult", "CheckResult", "check_report",
@@ -134,8 +134,10 @@ class RequirementResult:
 
 
 @dataclass(frozen=True)
-class CheckResult:
-    """The requirements of a gate and their results; ``passed`` when all hold."""
+class CheckResult(SummaryDisplay):
+    """The requirements of a gate and their results; ``passed`` when all hold.  ``print``
+    shows the verdict (PASS or FAIL) and one row per requirement: its expression, the
+    measured quantity and the result."""
 
     requirements: tuple[RequirementResult, ...]
 
@@ -150,8 +152,18 @@ class CheckResult:
     def to_dict(self) -> dict[str, Any]:
         return {"passed": self.passed, "requirements": [r.to_dict() for r in self.requirements]}
 
-    def __str__(self) -> str:
-        return check_text(self)
+    def _summary_title(self) -> str:
+        n, failed = len(self.requirements), len(self.failed)
+        return f"{'PASS' if not failed else 'FAIL'}: {n - failed} of {n} requirements hold."
+
+    def _summary_rows(self) -> list[tuple[str, Any]]:
+        return []
+
+    def _summary_tables(self) -> list[tuple[str, list[str], list[list[str]]]]:
+        rows = [[r.expression,
+                 "n/a" if r.measured is None else f"{r.measured:.3g}" if r.function == "pvalue" else fmt_value(r.measured),
+                 "pass" if r.passed else f"FAIL{': ' + r.reason if r.reason else ''}"] for r in self.requirements]
+        return [("Requirements", ["requirement", "measured", "result"], rows)]
 
     def __bool__(self) -> bool:
         return self.passed

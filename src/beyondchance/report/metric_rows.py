@@ -1,6 +1,7 @@
-"""The rows of a report: :class:`MetricCI`, :class:`MetricResult`, the display names of
-the metrics (``TITLES``) and the two numbers computed for every row from its value, the
-advantage over the baseline (``_advantage``) and the outperformance score (``_ops_of``)."""
+"""The rows of a report: :class:`MetricCI`, :class:`MetricResult` (titled by the display
+names, ``beyondchance._summary_display.TITLES``) and the two numbers computed for every row
+from its value, the advantage over the baseline (``_advantage``) and the outperformance
+score (``_ops_of``)."""
 
 from __future__ import annotations
 
@@ -15,33 +16,6 @@ from ..inference.confidence_interval import ConfidenceInterval
 from ..measures.registry import METRICS
 from ..outperformance import outperformance_score
 from .formatting import _num
-
-#: display names
-TITLES: dict[str, str] = {
-    "accuracy": "Accuracy",
-    "balanced_accuracy": "Balanced accuracy",
-    "precision": "Precision",
-    "recall": "Recall",
-    "specificity": "Specificity",
-    "f1": "F1",
-    "mcc": "MCC",
-    "kappa": "Cohen's kappa",
-    "pure_accuracy": "Pure accuracy",
-    "prediction_advantage": "Prediction advantage",
-    "roc_auc": "ROC AUC",
-    "pr_auc": "PR AUC (avg. precision)",
-    "roc_auc_weighted": "ROC AUC (one-vs-rest, weighted)",
-    "pr_auc_weighted": "Avg. precision (one-vs-rest, weighted)",
-    "lift_auc": "Lift AUC",
-    "log_loss": "Log loss",
-    "brier": "Brier score",
-    "mse": "Mean squared error",
-    "mae": "Mean absolute error",
-    "r2": "R² (PA, squared loss)",
-    "d2_absolute_error": "D² (PA, absolute loss)",
-    "pinball_loss": "Pinball loss",
-    "d2_pinball_score": "D² (PA, pinball loss)",
-}
 
 
 @dataclass(frozen=True)

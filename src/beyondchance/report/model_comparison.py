@@ -72,9 +72,8 @@ from ..inference.significance import rejects, significance_level
 from ..measures.registry import METRICS, get_metric
 from ..inference.permutation.permutation_test import equals_label, is_labels
 from ..measures.binary_scores import ScoreCells, loss_terms
-from .formatting import _num
-from .metric_rows import TITLES
-from .render_decisions import model_comparison_text
+from .._summary_display import SummaryDisplay, display_name
+from .formatting import _num, fmt_value, shorten
 from .tasks.binary_scores import _threshold_choice
 
 __all__ = ["ModelDifference", "ModelComparison", "compare_models", "CORRECTIONS"]
@@ -91,7 +90,7 @@ _DEFAULT_LABELING = ("prediction_advantage", "accuracy", "balanced_accuracy", "f
 
 
 def _title(name: str) -> str:
-    t = TITLES.get(name, name.replace("_", " ")).split(" (")[0]
+    t = display_name(name, short=True)
     return t if t[:2].isupper() else t[0].lower() + t[1:]
 
 
@@ -133,8 +132,10 @@ class ModelDifference:
 
 
 @dataclass(frozen=True, eq=False)
-class ModelComparison:
-    """Models on one test set (see :func:`compare_models`).
+class ModelComparison(SummaryDisplay):
+    """Models on one test set (see :func:`compare_models`): ``print(c)`` shows the verdict
+    and the tables in 80 columns, ``c.save("models.html")`` (or ``.json``, ``.md``,
+    ``.txt``) writes them.
 
     Attributes
     ----------
@@ -188,8 +189,32 @@ class ModelComparison:
 
         return pd.DataFrame([d.to_dict() for d in self.differences])
 
-    def __str__(self) -> str:
-        return model_comparison_text(self)
+    def _summary_title(self) -> str:
+        return "\n".join(self.verdict)
+
+    def _summary_rows(self) -> list[tuple[str, Any]]:
+        rows: list[tuple[str, Any]] = [("rows", f"{self.n:,}"), ("predictions", self.kind)]
+        if self.threshold is not None:
+            rows.append(("threshold", f"{self.threshold:g}"))
+        return rows + [("paired bootstrap", f"{self.n_resamples:,} resamples (the same rows for every model)"),
+                       ("correction", self.correction)]
+
+    def _summary_tables(self) -> list[tuple[str, list[str], list[list[str]]]]:
+        values = [[display_name(k, short=True), *(fmt_value(self.values[m][k]) for m in self.models)]
+                  for k in self.metrics]
+        level = int(round(100 * self.confidence_level))
+        header = ["measure", "difference", f"{level}% CI", f"p ({self.correction})", "significant", "test"]
+        tables = [("Values", ["measure", *(shorten(m, 20) for m in self.models)], values)]
+        for a, b in itertools.combinations(self.models, 2):
+            rows = [[display_name(d.metric, short=True), f"{d.difference:+.3f}" if math.isfinite(d.difference) else "n/a",
+                     "n/a" if not math.isfinite(d.ci[0]) else f"{d.ci[0]:+.3f} to {d.ci[1]:+.3f}",
+                     _p(d.pvalue_adjusted), "yes" if d.significant else "no", d.test]
+                    for d in self.differences if (d.model_a, d.model_b) == (a, b)]
+            tables.append((f"{shorten(b)} − {shorten(a)}", header, rows))
+        return tables
+
+    def _summary_notes(self) -> list[str]:
+        return [f"note: {n}" for n in self.notes]
 
 
 # =====================================================================================
@@ -481,6 +506,10 @@ def _greater_is_better(name: str) -> bool:
 
 def _fmt(x: float) -> str:
     return f"{x:.3f}" if abs(x) >= 0.0005 or x == 0 else f"{x:.2g}"
+
+
+def _p(p: float) -> str:
+    return "n/a" if not math.isfinite(p) else "<0.001" if p < 0.001 else f"{p:.3f}"
 
 
 def _fmt_p(p: float) -> str:

@@ -36,10 +36,11 @@ from typing import Any
 
 import numpy as np
 
+from .._summary_display import TITLES
 from ..measures.confusion import ConfusionMatrix, metric_from_matrices
 from ..measures.registry import get_metric
 from .formatting import _fmt_label, _label, _num
-from .metric_rows import TITLES, _advantage, _ops_of
+from .metric_rows import _advantage, _ops_of
 
 __all__ = ["PER_CLASS_METRICS", "ClassMetricColumn", "PerClassTable", "per_class_table", "with_scoring_columns",
            "confusion_rates"]

@@ -15,11 +15,13 @@ from typing import Any
 import numpy as np
 from scipy import stats as _sps
 
+from ..._summary_display import SummaryDisplay, display_name, format_number
+
 __all__ = ["PermutationTestResult", "normal_test"]
 
 
 @dataclass(frozen=True)
-class PermutationTestResult:
+class PermutationTestResult(SummaryDisplay):
     """The permutation test of "no better than chance"
     (:func:`~beyondchance.inference.permutation.permutation_test.permutation_test`).
 
@@ -62,6 +64,24 @@ class PermutationTestResult:
             "null_mean": self.null_mean, "null_std": self.null_std, "null_quantiles": list(self.null_quantiles),
             "greater_is_better": self.greater_is_better,
         }
+
+    def _summary_title(self) -> str:
+        name = display_name(self.measure)
+        if not math.isfinite(self.statistic):
+            return f"{name} is undefined on this test set: nothing to test."
+        return (f"{name} = {format_number(self.statistic)} against {format_number(self.null_mean)} by chance; "
+                f"p = {self.pvalue:.3g} of no better than chance ({self.method}, one-sided)")
+
+    def _summary_rows(self) -> list[tuple[str, Any]]:
+        rows: list[tuple[str, Any]] = [
+            ("statistic", self.statistic), ("p-value", self.pvalue), ("conservative p-value", self.pvalue_conservative),
+            ("method", self.method)]
+        if self.n_resamples is not None:
+            rows += [("resamples", self.n_resamples), ("p-value standard error", self.pvalue_standard_error)]
+        q5, q50, q95 = self.null_quantiles
+        return rows + [("chance: mean, sd", f"{format_number(self.null_mean)}, {format_number(self.null_std)}"),
+                       ("chance: 5%, 50%, 95%", f"{format_number(q5)}, {format_number(q50)}, {format_number(q95)}"),
+                       ("better", "higher" if self.greater_is_better else "lower")]
 
 
 def _summary(values: np.ndarray, prob: np.ndarray) -> tuple[float, float, tuple[float, float, float]]:
