@@ -30,6 +30,10 @@
               sampling sd at the reference's size from the pool's placements (DeLong et al. 1988:
               Var = Var(F₀(X₁))/n₁ + Var(1 − F₁(X₀))/n₀, ties ½): whether a cell's references are
               more spread than their law.
+* ``familywise`` — the family-wise part of the study (one reference, a test set at each of its six
+              prevalences, the same draws and seed as ``sim_monitoring --parts familywise``): per
+              test set and test (FPR, FNR, ROC AUC) the share of replicates whose own p-value is
+              at most 5% and whose Holm-adjusted one is.
 * ``lfaccel`` — EM's BCa interval of the prevalence with its acceleration â moved by a constant
               (−0.04 … +0.08): coverage and the side of the misses, the mean jackknife â, and the
               slope of the bootstrap sd on the estimate (BCa's model has sd ∝ 1 + a·θ).
@@ -49,6 +53,7 @@ Usage::
     PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py lfcross --data credit --method em --pi 0.05 --reps 100 --windows 200 --pairs 20 --seed 5
     PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py lfaccel --data caravan --pi 0.3 --reps 300 --seed 16
     PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py refspread --data credit --pi 0.05 --reps 1000 --seed 42
+    PYTHONPATH=src:benchmarks python benchmarks/diag_monitoring.py familywise --data credit --n 1000 --reps 2000 --seed 6
 """
 
 from __future__ import annotations
@@ -61,7 +66,7 @@ import sim_monitoring as S
 from beyondchance.measures.curves import threshold_counts
 from beyondchance.monitoring.label_free import (EM_BINS, _bootstrap, _coarse, _em, _em_variance, _estimator, _inside, _window_bins,
                                       _window_counts)
-from beyondchance.monitoring.decomposition import SetStatistics, _exact, _interval, decompose, metrics_at
+from beyondchance.monitoring.decomposition import SetStatistics, _exact, _interval, compare_classifiers, decompose, metrics_at
 from beyondchance.inference.bootstrap import _acceleration_of_samples
 from beyondchance.inference.bootstrap import _interval as _bca
 
@@ -359,21 +364,43 @@ def refspread(pool: S.Pool, pi: float, reps: int, seed: int, n: int = 5000) -> N
           f"error about {1 / np.sqrt(2 * (reps - 1)):.3f})")
 
 
+def familywise(pool: S.Pool, reps: int, seed: int, n: int = 5000) -> None:
+    rng = np.random.default_rng(seed)
+    family, own, adjusted = 0, {}, {}
+    for _ in range(reps):  # the draws of sim_monitoring.rejection_rate with the six prevalences
+        ref = S._stats(pool, *S.draw(pool, rng, pool.y.mean(), n))
+        sets = {f"{pi:g}": S._stats(pool, *S.draw(pool, rng, pi, n)) for pi in S.PREVALENCES}
+        changes = compare_classifiers(ref, sets)
+        family += any(change.changed for change in changes)
+        for change in changes:
+            for t in change.tests:
+                key = (change.test_set, t.quantity)
+                own[key] = own.get(key, 0) + (t.pvalue <= 0.05)
+                adjusted[key] = adjusted.get(key, 0) + (t.pvalue_adjusted <= 0.05)
+    print(f"{pool.name}, n = {n}, {reps} replicates (seed {seed}): family-wise {family / reps:.3f}")
+    for (pi, quantity), hits in own.items():
+        print(f"  π = {pi:>4s} {quantity:7s} own p ≤ 0.05: {hits / reps:.4f}, Holm-adjusted: "
+              f"{adjusted[pi, quantity] / reps:.4f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("experiment", choices=("auc", "sd", "embins", "lfsd", "lfscale", "lfsampling", "lfstudent",
-                                           "lfcross", "lfaccel", "refspread"))
+                                           "lfcross", "lfaccel", "refspread", "familywise"))
     ap.add_argument("--refit-edges", action="store_true", help="lfstudent: also re-derive EM's edges per resample")
     ap.add_argument("--data", default="default", choices=tuple(S.DATASETS))
     ap.add_argument("--pi", type=float, default=0.05)
     ap.add_argument("--method", default="em", choices=("acc", "em"))
     ap.add_argument("--reps", type=int, default=200)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--n", type=int, default=5000, help="familywise: rows per set")
     ap.add_argument("--windows", type=int, default=100, help="lfcross: windows crossed with the references")
     ap.add_argument("--pairs", type=int, default=60, help="lfcross: (reference, window) pairs bootstrapped")
     args = ap.parse_args()
     pool = S.make_pool(args.data)
-    if args.experiment == "auc":
+    if args.experiment == "familywise":
+        familywise(pool, args.reps, args.seed, n=args.n)
+    elif args.experiment == "auc":
         auc(pool, args.reps, args.seed)
     elif args.experiment == "lfcross":
         lfcross(pool, args.method, args.pi, args.reps, args.seed, windows=args.windows, pairs=args.pairs)

@@ -8,6 +8,9 @@ distributions F1, F0.  A threshold predicts as many positives as the pool holds.
 * type I   — reference (n rows at the pool's prevalence) and test set (n rows at π) drawn
              class-wise from the pool: the classifier is the same; the "classifier changed"
              decision of ``compare`` (Holm-corrected Fisher FPR/FNR + DeLong AUC) is counted.
+* family-wise — one reference and six test sets (one at each prevalence of the type-I
+             part), the same classifier: the share of replicates where ``compare`` declares
+             at least one set changed (its Holm adjustment runs over every test of every set).
 * power    — the same with a fraction f of the test set's scores replaced by noise (a score
              drawn from the pool's marginal, independent of the label).
 * coverage — of the decomposition's intervals for the expected value (the reference
@@ -23,7 +26,7 @@ distributions F1, F0.  A threshold predicts as many positives as the pool holds.
 Usage::
 
     PYTHONPATH=src python benchmarks/sim_monitoring.py [--reps 200] [--n 5000] [--resamples 500] [--quick] [--seed 0]
-        [--datasets credit,default,caravan] [--parts type1,power,coverage,label-free,assumption]
+        [--datasets credit,default,caravan] [--parts type1,familywise,power,coverage,label-free,assumption]
 
 The full run (200 replicates, n = 5000, 500 resamples): see docs/monitoring.md for its output and wall times.
 """
@@ -35,6 +38,7 @@ import time
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.stats import binomtest
 from sklearn.linear_model import LogisticRegression
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
@@ -47,7 +51,7 @@ from beyondchance.monitoring.decomposition import SetStatistics, compare_classif
 DATASETS = {"credit": "modeldata_credit_data", "default": "islr_default", "caravan": "islr_caravan"}
 PREVALENCES = (0.02, 0.05, 0.1, 0.2, 0.35, 0.5)
 METRICS = ("accuracy", "precision", "recall", "f1", "mcc", "roc_auc", "pr_auc", "brier")
-PARTS = ("type1", "power", "coverage", "label-free", "assumption")
+PARTS = ("type1", "familywise", "power", "coverage", "label-free", "assumption")
 
 
 @dataclass
@@ -108,14 +112,18 @@ def _stats(pool: Pool, y: np.ndarray, s: np.ndarray) -> SetStatistics:
     return SetStatistics.from_counts(threshold_counts(y, s), threshold=pool.threshold)
 
 
-def rejection_rate(pool: Pool, pi: float, reps: int, n: int, noise: float = 0.0, seed: int = 0) -> float:
-    """Share of replicates where the classifier is declared changed (5% level)."""
+def rejection_rate(pool: Pool, pi: float | tuple[float, ...], reps: int, n: int, noise: float = 0.0,
+                   seed: int = 0) -> float:
+    """Share of replicates where the classifier is declared changed (5% level) on at least one
+    test set: one set at prevalence ``pi``, or one set at each prevalence of a tuple (all
+    compared with one reference, Holm over every test of every set: the family-wise rate)."""
     rng = np.random.default_rng(seed)
+    pis = pi if isinstance(pi, tuple) else (pi,)
     hits = 0
     for _ in range(reps):
         ref = _stats(pool, *draw(pool, rng, pool.y.mean(), n))
-        new = _stats(pool, *draw(pool, rng, pi, n, noise))
-        hits += compare_classifiers(ref, {"new": new})[0].changed
+        sets = {f"set {k}": _stats(pool, *draw(pool, rng, p, n, noise)) for k, p in enumerate(pis)}
+        hits += any(change.changed for change in compare_classifiers(ref, sets))
     return hits / reps
 
 
@@ -200,6 +208,12 @@ def main() -> None:
             print("type I ('classifier changed' under a pure prevalence shift):")
             for i, pi in enumerate(PREVALENCES):  # independent references for each prevalence
                 print(f"  π = {pi:.2f}: {rejection_rate(pool, pi, reps, n, seed=args.seed + 100 + i):.3f}")
+        if "familywise" in parts:
+            rate = rejection_rate(pool, PREVALENCES, reps, n, seed=args.seed + 6)
+            low, high = binomtest(round(rate * reps), reps).proportion_ci(0.95, method="exact")
+            print(f"family-wise ('classifier changed' on at least one of {len(PREVALENCES)} test sets, π = "
+                  + ", ".join(f"{pi:g}" for pi in PREVALENCES)
+                  + f", one reference): {rate:.3f} (95% Clopper-Pearson {low:.3f}-{high:.3f})")
         if "power" in parts:
             print("power (a share f of the test set's scores replaced by noise):")
             for f in (0.05, 0.1, 0.2, 0.4):

@@ -440,12 +440,16 @@ def main() -> None:
         (f"rows, Monte Carlo {mc}: pinball 0.8 (regression, weighted, n=200)",
          lambda rng: regression_scenario("pinball", 200, rng, mc, weighted=True), True),
     ]
-    for n in (200, 20_000):  # the permutation CLT of weighted cells (issue 15, item 1)
+    # The permutation CLT of weighted cells (issue 15, item 1).  The report runs it on weighted
+    # scores only beyond the row-draw budget (more than 62,500 rows), in at most 1,000 cells:
+    # more than 62 rows per cell on average.  The score rows at n = 200 (one row per cell) are a
+    # layout it never meets, so they are not defaults; the labels' cells are the same tables at any n.
+    for n in (200, 20_000):
         for measure, title in (("f1", "F1 (labels"), ("prediction_advantage", "prediction advantage (labels"),
                                ("mcc", "MCC (labels"), ("roc_auc", "ROC AUC ("), ("pr_auc", "average precision ("),
                                ("brier", "Brier ("), ("log_loss", "log loss (")):
             scenarios.append((f"permutation CLT {mc}: weighted {title}{', ' if '(labels' in title else ''}n={n})",
-                              lambda rng, m=measure, n=n: clt_scenario(m, n, rng, mc), True))
+                              lambda rng, m=measure, n=n: clt_scenario(m, n, rng, mc), "(labels" in title or n > 200))
     scenarios += [
         (f"permutation CLT {mc}: weighted MCC (3 classes, n=150)",
          lambda rng: clt_scenario("mcc", 150, rng, mc, k=3), True),
@@ -454,9 +458,9 @@ def main() -> None:
         (f"permutation CLT {mc}: log-normal(0, 1.5) weights, F1 (labels, n=200)",
          lambda rng: clt_scenario("f1", 200, rng, mc, weights="lognormal"), True),
         (f"permutation CLT {mc}: log-normal(0, 1.5) weights, ROC AUC (n=200)",
-         lambda rng: clt_scenario("roc_auc", 200, rng, mc, weights="lognormal"), True),
+         lambda rng: clt_scenario("roc_auc", 200, rng, mc, weights="lognormal"), False),
         (f"permutation CLT {mc}: log-normal(0, 1.5) weights, average precision (n=200)",
-         lambda rng: clt_scenario("pr_auc", 200, rng, mc, weights="lognormal"), True),
+         lambda rng: clt_scenario("pr_auc", 200, rng, mc, weights="lognormal"), False),
     ]
     for n in (200, 20_000):  # the permutation CLT of the loss sum (issue 15: losses beyond the budget, engines)
         for measure, title in (("log_loss", "log loss"), ("brier", "Brier")):
