@@ -159,7 +159,7 @@ class LabelFreeEstimate:
         """One line: the estimate, or why it is not to be trusted."""
         pi = f"{100 * self.prevalence:.1f}%"
         if self.prevalence_ci is not None:
-            pi += f" ({100 * self.prevalence_ci[0]:.1f}%–{100 * self.prevalence_ci[1]:.1f}%)"
+            pi += f" [{100 * self.prevalence_ci[0]:.1f}%, {100 * self.prevalence_ci[1]:.1f}%]"
         if rejects(self.support_pvalue, SUPPORT_LEVEL):
             return (f"The window's scores changed in a way a change of prevalence alone does not explain: far "
                     f"more of them lie beyond the reference's score range than the same classifier would give "

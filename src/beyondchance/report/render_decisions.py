@@ -10,7 +10,7 @@ import math
 from typing import Any
 
 from .._summary_display import printable
-from .formatting import fmt_value, shorten
+from .formatting import fmt_interval, fmt_value, shorten
 
 __all__ = ["model_comparison_text", "check_text"]
 
@@ -58,7 +58,7 @@ def model_comparison_text(c: Any, *, width: int = 120) -> str:
                             ("test", "left"), ("", "left")):
         table.add_column(header, justify=justify)
     for d in c.differences:
-        ci = "-" if not math.isfinite(d.ci[0]) else f"{d.ci[0]:+.3f} – {d.ci[1]:+.3f}"
+        ci = "-" if not math.isfinite(d.ci[0]) else fmt_interval(*d.ci, lambda x: f"{x:+.3f}")
         table.add_row(_text(d.metric), _text(f"{shorten(d.model_b, 20)} − {shorten(d.model_a, 20)}"),
                       f"{d.difference:+.3f}" if math.isfinite(d.difference) else "n/a", ci, _p(d.pvalue),
                       _p(d.pvalue_adjusted), d.test, "significant" if d.significant else "")

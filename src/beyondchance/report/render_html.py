@@ -14,7 +14,7 @@ import math
 from typing import Any, Callable
 
 from .._version import __version__
-from .formatting import fmt_value, shorten
+from .formatting import fmt_interval, fmt_value, shorten
 from .per_class import confusion_rates
 from .plots import compare_figure, figure_png_base64, report_figures
 from .render_terminal import _CHANCE_LEGEND, _bound_text, _pvalue_text, describe_task
@@ -88,10 +88,10 @@ def _metrics_table(report: Any) -> str:
             "<th class='name'>verdict</th></tr>")
     rows = []
     for m in report.metrics.values():
-        ci = "–" if m.ci is None else f"{fmt_value(m.ci.low)} – {fmt_value(m.ci.high)}"
+        ci = "–" if m.ci is None else fmt_interval(m.ci.low, m.ci.high)
         adv = "–" if not math.isfinite(m.advantage) else f"{m.advantage:+.3f}"
         ops = "–" if m.ops is None else f"{m.ops:.4f}"
-        ops_ci = "–" if m.ops_ci is None else f"{m.ops_ci[0]:.3f} – {m.ops_ci[1]:.3f}"
+        ops_ci = "–" if m.ops_ci is None else fmt_interval(*m.ops_ci, lambda x: f"{x:.3f}")
         rows.append(
             f"<tr data-metric='{_e(m.name)}'><td class='name'>{_e(m.title)}</td>"
             f"<td class='{_cls(m)}'>{_e(fmt_value(m.value))}</td><td>{_e(ci)}</td>"
@@ -117,7 +117,7 @@ def _per_class_html(report: Any) -> str:
                                      float(col.ops[i]))
             cls = "undef" if not (math.isfinite(value) and math.isfinite(base)) else ("good" if value > base else "bad")
             ci = "–" if col.ci_low is None or not math.isfinite(col.ci_low[i]) else (
-                f"{fmt_value(col.ci_low[i])} – {fmt_value(col.ci_high[i])}")
+                fmt_interval(col.ci_low[i], col.ci_high[i]))
             lead = (f"<tr data-class='{_e(shorten(c))}'><td class='name' rowspan='{span}'>{_e(shorten(c))}</td>"
                     f"<td rowspan='{span}'>{t.support[i]:,.6g}</td>") if j == 0 else "<tr>"
             rows.append(f"{lead}<td class='name'>{_e(col.title)}</td><td class='{cls}'>{_e(fmt_value(value))}</td>"
@@ -223,8 +223,8 @@ def _label_free_html(comparison: Any) -> str:
     rows = ["<tr><td class='name'>n</td>" + "".join(f"<td>{e.n_window:,}</td>" for _, e in ests) + "</tr>"]
     rows.append("<tr><td class='name'>prevalence (est.)</td>" + "".join(
         f"<td>{100 * e.prevalence:.1f}%" + ("" if e.prevalence_ci is None else
-                                           f"<br><span class='decomposed'>{100 * e.prevalence_ci[0]:.1f}%–"
-                                           f"{100 * e.prevalence_ci[1]:.1f}%</span>") + "</td>" for _, e in ests)
+                                           f"<br><span class='decomposed'>"
+                                           f"{fmt_interval(*e.prevalence_ci, lambda x: f'{100 * x:.1f}%')}</span>") + "</td>" for _, e in ests)
         + "</tr>")
     # a test can reject the assumption, never show that it holds: the row says which
     rows.append("<tr><td class='name'>label shift rejected?</td>" + "".join(
@@ -234,8 +234,7 @@ def _label_free_html(comparison: Any) -> str:
         cells = []
         for _, e in ests:
             m = e.metrics[metric]
-            band = (f"<br><span class='decomposed'>{_e(fmt_value(m.ci[0]))}–{_e(fmt_value(m.ci[1]))}</span>"
-                    if m.ci else "")
+            band = f"<br><span class='decomposed'>{_e(fmt_interval(*m.ci))}</span>" if m.ci else ""
             cells.append(f"<td>{_e(fmt_value(m.value))}{band}</td>")
         first = comparison.reports[0].metrics
         title = first[metric].title if metric in first else metric

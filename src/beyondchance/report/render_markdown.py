@@ -10,7 +10,7 @@ import math
 from typing import Any
 
 from .._summary_display import markdown_text
-from .formatting import fmt_value, shorten
+from .formatting import fmt_interval, fmt_value, shorten
 from .per_class import confusion_rates
 from .render_terminal import _CHANCE_LEGEND, _bound_text, _pvalue_text, describe_task
 from .render_terminal_comparison import describe_comparison
@@ -47,7 +47,7 @@ def report_markdown(report: Any) -> str:
     for m in report.metrics.values():
         rows.append([
             m.title, fmt_value(m.value),
-            "–" if m.ci is None else f"{fmt_value(m.ci.low)} – {fmt_value(m.ci.high)}",
+            "–" if m.ci is None else fmt_interval(m.ci.low, m.ci.high),
             "–" if m.confidence_bound is None else _bound_text(m), "–" if m.pvalue is None else _pvalue_text(m),
             f"{fmt_value(m.baseline)} ({m.baseline_prediction})",
             "–" if not math.isfinite(m.advantage) else f"{m.advantage:+.3f}",
@@ -76,7 +76,7 @@ def _per_class_markdown(report: Any) -> list[str]:
         for i, c in enumerate(t.classes):
             for col in t.columns.values():
                 ci = "–" if col.ci_low is None or not math.isfinite(col.ci_low[i]) else (
-                    f"{fmt_value(col.ci_low[i])} – {fmt_value(col.ci_high[i])}")
+                    fmt_interval(col.ci_low[i], col.ci_high[i]))
                 adv, ops = float(col.advantage[i]), float(col.ops[i])
                 rows.append([shorten(c), f"{t.support[i]:,.6g}", col.title, fmt_value(col.value[i]), ci,
                              fmt_value(col.baseline[i]), "–" if not math.isfinite(adv) else f"{adv:+.3f}",

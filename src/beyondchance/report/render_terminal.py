@@ -22,7 +22,7 @@ import io
 import math
 from typing import Any
 
-from .formatting import MAX_NAME_CHARS, _fmt_label, fmt_value, shorten
+from .formatting import MAX_NAME_CHARS, _fmt_label, fmt_interval, fmt_value, shorten
 from .metric_rows import MetricResult
 from .per_class import confusion_rates
 
@@ -286,7 +286,7 @@ _WORD_STYLES = {"better": "green", "unclear": "yellow", "worse": "red", "equal":
 def _interval(m: MetricResult) -> str:
     if m.ci is None or not (math.isfinite(m.ci.low) and math.isfinite(m.ci.high)):
         return "-"
-    return f"{fmt_value(m.ci.low)}–{fmt_value(m.ci.high)}"
+    return fmt_interval(m.ci.low, m.ci.high)
 
 
 def _has_ops(report: Any) -> bool:
@@ -409,7 +409,7 @@ def _per_class_table(console: Any, report: Any):
                 ok = math.isfinite(value) and math.isfinite(base)
                 style = "yellow" if not ok else ("green" if value > base else "red")
                 ci = "-" if col.ci_low is None or not math.isfinite(col.ci_low[i]) else (
-                    f"{fmt_value(col.ci_low[i])}–{fmt_value(col.ci_high[i])}")
+                    fmt_interval(col.ci_low[i], col.ci_high[i]))
                 out.append(({
                     "metric": "  " + _text(col.title), "value": _styled(style, fmt_value(value)), "ci": ci,
                     "constant": fmt_value(base), "advantage": "-" if not math.isfinite(adv) else f"{adv:+.3f}",

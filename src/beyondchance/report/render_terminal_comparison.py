@@ -14,7 +14,7 @@ import math
 from typing import Any
 
 from .compare_tasks import AUC_TEST, TEST_QUANTITIES
-from .formatting import fmt_value, shorten
+from .formatting import fmt_interval, fmt_value, shorten
 from .render_terminal import _and_the_method, _Col, _TASK_WORDS, _console, _fit, _left_out, _ops_text, _style, _styled, _task_text, _text, _threshold_text
 
 __all__ = ["render_comparison", "render_comparison_text", "describe_comparison", "headline_metric"]
@@ -115,7 +115,7 @@ def _label_free_table(comparison: Any):
     ests = [e for _, e in comparison.label_free]
 
     def ci(lo: float, hi: float, pct: bool = False) -> str:
-        return f"{100 * lo:.1f}%–{100 * hi:.1f}%" if pct else f"{fmt_value(lo)}–{fmt_value(hi)}"
+        return fmt_interval(lo, hi, lambda x: f"{100 * x:.1f}%") if pct else fmt_interval(lo, hi)
 
     table.add_row("n", *[f"{e.n_window:,}" for e in ests])
     table.add_row("prevalence (est.)", *[
@@ -212,12 +212,12 @@ def _pct(x: Any) -> str:
 
 
 def _band(value: float, ci: Any) -> str:
-    """``0.942 (0.864–0.979)``, or the value alone without an interval."""
+    """``0.942 [0.864, 0.979]``, or the value alone without an interval."""
     if value is None or not math.isfinite(value):
         return "-"
     if ci is None or not (math.isfinite(ci[0]) and math.isfinite(ci[1])):
         return fmt_value(value)
-    return f"{fmt_value(value)} ({fmt_value(ci[0])}–{fmt_value(ci[1])})"
+    return f"{fmt_value(value)} {fmt_interval(*ci)}"
 
 
 def _window_rows(comparison: Any, metric: str | None) -> list[tuple[dict[str, str], bool]]:
