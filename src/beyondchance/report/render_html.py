@@ -17,7 +17,7 @@ from .._version import __version__
 from .formatting import fmt_interval, fmt_value, shorten
 from .per_class import confusion_rates
 from .plots import compare_figure, figure_png_base64, report_figures
-from .render_terminal import _CHANCE_LEGEND, _bound_text, _pvalue_text, describe_task
+from .render_terminal import _CHANCE_LEGEND, _bound_text, _class_ci, _pvalue_text, describe_task, verdict_word, word_of
 from .render_terminal_comparison import _comparison_legend, describe_comparison
 
 __all__ = ["report_html", "comparison_html", "page", "report_section", "comparison_section"]
@@ -34,6 +34,7 @@ th, td { border-bottom: 1px solid #ddd; padding: 0.3em 0.6em; text-align: right;
 th { background: #f0f0f0; } td.name, th.name, td.verdict-cell { text-align: left; }
 td { white-space: nowrap; } td.verdict-cell { white-space: normal; }
 .good { color: #1e7b45; } .bad { color: #b03a2e; } .undef { color: #9a7d0a; } .moot { color: #777; }
+.neutral { color: #555; }
 .flag-better { color: #1e7b45; font-weight: bold; } .flag-worse { color: #b03a2e; font-weight: bold; }
 .decomposed { color: #555; font-size: 90%; }
 figure { margin: 1em 0; } figure img { max-width: 100%; border: 1px solid #eee; }
@@ -63,15 +64,17 @@ def _e(x: Any) -> str:
     return html.escape(str(x), quote=True)
 
 
+#: the class of a row's verdict word (``verdict_word``): good (green) only for an advantage the
+#: interval shows, bad (red) only for a shortfall it shows, neutral where it shows neither,
+#: moot (grey) where a constant reaches the best value — the metric cannot show an advantage,
+#: which is no fault of the classifier — and undef where the value is undefined
+_WORD_CLASSES = {"better": "good", "worse": "bad", "unclear": "neutral", "equal": "neutral", "moot": "moot",
+                 "undefined": "undef", "n/a": "undef"}
+
+
 def _cls(m: Any) -> str:
-    """The row's colour: good, bad, undef, or moot (grey) when a constant reaches the best
-    value — the metric cannot show an advantage, which is no fault of the classifier."""
-    beats = m.beats_baseline
-    if beats is None:
-        return "undef"
-    if not beats and m.ideal == m.baseline:
-        return "moot"
-    return "good" if beats else "bad"
+    """The row's colour class (:data:`_WORD_CLASSES`)."""
+    return _WORD_CLASSES[verdict_word(m)]
 
 
 def _img(fig: Any, alt: str, caption: str, key: str) -> str:
@@ -115,7 +118,7 @@ def _per_class_html(report: Any) -> str:
         for j, col in enumerate(t.columns.values()):
             value, base, adv, ops = (float(col.value[i]), float(col.baseline[i]), float(col.advantage[i]),
                                      float(col.ops[i]))
-            cls = "undef" if not (math.isfinite(value) and math.isfinite(base)) else ("good" if value > base else "bad")
+            cls = _WORD_CLASSES[word_of(value, base, float(col.ideal[i]), _class_ci(col, i))]
             ci = "–" if col.ci_low is None or not math.isfinite(col.ci_low[i]) else (
                 fmt_interval(col.ci_low[i], col.ci_high[i]))
             lead = (f"<tr data-class='{_e(shorten(c))}'><td class='name' rowspan='{span}'>{_e(shorten(c))}</td>"

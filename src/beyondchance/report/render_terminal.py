@@ -22,6 +22,7 @@ import io
 import math
 from typing import Any
 
+from ..inference.significance import beats_by_interval
 from .formatting import MAX_NAME_CHARS, _fmt_label, fmt_interval, fmt_value, shorten
 from .metric_rows import MetricResult
 from .per_class import confusion_rates
@@ -86,10 +87,8 @@ def _ops_text(m: MetricResult) -> str:
 
 
 def _style(m: MetricResult) -> str:
-    beats = m.beats_baseline
-    if beats is None:
-        return "yellow"
-    return "green" if beats else "red"
+    """The row's colour, its verdict word's (:data:`_WORD_STYLES`)."""
+    return _WORD_STYLES[verdict_word(m)]
 
 
 def _text(x: Any) -> str:
@@ -248,7 +247,7 @@ def _left_out(console: Any, dropped: list[str], what: str = "the table") -> None
 #: the one-word verdicts of the main table, as the legend under the table explains them
 _WORDS = {
     "better": "better (than the best constant)",
-    "unclear": "unclear (better, but the confidence interval reaches the constant)",
+    "unclear": "unclear (the confidence interval reaches the constant)",
     "worse": "worse (than the best constant)",
     "equal": "equal (to the best constant)",
     "moot": "moot (a constant reaches the best value: the metric alone cannot show an advantage)",
@@ -263,23 +262,42 @@ def _words_legend(report: Any) -> str:
 
 
 def verdict_word(m: MetricResult) -> str:
-    """The row's verdict in one word: better, unclear (better, but the interval reaches the
-    constant's value), worse, equal, moot (a constant reaches the best value), undefined (the
-    value) or n/a (no constant to compare with)."""
-    beats = m.beats_baseline
-    if beats is None:
-        return "undefined" if not math.isfinite(m.value) else "n/a"
-    if not beats:
-        if m.ideal == m.baseline:
-            return "moot"
-        return "equal" if m.value == m.baseline else "worse"
-    if m.ci is not None and ((m.greater_is_better and m.ci.low <= m.baseline)
-                             or (not m.greater_is_better and m.ci.high >= m.baseline)):
-        return "unclear"
-    return "better"
+    """The row's verdict in one word (:func:`word_of`)."""
+    return word_of(m.value, m.baseline, m.ideal, m.ci, greater_is_better=m.greater_is_better)
 
 
-_WORD_STYLES = {"better": "green", "unclear": "yellow", "worse": "red", "equal": "red", "moot": "dim",
+def word_of(value: float, baseline: float, ideal: float, ci: Any = None, *, greater_is_better: bool = True) -> str:
+    """A value's verdict against the best constant's in one word, read from its interval
+    ``ci`` (low, high) where there is one (:func:`~beyondchance.inference.significance.beats_by_interval`):
+    better (the interval lies on the better side of the constant), worse (none of it does),
+    unclear (it reaches the constant), equal, moot (a constant reaches the best value),
+    undefined (the value) or n/a (no constant to compare with).  Without an interval the
+    point estimate decides between better and worse (an interval with an end not finite is none).
+
+    >>> word_of(0.05, 0.0, 1.0, (-0.09, 0.26)), word_of(-0.02, 0.0, 1.0, (-0.12, 0.06))
+    ('unclear', 'unclear')
+    >>> word_of(0.05, 0.0, 1.0, (0.01, 0.09)), word_of(-0.2, 0.0, 1.0, (-0.4, -0.05)), word_of(0.9, 1.0, 1.0)
+    ('better', 'worse', 'moot')
+    """
+    if not (math.isfinite(value) and math.isfinite(baseline)):
+        return "undefined" if not math.isfinite(value) else "n/a"
+    beats = value > baseline if greater_is_better else value < baseline
+    if not beats and ideal == baseline:
+        return "moot"
+    if value == baseline:
+        return "equal"
+    if ci is not None and math.isfinite(ci[0]) and math.isfinite(ci[1]):
+        low, high = ci
+        shown = beats_by_interval(low, high, baseline, greater_is_better=greater_is_better)
+        if shown != ("yes" if beats else "no"):
+            return "unclear"
+    return "better" if beats else "worse"
+
+
+#: the colour of a row's value and verdict: green only for an advantage the interval shows,
+#: red only for a shortfall it shows, no colour where it shows neither (unclear, equal), dim
+#: where the metric cannot show one (moot), yellow where the value is undefined
+_WORD_STYLES = {"better": "green", "unclear": "none", "worse": "red", "equal": "none", "moot": "dim",
                 "undefined": "yellow", "n/a": "yellow"}
 
 
@@ -379,6 +397,13 @@ def _verdict_list(report: Any):
     return grid
 
 
+def _class_ci(col: Any, i: int) -> tuple[float, float] | None:
+    """The interval of class ``i`` in a per-class column, or None."""
+    if col.ci_low is None or not (math.isfinite(col.ci_low[i]) and math.isfinite(col.ci_high[i])):
+        return None
+    return float(col.ci_low[i]), float(col.ci_high[i])
+
+
 #: the terminal shows the confusion matrix of at most this many classes (JSON and HTML: all)
 MAX_MATRIX_CLASSES = 10
 
@@ -406,8 +431,7 @@ def _per_class_table(console: Any, report: Any):
                         False))
             for j, col in enumerate(t.columns.values()):
                 value, base, adv = float(col.value[i]), float(col.baseline[i]), float(col.advantage[i])
-                ok = math.isfinite(value) and math.isfinite(base)
-                style = "yellow" if not ok else ("green" if value > base else "red")
+                style = _WORD_STYLES[word_of(value, base, float(col.ideal[i]), _class_ci(col, i))]
                 ci = "-" if col.ci_low is None or not math.isfinite(col.ci_low[i]) else (
                     fmt_interval(col.ci_low[i], col.ci_high[i]))
                 out.append(({
