@@ -117,6 +117,11 @@ class LabelFreeEstimate:
     n_reference, n_window, confidence_level, n_resamples
     support_pvalue : a bound on the p-value of the window's rows beyond the reference's
         score range under label shift (``_support_pvalue``)
+
+    The assumption's p-value is a Monte Carlo p-value from ``n_resamples`` draws: wherever it is
+    shown (:attr:`assumption_pvalue_text`), the number of draws is shown with it.  The same
+    window, seed and number of draws give the same p-value from :func:`estimate_performance`,
+    from :func:`estimate_from_statistics` and from ``compare`` (one function computes it).
     """
 
     prevalence: float
@@ -155,6 +160,12 @@ class LabelFreeEstimate:
         }
 
     @property
+    def assumption_pvalue_text(self) -> str:
+        """The label-shift test's p-value with its number of Monte Carlo draws, ``"p = 0.081, 2000
+        draws"``: two p-values of one window differ when their draws (seed, number) do."""
+        return f"p = {self.assumption_pvalue:.2g}, {self.n_resamples} draws"
+
+    @property
     def verdict(self) -> str:
         """One line: the estimate, or why it is not to be trusted."""
         pi = f"{100 * self.prevalence:.1f}%"
@@ -167,11 +178,11 @@ class LabelFreeEstimate:
                     "not to be trusted.")
         if not self.assumption_holds:
             return (f"The window's scores changed in a way a change of prevalence alone does not explain "
-                    f"(chi-square to the label-shift fit {self.assumption_statistic:.1f} on {TEST_BINS} bins, p = "
-                    f"{self.assumption_pvalue:.2g}): the estimated prevalence {pi} and the projected metrics are "
+                    f"(chi-square to the label-shift fit {self.assumption_statistic:.1f} on {TEST_BINS} bins, "
+                    f"{self.assumption_pvalue_text}): the estimated prevalence {pi} and the projected metrics are "
                     "not to be trusted.")
         return (f"Estimated prevalence {pi} (reference {100 * self.reference_prevalence:.1f}%), assuming only the "
-                f"prevalence changed; the scores are consistent with that (p = {self.assumption_pvalue:.2g}), "
+                f"prevalence changed; the scores are consistent with that ({self.assumption_pvalue_text}), "
                 "which does not prove it.")
 
 
@@ -434,7 +445,7 @@ def estimate_performance(
     method: Literal["acc", "em"] = "acc",
     metrics: Sequence[str] | None = None,
     confidence_level: float = 0.95,
-    n_resamples: int = 1000,
+    n_resamples: int = 2000,
     random_state: Any = 0,
 ) -> LabelFreeEstimate:
     r"""Estimate a window's prevalence and metrics from its scores alone (label shift).
@@ -451,7 +462,9 @@ def estimate_performance(
         Saerens et al. (2002) with posteriors calibrated on the reference's score bins
     metrics : the metrics projected (default: the binary labeling metrics, the curve AUCs
         and, for probabilities, log loss and Brier score)
-    confidence_level, n_resamples, random_state : the bootstrap
+    confidence_level, n_resamples, random_state : the bootstrap, and the draws of the label-shift
+        test's p-value (2000 by default, as ``compare`` and :func:`~beyondchance.evaluate`: the
+        same window and seed give the same p-value here and there)
 
     Returns
     -------
@@ -500,7 +513,7 @@ def estimate_from_statistics(
     method: Literal["acc", "em"] = "acc",
     metrics: Sequence[str] | None = None,
     confidence_level: float = 0.95,
-    n_resamples: int = 1000,
+    n_resamples: int = 2000,
     random_state: Any = 0,
 ) -> LabelFreeEstimate:
     """:func:`estimate_performance` from sufficient statistics: the reference's

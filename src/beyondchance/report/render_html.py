@@ -17,7 +17,8 @@ from .._version import __version__
 from .formatting import fmt_interval, fmt_value, shorten
 from .per_class import confusion_rates
 from .plots import compare_figure, figure_png_base64, report_figures
-from .render_terminal import _CHANCE_LEGEND, _bound_text, _class_ci, _pvalue_text, describe_task, verdict_word, word_of
+from .render_terminal import (_bound_text, _class_ci, _has_ops, _pvalue_text, chance_legend, columns_legend, describe_task,
+                              verdict_word, word_of)
 from .render_terminal_comparison import _comparison_legend, describe_comparison
 
 __all__ = ["report_html", "comparison_html", "page", "report_section", "comparison_section"]
@@ -85,10 +86,11 @@ def _img(fig: Any, alt: str, caption: str, key: str) -> str:
 
 def _metrics_table(report: Any) -> str:
     level = int(round(report.confidence_level * 100))
+    ops_columns = _has_ops(report)  # no OPS columns where no row has one (regression)
     head = ("<tr><th class='name'>metric</th><th>value</th><th>" + f"{level}% CI" +
             f"</th><th>{level}% bound</th><th>p (chance)</th>"
-            "<th>constant</th><th>advantage</th><th>OPS</th><th>OPS at CI ends</th>"
-            "<th class='name'>verdict</th></tr>")
+            "<th>constant</th><th>advantage</th>" + ("<th>OPS</th><th>OPS at CI ends</th>" if ops_columns else "")
+            + "<th class='name'>verdict</th></tr>")
     rows = []
     for m in report.metrics.values():
         ci = "–" if m.ci is None else fmt_interval(m.ci.low, m.ci.high)
@@ -100,7 +102,8 @@ def _metrics_table(report: Any) -> str:
             f"<td class='{_cls(m)}'>{_e(fmt_value(m.value))}</td><td>{_e(ci)}</td>"
             f"<td>{_e(_bound_text(m))}</td><td title='{_e(m.pvalue_method or '')}'>{_e(_pvalue_text(m))}</td>"
             f"<td title='{_e(m.baseline_prediction)}'>{_e(fmt_value(m.baseline))}</td><td>{_e(adv)}</td>"
-            f"<td>{_e(ops)}</td><td>{_e(ops_ci)}</td><td class='verdict-cell {_cls(m)}'>{_e(m.verdict)}</td></tr>"
+            + (f"<td>{_e(ops)}</td><td>{_e(ops_ci)}</td>" if ops_columns else "")
+            + f"<td class='verdict-cell {_cls(m)}'>{_e(m.verdict)}</td></tr>"
         )
     return f"<table id='metrics'>{head}{''.join(rows)}</table>"
 
@@ -155,14 +158,6 @@ def _confusion_html(report: Any) -> str:
             "(weight) and its share of the row.</p>")
 
 
-_LEGEND = (
-    "constant = the value of the best constant prediction (for accuracy: always the majority class); "
-    "advantage = (value − constant) / (perfect − constant), the metric's prediction advantage (for "
-    "accuracy exactly PA = 1 − error / error of the majority class, El-Yaniv et al.); OPS = the share of "
-    "all possible classifiers at this prevalence that the value beats (Zhao et al.)."
-)
-
-
 def report_section(report: Any, *, heading: str | None = None, level: int = 2,
                    progress: Callable[[str], None] | None = None, plots: bool = True) -> str:
     """The verdict, the table and (``plots``) the plots of one report, as an HTML fragment."""
@@ -175,13 +170,14 @@ def report_section(report: Any, *, heading: str | None = None, level: int = 2,
                  + "".join(f"<li>{_e(line)}</li>" for line in report.verdict) + "</ul></div>")
     parts.append(f"<p class='context'>{_e(describe_task(report))}</p>")
     parts.append(_metrics_table(report))
-    parts.append(f"<p class='legend'>{_e(_LEGEND)} Confidence intervals: {_e(report.ci_description)}.</p>")
+    parts.append(f"<p class='legend'>{_e(columns_legend(report, constant='constant'))}. Confidence intervals: "
+                 f"{_e(report.ci_description)}.</p>")
     if report.per_class is not None:
         parts.append(_per_class_html(report))
     if report.confusion is not None:
         parts.append(_confusion_html(report))
     if any(m.pvalue is not None for m in report.metrics.values()):
-        parts.append(f"<p class='legend'>{_e(_CHANCE_LEGEND)}</p>")
+        parts.append(f"<p class='legend'>{_e(chance_legend(report))}</p>")
     if plots:
         step("drawing the plots")
         figs = report_figures(report)
@@ -230,7 +226,9 @@ def _label_free_html(comparison: Any) -> str:
                                            f"{fmt_interval(*e.prevalence_ci, lambda x: f'{100 * x:.1f}%')}</span>") + "</td>" for _, e in ests)
         + "</tr>")
     # a test can reject the assumption, never show that it holds: the row says which
-    rows.append("<tr><td class='name'>label shift rejected?</td>" + "".join(
+    # the p-values are Monte Carlo: their number of draws is said (the windows share it)
+    rows.append(f"<tr><td class='name'>label shift rejected?<br><span class='decomposed'>(p from "
+                f"{ests[0][1].n_resamples} draws)</span></td>" + "".join(
         f"<td>no, p = {e.assumption_pvalue:.2g}</td>" if e.assumption_holds
         else f"<td class='flag-worse'>yes, p = {e.assumption_pvalue:.2g}</td>" for _, e in ests) + "</tr>")
     for metric in ests[0][1].metrics:
@@ -264,7 +262,9 @@ def comparison_section(comparison: Any, *, heading: str | None = None, level: in
         parts.append(_label_free_html(comparison))
     if plots:
         parts.append(_img(compare_figure(comparison), "comparison plot",
-                          "Prevalence, nominal values and OPS (with its interval at the CI ends) across the test sets.",
+                          "Prevalence, nominal values and OPS (with its interval at the CI ends) across the test sets."
+                          if any(r.prevalence is not None for r in comparison.reports)
+                          else "Nominal values across the test sets.",
                           "compare"))
     if comparison.notes:
         parts.append("<div class='notes'><strong>Notes</strong><ul>"
@@ -272,8 +272,15 @@ def comparison_section(comparison: Any, *, heading: str | None = None, level: in
     return "\n".join(parts)
 
 
-def page(title: str, body: str, *, subtitle: str | None = None) -> str:
-    """Wrap HTML fragments into one self-contained page."""
+#: the papers a page cites (its footer), by key
+_REFERENCES = {"pa": "Prediction Advantage (El-Yaniv, Geifman &amp; Wiener)",
+               "pure": "Pure Accuracy (Wang, Qian &amp; Li)",
+               "ops": "Outperformance Score (Zhao, Bui, Yu &amp; Dzieciolowski)"}
+
+
+def page(title: str, body: str, *, subtitle: str | None = None, references: tuple[str, ...] = tuple(_REFERENCES)) -> str:
+    """Wrap HTML fragments into one self-contained page; ``references``: the keys of the
+    papers its footer cites (default: all three)."""
     stamp = _dt.datetime.now().strftime("%Y-%m-%d %H:%M")
     sub = f"<p class='context'>{_e(subtitle)}</p>" if subtitle else ""
     return (
@@ -281,9 +288,8 @@ def page(title: str, body: str, *, subtitle: str | None = None) -> str:
         "<meta name='viewport' content='width=device-width, initial-scale=1'>"
         f"<title>{_e(title)}</title><style>{_CSS}</style></head>\n<body>\n"
         f"<header><h1>{_e(title)}</h1>{sub}</header>\n{body}\n"
-        f"<footer><p>Generated by beyondchance {_e(__version__)} on {_e(stamp)}. Prediction Advantage "
-        "(El-Yaniv, Geifman &amp; Wiener), Pure Accuracy (Wang, Qian &amp; Li), Outperformance Score "
-        "(Zhao, Bui, Yu &amp; Dzieciolowski).</p></footer>\n"
+        f"<footer><p>Generated by beyondchance {_e(__version__)} on {_e(stamp)}. "
+        + ", ".join(_REFERENCES[key] for key in references) + ".</p></footer>\n"
         f"{_SCRIPT}</body></html>\n"
     )
 
@@ -292,7 +298,9 @@ def report_html(report: Any, *, title: str | None = None, progress: Callable[[st
                 plots: bool = True) -> str:
     """A complete page for one report."""
     title = title or (f"beyondchance report — {shorten(report.name)}" if report.name else "beyondchance report")
-    return page(title, report_section(report, progress=progress, plots=plots))
+    # a regression report cites only the paper it uses: no classifier measure is on it
+    references = ("pa",) if report.task == "regression" else tuple(_REFERENCES)
+    return page(title, report_section(report, progress=progress, plots=plots), references=references)
 
 
 def comparison_html(comparison: Any, *, title: str | None = None, plots: bool = True) -> str:

@@ -12,7 +12,7 @@ from typing import Any
 from .._summary_display import markdown_text
 from .formatting import fmt_interval, fmt_value, shorten
 from .per_class import confusion_rates
-from .render_terminal import _CHANCE_LEGEND, _bound_text, _pvalue_text, describe_task
+from .render_terminal import _bound_text, _has_ops, _pvalue_text, chance_legend, columns_legend, describe_task
 from .render_terminal_comparison import describe_comparison
 
 __all__ = ["report_markdown", "comparison_markdown"]
@@ -43,6 +43,7 @@ def report_markdown(report: Any) -> str:
     """
     title = "**beyondchance report" + (f" — {_cell(shorten(report.name))}" if report.name else "") + "**"
     level = int(round(report.confidence_level * 100))
+    ops = _has_ops(report)  # no OPS column where no row has one (regression)
     rows = []
     for m in report.metrics.values():
         rows.append([
@@ -51,17 +52,19 @@ def report_markdown(report: Any) -> str:
             "–" if m.confidence_bound is None else _bound_text(m), "–" if m.pvalue is None else _pvalue_text(m),
             f"{fmt_value(m.baseline)} ({m.baseline_prediction})",
             "–" if not math.isfinite(m.advantage) else f"{m.advantage:+.3f}",
-            "–" if m.ops is None else f"{m.ops:.3f}",
+            *(["–" if m.ops is None else f"{m.ops:.3f}"] if ops else []),
             m.verdict,
         ])
     parts = [title, "", _cell(describe_task(report)), "", "Verdict:", ""]
     parts += [f"- {_cell(line)}" for line in report.verdict]
     parts += ["", _table(["metric", "value", f"{level}% CI", f"{level}% bound", "p (chance)", "constant", "advantage",
-                          "OPS", "verdict"], rows, [":--", "--:", "--:", "--:", "--:", ":--", "--:", "--:", ":--"])]
+                          *(["OPS"] if ops else []), "verdict"], rows,
+                         [":--", "--:", "--:", "--:", "--:", ":--", "--:", *(["--:"] if ops else []), ":--"])]
+    parts += ["", _cell(columns_legend(report, constant="constant")) + "."]
     parts += ["", f"Confidence intervals: {_cell(report.ci_description)}."]
     parts += _per_class_markdown(report)
     if any(m.pvalue is not None for m in report.metrics.values()):
-        parts += ["", _cell(_CHANCE_LEGEND)]
+        parts += ["", _cell(chance_legend(report))]
     parts += [f"- note: {_cell(note)}" for note in report.notes]
     return "\n".join(parts) + "\n"
 

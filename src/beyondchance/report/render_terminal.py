@@ -585,31 +585,50 @@ def _print_details(console: Any, report: Any) -> None:
         _left_out(console, dropped)
         console.print(_verdict_list(report), highlight=False)
     _print_per_class(console, report)
-    console.print(
-        "best constant = the value of the best constant prediction (for accuracy: the majority class); "
-        "advantage = (value − constant) / (perfect − constant), the prediction advantage of the metric "
-        "(for accuracy exactly PA = 1 − error / error of the majority class); OPS = outperformance score, the "
-        "share of all possible classifiers at this prevalence that the value beats (Zhao et al.)"
-        + ("" if wide else "; " + _words_legend(report))
-        + ".",
-        style="dim", highlight=False,
-    )
+    console.print(columns_legend(report) + ("" if wide else "; " + _words_legend(report)) + ".",
+                  style="dim", highlight=False)
     console.print(f"Confidence intervals: {_text(report.ci_description)}.", style="dim", highlight=False)
     if any(m.pvalue is not None for m in report.metrics.values()):
-        console.print(_CHANCE_LEGEND, style="dim", highlight=False)
+        console.print(chance_legend(report), style="dim", highlight=False)
     for note in report.notes:
         console.print(f"note: {_text(note)}", style="yellow", highlight=False)
 
 
-#: what the bound and p (chance) columns mean (terminal and HTML)
-_CHANCE_LEGEND = ("bound = one-sided confidence bound on the side of better (≥ when higher is better); "
-                  "p (chance) = one-sided p-value of no better than chance: for accuracy and the prediction "
-                  "advantage McNemar's exact test against always predicting the majority class (= no better than the "
-                  "constant), the exact tests' mid-p-value (P(better) + P(equal) / 2), "
-                  "for the others the permutation test (labels shuffled against the predictions, from the counts: "
-                  "exact for labeling metrics, Monte Carlo for the AUCs and losses; weighted rows, class "
-                  "probabilities and regression: Monte Carlo permutations of the rows, MSE and R² asymptotic from "
-                  "the moments).")
+def columns_legend(report: Any, *, constant: str = "best constant") -> str:
+    """What the constant, advantage and OPS columns mean (the details, Markdown and HTML),
+    in the report's own words: accuracy and the majority class only where accuracy is a row,
+    the OPS only where a row has one (no class wording in a regression report).
+    ``constant``: the constant column's header."""
+    accuracy = "accuracy" in report.metrics
+    parts = [f"{constant} = the value of the best constant prediction"
+             + (" (for accuracy: always the majority class)" if accuracy else ""),
+             "advantage = (value − constant) / (perfect − constant), the prediction advantage of the metric"
+             + (" (for accuracy exactly PA = 1 − error / error of the majority class, El-Yaniv et al.)" if accuracy
+                else " (El-Yaniv et al.)")]
+    if _has_ops(report):
+        where = "at this prevalence" if report.prevalence is not None else "one-vs-rest at each class's prevalence"
+        parts.append(f"OPS = outperformance score, the share of all possible classifiers {where} that the value "
+                     "beats (Zhao et al.)")
+    return "; ".join(parts)
+
+
+def chance_legend(report: Any) -> str:
+    """What the bound and p (chance) columns mean (terminal details, Markdown and HTML), in the
+    report's own words: McNemar's test only where accuracy or the prediction advantage of
+    labels is a row, the permutation of the targets in a regression report."""
+    head = ("bound = one-sided confidence bound on the side of better (≥ when higher is better); "
+            "p (chance) = one-sided p-value of no better than chance: ")
+    if report.task == "regression":
+        return head + ("the permutation test (the targets shuffled against the predictions: Monte Carlo "
+                       "permutations of the rows; for the mean squared error and R² a normal approximation from "
+                       "the moments).")
+    mcnemar = any(name in report.metrics for name in ("accuracy", "prediction_advantage"))
+    return head + (("for accuracy and the prediction advantage McNemar's exact test against always predicting the "
+                    "majority class (= no better than the constant), the exact tests' mid-p-value (P(better) + "
+                    "P(equal) / 2), for the others ") if mcnemar else "") + (
+        "the permutation test (labels shuffled against the predictions, from the counts: exact for labeling "
+        "metrics, Monte Carlo for the AUCs and losses; weighted rows and class probabilities: Monte Carlo "
+        "permutations of the rows).")
 
 
 def _console(file: Any = None, width: int | None = None, force_terminal: bool | None = None):

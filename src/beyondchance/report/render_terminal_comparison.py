@@ -120,7 +120,8 @@ def _label_free_table(comparison: Any):
     table.add_row("n", *[f"{e.n_window:,}" for e in ests])
     table.add_row("prevalence (est.)", *[
         f"{100 * e.prevalence:.1f}%" + (f"\n{ci(*e.prevalence_ci, pct=True)}" if e.prevalence_ci else "") for e in ests])
-    table.add_row("label shift rejected?", *[
+    # the p-values are Monte Carlo: their number of draws is said (the windows share it)
+    table.add_row(f"label shift rejected?\n(p from {ests[0].n_resamples} draws)", *[
         f"no, p = {e.assumption_pvalue:.2g}" if e.assumption_holds
         else f"[bold red]yes, p = {e.assumption_pvalue:.2g}[/bold red]" for e in ests], end_section=True)
     for metric in ests[0].metrics:
@@ -311,7 +312,7 @@ def _flag_lines(comparison: Any, metric: str | None, width: int) -> list[str]:
     for name, e in comparison.label_free:
         if not e.assumption_holds:
             text = (f"! {shorten(name)}: the scores do not look like the reference's classes mixed anew "
-                    f"(p = {e.assumption_pvalue:.2g}): its estimated prevalence and metrics may be off.")
+                    f"({e.assumption_pvalue_text}): its estimated prevalence and metrics may be off.")
             out += _three_lines(text, width, textwrap)
     return out
 
