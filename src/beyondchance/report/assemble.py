@@ -14,9 +14,9 @@ from .._warnings import BeyondChanceWarning, InvalidInputError, UndefinedMeasure
 from ..measures.confusion import ConfusionMatrix
 from ..measures.registry import METRICS, get_metric
 from ..measures.task_metrics import _SCORING
+from ..inference.significance import beats_by_interval
 from ..outperformance import outperformance_score
 from .evaluation_context import _Collector, _Context
-from ..inference.significance import beats_by_interval
 from .formatting import fmt_value
 from .metric_rows import TITLES, MetricCI, MetricResult, _advantage, _ops_of
 from .pvalues import chance_pvalues
