@@ -99,6 +99,26 @@ def test_a_regression_page_has_no_empty_plot(regression_report):
         assert "n/a" not in words and not any(CLASS_WORDS.search(w) for w in words), words
 
 
+def test_a_regression_comparison_has_no_ops_or_prevalence_and_no_empty_panel(diabetes):
+    """Two halves of the diabetes predictions compared: no OPS line, no prevalence row or plot
+    panel; the verdict's one mention says there is no prevalence to adjust for."""
+    from beyondchance.report.plots import compare_figure
+    from beyondchance.report.render_html import comparison_html
+    from beyondchance.report.render_terminal_comparison import render_comparison_text
+
+    y, p = diabetes
+    c = _quiet(compare, {"first half": (y[:221], p[:221]), "second half": (y[221:], p[221:])}, n_resamples=200,
+               random_state=SEED)
+    texts = {"terminal": render_comparison_text(c, width=120),
+             "terminal --details": render_comparison_text(c, width=120, details=True),
+             "markdown": c._repr_markdown_(), "html": comparison_html(c, plots=False)}
+    for where, text in texts.items():
+        text = " ".join(text.split()).replace("there is no prevalence to adjust for", "")
+        assert not CLASS_WORDS.findall(text), (where, CLASS_WORDS.findall(text))
+    fig = compare_figure(c)
+    assert "Prevalence" not in [ax.get_title() for ax in fig.axes]
+
+
 # --- (b, c) the demo --------------------------------------------------------------------------
 
 

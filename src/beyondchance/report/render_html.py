@@ -19,7 +19,7 @@ from .per_class import confusion_rates
 from .plots import compare_figure, figure_png_base64, report_figures
 from .render_terminal import (_bound_text, _class_ci, _has_ops, _pvalue_text, chance_legend, columns_legend, describe_task,
                               verdict_word, word_of)
-from .render_terminal_comparison import _comparison_legend, describe_comparison
+from .render_terminal_comparison import _comparison_legend, describe_comparison, has_ops, has_prevalence
 
 __all__ = ["report_html", "comparison_html", "page", "report_section", "comparison_section"]
 
@@ -194,8 +194,10 @@ def _comparison_table(comparison: Any) -> str:
     head = "<tr><th class='name'>metric</th>" + "".join(
         f"<th>{_e(shorten(r.name))}{' (ref)' if r.name == comparison.reference else ''}</th>" for r in reports) + "</tr>"
     rows = ["<tr><td class='name'>n</td>" + "".join(f"<td>{r.n:,}</td>" for r in reports) + "</tr>"]
-    rows.append("<tr><td class='name'>prevalence</td>" + "".join(
-        "<td>–</td>" if r.prevalence is None else f"<td>{100 * r.prevalence:.2f}%</td>" for r in reports) + "</tr>")
+    if has_prevalence(comparison):
+        rows.append("<tr><td class='name'>prevalence</td>" + "".join(
+            "<td>–</td>" if r.prevalence is None else f"<td>{100 * r.prevalence:.2f}%</td>" for r in reports) + "</tr>")
+    ops_line = has_ops(comparison)
     for name in comparison.metric_names:
         cells = []
         for r in reports:
@@ -209,7 +211,7 @@ def _comparison_table(comparison: Any) -> str:
             decomposed = "".join(f"<br><span class='decomposed'>{_e(line)}</span>"
                                  for line in comparison.decomposition_lines(r.name, name))
             cells.append(f"<td><span class='{_cls(m)}'>{_e(fmt_value(m.value))}</span><br>"
-                         f"adv {_e(adv)}<br>OPS {_e(ops)}{flag_html}{decomposed}</td>")
+                         f"adv {_e(adv)}{f'<br>OPS {_e(ops)}' if ops_line else ''}{flag_html}{decomposed}</td>")
         title = reports[0].metrics[name].title if name in reports[0].metrics else name
         rows.append(f"<tr data-metric='{_e(name)}'><td class='name'>{_e(title)}</td>{''.join(cells)}</tr>")
     return f"<table id='comparison'>{head}{''.join(rows)}</table>"
@@ -263,7 +265,7 @@ def comparison_section(comparison: Any, *, heading: str | None = None, level: in
     if plots:
         parts.append(_img(compare_figure(comparison), "comparison plot",
                           "Prevalence, nominal values and OPS (with its interval at the CI ends) across the test sets."
-                          if any(r.prevalence is not None for r in comparison.reports)
+                          if has_prevalence(comparison)
                           else "Nominal values across the test sets.",
                           "compare"))
     if comparison.notes:
@@ -307,4 +309,5 @@ def comparison_html(comparison: Any, *, title: str | None = None, plots: bool = 
     """A complete page for a comparison of test sets."""
     n = len(comparison.reports) + len(comparison.label_free)
     title = title or f"beyondchance compare — {n} test set{'s' if n != 1 else ''}"
-    return page(title, comparison_section(comparison, plots=plots))
+    references = ("pa",) if comparison.reports[0].task == "regression" else tuple(_REFERENCES)
+    return page(title, comparison_section(comparison, plots=plots), references=references)

@@ -13,7 +13,7 @@ from .._summary_display import markdown_text
 from .formatting import fmt_interval, fmt_value, shorten
 from .per_class import confusion_rates
 from .render_terminal import _bound_text, _has_ops, _pvalue_text, chance_legend, columns_legend, describe_task
-from .render_terminal_comparison import describe_comparison
+from .render_terminal_comparison import describe_comparison, has_ops, has_prevalence
 
 __all__ = ["report_markdown", "comparison_markdown"]
 
@@ -102,8 +102,9 @@ def _per_class_markdown(report: Any) -> list[str]:
 def comparison_markdown(comparison: Any) -> str:
     """The comparison as Markdown: one column per test set (value, advantage, OPS, flag)."""
     reports = comparison.reports
-    rows = [["n", *(f"{r.n:,}" for r in reports)],
-            ["prevalence", *("–" if r.prevalence is None else f"{100 * r.prevalence:.2f}%" for r in reports)]]
+    rows = [["n", *(f"{r.n:,}" for r in reports)]]
+    if has_prevalence(comparison):
+        rows.append(["prevalence", *("–" if r.prevalence is None else f"{100 * r.prevalence:.2f}%" for r in reports)])
     for name in comparison.metric_names:
         cells = []
         for r in reports:
@@ -113,7 +114,8 @@ def comparison_markdown(comparison: Any) -> str:
                 continue
             m, adv, ops, flag = cell
             decomposed = comparison.decomposition_text(r.name, name)
-            cells.append(f"{fmt_value(m.value)} (adv {adv}, OPS {ops}{'; ' + decomposed if decomposed else ''})"
+            cells.append(f"{fmt_value(m.value)} (adv {adv}{f', OPS {ops}' if has_ops(comparison) else ''}"
+                         f"{'; ' + decomposed if decomposed else ''})"
                          f"{' ' + flag if flag else ''}")
         title = reports[0].metrics[name].title if name in reports[0].metrics else name
         rows.append([title, *cells])

@@ -32,11 +32,24 @@ def describe_comparison(comparison: Any) -> str:
     return "; ".join(parts) + "."
 
 
+def has_prevalence(comparison: Any) -> bool:
+    """Whether a test set of the comparison has a prevalence (not in regression)."""
+    return any(r.prevalence is not None and math.isfinite(r.prevalence) for r in comparison.reports)
+
+
+def has_ops(comparison: Any) -> bool:
+    """Whether a metric of the comparison has an OPS (not in regression)."""
+    return any(m.ops is not None for r in comparison.reports for m in r.metrics.values())
+
+
 def _comparison_cells(comparison: Any, report: Any) -> list[str]:
-    """The cells of one test set's column: n, prevalence, then one cell per metric."""
+    """The cells of one test set's column: n, prevalence (where a set has one), then one cell
+    per metric (its OPS where a metric has one)."""
     prevalence = report.prevalence
-    cells = [f"{report.n:,}",
-             "-" if prevalence is None or not math.isfinite(prevalence) else f"{100 * prevalence:.2f}%"]
+    cells = [f"{report.n:,}"]
+    if has_prevalence(comparison):
+        cells.append("-" if prevalence is None or not math.isfinite(prevalence) else f"{100 * prevalence:.2f}%")
+    ops = has_ops(comparison)
     for name in comparison.metric_names:
         cell = comparison.cell(report, name, missing="-")
         if cell is None:
@@ -44,7 +57,8 @@ def _comparison_cells(comparison: Any, report: Any) -> list[str]:
             continue
         m, adv, _, flag = cell
         lines = [_styled(_style(m), fmt_value(m.value)), f"adv {adv}"]
-        lines.append(f"OPS {_ops_text(m)}" if m.ops is not None else "OPS -")
+        if ops:
+            lines.append(f"OPS {_ops_text(m)}" if m.ops is not None else "OPS -")
         lines += [_text(line) for line in comparison.decomposition_lines(report.name, name)]
         if flag:
             style = "bold green" if flag == "▲" else "bold red"
@@ -69,7 +83,7 @@ def _comparison_tables(comparison: Any, width: int) -> list:
     """
     from rich.table import Table
 
-    titles = ["n", "prevalence"] + [
+    titles = ["n", *(["prevalence"] if has_prevalence(comparison) else [])] + [
         _text(comparison.reports[0].metrics[name].title if name in comparison.reports[0].metrics else name)
         for name in comparison.metric_names]
     columns = []
@@ -158,7 +172,7 @@ def _comparison_legend(comparison: Any) -> str:
     """What a cell of the comparison says (shared by the terminal and HTML)."""
     task = comparison.reports[0].task
     if comparison.classifier_changes and task == "regression":
-        return ("Each cell: the value, its advantage over the best constant prediction and its OPS; Δ: the difference "
+        return ("Each cell: the value and its advantage over the best constant prediction; Δ: the difference "
                 "from the reference with its interval. ▼/▲: this measure's difference is significant after Holm's "
                 "correction over the measures and the test sets, worse/better.")
     if comparison.classifier_changes and task.startswith("multiclass"):
@@ -181,6 +195,9 @@ def _comparison_legend(comparison: Any) -> str:
                 "(the rest of the change is the prevalence effect, exp − reference). ▼/▲: evidence that the "
                 "classifier changed on that set (Holm-corrected tests of its error rates and ROC AUC) and this metric's classifier "
                 "effect interval lies below/above 0.")
+    if not has_ops(comparison):
+        return ("Each cell: the value and its advantage over the best constant prediction (the metric's "
+                "prediction advantage).")
     return ("Each cell: the nominal value, its advantage over the best constant prediction (the metric's "
             "prediction advantage) and its OPS at that test set's prevalence. ▼/▲: the OPS interval lies "
             "entirely below/above the reference's.")
@@ -349,7 +366,8 @@ def _short_legend(comparison: Any, metric: str | None) -> str:
 
 def _compare_details_text(comparison: Any) -> str:
     extra = ["the verdict for every window", "every metric's value, advantage, OPS, expected value and "
-             "classifier effect"]
+             "classifier effect" if has_ops(comparison) else "every metric's value, advantage and difference from "
+             "the reference"]
     if comparison.label_free:
         extra.append("the windows without labels in full")
     return _and_the_method(extra, len(comparison.notes))
