@@ -19,7 +19,6 @@ import inspect
 import re
 import warnings
 
-import numpy as np
 import pytest
 from click.testing import CliRunner
 
