@@ -677,7 +677,7 @@ def test_zero_baseline_rule_is_shared_by_pa_and_the_coverage_curve():
     variance = np.var(ys)
     squared = get_loss("squared")
     assert variance > 0 and baseline_risk_is_zero(variance, squared, np.abs(ys).max())
-    with pytest.warns(UndefinedMeasureWarning, match="baseline"):
+    with pytest.warns(UndefinedMeasureWarning, match="the best constant prediction.s risk is 0"):
         assert math.isnan(prediction_advantage(ys, f[sub], loss="squared"))
     assert bayes_marginal_prediction(ys, loss="squared").risk == 0.0
     curve = pa_coverage_curve(y, f, conf, loss="squared")

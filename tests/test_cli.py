@@ -91,6 +91,10 @@ def test_demo_numbers_are_the_library_numbers():
         assert m.accuracy == pytest.approx((c["tp"] + c["tn"]) / n)
         # PA for the 0/1 loss: 1 − error / error of the majority class (81/306)
         assert m.prediction_advantage == pytest.approx(1 - (c["fp"] + c["fn"]) / 81)
+        # "beats the best constant" reads the interval of the PA, not its point estimate
+        lo, hi = m.prediction_advantage_ci
+        assert lo <= m.prediction_advantage <= hi
+        assert m.beats_constant == ("yes" if lo > 0 else "no" if hi <= 0 else "undecided")
     assert demo.majority_accuracy == pytest.approx(accuracy_score([0] * 306, [0] * 225 + [1] * 81))
 
 

@@ -300,7 +300,7 @@ def test_comparison_tables_fit_the_terminal_and_cut_no_value(width):
         f1 = r.metrics["f1"].value
         assert f"{f1:.3f}" in text
         exp = c.change(r.name, "f1").expected_value
-        assert f"exp {exp:.3f} (" in text
+        assert f"exp {exp:.3f} [" in text
     assert not [line for line in lines if line[:1] in "│┃" and "…" in line]  # nothing cut
 
 

@@ -441,7 +441,7 @@ def _advantage(risk: np.ndarray, baseline_risk: np.ndarray, *, strict: bool, wha
     if undefined.any():
         where = "" if baseline_risk.shape[0] == 1 else f" for output(s) {np.flatnonzero(undefined).tolist()}"
         warn_undefined(
-            f"prediction advantage is undefined{where}: the baseline (BMP) risk is 0 "
+            f"prediction advantage is undefined{where}: the best constant prediction's risk is 0 "
             f"({what}); returning nan",
             strict=strict,
             stacklevel=5,  # warn_undefined < _advantage < _result < public function < caller

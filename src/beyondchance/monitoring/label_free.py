@@ -119,6 +119,11 @@ class LabelFreeEstimate(SummaryDisplay):
     n_reference, n_window, confidence_level, n_resamples
     support_pvalue : a bound on the p-value of the window's rows beyond the reference's
         score range under label shift (``_support_pvalue``)
+
+    The assumption's p-value is a Monte Carlo p-value from ``n_resamples`` draws: wherever it is
+    shown (:attr:`assumption_pvalue_text`), the number of draws is shown with it.  The same
+    window, seed and number of draws give the same p-value from :func:`estimate_performance`,
+    from :func:`estimate_from_statistics` and from ``compare`` (one function computes it).
     """
 
     prevalence: float
@@ -178,11 +183,17 @@ class LabelFreeEstimate(SummaryDisplay):
         return [f"caveat: {c}" for c in self.caveats]
 
     @property
+    def assumption_pvalue_text(self) -> str:
+        """The label-shift test's p-value with its number of Monte Carlo draws, ``"p = 0.081, 2000
+        draws"``: two p-values of one window differ when their draws (seed, number) do."""
+        return f"p = {self.assumption_pvalue:.2g}, {self.n_resamples} draws"
+
+    @property
     def verdict(self) -> str:
         """One line: the estimate, or why it is not to be trusted."""
         pi = f"{100 * self.prevalence:.1f}%"
         if self.prevalence_ci is not None:
-            pi += f" ({100 * self.prevalence_ci[0]:.1f}%–{100 * self.prevalence_ci[1]:.1f}%)"
+            pi += f" [{100 * self.prevalence_ci[0]:.1f}%, {100 * self.prevalence_ci[1]:.1f}%]"
         if rejects(self.support_pvalue, SUPPORT_LEVEL):
             return (f"The window's scores changed in a way a change of prevalence alone does not explain: far "
                     f"more of them lie beyond the reference's score range than the same classifier would give "
@@ -190,11 +201,11 @@ class LabelFreeEstimate(SummaryDisplay):
                     "not to be trusted.")
         if not self.assumption_holds:
             return (f"The window's scores changed in a way a change of prevalence alone does not explain "
-                    f"(chi-square to the label-shift fit {self.assumption_statistic:.1f} on {TEST_BINS} bins, p = "
-                    f"{self.assumption_pvalue:.2g}): the estimated prevalence {pi} and the projected metrics are "
+                    f"(chi-square to the label-shift fit {self.assumption_statistic:.1f} on {TEST_BINS} bins, "
+                    f"{self.assumption_pvalue_text}): the estimated prevalence {pi} and the projected metrics are "
                     "not to be trusted.")
         return (f"Estimated prevalence {pi} (reference {100 * self.reference_prevalence:.1f}%), assuming only the "
-                f"prevalence changed; the scores are consistent with that (p = {self.assumption_pvalue:.2g}), "
+                f"prevalence changed; the scores are consistent with that ({self.assumption_pvalue_text}), "
                 "which does not prove it.")
 
 
@@ -457,7 +468,7 @@ def estimate_performance(
     method: Literal["acc", "em"] = "acc",
     metrics: Sequence[str] | None = None,
     confidence_level: float = 0.95,
-    n_resamples: int = 1000,
+    n_resamples: int = 2000,
     random_state: Any = 0,
 ) -> LabelFreeEstimate:
     r"""Estimate a window's prevalence and metrics from its scores alone (label shift).
@@ -474,7 +485,9 @@ def estimate_performance(
         Saerens et al. (2002) with posteriors calibrated on the reference's score bins
     metrics : the metrics projected (default: the binary labeling metrics, the curve AUCs
         and, for probabilities, log loss and Brier score)
-    confidence_level, n_resamples, random_state : the bootstrap
+    confidence_level, n_resamples, random_state : the bootstrap, and the draws of the label-shift
+        test's p-value (2000 by default, as ``compare`` and :func:`~beyondchance.evaluate`: the
+        same window and seed give the same p-value here and there)
 
     Returns
     -------
@@ -523,7 +536,7 @@ def estimate_from_statistics(
     method: Literal["acc", "em"] = "acc",
     metrics: Sequence[str] | None = None,
     confidence_level: float = 0.95,
-    n_resamples: int = 1000,
+    n_resamples: int = 2000,
     random_state: Any = 0,
 ) -> LabelFreeEstimate:
     """:func:`estimate_performance` from sufficient statistics: the reference's

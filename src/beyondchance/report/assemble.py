@@ -15,6 +15,7 @@ from .._warnings import BeyondChanceWarning, InvalidInputError, UndefinedMeasure
 from ..measures.confusion import ConfusionMatrix
 from ..measures.registry import METRICS, get_metric
 from ..measures.task_metrics import _SCORING
+from ..inference.significance import beats_by_interval
 from ..outperformance import outperformance_score
 from .evaluation_context import _Collector, _Context
 from .formatting import fmt_value
@@ -244,10 +245,8 @@ def _with_verdict(r: MetricResult, pi: float | None) -> MetricResult:
         elif not beats:
             verdict = f"no better than {r.baseline_prediction} ({fmt_value(r.baseline)})"
         else:
-            ci_reaches = r.ci is not None and (
-                (r.greater_is_better and r.ci.low <= r.baseline)
-                or (not r.greater_is_better and r.ci.high >= r.baseline)
-            )
+            ci_reaches = r.ci is not None and math.isfinite(r.ci.low + r.ci.high) and beats_by_interval(
+                r.ci.low, r.ci.high, r.baseline, greater_is_better=r.greater_is_better) != "yes"
             if r.ops is not None:
                 who = "random score curves" if r.kind == "scoring" else "possible classifiers"
                 where = "at this prevalence" if pi is not None else "(one-vs-rest, at each class's prevalence)"
@@ -296,7 +295,7 @@ def _overall_verdict(task: str, rows: dict[str, MetricResult]) -> tuple[str, ...
             )
         else:
             tail = ""
-            if pa.ci is not None and pa.ci.low <= 0:
+            if pa.ci is not None and beats_by_interval(pa.ci.low, pa.ci.high) != "yes":
                 tail = " — but not significantly: the interval includes 0"
             lines.append(
                 f"Better than {bp}: accuracy {100 * acc.value:.1f}% vs {100 * acc.baseline:.1f}%, "

@@ -51,7 +51,7 @@ from ..monitoring.decomposition import (DECOMPOSABLE, ClassifierChange, Classifi
 from .compare_tasks import (AUC_TEST, TEST_QUANTITIES, MULTICLASS_TASKS, WEIGHTED_NOTE, TargetShift, multiclass_parts, regression_parts,
                              target_shifts)
 from .export import Exportable
-from .formatting import fmt_value, shorten
+from .formatting import fmt_interval, fmt_value, shorten
 from .render_html import comparison_html, comparison_section
 from .render_markdown import comparison_markdown
 from .render_terminal_comparison import render_comparison_text
@@ -202,7 +202,7 @@ class Comparison(Exportable):
         return next((c for c in self.classifier_changes if c.test_set == test_set), None)
 
     def decomposition_lines(self, test_set: str, metric: str) -> list[str]:
-        """``["exp 0.858 (0.80–0.90)", "clf +0.012"]``: the expected value and the classifier
+        """``["exp 0.858 [0.800, 0.900]", "clf +0.012"]``: the expected value and the classifier
         effect, the lines of a table cell (``[]`` if none; regression: ``["Δ …"]``)."""
         c = self.change(test_set, metric)
         if c is None or c.decomposition is None or not math.isfinite(c.expected_value):
@@ -212,11 +212,11 @@ class Comparison(Exportable):
             return [f"Δ {c.classifier_effect:+.4g}" + ("" if ci is None else f" ({ci[0]:+.4g} to {ci[1]:+.4g})")]
         text = f"exp {fmt_value(c.expected_value)}"
         if c.expected_ci is not None:
-            text += f" ({fmt_value(c.expected_ci[0])}–{fmt_value(c.expected_ci[1])})"
+            text += f" {fmt_interval(*c.expected_ci)}"
         return [text, f"clf {c.classifier_effect:+.3f}"]
 
     def decomposition_text(self, test_set: str, metric: str) -> str:
-        """The :meth:`decomposition_lines` on one line, ``"exp 0.858 (0.80–0.90), clf +0.012"``."""
+        """The :meth:`decomposition_lines` on one line, ``"exp 0.858 [0.800, 0.900], clf +0.012"``."""
         return ", ".join(self.decomposition_lines(test_set, metric))
 
     def flag(self, test_set: str, metric: str) -> str:
@@ -451,7 +451,7 @@ def _with_windows(comparison: Comparison, windows: Sequence[tuple[str, Any, int]
         focus = next((m for m in FOCUS_METRICS if m in est.metrics), None)
         if est.assumption_holds and focus is not None:
             pm = est.metrics[focus]
-            band = f" ({fmt_value(pm.ci[0])}–{fmt_value(pm.ci[1])})" if pm.ci is not None else ""
+            band = f" {fmt_interval(*pm.ci)}" if pm.ci is not None else ""
             line += (f" There the reference classifier would score {_title(ref, focus)} {fmt_value(pm.value)}"
                      f"{band}.")
         lines.append(line)
@@ -708,8 +708,7 @@ def _decomposed_verdict(reports: list[Report], ref: Report, changes: list[Change
         fc = next((c for c in own if c.metric == focus), None)
         expect = ""
         if fc is not None and math.isfinite(fc.expected_value):
-            band = (f" ({fmt_value(fc.expected_ci[0])}–{fmt_value(fc.expected_ci[1])})"
-                    if fc.expected_ci is not None else "")
+            band = f" {fmt_interval(*fc.expected_ci)}" if fc.expected_ci is not None else ""
             expect = (f"the reference classifier would score {_title(r, focus)} {fmt_value(fc.expected_value)}"
                       f"{band} at {where}; observed {fmt_value(fc.value)}")
         # a test gives evidence, not a fact: the words say so, with the level they were tested at

@@ -21,15 +21,29 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .._json import write_atomic
-from ..measures.confusion import ConfusionMatrix
 from ..datasets import load_keel
+from ..inference.bootstrap import bootstrap_ci
+from ..inference.significance import beats_by_interval
+from ..measures.confusion import ConfusionMatrix
+from .formatting import fmt_interval
 
-__all__ = ["HabermanDemo", "haberman_demo", "render_haberman_demo", "haberman_html", "run_demo", "DemoResult"]
+__all__ = ["HabermanDemo", "haberman_demo", "haberman_verdict", "render_haberman_demo", "haberman_html", "run_demo",
+           "DemoResult"]
+
+
+#: the level and resamples of the interval of each classifier's prediction advantage
+CONFIDENCE_LEVEL, N_RESAMPLES = 0.95, 2000
 
 
 @dataclass(frozen=True)
 class ModelResult:
-    """One cross-validated classifier's measures on Haberman."""
+    """One cross-validated classifier's measures on Haberman.
+
+    ``prediction_advantage_ci``: its BCa bootstrap interval (``CONFIDENCE_LEVEL``,
+    ``N_RESAMPLES``, the majority class re-estimated in every resample);
+    ``beats_constant``: what the interval shows, ``"yes"`` (it lies above 0), ``"no"`` (it
+    lies at or below 0) or ``"undecided"`` (it includes 0), by
+    :func:`~beyondchance.inference.significance.beats_by_interval`."""
 
     model: str
     accuracy: float
@@ -38,6 +52,8 @@ class ModelResult:
     prediction_advantage: float
     pure_accuracy: float
     confusion: dict
+    prediction_advantage_ci: tuple[float, float] = (float("nan"), float("nan"))
+    beats_constant: str = "undecided"
 
 
 @dataclass(frozen=True)
@@ -74,11 +90,16 @@ def _models() -> dict:
 
 
 def haberman_demo(*, folds: int = 10, random_state: int = 0) -> HabermanDemo:
-    """Cross-validate five common classifiers on Haberman and score them against the BMP.
+    """Cross-validate five common classifiers on Haberman and score them against the best
+    constant prediction (always the majority class, 'survived'); each classifier's prediction
+    advantage with its interval, which says whether it beats the constant.
 
     >>> result = haberman_demo(folds=5)
     >>> round(result.majority_accuracy, 4)
     0.7353
+    >>> m = result.models[0]                 # its PA interval includes 0: undecided
+    >>> m.model, m.beats_constant, m.prediction_advantage_ci[0] < 0 < m.prediction_advantage_ci[1]
+    ('logistic reg.', 'undecided', True)
     """
     from sklearn.model_selection import StratifiedKFold, cross_val_predict
 
@@ -88,6 +109,8 @@ def haberman_demo(*, folds: int = 10, random_state: int = 0) -> HabermanDemo:
     for name, model in _models().items():
         y_pred = cross_val_predict(model, data.X, data.y, cv=cv)
         cm = ConfusionMatrix.from_predictions(data.y, y_pred, labels=[0, 1], pos_label=1)
+        boot = bootstrap_ci("prediction_advantage", data.y, y_pred, n_resamples=N_RESAMPLES,
+                            confidence_level=CONFIDENCE_LEVEL, random_state=random_state)
         results.append(
             ModelResult(
                 model=name,
@@ -97,6 +120,8 @@ def haberman_demo(*, folds: int = 10, random_state: int = 0) -> HabermanDemo:
                 prediction_advantage=cm.metric("prediction_advantage"),
                 pure_accuracy=cm.metric("pure_accuracy", zero_division=0.0),
                 confusion={"tp": cm.tp, "fp": cm.fp, "fn": cm.fn, "tn": cm.tn},
+                prediction_advantage_ci=(float(boot.low), float(boot.high)),
+                beats_constant=beats_by_interval(boot.low, boot.high),
             )
         )
     return HabermanDemo(
@@ -107,6 +132,59 @@ def haberman_demo(*, folds: int = 10, random_state: int = 0) -> HabermanDemo:
         majority_accuracy=float(1 - data.y.mean()),
         models=tuple(results),
     )
+
+
+#: the words of the "beats the best constant" column, as its legend explains them
+_BEATS_WORDS = {"yes": "its interval lies above 0", "no": "its interval lies at or below 0",
+                "undecided": "its interval includes 0"}
+_BEATS_STYLES = {"yes": "green", "no": "red", "undecided": "none"}
+_BEATS_CLASSES = {"yes": "good", "no": "bad", "undecided": "neutral"}
+
+
+def _constant_row(result: HabermanDemo) -> tuple[str, ...]:
+    """The best constant prediction's row: always 'survived' (the majority class)."""
+    return ("always 'survived'", f"{result.majority_accuracy:.4f}", "0.5000", "0.0000", "+0.0000", "–", "+0.0000",
+            "–")
+
+
+def _model_row(m: ModelResult) -> tuple[str, ...]:
+    return (m.model, f"{m.accuracy:.4f}", f"{m.balanced_accuracy:.4f}", f"{m.f1:.4f}",
+            f"{m.prediction_advantage:+.4f}", fmt_interval(*m.prediction_advantage_ci, lambda x: f"{x:.3f}"),
+            f"{m.pure_accuracy:+.4f}", m.beats_constant)
+
+
+#: the columns' headers; the interval's (5) stands under the prediction advantage's (4) in the terminal
+_HEADERS = ("classifier", "accuracy", "bal. acc.", "F1", "pred. adv.", f"{int(round(100 * CONFIDENCE_LEVEL))}% CI",
+            "pure acc.", "beats the best constant")
+
+
+def haberman_verdict(result: HabermanDemo) -> str:
+    """The demo's verdict, read from the intervals of the prediction advantage: how many
+    classifiers beat always predicting 'survived', how many do not, and how many are undecided."""
+    level = int(round(100 * CONFIDENCE_LEVEL))
+    by = {w: [m.model for m in result.models if m.beats_constant == w] for w in ("yes", "undecided", "no")}
+    n = len(result.models)
+    parts = [f"{len(by['yes'])} of {n} classifiers beat always predicting 'survived'"
+             + (f" ({', '.join(by['yes'])})" if by["yes"] else "")]
+    if by["undecided"]:
+        parts.append(f"{len(by['undecided'])} undecided, the interval includes 0 ({', '.join(by['undecided'])})")
+    if by["no"]:
+        parts.append(f"{len(by['no'])} {'does' if len(by['no']) == 1 else 'do'} not, the interval lies at or below 0 "
+                     f"({', '.join(by['no'])})")
+    return "; ".join(parts) + f" — by the {level}% interval of the prediction advantage."
+
+
+def _legend() -> str:
+    level = int(round(100 * CONFIDENCE_LEVEL))
+    return ("always 'survived' = the best constant prediction (the majority class); bal. acc. = balanced "
+            "accuracy; F1 = the harmonic mean of precision and recall; pred. adv. = prediction advantage = "
+            "1 - error / error of the best constant prediction (El-Yaniv et al.); "
+            f"{level}% CI = its {level}% confidence interval (bootstrap, bias-corrected and accelerated, "
+            f"{N_RESAMPLES} resamples, the majority class re-estimated in each); beats the best constant: "
+            + ", ".join(f"{w} ({text})" for w, text in _BEATS_WORDS.items())
+            + "; pure acc. = pure accuracy, accuracy with the agreement of a random labeling at the same positive "
+            "rate removed (Wang et al.). A model can beat chance agreement (pure accuracy > 0) and still "
+            "lose to the constant answer (prediction advantage < 0).")
 
 
 def render_haberman_demo(result: HabermanDemo, *, console: Any = None) -> None:
@@ -120,66 +198,59 @@ def render_haberman_demo(result: HabermanDemo, *, console: Any = None) -> None:
         f"five years ({result.n_positive / result.n:.2%}). Always answering 'survived' is "
         f"{result.majority_accuracy:.2%} accurate. {result.folds}-fold cross-validation, seed {result.seed}."
     )
-    losers = [m.model for m in result.models if m.prediction_advantage <= 0]
-    console.print(
-        f"[bold]Verdict:[/bold] {len(losers)} of {len(result.models)} classifiers are no better "
-        f"than always predicting 'survived'" + (f" ({', '.join(losers)})." if losers else ".")
-    )
+    console.print(f"[bold]Verdict:[/bold] {haberman_verdict(result)}", highlight=False)
     from .render_terminal import _sized
 
-    headers = ("classifier", "accuracy", "bal. acc.", "F1", "pred. adv.", "pure acc.", "beats the best constant")
-    rows = [("constant (BMP)", f"{result.majority_accuracy:.4f}", "0.5000", "0.0000", "+0.0000", "+0.0000", "-")]
-    styles = [None]
-    for m in result.models:
-        rows.append((m.model, f"{m.accuracy:.4f}", f"{m.balanced_accuracy:.4f}", f"{m.f1:.4f}",
-                     f"{m.prediction_advantage:+.4f}", f"{m.pure_accuracy:+.4f}",
-                     "yes" if m.prediction_advantage > 0 else "no"))
-        styles.append("red" if m.prediction_advantage <= 0 else "green")
-    table = Table(show_header=True, header_style="bold")
+    from rich import box
+
+    # the light style of the report's tables (two cells between columns), the interval under
+    # the prediction advantage and the constant's name on two lines: the table fits 80 columns
+    merge = lambda row: (*row[:4], f"{row[4]}\n{row[5]}", *row[6:])  # noqa: E731
+    headers = merge(_HEADERS)
+    constant = merge(_constant_row(result))
+    rows = [(constant[0].replace(" ", "\n"), *constant[1:])] + [merge(_model_row(m)) for m in result.models]
+    styles = [None] + [_BEATS_STYLES[m.beats_constant] for m in result.models]
+    table = Table(show_header=True, header_style="bold", box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False,
+                  collapse_padding=True)
     for i, column in enumerate(headers):
         # the names are kept whole; the numeric columns' headers wrap instead (80 columns),
         # between words: no column is narrower than its longest word or its numbers
         cells = [row[i] for row in rows]
-        shortest = max(len(c) for c in cells) if i == 0 else max(*(len(w) for w in column.split()), *map(len, cells))
+        lines = [x for c in cells for x in c.split("\n")]
+        shortest = max(map(len, lines)) if i == 0 else max(*(len(w) for w in column.split()), *map(len, lines))
         table.add_column(column, justify="left" if i == 0 else "right", no_wrap=i == 0, overflow="fold",
                          min_width=shortest)
     for row, style in zip(rows, styles):
         cells = list(row)
         if style is not None:
-            cells[4], cells[6] = f"[{style}]{cells[4]}[/{style}]", f"[{style}]{cells[6]}[/{style}]"
+            for j in (4, 6):
+                cells[j] = f"[{style}]{cells[j]}[/{style}]"
         table.add_row(*cells)
-    _sized(console, table, [max(len(headers[i]), *(len(row[i]) for row in rows)) for i in range(len(headers))])
+    _sized(console, table, [max(len(x) for row in [headers, *rows] for x in row[i].split("\n"))
+                            for i in range(len(headers))])
     console.print(table)
-    console.print(
-        "prediction advantage = 1 - error / error of the best constant prediction (El-Yaniv et al.); "
-        "pure accuracy = accuracy with the agreement of a random labeling at the same positive rate "
-        "removed (Wang et al.). A model can beat chance agreement (pure accuracy > 0) and still "
-        "lose to the constant answer (prediction advantage < 0)."
-    )
+    console.print(_legend(), highlight=False)
 
 
 def haberman_html(result: HabermanDemo) -> str:
     """The Haberman table as an HTML fragment (verdict first)."""
     e = html.escape
-    losers = [m.model for m in result.models if m.prediction_advantage <= 0]
     head = (f"<p class='context'>{result.n} patients, {result.n_positive} died within five years "
             f"({result.n_positive / result.n:.2%}). Always answering 'survived' is {result.majority_accuracy:.2%} "
             f"accurate. {result.folds}-fold cross-validation, seed {result.seed}.</p>")
-    verdict = (f"<div class='verdict' id='haberman-verdict'><strong>Verdict</strong><ul><li>{len(losers)} of "
-               f"{len(result.models)} classifiers are no better than always predicting 'survived'"
-               + (f" ({e(', '.join(losers))})" if losers else "") + ".</li></ul></div>")
-    rows = ["<tr><th class='name'>classifier</th><th>accuracy</th><th>bal. acc.</th><th>F1</th>"
-            "<th>pred. adv.</th><th>pure acc.</th><th>beats the constant</th></tr>",
-            f"<tr><td class='name'>constant 'survived' (BMP)</td><td>{result.majority_accuracy:.4f}</td>"
-            "<td>0.5000</td><td>0.0000</td><td>+0.0000</td><td>+0.0000</td><td>–</td></tr>"]
+    verdict = (f"<div class='verdict' id='haberman-verdict'><strong>Verdict</strong><ul><li>"
+               f"{e(haberman_verdict(result))}</li></ul></div>")
+    rows = ["<tr><th class='name'>classifier</th>" + "".join(f"<th>{e(h)}</th>" for h in _HEADERS[1:])
+            + "</tr>",
+            "<tr><td class='name'>" + "</td><td>".join(e(c) for c in _constant_row(result)) + "</td></tr>"]
     for m in result.models:
-        cls = "good" if m.prediction_advantage > 0 else "bad"
-        rows.append(
-            f"<tr><td class='name'>{e(m.model)}</td><td>{m.accuracy:.4f}</td><td>{m.balanced_accuracy:.4f}</td>"
-            f"<td>{m.f1:.4f}</td><td class='{cls}'>{m.prediction_advantage:+.4f}</td>"
-            f"<td>{m.pure_accuracy:+.4f}</td><td class='{cls}'>{'yes' if m.prediction_advantage > 0 else 'no'}</td></tr>"
-        )
-    return head + verdict + "<table id='haberman'>" + "".join(rows) + "</table>"
+        cls = _BEATS_CLASSES[m.beats_constant]
+        cells = [f"<td class='name'>{e(c)}</td>" if j == 0 else
+                 f"<td class='{cls}'>{e(c)}</td>" if j in (4, 5, 7) else f"<td>{e(c)}</td>"
+                 for j, c in enumerate(_model_row(m))]
+        rows.append(f"<tr data-model='{e(m.model)}'>" + "".join(cells) + "</tr>")
+    return (head + verdict + "<table id='haberman'>" + "".join(rows) + "</table>"
+            f"<p class='legend'>{e(_legend())}</p>")
 
 
 @dataclass(frozen=True, eq=False)

@@ -8,7 +8,7 @@ turns one into an inline ``data:`` URI for the self-contained HTML page.
   against recall, OPS paper Fig. 4);
 * :func:`lift_ops_figure` — lift curve and the OPS(lift) curve (Fig. 6);
 * :func:`pa_coverage_figure` — PA–coverage curve (PA paper, section 6);
-* :func:`metrics_figure` — advantage and OPS of every metric (any task);
+* :func:`metrics_figure` — advantage and (where a metric has one) OPS of every metric (any task);
 * :func:`score_histogram_figure` — the scores of each class (binary scores);
 * :func:`compare_figure` — nominal values and OPS across test sets.
 """
@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from .formatting import shorten
+from .render_terminal import _has_ops
 
 __all__ = [
     "roc_figure",
@@ -226,13 +227,16 @@ def decision_curve_figure(report: Any):
 
 
 def metrics_figure(report: Any):
-    """Advantage over the best constant prediction, and OPS, for every metric."""
+    """Advantage over the best constant prediction for every metric, and its OPS beside it
+    (no OPS panel where no metric has one: regression)."""
     rows = [m for m in report.metrics.values()]
     names = [m.title for m in rows]
     adv = np.array([m.advantage if math.isfinite(m.advantage) else np.nan for m in rows])
     ops = np.array([np.nan if m.ops is None else m.ops for m in rows])
     height = max(2.8, 0.32 * len(rows) + 1.2)
-    fig, (ax, ax2) = _figure(10.0, height, 2)
+    with_ops = _has_ops(report)
+    fig, axes = _figure(10.0 if with_ops else 6.4, height, 2 if with_ops else 1)
+    ax = axes[0]
     yy = np.arange(len(rows))[::-1]
     colors = [_GREEN if (math.isfinite(a) and a > 0) else _RED for a in adv]
     ax.barh(yy, np.nan_to_num(adv, nan=0.0), color=colors)
@@ -246,6 +250,9 @@ def metrics_figure(report: Any):
     ax.set(xlim=(max(left, -1.5), 1.0), xlabel="advantage: (value − constant) / (perfect − constant)",
            title="Advantage over the best constant prediction")
     ax.grid(axis="x", alpha=0.3)
+    if not with_ops:
+        return fig
+    ax2 = axes[1]
     ax2.barh(yy, np.nan_to_num(ops, nan=0.0), color=_BLUE)
     for y_, o in zip(yy, ops):
         if not math.isfinite(o):
@@ -259,8 +266,8 @@ def metrics_figure(report: Any):
 
 def report_figures(report: Any) -> list[tuple[str, str, Any]]:
     """(key, caption, figure) of every plot that applies to the report."""
-    out = [("metrics", "Advantage over the best constant prediction and outperformance score of each metric.",
-            metrics_figure)]
+    out = [("metrics", "Advantage over the best constant prediction and outperformance score of each metric."
+            if _has_ops(report) else "Advantage over the best constant prediction of each metric.", metrics_figure)]
     if report.counts is not None and report.counts.is_defined:
         out += [
             ("roc", "ROC curve; the dashed diagonal is a constant score.", roc_figure),
@@ -313,13 +320,15 @@ def compare_figure(comparison: Any, *, metrics: tuple[str, ...] | None = None):
     if metrics is None:
         prefer = [comparison.focus, "f1", "pr_auc", "prediction_advantage", "mcc", "accuracy", "r2"]
         metrics = tuple(dict.fromkeys(m for m in prefer if m and m in comparison.metric_names))[:3]
-    n = len(metrics) + 1
+    prev = [np.nan if r.prevalence is None else r.prevalence for r in reports]
+    with_prevalence = bool(np.isfinite(prev).any())  # no empty panel where no set has one (regression)
+    n = len(metrics) + with_prevalence
     fig, axes = _figure(4.0 * n, 3.8, n)
     x = np.arange(len(reports))
-    prev = [np.nan if r.prevalence is None else r.prevalence for r in reports]
-    axes[0].bar(x, prev, color=_GREY)
-    axes[0].set(title="Prevalence", ylim=(0, max(0.05, np.nanmax(prev) * 1.2) if np.isfinite(prev).any() else 1))
-    for ax, name in zip(axes[1:], metrics):
+    if with_prevalence:
+        axes[0].bar(x, prev, color=_GREY)
+        axes[0].set(title="Prevalence", ylim=(0, max(0.05, np.nanmax(prev) * 1.2)))
+    for ax, name in zip(axes[int(with_prevalence):], metrics):
         vals = np.array([r.metrics[name].value if name in r.metrics else np.nan for r in reports])
         ops = np.array([np.nan if name not in r.metrics or r.metrics[name].ops is None else r.metrics[name].ops
                         for r in reports])

@@ -14,11 +14,12 @@ import math
 from typing import Any, Callable
 
 from .._version import __version__
-from .formatting import fmt_value, shorten
+from .formatting import fmt_interval, fmt_value, shorten
 from .per_class import confusion_rates
 from .plots import compare_figure, figure_png_base64, report_figures
-from .render_terminal import _CHANCE_LEGEND, _bound_text, _pvalue_text, describe_task
-from .render_terminal_comparison import _comparison_legend, describe_comparison
+from .render_terminal import (_bound_text, _class_ci, _has_ops, _pvalue_text, chance_legend, columns_legend, describe_task,
+                              verdict_word, word_of)
+from .render_terminal_comparison import _comparison_legend, describe_comparison, has_ops, has_prevalence
 
 __all__ = ["report_html", "comparison_html", "page", "report_section", "comparison_section"]
 
@@ -34,6 +35,7 @@ th, td { border-bottom: 1px solid #ddd; padding: 0.3em 0.6em; text-align: right;
 th { background: #f0f0f0; } td.name, th.name, td.verdict-cell { text-align: left; }
 td { white-space: nowrap; } td.verdict-cell { white-space: normal; }
 .good { color: #1e7b45; } .bad { color: #b03a2e; } .undef { color: #9a7d0a; } .moot { color: #777; }
+.neutral { color: #555; }
 .flag-better { color: #1e7b45; font-weight: bold; } .flag-worse { color: #b03a2e; font-weight: bold; }
 .decomposed { color: #555; font-size: 90%; }
 figure { margin: 1em 0; } figure img { max-width: 100%; border: 1px solid #eee; }
@@ -63,15 +65,17 @@ def _e(x: Any) -> str:
     return html.escape(str(x), quote=True)
 
 
+#: the class of a row's verdict word (``verdict_word``): good (green) only for an advantage the
+#: interval shows, bad (red) only for a shortfall it shows, neutral where it shows neither,
+#: moot (grey) where a constant reaches the best value — the metric cannot show an advantage,
+#: which is no fault of the classifier — and undef where the value is undefined
+_WORD_CLASSES = {"better": "good", "worse": "bad", "unclear": "neutral", "equal": "neutral", "moot": "moot",
+                 "undefined": "undef", "n/a": "undef"}
+
+
 def _cls(m: Any) -> str:
-    """The row's colour: good, bad, undef, or moot (grey) when a constant reaches the best
-    value — the metric cannot show an advantage, which is no fault of the classifier."""
-    beats = m.beats_baseline
-    if beats is None:
-        return "undef"
-    if not beats and m.ideal == m.baseline:
-        return "moot"
-    return "good" if beats else "bad"
+    """The row's colour class (:data:`_WORD_CLASSES`)."""
+    return _WORD_CLASSES[verdict_word(m)]
 
 
 def _img(fig: Any, alt: str, caption: str, key: str) -> str:
@@ -82,22 +86,24 @@ def _img(fig: Any, alt: str, caption: str, key: str) -> str:
 
 def _metrics_table(report: Any) -> str:
     level = int(round(report.confidence_level * 100))
+    ops_columns = _has_ops(report)  # no OPS columns where no row has one (regression)
     head = ("<tr><th class='name'>metric</th><th>value</th><th>" + f"{level}% CI" +
             f"</th><th>{level}% bound</th><th>p (chance)</th>"
-            "<th>constant</th><th>advantage</th><th>OPS</th><th>OPS at CI ends</th>"
-            "<th class='name'>verdict</th></tr>")
+            "<th>constant</th><th>advantage</th>" + ("<th>OPS</th><th>OPS at CI ends</th>" if ops_columns else "")
+            + "<th class='name'>verdict</th></tr>")
     rows = []
     for m in report.metrics.values():
-        ci = "–" if m.ci is None else f"{fmt_value(m.ci.low)} – {fmt_value(m.ci.high)}"
+        ci = "–" if m.ci is None else fmt_interval(m.ci.low, m.ci.high)
         adv = "–" if not math.isfinite(m.advantage) else f"{m.advantage:+.3f}"
         ops = "–" if m.ops is None else f"{m.ops:.4f}"
-        ops_ci = "–" if m.ops_ci is None else f"{m.ops_ci[0]:.3f} – {m.ops_ci[1]:.3f}"
+        ops_ci = "–" if m.ops_ci is None else fmt_interval(*m.ops_ci, lambda x: f"{x:.3f}")
         rows.append(
             f"<tr data-metric='{_e(m.name)}'><td class='name'>{_e(m.title)}</td>"
             f"<td class='{_cls(m)}'>{_e(fmt_value(m.value))}</td><td>{_e(ci)}</td>"
             f"<td>{_e(_bound_text(m))}</td><td title='{_e(m.pvalue_method or '')}'>{_e(_pvalue_text(m))}</td>"
             f"<td title='{_e(m.baseline_prediction)}'>{_e(fmt_value(m.baseline))}</td><td>{_e(adv)}</td>"
-            f"<td>{_e(ops)}</td><td>{_e(ops_ci)}</td><td class='verdict-cell {_cls(m)}'>{_e(m.verdict)}</td></tr>"
+            + (f"<td>{_e(ops)}</td><td>{_e(ops_ci)}</td>" if ops_columns else "")
+            + f"<td class='verdict-cell {_cls(m)}'>{_e(m.verdict)}</td></tr>"
         )
     return f"<table id='metrics'>{head}{''.join(rows)}</table>"
 
@@ -115,9 +121,9 @@ def _per_class_html(report: Any) -> str:
         for j, col in enumerate(t.columns.values()):
             value, base, adv, ops = (float(col.value[i]), float(col.baseline[i]), float(col.advantage[i]),
                                      float(col.ops[i]))
-            cls = "undef" if not (math.isfinite(value) and math.isfinite(base)) else ("good" if value > base else "bad")
+            cls = _WORD_CLASSES[word_of(value, base, float(col.ideal[i]), _class_ci(col, i))]
             ci = "–" if col.ci_low is None or not math.isfinite(col.ci_low[i]) else (
-                f"{fmt_value(col.ci_low[i])} – {fmt_value(col.ci_high[i])}")
+                fmt_interval(col.ci_low[i], col.ci_high[i]))
             lead = (f"<tr data-class='{_e(shorten(c))}'><td class='name' rowspan='{span}'>{_e(shorten(c))}</td>"
                     f"<td rowspan='{span}'>{t.support[i]:,.6g}</td>") if j == 0 else "<tr>"
             rows.append(f"{lead}<td class='name'>{_e(col.title)}</td><td class='{cls}'>{_e(fmt_value(value))}</td>"
@@ -152,14 +158,6 @@ def _confusion_html(report: Any) -> str:
             "(weight) and its share of the row.</p>")
 
 
-_LEGEND = (
-    "constant = the value of the best constant prediction (for accuracy: always the majority class); "
-    "advantage = (value − constant) / (perfect − constant), the metric's prediction advantage (for "
-    "accuracy exactly PA = 1 − error / error of the majority class, El-Yaniv et al.); OPS = the share of "
-    "all possible classifiers at this prevalence that the value beats (Zhao et al.)."
-)
-
-
 def report_section(report: Any, *, heading: str | None = None, level: int = 2,
                    progress: Callable[[str], None] | None = None, plots: bool = True) -> str:
     """The verdict, the table and (``plots``) the plots of one report, as an HTML fragment."""
@@ -172,13 +170,14 @@ def report_section(report: Any, *, heading: str | None = None, level: int = 2,
                  + "".join(f"<li>{_e(line)}</li>" for line in report.verdict) + "</ul></div>")
     parts.append(f"<p class='context'>{_e(describe_task(report))}</p>")
     parts.append(_metrics_table(report))
-    parts.append(f"<p class='legend'>{_e(_LEGEND)} Confidence intervals: {_e(report.ci_description)}.</p>")
+    parts.append(f"<p class='legend'>{_e(columns_legend(report, constant='constant'))}. Confidence intervals: "
+                 f"{_e(report.ci_description)}.</p>")
     if report.per_class is not None:
         parts.append(_per_class_html(report))
     if report.confusion is not None:
         parts.append(_confusion_html(report))
     if any(m.pvalue is not None for m in report.metrics.values()):
-        parts.append(f"<p class='legend'>{_e(_CHANCE_LEGEND)}</p>")
+        parts.append(f"<p class='legend'>{_e(chance_legend(report))}</p>")
     if plots:
         step("drawing the plots")
         figs = report_figures(report)
@@ -195,8 +194,10 @@ def _comparison_table(comparison: Any) -> str:
     head = "<tr><th class='name'>metric</th>" + "".join(
         f"<th>{_e(shorten(r.name))}{' (ref)' if r.name == comparison.reference else ''}</th>" for r in reports) + "</tr>"
     rows = ["<tr><td class='name'>n</td>" + "".join(f"<td>{r.n:,}</td>" for r in reports) + "</tr>"]
-    rows.append("<tr><td class='name'>prevalence</td>" + "".join(
-        "<td>–</td>" if r.prevalence is None else f"<td>{100 * r.prevalence:.2f}%</td>" for r in reports) + "</tr>")
+    if has_prevalence(comparison):
+        rows.append("<tr><td class='name'>prevalence</td>" + "".join(
+            "<td>–</td>" if r.prevalence is None else f"<td>{100 * r.prevalence:.2f}%</td>" for r in reports) + "</tr>")
+    ops_line = has_ops(comparison)
     for name in comparison.metric_names:
         cells = []
         for r in reports:
@@ -210,7 +211,7 @@ def _comparison_table(comparison: Any) -> str:
             decomposed = "".join(f"<br><span class='decomposed'>{_e(line)}</span>"
                                  for line in comparison.decomposition_lines(r.name, name))
             cells.append(f"<td><span class='{_cls(m)}'>{_e(fmt_value(m.value))}</span><br>"
-                         f"adv {_e(adv)}<br>OPS {_e(ops)}{flag_html}{decomposed}</td>")
+                         f"adv {_e(adv)}{f'<br>OPS {_e(ops)}' if ops_line else ''}{flag_html}{decomposed}</td>")
         title = reports[0].metrics[name].title if name in reports[0].metrics else name
         rows.append(f"<tr data-metric='{_e(name)}'><td class='name'>{_e(title)}</td>{''.join(cells)}</tr>")
     return f"<table id='comparison'>{head}{''.join(rows)}</table>"
@@ -223,19 +224,20 @@ def _label_free_html(comparison: Any) -> str:
     rows = ["<tr><td class='name'>n</td>" + "".join(f"<td>{e.n_window:,}</td>" for _, e in ests) + "</tr>"]
     rows.append("<tr><td class='name'>prevalence (est.)</td>" + "".join(
         f"<td>{100 * e.prevalence:.1f}%" + ("" if e.prevalence_ci is None else
-                                           f"<br><span class='decomposed'>{100 * e.prevalence_ci[0]:.1f}%–"
-                                           f"{100 * e.prevalence_ci[1]:.1f}%</span>") + "</td>" for _, e in ests)
+                                           f"<br><span class='decomposed'>"
+                                           f"{fmt_interval(*e.prevalence_ci, lambda x: f'{100 * x:.1f}%')}</span>") + "</td>" for _, e in ests)
         + "</tr>")
     # a test can reject the assumption, never show that it holds: the row says which
-    rows.append("<tr><td class='name'>label shift rejected?</td>" + "".join(
+    # the p-values are Monte Carlo: their number of draws is said (the windows share it)
+    rows.append(f"<tr><td class='name'>label shift rejected?<br><span class='decomposed'>(p from "
+                f"{ests[0][1].n_resamples} draws)</span></td>" + "".join(
         f"<td>no, p = {e.assumption_pvalue:.2g}</td>" if e.assumption_holds
         else f"<td class='flag-worse'>yes, p = {e.assumption_pvalue:.2g}</td>" for _, e in ests) + "</tr>")
     for metric in ests[0][1].metrics:
         cells = []
         for _, e in ests:
             m = e.metrics[metric]
-            band = (f"<br><span class='decomposed'>{_e(fmt_value(m.ci[0]))}–{_e(fmt_value(m.ci[1]))}</span>"
-                    if m.ci else "")
+            band = f"<br><span class='decomposed'>{_e(fmt_interval(*m.ci))}</span>" if m.ci else ""
             cells.append(f"<td>{_e(fmt_value(m.value))}{band}</td>")
         first = comparison.reports[0].metrics
         title = first[metric].title if metric in first else metric
@@ -262,7 +264,9 @@ def comparison_section(comparison: Any, *, heading: str | None = None, level: in
         parts.append(_label_free_html(comparison))
     if plots:
         parts.append(_img(compare_figure(comparison), "comparison plot",
-                          "Prevalence, nominal values and OPS (with its interval at the CI ends) across the test sets.",
+                          "Prevalence, nominal values and OPS (with its interval at the CI ends) across the test sets."
+                          if has_prevalence(comparison)
+                          else "Nominal values across the test sets.",
                           "compare"))
     if comparison.notes:
         parts.append("<div class='notes'><strong>Notes</strong><ul>"
@@ -270,8 +274,15 @@ def comparison_section(comparison: Any, *, heading: str | None = None, level: in
     return "\n".join(parts)
 
 
-def page(title: str, body: str, *, subtitle: str | None = None) -> str:
-    """Wrap HTML fragments into one self-contained page."""
+#: the papers a page cites (its footer), by key
+_REFERENCES = {"pa": "Prediction Advantage (El-Yaniv, Geifman &amp; Wiener)",
+               "pure": "Pure Accuracy (Wang, Qian &amp; Li)",
+               "ops": "Outperformance Score (Zhao, Bui, Yu &amp; Dzieciolowski)"}
+
+
+def page(title: str, body: str, *, subtitle: str | None = None, references: tuple[str, ...] = tuple(_REFERENCES)) -> str:
+    """Wrap HTML fragments into one self-contained page; ``references``: the keys of the
+    papers its footer cites (default: all three)."""
     stamp = _dt.datetime.now().strftime("%Y-%m-%d %H:%M")
     sub = f"<p class='context'>{_e(subtitle)}</p>" if subtitle else ""
     return (
@@ -279,9 +290,8 @@ def page(title: str, body: str, *, subtitle: str | None = None) -> str:
         "<meta name='viewport' content='width=device-width, initial-scale=1'>"
         f"<title>{_e(title)}</title><style>{_CSS}</style></head>\n<body>\n"
         f"<header><h1>{_e(title)}</h1>{sub}</header>\n{body}\n"
-        f"<footer><p>Generated by beyondchance {_e(__version__)} on {_e(stamp)}. Prediction Advantage "
-        "(El-Yaniv, Geifman &amp; Wiener), Pure Accuracy (Wang, Qian &amp; Li), Outperformance Score "
-        "(Zhao, Bui, Yu &amp; Dzieciolowski).</p></footer>\n"
+        f"<footer><p>Generated by beyondchance {_e(__version__)} on {_e(stamp)}. "
+        + ", ".join(_REFERENCES[key] for key in references) + ".</p></footer>\n"
         f"{_SCRIPT}</body></html>\n"
     )
 
@@ -290,11 +300,14 @@ def report_html(report: Any, *, title: str | None = None, progress: Callable[[st
                 plots: bool = True) -> str:
     """A complete page for one report."""
     title = title or (f"beyondchance report — {shorten(report.name)}" if report.name else "beyondchance report")
-    return page(title, report_section(report, progress=progress, plots=plots))
+    # a regression report cites only the paper it uses: no classifier measure is on it
+    references = ("pa",) if report.task == "regression" else tuple(_REFERENCES)
+    return page(title, report_section(report, progress=progress, plots=plots), references=references)
 
 
 def comparison_html(comparison: Any, *, title: str | None = None, plots: bool = True) -> str:
     """A complete page for a comparison of test sets."""
     n = len(comparison.reports) + len(comparison.label_free)
     title = title or f"beyondchance compare — {n} test set{'s' if n != 1 else ''}"
-    return page(title, comparison_section(comparison, plots=plots))
+    references = ("pa",) if comparison.reports[0].task == "regression" else tuple(_REFERENCES)
+    return page(title, comparison_section(comparison, plots=plots), references=references)

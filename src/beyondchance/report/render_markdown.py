@@ -10,10 +10,10 @@ import math
 from typing import Any
 
 from .._summary_display import markdown_text
-from .formatting import fmt_value, shorten
+from .formatting import fmt_interval, fmt_value, shorten
 from .per_class import confusion_rates
-from .render_terminal import _CHANCE_LEGEND, _bound_text, _pvalue_text, describe_task
-from .render_terminal_comparison import describe_comparison
+from .render_terminal import _bound_text, _has_ops, _pvalue_text, chance_legend, columns_legend, describe_task
+from .render_terminal_comparison import describe_comparison, has_ops, has_prevalence
 
 __all__ = ["report_markdown", "comparison_markdown"]
 
@@ -43,25 +43,28 @@ def report_markdown(report: Any) -> str:
     """
     title = "**beyondchance report" + (f" — {_cell(shorten(report.name))}" if report.name else "") + "**"
     level = int(round(report.confidence_level * 100))
+    ops = _has_ops(report)  # no OPS column where no row has one (regression)
     rows = []
     for m in report.metrics.values():
         rows.append([
             m.title, fmt_value(m.value),
-            "–" if m.ci is None else f"{fmt_value(m.ci.low)} – {fmt_value(m.ci.high)}",
+            "–" if m.ci is None else fmt_interval(m.ci.low, m.ci.high),
             "–" if m.confidence_bound is None else _bound_text(m), "–" if m.pvalue is None else _pvalue_text(m),
             f"{fmt_value(m.baseline)} ({m.baseline_prediction})",
             "–" if not math.isfinite(m.advantage) else f"{m.advantage:+.3f}",
-            "–" if m.ops is None else f"{m.ops:.3f}",
+            *(["–" if m.ops is None else f"{m.ops:.3f}"] if ops else []),
             m.verdict,
         ])
     parts = [title, "", _cell(describe_task(report)), "", "Verdict:", ""]
     parts += [f"- {_cell(line)}" for line in report.verdict]
     parts += ["", _table(["metric", "value", f"{level}% CI", f"{level}% bound", "p (chance)", "constant", "advantage",
-                          "OPS", "verdict"], rows, [":--", "--:", "--:", "--:", "--:", ":--", "--:", "--:", ":--"])]
+                          *(["OPS"] if ops else []), "verdict"], rows,
+                         [":--", "--:", "--:", "--:", "--:", ":--", "--:", *(["--:"] if ops else []), ":--"])]
+    parts += ["", _cell(columns_legend(report, constant="constant")) + "."]
     parts += ["", f"Confidence intervals: {_cell(report.ci_description)}."]
     parts += _per_class_markdown(report)
     if any(m.pvalue is not None for m in report.metrics.values()):
-        parts += ["", _cell(_CHANCE_LEGEND)]
+        parts += ["", _cell(chance_legend(report))]
     parts += [f"- note: {_cell(note)}" for note in report.notes]
     return "\n".join(parts) + "\n"
 
@@ -76,7 +79,7 @@ def _per_class_markdown(report: Any) -> list[str]:
         for i, c in enumerate(t.classes):
             for col in t.columns.values():
                 ci = "–" if col.ci_low is None or not math.isfinite(col.ci_low[i]) else (
-                    f"{fmt_value(col.ci_low[i])} – {fmt_value(col.ci_high[i])}")
+                    fmt_interval(col.ci_low[i], col.ci_high[i]))
                 adv, ops = float(col.advantage[i]), float(col.ops[i])
                 rows.append([shorten(c), f"{t.support[i]:,.6g}", col.title, fmt_value(col.value[i]), ci,
                              fmt_value(col.baseline[i]), "–" if not math.isfinite(adv) else f"{adv:+.3f}",
@@ -99,8 +102,9 @@ def _per_class_markdown(report: Any) -> list[str]:
 def comparison_markdown(comparison: Any) -> str:
     """The comparison as Markdown: one column per test set (value, advantage, OPS, flag)."""
     reports = comparison.reports
-    rows = [["n", *(f"{r.n:,}" for r in reports)],
-            ["prevalence", *("–" if r.prevalence is None else f"{100 * r.prevalence:.2f}%" for r in reports)]]
+    rows = [["n", *(f"{r.n:,}" for r in reports)]]
+    if has_prevalence(comparison):
+        rows.append(["prevalence", *("–" if r.prevalence is None else f"{100 * r.prevalence:.2f}%" for r in reports)])
     for name in comparison.metric_names:
         cells = []
         for r in reports:
@@ -110,7 +114,8 @@ def comparison_markdown(comparison: Any) -> str:
                 continue
             m, adv, ops, flag = cell
             decomposed = comparison.decomposition_text(r.name, name)
-            cells.append(f"{fmt_value(m.value)} (adv {adv}, OPS {ops}{'; ' + decomposed if decomposed else ''})"
+            cells.append(f"{fmt_value(m.value)} (adv {adv}{f', OPS {ops}' if has_ops(comparison) else ''}"
+                         f"{'; ' + decomposed if decomposed else ''})"
                          f"{' ' + flag if flag else ''}")
         title = reports[0].metrics[name].title if name in reports[0].metrics else name
         rows.append([title, *cells])

@@ -22,7 +22,8 @@ import io
 import math
 from typing import Any
 
-from .formatting import MAX_NAME_CHARS, _fmt_label, fmt_value, shorten
+from ..inference.significance import beats_by_interval
+from .formatting import MAX_NAME_CHARS, _fmt_label, fmt_interval, fmt_value, shorten
 from .metric_rows import MetricResult
 from .per_class import confusion_rates
 
@@ -86,10 +87,8 @@ def _ops_text(m: MetricResult) -> str:
 
 
 def _style(m: MetricResult) -> str:
-    beats = m.beats_baseline
-    if beats is None:
-        return "yellow"
-    return "green" if beats else "red"
+    """The row's colour, its verdict word's (:data:`_WORD_STYLES`)."""
+    return _WORD_STYLES[verdict_word(m)]
 
 
 def _text(x: Any) -> str:
@@ -248,7 +247,7 @@ def _left_out(console: Any, dropped: list[str], what: str = "the table") -> None
 #: the one-word verdicts of the main table, as the legend under the table explains them
 _WORDS = {
     "better": "better (than the best constant)",
-    "unclear": "unclear (better, but the confidence interval reaches the constant)",
+    "unclear": "unclear (the confidence interval reaches the constant)",
     "worse": "worse (than the best constant)",
     "equal": "equal (to the best constant)",
     "moot": "moot (a constant reaches the best value: the metric alone cannot show an advantage)",
@@ -263,30 +262,49 @@ def _words_legend(report: Any) -> str:
 
 
 def verdict_word(m: MetricResult) -> str:
-    """The row's verdict in one word: better, unclear (better, but the interval reaches the
-    constant's value), worse, equal, moot (a constant reaches the best value), undefined (the
-    value) or n/a (no constant to compare with)."""
-    beats = m.beats_baseline
-    if beats is None:
-        return "undefined" if not math.isfinite(m.value) else "n/a"
-    if not beats:
-        if m.ideal == m.baseline:
-            return "moot"
-        return "equal" if m.value == m.baseline else "worse"
-    if m.ci is not None and ((m.greater_is_better and m.ci.low <= m.baseline)
-                             or (not m.greater_is_better and m.ci.high >= m.baseline)):
-        return "unclear"
-    return "better"
+    """The row's verdict in one word (:func:`word_of`)."""
+    return word_of(m.value, m.baseline, m.ideal, m.ci, greater_is_better=m.greater_is_better)
 
 
-_WORD_STYLES = {"better": "green", "unclear": "yellow", "worse": "red", "equal": "red", "moot": "dim",
+def word_of(value: float, baseline: float, ideal: float, ci: Any = None, *, greater_is_better: bool = True) -> str:
+    """A value's verdict against the best constant's in one word, read from its interval
+    ``ci`` (low, high) where there is one (:func:`~beyondchance.inference.significance.beats_by_interval`):
+    better (the interval lies on the better side of the constant), worse (none of it does),
+    unclear (it reaches the constant), equal, moot (a constant reaches the best value),
+    undefined (the value) or n/a (no constant to compare with).  Without an interval the
+    point estimate decides between better and worse (an interval with an end not finite is none).
+
+    >>> word_of(0.05, 0.0, 1.0, (-0.09, 0.26)), word_of(-0.02, 0.0, 1.0, (-0.12, 0.06))
+    ('unclear', 'unclear')
+    >>> word_of(0.05, 0.0, 1.0, (0.01, 0.09)), word_of(-0.2, 0.0, 1.0, (-0.4, -0.05)), word_of(0.9, 1.0, 1.0)
+    ('better', 'worse', 'moot')
+    """
+    if not (math.isfinite(value) and math.isfinite(baseline)):
+        return "undefined" if not math.isfinite(value) else "n/a"
+    beats = value > baseline if greater_is_better else value < baseline
+    if not beats and ideal == baseline:
+        return "moot"
+    if value == baseline:
+        return "equal"
+    if ci is not None and math.isfinite(ci[0]) and math.isfinite(ci[1]):
+        low, high = ci
+        shown = beats_by_interval(low, high, baseline, greater_is_better=greater_is_better)
+        if shown != ("yes" if beats else "no"):
+            return "unclear"
+    return "better" if beats else "worse"
+
+
+#: the colour of a row's value and verdict: green only for an advantage the interval shows,
+#: red only for a shortfall it shows, no colour where it shows neither (unclear, equal), dim
+#: where the metric cannot show one (moot), yellow where the value is undefined
+_WORD_STYLES = {"better": "green", "unclear": "none", "worse": "red", "equal": "none", "moot": "dim",
                 "undefined": "yellow", "n/a": "yellow"}
 
 
 def _interval(m: MetricResult) -> str:
     if m.ci is None or not (math.isfinite(m.ci.low) and math.isfinite(m.ci.high)):
         return "-"
-    return f"{fmt_value(m.ci.low)}–{fmt_value(m.ci.high)}"
+    return fmt_interval(m.ci.low, m.ci.high)
 
 
 def _has_ops(report: Any) -> bool:
@@ -379,6 +397,13 @@ def _verdict_list(report: Any):
     return grid
 
 
+def _class_ci(col: Any, i: int) -> tuple[float, float] | None:
+    """The interval of class ``i`` in a per-class column, or None."""
+    if col.ci_low is None or not (math.isfinite(col.ci_low[i]) and math.isfinite(col.ci_high[i])):
+        return None
+    return float(col.ci_low[i]), float(col.ci_high[i])
+
+
 #: the terminal shows the confusion matrix of at most this many classes (JSON and HTML: all)
 MAX_MATRIX_CLASSES = 10
 
@@ -406,10 +431,9 @@ def _per_class_table(console: Any, report: Any):
                         False))
             for j, col in enumerate(t.columns.values()):
                 value, base, adv = float(col.value[i]), float(col.baseline[i]), float(col.advantage[i])
-                ok = math.isfinite(value) and math.isfinite(base)
-                style = "yellow" if not ok else ("green" if value > base else "red")
+                style = _WORD_STYLES[word_of(value, base, float(col.ideal[i]), _class_ci(col, i))]
                 ci = "-" if col.ci_low is None or not math.isfinite(col.ci_low[i]) else (
-                    f"{fmt_value(col.ci_low[i])}–{fmt_value(col.ci_high[i])}")
+                    fmt_interval(col.ci_low[i], col.ci_high[i]))
                 out.append(({
                     "metric": "  " + _text(col.title), "value": _styled(style, fmt_value(value)), "ci": ci,
                     "constant": fmt_value(base), "advantage": "-" if not math.isfinite(adv) else f"{adv:+.3f}",
@@ -561,31 +585,50 @@ def _print_details(console: Any, report: Any) -> None:
         _left_out(console, dropped)
         console.print(_verdict_list(report), highlight=False)
     _print_per_class(console, report)
-    console.print(
-        "best constant = the value of the best constant prediction (for accuracy: the majority class); "
-        "advantage = (value − constant) / (perfect − constant), the prediction advantage of the metric "
-        "(for accuracy exactly PA = 1 − error / error of the majority class); OPS = outperformance score, the "
-        "share of all possible classifiers at this prevalence that the value beats (Zhao et al.)"
-        + ("" if wide else "; " + _words_legend(report))
-        + ".",
-        style="dim", highlight=False,
-    )
+    console.print(columns_legend(report) + ("" if wide else "; " + _words_legend(report)) + ".",
+                  style="dim", highlight=False)
     console.print(f"Confidence intervals: {_text(report.ci_description)}.", style="dim", highlight=False)
     if any(m.pvalue is not None for m in report.metrics.values()):
-        console.print(_CHANCE_LEGEND, style="dim", highlight=False)
+        console.print(chance_legend(report), style="dim", highlight=False)
     for note in report.notes:
         console.print(f"note: {_text(note)}", style="yellow", highlight=False)
 
 
-#: what the bound and p (chance) columns mean (terminal and HTML)
-_CHANCE_LEGEND = ("bound = one-sided confidence bound on the side of better (≥ when higher is better); "
-                  "p (chance) = one-sided p-value of no better than chance: for accuracy and the prediction "
-                  "advantage McNemar's exact test against always predicting the majority class (= no better than the "
-                  "constant), the exact tests' mid-p-value (P(better) + P(equal) / 2), "
-                  "for the others the permutation test (labels shuffled against the predictions, from the counts: "
-                  "exact for labeling metrics, Monte Carlo for the AUCs and losses; weighted rows, class "
-                  "probabilities and regression: Monte Carlo permutations of the rows, MSE and R² asymptotic from "
-                  "the moments).")
+def columns_legend(report: Any, *, constant: str = "best constant") -> str:
+    """What the constant, advantage and OPS columns mean (the details, Markdown and HTML),
+    in the report's own words: accuracy and the majority class only where accuracy is a row,
+    the OPS only where a row has one (no class wording in a regression report).
+    ``constant``: the constant column's header."""
+    accuracy = "accuracy" in report.metrics
+    parts = [f"{constant} = the value of the best constant prediction"
+             + (" (for accuracy: always the majority class)" if accuracy else ""),
+             "advantage = (value − constant) / (perfect − constant), the prediction advantage of the metric"
+             + (" (for accuracy exactly PA = 1 − error / error of the majority class, El-Yaniv et al.)" if accuracy
+                else " (El-Yaniv et al.)")]
+    if _has_ops(report):
+        where = "at this prevalence" if report.prevalence is not None else "one-vs-rest at each class's prevalence"
+        parts.append(f"OPS = outperformance score, the share of all possible classifiers {where} that the value "
+                     "beats (Zhao et al.)")
+    return "; ".join(parts)
+
+
+def chance_legend(report: Any) -> str:
+    """What the bound and p (chance) columns mean (terminal details, Markdown and HTML), in the
+    report's own words: McNemar's test only where accuracy or the prediction advantage of
+    labels is a row, the permutation of the targets in a regression report."""
+    head = ("bound = one-sided confidence bound on the side of better (≥ when higher is better); "
+            "p (chance) = one-sided p-value of no better than chance: ")
+    if report.task == "regression":
+        return head + ("the permutation test (the targets shuffled against the predictions: Monte Carlo "
+                       "permutations of the rows; for the mean squared error and R² a normal approximation from "
+                       "the moments).")
+    mcnemar = any(name in report.metrics for name in ("accuracy", "prediction_advantage"))
+    return head + (("for accuracy and the prediction advantage McNemar's exact test against always predicting the "
+                    "majority class (= no better than the constant), the exact tests' mid-p-value (P(better) + "
+                    "P(equal) / 2), for the others ") if mcnemar else "") + (
+        "the permutation test (labels shuffled against the predictions, from the counts: exact for labeling "
+        "metrics, Monte Carlo for the AUCs and losses; weighted rows and class probabilities: Monte Carlo "
+        "permutations of the rows).")
 
 
 def _console(file: Any = None, width: int | None = None, force_terminal: bool | None = None):

@@ -14,7 +14,7 @@ import math
 from typing import Any
 
 from .compare_tasks import AUC_TEST, TEST_QUANTITIES
-from .formatting import fmt_value, shorten
+from .formatting import fmt_interval, fmt_value, shorten
 from .render_terminal import _and_the_method, _Col, _TASK_WORDS, _console, _fit, _left_out, _ops_text, _style, _styled, _task_text, _text, _threshold_text
 
 __all__ = ["render_comparison", "render_comparison_text", "describe_comparison", "headline_metric"]
@@ -32,11 +32,24 @@ def describe_comparison(comparison: Any) -> str:
     return "; ".join(parts) + "."
 
 
+def has_prevalence(comparison: Any) -> bool:
+    """Whether a test set of the comparison has a prevalence (not in regression)."""
+    return any(r.prevalence is not None and math.isfinite(r.prevalence) for r in comparison.reports)
+
+
+def has_ops(comparison: Any) -> bool:
+    """Whether a metric of the comparison has an OPS (not in regression)."""
+    return any(m.ops is not None for r in comparison.reports for m in r.metrics.values())
+
+
 def _comparison_cells(comparison: Any, report: Any) -> list[str]:
-    """The cells of one test set's column: n, prevalence, then one cell per metric."""
+    """The cells of one test set's column: n, prevalence (where a set has one), then one cell
+    per metric (its OPS where a metric has one)."""
     prevalence = report.prevalence
-    cells = [f"{report.n:,}",
-             "-" if prevalence is None or not math.isfinite(prevalence) else f"{100 * prevalence:.2f}%"]
+    cells = [f"{report.n:,}"]
+    if has_prevalence(comparison):
+        cells.append("-" if prevalence is None or not math.isfinite(prevalence) else f"{100 * prevalence:.2f}%")
+    ops = has_ops(comparison)
     for name in comparison.metric_names:
         cell = comparison.cell(report, name, missing="-")
         if cell is None:
@@ -44,7 +57,8 @@ def _comparison_cells(comparison: Any, report: Any) -> list[str]:
             continue
         m, adv, _, flag = cell
         lines = [_styled(_style(m), fmt_value(m.value)), f"adv {adv}"]
-        lines.append(f"OPS {_ops_text(m)}" if m.ops is not None else "OPS -")
+        if ops:
+            lines.append(f"OPS {_ops_text(m)}" if m.ops is not None else "OPS -")
         lines += [_text(line) for line in comparison.decomposition_lines(report.name, name)]
         if flag:
             style = "bold green" if flag == "▲" else "bold red"
@@ -69,7 +83,7 @@ def _comparison_tables(comparison: Any, width: int) -> list:
     """
     from rich.table import Table
 
-    titles = ["n", "prevalence"] + [
+    titles = ["n", *(["prevalence"] if has_prevalence(comparison) else [])] + [
         _text(comparison.reports[0].metrics[name].title if name in comparison.reports[0].metrics else name)
         for name in comparison.metric_names]
     columns = []
@@ -115,12 +129,13 @@ def _label_free_table(comparison: Any):
     ests = [e for _, e in comparison.label_free]
 
     def ci(lo: float, hi: float, pct: bool = False) -> str:
-        return f"{100 * lo:.1f}%–{100 * hi:.1f}%" if pct else f"{fmt_value(lo)}–{fmt_value(hi)}"
+        return fmt_interval(lo, hi, lambda x: f"{100 * x:.1f}%") if pct else fmt_interval(lo, hi)
 
     table.add_row("n", *[f"{e.n_window:,}" for e in ests])
     table.add_row("prevalence (est.)", *[
         f"{100 * e.prevalence:.1f}%" + (f"\n{ci(*e.prevalence_ci, pct=True)}" if e.prevalence_ci else "") for e in ests])
-    table.add_row("label shift rejected?", *[
+    # the p-values are Monte Carlo: their number of draws is said (the windows share it)
+    table.add_row(f"label shift rejected?\n(p from {ests[0].n_resamples} draws)", *[
         f"no, p = {e.assumption_pvalue:.2g}" if e.assumption_holds
         else f"[bold red]yes, p = {e.assumption_pvalue:.2g}[/bold red]" for e in ests], end_section=True)
     for metric in ests[0].metrics:
@@ -157,7 +172,7 @@ def _comparison_legend(comparison: Any) -> str:
     """What a cell of the comparison says (shared by the terminal and HTML)."""
     task = comparison.reports[0].task
     if comparison.classifier_changes and task == "regression":
-        return ("Each cell: the value, its advantage over the best constant prediction and its OPS; Δ: the difference "
+        return ("Each cell: the value and its advantage over the best constant prediction; Δ: the difference "
                 "from the reference with its interval. ▼/▲: this measure's difference is significant after Holm's "
                 "correction over the measures and the test sets, worse/better.")
     if comparison.classifier_changes and task.startswith("multiclass"):
@@ -180,6 +195,9 @@ def _comparison_legend(comparison: Any) -> str:
                 "(the rest of the change is the prevalence effect, exp − reference). ▼/▲: evidence that the "
                 "classifier changed on that set (Holm-corrected tests of its error rates and ROC AUC) and this metric's classifier "
                 "effect interval lies below/above 0.")
+    if not has_ops(comparison):
+        return ("Each cell: the value and its advantage over the best constant prediction (the metric's "
+                "prediction advantage).")
     return ("Each cell: the nominal value, its advantage over the best constant prediction (the metric's "
             "prediction advantage) and its OPS at that test set's prevalence. ▼/▲: the OPS interval lies "
             "entirely below/above the reference's.")
@@ -212,12 +230,12 @@ def _pct(x: Any) -> str:
 
 
 def _band(value: float, ci: Any) -> str:
-    """``0.942 (0.864–0.979)``, or the value alone without an interval."""
+    """``0.942 [0.864, 0.979]``, or the value alone without an interval."""
     if value is None or not math.isfinite(value):
         return "-"
     if ci is None or not (math.isfinite(ci[0]) and math.isfinite(ci[1])):
         return fmt_value(value)
-    return f"{fmt_value(value)} ({fmt_value(ci[0])}–{fmt_value(ci[1])})"
+    return f"{fmt_value(value)} {fmt_interval(*ci)}"
 
 
 def _window_rows(comparison: Any, metric: str | None) -> list[tuple[dict[str, str], bool]]:
@@ -311,7 +329,7 @@ def _flag_lines(comparison: Any, metric: str | None, width: int) -> list[str]:
     for name, e in comparison.label_free:
         if not e.assumption_holds:
             text = (f"! {shorten(name)}: the scores do not look like the reference's classes mixed anew "
-                    f"(p = {e.assumption_pvalue:.2g}): its estimated prevalence and metrics may be off.")
+                    f"({e.assumption_pvalue_text}): its estimated prevalence and metrics may be off.")
             out += _three_lines(text, width, textwrap)
     return out
 
@@ -348,7 +366,8 @@ def _short_legend(comparison: Any, metric: str | None) -> str:
 
 def _compare_details_text(comparison: Any) -> str:
     extra = ["the verdict for every window", "every metric's value, advantage, OPS, expected value and "
-             "classifier effect"]
+             "classifier effect" if has_ops(comparison) else "every metric's value, advantage and difference from "
+             "the reference"]
     if comparison.label_free:
         extra.append("the windows without labels in full")
     return _and_the_method(extra, len(comparison.notes))
