@@ -14,7 +14,6 @@ import pytest
 
 import beyondchance as bc
 import beyondchance.inference.permutation.rows as rows
-from beyondchance.engines import compute_statistics
 from beyondchance.inference.permutation.clt import CLT_METHOD, PermutationCells, clt_tests_of_labels, clt_tests_of_scores
 from beyondchance.inference.permutation.rows import binary_statistic, multiclass_statistic, row_permutation_tests
 from beyondchance.report import evaluate

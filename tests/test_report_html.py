@@ -107,7 +107,7 @@ def test_report_renders_in_chromium(report_page, tmp_path):
     assert 'id="per-class"' in html and html.count("data-class=") == 2
     assert 'id="confusion"' in html and 'id="plot-score_histogram"' in html
     for count in r.confusion.matrix.ravel():
-        assert f"<td style=" in html and f">{count:,.6g}<br>" in html
+        assert "<td style=" in html and f">{count:,.6g}<br>" in html
     shot = tmp_path / "report.png"
     result = _browser(["--window-size=1280,4000", f"--screenshot={shot}", url], tmp_path / "profile2")
     assert result.returncode == 0 and shot.exists(), result.stderr[-2000:]

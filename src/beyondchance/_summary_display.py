@@ -138,15 +138,19 @@ def format_number(x: Any) -> str:
     return f"array of {a.size}: {shown}{', …' if a.size > 5 else ''}"
 
 
-def format_interval(ci: Any) -> str:
-    """An interval ``(low, high)`` as text (4 significant digits; "–" when None or undefined).
+def format_interval(ci: Any, fmt: Any = None) -> str:
+    """An interval ``(low, high)`` as text in the reports' one form, ``[low, high]`` (each end
+    by ``fmt``, by default 4 significant digits; "–" when None or undefined).
 
-    >>> format_interval((0.1234567, 0.5)), format_interval(None)
-    ('0.1235 to 0.5', '–')
+    >>> format_interval((-0.1234567, 0.5)), format_interval(None)
+    ('[-0.1235, 0.5]', '–')
+    >>> format_interval((0.1, 0.25), lambda x: f"{x:+.3f}")
+    '[+0.100, +0.250]'
     """
     if ci is None or not all(np.isfinite([ci[0], ci[1]])):
         return "–"
-    return f"{format_number(float(ci[0]))} to {format_number(float(ci[1]))}"
+    fmt = fmt or format_number
+    return f"[{fmt(float(ci[0]))}, {fmt(float(ci[1]))}]"
 
 
 def _clip(text: str, width: int) -> str:

@@ -124,7 +124,7 @@ from typing import Any, Callable, Literal
 import numpy as np
 from scipy.special import ndtr, ndtri
 
-from .._summary_display import SummaryDisplay, format_number
+from .._summary_display import SummaryDisplay, format_interval, format_number
 from .._validation import check_confidence_level, check_option, check_n_resamples, check_random_state
 from .._warnings import BeyondChanceWarning, InvalidInputError, UndefinedMeasureError, UndefinedMeasureWarning
 from ..measures.registry import LabelingMetric, get_metric
@@ -199,7 +199,7 @@ class BootstrapResult(SummaryDisplay):
                 f"{format_number(self.low)} to {format_number(self.high)}")
 
     def _summary_rows(self) -> list[tuple[str, Any]]:
-        return [("estimate", self.estimate), ("interval", f"{format_number(self.low)} to {format_number(self.high)}"),
+        return [("estimate", self.estimate), ("interval", format_interval((self.low, self.high))),
                 ("method", f"{self.method}, {self.n_resamples} resamples"), ("standard error", self.standard_error),
                 ("undefined resamples", self.n_undefined)]
 

@@ -689,7 +689,7 @@ class ClassifierChange(SummaryDisplay):
 
     def _summary_tables(self) -> list[tuple[str, list[str], list[list[str]]]]:
         rows = [[_QUANTITIES.get(t.quantity, t.quantity), f"{t.reference_value:.3f}", f"{t.value:.3f}",
-                 f"{t.difference_ci[0]:+.3f} to {t.difference_ci[1]:+.3f}", f"{t.pvalue:.3g}", f"{t.pvalue_adjusted:.3g}",
+                 format_interval(t.difference_ci, lambda x: f"{x:+.3f}"), f"{t.pvalue:.3g}", f"{t.pvalue_adjusted:.3g}",
                  t.method] for t in self.tests]
         return [("Tests", ["quantity", "reference", "value", "difference CI", "p", "p (Holm)", "test"], rows)]
 

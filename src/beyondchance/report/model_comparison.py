@@ -72,7 +72,7 @@ from ..inference.significance import rejects, significance_level
 from ..measures.registry import METRICS, get_metric
 from ..inference.permutation.permutation_test import equals_label, is_labels
 from ..measures.binary_scores import ScoreCells, loss_terms
-from .._summary_display import SummaryDisplay, display_name
+from .._summary_display import SummaryDisplay, display_name, format_interval
 from .formatting import _num, fmt_value, shorten
 from .tasks.binary_scores import _threshold_choice
 
@@ -207,7 +207,7 @@ class ModelComparison(SummaryDisplay):
         tables = [("Values", ["measure", *(shorten(m, 20) for m in self.models)], values)]
         for a, b in itertools.combinations(self.models, 2):
             rows = [[display_name(d.metric, short=True), f"{d.difference:+.3f}" if math.isfinite(d.difference) else "n/a",
-                     "n/a" if not math.isfinite(d.ci[0]) else f"{d.ci[0]:+.3f} to {d.ci[1]:+.3f}",
+                     format_interval(d.ci, lambda x: f"{x:+.3f}"),
                      _p(d.pvalue_adjusted), "yes" if d.significant else "no", d.test]
                     for d in self.differences if (d.model_a, d.model_b) == (a, b)]
             tables.append((f"{shorten(b)} − {shorten(a)}", header, rows))
