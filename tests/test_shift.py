@@ -283,3 +283,51 @@ def test_the_reference_replicates_are_shared_and_change_nothing():
         shared = decompose(ref, new, names, n_resamples=300, random_state=7)
         fresh = decompose(ref, new, names, n_resamples=300, random_state=np.random.default_rng(7))
         assert {m: d.to_dict() for m, d in shared.items()} == {m: d.to_dict() for m, d in fresh.items()}
+
+
+# --- a near-degenerate reference rate (issue 28) -----------------------------------------
+
+
+def test_no_false_claim_of_change_with_no_false_negative_in_the_reference():
+    # the breast-cancer case: 0 false negatives of 178 in the reference; a window of the same
+    # classifier at 35.7% prevalence with 3 of 107 (Fisher's p = 0.05): main said "the 95%
+    # interval of the classifier effect excludes 0 for Recall … not explained by the
+    # prevalence alone" while the false-negative rate's own interval included 0
+    ref, new = _labels(178, 4, 0, 103), _labels(104, 9, 3, 184)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        c = compare({"ref": ref, "w": new}, n_resamples=1000, random_state=0)
+    cc = c.classifier_change("w")
+    fnr = next(t for t in cc.tests if t.quantity == "fnr")
+    assert fnr.pvalue > 0.05 and fnr.difference_ci[0] < 0 < fnr.difference_ci[1]
+    line = next(v for v in c.verdict if v.startswith("w ("))
+    assert not cc.changed and "not explained by the prevalence" not in line and "excludes 0" not in line
+    # every metric flagged has a rejected test of what it reads
+    from beyondchance.monitoring.decomposition import tests_bearing_on
+
+    for ch in c.changes:
+        if ch.direction in ("worse", "better"):
+            assert any(t.pvalue_adjusted <= cc.level for t in tests_bearing_on(ch.metric, cc.tests))
+
+
+def test_a_zero_count_rate_keeps_its_binomial_uncertainty():
+    # a bootstrap of 0 errors of 178 always draws 0 errors: recall's classifier effect against
+    # 2 errors of 100 had an interval excluding 0; the Jeffreys draws include it, as Fisher does
+    print("seed 0")
+    ref = SetStatistics.from_confusion(178, 5, 0, 102)
+    new = SetStatistics.from_confusion(98, 10, 2, 190)
+    d = decompose(ref, new, ["recall", "precision"], n_resamples=1000, random_state=0)
+    fnr = next(t for t in classifier_change_tests(ref, new) if t.quantity == "fnr")
+    assert fnr.pvalue > 0.05
+    ci = d["recall"].classifier_effect_ci
+    assert ci[0] < 0 < ci[1]
+    assert d["recall"].expected_ci[0] < 0.99 < d["recall"].expected_ci[1]  # not the point 1
+
+
+def test_false_claim_study_quick(sim):
+    # the study's quick mode: 0 and 5 false negatives, two prevalences, 40 windows each
+    print("seed 0")
+    rows = sim.false_claim_table(40, 200, seed=0, errors=(0, 5), prevalences=(0.1, 0.9))
+    for errors, pi, c in rows:
+        assert c["claim"] <= c["old rule"] and c["recall"] <= c["interval"]
+        assert c["claim"] <= 6  # ≤ 5% expected: 6 of 40 has probability < 0.004 at 5%
