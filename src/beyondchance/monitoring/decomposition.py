@@ -70,7 +70,7 @@ from ..inference.confidence_interval import ConfidenceInterval
 from ..inference.significance import rejects, significance_level
 
 __all__ = ["SetStatistics", "Decomposition", "ClassifierTest", "ClassifierChange", "decompose",
-           "classifier_change_tests", "compare_classifiers", "newcombe_interval", "tests_bearing_on", "metrics_at", "holm_adjust",
+           "classifier_change_tests", "compare_classifiers", "newcombe_interval", "bearing_on", "metrics_at", "holm_adjust",
            "check_reference", "bca_pvalue", "near_degenerate", "NEAR_DEGENERATE", "DECOMPOSABLE"]
 
 #: losses decomposed through the class-conditional mean losses (scores in [0, 1])
@@ -752,14 +752,14 @@ class ClassifierChange:
                 "test_sets_compared": self.n_sets, "tests": [t.to_dict() for t in self.tests]}
 
 
-def tests_bearing_on(metric: str, tests: Sequence[ClassifierTest]) -> list[ClassifierTest]:
+def bearing_on(metric: str, tests: Sequence[ClassifierTest]) -> list[ClassifierTest]:
     """The tests of :func:`classifier_change_tests` whose quantity ``metric``'s classifier effect
     moves with: a metric at the threshold, the false-positive rate's test if it moves with α,
     the false-negative rate's if it moves with β (recall reads β only, specificity α only);
     a curve AUC or a loss, every test (they read the whole score distributions).
 
     >>> ts = [ClassifierTest(q, 0.0, 0.0, ConfidenceInterval(0, 0, 0.95, "wald"), 1.0, "") for q in ("fpr", "fnr")]
-    >>> [t.quantity for t in tests_bearing_on("recall", ts)], [t.quantity for t in tests_bearing_on("f1", ts)]
+    >>> [t.quantity for t in bearing_on("recall", ts)], [t.quantity for t in bearing_on("f1", ts)]
     (['fnr'], ['fpr', 'fnr'])
     """
     if metric not in METRICS:

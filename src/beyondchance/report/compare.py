@@ -78,7 +78,7 @@ class Change:
     this test set's prevalence (:mod:`beyondchance.monitoring.decomposition`).  ``direction`` is ``"worse"``
     / ``"better"`` when the test of the classifier (:class:`ClassifierChange`) rejects
     for this set — one of the Holm-adjusted tests of what the metric reads (recall: the
-    false-negative rate; specificity: the false-positive rate; ``tests_bearing_on``) — *and*
+    false-negative rate; specificity: the false-positive rate; ``bearing_on``) — *and*
     the classifier effect's interval excludes 0 on that side;
     ``"no significant change"`` otherwise; ``"no interval"`` without intervals.
     Multi-class tasks: the same on the class distribution (of probabilities, the one-vs-rest

@@ -33,7 +33,7 @@ from scipy import stats as sps
 
 from ..inference.confidence_interval import ConfidenceInterval
 from ..inference.significance import rejects, significance_level
-from ..monitoring.decomposition import ClassifierChange, ClassifierTest, Decomposition, holm_adjust, tests_bearing_on
+from ..monitoring.decomposition import ClassifierChange, ClassifierTest, Decomposition, holm_adjust, bearing_on
 from ..monitoring.decomposition_multiclass import (ClassStatistics, check_class_reference, compare_class_classifiers,
                                 decompose_classes, decompose_distributions)
 from ..monitoring.probabilities import DECOMPOSABLE_PROBABILITIES, ProbabilityStatistics, metrics_at_probabilities
@@ -60,10 +60,10 @@ TEST_QUANTITIES = {"fpr": "false-positive rate", "fnr": "false-negative rate", "
 
 def bearing_tests(task: str, metric: str, tests: Sequence[ClassifierTest]) -> list[ClassifierTest]:
     """The tests a metric's classifier effect is read against: regression, the measure's own;
-    binary, those of the error rates it moves with (``tests_bearing_on``); multi-class, all."""
+    binary, those of the error rates it moves with (``bearing_on``); multi-class, all."""
     if task == "regression":
         return [t for t in tests if t.quantity == metric]
-    return tests_bearing_on(metric, tests) if task in ("binary-scores", "binary-labels") else list(tests)
+    return bearing_on(metric, tests) if task in ("binary-scores", "binary-labels") else list(tests)
 
 
 def multiclass_parts(reports: Sequence[Any], ref: Any, metric_names: Sequence[str], *, level: float,
