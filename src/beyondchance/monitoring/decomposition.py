@@ -70,8 +70,8 @@ from ..inference.confidence_interval import ConfidenceInterval
 from ..inference.significance import rejects, significance_level
 
 __all__ = ["SetStatistics", "Decomposition", "ClassifierTest", "ClassifierChange", "decompose",
-           "classifier_change_tests", "compare_classifiers", "newcombe_interval", "bearing_on", "metrics_at", "holm_adjust",
-           "check_reference", "bca_pvalue", "near_degenerate", "NEAR_DEGENERATE", "DECOMPOSABLE"]
+           "classifier_change_tests", "compare_classifiers", "newcombe_interval", "bearing_on", "metrics_at",
+           "holm_adjust", "check_reference", "bca_pvalue", "near_degenerate", "NEAR_DEGENERATE", "DECOMPOSABLE"]
 
 #: losses decomposed through the class-conditional mean losses (scores in [0, 1])
 _LOSSES = ("log_loss", "brier")

@@ -48,7 +48,7 @@ from ..statistics.values import ValueHistogram
 from ..monitoring.probabilities import ProbabilityStatistics
 from ..monitoring.decomposition import (DECOMPOSABLE, ClassifierChange, ClassifierTest, Decomposition, SetStatistics, check_reference,
                      compare_classifiers, decompose)
-from .compare_tasks import (AUC_TEST, TEST_QUANTITIES, bearing_tests, MULTICLASS_TASKS, WEIGHTED_NOTE, TargetShift, multiclass_parts, regression_parts,
+from .compare_tasks import (AUC_TEST, TEST_QUANTITIES, MULTICLASS_TASKS, bearing_tests, WEIGHTED_NOTE, TargetShift, multiclass_parts, regression_parts,
                              target_shifts)
 from .export import Exportable
 from .formatting import fmt_value, shorten

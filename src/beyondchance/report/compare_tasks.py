@@ -33,14 +33,15 @@ from scipy import stats as sps
 
 from ..inference.confidence_interval import ConfidenceInterval
 from ..inference.significance import rejects, significance_level
-from ..monitoring.decomposition import ClassifierChange, ClassifierTest, Decomposition, holm_adjust, bearing_on
+from ..monitoring.decomposition import ClassifierChange, ClassifierTest, Decomposition, bearing_on, holm_adjust
 from ..monitoring.decomposition_multiclass import (ClassStatistics, check_class_reference, compare_class_classifiers,
                                 decompose_classes, decompose_distributions)
 from ..monitoring.probabilities import DECOMPOSABLE_PROBABILITIES, ProbabilityStatistics, metrics_at_probabilities
 from ..statistics.values import ValueHistogram
 from .formatting import shorten
 
-__all__ = ["TargetShift", "auc_tests", "bearing_tests", "multiclass_parts", "regression_parts", "target_shift", "target_shifts"]
+__all__ = ["TargetShift", "auc_tests", "bearing_tests", "multiclass_parts", "regression_parts", "target_shift",
+           "target_shifts"]
 
 MULTICLASS_TASKS = ("multiclass-labels", "multiclass-probabilities")
 #: class probabilities: the rows whose classifier effect joins the tests of the classifier
