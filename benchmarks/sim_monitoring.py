@@ -22,11 +22,16 @@ distributions F1, F0.  A threshold predicts as many positives as the pool holds.
 * assumption — a covariate shift that is not a label shift (rows selected with probability
              ∝ exp(γ·z), z the standardised feature most correlated with the score): share
              of windows whose label-shift test rejects.
+* false-claim — no change with a near-degenerate reference rate (issue 28): a reference of
+             178 positives with 0, 1, 2 or 5 false negatives and 107 negatives, windows of
+             300 rows at 5 prevalences from the same classifier (predicted labels; the
+             breast-cancer case's sizes); the share of windows whose verdict claims a change,
+             and whose classifier-effect intervals exclude 0 (no data set: the counts are drawn).
 
 Usage::
 
     PYTHONPATH=src python benchmarks/sim_monitoring.py [--reps 200] [--n 5000] [--resamples 500] [--quick] [--seed 0]
-        [--datasets credit,default,caravan] [--parts type1,familywise,power,coverage,label-free,assumption]
+        [--datasets credit,default,caravan] [--parts type1,familywise,power,coverage,label-free,assumption,false-claim]
 
 The full run (200 replicates, n = 5000, 500 resamples): see docs/monitoring.md for its output and wall times.
 """
@@ -47,11 +52,19 @@ from beyondchance.measures.curves import ThresholdCounts, threshold_counts
 from beyondchance.datasets import load_r
 from beyondchance.monitoring.label_free import estimate_performance
 from beyondchance.monitoring.decomposition import SetStatistics, compare_classifiers, decompose, metrics_at
+from beyondchance.measures.registry import METRICS as REGISTRY
 
 DATASETS = {"credit": "modeldata_credit_data", "default": "islr_default", "caravan": "islr_caravan"}
 PREVALENCES = (0.02, 0.05, 0.1, 0.2, 0.35, 0.5)
 METRICS = ("accuracy", "precision", "recall", "f1", "mcc", "roc_auc", "pr_auc", "brier")
-PARTS = ("type1", "familywise", "power", "coverage", "label-free", "assumption")
+PARTS = ("type1", "familywise", "power", "coverage", "label-free", "assumption", "false-claim")
+#: the false-claim study: the reference's false negatives, the windows' prevalences, the sizes
+CLAIM_ERRORS = (0, 1, 2, 5)
+CLAIM_PREVALENCES = (0.1, 0.3, 0.5, 0.7, 0.9)
+CLAIM_SIZES = {"n_pos": 178, "n_neg": 107, "n": 300, "fpr": 0.05}
+#: the metrics of a report of predicted labels (``bc.evaluate(y, y_pred)``)
+LABEL_METRICS = ("accuracy", "balanced_accuracy", "precision", "recall", "specificity", "f1", "mcc", "kappa",
+                 "pure_accuracy", "prediction_advantage")
 
 
 @dataclass
@@ -185,6 +198,82 @@ def covariate_shift_flag_rate(pool: Pool, reps: int, n: int, resamples: int, gam
     return flagged / reps
 
 
+def _excludes_zero(ci) -> bool:
+    return ci is not None and (ci[0] > 0 or ci[1] < 0)
+
+
+def false_claim_counts(errors: int, pi: float, reps: int, resamples: int, seed: int = 0, n_pos: int = 178,
+                       n_neg: int = 107, n: int = 300, fpr: float = 0.05) -> dict[str, int]:
+    """Windows with no change of the classifier, against a reference whose false-negative
+    count is ``errors`` (of ``n_pos`` positives; its false positives ~ Bin(n_neg, fpr)).
+    The classifier's false-negative rate is β = (errors + ½) / n_pos, the rate whose most
+    likely count in the reference is ``errors``; each window has n rows, Bin(n, π) positives.
+
+    Counts over ``reps`` windows: "claim" — the verdict claims a change (the Holm-corrected
+    tests reject; ``bc.compare``'s only claim of one); "interval" — a metric's classifier-effect
+    interval excludes 0; "recall" — recall's does; "old rule" — "claim" or "interval" (the
+    verdict before issue 28 added "not explained by the prevalence alone" to such an interval);
+    "uncorrected" — no claim, but an interval excluding 0 that an uncorrected test of what the
+    metric reads agrees with (the verdict's remark that the sample cannot tell)."""
+    rng = np.random.default_rng(seed)
+    beta = (errors + 0.5) / n_pos
+    out = dict.fromkeys(("claim", "interval", "recall", "old rule", "uncorrected"), 0)
+    for r in range(reps):
+        fp_r = rng.binomial(n_neg, fpr)
+        ref = SetStatistics.from_confusion(n_pos - errors, fp_r, errors, n_neg - fp_r)
+        p_t = rng.binomial(n, pi)
+        fn_t, fp_t = rng.binomial(p_t, beta), rng.binomial(n - p_t, fpr)
+        new = SetStatistics.from_confusion(p_t - fn_t, fp_t, fn_t, n - p_t - fp_t)
+        cc = compare_classifiers(ref, {"new": new})[0]
+        d = decompose(ref, new, LABEL_METRICS, n_resamples=resamples, random_state=r)
+        out_ci = [m for m, dm in d.items() if _excludes_zero(dm.classifier_effect_ci)]
+        out["claim"] += cc.changed
+        out["interval"] += bool(out_ci)
+        out["recall"] += "recall" in out_ci
+        out["old rule"] += cc.changed or bool(out_ci)
+        out["uncorrected"] += not cc.changed and any(t.pvalue <= cc.level and _moves(m, t.quantity)
+                                                     for m in out_ci for t in cc.tests)
+    return out
+
+
+def _moves(metric: str, rate: str) -> bool:
+    """Whether a metric at the threshold moves with the rate ("fpr" = α, "fnr" = β)."""
+    f = REGISTRY[metric].from_rates
+    base = float(f(0.3, 0.2, 0.3))
+    return not np.isclose(float(f(0.3, 0.25, 0.3) if rate == "fpr" else f(0.3, 0.2, 0.35)), base)
+
+
+def _binomial_ci(k: int, n: int) -> tuple[float, float]:
+    """Clopper–Pearson 95% interval of k / n."""
+    from scipy import stats as sps
+
+    lo = sps.beta.ppf(0.025, k, n - k + 1) if k else 0.0
+    hi = sps.beta.ppf(0.975, k + 1, n - k) if k < n else 1.0
+    return float(lo), float(hi)
+
+
+def false_claim_table(reps: int, resamples: int, seed: int = 0, errors=CLAIM_ERRORS,
+                      prevalences=CLAIM_PREVALENCES) -> list[tuple[int, float, dict[str, int]]]:
+    """:func:`false_claim_counts` of every (errors, π) cell, printed as it goes; cell i's seed
+    is ``seed + 500 + i``."""
+    rows = []
+    i = 0
+    print(f"false claims under no change: reference {CLAIM_SIZES['n_pos']} positives / {CLAIM_SIZES['n_neg']} "
+          f"negatives, windows of {CLAIM_SIZES['n']} rows, FPR {CLAIM_SIZES['fpr']}, FNR (errors + 1/2) / "
+          f"{CLAIM_SIZES['n_pos']}; {reps} replicates per cell, {resamples} resamples")
+    print("  errors     π   claim [95% CI]          old rule  interval≠0  recall≠0  uncorrected remark")
+    for e in errors:
+        for pi in prevalences:
+            c = false_claim_counts(e, pi, reps, resamples, seed=seed + 500 + i)
+            lo, hi = _binomial_ci(c["claim"], reps)
+            print(f"  {e:6d}  {pi:.2f}   {c['claim'] / reps:.3f} [{lo:.3f}, {hi:.3f}]    {c['old rule'] / reps:.3f}"
+                  f"     {c['interval'] / reps:.3f}       {c['recall'] / reps:.3f}     {c['uncorrected'] / reps:.3f}",
+                  flush=True)
+            rows.append((e, pi, c))
+            i += 1
+    return rows
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--reps", type=int, default=200)
@@ -201,7 +290,10 @@ def main() -> None:
     reps, n, B = args.reps, args.n, args.resamples
     t0 = time.time()
     print(f"replicates {reps}, n = {n}, bootstrap resamples {B}, level 5% / 95%, seed offset {args.seed}")
-    for key in args.datasets.split(","):
+    if "false-claim" in parts:
+        false_claim_table(reps, B, seed=args.seed)
+        print(f"[{time.time() - t0:.0f} s]")
+    for key in args.datasets.split(",") if parts - {"false-claim"} else ():
         pool = make_pool(key)
         print(f"\n== {key}: pool {pool.y.size} rows, prevalence {pool.y.mean():.3f}, threshold {pool.threshold:.3f}")
         if "type1" in parts:

@@ -293,6 +293,7 @@ def test_decomposition_intervals_are_confidence_intervals():
     for ci in (d.expected_ci, d.prevalence_effect_ci, d.classifier_effect_ci):
         assert isinstance(ci, bc.ConfidenceInterval) and ci.level == 0.95 and ci.method in ("bca", "percentile")
     tests = classifier_change_tests(ref, new)
-    assert tests and all(isinstance(t.difference_ci, bc.ConfidenceInterval) and t.difference_ci.method == "wald"
-                         for t in tests)
+    wanted = {"roc_auc": "wald", "fpr": "newcombe", "fnr": "newcombe"}
+    assert tests and all(isinstance(t.difference_ci, bc.ConfidenceInterval)
+                         and t.difference_ci.method == wanted[t.quantity] for t in tests)
     assert d.to_dict()["expected_ci"] == [d.expected_ci.low, d.expected_ci.high]

@@ -71,8 +71,8 @@ from ..inference.confidence_interval import ConfidenceInterval
 from ..inference.significance import rejects, significance_level
 
 __all__ = ["SetStatistics", "Decomposition", "ClassifierTest", "ClassifierChange", "decompose",
-           "classifier_change_tests", "compare_classifiers", "metrics_at", "holm_adjust", "check_reference", "bca_pvalue",
-           "DECOMPOSABLE"]
+           "classifier_change_tests", "compare_classifiers", "newcombe_interval", "bearing_on", "metrics_at",
+           "holm_adjust", "check_reference", "bca_pvalue", "near_degenerate", "NEAR_DEGENERATE", "DECOMPOSABLE"]
 
 #: losses decomposed through the class-conditional mean losses (scores in [0, 1])
 _LOSSES = ("log_loss", "brier")
@@ -489,6 +489,49 @@ def _jackknife_of_decomposition(ref: Any, new: Any, names: Sequence[str], at: Ca
                 "prev": [(exp_r[m] - own_r[m], w_r), (exp_t[m] - own[m], w_t)]} for m in names}
 
 
+#: a set whose smaller count of a rate at the threshold (errors or correct, of either class) is below
+#: this is near-degenerate: its rates are drawn by a Jeffreys-smoothed bootstrap (:func:`_jeffreys_draws`)
+NEAR_DEGENERATE = 10
+
+
+def near_degenerate(*sets: SetStatistics) -> bool:
+    """Whether a set's error rate at the threshold is 0, 1 or a few errors (or correct
+    decisions) from 0: fewer than :data:`NEAR_DEGENERATE` rows in a cell (tp, fp, fn, tn)."""
+    return any(min(_row_counts(s)) < NEAR_DEGENERATE for s in sets)
+
+
+def _jeffreys_draws(s: SetStatistics, boot: SetStatistics, rng: np.random.Generator) -> SetStatistics:
+    r"""Replicates (arrays (B, 2)) of ``s``'s cells at the threshold, a Jeffreys-smoothed
+    bootstrap: each replicate's class totals (in rows, :math:`P^*`, :math:`N^*`) from the
+    bootstrap replicates ``boot``, its errors drawn from binomials at the Jeffreys-smoothed
+    rates (the means of the rates' Jeffreys posteriors),
+
+    .. math::
+
+        FP^* \sim \mathrm{Bin}\!\left(N^*, \tfrac{FP + 1/2}{FP + TN + 1}\right), \qquad
+        FN^* \sim \mathrm{Bin}\!\left(P^*, \tfrac{FN + 1/2}{FN + TP + 1}\right).
+
+    A bootstrap of a cell with no row never draws one: with 0 errors of 178 every replicate
+    has β* = 0, the reference's rate looks exact, and the interval of a rate-driven metric's
+    classifier effect excludes 0 as soon as the test set has an error (even 1 of 30, where
+    Fisher's exact test gives p = 0.14).  Half an error added to each cell (Jeffreys' prior;
+    Agresti & Caffo 2000 add one for the interval of a difference of proportions) gives a
+    zero count its binomial spread, so such an interval includes 0; far from 0 the draws are
+    the ordinary bootstrap's.  The draws' own posterior (β* ~ Beta(FN + ½, TP + ½)) was
+    rejected: at 0 errors against 1 it is too narrow near 0, and the interval of the
+    difference excluded 0 in 5.1% of windows with no change (the study in docs/monitoring.md)."""
+    tp, fp, fn, tn = _row_counts(s)
+    scale = s.n_rows / (s.pos.sum() + s.neg.sum())
+    n_pos, n_neg = boot.pos.sum(-1), boot.neg.sum(-1)
+    rows_pos, rows_neg = np.round(n_pos * scale).astype(np.int64), np.round(n_neg * scale).astype(np.int64)
+    with np.errstate(invalid="ignore", divide="ignore"):  # a class with no row: its rate is nan
+        beta = rng.binomial(rows_pos, (fn + 0.5) / (fn + tp + 1)) / rows_pos
+        alpha = rng.binomial(rows_neg, (fp + 0.5) / (fp + tn + 1)) / rows_neg
+    return SetStatistics(None, np.column_stack([n_pos * (1 - beta), n_pos * beta]),
+                         np.column_stack([n_neg * alpha, n_neg * (1 - alpha)]), s.n_rows, 1, {}, {},
+                         (np.nan,) * 4)
+
+
 def _decomposition_jackknife(reference: SetStatistics, test_set: SetStatistics,
                              names: Sequence[str]) -> dict[str, dict[str, list]]:
     """``_jackknife_of_decomposition`` of two sets' cells."""
@@ -521,6 +564,15 @@ def decompose(
     non-empty cell, counted with the cell's rows; the scoring metrics' cells pooled into
     :data:`JACKKNIFE_BINS` bins).  With an integer ``random_state`` the reference's
     replicates are drawn first and are the same for every test set compared to it.
+
+    Near-degenerate error rates (:func:`near_degenerate`: a cell tp, fp, fn or tn of either
+    set with fewer than :data:`NEAR_DEGENERATE` rows — a rate with 0, 1 or a few errors):
+    the bootstrap of a cell with no row has no variance, so for the metrics at the threshold
+    the replicates' errors are drawn at the Jeffreys-smoothed rates (x + ½) / (n + 1) instead
+    (:func:`_jeffreys_draws`; class totals still from the bootstrap) and the intervals are the
+    percentiles of those draws: the interval of such a metric's classifier effect then holds
+    the reference's binomial uncertainty and includes 0 when the data are consistent with
+    no change.
 
     Parameters
     ----------
@@ -555,6 +607,15 @@ def decompose(
             own.update(metrics_at(r_star, _rates(r_star)[0], missing))
         boot = {m: (obs_star[m][0], obs_star[m][1], own[m]) for m in obs_star}
         jack = _decomposition_jackknife(reference, test_set, list(boot))
+        at_threshold = [m for m in boot if m in METRICS]
+        if at_threshold and near_degenerate(reference, test_set):
+            # the metrics at the threshold: a Jeffreys-smoothed bootstrap of the rates, percentile intervals
+            r_j, t_j = _jeffreys_draws(reference, r_star, rng), _jeffreys_draws(test_set, t_star, rng)
+            pi_star = _rates(t_j)[0]
+            obs_j, exp_j = metrics_at(t_j, pi_star, at_threshold), metrics_at(r_j, pi_star, at_threshold)
+            own_j = metrics_at(r_j, _rates(r_j)[0], at_threshold)
+            boot.update({m: (obs_j[m], exp_j[m], own_j[m]) for m in at_threshold})
+            jack.update({m: None for m in at_threshold})
     out = {}
     for m in exact:
         value, expected = (float(np.squeeze(x)) for x in exact[m])
@@ -564,11 +625,11 @@ def decompose(
             obs_b, exp_b, ref_b = (np.asarray(x, float).reshape(-1) for x in boot[m])
             bv, be = (float(np.squeeze(x)) for x in binned[m])
             br = float(np.squeeze(ref_binned[m][0]))
-            jk = jack[m]
+            jk = jack[m] or {}  # None: Jeffreys draws, percentile intervals
             ci = {
-                "exp": _interval(expected, be, exp_b, confidence_level, jk["exp"]),
-                "prev": _interval(expected - ref_value, be - br, exp_b - ref_b, confidence_level, jk["prev"]),
-                "clf": _interval(value - expected, bv - be, obs_b - exp_b, confidence_level, jk["clf"]),
+                "exp": _interval(expected, be, exp_b, confidence_level, jk.get("exp")),
+                "prev": _interval(expected - ref_value, be - br, exp_b - ref_b, confidence_level, jk.get("prev")),
+                "clf": _interval(value - expected, bv - be, obs_b - exp_b, confidence_level, jk.get("clf")),
             }
         out[m] = Decomposition(
             m, value, ref_value, expected, ci.get("exp"), expected - ref_value, ci.get("prev"),
@@ -591,7 +652,8 @@ class ClassifierTest:
     quantity : ``"fpr"``, ``"fnr"`` or ``"roc_auc"``
     reference_value, value : the quantity on the reference and on the test set
     difference_ci : a :class:`~beyondchance.ConfidenceInterval` of value − reference_value (at
-        the report's level; Wald, or the classifier effect's bootstrap interval)
+        the report's level; the error rates: Newcombe's hybrid score interval
+        (:func:`newcombe_interval`); the ROC AUC: Wald; or the classifier effect's bootstrap interval)
     pvalue : the test's own p-value; pvalue_adjusted : Holm-adjusted over the family
     method : the test
     """
@@ -620,14 +682,45 @@ def _row_counts(s: SetStatistics) -> tuple[int, int, int, int]:
     return tuple(int(round(x * scale)) for x in (tp, fp, fn, tn))  # type: ignore[return-value]
 
 
-def _rate_test(name: str, x_r: int, n_r: int, x_t: int, n_t: int, z: float, level: float) -> ClassifierTest | None:
+def _wilson(x: float, n: float, z: float) -> tuple[float, float]:
+    """Wilson's score interval of a proportion x / n (Wilson 1927)."""
+    p = x / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def newcombe_interval(x_r: float, n_r: float, x_t: float, n_t: float, level: float = 0.95) -> ConfidenceInterval:
+    r"""Newcombe's hybrid score interval of the difference of two proportions
+    :math:`d = p_t - p_r` (Newcombe 1998, method 10): from Wilson's intervals
+    :math:`[l_r, u_r]`, :math:`[l_t, u_t]` of each proportion,
+
+    .. math::
+
+        \left[\, d - \sqrt{(p_t - l_t)^2 + (u_r - p_r)^2},\;
+                d + \sqrt{(u_t - p_t)^2 + (p_r - l_r)^2} \,\right].
+
+    Unlike the Wald interval it does not collapse where a count is 0 or n (a rate with no
+    error still has a Wilson interval of positive width), so the interval of the difference
+    of 0 / 178 and 2 / 100 errors includes 0, as Fisher's exact test (p ≈ 0.13) says.
+
+    >>> ci = newcombe_interval(0, 178, 2, 100)
+    >>> bool(ci.low < 0 < ci.high), ci.method
+    (True, 'newcombe')
+    """
+    z = float(sps.norm.ppf((1 + level) / 2))
+    p_r, p_t = x_r / n_r, x_t / n_t
+    (l_r, u_r), (l_t, u_t) = _wilson(x_r, n_r, z), _wilson(x_t, n_t, z)
+    d = p_t - p_r
+    return ConfidenceInterval(d - math.hypot(p_t - l_t, u_r - p_r), d + math.hypot(u_t - p_t, p_r - l_r),
+                              float(level), "newcombe")
+
+
+def _rate_test(name: str, x_r: int, n_r: int, x_t: int, n_t: int, level: float) -> ClassifierTest | None:
     if n_r == 0 or n_t == 0:
         return None
-    p_r, p_t = x_r / n_r, x_t / n_t
     p = float(sps.fisher_exact([[x_r, n_r - x_r], [x_t, n_t - x_t]]).pvalue)
-    se = math.sqrt(p_r * (1 - p_r) / n_r + p_t * (1 - p_t) / n_t)
-    d = p_t - p_r
-    return ClassifierTest(name, p_r, p_t, ConfidenceInterval(d - z * se, d + z * se, level, "wald"), min(1.0, p),
+    return ClassifierTest(name, x_r / n_r, x_t / n_t, newcombe_interval(x_r, n_r, x_t, n_t, level), min(1.0, p),
                           "Fisher's exact test")
 
 
@@ -641,8 +734,8 @@ def classifier_change_tests(reference: SetStatistics, test_set: SetStatistics, *
     tp_r, fp_r, fn_r, tn_r = _row_counts(reference)
     tp_t, fp_t, fn_t, tn_t = _row_counts(test_set)
     level = float(confidence_level)
-    tests = [_rate_test("fpr", fp_r, fp_r + tn_r, fp_t, fp_t + tn_t, z, level),
-             _rate_test("fnr", fn_r, fn_r + tp_r, fn_t, fn_t + tp_t, z, level)]
+    tests = [_rate_test("fpr", fp_r, fp_r + tn_r, fp_t, fp_t + tn_t, level),
+             _rate_test("fnr", fn_r, fn_r + tp_r, fn_t, fn_t + tp_t, level)]
     if reference.counts is not None and test_set.counts is not None and reference.counts.is_defined \
             and test_set.counts.is_defined and reference.pos.shape[0] > 2:
         a_r, v_r = delong_variance_of_counts(reference.counts)
@@ -696,6 +789,34 @@ class ClassifierChange(SummaryDisplay):
 
 #: the display names of the quantities of :class:`ClassifierTest`
 _QUANTITIES = {"fpr": "false-positive rate", "fnr": "false-negative rate", "roc_auc": "ROC AUC"}
+
+
+def bearing_on(metric: str, tests: Sequence[ClassifierTest]) -> list[ClassifierTest]:
+    """The tests of :func:`classifier_change_tests` whose quantity ``metric``'s classifier effect
+    moves with: a metric at the threshold, the false-positive rate's test if it moves with α,
+    the false-negative rate's if it moves with β (recall reads β only, specificity α only);
+    a curve AUC or a loss, every test (they read the whole score distributions).
+
+    >>> ts = [ClassifierTest(q, 0.0, 0.0, ConfidenceInterval(0, 0, 0.95, "wald"), 1.0, "") for q in ("fpr", "fnr")]
+    >>> [t.quantity for t in bearing_on("recall", ts)], [t.quantity for t in bearing_on("f1", ts)]
+    (['fnr'], ['fpr', 'fnr'])
+    """
+    if metric not in METRICS:
+        return list(tests)
+    moves = _rates_read(metric)
+    return [t for t in tests if t.quantity in moves]
+
+
+@functools.lru_cache(maxsize=None)
+def _rates_read(metric: str) -> frozenset[str]:
+    """The error rates ("fpr" = α, "fnr" = β) a metric at the threshold moves with (checked at a
+    generic point and a step in each)."""
+    f = METRICS[metric].from_rates
+    with np.errstate(invalid="ignore", divide="ignore"):
+        base = float(np.squeeze(f(0.3, 0.2, 0.3)))
+        out = {q for q, (a, b) in (("fpr", (0.25, 0.3)), ("fnr", (0.2, 0.35)))
+               if not np.isclose(float(np.squeeze(f(0.3, a, b))), base, rtol=0, atol=1e-12)}
+    return frozenset(out) if math.isfinite(base) else frozenset({"fpr", "fnr"})
 
 
 def compare_classifiers(reference: SetStatistics, test_sets: dict[str, SetStatistics], *,

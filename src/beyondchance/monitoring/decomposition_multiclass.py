@@ -39,7 +39,6 @@ False
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Sequence
 
@@ -49,11 +48,10 @@ from scipy import stats as sps
 from .._validation import check_random_state
 from .._warnings import InvalidInputError
 from ..measures.confusion import ConfusionMatrix, metric_from_matrices
-from ..inference.confidence_interval import ConfidenceInterval
 from ..inference.significance import rejects, significance_level
 from ..measures.registry import get_metric
 from .decomposition import (ClassifierChange, ClassifierTest, Decomposition, _interval, _jackknife_of_decomposition,
-                    _leave_one_out_cells, bca_pvalue, holm_adjust)
+                    _leave_one_out_cells, bca_pvalue, holm_adjust, newcombe_interval)
 
 __all__ = ["ClassStatistics", "decompose_classes", "decompose_distributions", "class_change_tests",
            "compare_class_classifiers"]
@@ -286,8 +284,9 @@ def class_change_tests(reference: ClassStatistics, test_set: ClassStatistics, *,
     """For each true class present in both sets: the test that its predicted-class distribution
     P(predicted | true k) is the same on both sets (unadjusted p-values; see
     :func:`compare_class_classifiers`).  ``quantity`` is ``"class:<label>"``; the values are
-    the class's recall P(predicted k | true k), with a Wald interval of its difference."""
-    z = float(sps.norm.ppf((1 + confidence_level) / 2))
+    the class's recall P(predicted k | true k), with Newcombe's interval of its difference
+    (``beyondchance.monitoring.decomposition.newcombe_interval``: it keeps its width at 0 or
+    every row of a class predicted right)."""
     labels = union_labels(reference, test_set)
     ref, new = _row_counts(reference.aligned(labels)), _row_counts(test_set.aligned(labels))
     tests = []
@@ -296,11 +295,8 @@ def class_change_tests(reference: ClassStatistics, test_set: ClassStatistics, *,
         if n_r == 0 or n_t == 0:
             continue
         p, method = _homogeneity(ref[k], new[k], k)
-        r_r, r_t = ref[k, k] / n_r, new[k, k] / n_t
-        se = math.sqrt(r_r * (1 - r_r) / n_r + r_t * (1 - r_t) / n_t)
-        d = r_t - r_r
-        tests.append(ClassifierTest(f"class:{c}", float(r_r), float(r_t),
-                                    ConfidenceInterval(d - z * se, d + z * se, float(confidence_level), "wald"),
+        tests.append(ClassifierTest(f"class:{c}", float(ref[k, k] / n_r), float(new[k, k] / n_t),
+                                    newcombe_interval(ref[k, k], n_r, new[k, k], n_t, float(confidence_level)),
                                     min(1.0, p), method))
     return tuple(tests)
 

@@ -48,7 +48,7 @@ from ..statistics.values import ValueHistogram
 from ..monitoring.probabilities import ProbabilityStatistics
 from ..monitoring.decomposition import (DECOMPOSABLE, ClassifierChange, ClassifierTest, Decomposition, SetStatistics, check_reference,
                      compare_classifiers, decompose)
-from .compare_tasks import (AUC_TEST, TEST_QUANTITIES, MULTICLASS_TASKS, WEIGHTED_NOTE, TargetShift, multiclass_parts, regression_parts,
+from .compare_tasks import (AUC_TEST, TEST_QUANTITIES, MULTICLASS_TASKS, bearing_tests, WEIGHTED_NOTE, TargetShift, multiclass_parts, regression_parts,
                              target_shifts)
 from .export import Exportable
 from .formatting import fmt_interval, fmt_value, shorten
@@ -77,7 +77,9 @@ class Change:
     is what the reference classifier (its error rates, or its ROC curve) would score at
     this test set's prevalence (:mod:`beyondchance.monitoring.decomposition`).  ``direction`` is ``"worse"``
     / ``"better"`` when the test of the classifier (:class:`ClassifierChange`) rejects
-    for this set *and* the classifier effect's interval excludes 0 on that side;
+    for this set — one of the Holm-adjusted tests of what the metric reads (recall: the
+    false-negative rate; specificity: the false-positive rate; ``bearing_on``) — *and*
+    the classifier effect's interval excludes 0 on that side;
     ``"no significant change"`` otherwise; ``"no interval"`` without intervals.
     Multi-class tasks: the same on the class distribution (of probabilities, the one-vs-rest
     ROC AUCs and the losses too, from the rows: :mod:`beyondchance.monitoring.probabilities`; the
@@ -554,9 +556,9 @@ def compare_reports(reports: Sequence[Report], *, reference: str | None = None, 
             d = decompositions.get(str(r.name), {}).get(m)
             if d is not None:
                 changed = str(r.name) in changed_sets
-                if task == "regression":  # each measure's own (Holm-adjusted) test
+                if changed:  # a flag rests on a rejected test of what the metric reads
                     cc = next(c for c in classifier_changes if c.test_set == str(r.name))
-                    changed = any(t.quantity == m and rejects(t.pvalue_adjusted, cc.level) for t in cc.tests)
+                    changed = any(rejects(t.pvalue_adjusted, cc.level) for t in bearing_tests(task, m, cc.tests))
                 direction = _direction(d, a.greater_is_better, changed)
             elif stats is None and task not in ("binary-scores", "binary-labels") and decompositions:
                 direction = "not decomposed"  # no OPS-interval verdict beside a decomposition
@@ -631,6 +633,19 @@ def _test_text(t: ClassifierTest, ref: Report | None = None) -> str:
         return (f"{name} {fmt_value(t.reference_value)} → {fmt_value(t.value)} (difference {lo:+.4g} to {hi:+.4g}), "
                 f"adjusted p = {t.pvalue_adjusted:.3g}")
     return f"{TEST_QUANTITIES[t.quantity]} {moved}, adjusted p = {t.pvalue_adjusted:.3g}"
+
+
+def _quantity_name(t: ClassifierTest, ref: Report) -> str:
+    """What a test is of, in words: "the false-negative rate", "true class 2's predictions", ..."""
+    q = t.quantity
+    if q.startswith(AUC_TEST):
+        m = q[len(AUC_TEST):]
+        return f"the classifier effect of {_title(ref, m) if m in ref.metrics else m}"
+    if q.startswith("class:"):
+        return f"true class {q[6:]}'s predictions"
+    if q in TEST_QUANTITIES:
+        return f"the {TEST_QUANTITIES[q]}"
+    return _title(ref, q) if q in ref.metrics else q
 
 
 def _title(report: Report, metric: str) -> str:
@@ -739,14 +754,21 @@ def _decomposed_verdict(reports: list[Report], ref: Report, changes: list[Change
             text = head + untested + " on this sample — " + "; ".join(_test_text(t, ref) for t in cc.tests) + "."
             if expect:
                 text += f" {expect[0].upper()}{expect[1:]}."
+            # an interval excluding 0 is named only where an uncorrected test of what the metric
+            # reads agrees (p ≤ α); it is not a claim of change: the corrected tests decide that
             hint = [c for c in own if c.classifier_effect_ci is not None
-                    and (c.classifier_effect_ci[0] > 0 or c.classifier_effect_ci[1] < 0)]
+                    and (c.classifier_effect_ci[0] > 0 or c.classifier_effect_ci[1] < 0)
+                    and any(rejects(t.pvalue, cc.level) for t in bearing_tests(task, c.metric, cc.tests))]
             if hint:
-                text += (f" The {pct}% interval of the {'difference' if task == 'regression' else 'classifier effect'}"
-                         f" excludes 0 for " + ", ".join(_title(r, c.metric) for c in hint)
-                         + ", but the corrected tests do not reject: the sample cannot tell"
-                         + ("." if task == "regression" else "; the nominal change is not explained by the prevalence "
-                                                             "alone."))
+                agree = list({t.quantity: t for c in hint for t in bearing_tests(task, c.metric, cc.tests)
+                              if rejects(t.pvalue, cc.level)}.values())
+                n_tests = sum(len(c.tests) for c in classifier_changes)
+                text += (f" Uncorrected, the {pct}% interval of the "
+                         f"{'difference' if task == 'regression' else 'classifier effect'} excludes 0 for "
+                         + ", ".join(_title(r, c.metric) for c in hint) + f" and the test{'s' * (len(agree) > 1)} of "
+                         + " and ".join(f"{_quantity_name(t, r)} (p = {t.pvalue:.3g})" for t in agree)
+                         + f" {'agree' if len(agree) > 1 else 'agrees'}; corrected for the {n_tests} tests, none "
+                         "rejects: the sample cannot tell.")
             else:
                 unchanged = "the error is unchanged" if task == "regression" else "the classifier is unchanged"
                 text += f" This does not show that {unchanged}: only that this sample cannot tell."

@@ -33,14 +33,15 @@ from scipy import stats as sps
 
 from ..inference.confidence_interval import ConfidenceInterval
 from ..inference.significance import rejects, significance_level
-from ..monitoring.decomposition import ClassifierChange, ClassifierTest, Decomposition, holm_adjust
+from ..monitoring.decomposition import ClassifierChange, ClassifierTest, Decomposition, bearing_on, holm_adjust
 from ..monitoring.decomposition_multiclass import (ClassStatistics, check_class_reference, compare_class_classifiers,
                                 decompose_classes, decompose_distributions)
 from ..monitoring.probabilities import DECOMPOSABLE_PROBABILITIES, ProbabilityStatistics, metrics_at_probabilities
 from ..statistics.values import ValueHistogram
 from .formatting import shorten
 
-__all__ = ["TargetShift", "auc_tests", "multiclass_parts", "regression_parts", "target_shift", "target_shifts"]
+__all__ = ["TargetShift", "auc_tests", "bearing_tests", "multiclass_parts", "regression_parts", "target_shift",
+           "target_shifts"]
 
 MULTICLASS_TASKS = ("multiclass-labels", "multiclass-probabilities")
 #: class probabilities: the rows whose classifier effect joins the tests of the classifier
@@ -56,6 +57,14 @@ WEIGHTED_NOTE = ("with sample weights, the decomposition's bootstrap and the tes
 
 #: the names of the binary classifier tests' quantities, as the verdicts and tables say them
 TEST_QUANTITIES = {"fpr": "false-positive rate", "fnr": "false-negative rate", "roc_auc": "ROC AUC"}
+
+
+def bearing_tests(task: str, metric: str, tests: Sequence[ClassifierTest]) -> list[ClassifierTest]:
+    """The tests a metric's classifier effect is read against: regression, the measure's own;
+    binary, those of the error rates it moves with (``bearing_on``); multi-class, all."""
+    if task == "regression":
+        return [t for t in tests if t.quantity == metric]
+    return bearing_on(metric, tests) if task in ("binary-scores", "binary-labels") else list(tests)
 
 
 def multiclass_parts(reports: Sequence[Any], ref: Any, metric_names: Sequence[str], *, level: float,
