@@ -383,6 +383,9 @@ def profile(
                   progress=None, keep_rows=False)
     finally:
         src.close()
+    if p.task == "regression":  # the engine's label scan counted each distinct target: not the report's
+        p.classes = p.true_classes = np.zeros(0)
+        p.counts0 = np.zeros(0)
     if data is not None:
         p.columns = {role: (list(c) if isinstance(c, tuple) else c) for role, c in names.items()
                      if c is not None and c != ()}

@@ -149,11 +149,10 @@ class TaskStatistics:
             raise InvalidInputError(f"cannot merge statistics of tasks {self.task!r} and {other.task!r}")
         if self.weighted != other.weighted:
             raise InvalidInputError("cannot merge weighted statistics with unweighted ones")
-        for name in ("classes", "true_classes"):
-            if not _same_labels(getattr(self, name), getattr(other, name)):
-                raise InvalidInputError(
-                    f"cannot merge statistics of different classes ({_shown(self.classes)} and "
-                    f"{_shown(other.classes)}): profile every part with the same labels=")
+        if not _same_labels(self.classes, other.classes):
+            raise InvalidInputError(
+                f"cannot merge statistics of different classes ({_shown(self.classes)} and "
+                f"{_shown(other.classes)}): profile every part with the same labels=")
         if (self.positive or (None,))[0] != (other.positive or (None,))[0]:
             raise InvalidInputError(f"cannot merge statistics of different positive labels "
                                     f"({self.positive[0]!r} and {other.positive[0]!r})")
@@ -171,8 +170,10 @@ class TaskStatistics:
                 raise InvalidInputError("cannot merge statistics whose predicted labels have different classes: "
                                         "profile every part with the same labels=")
             given_counts0 = np.asarray(self.given_counts0) + np.asarray(other.given_counts0)
+        in_true = {_label(c) for part in (self, other) for c in np.asarray(part.true_classes).tolist()}
+        true_classes = np.asarray(self.classes)[[_label(c) in in_true for c in np.asarray(self.classes).tolist()]]
         return dataclasses.replace(
-            self, n_rows=self.n_rows + other.n_rows, counts0=np.asarray(self.counts0) + np.asarray(other.counts0),
+            self, true_classes=true_classes, n_rows=self.n_rows + other.n_rows, counts0=np.asarray(self.counts0) + np.asarray(other.counts0),
             given_counts0=given_counts0, columns=self.columns if self.columns == other.columns else None,
             source=self.source if self.source == other.source else "given",
             reason=self.reason if self.reason == other.reason else f"merged: {self.reason}; {other.reason}",
