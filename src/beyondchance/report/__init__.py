@@ -25,8 +25,7 @@ from .compare_tasks import TargetShift
 from .per_class import PerClassTable
 from .report import Report
 from .scan import profile
-from .statistics_file import read_statistics
-from .task_statistics import TaskStatistics, report_from_statistics
+from .task_statistics import TaskStatistics, read_statistics, report_from_statistics
 
 __all__ = [
     "CheckResult",

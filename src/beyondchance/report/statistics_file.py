@@ -1,5 +1,6 @@
 r"""The statistics file: a report's :class:`~beyondchance.report.task_statistics.TaskStatistics`
-kept on disk, read back safely (``TaskStatistics.save``, :func:`read_statistics`).
+kept on disk (:func:`write_file`, by ``TaskStatistics.save``), read back safely (:func:`read_file`,
+by :func:`~beyondchance.read_statistics`).
 
 A new module because no other fits: it is the one reader of files that may come from
 anyone, so it holds the format, its limits and its refusals in one place (the format is
@@ -11,7 +12,7 @@ The file is UTF-8 JSON, data only (never pickle), strict (no ``NaN`` tokens)::
      "created": "2026-11-27T09:00:00Z", "metadata": {…}, "statistics": {…}, "sha256": "…"}
 
 ``sha256`` is the SHA-256 of the canonical JSON (keys sorted, no spaces, ASCII) of the
-document without it.  ``statistics`` is the :class:`TaskStatistics`, each statistic an object
+document without it.  ``statistics`` is the ``TaskStatistics``, each statistic an object
 ``{"$type": name, "fields": {…}}`` of a closed list of types (:data:`TYPES`), built back by
 its own constructor (whose checks run); its values are JSON numbers (Python's shortest
 round-trip ``repr`` of a float64: exact), strings, booleans, null, and the tagged values
@@ -31,12 +32,12 @@ match their shape.  A file that is not ours, truncated, changed after it was wri
 checksum) or written by a newer schema is one :class:`~beyondchance.InvalidInputError` line.
 Files of an older schema are read through :data:`UPGRADES` (none yet: schema 1 is the first).
 
->>> import tempfile, os, beyondchance as bc
->>> st = bc.profile([0, 1, 1, 0, 1], [0.1, 0.8, 0.3, 0.4, 0.9], ci=False)
->>> path = st.save(os.path.join(tempfile.mkdtemp(), "reference.json"))
->>> back = read_statistics(path)
->>> back.task, back.n_rows, back.stats.tps.tolist() == st.stats.tps.tolist()
-('binary-scores', 5, True)
+>>> import tempfile, os
+>>> from beyondchance.statistics import LabelCounts
+>>> path = write_file(LabelCounts(np.array(["a", "b"]), np.array([3.0, 0.1])), {}, os.path.join(tempfile.mkdtemp(), "c"))
+>>> back = read_file(path, LabelCounts, lambda counts: None)
+>>> back.labels.tolist(), back.counts.tolist()
+(['a', 'b'], [3.0, 0.1])
 """
 
 from __future__ import annotations
@@ -54,7 +55,6 @@ from typing import Any, Callable
 import numpy as np
 
 from .._json import write_atomic
-from .._validation import MAX_CLASSES
 from .._version import __version__
 from .._warnings import InvalidInputError
 from ..inference.permutation.clt import PermutationCells
@@ -67,9 +67,8 @@ from ..statistics.labels import LabelCounts
 from ..statistics.scores import BinnedScoreCounts, ClassScoreCounts
 from ..statistics.sufficient import SufficientStatistics
 from ..statistics.values import LossSums, Moments, ValueHistogram
-from .task_statistics import TaskStatistics
 
-__all__ = ["read_statistics", "save_statistics", "FORMAT", "SCHEMA_VERSION", "MAX_FILE_BYTES", "TYPES"]
+__all__ = ["write_file", "read_file", "FORMAT", "SCHEMA_VERSION", "MAX_FILE_BYTES", "MAX_DEPTH", "TYPES"]
 
 #: the value of the file's ``"format"`` key
 FORMAT = "beyondchance-statistics"
@@ -79,16 +78,15 @@ SCHEMA_VERSION = 1
 MAX_FILE_BYTES = 1 << 30
 #: the deepest nesting of JSON values read
 MAX_DEPTH = 64
-#: the types a file may hold, by name (nothing else is ever built from a file)
+#: the statistics a file may hold, by name, besides its top object's type (nothing else is ever
+#: built from a file)
 TYPES: dict[str, type] = {t.__name__: t for t in (
-    TaskStatistics, SufficientStatistics, ThresholdCounts, BinnedScoreCounts, ClassScoreCounts, ConfusionMatrix,
+    SufficientStatistics, ThresholdCounts, BinnedScoreCounts, ClassScoreCounts, ConfusionMatrix,
     LabelCounts, LossSums, Moments, ValueHistogram, PermutationCells, PermutationLossSums, SquaredErrorSums,
     GroupTotals,
 )}
 #: schema version -> the function turning a statistics payload of that version into one of the next
 UPGRADES: dict[int, Callable[[dict], dict]] = {}
-#: TaskStatistics fields that reach the rows: never saved, None when read
-_NOT_SAVED = ("inputs", "row_source")
 _NUMERIC = {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64"}
 _MAX_TEXT_ITEM = 1 << 20  # the longest <U dtype read (characters)
 
@@ -98,12 +96,13 @@ _MAX_TEXT_ITEM = 1 << 20  # the longest <U dtype read (characters)
 # =====================================================================================
 
 
-def _encode(x: Any, where: str) -> Any:
-    """``x`` as JSON values (the tags of the module docstring)."""
+def _encode(x: Any, where: str, types: dict[str, type] = TYPES) -> Any:
+    """``x`` as JSON values (the tags of the module docstring); the dataclasses of ``types`` as
+    ``{"$type", "fields"}`` without their fields marked ``metadata={"saved": False}``."""
     if x is None or isinstance(x, (bool, str)):
         return x
     if isinstance(x, np.generic):
-        return _encode(x.item(), where)
+        return _encode(x.item(), where, types)
     if isinstance(x, int):
         return x
     if isinstance(x, float):
@@ -111,19 +110,19 @@ def _encode(x: Any, where: str) -> Any:
     if isinstance(x, np.ndarray):
         return {"$array": _encode_array(x, where)}
     if isinstance(x, tuple):
-        return {"$tuple": [_encode(v, where) for v in x]}
+        return {"$tuple": [_encode(v, where, types) for v in x]}
     if isinstance(x, list):
-        return [_encode(v, where) for v in x]
+        return [_encode(v, where, types) for v in x]
     if isinstance(x, dict):
-        return {"$dict": [[_encode(k, where), _encode(v, f"{where}[{k!r}]")] for k, v in x.items()]}
-    if dataclasses.is_dataclass(x) and type(x).__name__ in TYPES and TYPES[type(x).__name__] is type(x):
-        fields = {f.name: _encode(getattr(x, f.name), f"{where}.{f.name}") for f in dataclasses.fields(x)
-                  if f.init and not (isinstance(x, TaskStatistics) and f.name in _NOT_SAVED)}
+        return {"$dict": [[_encode(k, where, types), _encode(v, f"{where}[{k!r}]", types)] for k, v in x.items()]}
+    if dataclasses.is_dataclass(x) and types.get(type(x).__name__) is type(x):
+        fields = {f.name: _encode(getattr(x, f.name), f"{where}.{f.name}", types) for f in dataclasses.fields(x)
+                  if f.init and f.metadata.get("saved", True)}
         return {"$type": type(x).__name__, "fields": fields}
     if callable(x):
         raise InvalidInputError(f"cannot save {where}: it is computed from the rows in memory (statistics of a "
                                 "report on arrays); make the statistics with beyondchance.profile")
-    raise InvalidInputError(f"cannot save {where}: a {type(x).__name__} is not a value of the statistics file")
+    raise InvalidInputError(f"cannot save {where}: {type(x).__name__} is not a type of the statistics file")
 
 
 def _encode_array(a: np.ndarray, where: str) -> dict[str, Any]:
@@ -145,36 +144,14 @@ def _canonical(document: dict) -> bytes:
     return json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False).encode()
 
 
-def _metadata(p: TaskStatistics) -> dict[str, Any]:
-    """What the statistics are of, for a reader of the file (derived: never read back)."""
-    stats = p.stats
-    bins = getattr(stats, "bins", None)
-    if bins is None and isinstance(stats, SufficientStatistics) and stats.class_scores is not None \
-            and not stats.class_scores.exact:
-        bins = stats.class_scores.counts[0].bins
-    weight = None
-    if stats is not None:
-        weight = float(stats.n) if hasattr(stats, "n") else float(np.sum(stats.matrix))
-    threshold = p.totals.info.get("threshold") if isinstance(p.totals, GroupTotals) and p.totals.info else None
-    return {
-        "task": p.task, "classes": [_encode(c, "classes") for c in np.asarray(p.classes).tolist()],
-        "positive_label": None if p.positive is None else _encode(p.positive[0], "positive label"),
-        "threshold": threshold, "columns": p.columns, "n_rows": int(p.n_rows), "weighted": bool(p.weighted),
-        "total_weight": _encode(weight, "total weight"), "score_bins": bins,
-        "bootstrap": None if not isinstance(p.totals, GroupTotals) else {"groups": p.totals.groups,
-                                                                          "random_state": p.totals.seed},
-    }
-
-
-def save_statistics(statistics: TaskStatistics, path: str | os.PathLike) -> Path:
-    """Write ``statistics`` to ``path`` whole or not at all (:func:`~beyondchance._json.write_atomic`)."""
-    if not isinstance(statistics, TaskStatistics):
-        raise InvalidInputError(f"save_statistics takes TaskStatistics (beyondchance.profile), "
-                                f"got {type(statistics).__name__}")
+def write_file(statistics: Any, metadata: dict[str, Any], path: str | os.PathLike) -> Path:
+    """Write the dataclass ``statistics`` (made of :data:`TYPES`) and its ``metadata`` (JSON
+    values) to ``path`` whole or not at all (:func:`~beyondchance._json.write_atomic`)."""
+    types = {**TYPES, type(statistics).__name__: type(statistics)}
     document = {
         "format": FORMAT, "schema_version": SCHEMA_VERSION, "library_version": __version__,
         "created": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "metadata": _metadata(statistics), "statistics": _encode(statistics, "the statistics"),
+        "metadata": metadata, "statistics": _encode(statistics, "the statistics", types),
     }
     document["sha256"] = hashlib.sha256(_canonical(document)).hexdigest()
     # "format" first, so that a truncated file is still recognised as one of ours
@@ -203,43 +180,43 @@ def _depth(x: Any, limit: int = MAX_DEPTH) -> None:
             stack.extend((v, d + 1) for v in value)
 
 
-def _decode(x: Any) -> Any:
+def _decode(x: Any, types: dict[str, type]) -> Any:
     if x is None or isinstance(x, (bool, str, int, float)):
         return x
     if isinstance(x, list):
-        return [_decode(v) for v in x]
+        return [_decode(v, types) for v in x]
     if not isinstance(x, dict) or len(x) not in (1, 2):
         raise _Corrupt("an object that is no tagged value")
     if set(x) == {"$type", "fields"}:
-        return _decode_object(x["$type"], x["fields"])
+        return _decode_object(x["$type"], x["fields"], types)
     (tag, value), = x.items() if len(x) == 1 else (("", None),)
     if tag == "$float" and value in ("nan", "inf", "-inf"):
         return float(value)
     if tag == "$tuple" and isinstance(value, list):
-        return tuple(_decode(v) for v in value)
+        return tuple(_decode(v, types) for v in value)
     if tag == "$dict" and isinstance(value, list):
         if not all(isinstance(kv, list) and len(kv) == 2 for kv in value):
             raise _Corrupt("a $dict that is no list of pairs")
         out = {}
         for k, v in value:
-            key = _decode(k)
+            key = _decode(k, types)
             if not isinstance(key, (str, int, float, bool)) and key is not None:
                 raise _Corrupt("a $dict key that is no number, string or boolean")
-            out[key] = _decode(v)
+            out[key] = _decode(v, types)
         return out
     if tag == "$array" and isinstance(value, dict):
         return _decode_array(value)
     raise _Corrupt(f"an unknown tagged value {tag or sorted(x)!r}")
 
 
-def _decode_object(name: Any, fields: Any) -> Any:
-    cls = TYPES.get(name) if isinstance(name, str) else None
+def _decode_object(name: Any, fields: Any, types: dict[str, type]) -> Any:
+    cls = types.get(name) if isinstance(name, str) else None
     if cls is None or not isinstance(fields, dict):
         raise _Corrupt(f"an unknown type {name!r}")
-    init = {f.name for f in dataclasses.fields(cls) if f.init}
+    init = {f.name for f in dataclasses.fields(cls) if f.init and f.metadata.get("saved", True)}
     if not set(fields) <= init:
         raise _Corrupt(f"{name} has no fields {sorted(set(fields) - init)}")
-    values = {k: _decode(v) for k, v in fields.items()}
+    values = {k: _decode(v, types) for k, v in fields.items()}
     try:
         return cls(**values)
     except InvalidInputError as exc:
@@ -267,7 +244,7 @@ def _decode_array(spec: dict) -> np.ndarray:
         items = spec["items"]
         if len(items) != size:
             raise _Corrupt(f"an array of shape {shape} holding {len(items)} items")
-        values = [_decode(v) for v in items]
+        values = [_decode(v, {}) for v in items]
         if not all(v is None or isinstance(v, (bool, int, float, str)) for v in values):
             raise _Corrupt("an array of labels holding other values")
         if dtype == "object":
@@ -312,49 +289,12 @@ def _load(path: str) -> dict:
     return document
 
 
-#: the type of the ``stats`` of each task
-_STATS_TYPES: dict[str, tuple[type, ...]] = {
-    "binary-scores": (ThresholdCounts, BinnedScoreCounts), "binary-labels": (ConfusionMatrix,),
-    "multiclass-labels": (ConfusionMatrix,), "multiclass-probabilities": (SufficientStatistics,),
-    "regression": (SufficientStatistics,),
-}
-
-
-def _checked(p: Any) -> TaskStatistics:
-    """``p`` if it is a TaskStatistics whose fields have the types the report reads (its
-    dataclass checks nothing itself)."""
-    if not isinstance(p, TaskStatistics):
-        raise _Corrupt("no TaskStatistics at its top")
-    if p.task not in _STATS_TYPES or not isinstance(p.stats, _STATS_TYPES[p.task]):
-        raise _Corrupt(f"task {p.task!r} with statistics of type {type(p.stats).__name__}")
-    if isinstance(p.stats, SufficientStatistics) and p.stats.task != p.task:
-        raise _Corrupt(f"task {p.task!r} with the statistics of a {p.stats.task!r} task")
-    if not (isinstance(p.n_rows, int) and not isinstance(p.n_rows, bool) and p.n_rows >= 0
-            and isinstance(p.weighted, bool) and isinstance(p.source, str) and isinstance(p.reason, str)):
-        raise _Corrupt("n_rows, weighted, source or reason of the wrong type")
-    for name in ("classes", "true_classes", "counts0"):
-        if not isinstance(getattr(p, name), np.ndarray) or getattr(p, name).ndim != 1:
-            raise _Corrupt(f"{name} is not a list")
-    if p.task != "regression" and p.classes.size > MAX_CLASSES:
-        raise _Corrupt(f"more than {MAX_CLASSES:,} classes")
-    if p.counts0.dtype.kind not in "iuf" or p.counts0.size not in (0, p.classes.size):
-        raise _Corrupt("counts0 does not count the classes")
-    if p.positive is not None and not (isinstance(p.positive, tuple) and len(p.positive) == 3):
-        raise _Corrupt("the positive label is not a (positive, negative, reason) triple")
-    if p.totals is not None and not isinstance(p.totals, GroupTotals):
-        raise _Corrupt("totals that are not GroupTotals")
-    if p.quantile is not None and not (isinstance(p.quantile, float) and 0 < p.quantile < 1):
-        raise _Corrupt("a quantile outside (0, 1)")
-    if p.columns is not None and not (isinstance(p.columns, dict) and all(isinstance(k, str) for k in p.columns)):
-        raise _Corrupt("columns that are not a mapping of names")
-    return p
-
-
-def read_statistics(path: str | os.PathLike) -> TaskStatistics:
-    """The :class:`TaskStatistics` saved in ``path`` (``TaskStatistics.save``); one
-    InvalidInputError line for a file that is not ours, truncated, corrupted, changed since
-    it was written, or of a newer schema.  Nothing in the file is run: only the types of
-    :data:`TYPES` are built, by their constructors, from bounded data."""
+def read_file(path: str | os.PathLike, top: type, check: Callable[[Any], str | None]) -> Any:
+    """The ``top`` object saved in ``path`` by :func:`write_file`, once ``check`` (a reason when
+    it is not one the package can use, else None) accepts it; one InvalidInputError line for a
+    file that is not ours, truncated, corrupted, changed since it was written, or of a newer
+    schema.  Nothing in the file is run: only ``top`` and the types of :data:`TYPES` are built,
+    by their constructors, from bounded data."""
     shown = os.fspath(path)
     document = _load(shown)
     version = document.get("schema_version")
@@ -373,7 +313,10 @@ def read_statistics(path: str | os.PathLike) -> TaskStatistics:
         payload = document.get("statistics")
         while version < SCHEMA_VERSION:  # pragma: no cover - no older schema yet
             payload, version = UPGRADES[version](payload), version + 1
-        statistics = _checked(_decode(payload))
+        statistics = _decode(payload, {**TYPES, top.__name__: top})
+        why = f"no {top.__name__} at its top" if not isinstance(statistics, top) else check(statistics)
     except _Corrupt as exc:
-        raise _refuse(shown, f"a corrupted statistics file ({exc})") from None
+        why = str(exc)
+    if why is not None:
+        raise _refuse(shown, f"a corrupted statistics file ({why})")
     return statistics

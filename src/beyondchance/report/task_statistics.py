@@ -30,8 +30,7 @@ permute rows read them from the rows in memory (``inputs``) or fetch them from t
 
 Statistics you can keep.  :func:`~beyondchance.report.scan.profile` computes a
 :class:`TaskStatistics` from arrays or a table (any engine) without the rows;
-:meth:`TaskStatistics.save` writes it to a file and
-:func:`~beyondchance.report.statistics_file.read_statistics` reads it back
+:meth:`TaskStatistics.save` writes it to a file and :func:`read_statistics` reads it back
 (:mod:`beyondchance.report.statistics_file`); :meth:`TaskStatistics.merge` (also ``+``) adds
 the statistics of partitions, files or days into those of their union.  The one public
 statistics type of a report is this one — :class:`~beyondchance.SufficientStatistics` is the
@@ -52,23 +51,33 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import os
+from pathlib import Path
 from typing import Any, Callable
 
 import numpy as np
 
+from .._json import jsonable
+from .._validation import MAX_CLASSES
 from .._warnings import InvalidInputError
+from ..inference.poisson_bootstrap import GroupTotals
+from ..measures.confusion import ConfusionMatrix
+from ..measures.threshold_counts import ThresholdCounts
+from ..statistics.scores import BinnedScoreCounts
+from ..statistics.sufficient import SufficientStatistics
 from ..measures.task_metrics import selectable_metrics
 from .assemble import _run, _select_metrics
 from .detect import _resolve_positive
 from .evaluation_context import _Context, _single_class
 from .formatting import _fmt_label, _label
 from .report import Report
+from .statistics_file import read_file, write_file
 from .tasks.binary_scores import _binary_scores_from_counts
 from .tasks.labels import labels_rows, replicate_matrices
 from .tasks.probabilities import probabilities_rows
 from .tasks.regression import regression_rows
 
-__all__ = ["TaskStatistics", "report_from_statistics"]
+__all__ = ["TaskStatistics", "report_from_statistics", "read_statistics"]
 
 #: the fields that are the statistics themselves (saved, merged); the others say what they are
 #: of (task, classes, …) or reach the rows (``inputs``, ``row_source``: never saved)
@@ -129,9 +138,11 @@ class TaskStatistics:
     given_counts0: Any = None  # and the row counts of y_true over its classes
     cells: Any = None  # weighted: the PermutationCells of the predicted labels (permutation CLT)
     score_cells: Any = None  # weighted binary scores: the PermutationCells of the distinct scores
-    row_source: Any = None  # the rows, fetched for the row permutation tests (engine_rows.RowSource)
+    #: the rows, fetched for the row permutation tests (engine_rows.RowSource); never saved
+    row_source: Any = dataclasses.field(default=None, metadata={"saved": False})
     loss_sums: Any = None  # binary scores: the PermutationLossSums of the losses' permutation CLT
-    inputs: Any = None  # the checked rows in memory (detect.Inputs), for the row permutation tests
+    #: the checked rows in memory (detect.Inputs), for the row permutation tests; never saved
+    inputs: Any = dataclasses.field(default=None, metadata={"saved": False})
     positive: tuple | None = None  # binary: (positive label, negative label, why), when resolved
     columns: dict | None = None  # the columns profiled ({"y_true": name, ...}), when profiled from a table
 
@@ -181,12 +192,79 @@ class TaskStatistics:
 
     __add__ = merge
 
-    def save(self, path: Any) -> Any:
+    def save(self, path: str | os.PathLike) -> Path:
         """Write the statistics to ``path`` (:mod:`beyondchance.report.statistics_file`: versioned
         JSON with a SHA-256 checksum, written atomically); returns the path written."""
-        from .statistics_file import save_statistics
+        return write_file(self, _metadata(self), path)
 
-        return save_statistics(self, path)
+
+#: the type of the ``stats`` of each task
+_STATS_TYPES: dict[str, tuple[type, ...]] = {
+    "binary-scores": (ThresholdCounts, BinnedScoreCounts), "binary-labels": (ConfusionMatrix,),
+    "multiclass-labels": (ConfusionMatrix,), "multiclass-probabilities": (SufficientStatistics,),
+    "regression": (SufficientStatistics,),
+}
+
+
+def _metadata(p: TaskStatistics) -> dict[str, Any]:
+    """What the statistics are of, for a reader of the file (derived: never read back)."""
+    stats = p.stats
+    bins = getattr(stats, "bins", None)
+    if bins is None and isinstance(stats, SufficientStatistics) and stats.class_scores is not None \
+            and not stats.class_scores.exact:
+        bins = stats.class_scores.counts[0].bins
+    weight = None if stats is None else float(stats.n if hasattr(stats, "n") else np.sum(stats.matrix))
+    totals = p.totals if isinstance(p.totals, GroupTotals) else None
+    return jsonable({
+        "task": p.task, "classes": np.asarray(p.classes).tolist(),
+        "positive_label": None if p.positive is None else p.positive[0],
+        "threshold": None if totals is None or not totals.info else totals.info.get("threshold"),
+        "columns": p.columns, "n_rows": int(p.n_rows), "weighted": bool(p.weighted), "total_weight": weight,
+        "score_bins": bins, "bootstrap": None if totals is None else {"groups": totals.groups,
+                                                                        "random_state": totals.seed},
+    })
+
+
+def _check(p: TaskStatistics) -> str | None:
+    """Why ``p`` (read from a file) is not statistics the report can read, or None (the
+    dataclass checks nothing itself; its statistics' constructors check their own fields)."""
+    if p.task not in _STATS_TYPES or not isinstance(p.stats, _STATS_TYPES[p.task]):
+        return f"task {p.task!r} with statistics of type {type(p.stats).__name__}"
+    if isinstance(p.stats, SufficientStatistics) and p.stats.task != p.task:
+        return f"task {p.task!r} with the statistics of a {p.stats.task!r} task"
+    if not (isinstance(p.n_rows, int) and not isinstance(p.n_rows, bool) and p.n_rows >= 0
+            and isinstance(p.weighted, bool) and isinstance(p.source, str) and isinstance(p.reason, str)):
+        return "n_rows, weighted, source or reason of the wrong type"
+    for name in ("classes", "true_classes", "counts0"):
+        if not isinstance(getattr(p, name), np.ndarray) or getattr(p, name).ndim != 1:
+            return f"{name} is not a list"
+    if p.classes.size > MAX_CLASSES:
+        return f"more than {MAX_CLASSES:,} classes"
+    if p.counts0.dtype.kind not in "iuf" or p.counts0.size not in (0, p.classes.size):
+        return "counts0 does not count the classes"
+    if p.positive is not None and not (isinstance(p.positive, tuple) and len(p.positive) == 3):
+        return "the positive label is not a (positive, negative, reason) triple"
+    if p.totals is not None and not isinstance(p.totals, GroupTotals):
+        return "totals that are not GroupTotals"
+    if p.quantile is not None and not (isinstance(p.quantile, float) and 0 < p.quantile < 1):
+        return "a quantile outside (0, 1)"
+    if p.columns is not None and not (isinstance(p.columns, dict) and all(isinstance(k, str) for k in p.columns)):
+        return "columns that are not a mapping of names"
+    return None
+
+
+def read_statistics(path: str | os.PathLike) -> TaskStatistics:
+    """The :class:`TaskStatistics` saved by :meth:`TaskStatistics.save`; a file that is not one,
+    truncated, corrupted, changed since or of a newer schema is one InvalidInputError line
+    (:func:`~beyondchance.report.statistics_file.read_file`: nothing in the file is run).
+
+    >>> import tempfile, os, beyondchance as bc
+    >>> st = bc.profile([0, 1, 1, 0, 1], [0.1, 0.8, 0.3, 0.4, 0.9], ci=False)
+    >>> back = read_statistics(st.save(os.path.join(tempfile.mkdtemp(), "reference.json")))
+    >>> back.task, back.n_rows, back.stats.tps.tolist() == st.stats.tps.tolist()
+    ('binary-scores', 5, True)
+    """
+    return read_file(path, TaskStatistics, _check)
 
 
 def _shown(classes: Any) -> str:
@@ -202,8 +280,6 @@ def report_from_statistics(
 ) -> Report:
     """The :class:`~beyondchance.report.report.Report` of a task's statistics (or of a function
     computing them once the common options are checked: the memory engine's)."""
-    from ..statistics.sufficient import BinnedScoreCounts
-
     score_statistic = None
     notes: list[str] = []
 
