@@ -46,7 +46,7 @@ import numpy as np
 
 from .._validation import check_n_classes
 from .._warnings import InvalidInputError
-from ..engines import SOURCE_ENGINE
+from ..engines import SOURCE_ENGINE, detect_engine
 from ..measures.losses import PinballLoss
 from ..measures.task_metrics import TASKS
 from .assemble import check_quantile_option
@@ -370,7 +370,7 @@ def profile(
             if value is not None:
                 raise InvalidInputError(f"{option} applies to data= (a table or files that an engine aggregates)")
         source, names = _array_columns(y_true, y_score, y_pred, sample_weight)
-        engine = "memory"
+        engine = detect_engine(source)  # columns in memory: the engine of arrays
     else:
         yt, ys = _column_names(y_true, () if y_score is None else y_score, y_pred, sample_weight)
         source, names = data, {"y_true": yt, "y_score": ys, "y_pred": y_pred, "sample_weight": sample_weight}
