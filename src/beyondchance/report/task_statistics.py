@@ -62,12 +62,12 @@ from .._validation import MAX_CLASSES
 from .._warnings import InvalidInputError
 from ..inference.poisson_bootstrap import GroupTotals
 from ..measures.confusion import ConfusionMatrix
+from ..measures.task_metrics import selectable_metrics
 from ..measures.threshold_counts import ThresholdCounts
 from ..statistics.scores import BinnedScoreCounts
 from ..statistics.sufficient import SufficientStatistics
-from ..measures.task_metrics import selectable_metrics
 from .assemble import _run, _select_metrics
-from .detect import _resolve_positive
+from .detect import _coerce_pos_label, _resolve_positive
 from .evaluation_context import _Context, _single_class
 from .formatting import _fmt_label, _label
 from .report import Report
@@ -184,8 +184,8 @@ class TaskStatistics:
         in_true = {_label(c) for part in (self, other) for c in np.asarray(part.true_classes).tolist()}
         true_classes = np.asarray(self.classes)[[_label(c) in in_true for c in np.asarray(self.classes).tolist()]]
         return dataclasses.replace(
-            self, true_classes=true_classes, n_rows=self.n_rows + other.n_rows, counts0=np.asarray(self.counts0) + np.asarray(other.counts0),
-            given_counts0=given_counts0, columns=self.columns if self.columns == other.columns else None,
+            self, true_classes=true_classes, n_rows=self.n_rows + other.n_rows,
+            counts0=np.asarray(self.counts0) + np.asarray(other.counts0), given_counts0=given_counts0, columns=self.columns if self.columns == other.columns else None,
             source=self.source if self.source == other.source else "given",
             reason=self.reason if self.reason == other.reason else f"merged: {self.reason}; {other.reason}",
             **parts)
@@ -300,7 +300,7 @@ def report_from_statistics(
                 _single_class(true_present, ctx)
             pl, nl, reason = p.positive if p.positive is not None else _resolve_positive(p.classes, p.counts0,
                                                                                           pos_label)
-            if pos_label is not None and _label(pos_label) != _label(pl):
+            if pos_label is not None and _coerce_pos_label(pos_label, p.classes) != _label(pl):
                 raise InvalidInputError(f"these statistics count {_fmt_label(pl)} as the positive class, not "
                                         f"{_fmt_label(pos_label)}: profile again with pos_label=")
             stat = p.stats
