@@ -292,6 +292,7 @@ def test_a_newer_schema_is_refused(tmp_path):
     (lambda s: s["fields"]["counts0"]["$array"].update(shape=[3]), r"shape \[3\] holding 16 bytes"),
     (lambda s: s["fields"]["counts0"]["$array"].update(dtype="complex128"), "unknown kind"),
     (lambda s: s["fields"].update(stats={"$float": "nan"}), "statistics of type float"),
+    (lambda s: s["fields"]["stats"]["fields"].update(thresholds=[0.5, "x"]), r"ThresholdCounts"),
     (lambda s: s["fields"]["stats"]["fields"].update(tps={"$array": {"dtype": "float64", "shape": [1],
                                                                      "data": "AAAAAAAA8D8="}}), "ThresholdCounts"),
     (lambda s: s["fields"].update(reason={"$dict": [[{"$tuple": []}, 1]]}), "key"),
@@ -309,6 +310,8 @@ def test_strict_json_and_bounded_size(tmp_path, monkeypatch):
     text = p.read_text().replace('"n_rows":5', '"n_rows":NaN')
     p.write_text(text)
     _refused(p, "truncated or corrupted .*NaN")
+    p.write_text(text.replace('"n_rows":NaN', '"n_rows":1e999'))
+    _refused(p, "truncated or corrupted .*not finite")
     p = _saved(tmp_path)
     monkeypatch.setattr(statistics_file, "MAX_FILE_BYTES", 100)
     _refused(p, "more than a statistics file may hold")

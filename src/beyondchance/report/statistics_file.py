@@ -221,7 +221,7 @@ def _decode_object(name: Any, fields: Any, types: dict[str, type]) -> Any:
         return cls(**values)
     except InvalidInputError as exc:
         raise _Corrupt(f"{name}: {exc}") from None
-    except (TypeError, ValueError, KeyError, IndexError) as exc:
+    except Exception as exc:  # the constructor of a known type, given values no writer makes
         raise _Corrupt(f"{name} cannot be built from its fields ({type(exc).__name__})") from None
 
 
@@ -277,8 +277,14 @@ def _load(path: str) -> dict:
     def no_constant(token: str) -> Any:
         raise ValueError(f"the token {token}")
 
+    def finite(text: str) -> float:
+        value = float(text)
+        if not math.isfinite(value):  # 1e999: JSON has no infinite numbers
+            raise ValueError(f"the number {text[:20]} is not finite")
+        return value
+
     try:
-        document = json.loads(raw.decode("utf-8"), parse_constant=no_constant)
+        document = json.loads(raw.decode("utf-8"), parse_constant=no_constant, parse_float=finite)
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         if ours:
             raise _refuse(path, "a truncated or corrupted statistics file (its JSON does not parse: "
