@@ -256,7 +256,7 @@ def _check(p: TaskStatistics) -> str | None:
 def read_statistics(path: str | os.PathLike) -> TaskStatistics:
     """The :class:`TaskStatistics` saved by :meth:`TaskStatistics.save`; a file that is not one,
     truncated, corrupted, changed since or of a newer schema is one InvalidInputError line
-    (:func:`~beyondchance.report.statistics_file.read_file`: nothing in the file is run).
+    (``beyondchance.report.statistics_file.read_file``: nothing in the file is run).
 
     >>> import tempfile, os, beyondchance as bc
     >>> st = bc.profile([0, 1, 1, 0, 1], [0.1, 0.8, 0.3, 0.4, 0.9], ci=False)
