@@ -78,7 +78,10 @@ from .outperformance import (
     outperformance_score,
     outperformance_score_ci,
 )
-from .report import Comparison, MetricResult, ModelComparison, Report, compare, compare_models, evaluate
+from .report import (
+    Comparison, MetricResult, ModelComparison, Report, TaskStatistics, compare, compare_models, evaluate, profile,
+    read_statistics,
+)
 from .statistics import SufficientStatistics
 from ._version import __version__ as __version__
 
@@ -113,6 +116,8 @@ __all__ = [
     # inference
     "bootstrap_ci", "BootstrapResult", "ConfidenceInterval", "delong_test", "DeLongResult", "permutation_test",
     "PermutationTestResult",
+    # statistics you can keep: profile once, save, merge, report anywhere
+    "profile", "TaskStatistics", "read_statistics",
     # sufficient statistics
     "compute_statistics", "SufficientStatistics", "StatisticsAccumulator",
     # calibration, precision-recall-gain, decision curves

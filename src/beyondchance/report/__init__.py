@@ -24,6 +24,8 @@ from .gates import CheckResult, RequirementResult
 from .compare_tasks import TargetShift
 from .per_class import PerClassTable
 from .report import Report
+from .scan import profile
+from .task_statistics import TaskStatistics, read_statistics, report_from_statistics
 
 __all__ = [
     "CheckResult",
@@ -44,4 +46,8 @@ __all__ = [
     "detect_task",
     "evaluate",
     "metrics_for_task",
+    "TaskStatistics",
+    "profile",
+    "read_statistics",
+    "report_from_statistics",
 ]

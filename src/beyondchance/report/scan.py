@@ -46,7 +46,7 @@ import numpy as np
 
 from .._validation import check_n_classes
 from .._warnings import InvalidInputError
-from ..engines import SOURCE_ENGINE
+from ..engines import SOURCE_ENGINE, detect_engine
 from ..measures.losses import PinballLoss
 from ..measures.task_metrics import TASKS
 from .assemble import check_quantile_option
@@ -56,7 +56,7 @@ from .formatting import _fmt_label, _label
 from .report import Report
 from .task_statistics import TaskStatistics, report_from_statistics
 
-__all__ = ["evaluate_source"]
+__all__ = ["evaluate_source", "profile"]
 
 
 def _open(source: Any, engine: str, *, session: Any = None, name: str | None = None,
@@ -268,6 +268,35 @@ def _column_names(y_true: Any, y_score: Any, y_pred: Any, sample_weight: Any) ->
     return y_true, y_score
 
 
+def _scan(
+    src: Any, *, engine: str, y_true: str, y_score: Sequence[str], y_pred: str | None, weight: str | None,
+    score_bins: int | None, task: str | None, pos_label: Any, threshold: Any, labels: Any, quantile: float | None,
+    ci: bool, random_state: int, progress: Callable[[str], None] | None, keep_rows: bool,
+) -> TaskStatistics:
+    """The :class:`TaskStatistics` of an opened source: the labels, the task, its statistics and,
+    when ``ci``, the grouped bootstrap's sums (seed ``random_state``); ``keep_rows``: the rows
+    stay reachable for the row permutation tests (the source must then stay open)."""
+    step = progress or (lambda message: None)
+    step(f"scanning the labels ({engine})")
+    p = _prepare(src, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=weight, task=task, labels=labels,
+                 score_bins=score_bins, ci=ci, quantile=quantile)
+    if score_bins is not None and p.task not in ("binary-scores", "multiclass-probabilities"):
+        raise InvalidInputError(f"score_bins applies to scores and class probabilities, not to a {p.task} report")
+    pos = None
+    if p.task == "binary-scores":
+        pos = p.positive = _resolve_positive(p.classes, p.counts0, pos_label)
+        step(f"aggregating the scores ({engine})")
+        _scan_scores(src, p, y_true=y_true, y_score=y_score[0], weight=weight, pos=pos[0], score_bins=score_bins)
+    if ci:
+        step(f"summing the bootstrap groups ({engine})")
+        _scan_replicates(src, p, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=weight, labels=labels,
+                         seed=random_state, threshold=threshold, pos=pos, score_bins=score_bins)
+    if keep_rows:
+        p.row_source = RowSource(src, p, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=weight,
+                                 labels=labels, score_bins=score_bins)
+    return p
+
+
 def evaluate_source(
     source: Any, *, y_true: str, y_score: str | Sequence[str] = (), y_pred: str | None = None,
     sample_weight: str | None = None, engine: str | None = None, score_bins: int | None = None, session: Any = None,
@@ -280,27 +309,84 @@ def evaluate_source(
     y_true, y_score = _column_names(y_true, y_score, y_pred, sample_weight)
     engine = SOURCE_ENGINE if engine is None else engine
     src = _as_source(source, engine, session, name, delimiter)
-    step = progress or (lambda message: None)
-    step(f"scanning the labels ({engine})")
     try:
-        p = _prepare(src, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=sample_weight, task=task, labels=labels,
-                     score_bins=score_bins, ci=ci, quantile=quantile)
-        if score_bins is not None and p.task not in ("binary-scores", "multiclass-probabilities"):
-            raise InvalidInputError(f"score_bins applies to scores and class probabilities, not to a {p.task} report")
-        pos = None
-        if p.task == "binary-scores":
-            pos = _resolve_positive(p.classes, p.counts0, pos_label)
-            step(f"aggregating the scores ({engine})")
-            _scan_scores(src, p, y_true=y_true, y_score=y_score[0], weight=sample_weight, pos=pos[0],
-                         score_bins=score_bins)
-        if ci:
-            step(f"summing the bootstrap groups ({engine})")
-            _scan_replicates(src, p, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=sample_weight, labels=labels,
-                             seed=random_state, threshold=threshold, pos=pos, score_bins=score_bins)
-            p.row_source = RowSource(src, p, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=sample_weight,
-                                     labels=labels, score_bins=score_bins)
+        p = _scan(src, engine=engine, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=sample_weight,
+                  score_bins=score_bins, task=task, pos_label=pos_label, threshold=threshold, labels=labels,
+                  quantile=quantile, ci=ci, random_state=random_state, progress=progress, keep_rows=ci)
         # the source stays open while the report is built: its row permutation tests fetch the rows
         return report_from_statistics(p, engine=src.engine, pos_label=pos_label, threshold=threshold, ci=ci,
                                       random_state=random_state, name=name, progress=progress, **options)
     finally:
         src.close()
+
+
+def _array_columns(y_true: Any, y_score: Any, y_pred: Any, sample_weight: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(columns in memory, the names of the columns of each role) for arrays: y_score of two
+    dimensions is one column of probabilities per class (``y_score[j]``)."""
+    cols: dict[str, Any] = {"y_true": np.asarray(y_true)}
+    names: dict[str, Any] = {"y_true": "y_true", "y_score": (), "y_pred": None, "sample_weight": None}
+    if y_score is not None:
+        s = np.asarray(y_score)
+        if s.ndim == 2:
+            names["y_score"] = tuple(f"y_score[{j}]" for j in range(s.shape[1]))
+            cols.update({c: s[:, j] for j, c in enumerate(names["y_score"])})
+        else:
+            names["y_score"] = ("y_score",)
+            cols["y_score"] = s
+    for role, value in (("y_pred", y_pred), ("sample_weight", sample_weight)):
+        if value is not None:
+            names[role] = role
+            cols[role] = np.asarray(value)
+    return cols, names
+
+
+def profile(
+    y_true: Any = None, y_score: Any = None, *, y_pred: Any = None, sample_weight: Any = None, data: Any = None,
+    engine: str | None = None, score_bins: int | None = None, session: Any = None, delimiter: str | None = None,
+    task: str | None = None, pos_label: Any = None, threshold: float | None = None, labels: Any = None,
+    quantile: float | None = None, ci: bool = True, random_state: int = 0,
+) -> TaskStatistics:
+    """The statistics of a report, without the rows: save them (:meth:`TaskStatistics.save`),
+    merge them (``a + b``) and report from them (:func:`report_from_statistics`) anywhere.
+
+    The arguments are :func:`~beyondchance.evaluate`'s: arrays, or ``data=`` a table or files
+    with the columns named (aggregated by ``engine``).  Arrays go to the memory engine as
+    columns, so the task is detected as an engine detects it, from the column types (a
+    floating-point y_score holds scores; regression when y_true and y_pred are floating
+    point): give ``task=`` to be sure.  ``ci``: also the sums of the grouped Poisson bootstrap
+    (seed ``random_state``) that the intervals of probabilities, regression and weighted data
+    need — these do not merge (:meth:`TaskStatistics.merge`).  Weighted binary scores count
+    those sums at the threshold (``threshold``, default as in the report), the report's.
+
+    >>> st = profile([0, 1, 1, 0, 1, 0], [0.1, 0.8, 0.35, 0.4, 0.9, 0.2], ci=False)
+    >>> st.task, st.n_rows, st.positive[0], round(st.stats.auc("roc"), 4)
+    ('binary-scores', 6, 1, 0.8889)
+    """
+    if data is None:
+        if y_true is None or (y_score is None and y_pred is None):
+            raise InvalidInputError("profile needs y_true and y_score (scores or class probabilities) or y_pred, "
+                                    "or data= with their column names")
+        for option, value in (("engine", engine), ("session", session), ("delimiter", delimiter)):
+            if value is not None:
+                raise InvalidInputError(f"{option} applies to data= (a table or files that an engine aggregates)")
+        source, names = _array_columns(y_true, y_score, y_pred, sample_weight)
+        engine = detect_engine(source)  # columns in memory: the engine of arrays
+    else:
+        yt, ys = _column_names(y_true, () if y_score is None else y_score, y_pred, sample_weight)
+        source, names = data, {"y_true": yt, "y_score": ys, "y_pred": y_pred, "sample_weight": sample_weight}
+        engine = SOURCE_ENGINE if engine is None else engine
+    src = _as_source(source, engine, session, None, delimiter)
+    try:
+        p = _scan(src, engine=engine, y_true=names["y_true"], y_score=names["y_score"], y_pred=names["y_pred"],
+                  weight=names["sample_weight"], score_bins=score_bins, task=task, pos_label=pos_label,
+                  threshold=threshold, labels=labels, quantile=quantile, ci=ci, random_state=random_state,
+                  progress=None, keep_rows=False)
+    finally:
+        src.close()
+    if p.task == "regression":  # the engine's label scan counted each distinct target: not the report's
+        p.classes = p.true_classes = np.zeros(0)
+        p.counts0 = np.zeros(0)
+    if data is not None:
+        p.columns = {role: (list(c) if isinstance(c, tuple) else c) for role, c in names.items()
+                     if c is not None and c != ()}
+    return p

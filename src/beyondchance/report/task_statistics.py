@@ -27,32 +27,98 @@ Intervals that cannot come from cells come from the per-group sums of the groupe
 bootstrap (``totals``, :mod:`beyondchance.inference.poisson_bootstrap`); the p-values that
 permute rows read them from the rows in memory (``inputs``) or fetch them from the source
 (``row_source``, :mod:`beyondchance.report.engine_rows`).
+
+Statistics you can keep.  :func:`~beyondchance.report.scan.profile` computes a
+:class:`TaskStatistics` from arrays or a table (any engine) without the rows;
+:meth:`TaskStatistics.save` writes it to a file and :func:`read_statistics` reads it back
+(:mod:`beyondchance.report.statistics_file`); :meth:`TaskStatistics.merge` (also ``+``) adds
+the statistics of partitions, files or days into those of their union.  The one public
+statistics type of a report is this one — :class:`~beyondchance.SufficientStatistics` is the
+measures' bundle inside it (the ``stats`` of probabilities and regression) — so that what is
+saved is exactly what :func:`report_from_statistics` reads.
+
+Merging is exact for every count (rows, weights, confusion cells, score counts: sums of
+the parts' numbers, so exact for integer or dyadic weights and to rounding otherwise) and
+to rounding for the loss sums and moments.  The sums of the grouped Poisson bootstrap
+(``totals``: probabilities, regression, weighted data; profiled with ``ci=True``) do not
+merge: each row's group is a hash of its position in the whole data, and the regression
+sums hold the absolute deviations from the median of all of y.  Merging statistics that
+hold them is refused; profile the parts with ``ci=False`` (the report then gives the
+intervals the cells give, and says which it cannot) or profile the whole.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
+import os
+from pathlib import Path
 from typing import Any, Callable
 
 import numpy as np
 
+from .._json import jsonable
+from .._validation import MAX_CLASSES
+from .._warnings import InvalidInputError
+from ..inference.poisson_bootstrap import GroupTotals
+from ..measures.confusion import ConfusionMatrix
 from ..measures.task_metrics import selectable_metrics
+from ..measures.threshold_counts import ThresholdCounts
+from ..statistics.scores import BinnedScoreCounts
+from ..statistics.sufficient import SufficientStatistics
 from .assemble import _run, _select_metrics
-from .detect import _resolve_positive
+from .detect import _coerce_pos_label, _resolve_positive
 from .evaluation_context import _Context, _single_class
+from .formatting import _fmt_label, _label
 from .report import Report
+from .statistics_file import read_file, write_file
 from .tasks.binary_scores import _binary_scores_from_counts
 from .tasks.labels import labels_rows, replicate_matrices
 from .tasks.probabilities import probabilities_rows
 from .tasks.regression import regression_rows
 
-__all__ = ["TaskStatistics", "report_from_statistics"]
+__all__ = ["TaskStatistics", "report_from_statistics", "read_statistics"]
+
+#: the fields that are the statistics themselves (saved, merged); the others say what they are
+#: of (task, classes, …) or reach the rows (``inputs``, ``row_source``: never saved)
+MERGED_FIELDS: tuple[str, ...] = ("stats", "units", "given", "cells", "score_cells", "loss_sums")
+
+
+def _merge_part(a: Any, b: Any, name: str) -> Any:
+    if a is None and b is None:
+        return None
+    if a is None or b is None:
+        raise InvalidInputError(f"cannot merge statistics: {name!r} is present in one part only")
+    if type(a) is not type(b):
+        raise InvalidInputError(f"cannot merge {type(a).__name__} with {type(b).__name__} ({name!r}): "
+                                "exact and binned scores, or different kinds of statistics")
+    return a.merge(b)
+
+
+def _same_labels(a: Any, b: Any) -> bool:
+    return a is None and b is None or (a is not None and b is not None and np.asarray(a).shape == np.asarray(b).shape
+                                       and [_label(x) for x in np.asarray(a).tolist()]
+                                       == [_label(x) for x in np.asarray(b).tolist()])
 
 
 @dataclasses.dataclass
 class TaskStatistics:
-    """What an engine computed for one report: the task, the classes and the task's statistics."""
+    """What an engine computed for one report: the task, the classes and the task's statistics.
+
+    Made by :func:`~beyondchance.profile` (or by :func:`~beyondchance.evaluate` on the way to
+    its report), saved by :meth:`save`, read by :func:`~beyondchance.read_statistics`, added up
+    by :meth:`merge` (``a + b``); :func:`report_from_statistics` makes its report.
+
+    >>> import beyondchance as bc
+    >>> a = bc.profile([0, 1, 1, 0], [0.2, 0.7, 0.4, 0.1], ci=False)
+    >>> b = bc.profile([1, 0, 0, 1], [0.9, 0.3, 0.6, 0.8], ci=False)
+    >>> both = a + b
+    >>> both.task, both.n_rows, both.counts0.tolist()
+    ('binary-scores', 8, [4.0, 4.0])
+    >>> both.stats.auc("roc") == bc.profile([0, 1, 1, 0, 1, 0, 0, 1], [.2, .7, .4, .1, .9, .3, .6, .8],
+    ...                                     ci=False).stats.auc("roc")
+    True
+    """
 
     task: str
     source: str  # "detected" or "given": how the task was chosen
@@ -72,10 +138,138 @@ class TaskStatistics:
     given_counts0: Any = None  # and the row counts of y_true over its classes
     cells: Any = None  # weighted: the PermutationCells of the predicted labels (permutation CLT)
     score_cells: Any = None  # weighted binary scores: the PermutationCells of the distinct scores
-    row_source: Any = None  # the rows, fetched for the row permutation tests (engine_rows.RowSource)
+    #: the rows, fetched for the row permutation tests (engine_rows.RowSource); never saved
+    row_source: Any = dataclasses.field(default=None, metadata={"saved": False})
     loss_sums: Any = None  # binary scores: the PermutationLossSums of the losses' permutation CLT
-    inputs: Any = None  # the checked rows in memory (detect.Inputs), for the row permutation tests
+    #: the checked rows in memory (detect.Inputs), for the row permutation tests; never saved
+    inputs: Any = dataclasses.field(default=None, metadata={"saved": False})
     positive: tuple | None = None  # binary: (positive label, negative label, why), when resolved
+    columns: dict | None = None  # the columns profiled ({"y_true": name, ...}), when profiled from a table
+
+    def merge(self, other: "TaskStatistics") -> "TaskStatistics":
+        """The statistics of the union of both parts' rows (see the module docstring for what is
+        exact).  Refused, with one line: another type, task, weighting, classes, positive
+        label, quantile, or statistics of other kinds or bins (``BinnedScoreCounts.merge``)."""
+        if not isinstance(other, TaskStatistics):
+            raise InvalidInputError(f"cannot merge TaskStatistics with {type(other).__name__}")
+        for parts in (self, other):
+            if parts.inputs is not None or callable(parts.totals):
+                raise InvalidInputError("cannot merge the statistics of a report in memory: make them with "
+                                        "beyondchance.profile")
+        if self.task != other.task:
+            raise InvalidInputError(f"cannot merge statistics of tasks {self.task!r} and {other.task!r}")
+        if self.weighted != other.weighted:
+            raise InvalidInputError("cannot merge weighted statistics with unweighted ones")
+        if not _same_labels(self.classes, other.classes):
+            raise InvalidInputError(
+                f"cannot merge statistics of different classes ({_shown(self.classes)} and "
+                f"{_shown(other.classes)}): profile every part with the same labels=")
+        if (self.positive or (None,))[0] != (other.positive or (None,))[0]:
+            raise InvalidInputError(f"cannot merge statistics of different positive labels "
+                                    f"({self.positive[0]!r} and {other.positive[0]!r})")
+        if self.quantile != other.quantile:
+            raise InvalidInputError(f"cannot merge statistics of different quantiles ({self.quantile} and "
+                                    f"{other.quantile})")
+        if self.totals is not None or other.totals is not None:
+            raise InvalidInputError(
+                "cannot merge the grouped bootstrap's sums (each row's group is a hash of its position in the "
+                "whole data): profile the parts with ci=False, or profile the whole")
+        parts = {name: _merge_part(getattr(self, name), getattr(other, name), name) for name in MERGED_FIELDS}
+        given_counts0 = None
+        if self.given_counts0 is not None or other.given_counts0 is not None:
+            if self.given is None or not _same_labels(self.given.labels, other.given.labels):
+                raise InvalidInputError("cannot merge statistics whose predicted labels have different classes: "
+                                        "profile every part with the same labels=")
+            given_counts0 = np.asarray(self.given_counts0) + np.asarray(other.given_counts0)
+        in_true = {_label(c) for part in (self, other) for c in np.asarray(part.true_classes).tolist()}
+        true_classes = np.asarray(self.classes)[[_label(c) in in_true for c in np.asarray(self.classes).tolist()]]
+        return dataclasses.replace(
+            self, true_classes=true_classes, n_rows=self.n_rows + other.n_rows,
+            counts0=np.asarray(self.counts0) + np.asarray(other.counts0), given_counts0=given_counts0, columns=self.columns if self.columns == other.columns else None,
+            source=self.source if self.source == other.source else "given",
+            reason=self.reason if self.reason == other.reason else f"merged: {self.reason}; {other.reason}",
+            **parts)
+
+    __add__ = merge
+
+    def save(self, path: str | os.PathLike) -> Path:
+        """Write the statistics to ``path`` (:mod:`beyondchance.report.statistics_file`: versioned
+        JSON with a SHA-256 checksum, written atomically); returns the path written."""
+        return write_file(self, _metadata(self), path)
+
+
+#: the type of the ``stats`` of each task
+_STATS_TYPES: dict[str, tuple[type, ...]] = {
+    "binary-scores": (ThresholdCounts, BinnedScoreCounts), "binary-labels": (ConfusionMatrix,),
+    "multiclass-labels": (ConfusionMatrix,), "multiclass-probabilities": (SufficientStatistics,),
+    "regression": (SufficientStatistics,),
+}
+
+
+def _metadata(p: TaskStatistics) -> dict[str, Any]:
+    """What the statistics are of, for a reader of the file (derived: never read back)."""
+    stats = p.stats
+    bins = getattr(stats, "bins", None)
+    if bins is None and isinstance(stats, SufficientStatistics) and stats.class_scores is not None \
+            and not stats.class_scores.exact:
+        bins = stats.class_scores.counts[0].bins
+    weight = None if stats is None else float(stats.n if hasattr(stats, "n") else np.sum(stats.matrix))
+    totals = p.totals if isinstance(p.totals, GroupTotals) else None
+    return jsonable({
+        "task": p.task, "classes": np.asarray(p.classes).tolist(),
+        "positive_label": None if p.positive is None else p.positive[0],
+        "threshold": None if totals is None or not totals.info else totals.info.get("threshold"),
+        "columns": p.columns, "n_rows": int(p.n_rows), "weighted": bool(p.weighted), "total_weight": weight,
+        "score_bins": bins, "bootstrap": None if totals is None else {"groups": totals.groups,
+                                                                        "random_state": totals.seed},
+    })
+
+
+def _check(p: TaskStatistics) -> str | None:
+    """Why ``p`` (read from a file) is not statistics the report can read, or None (the
+    dataclass checks nothing itself; its statistics' constructors check their own fields)."""
+    if p.task not in _STATS_TYPES or not isinstance(p.stats, _STATS_TYPES[p.task]):
+        return f"task {p.task!r} with statistics of type {type(p.stats).__name__}"
+    if isinstance(p.stats, SufficientStatistics) and p.stats.task != p.task:
+        return f"task {p.task!r} with the statistics of a {p.stats.task!r} task"
+    if not (isinstance(p.n_rows, int) and not isinstance(p.n_rows, bool) and p.n_rows >= 0
+            and isinstance(p.weighted, bool) and isinstance(p.source, str) and isinstance(p.reason, str)):
+        return "n_rows, weighted, source or reason of the wrong type"
+    for name in ("classes", "true_classes", "counts0"):
+        if not isinstance(getattr(p, name), np.ndarray) or getattr(p, name).ndim != 1:
+            return f"{name} is not a list"
+    if p.classes.size > MAX_CLASSES:
+        return f"more than {MAX_CLASSES:,} classes"
+    if p.counts0.dtype.kind not in "iuf" or p.counts0.size not in (0, p.classes.size):
+        return "counts0 does not count the classes"
+    if p.positive is not None and not (isinstance(p.positive, tuple) and len(p.positive) == 3):
+        return "the positive label is not a (positive, negative, reason) triple"
+    if p.totals is not None and not isinstance(p.totals, GroupTotals):
+        return "totals that are not GroupTotals"
+    if p.quantile is not None and not (isinstance(p.quantile, float) and 0 < p.quantile < 1):
+        return "a quantile outside (0, 1)"
+    if p.columns is not None and not (isinstance(p.columns, dict) and all(isinstance(k, str) for k in p.columns)):
+        return "columns that are not a mapping of names"
+    return None
+
+
+def read_statistics(path: str | os.PathLike) -> TaskStatistics:
+    """The :class:`TaskStatistics` saved by :meth:`TaskStatistics.save`; a file that is not one,
+    truncated, corrupted, changed since or of a newer schema is one InvalidInputError line
+    (``beyondchance.report.statistics_file.read_file``: nothing in the file is run).
+
+    >>> import tempfile, os, beyondchance as bc
+    >>> st = bc.profile([0, 1, 1, 0, 1], [0.1, 0.8, 0.3, 0.4, 0.9], ci=False)
+    >>> back = read_statistics(st.save(os.path.join(tempfile.mkdtemp(), "reference.json")))
+    >>> back.task, back.n_rows, back.stats.tps.tolist() == st.stats.tps.tolist()
+    ('binary-scores', 5, True)
+    """
+    return read_file(path, TaskStatistics, _check)
+
+
+def _shown(classes: Any) -> str:
+    values = np.asarray(classes).tolist()
+    return ", ".join(map(_fmt_label, values[:5])) + (" ..." if len(values) > 5 else "")
 
 
 def report_from_statistics(
@@ -86,8 +280,6 @@ def report_from_statistics(
 ) -> Report:
     """The :class:`~beyondchance.report.report.Report` of a task's statistics (or of a function
     computing them once the common options are checked: the memory engine's)."""
-    from ..statistics.sufficient import BinnedScoreCounts
-
     score_statistic = None
     notes: list[str] = []
 
@@ -108,6 +300,9 @@ def report_from_statistics(
                 _single_class(true_present, ctx)
             pl, nl, reason = p.positive if p.positive is not None else _resolve_positive(p.classes, p.counts0,
                                                                                           pos_label)
+            if pos_label is not None and _coerce_pos_label(pos_label, p.classes) != _label(pl):
+                raise InvalidInputError(f"these statistics count {_fmt_label(pl)} as the positive class, not "
+                                        f"{_fmt_label(pos_label)}: profile again with pos_label=")
             stat = p.stats
             tc = stat
             if isinstance(stat, BinnedScoreCounts):
@@ -125,8 +320,10 @@ def report_from_statistics(
             def label_totals(thr: float) -> Any:
                 if callable(p.totals):  # memory: counted at the threshold when the report needs them
                     return p.totals(thr)
-                if p.totals is not None and p.totals.info.get("threshold") != thr:  # pragma: no cover
-                    raise AssertionError("the grouped totals were counted at another threshold")
+                if p.totals is not None and p.totals.info.get("threshold") != thr:
+                    raise InvalidInputError(
+                        f"these weighted statistics were profiled at threshold {p.totals.info.get('threshold')!r} "
+                        f"(their bootstrap sums are counted there): report at it, or profile at {thr!r}")
                 return p.totals
 
             given = None

@@ -1,0 +1,328 @@
+r"""The statistics file: a report's :class:`~beyondchance.report.task_statistics.TaskStatistics`
+kept on disk (:func:`write_file`, by ``TaskStatistics.save``), read back safely (:func:`read_file`,
+by :func:`~beyondchance.read_statistics`).
+
+A new module because no other fits: it is the one reader of files that may come from
+anyone, so it holds the format, its limits and its refusals in one place (the format is
+described, with its schema table, in ``docs/statistics-file.md``).
+
+The file is UTF-8 JSON, data only (never pickle), strict (no ``NaN`` tokens)::
+
+    {"format": "beyondchance-statistics", "schema_version": 1, "library_version": "…",
+     "created": "2026-11-27T09:00:00Z", "metadata": {…}, "statistics": {…}, "sha256": "…"}
+
+``sha256`` is the SHA-256 of the canonical JSON (keys sorted, no spaces, ASCII) of the
+document without it.  ``statistics`` is the ``TaskStatistics``, each statistic an object
+``{"$type": name, "fields": {…}}`` of a closed list of types (:data:`TYPES`), built back by
+its own constructor (whose checks run); its values are JSON numbers (Python's shortest
+round-trip ``repr`` of a float64: exact), strings, booleans, null, and the tagged values
+
+=============  ============================================================
+``$array``     ``{"dtype", "shape", "data"}``: the little-endian bytes of a numeric
+               or boolean array in base64; ``{"dtype", "shape", "items"}``: an array
+               of labels (``object`` or ``<U…``), one JSON value per item
+``$float``     ``"nan"``, ``"inf"`` or ``"-inf"``
+``$tuple``     a list read back as a tuple
+``$dict``      a list of ``[key, value]`` pairs (keys of any JSON type, in order)
+=============  ============================================================
+
+Reading is bounded: at most :data:`MAX_FILE_BYTES` bytes, :data:`MAX_DEPTH` levels of
+nesting, at most :data:`~beyondchance._validation.MAX_CLASSES` classes, arrays whose bytes
+match their shape.  A file that is not ours, truncated, changed after it was written (the
+checksum) or written by a newer schema is one :class:`~beyondchance.InvalidInputError` line.
+Files of an older schema are read through :data:`UPGRADES` (none yet: schema 1 is the first).
+
+>>> import tempfile, os
+>>> from beyondchance.statistics import LabelCounts
+>>> path = write_file(LabelCounts(np.array(["a", "b"]), np.array([3.0, 0.1])), {}, os.path.join(tempfile.mkdtemp(), "c"))
+>>> back = read_file(path, LabelCounts, lambda counts: None)
+>>> back.labels.tolist(), back.counts.tolist()
+(['a', 'b'], [3.0, 0.1])
+"""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import hashlib
+import json
+import math
+import os
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+from .._json import write_atomic
+from .._version import __version__
+from .._warnings import InvalidInputError
+from ..inference.permutation.clt import PermutationCells
+from ..inference.permutation.loss import PermutationLossSums
+from ..inference.permutation.rows import SquaredErrorSums
+from ..inference.poisson_bootstrap import GroupTotals
+from ..measures.confusion import ConfusionMatrix
+from ..measures.threshold_counts import ThresholdCounts
+from ..statistics.labels import LabelCounts
+from ..statistics.scores import BinnedScoreCounts, ClassScoreCounts
+from ..statistics.sufficient import SufficientStatistics
+from ..statistics.values import LossSums, Moments, ValueHistogram
+
+__all__ = ["write_file", "read_file", "FORMAT", "SCHEMA_VERSION", "MAX_FILE_BYTES", "MAX_DEPTH", "TYPES"]
+
+#: the value of the file's ``"format"`` key
+FORMAT = "beyondchance-statistics"
+#: the schema this version writes (and the newest it reads)
+SCHEMA_VERSION = 1
+#: the largest file read (1 GiB: some ten million distinct scores)
+MAX_FILE_BYTES = 1 << 30
+#: the deepest nesting of JSON values read
+MAX_DEPTH = 64
+#: the statistics a file may hold, by name, besides its top object's type (nothing else is ever
+#: built from a file)
+TYPES: dict[str, type] = {t.__name__: t for t in (
+    SufficientStatistics, ThresholdCounts, BinnedScoreCounts, ClassScoreCounts, ConfusionMatrix,
+    LabelCounts, LossSums, Moments, ValueHistogram, PermutationCells, PermutationLossSums, SquaredErrorSums,
+    GroupTotals,
+)}
+#: schema version -> the function turning a statistics payload of that version into one of the next
+UPGRADES: dict[int, Callable[[dict], dict]] = {}
+_NUMERIC = {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64"}
+_MAX_TEXT_ITEM = 1 << 20  # the longest <U dtype read (characters)
+
+
+# =====================================================================================
+# writing
+# =====================================================================================
+
+
+def _encode(x: Any, where: str, types: dict[str, type] = TYPES) -> Any:
+    """``x`` as JSON values (the tags of the module docstring); the dataclasses of ``types`` as
+    ``{"$type", "fields"}`` without their fields marked ``metadata={"saved": False}``."""
+    if x is None or isinstance(x, (bool, str)):
+        return x
+    if isinstance(x, np.generic):
+        return _encode(x.item(), where, types)
+    if isinstance(x, int):
+        return x
+    if isinstance(x, float):
+        return x if math.isfinite(x) else {"$float": "nan" if math.isnan(x) else ("inf" if x > 0 else "-inf")}
+    if isinstance(x, np.ndarray):
+        return {"$array": _encode_array(x, where)}
+    if isinstance(x, tuple):
+        return {"$tuple": [_encode(v, where, types) for v in x]}
+    if isinstance(x, list):
+        return [_encode(v, where, types) for v in x]
+    if isinstance(x, dict):
+        return {"$dict": [[_encode(k, where, types), _encode(v, f"{where}[{k!r}]", types)] for k, v in x.items()]}
+    if dataclasses.is_dataclass(x) and types.get(type(x).__name__) is type(x):
+        fields = {f.name: _encode(getattr(x, f.name), f"{where}.{f.name}", types) for f in dataclasses.fields(x)
+                  if f.init and f.metadata.get("saved", True)}
+        return {"$type": type(x).__name__, "fields": fields}
+    if callable(x):
+        raise InvalidInputError(f"cannot save {where}: it is computed from the rows in memory (statistics of a "
+                                "report on arrays); make the statistics with beyondchance.profile")
+    raise InvalidInputError(f"cannot save {where}: {type(x).__name__} is not a type of the statistics file")
+
+
+def _encode_array(a: np.ndarray, where: str) -> dict[str, Any]:
+    shape = list(a.shape)
+    if a.dtype.name in _NUMERIC:
+        data = np.ascontiguousarray(a, dtype=a.dtype.newbyteorder("<")).tobytes()
+        return {"dtype": a.dtype.name, "shape": shape, "data": base64.b64encode(data).decode("ascii")}
+    if a.dtype.kind in ("U", "O"):
+        dtype = "object" if a.dtype.kind == "O" else a.dtype.str.lstrip("<>=|")
+        items = [_encode(v, where) for v in a.ravel().tolist()]
+        for v in items:
+            if isinstance(v, (dict, list)) and "$float" not in (v if isinstance(v, dict) else {}):
+                raise InvalidInputError(f"cannot save {where}: its labels must be numbers, strings or booleans")
+        return {"dtype": dtype, "shape": shape, "items": items}
+    raise InvalidInputError(f"cannot save {where}: arrays of dtype {a.dtype} are not a value of the statistics file")
+
+
+def _canonical(document: dict) -> bytes:
+    return json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False).encode()
+
+
+def write_file(statistics: Any, metadata: dict[str, Any], path: str | os.PathLike) -> Path:
+    """Write the dataclass ``statistics`` (made of :data:`TYPES`) and its ``metadata`` (JSON
+    values) to ``path`` whole or not at all (:func:`~beyondchance._json.write_atomic`)."""
+    types = {**TYPES, type(statistics).__name__: type(statistics)}
+    document = {
+        "format": FORMAT, "schema_version": SCHEMA_VERSION, "library_version": __version__,
+        "created": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "metadata": metadata, "statistics": _encode(statistics, "the statistics", types),
+    }
+    document["sha256"] = hashlib.sha256(_canonical(document)).hexdigest()
+    # "format" first, so that a truncated file is still recognised as one of ours
+    text = json.dumps(document, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
+    return write_atomic(path, text + "\n")
+
+
+# =====================================================================================
+# reading
+# =====================================================================================
+
+
+class _Corrupt(Exception):
+    """A statistics file whose content does not decode (turned into one InvalidInputError)."""
+
+
+def _depth(x: Any, limit: int = MAX_DEPTH) -> None:
+    stack = [(x, 1)]
+    while stack:
+        value, d = stack.pop()
+        if d > limit:
+            raise _Corrupt(f"values nested deeper than {limit} levels")
+        if isinstance(value, dict):
+            stack.extend((v, d + 1) for v in value.values())
+        elif isinstance(value, list):
+            stack.extend((v, d + 1) for v in value)
+
+
+def _decode(x: Any, types: dict[str, type]) -> Any:
+    if x is None or isinstance(x, (bool, str, int, float)):
+        return x
+    if isinstance(x, list):
+        return [_decode(v, types) for v in x]
+    if not isinstance(x, dict) or len(x) not in (1, 2):
+        raise _Corrupt("an object that is no tagged value")
+    if set(x) == {"$type", "fields"}:
+        return _decode_object(x["$type"], x["fields"], types)
+    (tag, value), = x.items() if len(x) == 1 else (("", None),)
+    if tag == "$float" and value in ("nan", "inf", "-inf"):
+        return float(value)
+    if tag == "$tuple" and isinstance(value, list):
+        return tuple(_decode(v, types) for v in value)
+    if tag == "$dict" and isinstance(value, list):
+        if not all(isinstance(kv, list) and len(kv) == 2 for kv in value):
+            raise _Corrupt("a $dict that is no list of pairs")
+        out = {}
+        for k, v in value:
+            key = _decode(k, types)
+            if not isinstance(key, (str, int, float, bool)) and key is not None:
+                raise _Corrupt("a $dict key that is no number, string or boolean")
+            out[key] = _decode(v, types)
+        return out
+    if tag == "$array" and isinstance(value, dict):
+        return _decode_array(value)
+    raise _Corrupt(f"an unknown tagged value {tag or sorted(x)!r}")
+
+
+def _decode_object(name: Any, fields: Any, types: dict[str, type]) -> Any:
+    cls = types.get(name) if isinstance(name, str) else None
+    if cls is None or not isinstance(fields, dict):
+        raise _Corrupt(f"an unknown type {name!r}")
+    init = {f.name for f in dataclasses.fields(cls) if f.init and f.metadata.get("saved", True)}
+    if not set(fields) <= init:
+        raise _Corrupt(f"{name} has no fields {sorted(set(fields) - init)}")
+    values = {k: _decode(v, types) for k, v in fields.items()}
+    try:
+        return cls(**values)
+    except InvalidInputError as exc:
+        raise _Corrupt(f"{name}: {exc}") from None
+    except Exception as exc:  # the constructor of a known type, given values no writer makes
+        raise _Corrupt(f"{name} cannot be built from its fields ({type(exc).__name__})") from None
+
+
+def _decode_array(spec: dict) -> np.ndarray:
+    dtype, shape = spec.get("dtype"), spec.get("shape")
+    if not (isinstance(shape, list) and len(shape) <= 3
+            and all(isinstance(d, int) and not isinstance(d, bool) and 0 <= d for d in shape)):
+        raise _Corrupt("an array of an invalid shape")
+    size = math.prod(shape)
+    if set(spec) == {"dtype", "shape", "data"} and dtype in _NUMERIC and isinstance(spec["data"], str):
+        try:
+            raw = base64.b64decode(spec["data"].encode("ascii"), validate=True)
+        except (ValueError, UnicodeEncodeError):
+            raise _Corrupt("an array whose data is not base64") from None
+        dt = np.dtype(dtype).newbyteorder("<")
+        if len(raw) != size * dt.itemsize:
+            raise _Corrupt(f"an array of shape {shape} holding {len(raw)} bytes")
+        return np.frombuffer(raw, dtype=dt).astype(np.dtype(dtype)).reshape(shape)
+    if set(spec) == {"dtype", "shape", "items"} and isinstance(spec["items"], list):
+        items = spec["items"]
+        if len(items) != size:
+            raise _Corrupt(f"an array of shape {shape} holding {len(items)} items")
+        values = [_decode(v, {}) for v in items]
+        if not all(v is None or isinstance(v, (bool, int, float, str)) for v in values):
+            raise _Corrupt("an array of labels holding other values")
+        if dtype == "object":
+            out = np.empty(size, dtype=object)
+            out[:] = values
+            return out.reshape(shape)
+        if isinstance(dtype, str) and dtype.startswith("U") and dtype[1:].isdigit() \
+                and int(dtype[1:]) <= _MAX_TEXT_ITEM and all(isinstance(v, str) for v in values):
+            return np.array(values, dtype=dtype).reshape(shape)
+    raise _Corrupt(f"an array of an unknown kind (dtype {dtype!r})")
+
+
+def _refuse(path: str, why: str) -> InvalidInputError:
+    return InvalidInputError(f"{path}: {why}")
+
+
+def _load(path: str) -> dict:
+    try:
+        size = os.path.getsize(path)
+        if size > MAX_FILE_BYTES:
+            raise _refuse(path, f"{size:,} bytes, more than a statistics file may hold ({MAX_FILE_BYTES:,})")
+        with open(path, "rb") as fh:
+            raw = fh.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise _refuse(path, f"cannot read the statistics file ({exc.strerror or type(exc).__name__})") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise _refuse(path, f"more than a statistics file may hold ({MAX_FILE_BYTES:,} bytes)")
+    ours = raw.lstrip()[:40].replace(b" ", b"").startswith(b'{"format":"' + FORMAT.encode())
+
+    def no_constant(token: str) -> Any:
+        raise ValueError(f"the token {token}")
+
+    def finite(text: str) -> float:
+        value = float(text)
+        if not math.isfinite(value):  # 1e999: JSON has no infinite numbers
+            raise ValueError(f"the number {text[:20]} is not finite")
+        return value
+
+    try:
+        document = json.loads(raw.decode("utf-8"), parse_constant=no_constant, parse_float=finite)
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        if ours:
+            raise _refuse(path, "a truncated or corrupted statistics file (its JSON does not parse: "
+                                f"{str(exc).splitlines()[0][:80]})") from None
+        raise _refuse(path, "not a beyondchance statistics file (not JSON)") from None
+    if not isinstance(document, dict) or document.get("format") != FORMAT:
+        raise _refuse(path, f"not a beyondchance statistics file (no \"format\": \"{FORMAT}\")")
+    return document
+
+
+def read_file(path: str | os.PathLike, top: type, check: Callable[[Any], str | None]) -> Any:
+    """The ``top`` object saved in ``path`` by :func:`write_file`, once ``check`` (a reason when
+    it is not one the package can use, else None) accepts it; one InvalidInputError line for a
+    file that is not ours, truncated, corrupted, changed since it was written, or of a newer
+    schema.  Nothing in the file is run: only ``top`` and the types of :data:`TYPES` are built,
+    by their constructors, from bounded data."""
+    shown = os.fspath(path)
+    document = _load(shown)
+    version = document.get("schema_version")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise _refuse(shown, f"a corrupted statistics file (schema_version {version!r})")
+    if version > SCHEMA_VERSION:
+        raise _refuse(shown, f"written by a newer beyondchance ({document.get('library_version')!r}, statistics "
+                             f"schema {version}; this version {__version__} reads up to schema {SCHEMA_VERSION}): "
+                             "upgrade beyondchance")
+    digest = document.pop("sha256", None)
+    if not isinstance(digest, str) or hashlib.sha256(_canonical(document)).hexdigest() != digest:
+        raise _refuse(shown, "the checksum does not match: the statistics file was changed or corrupted "
+                             "after it was written")
+    try:
+        _depth(document)
+        payload = document.get("statistics")
+        while version < SCHEMA_VERSION:  # pragma: no cover - no older schema yet
+            payload, version = UPGRADES[version](payload), version + 1
+        statistics = _decode(payload, {**TYPES, top.__name__: top})
+        why = f"no {top.__name__} at its top" if not isinstance(statistics, top) else check(statistics)
+    except _Corrupt as exc:
+        why = str(exc)
+    if why is not None:
+        raise _refuse(shown, f"a corrupted statistics file ({why})")
+    return statistics

@@ -1,0 +1,327 @@
+"""Statistics you can keep (issue 30, items 1 and 3): ``profile`` → ``save`` → ``read_statistics``
+gives the same statistics and the same report; the statistics of parts merge to those of the
+whole; a file that is not ours, truncated, changed or of a newer schema is one clear error.
+
+Numpy data: fixed seeds (np.random.default_rng(<int>)) in each test."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import beyondchance as bc
+from beyondchance.inference.permutation.rows import SquaredErrorSums
+from beyondchance.report import report_from_statistics, statistics_file
+from beyondchance.report.statistics_file import TYPES, _canonical, _encode
+from beyondchance.report.task_statistics import TaskStatistics
+
+N = 240
+REPORT = dict(n_resamples=200, mc_samples=1024, random_state=7)
+
+
+def _data(seed: int = 0, n: int = N) -> dict[str, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    y3 = rng.integers(0, 3, n)
+    yr = rng.normal(size=n)
+    return dict(y=y, s=np.clip(0.3 * y + 0.7 * rng.random(n), 0, 1), w=rng.integers(1, 4, n).astype(float),
+                y3=y3, pred3=np.where(rng.random(n) < 0.6, y3, rng.integers(0, 3, n)),
+                p3=rng.dirichlet([1.0, 1.0, 1.0], n), yr=yr, fr=yr + rng.normal(size=n))
+
+
+def _case(name: str, d: dict[str, np.ndarray]) -> dict:
+    return {
+        "binary scores": dict(y_true=d["y"], y_score=d["s"]),
+        "binary scores binned": dict(y_true=d["y"], y_score=d["s"], score_bins=20),
+        "binary scores weighted": dict(y_true=d["y"], y_score=d["s"], sample_weight=d["w"]),
+        "binary labels": dict(y_true=d["y"], y_pred=(d["s"] >= 0.5).astype(int)),
+        "binary text labels": dict(y_true=np.where(d["y"] == 1, "yes", "no"), y_score=d["s"]),
+        "multiclass labels": dict(y_true=d["y3"], y_pred=d["pred3"]),
+        "multiclass labels weighted": dict(y_true=d["y3"], y_pred=d["pred3"], sample_weight=d["w"]),
+        "probabilities": dict(y_true=d["y3"], y_score=d["p3"]),
+        "regression": dict(y_true=d["yr"], y_pred=d["fr"]),
+        "regression weighted": dict(y_true=d["yr"], y_pred=d["fr"], sample_weight=d["w"]),
+    }[name]
+
+
+CASES = ["binary scores", "binary scores binned", "binary scores weighted", "binary labels", "binary text labels",
+         "multiclass labels", "multiclass labels weighted", "probabilities", "regression", "regression weighted"]
+
+
+def _encoded(x) -> dict:
+    """``x`` as the file holds it: equal encodings are equal statistics, to the last bit."""
+    return _encode(x, "", {**TYPES, "TaskStatistics": TaskStatistics})
+
+
+def _rows(report) -> dict:
+    return {k: (m.value, None if m.ci is None else (m.ci.low, m.ci.high)) for k, m in report.metrics.items()}
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_save_then_read_gives_the_same_statistics_and_report(case, tmp_path):
+    st_ = bc.profile(**_case(case, _data(0)), random_state=7)
+    back = bc.read_statistics(st_.save(tmp_path / "reference.json"))
+    # identical: every field, every float64 bit (the encoding compares arrays by their bytes)
+    assert _encoded(back) == _encoded(st_)
+    assert back.stats is not st_.stats and back.inputs is None and back.row_source is None
+    assert _rows(report_from_statistics(back, **REPORT)) == _rows(report_from_statistics(st_, **REPORT))
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if "binned" not in c])
+def test_the_report_of_read_statistics_is_the_report_of_the_rows(case, tmp_path):
+    """Same values and intervals as evaluate() on the rows with the same seed (the grouped
+    bootstrap's sums are profiled with it)."""
+    kw = _case(case, _data(1))
+    back = bc.read_statistics(bc.profile(**kw, random_state=7).save(tmp_path / "s.json"))
+    kept, rows = _rows(report_from_statistics(back, **REPORT)), _rows(bc.evaluate(**kw, **REPORT))
+    assert kept.keys() == rows.keys()
+    assert sum(ci is not None for _, ci in kept.values()) > 0
+    for name, (value, ci) in rows.items():
+        assert kept[name][0] == pytest.approx(value, rel=1e-9, nan_ok=True), name
+        assert (kept[name][1] is None) == (ci is None), name
+        if ci is not None:
+            assert kept[name][1] == pytest.approx(ci, rel=1e-9, nan_ok=True), name
+
+
+def test_the_file_holds_its_metadata_and_exact_floats(tmp_path):
+    s = np.array([0.1, 1 / 3, 0.7, 2 ** -40, 0.9])
+    st_ = bc.profile([0, 1, 0, 1, 1], s, sample_weight=[1.0, 0.1, 2.5, 1e-300, 3.0], threshold=0.5)
+    doc = json.loads((p := st_.save(tmp_path / "s.json")).read_text())
+    assert list(doc)[:2] == ["format", "schema_version"] and doc["schema_version"] == statistics_file.SCHEMA_VERSION
+    assert doc["library_version"] == bc.__version__ and doc["created"].endswith("Z")
+    meta = doc["metadata"]
+    assert (meta["task"], meta["classes"], meta["positive_label"], meta["n_rows"], meta["weighted"]) == \
+        ("binary-scores", [0, 1], 1, 5, True)
+    assert meta["threshold"] == 0.5 and meta["total_weight"] == pytest.approx(6.6)
+    assert meta["bootstrap"] == {"groups": 1024, "random_state": 0}
+    back = bc.read_statistics(p)
+    assert back.stats.thresholds.tobytes() == st_.stats.thresholds.tobytes()
+    assert back.stats.tps.tobytes() == st_.stats.tps.tobytes()
+
+
+def test_profile_of_a_table_records_its_columns(tmp_path):
+    pd = pytest.importorskip("pandas")
+    d = _data(2, 60)
+    df = pd.DataFrame({"label": d["y"], "score": d["s"]})
+    st_ = bc.profile("label", "score", data=df, engine="memory", ci=False)
+    assert st_.columns == {"y_true": "label", "y_score": ["score"]}
+    assert bc.read_statistics(st_.save(tmp_path / "t.json")).columns == st_.columns
+    assert _encoded(st_.stats) == _encoded(bc.profile(d["y"], d["s"], ci=False).stats)
+
+
+# =====================================================================================
+# merge
+# =====================================================================================
+
+#: fields that are sums of real numbers (losses, values): equal to rounding, not exactly
+APPROX = {"sums", "mean", "m2", "wsum", "first", "second", "observed"}
+
+
+def _assert_same(a, b, where="", exact=True):
+    if isinstance(a, SquaredErrorSums):  # the same sums about another shift: move the whole's to the merge's
+        b = SquaredErrorSums(a.shift, {k: 0.0 for k in b.sums}).merge(b)
+    if dataclasses.is_dataclass(a):
+        assert type(a) is type(b), where
+        for f in dataclasses.fields(a):
+            _assert_same(getattr(a, f.name), getattr(b, f.name), f"{where}.{f.name}", exact and f.name not in APPROX)
+    elif isinstance(a, np.ndarray):
+        if exact or a.dtype.kind not in "f":
+            np.testing.assert_array_equal(a, b, err_msg=where)
+        else:
+            np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-9, err_msg=where)
+    elif isinstance(a, dict):
+        assert a.keys() == b.keys(), where
+        for k in a:
+            _assert_same(a[k], b[k], f"{where}[{k!r}]", exact)
+    elif isinstance(a, (list, tuple)):
+        assert len(a) == len(b), where
+        for i, (x, y) in enumerate(zip(a, b)):
+            _assert_same(x, y, f"{where}[{i}]", exact)
+    elif isinstance(a, float) and not exact:
+        assert a == pytest.approx(b, rel=1e-10, abs=1e-9), where
+    else:
+        assert a == b or (isinstance(a, float) and np.isnan(a) and np.isnan(b)), where
+
+
+MERGED = ["binary scores", "binary scores binned", "binary scores weighted", "binary labels", "multiclass labels",
+          "multiclass labels weighted", "probabilities", "regression", "regression weighted"]
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), parts=st.integers(2, 5), case=st.sampled_from(MERGED))
+def test_random_splits_merged_in_any_order_equal_the_whole(seed, parts, case):
+    rng = np.random.default_rng(seed)
+    kw = _case(case, _data(seed, n=int(rng.integers(parts * 3, 60))))
+    kw["labels"] = [0, 1, 2] if kw["y_true"].dtype.kind in "iu" and "3" in case or "multiclass" in case \
+        or case == "probabilities" else ([0, 1] if case.startswith("binary") else None)
+    n = kw["y_true"].shape[0]
+    cuts = np.sort(rng.choice(np.arange(1, n), parts - 1, replace=False))
+    pieces = np.split(rng.permutation(n), cuts)  # random rows in each part, any part sizes
+
+    def part(idx):
+        return bc.profile(**{k: (v[idx] if isinstance(v, np.ndarray) else v) for k, v in kw.items()}, ci=False)
+
+    stats = [part(idx) for idx in pieces]
+    order = rng.permutation(parts)
+    merged = stats[order[0]]
+    for i in order[1:]:
+        merged = merged + stats[i]
+    whole = bc.profile(**kw, ci=False)
+    assert merged.n_rows == whole.n_rows
+    np.testing.assert_array_equal(merged.counts0, whole.counts0)
+    for name in ("stats", "units", "given", "cells", "score_cells", "loss_sums"):
+        _assert_same(getattr(merged, name), getattr(whole, name), name)
+
+
+def test_merged_statistics_give_the_report_of_the_whole():
+    d = _data(3)
+    half = N // 2
+    a = bc.profile(d["y"][:half], d["s"][:half], ci=False)
+    b = bc.profile(d["y"][half:], d["s"][half:], ci=False)
+    assert _rows(report_from_statistics(b + a, **REPORT)) == _rows(bc.evaluate(d["y"], d["s"], **REPORT))
+
+
+@pytest.mark.parametrize("other, message", [
+    (dict(y_true=[0, 1, 1, 0], y_pred=[0, 1, 0, 0]), "tasks 'binary-scores' and 'binary-labels'"),
+    (dict(y_true=[0, 2, 2, 0], y_score=[0.1, 0.8, 0.3, 0.6]), "different classes"),
+    (dict(y_true=[0, 1, 1, 0], y_score=[0.1, 0.8, 0.3, 0.6], pos_label=0), "different positive labels"),
+    (dict(y_true=[0, 1, 1, 0], y_score=[0.1, 0.8, 0.3, 0.6], score_bins=10), "BinnedScoreCounts"),
+    (dict(y_true=[0, 1, 1, 0], y_score=[0.1, 0.8, 0.3, 0.6], sample_weight=[1.0, 2, 1, 1]), "weighted"),
+])
+def test_merging_statistics_of_different_kinds_is_one_clear_error(other, message):
+    base = bc.profile([1, 0, 1, 0], [0.9, 0.2, 0.4, 0.5], ci=False)
+    with pytest.raises(bc.InvalidInputError, match=message) as info:
+        base + bc.profile(**other, ci=False)
+    assert "\n" not in str(info.value)
+
+
+def test_merging_binned_scores_of_different_bins_is_refused():
+    a = bc.profile([1, 0, 1, 0], [0.9, 0.2, 0.4, 0.5], score_bins=10, ci=False)
+    with pytest.raises(bc.InvalidInputError, match=r"different sizes \(10 and 20\)"):
+        a + bc.profile([1, 0], [0.3, 0.6], score_bins=20, ci=False)
+
+
+def test_the_grouped_bootstraps_sums_do_not_merge():
+    d = _data(4, 40)
+    a, b = (bc.profile(y_true=d["yr"][s], y_pred=d["fr"][s]) for s in (slice(0, 20), slice(20, 40)))
+    assert a.totals is not None
+    with pytest.raises(bc.InvalidInputError, match="ci=False"):
+        a + b
+    with pytest.raises(bc.InvalidInputError, match="cannot merge TaskStatistics with int"):
+        a.merge(1)
+
+
+def test_weighted_statistics_report_at_their_threshold_and_positive_label_only():
+    st_ = bc.profile([0, 1, 1, 0], [0.1, 0.8, 0.3, 0.6], sample_weight=[1.0, 2, 1, 1], threshold=0.5)
+    with pytest.raises(bc.InvalidInputError, match="profiled at threshold 0.5"):
+        report_from_statistics(st_, threshold=0.7, **REPORT)
+    with pytest.raises(bc.InvalidInputError, match="positive class"):
+        report_from_statistics(st_, pos_label=0, **REPORT)
+
+
+# =====================================================================================
+# refusals: not ours, truncated, changed, newer, hostile
+# =====================================================================================
+
+
+def _saved(tmp_path):
+    return bc.profile([0, 1, 1, 0, 1], [0.1, 0.8, 0.3, 0.6, 0.9], ci=False).save(tmp_path / "s.json")
+
+
+def _resigned(path, doc):
+    """``doc`` written to ``path`` with a valid checksum (a forged or newer file, not a corrupted one)."""
+    doc = {k: v for k, v in doc.items() if k != "sha256"}
+    doc["sha256"] = hashlib.sha256(_canonical(doc)).hexdigest()
+    path.write_text(json.dumps(doc))
+    return path
+
+
+def _nested(depth):
+    out = 1
+    for _ in range(depth):
+        out = [out]
+    return out
+
+
+def _refused(path, match):
+    with pytest.raises(bc.InvalidInputError, match=match) as info:
+        bc.read_statistics(path)
+    assert "\n" not in str(info.value) and str(path) in str(info.value)
+
+
+def test_a_foreign_file_is_refused(tmp_path):
+    (tmp_path / "a.json").write_text('{"task": "binary-scores"}')
+    _refused(tmp_path / "a.json", "not a beyondchance statistics file")
+    (tmp_path / "b.csv").write_text("y,s\n0,0.1\n")
+    _refused(tmp_path / "b.csv", r"not a beyondchance statistics file \(not JSON\)")
+    (tmp_path / "c.bin").write_bytes(b"\x80\x04\x95pickle")
+    _refused(tmp_path / "c.bin", "not a beyondchance statistics file")
+    _refused(tmp_path / "missing.json", "cannot read the statistics file")
+
+
+def test_a_truncated_file_is_refused(tmp_path):
+    p = _saved(tmp_path)
+    p.write_bytes(p.read_bytes()[: len(p.read_bytes()) // 2])
+    _refused(p, "truncated or corrupted")
+
+
+def test_a_changed_file_fails_its_checksum(tmp_path):
+    p = _saved(tmp_path)
+    doc = json.loads(p.read_text())
+    doc["statistics"]["fields"]["n_rows"] = 6
+    p.write_text(json.dumps(doc))
+    _refused(p, "checksum does not match")
+
+
+def test_a_newer_schema_is_refused(tmp_path):
+    p = _saved(tmp_path)
+    doc = json.loads(p.read_text())
+    doc["schema_version"] = statistics_file.SCHEMA_VERSION + 1
+    _refused(_resigned(p, doc), "newer beyondchance .* upgrade beyondchance")
+
+
+@pytest.mark.parametrize("edit, match", [
+    (lambda s: s.update({"$type": "Popen"}), "unknown type 'Popen'"),
+    (lambda s: s["fields"].update(n_rows="6"), "wrong type"),
+    (lambda s: s["fields"]["counts0"]["$array"].update(shape=[3]), r"shape \[3\] holding 16 bytes"),
+    (lambda s: s["fields"]["counts0"]["$array"].update(dtype="complex128"), "unknown kind"),
+    (lambda s: s["fields"].update(stats={"$float": "nan"}), "statistics of type float"),
+    (lambda s: s["fields"]["stats"]["fields"].update(thresholds=[0.5, "x"]), r"ThresholdCounts"),
+    (lambda s: s["fields"]["stats"]["fields"].update(tps={"$array": {"dtype": "float64", "shape": [1],
+                                                                     "data": "AAAAAAAA8D8="}}), "ThresholdCounts"),
+    (lambda s: s["fields"].update(reason={"$dict": [[{"$tuple": []}, 1]]}), "key"),
+    (lambda s: s["fields"].update(reason=_nested(statistics_file.MAX_DEPTH + 1)), "nested deeper"),
+])
+def test_a_forged_file_is_refused_without_building_anything_else(tmp_path, edit, match):
+    p = _saved(tmp_path)
+    doc = json.loads(p.read_text())
+    edit(doc["statistics"])
+    _refused(_resigned(p, doc), "corrupted statistics file .*" + match)
+
+
+def test_strict_json_and_bounded_size(tmp_path, monkeypatch):
+    p = _saved(tmp_path)
+    text = p.read_text().replace('"n_rows":5', '"n_rows":NaN')
+    p.write_text(text)
+    _refused(p, "truncated or corrupted .*NaN")
+    p.write_text(text.replace('"n_rows":NaN', '"n_rows":1e999'))
+    _refused(p, "truncated or corrupted .*not finite")
+    p = _saved(tmp_path)
+    monkeypatch.setattr(statistics_file, "MAX_FILE_BYTES", 100)
+    _refused(p, "more than a statistics file may hold")
+
+
+def test_statistics_of_a_report_in_memory_are_not_saved(tmp_path):
+    st_ = dataclasses.replace(bc.profile([0, 1], [0.2, 0.7], ci=False), totals=lambda thr: None)
+    with pytest.raises(bc.InvalidInputError, match="beyondchance.profile"):
+        st_.save(tmp_path / "x.json")
+    with pytest.raises(bc.InvalidInputError, match="object is not a type of the statistics file"):
+        statistics_file.write_file(object(), {}, tmp_path / "x.json")
+    assert not (tmp_path / "x.json").exists()
+    assert isinstance(st_, TaskStatistics)
