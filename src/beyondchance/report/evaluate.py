@@ -45,6 +45,8 @@ a table or files (``data=``)       ``evaluate("label", "score", data="scores.par
                                    (DuckDB by default, Spark, memory) and never loaded as rows
 their statistics (``data=``)       ``evaluate(data=threshold_counts(y, s))``: a binary-scores
                                    report from :class:`~beyondchance.measures.curves.ThresholdCounts`
+statistics kept (``TaskStatistics``) ``evaluate(bc.read_statistics("ref.bcstats"))`` (or ``data=``):
+                                   the report of :func:`~beyondchance.profile`'s statistics
 =================================  =========================================================
 
 Each is the same function of the same statistics, so every engine gives memory's report
@@ -138,7 +140,7 @@ def evaluate(
         losses from the scores; there is no threshold (``threshold`` must then be None).
     sample_weight : array-like (n,), or a column name with ``data``, optional
         Non-negative weights, used by every measure.
-    data : table, file(s) or ThresholdCounts, optional
+    data : table, file(s), TaskStatistics or ThresholdCounts, optional
         Where the rows are when they are not arrays.  A CSV / Parquet path, glob pattern
         or list of paths (DuckDB, Spark), a pandas / Arrow table or mapping of columns
         (DuckDB, memory), a Spark DataFrame (Spark): ``y_true``, ``y_score``, ``y_pred`` and
@@ -149,7 +151,13 @@ def evaluate(
         :class:`~beyondchance.measures.curves.ThresholdCounts` of row counts (computed by
         :func:`~beyondchance.threshold_counts`, by an engine, or merged from chunks): the
         report from the counts alone, equal to the report of the rows (same seed); its
-        classes are ``labels`` (negative, positive; default 0, 1).
+        classes are ``labels`` (negative, positive; default 0, 1).  Or the
+        :class:`~beyondchance.TaskStatistics` of :func:`~beyondchance.profile` (also as the
+        first argument, ``evaluate(statistics)``; read back by
+        :func:`~beyondchance.read_statistics`): the report of the profiled rows — identical
+        where the statistics are exact, within the stated AUC bound where binned, the same
+        intervals with the same seed (``random_state`` must be the profile's where it kept
+        the grouped bootstrap's sums).
     engine : ``"duckdb"`` (default with a table or files), ``"spark"`` or ``"memory"``
         The engine that aggregates ``data``.  Every engine gives memory's report.
     score_bins : int, optional
@@ -247,7 +255,19 @@ def evaluate(
     >>> a.engine, a["roc_auc"].value == b["roc_auc"].value == c["roc_auc"].value, a["f1"].ci == b["f1"].ci == c["f1"].ci
     ('duckdb', True, True)
     """
+    if isinstance(y_true, TaskStatistics):
+        if data is not None:
+            raise InvalidInputError("give the statistics once: as the first argument or as data=")
+        y_true, data = None, y_true
     if data is not None:
+        if isinstance(data, TaskStatistics):
+            return _evaluate_statistics(
+                data, given=dict(y_true=y_true, y_score=y_score, y_pred=y_pred, sample_weight=sample_weight,
+                                 engine=engine, score_bins=score_bins, session=session, delimiter=delimiter,
+                                 quantile=quantile, labels=labels),
+                task=task, normalize=normalize, pos_label=pos_label, threshold=threshold, metrics=metrics,
+                confidence_level=confidence_level, n_resamples=n_resamples, ci=ci, random_state=random_state,
+                strict=strict, name=name, mc_samples=mc_samples, progress=progress)
         if isinstance(data, ThresholdCounts):
             return _evaluate_counts(
                 data, given=dict(y_true=y_true, y_score=y_score, y_pred=y_pred, sample_weight=sample_weight,
@@ -293,6 +313,20 @@ def evaluate(
         statistics, pos_label=pos_label, threshold=threshold, metrics=metrics, confidence_level=confidence_level,
         n_resamples=n_resamples, ci=ci, random_state=random_state, strict=strict, name=name,
         mc_samples=mc_samples, progress=progress)
+
+
+def _evaluate_statistics(statistics: TaskStatistics, *, given: dict[str, Any], task: Any, normalize: bool,
+                         **options: Any) -> Report:
+    """The report of kept statistics (``evaluate(statistics)``): the options that say what the rows
+    are (columns, engine, bins, labels, quantile) were fixed by :func:`~beyondchance.profile`."""
+    for option, value in given.items():
+        if value is not None:
+            raise InvalidInputError(f"{option} does not apply to statistics (it was fixed when they were profiled)")
+    if normalize:
+        raise InvalidInputError("normalize does not apply to statistics (it was fixed when they were profiled)")
+    if task not in (None, statistics.task):
+        raise InvalidInputError(f"these statistics are of a {statistics.task} task, not {task}")
+    return report_from_statistics(statistics, **options)
 
 
 def _evaluate_counts(counts: ThresholdCounts, *, given: dict[str, Any], task: Any, pos_label: Any, labels: Any,
