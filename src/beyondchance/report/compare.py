@@ -51,7 +51,7 @@ from ..monitoring.decomposition import (DECOMPOSABLE, ClassifierChange, Classifi
 from .compare_tasks import (AUC_TEST, TEST_QUANTITIES, MULTICLASS_TASKS, bearing_tests, WEIGHTED_NOTE, TargetShift, multiclass_parts, regression_parts,
                              target_shifts)
 from .export import Exportable
-from .formatting import fmt_interval, fmt_value, shorten
+from .formatting import _label, fmt_interval, fmt_value, shorten
 from .render_html import comparison_html, comparison_section
 from .render_markdown import comparison_markdown
 from .render_terminal_comparison import render_comparison_text
@@ -59,7 +59,7 @@ from .report import Report
 from .detect import _resolve_positive, check_inputs, detect_task
 from .engine_rows import RowSource
 from .evaluate import evaluate
-from .scan import _as_source, _column_names, _prepare, _scan_replicates, _scan_scores
+from .scan import _as_columns, _as_source, _column_names, _is_statistics, _kept, _prepare, _scan_replicates, _scan_scores
 from .task_statistics import TaskStatistics, report_from_statistics
 from .tasks.binary_scores import _threshold_choice
 
@@ -322,6 +322,12 @@ def compare(
     **options : passed to :func:`~beyondchance.evaluate` (``confidence_level``,
         ``n_resamples``, ``ci``, ``random_state``, ``labels``, ``normalize`` ...)
 
+    Any test set may be the statistics of its rows kept by :func:`~beyondchance.profile` (a
+    :class:`~beyondchance.TaskStatistics` or the path of its file), with the report and tests of
+    those rows; arrays beside it are aggregated as columns by the memory engine (the task
+    detected from the column types, as ``profile`` does).  The decomposition of the AUCs and
+    losses of class probabilities needs every set's rows: a note says it is left out.
+
     Returns
     -------
     Comparison
@@ -333,6 +339,10 @@ def compare(
         Kolmogorov–Smirnov test of a shift of the target (``target_shifts``), stated and
         not attributed.
     """
+    kept = isinstance(test_sets, Mapping) and any(_is_statistics(v) for v in test_sets.values())
+    if y_true is None and kept:  # statistics beside arrays: the arrays as columns of the memory engine
+        y_true, y_score, sample_weight, test_sets = _as_columns(test_sets)
+        engine = "memory" if engine is None else engine
     if y_true is not None:
         if not isinstance(test_sets, Mapping):
             raise InvalidInputError("with y_true naming a column, test_sets maps each name to a table or files")
@@ -878,6 +888,9 @@ def _compare_sources(
     opened: list[Any] = []
     try:
         for nm in names:
+            if _is_statistics(sources[nm]):
+                prepared.append((nm, None, _kept(nm, sources[nm], task if not prepared else prepared[0][2].task)))
+                continue
             step(f"scanning {nm} ({engine})")
             src = _as_source(sources[nm], engine, session, nm, delimiter)
             opened.append(src)
@@ -920,7 +933,10 @@ def _compare_sources(
                     resolved = _resolve_positive(p.classes, p.counts0, pl)
                 except InvalidInputError as exc:
                     raise InvalidInputError(f"test set {nm!r}: {exc}") from None
-                if first.task == "binary-scores":
+                if src is None and p.positive is not None and _label(p.positive[0]) != _label(resolved[0]):
+                    raise InvalidInputError(f"test set {nm!r}: these statistics count {p.positive[0]!r} as the "
+                                            f"positive class, not {resolved[0]!r}: profile again with pos_label=")
+                if src is not None and first.task == "binary-scores":
                     step(f"aggregating the scores of {nm} ({engine})")
                     _scan_scores(src, p, y_true=y_true, y_score=y_score[0], weight=sample_weight, pos=resolved[0],
                                  score_bins=score_bins)
@@ -936,7 +952,7 @@ def _compare_sources(
                 assumed = _threshold_choice(None, min(r[0] for r in ranges), max(r[1] for r in ranges))
                 threshold = assumed[0]
         if ci:
-            for nm, src, p in prepared:
+            for nm, src, p in [x for x in prepared if x[1] is not None]:  # kept statistics hold their sums
                 step(f"summing the bootstrap groups of {nm} ({engine})")
                 pos = _resolve_positive(p.classes, p.counts0, pos_label) if p.task == "binary-scores" else None
                 try:
@@ -948,7 +964,8 @@ def _compare_sources(
                 p.row_source = RowSource(src, p, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=sample_weight,
                                          labels=labels, score_bins=score_bins)
         probabilities = None  # for the decomposition of the AUCs and losses of class probabilities
-        if first.task == "multiclass-probabilities":
+        kept = [nm for nm, src, _ in prepared if src is None]
+        if first.task == "multiclass-probabilities" and not kept:
             probabilities = {}
             for nm, src, p in prepared:
                 step(f"aggregating the class scores of {nm} ({engine})")
@@ -962,8 +979,9 @@ def _compare_sources(
         for nm, src, p in prepared:
             step(f"evaluating {nm}")
             try:
-                reports.append(report_from_statistics(p, engine=src.engine, pos_label=pos_label, threshold=threshold,
-                                       metrics=metrics, name=nm, progress=progress, **options))
+                reports.append(report_from_statistics(p, engine=getattr(src, "engine", None), pos_label=pos_label,
+                                                      threshold=threshold, metrics=metrics, name=nm,
+                                                      progress=progress, **options))
             except InvalidInputError as exc:
                 raise InvalidInputError(f"test set {nm!r}: {exc}") from None
     finally:
@@ -972,6 +990,11 @@ def _compare_sources(
     targets = {nm: p.stats.targets for nm, _, p in prepared} if first.task == "regression" else None
     comparison = compare_reports(_resolved_once(reports, detected, assumed), reference=reference, targets=targets,
                                  probabilities=probabilities, random_state=options.get("random_state", 0))
+    if first.task == "multiclass-probabilities" and kept:
+        comparison = replace(comparison, notes=comparison.notes + (
+            f"{', '.join(map(shorten, kept))}: statistics, so the AUCs and losses are not decomposed (that needs "
+            "every set's rows: keep the rows, not only their statistics)",))
     if windows:
         comparison = _with_windows(comparison, windows, threshold, step, options)
     return comparison
+

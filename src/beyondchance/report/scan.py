@@ -40,6 +40,8 @@ numbers is labels there).  ``task=`` overrides both.
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Mapping
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -54,7 +56,8 @@ from .detect import _resolve_positive
 from .engine_rows import RowSource
 from .formatting import _fmt_label, _label
 from .report import Report
-from .task_statistics import TaskStatistics, report_from_statistics
+from .statistics_file import is_statistics_file
+from .task_statistics import TaskStatistics, read_statistics, report_from_statistics
 
 __all__ = ["evaluate_source", "profile"]
 
@@ -390,3 +393,49 @@ def profile(
         p.columns = {role: (list(c) if isinstance(c, tuple) else c) for role, c in names.items()
                      if c is not None and c != ()}
     return p
+
+
+# =====================================================================================
+# the test sets of compare() that are kept statistics, or arrays beside them
+# =====================================================================================
+
+
+def _is_statistics(value: Any) -> bool:
+    """A test set given as kept statistics: a TaskStatistics or the path of a statistics file."""
+    return isinstance(value, TaskStatistics) or is_statistics_file(value)
+
+
+def _as_columns(test_sets: Mapping[str, Any]) -> tuple[str, tuple[str, ...], str | None, dict[str, Any]]:
+    """(y_true, y_score, sample_weight column names, the test sets) with each (y_true, y[, w]) of
+    arrays as a mapping of columns (``scan._array_columns``); y_true None: a window without labels."""
+    out: dict[str, Any] = {}
+    names: dict[str, Any] = {}
+    for name, value in test_sets.items():
+        if _is_statistics(value):
+            out[name] = value
+            continue
+        data = tuple(value) if isinstance(value, (tuple, list)) else (value,)
+        if len(data) not in (2, 3):
+            raise InvalidInputError(f"test set {name!r} must be statistics, (y_true, y_score) or "
+                                    f"(y_true, y_score, sample_weight), got {len(data)} items")
+        cols, these = _array_columns(np.zeros(0) if data[0] is None else data[0], data[1], None,
+                                     data[2] if len(data) == 3 else None)
+        if data[0] is None:
+            del cols["y_true"]
+        if names and (names["y_score"], names["sample_weight"]) != (these["y_score"], these["sample_weight"]):
+            raise InvalidInputError(f"test set {name!r}: every test set of arrays needs the same columns (scores or "
+                                    "probabilities of the same classes, weights everywhere or nowhere)")
+        names, out[name] = these, cols
+    return "y_true", names.get("y_score", ()), names.get("sample_weight"), out
+
+
+def _kept(name: str, value: Any, task: str | None) -> TaskStatistics:
+    """A test set's kept statistics (read from their file), checked against the task (a copy:
+    compare marks the task as resolved once)."""
+    p = read_statistics(value) if not isinstance(value, TaskStatistics) else value
+    if task is not None and p.task != task:
+        raise InvalidInputError(f"test set {name!r}: these statistics are of a {p.task} task, not {task}")
+    if p.inputs is not None or callable(p.totals):
+        raise InvalidInputError(f"test set {name!r}: statistics of a report in memory; make them with "
+                                "beyondchance.profile")
+    return dataclasses.replace(p)

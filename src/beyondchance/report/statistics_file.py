@@ -68,7 +68,7 @@ from ..statistics.scores import BinnedScoreCounts, ClassScoreCounts
 from ..statistics.sufficient import SufficientStatistics
 from ..statistics.values import LossSums, Moments, ValueHistogram
 
-__all__ = ["write_file", "read_file", "FORMAT", "SCHEMA_VERSION", "MAX_FILE_BYTES", "MAX_DEPTH", "TYPES"]
+__all__ = ["write_file", "read_file", "is_statistics_file", "FORMAT", "SCHEMA_VERSION", "MAX_FILE_BYTES", "MAX_DEPTH", "TYPES"]
 
 #: the value of the file's ``"format"`` key
 FORMAT = "beyondchance-statistics"
@@ -293,6 +293,20 @@ def _load(path: str) -> dict:
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise _refuse(path, f"not a beyondchance statistics file (no \"format\": \"{FORMAT}\")")
     return document
+
+
+def is_statistics_file(path: Any) -> bool:
+    """Whether ``path`` names a regular file that opens as a statistics file (its first bytes,
+    whatever its name: ``.bcstats``, ``.json`` …); a truncated one counts, so that reading it
+    says what is wrong with it."""
+    if not isinstance(path, (str, os.PathLike)) or not os.path.isfile(path):
+        return False
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(64)
+    except OSError:
+        return False
+    return head.lstrip()[:40].replace(b" ", b"").startswith(b'{"format":"' + FORMAT.encode())
 
 
 def read_file(path: str | os.PathLike, top: type, check: Callable[[Any], str | None]) -> Any:
