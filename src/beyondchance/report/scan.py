@@ -162,7 +162,7 @@ def _prepare(
         p.given, p.given_counts0, p.cells = _union_confusion(src, classes, counts0, y_true=y_true, y_pred=y_pred,
                                                              weight=weight, labels=labels)
         return p
-    if detected in ("labels", "binary-labels") and y_pred is None:
+    if detected in ("labels", "binary-labels", "multiclass-labels") and y_pred is None:
         y_pred = y_score[0]  # a score column holding labels (an integer column: as evaluate() reads it)
     if detected in ("labels", "binary-labels", "multiclass-labels"):
         cm, full, p.cells = _union_confusion(src, classes, counts0, y_true=y_true, y_pred=y_pred, weight=weight,
