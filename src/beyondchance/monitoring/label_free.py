@@ -458,8 +458,8 @@ def _bootstrap(ref: SetStatistics, window: np.ndarray, n_new: int, method: str, 
 
 def estimate_performance(
     y_reference: Any,
-    scores_reference: Any,
-    scores_window: Any,
+    scores_reference: Any = None,
+    scores_window: Any = None,
     *,
     threshold: float | None = None,
     pos_label: Any = None,
@@ -475,7 +475,11 @@ def estimate_performance(
 
     Parameters
     ----------
-    y_reference, scores_reference : the labelled reference set (labels and scores)
+    y_reference, scores_reference : the labelled reference set (labels and scores); or
+        ``y_reference`` the reference's statistics kept by :func:`~beyondchance.profile`
+        (:class:`~beyondchance.TaskStatistics` of binary scores, their weights included) and
+        the window's scores second: ``estimate_performance(statistics, scores_window)`` gives
+        the estimate of the reference's rows (binned scores: of their bins)
     scores_window : the new window's scores (no labels)
     threshold : a score ≥ threshold is predicted positive (default 0.5 for scores in
         [0, 1], else 0)
@@ -512,6 +516,24 @@ def estimate_performance(
     >>> bool(est.prevalence_ci[0] < 0.1 < est.prevalence_ci[1]), est.assumption_holds
     (True, True)
     """
+    kept = getattr(y_reference, "reference_score_counts", None)
+    if callable(kept):  # the reference's kept statistics: estimate_performance(statistics, scores_window)
+        if scores_window is not None and scores_reference is not None:
+            raise InvalidInputError("with the reference's statistics, give the window's scores once (the second "
+                                    "argument or scores_window)")
+        if sample_weight is not None:
+            raise InvalidInputError("sample_weight does not apply to the reference's statistics (they were "
+                                    "profiled with their weights)")
+        s_new = as_float(scores_window if scores_window is not None else scores_reference, "scores_window")
+        tc, n_reference = kept(pos_label)
+        window = ValueHistogram.of_checked(s_new, check_sample_weight(window_sample_weight, s_new.shape[0]))
+        return estimate_from_statistics(tc, window, n_window_rows=s_new.shape[0], n_reference_rows=n_reference,
+                                        threshold=threshold, method=method, metrics=metrics,
+                                        confidence_level=confidence_level, n_resamples=n_resamples,
+                                        random_state=random_state)
+    if scores_window is None or scores_reference is None:
+        raise InvalidInputError("estimate_performance needs the reference's labels and scores and the window's "
+                                "scores, or the reference's statistics and the window's scores")
     y, _ = binary_target(y_reference, pos_label=pos_label, name="y_reference")
     s_ref = as_float(scores_reference, "scores_reference")
     s_new = as_float(scores_window, "scores_window")
