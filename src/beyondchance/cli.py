@@ -17,6 +17,7 @@ and a broken tool (3).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import os
 import sys
@@ -216,9 +217,11 @@ class _EngineChoice(click.Choice):
 _DEFAULT_ENGINE = ENGINES[0]
 
 
-def _evaluation_options(func: Callable[..., Any]) -> Callable[..., Any]:
+def _evaluation_options(func: Callable[..., Any], skip: tuple[str, ...] = ()) -> Callable[..., Any]:
+    """The options of the commands that read rows (``skip``: the names of those a command has not)."""
     options = [
-        click.option("--y-true", "y_true", required=True, metavar="COL", help="Column of the true labels (or targets)."),
+        click.option("--y-true", "y_true", metavar="COL",
+                     help="Column of the true labels (or targets); not with a statistics file."),
         click.option("--y-score", "y_score", multiple=True, metavar="COL",
                      help="Column of scores (binary). Repeat it for class-probability columns, one per class, "
                           "in the order of --labels (default: the sorted classes)."),
@@ -278,9 +281,34 @@ def _evaluation_options(func: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--spark-master", default="local[*]", show_default=True, metavar="URL",
                      help="Master of the Spark session of --engine spark."),
     ]
+    before = len(getattr(func, "__click_params__", ()))
     for option in reversed(options):
         func = option(func)
+    params = func.__click_params__  # type: ignore[attr-defined]
+    params[before:] = [p for p in params[before:] if p.name not in skip]
     return func
+
+
+def _needs_y_true(opts: dict[str, Any], file: str) -> None:
+    if not opts["y_true"]:
+        raise InvalidInputError(f"missing option --y-true (the column of the true labels of {file}); it is "
+                                "optional only for a statistics file")
+
+
+def _statistics_file(file: str, opts: dict[str, Any]) -> Any:
+    """The statistics kept in ``file`` (``beyondchance profile``), or None when it is not a statistics
+    file; the options that say what the rows are were fixed when it was profiled."""
+    from .report.statistics_file import is_statistics_file
+    from .report.task_statistics import read_statistics
+
+    if not is_statistics_file(file):
+        return None
+    given = [f"--{k.replace('_', '-')}" for k in ("y_true", "y_score", "y_pred", "weight", "task", "labels", "quantile",
+                                                  "score_bins", "normalize") if opts.get(k)]
+    if given:
+        raise InvalidInputError(f"{file} is a statistics file: its columns and task were fixed when it was profiled "
+                                f"(drop {', '.join(given)})")
+    return read_statistics(file)
 
 
 def _prediction_columns(y_score: tuple[str, ...], y_pred: str | None) -> tuple[list[str], list[str]]:
@@ -364,6 +392,10 @@ def _eval_kwargs(opts: dict[str, Any], y_true: Any) -> dict[str, Any]:
     )
 
 
+#: the options of a report that statistics leave open (the others say what the rows are)
+_REPORT_OPTIONS = ("metrics", "confidence_level", "n_resamples", "ci", "random_state", "mc_samples")
+
+
 def _engine_source(file: str, engine: str) -> str:
     """A file or glob pattern for an engine that reads the files itself (a file that exists is
     that file, even with ``[ ]`` in its name: the engines read it literally)."""
@@ -417,10 +449,17 @@ def _evaluate_file(file: str, opts: dict[str, Any], progress: Any) -> Any:
     from .engines import get_runner
     from .report import evaluate
 
+    name = "<stdin>" if file == "-" else Path(file).name
+    kept = _statistics_file(file, opts)
+    if kept is not None:  # the statistics of the rows, kept by `beyondchance profile`
+        progress(f"reading {file}")
+        return evaluate(kept, name=name, progress=progress, strict=True, pos_label=opts["pos_label"],
+                        threshold=opts["threshold"], **{k: v for k, v in _eval_kwargs(opts, None).items()
+                                                        if k in _REPORT_OPTIONS})
+    _needs_y_true(opts, file)
     pred_cols, numeric = _prediction_columns(opts["y_score"], opts["y_pred"])
     engine = opts["engine"]
     runner = get_runner(engine)
-    name = "<stdin>" if file == "-" else Path(file).name
     if runner.evaluates_rows and opts["score_bins"] is None:
         progress(f"reading {file}")
         given = opts["y_pred"] if opts["y_score"] else None  # labels given with the scores
@@ -474,7 +513,6 @@ def report(file: str, details: bool = False, **opts: Any) -> None:
       beyondchance report probs.csv --y-true species --y-score p_a --y-score p_b --y-score p_c --labels a,b,c
       cat scores.csv | beyondchance report - --y-true label --y-score score --format html --out report.html
     """
-    _prediction_columns(opts["y_score"], opts["y_pred"])
     out = opts["out"]
     if opts["fmt"] == "html" and out is None:
         out = Path("beyondchance-report.html")
@@ -496,6 +534,56 @@ def report(file: str, details: bool = False, **opts: Any) -> None:
             render_report(result, details=details)
         else:
             _write(render_report_text(result, width=140, details=details), out, "report")
+
+
+# ======================================================================================
+# profile: the statistics of the rows, kept in a file
+# ======================================================================================
+
+
+@main.command()
+@click.argument("files", nargs=-1, required=True, metavar="FILE...")
+@click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="The statistics file to write (e.g. ref.bcstats); with --by, one per group, the group's value "
+                   "before the suffix (ref.2024-05.bcstats).")
+@click.option("--by", metavar="COL", help="One statistics file per value of this column (a day, a segment ...).")
+@functools.partial(_evaluation_options, skip=("metrics", "fmt", "out", "confidence_level", "n_resamples",
+                                               "normalize", "mc_samples"))
+def profile(files: tuple[str, ...], out: Path, by: str | None, **opts: Any) -> None:
+    """Keep the statistics of the rows of FILE(s) in a file (--out) for report, compare and check.
+
+    The same statistics on every engine; their report is the rows' (within the stated AUC
+    bound with --score-bins). Several FILEs are one table; --by: one file per group.
+
+    \b
+    Examples:
+      beyondchance profile scores.parquet --y-true label --y-score score --out ref.bcstats
+      beyondchance profile log.parquet --by day --y-true label --y-score score --out day.bcstats
+      beyondchance report ref.bcstats
+      beyondchance compare ref.bcstats today.parquet --y-true label --y-score score
+    """
+    from .engines import get_runner
+    from .report.scan import save_profiles
+
+    _needs_y_true(opts, files[0])
+    pred_cols, numeric = _prediction_columns(opts["y_score"], opts["y_pred"])
+    _check_out(out, list(files))
+    if by is not None and len(files) != 1:
+        raise InvalidInputError("--by splits one file; give exactly one FILE with --by")
+    runner = get_runner(opts["engine"])
+    kwargs = dict(y_true=opts["y_true"], y_score=tuple(opts["y_score"]), y_pred=opts["y_pred"],
+                  sample_weight=opts["weight"], engine=runner.name, score_bins=opts["score_bins"],
+                  session=runner.session(opts), task=opts["task"], pos_label=opts["pos_label"],
+                  threshold=opts["threshold"], quantile=opts["quantile"], labels=_split(opts["labels"]),
+                  ci=not opts["no_ci"], random_state=opts["seed"])
+    weight = [opts["weight"]] if opts["weight"] else []
+    read = None if runner.reads_files else (lambda f: _read_table(f, opts["y_true"], pred_cols, numeric, opts["weight"],
+                                                                  [by] if by else []).columns)
+    with _Progress() as progress:
+        save_profiles([f if read else _engine_source(f, runner.name) for f in files], out, by=by, read=read,
+                      columns=[opts["y_true"], *pred_cols, *weight], numeric=[*numeric, *weight],
+                      delimiter=opts["delimiter"], progress=progress,
+                      written=lambda path: click.echo(f"statistics written to {printable(path)}", err=True), **kwargs)
 
 
 # ======================================================================================
@@ -538,8 +626,17 @@ def compare(files: tuple[str, ...], by: str | None, reference: str | None, detai
     """
     from .engines import get_runner
     from .report.compare import compare as compare_sets
+    from .report.statistics_file import is_statistics_file
 
-    pred_cols, numeric = _prediction_columns(opts["y_score"], opts["y_pred"])
+    kept = [f for f in files if is_statistics_file(f)]
+    if by is not None and kept:
+        raise InvalidInputError(f"--by splits a file of rows; {kept[0]} is a statistics file (profile --by writes "
+                                "one per group: give them as FILEs)")
+    if len(kept) == len(files):
+        _statistics_file(kept[0], opts)  # refuses the options of rows
+    else:
+        _needs_y_true(opts, next(f for f in files if f not in kept))
+        pred_cols, numeric = _prediction_columns(opts["y_score"], opts["y_pred"])
     if opts["y_score"] and opts["y_pred"]:
         raise InvalidInputError("compare takes --y-score or --y-pred, not both (report takes both)")
     if by is not None and len(files) != 1:
@@ -554,7 +651,7 @@ def compare(files: tuple[str, ...], by: str | None, reference: str | None, detai
     runner = get_runner(engine)
     with _Progress() as progress:
         sets: dict[str, tuple] = {}
-        if not runner.evaluates_rows or opts["score_bins"] is not None:
+        if kept or not runner.evaluates_rows or opts["score_bins"] is not None:
             comparison = _compare_engine(files, by, reference, opts, progress)
         elif by is not None:
             progress(f"reading {files[0]}")
@@ -610,7 +707,9 @@ def _by_groups(source: str, by: str, opts: dict[str, Any], pred_cols: list[str],
     groups, inverse = np.unique(c[by], return_inverse=True)
     _check_group_count(by, groups.size)
     sets: dict[str, tuple] = {}
-    for g in _natural_order(groups):
+    from .report.scan import natural_order
+
+    for g in natural_order(groups):
         value = groups[g]
         idx = np.flatnonzero(inverse == g)
         value = value.item() if hasattr(value, "item") else value
@@ -656,25 +755,13 @@ def _no_label_column(exc: InvalidInputError, opts: dict[str, Any], pred_cols: li
     return len(pred_cols) == 1 and not opts["y_pred"] and str(exc).startswith(f"column {opts['y_true']!r} not found")
 
 
-def _natural_order(values: Any) -> list[int]:
-    """Indices of distinct group values in their natural order: numbers numerically, dates
-    chronologically (any format pandas reads), other text lexicographically."""
-    import pandas as pd
-
-    texts = [str(v) for v in values]
-    keys: Any = pd.to_numeric(pd.Series(values, dtype=object), errors="coerce")
-    if keys.isna().any():
-        keys = pd.to_datetime(pd.Series(texts), format="mixed", errors="coerce")
-    if keys.isna().any():
-        keys = pd.Series(texts)
-    return sorted(range(len(texts)), key=lambda i: (keys[i], texts[i]))
-
-
 def _compare_engine(files: tuple[str, ...], by: str | None, reference: str | None, opts: dict[str, Any],
                     progress: Any) -> Any:
-    """``compare`` of FILEs aggregated by an engine (:func:`beyondchance.report.compare` with ``y_true=``)."""
+    """``compare`` of FILEs aggregated by an engine (:func:`beyondchance.report.compare` with ``y_true=``),
+    or of statistics files beside them."""
     from .engines import get_runner
     from .report import compare
+    from .report.statistics_file import is_statistics_file
 
     engine = opts["engine"]
     runner = get_runner(engine)
@@ -688,7 +775,9 @@ def _compare_engine(files: tuple[str, ...], by: str | None, reference: str | Non
     sources: dict[str, Any] = {}
     sample = None
     for name, f in zip(names, files):
-        if not runner.reads_files:
+        if is_statistics_file(f):  # read by compare, which knows them by their content
+            sources[name] = f
+        elif not runner.reads_files:
             progress(f"reading {f}")
             sources[name], s = _memory_columns(f, opts)
             sample = s if sample is None and s is not None else sample
@@ -721,7 +810,9 @@ def _compare_engine_by(file: str, by: str, reference: str | None, opts: dict[str
     try:
         _check_group_count(by, len(split.groups))
         sources: dict[str, Any] = {}
-        for i in _natural_order([g.value for g in split.groups]):
+        from .report.scan import natural_order
+
+        for i in natural_order([g.value for g in split.groups]):
             g = split.groups[i]
             window = _group_is_window(by, g.value, g.n_rows - g.n_labelled, g.n_rows, opts["y_true"], pred_cols)
             sources[str(g.value)] = split.scan(g, labelled=not window, name=str(g.value))

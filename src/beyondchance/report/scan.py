@@ -59,7 +59,7 @@ from .report import Report
 from .statistics_file import is_statistics_file
 from .task_statistics import TaskStatistics, read_statistics, report_from_statistics
 
-__all__ = ["evaluate_source", "profile"]
+__all__ = ["evaluate_source", "profile", "natural_order", "save_profiles", "split_columns"]
 
 
 def _open(source: Any, engine: str, *, session: Any = None, name: str | None = None,
@@ -439,3 +439,88 @@ def _kept(name: str, value: Any, task: str | None) -> TaskStatistics:
         raise InvalidInputError(f"test set {name!r}: statistics of a report in memory; make them with "
                                 "beyondchance.profile")
     return dataclasses.replace(p)
+
+
+def natural_order(values: Any) -> list[int]:
+    """Indices of distinct group values in their natural order: numbers numerically, dates
+    chronologically (any format pandas reads), other text lexicographically."""
+    import pandas as pd
+
+    texts = [str(v) for v in values]
+    keys: Any = pd.to_numeric(pd.Series(values, dtype=object), errors="coerce")
+    if keys.isna().any():
+        keys = pd.to_datetime(pd.Series(texts), format="mixed", errors="coerce")
+    if keys.isna().any():
+        keys = pd.Series(texts)
+    return sorted(range(len(texts)), key=lambda i: (keys[i], texts[i]))
+
+
+def split_columns(columns: Mapping[str, np.ndarray], by: str) -> list[tuple[str, dict[str, np.ndarray]]]:
+    """The columns in memory split by the values of column ``by`` (in :func:`natural_order`):
+    [(value, columns)].
+
+    >>> [(v, c["y"].tolist()) for v, c in split_columns({"d": np.array([2, 1, 2]), "y": np.array([0, 1, 1])}, "d")]
+    [('1', [1]), ('2', [0, 1])]
+    """
+    cols = dict(columns)
+    values, inverse = np.unique(cols.pop(by), return_inverse=True)
+    return [(str(values[i].item() if hasattr(values[i], "item") else values[i]),
+             {k: c[inverse == i] for k, c in cols.items()}) for i in natural_order(values)]
+
+
+#: the most groups ``profile --by`` writes a file for
+MAX_GROUPS = 200
+
+
+def save_profiles(files: Sequence[Any], out: Any, *, by: str | None, read: Callable[[Any], dict] | None,
+                  columns: list[str], numeric: list[str], delimiter: str | None, progress: Callable[[str], None],
+                  written: Callable[[Any], None], **options: Any) -> list[Any]:
+    """The command line's ``beyondchance profile``: :func:`profile` the rows of ``files`` (one
+    table) with ``options``, or each group of one file ``by`` a column, and save each to ``out``
+    — a group's to ``out``'s name with its value before the suffix (``ref.bcstats`` →
+    ``ref.2024-05.bcstats``; characters other than letters, digits, ``.``, ``-``, ``_`` as
+    ``_``).  ``read``: the columns of a file in memory (the memory engine), else the engine
+    reads the files (``columns``, ``numeric``: those read by ``--by``'s split); ``written`` is
+    told each path."""
+    import re
+    from pathlib import Path
+
+    from ..engines import get_runner
+
+    runner, split = get_runner(options["engine"]), None
+    try:
+        if read is not None:
+            progress(f"reading {', '.join(map(str, files))}")
+            tables = [read(f) for f in files]
+            cols = {k: np.concatenate([t[k] for t in tables]) for k in tables[0]}
+            parts: list[tuple[str | None, Any]] = [(None, cols)] if by is None else split_columns(cols, by)
+        elif by is not None:
+            progress(f"splitting {files[0]} by {by} ({runner.name})")
+            split = runner.split_by(files[0], by, session=options.get("session"), delimiter=delimiter, columns=columns,
+                                    numeric=numeric, label=columns[0])
+            parts = []
+            for g in (split.groups[i] for i in natural_order([g.value for g in split.groups])):
+                if g.n_labelled < g.n_rows:
+                    raise InvalidInputError(f"--by {by} = {g.value}: {g.n_rows - g.n_labelled} of {g.n_rows} rows "
+                                            f"have no label in column {columns[0]!r}; profile needs every label")
+                parts.append((str(g.value), split.scan(g, labelled=True, name=str(g.value))))
+        else:
+            parts, options = [(None, files[0] if len(files) == 1 else list(files))], {**options, "delimiter": delimiter}
+        if len(parts) > MAX_GROUPS:
+            raise InvalidInputError(f"--by {by} has {len(parts)} distinct values; at most {MAX_GROUPS} files")
+        out = Path(out)
+        paths = [out if v is None else out.with_name(f"{out.stem}.{re.sub(r'[^A-Za-z0-9._-]', '_', v)[:100]}"
+                                                      f"{out.suffix}") for v, _ in parts]
+        if len(set(paths)) != len(paths):
+            raise InvalidInputError(f"--by {by}: two groups give the same file name; rename the groups")
+        for (value, source), path in zip(parts, paths):
+            progress("profiling" + ("" if value is None else f" {value}"))
+            try:
+                profile(data=source, **options).save(path)
+            except InvalidInputError as exc:
+                raise InvalidInputError(str(exc) if value is None else f"--by {by} = {value}: {exc}") from None
+            written(path)
+    finally:
+        if split is not None:
+            split.close()
+    return paths

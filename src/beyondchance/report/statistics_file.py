@@ -297,10 +297,12 @@ def _load(path: str) -> dict:
 
 def is_statistics_file(path: Any) -> bool:
     """Whether ``path`` names a regular file that opens as a statistics file (its first bytes,
-    whatever its name: ``.bcstats``, ``.json`` …); a truncated one counts, so that reading it
-    says what is wrong with it."""
+    whatever its name: ``.bcstats``, ``.json`` …) or is named ``*.bcstats``; a truncated or
+    foreign one counts, so that reading it says what is wrong with it."""
     if not isinstance(path, (str, os.PathLike)) or not os.path.isfile(path):
         return False
+    if os.fspath(path).endswith(".bcstats"):
+        return True
     try:
         with open(path, "rb") as fh:
             head = fh.read(64)
