@@ -45,7 +45,7 @@ a table or files (``data=``)       ``evaluate("label", "score", data="scores.par
                                    (DuckDB by default, Spark, memory) and never loaded as rows
 their statistics (``data=``)       ``evaluate(data=threshold_counts(y, s))``: a binary-scores
                                    report from :class:`~beyondchance.measures.curves.ThresholdCounts`
-statistics kept (``TaskStatistics``) ``evaluate(bc.read_statistics("ref.bcstats"))`` (or ``data=``):
+statistics kept (``TaskStatistics``) ``evaluate(bc.profile(...))``, ``evaluate(data="ref.bcstats")``:
                                    the report of :func:`~beyondchance.profile`'s statistics
 =================================  =========================================================
 
@@ -75,7 +75,8 @@ from .formatting import _label, fmt_value, shorten
 from .metric_rows import MetricCI, MetricResult
 from .report import Report
 from .scan import evaluate_source
-from .task_statistics import TaskStatistics, report_from_statistics
+from .statistics_file import is_statistics_file
+from .task_statistics import TaskStatistics, read_statistics, report_from_statistics
 
 __all__ = [
     "TASKS",
@@ -153,8 +154,8 @@ def evaluate(
         report from the counts alone, equal to the report of the rows (same seed); its
         classes are ``labels`` (negative, positive; default 0, 1).  Or the
         :class:`~beyondchance.TaskStatistics` of :func:`~beyondchance.profile` (also as the
-        first argument, ``evaluate(statistics)``; read back by
-        :func:`~beyondchance.read_statistics`): the report of the profiled rows — identical
+        first argument, ``evaluate(statistics)``), or the path of their file (known by its
+        content, or named ``*.bcstats``): the report of the profiled rows — identical
         where the statistics are exact, within the stated AUC bound where binned, the same
         intervals with the same seed (``random_state`` must be the profile's where it kept
         the grouped bootstrap's sums).
@@ -259,6 +260,8 @@ def evaluate(
         if data is not None:
             raise InvalidInputError("give the statistics once: as the first argument or as data=")
         y_true, data = None, y_true
+    if is_statistics_file(data):  # a statistics file, by its content (or its name *.bcstats)
+        data = read_statistics(data)
     if data is not None:
         if isinstance(data, TaskStatistics):
             return _evaluate_statistics(

@@ -74,6 +74,7 @@ from ..inference.permutation.permutation_test import equals_label, is_labels
 from ..measures.binary_scores import ScoreCells, loss_terms
 from .._summary_display import SummaryDisplay, display_name, format_interval
 from .formatting import _num, fmt_value, shorten
+from .task_statistics import TaskStatistics
 from .tasks.binary_scores import _threshold_choice
 
 __all__ = ["ModelDifference", "ModelComparison", "compare_models", "CORRECTIONS"]
@@ -377,6 +378,10 @@ def compare_models(
     >>> round(d.difference, 4), d.test, round(d.pvalue, 4)
     (0.1667, 'McNemar exact', 0.625)
     """
+    if isinstance(y_true, TaskStatistics) or (isinstance(predictions, Mapping) and any(
+            isinstance(v, TaskStatistics) for v in predictions.values())):
+        raise InvalidInputError("a paired comparison of two models needs the rows (each row's score from both "
+                                "models), not statistics: keep the rows with every model's scores")
     level = float(check_unit_interval(confidence_level, "confidence_level", open_=True))
     n_resamples = check_n_resamples(n_resamples, level)
     correction = check_option(correction, "correction", CORRECTIONS)
