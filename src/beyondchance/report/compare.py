@@ -997,4 +997,3 @@ def _compare_sources(
     if windows:
         comparison = _with_windows(comparison, windows, threshold, step, options)
     return comparison
-
