@@ -428,13 +428,21 @@ def _total(r: dict[str, np.ndarray], name: str) -> float:
     return float(np.nansum(np.asarray(col, dtype=np.float64)))
 
 
+class BadValuesError(InvalidInputError):
+    """NULL, NaN or infinite values counted in a column; ``name``: its role (y_true, y_score …)."""
+
+    def __init__(self, message: str, name: str = ""):
+        super().__init__(message)
+        self.name = name
+
+
 def _check_rows(r: dict[str, np.ndarray], weight: str | None, **columns: str) -> None:
     if _total(r, "n_rows") == 0:
         raise InvalidInputError("y_true is empty")
     for flag, name in columns.items():
         n = _total(r, flag)
         if n:
-            raise InvalidInputError(f"{name} contains NULL, NaN or infinite values ({int(n)} rows)")
+            raise BadValuesError(f"{name} contains NULL, NaN or infinite values ({int(n)} rows)", name)
     if weight is not None:
         if _total(r, "w_nan"):
             raise InvalidInputError("sample_weight contains NaN or infinite values")
@@ -442,6 +450,26 @@ def _check_rows(r: dict[str, np.ndarray], weight: str | None, **columns: str) ->
             raise InvalidInputError("sample_weight contains negative weights")
         if not _total(r, "w") > 0:
             raise InvalidInputError("sample_weight sums to zero: there is nothing to evaluate")
+
+
+def first_infinite(runner: Runner, column: str) -> str | None:
+    """Where the first infinite value of a column lies, in file order (``runner.row_index``),
+    as the in-memory checks name it ("-inf in row 4 (index 3)"); None when the column also
+    holds NULL or NaN (named first in memory, as missing values) or no infinity."""
+    e = f"CAST({runner.quote(column)} AS DOUBLE)"
+    i, inf = runner.row_index, lit(float("inf"))
+    r = runner.run(
+        f"SELECT MIN(CASE WHEN {e} IS NULL OR (NOT ({e} - {e} = 0) AND NOT (ABS({e}) = {inf})) THEN {i} END) "
+        f"AS missing, MIN(CASE WHEN {e} = {inf} THEN {i} END) AS pos, MIN(CASE WHEN {e} = -{inf} THEN {i} END) "
+        f"AS neg FROM {runner.relation}")
+    def found(v: Any) -> bool:
+        return v is not None and v == v  # a NULL comes back as None or NaN
+
+    first = {shown: r[k][0] for k, shown in (("pos", "inf"), ("neg", "-inf")) if found(r[k][0])}
+    if found(r["missing"][0]) or not first:
+        return None
+    shown, row = min(first.items(), key=lambda kv: kv[1])
+    return f"{shown} in row {int(row) + 1} (index {int(row)})"
 
 
 def _f64(a: Any) -> np.ndarray:
@@ -497,7 +525,8 @@ def sql_statistics(
             return _probabilities(runner, spec, q, rel, kinds, y_true, proba, weight)
         return _regression(runner, spec, q, rel, kinds, y_true, y_pred, weight)  # type: ignore[arg-type]
     except InvalidInputError as exc:  # checks of the aggregated rows: their row numbers are not the file's
-        raise InvalidInputError(_AGGREGATED_ROW.sub("", str(exc))) from None
+        exc.args = (_AGGREGATED_ROW.sub("", str(exc)),)
+        raise exc from None
 
 
 def _binary(runner: Runner, spec: Spec, q, rel, kinds, y_true: str, y_score: str, weight: str | None) -> SufficientStatistics:

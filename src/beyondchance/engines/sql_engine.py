@@ -41,9 +41,25 @@ class SQLScan:
         return self._runner.column_kinds()
 
     def statistics(self, **kwargs: Any) -> Any:
-        from .sql import sql_statistics
+        from .._validation import infinite_label
+        from .sql import BadValuesError, first_infinite, sql_statistics
 
-        return sql_statistics(self._runner, **kwargs)
+        try:
+            return sql_statistics(self._runner, **kwargs)
+        except BadValuesError as exc:  # infinite labels named as in memory: the value and its row
+            column = kwargs.get("y_true")
+            if exc.name != "y_true" or kwargs.get("task") == "regression" or \
+                    self._runner.column_kinds().get(column) != "float":
+                raise
+
+            def locate(runner: Any) -> Any:
+                runner.load([column], [], row_index=True)
+                return first_infinite(runner, column)
+
+            where = self._ordered_runner(locate)
+            if where is None:
+                raise
+            raise InvalidInputError(infinite_label("y_true", where)) from None
 
     def _ordered_runner(self, compute: Any) -> Any:
         """``compute(runner)`` on a runner that keeps the row positions: this one, or (when the
