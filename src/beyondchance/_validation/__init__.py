@@ -67,6 +67,7 @@ from .arrays import (  # noqa: F401 (the door re-exports every helper)
 from .labels import (  # noqa: F401 (the door re-exports every helper)
     InexactLabelError,
     infinite_label,
+    inexact_label,
     _INT_FAST_SPAN,
     _check_label_values,
     check_label_pair,
@@ -127,4 +128,5 @@ __all__ = [
     "union_labels",
     "InexactLabelError",
     "infinite_label",
+    "inexact_label",
 ]

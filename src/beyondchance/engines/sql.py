@@ -452,24 +452,25 @@ def _check_rows(r: dict[str, np.ndarray], weight: str | None, **columns: str) ->
             raise InvalidInputError("sample_weight sums to zero: there is nothing to evaluate")
 
 
-def first_infinite(runner: Runner, column: str) -> str | None:
-    """Where the first infinite value of a column lies, in file order (``runner.row_index``),
-    as the in-memory checks name it ("-inf in row 4 (index 3)"); None when the column also
-    holds NULL or NaN (named first in memory, as missing values) or no infinity."""
-    e = f"CAST({runner.quote(column)} AS DOUBLE)"
-    i, inf = runner.row_index, lit(float("inf"))
-    r = runner.run(
-        f"SELECT MIN(CASE WHEN {e} IS NULL OR (NOT ({e} - {e} = 0) AND NOT (ABS({e}) = {inf})) THEN {i} END) "
-        f"AS missing, MIN(CASE WHEN {e} = {inf} THEN {i} END) AS pos, MIN(CASE WHEN {e} = -{inf} THEN {i} END) "
-        f"AS neg FROM {runner.relation}")
-    def found(v: Any) -> bool:
-        return v is not None and v == v  # a NULL comes back as None or NaN
+def first_bad_label(runner: Runner, column: str, inexact: bool) -> str | None:
+    """Where the first infinite label (``inexact``: the first finite one beyond 2**53) of a
+    floating-point column lies, in file order (``runner.row_index``), as the in-memory checks
+    name it: "-inf in row 4 (index 3)"; None when there is none, or when, looking for
+    infinities, the column holds NULL or NaN (memory names those first, as missing values)."""
+    i, x, inf = runner.row_index, f"CAST({runner.quote(column)} AS DOUBLE)", lit(float("inf"))
 
-    first = {shown: r[k][0] for k, shown in (("pos", "inf"), ("neg", "-inf")) if found(r[k][0])}
-    if found(r["missing"][0]) or not first:
+    def first(condition: str) -> tuple[int, float] | None:
+        r = runner.run(f"SELECT i, x FROM (SELECT {i} AS i, {x} AS x FROM {runner.relation}) t "
+                       f"WHERE {condition} ORDER BY i LIMIT 1")
+        return (int(r["i"][0]), float(r["x"][0])) if r["i"].size else None
+
+    if inexact:
+        hit = first(f"x - x = 0 AND ABS(x) > {lit(2.0**53)}")
+    elif first(f"x IS NULL OR NOT (x - x = 0 OR ABS(x) = {inf})") is not None:
         return None
-    shown, row = min(first.items(), key=lambda kv: kv[1])
-    return f"{shown} in row {int(row) + 1} (index {int(row)})"
+    else:
+        hit = first(f"ABS(x) = {inf}")
+    return None if hit is None else f"{hit[1]!r} in row {hit[0] + 1} (index {hit[0]})"
 
 
 def _f64(a: Any) -> np.ndarray:

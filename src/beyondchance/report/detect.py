@@ -33,8 +33,8 @@ __all__ = ["detect_task"]
 def _numbers(a: np.ndarray) -> str | None:
     """Why a numeric array holds numbers rather than labels, in words, or None for labels:
     integers, and floats that are whole numbers within ±2**53.  Beyond 2**53 every float is
-    whole and neighbouring integers share one float, so such floats are numbers (scores,
-    targets), as the engines read a floating-point column.
+    whole and neighbouring integers share one float, so predictions there are numbers
+    (scores), as the engines read a floating-point column.
 
     >>> _numbers(np.array([0.0, 2.0])), _numbers(np.array([0.5, 2.0])), _numbers(np.array([2.0**60, 1.0]))
     (None, 'non-integer numbers', 'numbers beyond 2**53')
@@ -102,9 +102,10 @@ def _detect(yt: np.ndarray, ya: np.ndarray, labels: Any) -> tuple[str, str, dict
                     "column is the score", enc)
         return "multiclass-probabilities", f"y has {ya.shape[1]} columns of class probabilities", enc
     true_numeric = _numeric(yt)
-    true_numbers = _numbers(_as_numeric(yt)) if true_numeric else None
-    if true_numbers:
-        return "regression", f"y_true holds {true_numbers}", {}
+    # y_true beyond 2**53 stays labels, refused as such: integer labels beyond the 64-bit range
+    # are read from files as floats, where neighbours merge (task="regression" reads them as targets)
+    if true_numeric and _numbers(_as_numeric(yt)) == "non-integer numbers":
+        return "regression", "y_true holds non-integer numbers", {}
     numbers = _numbers(_as_numeric(ya)) if _numeric(ya) else None
     if _numeric(ya) and (not true_numeric or numbers):
         codes, _, classes = encode_label_arrays(yt, labels=labels)

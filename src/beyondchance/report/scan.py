@@ -35,7 +35,7 @@ Detection without the rows differs in one respect from :func:`evaluate`: the tas
 follows the column *types* (a floating-point score column holds scores, an integer
 or text column labels; regression when both y_true and y_pred are floating point),
 where :func:`evaluate` looks at the values (a float column holding only whole
-numbers within ±2**53 is labels there; beyond 2**53 floats are numbers everywhere).  ``task=`` overrides both.
+numbers within ±2**53 is labels there; beyond 2**53 scores are numbers everywhere).  ``task=`` overrides both.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from .._validation import InexactLabelError, check_n_classes
+from .._validation import check_n_classes
 from .._warnings import InvalidInputError
 from ..engines import SOURCE_ENGINE
 from ..measures.losses import PinballLoss
@@ -73,22 +73,17 @@ def _open(source: Any, engine: str, *, session: Any = None, name: str | None = N
     return runner.open(source, session=session, name=name, delimiter=delimiter)
 
 
-def _regression_columns(kinds: dict[str, str], y_true: str, y_pred: str | None) -> bool:
-    """Whether the column types alone make a regression: y_true and y_pred floating point."""
-    return y_pred is not None and kinds.get(y_true) == "float" and kinds.get(y_pred) == "float"
-
-
 def _detect(
     kinds: dict[str, str], y_true: str, y_score: Sequence[str], y_pred: str | None, k_true: int, shown: str
 ) -> tuple[str, str]:
     """(task, reason) from the column types and the number of true classes."""
     if len(y_score) > 1:
         return "multiclass-probabilities", f"y has {len(y_score)} columns of class probabilities"
-    if _regression_columns(kinds, y_true, y_pred):
-        return "regression", "y_true and y_pred are floating-point columns"
     col = y_score[0] if y_score else y_pred
     t_kind, p_kind = kinds.get(y_true), kinds.get(col)  # type: ignore[arg-type]
     true_numeric = t_kind in ("float", "int")
+    if t_kind == "float" and (y_pred is not None and p_kind == "float"):
+        return "regression", "y_true and y_pred are floating-point columns"
     if p_kind == "float" or (y_score and p_kind == "int" and not true_numeric):
         if k_true <= 2:
             what = "a floating-point column" if p_kind == "float" else "numbers"
@@ -123,18 +118,11 @@ def _prepare(
     for c in [*y_score, *([weight] if weight else [])]:
         if kinds[c] not in ("float", "int"):
             raise InvalidInputError(f"{src.name or 'input'}: column {c!r} is not numeric ({kinds[c]})")
-    prediction = y_pred if y_pred is not None else y_score[0]
-    if task == "regression" or (task is None and not both and _regression_columns(kinds, y_true, y_pred)):
-        return _prepare_regression(src, y_true=y_true, y_pred=prediction, weight=weight, quantile=quantile,
-                                   reason="given" if task else "y_true and y_pred are floating-point columns")
-    try:
-        lc = src.statistics(y_true=y_true, y_pred=y_true, task="multiclass-labels", statistics=("label_counts",),
-                            labels=labels if y_pred is None else None).label_counts
-    except InexactLabelError:  # floats beyond 2**53 are numbers, not labels: a regression's targets, as in memory
-        if task is not None or both or not _regression_columns(kinds, y_true, prediction):
-            raise
-        return _prepare_regression(src, y_true=y_true, y_pred=prediction, weight=weight, quantile=quantile,
-                                   reason="y_true holds numbers beyond 2**53")
+    if task == "regression":  # y_true holds targets: not scanned as labels (nor checked as labels), as in memory
+        return _prepare_regression(src, y_true=y_true, y_pred=y_pred if y_pred is not None else y_score[0],
+                                   weight=weight, quantile=quantile)
+    lc = src.statistics(y_true=y_true, y_pred=y_true, task="multiclass-labels", statistics=("label_counts",),
+                        labels=labels if y_pred is None else None).label_counts
     classes, counts0 = lc.labels, lc.counts
     shown = ", ".join(map(_fmt_label, classes[:2]))
     if task is None:
@@ -193,19 +181,19 @@ def _prepare(
     return p
 
 
-def _prepare_regression(src: Any, *, y_true: str, y_pred: str, weight: str | None, quantile: float | None,
-                        reason: str) -> TaskStatistics:
-    """A regression's statistics, without the scan of y_true as labels: its targets are
-    numbers, so no label check (a label beyond 2**53 …) applies to them, as in memory;
-    the rows are counted by the statistics' own scan (weighted: one more, unweighted)."""
+def _prepare_regression(src: Any, *, y_true: str, y_pred: str, weight: str | None,
+                        quantile: float | None) -> TaskStatistics:
+    """The statistics of a regression given as the task, without the scan of y_true as labels:
+    its targets are numbers, so no label check (a label beyond 2**53 …) applies to them, as
+    in memory; the rows are counted by the statistics' own scan (weighted: one more, unweighted)."""
     q = check_quantile_option(quantile, "regression")
     stats = src.statistics(y_true=y_true, y_pred=y_pred, weight=weight, task="regression",
                            pinball_alphas=() if q is None else (q,))
     rows = stats if weight is None else src.statistics(y_true=y_true, y_pred=y_pred, task="regression",
                                                        statistics=("loss_sums",))
     none = np.array([])
-    p = TaskStatistics("regression", "given" if reason == "given" else "detected", reason,
-                       int(round(rows.loss_sums.weight)), weight is not None, none, none, none)
+    p = TaskStatistics("regression", "given", "given", int(round(rows.loss_sums.weight)), weight is not None, none,
+                       none, none)
     p.stats, p.quantile = stats, q
     return p
 
