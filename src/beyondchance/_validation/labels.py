@@ -13,7 +13,8 @@ import numpy as np
 from .._warnings import InvalidInputError
 from .arrays import _EXACT_INTEGERS, _check_missing, _of_kind, _where, as_1d, check_aligned, check_consistent_length
 
-__all__ = ['check_label_pair', 'encode_labels', 'binary_target', 'union_labels', 'InexactLabelError', 'infinite_label', 'inexact_label']
+__all__ = ['check_label_pair', 'encode_labels', 'binary_target', 'union_labels', 'InexactLabelError', 'infinite_label',
+           'inexact_label']
 
 
 #: Largest span (max - min + 1) of integer labels for which the integer fast path

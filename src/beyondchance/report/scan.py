@@ -35,7 +35,8 @@ Detection without the rows differs in one respect from :func:`evaluate`: the tas
 follows the column *types* (a floating-point score column holds scores, an integer
 or text column labels; regression when both y_true and y_pred are floating point),
 where :func:`evaluate` looks at the values (a float column holding only whole
-numbers within ±2**53 is labels there; beyond 2**53 scores are numbers everywhere).  ``task=`` overrides both.
+numbers within ±2**53 is labels there; beyond 2**53 scores are numbers everywhere).
+``task=`` overrides both.
 """
 
 from __future__ import annotations
