@@ -454,8 +454,8 @@ def edge(tmp_path_factory) -> dict:
     out["beyond 2**53"].write_text("y,s\n" + "".join(f"{a},{b!r}\n" for a, b in zip(y, scores.tolist())))
     t = 1e16 + rng.integers(0, 100, n) * 2.0
     out["targets 1e16"] = tmp / "big_targets.csv"
-    out["targets 1e16"].write_text(
-        "y,p\n" + "".join(f"{a!r},{b!r}\n" for a, b in zip(t.tolist(), (t + rng.normal(0, 1e3, n)).tolist())))
+    rows = zip(t.tolist(), (t + rng.normal(0, 1e3, n)).tolist(), (rng.random(n) + 0.5).tolist())
+    out["targets 1e16"].write_text("y,p,w\n" + "".join(f"{a!r},{b!r},{c!r}\n" for a, b, c in rows))
     labels = [str(a) for a in y]
     labels[3], labels[5] = "-inf", "inf"
     out["inf"] = tmp / "inf_true.csv"
@@ -479,8 +479,13 @@ EDGE_CASES = [
     ("inf", ["--y-true", "y", "--y-score", "s"],
      "beyondchance: error: y_true holds an infinite value: -inf in row 4 (index 3); labels must be finite"),
     ("decimal", ["--y-true", "y", "--y-score", "s", "--weight", "w"], "binary-scores"),  # the nearest doubles
+    ("targets 1e16", ["--y-true", "y", "--y-pred", "p", "--weight", "w", "--task", "regression"], "regression"),
 ]
-EDGE_IDS = ["scores-beyond-2**53", "regression-given", "labels-beyond-2**53", "inf-label", "decimal128"]
+EDGE_IDS = ["scores-beyond-2**53", "regression-given", "labels-beyond-2**53", "inf-label", "decimal128",
+            "weighted-regression-given"]
+#: the four edge files of the issue, on Spark
+SPARK_EDGE = [(case, eid) for case, eid in zip(EDGE_CASES, EDGE_IDS) if eid in (
+    "scores-beyond-2**53", "regression-given", "inf-label", "decimal128")]
 
 
 def _edge_run(path, args, engine: str, *options: str) -> dict | str:
@@ -511,7 +516,7 @@ def test_edge_files_duckdb_gives_memory_report(edge, case, args, expected):
 
 
 @pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas")
-@pytest.mark.parametrize("case, args, expected", EDGE_CASES[:2] + EDGE_CASES[3:], ids=EDGE_IDS[:2] + EDGE_IDS[3:])
+@pytest.mark.parametrize("case, args, expected", [c for c, _ in SPARK_EDGE], ids=[i for _, i in SPARK_EDGE])
 def test_edge_files_spark_gives_memory_report(edge, case, args, expected, spark):
     # without intervals: the grouped bootstrap's Spark jobs cost seconds, and DuckDB's test checks them
     _same_outcome(_edge_run(edge[case], args, "memory", "--no-ci"), _edge_run(edge[case], args, "spark", "--no-ci"),
