@@ -154,6 +154,8 @@ class SparkRunner:
             else:
                 self.df = self.df.select(*[self.df[c] for c in dict.fromkeys(columns)])
             self.df = self.df.localCheckpoint(eager=True)
+            if self._csv:
+                self.df = _infinities_as_numbers(self.df, [c for c in dict.fromkeys(columns) if kinds[c] == "string"])
         except Exception as exc:
             raise InvalidInputError(f"Spark cannot read {self._paths[0]!r}: {_one_line(exc)}") from exc
         self.df.createOrReplaceTempView(self.view)
@@ -258,6 +260,23 @@ def _as_pyarrow_types(df: Any) -> Any:
             col = col.cast("string")
         out.append(col.alias(f.name))
     return df.select(*out)
+
+
+def _infinities_as_numbers(df: Any, names: list[str]) -> Any:
+    """CSV text columns whose every value is a number as double: Spark's CSV reader types a
+    column holding ``inf``, ``-inf`` or ``Infinity`` as text, where pyarrow and DuckDB read
+    numbers (so that an infinite label is refused alike, not taken as the class 'inf')."""
+    from pyspark.sql import functions as F
+
+    if not names:
+        return df
+    quoted = {c: "`" + c.replace("`", "``") + "`" for c in names}
+    cast = {c: F.expr(f"try_cast({quoted[c]} AS DOUBLE)") for c in names}
+    flags = df.agg(*[(F.count(F.expr(quoted[c])) > 0)
+                     & (F.count(F.when(F.expr(quoted[c]).isNotNull() & cast[c].isNull(), 1)) == 0)
+                     for c in names]).first()
+    numbers = {c: cast[c] for c, flag in zip(names, flags) if flag}
+    return df.withColumns(numbers) if numbers else df
 
 
 def spark_statistics(source: Any, *, spark: Any = None, delimiter: str | None = None, **kwargs: Any):

@@ -28,7 +28,7 @@ import numpy as np
 
 from .._warnings import InvalidInputError
 from ..engines import files as _files
-from ..engines.files import csv_delimiter, delimiter_hint, read_csv_table
+from ..engines.files import csv_delimiter, decimal_as_float, delimiter_hint, read_csv_table
 from ..engines.runner import BUILTIN_ENGINES, get_runner
 
 __all__ = ["TableColumns", "read_columns", "file_format", "ENGINES", "check_engine"]
@@ -270,6 +270,7 @@ def _column_to_numpy(column: Any, cname: str, source: str, numeric: bool) -> np.
     import pyarrow as pa
     import pyarrow.compute as pc
 
+    column = decimal_as_float(column)  # a number, as the engines read it
     ctype = column.type
     if column.null_count:
         first = int(pc.index(pc.is_null(column), True).as_py())
