@@ -24,7 +24,15 @@ from .._validation import (
     encode_labels,
 )
 from .._warnings import InvalidInputError
-from ..measures.confusion import ConfusionMatrix, _warn_zero_division, metric_from_matrices, zero_division_value
+from ..measures.confusion import (
+    CELL_METRICS,
+    ConfusionMatrix,
+    MatrixTotals,
+    _warn_zero_division,
+    metric_from_matrices,
+    metric_from_totals,
+    zero_division_value,
+)
 from ..measures.registry import LabelingMetric
 
 #: an option not given (``average``)
@@ -181,6 +189,15 @@ class _ConfusionStatistic(_Statistic):
         self.cm, self.k = cm, cm.n_classes
         self.evaluator = evaluator
         self.name = name
+        # whole weights per unit (rows, frequency weights): every resampled matrix is a
+        # function of its totals (MatrixTotals), summed from the G ≤ n non-empty cells in
+        # O(G + k) per resample instead of O(k²); fractional weights keep the full matrices
+        self._by_totals = (isinstance(evaluator, _MatrixEvaluator) and evaluator.metric.name not in CELL_METRICS
+                           and bool(np.array_equal(self.v, np.rint(self.v))) and float(self.m @ self.v) < 2.0**53)
+        rows, cols = self.cells // self.k, self.cells % self.k
+        self._rows, self._cols = rows, cols
+        self._col_order = np.argsort(cols, kind="stable")
+        self._diag_pools = np.flatnonzero(rows == cols)
         if estimate is None:
             estimate = self.evaluator.reference(cm.matrix)
         self.estimate = float(estimate)
@@ -199,13 +216,40 @@ class _ConfusionStatistic(_Statistic):
         return cls(cm, cells, v, m, evaluator, name)
 
     def evaluate(self, counts: np.ndarray) -> np.ndarray:
+        if self._by_totals:
+            return self.evaluator.of_totals(self._totals(counts * self.v))
         mats = np.zeros((counts.shape[0], self.k * self.k))
         mats[:, self._seg_cells] = np.add.reduceat(counts * self.v, self._seg_starts, axis=1)
         return self.evaluator(mats.reshape(-1, self.k, self.k))
 
+    def _totals(self, w: np.ndarray) -> MatrixTotals:
+        """The totals of the (b, G) weights per pool ``w``'s matrices: sums over pools
+        grouped by row, by column and on the diagonal (O(G + k) per matrix)."""
+        b, k = w.shape[0], self.k
+        t, p, diag = np.zeros((b, k)), np.zeros((b, k)), np.zeros((b, k))
+        for out, pools, index in ((t, None, self._rows), (p, self._col_order, self._cols),
+                                  (diag, self._diag_pools, self._rows)):
+            sub, idx = (w, index) if pools is None else (w[:, pools], index[pools])
+            if idx.size:
+                starts = np.flatnonzero(np.r_[True, idx[1:] != idx[:-1]])
+                out[:, idx[starts]] = np.add.reduceat(sub, starts, axis=1)
+        return MatrixTotals(w.sum(axis=1), t, p, diag)
+
     def exact_jackknife(self) -> tuple[np.ndarray, np.ndarray] | None:
         g = self.m.size
         values = np.empty(g)
+        if self._by_totals:  # one unit of pool g out: its weight off its row, column, diagonal and total
+            base = MatrixTotals.of(self.cm.matrix)
+            for start in range(0, g, _chunk_size(self.k, g)):
+                sl = slice(start, min(start + _chunk_size(self.k, g), g))
+                at = np.arange(sl.stop - start)
+                v, rows, cols = self.v[sl], self._rows[sl], self._cols[sl]
+                t, p, diag = (np.broadcast_to(a, (at.size, self.k)).copy() for a in base[1:])
+                t[at, rows] -= v
+                p[at, cols] -= v
+                diag[at, rows] -= np.where(rows == cols, v, 0.0)
+                values[sl] = self.evaluator.of_totals(MatrixTotals(base.n - v, t, p, diag))
+            return values, self.m
         base = self.cm.matrix.ravel()
         chunk = _chunk_size(self.k * self.k, g)
         for start in range(0, g, chunk):
@@ -284,6 +328,15 @@ class _MatrixEvaluator:
         with np.errstate(all="ignore"):
             out = metric_from_matrices(
                 mats, self.metric, average=self.average, pos_index=self.pos_index,
+                zero_division=self.zero_division, **self.options
+            )
+        return np.asarray(out, dtype=np.float64)
+
+    def of_totals(self, totals: MatrixTotals) -> np.ndarray:
+        """The metric of matrices of whole counts from their totals (:func:`metric_from_totals`)."""
+        with np.errstate(all="ignore"):
+            out = metric_from_totals(
+                totals, self.metric, average=self.average, pos_index=self.pos_index,
                 zero_division=self.zero_division, **self.options
             )
         return np.asarray(out, dtype=np.float64)
