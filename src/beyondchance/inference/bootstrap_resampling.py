@@ -26,6 +26,7 @@ from .._validation import (
 from .._warnings import InvalidInputError
 from ..measures.confusion import (
     CELL_METRICS,
+    CellTotals,
     ConfusionMatrix,
     MatrixTotals,
     _warn_zero_division,
@@ -194,10 +195,7 @@ class _ConfusionStatistic(_Statistic):
         # O(G + k) per resample instead of O(k²); fractional weights keep the full matrices
         self._by_totals = (isinstance(evaluator, _MatrixEvaluator) and evaluator.metric.name not in CELL_METRICS
                            and bool(np.array_equal(self.v, np.rint(self.v))) and float(self.m @ self.v) < 2.0**53)
-        rows, cols = self.cells // self.k, self.cells % self.k
-        self._rows, self._cols = rows, cols
-        self._col_order = np.argsort(cols, kind="stable")
-        self._diag_pools = np.flatnonzero(rows == cols)
+        self._cell_totals = CellTotals(self.cells, self.k)
         if estimate is None:
             estimate = self.evaluator.reference(cm.matrix)
         self.estimate = float(estimate)
@@ -217,33 +215,21 @@ class _ConfusionStatistic(_Statistic):
 
     def evaluate(self, counts: np.ndarray) -> np.ndarray:
         if self._by_totals:
-            return self.evaluator.of_totals(self._totals(counts * self.v))
+            return self.evaluator.of_totals(self._cell_totals(counts * self.v))
         mats = np.zeros((counts.shape[0], self.k * self.k))
         mats[:, self._seg_cells] = np.add.reduceat(counts * self.v, self._seg_starts, axis=1)
         return self.evaluator(mats.reshape(-1, self.k, self.k))
-
-    def _totals(self, w: np.ndarray) -> MatrixTotals:
-        """The totals of the (b, G) weights per pool ``w``'s matrices: sums over pools
-        grouped by row, by column and on the diagonal (O(G + k) per matrix)."""
-        b, k = w.shape[0], self.k
-        t, p, diag = np.zeros((b, k)), np.zeros((b, k)), np.zeros((b, k))
-        for out, pools, index in ((t, None, self._rows), (p, self._col_order, self._cols),
-                                  (diag, self._diag_pools, self._rows)):
-            sub, idx = (w, index) if pools is None else (w[:, pools], index[pools])
-            if idx.size:
-                starts = np.flatnonzero(np.r_[True, idx[1:] != idx[:-1]])
-                out[:, idx[starts]] = np.add.reduceat(sub, starts, axis=1)
-        return MatrixTotals(w.sum(axis=1), t, p, diag)
 
     def exact_jackknife(self) -> tuple[np.ndarray, np.ndarray] | None:
         g = self.m.size
         values = np.empty(g)
         if self._by_totals:  # one unit of pool g out: its weight off its row, column, diagonal and total
             base = MatrixTotals.of(self.cm.matrix)
-            for start in range(0, g, _chunk_size(self.k, g)):
-                sl = slice(start, min(start + _chunk_size(self.k, g), g))
+            chunk = _chunk_size(self.k, g)
+            for start in range(0, g, chunk):
+                sl = slice(start, min(start + chunk, g))
                 at = np.arange(sl.stop - start)
-                v, rows, cols = self.v[sl], self._rows[sl], self._cols[sl]
+                v, rows, cols = self.v[sl], self._cell_totals.rows[sl], self._cell_totals.cols[sl]
                 t, p, diag = (np.broadcast_to(a, (at.size, self.k)).copy() for a in base[1:])
                 t[at, rows] -= v
                 p[at, cols] -= v

@@ -31,7 +31,7 @@ from .._validation import check_aligned, check_label_pair, check_n_classes, chec
 from .._warnings import InvalidInputError, warn_undefined
 from .registry import METRICS, LabelingMetric, _div, get_metric, undefined_case
 
-__all__ = ["ConfusionMatrix", "MatrixTotals", "metric_from_matrices", "metric_from_totals", "zero_division_value"]
+__all__ = ["CellTotals", "ConfusionMatrix", "MatrixTotals", "metric_from_matrices", "metric_from_totals", "zero_division_value"]
 
 Average = Literal["binary", "macro", "weighted", "micro"] | None
 
@@ -516,6 +516,38 @@ class MatrixTotals(NamedTuple):
     def of(cls, matrices: np.ndarray) -> "MatrixTotals":
         c = np.asarray(matrices, dtype=np.float64)
         return cls(c.sum(axis=(-2, -1)), c.sum(axis=-1), c.sum(axis=-2), np.diagonal(c, axis1=-2, axis2=-1).copy())
+
+
+class CellTotals:
+    """Sums weights given per non-empty cell into :class:`MatrixTotals`: ``cells`` the
+    sorted flat indices ``i·k + j`` of G pools (a cell may hold several), ``__call__(w)``
+    the totals of the (b, G) weights' matrices in O(G + k) per matrix (sums by row, by
+    column and on the diagonal), never the b k² matrices themselves.
+
+    >>> import numpy as np
+    >>> CellTotals(np.array([0, 1, 4, 6]), 3)(np.array([[5.0, 1.0, 2.0, 3.0]])).t
+    array([[6., 2., 3.]])
+    """
+
+    def __init__(self, cells: np.ndarray, k: int) -> None:
+        cells = np.asarray(cells, dtype=np.int64)
+        self.k = int(k)
+        self.rows, self.cols = cells // self.k, cells % self.k
+        by_col = np.argsort(self.cols, kind="stable")
+        on_diag = np.flatnonzero(self.rows == self.cols)
+        # (pools in the order of their groups or None when already so, group of each pool)
+        self._groups = ((None, self.rows), (by_col, self.cols[by_col]), (on_diag, self.rows[on_diag]))
+
+    def __call__(self, w: np.ndarray) -> MatrixTotals:
+        w = np.asarray(w, dtype=np.float64)
+        sums = []
+        for pools, group in self._groups:
+            out = np.zeros((w.shape[0], self.k))
+            if group.size:
+                starts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
+                out[:, group[starts]] = np.add.reduceat(w if pools is None else w[:, pools], starts, axis=1)
+            sums.append(out)
+        return MatrixTotals(w.sum(axis=1), *sums)
 
 
 def metric_from_totals(
