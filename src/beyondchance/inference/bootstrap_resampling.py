@@ -45,6 +45,8 @@ _CHUNK_ELEMENTS = 1 << 22
 _JACKKNIFE_EXACT_MAX = 2000
 #: Number of blocks of the grouped (delete-m) jackknife.
 _JACKKNIFE_BLOCKS = 500
+#: Confusion statistics from totals: exact jackknife up to this many pools × classes
+_JACKKNIFE_TOTALS_MAX = 1 << 24
 #: Up to this many pools, resample counts come from numpy's multinomial sampler
 #: (cost O(pools) per resample); beyond, from U uniform draws + bincount (O(U)).
 _MULTINOMIAL_MAX_POOLS = 256
@@ -114,13 +116,32 @@ def _draw_counts(rng: np.random.Generator, m: np.ndarray, total: int, size: int)
 
 
 def _bootstrap_distribution(stat: _Statistic, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
-    total = int(stat.m.sum())
-    per = stat.m.size if _uses_multinomial(stat.m, total) else total + stat.m.size
+    return _shared_distributions([stat], n_resamples, rng)[0]
+
+
+def _shared_distributions(stats: list[_Statistic], n_resamples: int, rng: np.random.Generator) -> list[np.ndarray]:
+    """The bootstrap distributions of statistics of the same pools from one set of draws
+    (each the distribution of its own call with the same generator); confusion statistics
+    of the same cells also share each resample's totals."""
+    first = stats[0]
+    if any(s.m.shape != first.m.shape or not np.array_equal(s.m, first.m) for s in stats[1:]):
+        raise AssertionError("statistics of different pools")  # pragma: no cover - callers share pools
+    total = int(first.m.sum())
+    per = first.m.size if _uses_multinomial(first.m, total) else total + first.m.size
     chunk = _chunk_size(per, n_resamples)
-    out = np.empty(n_resamples, dtype=np.float64)
+    out = [np.empty(n_resamples, dtype=np.float64) for _ in stats]
     for start in range(0, n_resamples, chunk):
         size = min(chunk, n_resamples - start)
-        out[start : start + size] = stat.evaluate(_draw_counts(rng, stat.m, total, size))
+        counts = _draw_counts(rng, first.m, total, size)
+        shared: dict[Any, MatrixTotals] = {}
+        for o, stat in zip(out, stats):
+            if isinstance(stat, _ConfusionStatistic) and stat._by_totals:
+                key = (stat.cells.tobytes(), stat.v.tobytes())
+                if key not in shared:
+                    shared[key] = stat._cell_totals(counts * stat.v)
+                o[start : start + size] = stat.evaluator.of_totals(shared[key])
+            else:
+                o[start : start + size] = stat.evaluate(counts)
     return out
 
 
@@ -223,6 +244,8 @@ class _ConfusionStatistic(_Statistic):
     def exact_jackknife(self) -> tuple[np.ndarray, np.ndarray] | None:
         g = self.m.size
         values = np.empty(g)
+        if self._by_totals and g * self.k > _JACKKNIFE_TOTALS_MAX:
+            return None  # O(k) per pool left out: too many; the generic (grouped) jackknife instead
         if self._by_totals:  # one unit of pool g out: its weight off its row, column, diagonal and total
             base = MatrixTotals.of(self.cm.matrix)
             chunk = _chunk_size(self.k, g)

@@ -61,7 +61,7 @@ from .evaluation_context import _Collector, _Context
 from .formatting import _num
 from .metric_rows import MetricResult
 from .render_decisions import check_text
-from .tasks.labels import _cell_interval, _constant_baseline
+from .tasks.labels import _cell_intervals, _constant_baseline
 
 __all__ = ["FUNCTIONS", "OPERATORS", "Requirement", "RequirementResult", "CheckResult", "check_report",
            "report_permutation_test"]
@@ -200,7 +200,7 @@ def _extra_row(report: Any, metric: str) -> Any:
         ctx = _Context(level=report.confidence_level, n_resamples=b, ci=True, seed=0, collector=_Collector(),
                        step=lambda message: None, strict=False)
         coded = ConfusionMatrix(np.asarray(cm.matrix), np.arange(2), pos_label=1)
-        ci = _cell_interval(metric, coded, ctx, pos_label=1, zero_division="nan")
+        ci = _cell_intervals({metric: dict(pos_label=1, zero_division="nan")}, coded, ctx)[metric]
     ops = None
     if math.isfinite(value) and 0 < pi < 1:
         ops = float(np.asarray(outperformance_score(metric, value, pi).score))
