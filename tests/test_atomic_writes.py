@@ -139,6 +139,48 @@ def test_cli_out_is_replaced_whole_or_not_at_all(monkeypatch, tmp_path, scores_c
         json.loads(out.read_text())
 
 
+@pytest.fixture
+def small_tmpfs(tmp_path):
+    """A 64 KiB tmpfs (root on Linux only, else the test is skipped), unmounted afterwards."""
+    import shutil
+    import subprocess
+
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    if not sys.platform.startswith("linux") or os.geteuid() != 0 or shutil.which("mount") is None:
+        pytest.skip("mounting a tmpfs needs root on Linux")
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(mount)], capture_output=True)
+    if done.returncode != 0:
+        pytest.skip(f"no tmpfs here: {done.stderr.decode(errors='replace').strip()}")
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", str(mount)], check=False)
+
+
+def test_cli_out_on_a_full_disk(small_tmpfs, scores_csv):
+    """A real full disk (no simulation): the old file stays whole, one line, exit 2."""
+    out = small_tmpfs / "report.json"
+    args = ["report", str(scores_csv), "--y-true", "y", "--y-score", "s", "--no-ci", "--mc-samples", "2048",
+            "--format", "json", "--out", str(out)]
+    first = CliRunner().invoke(main, args)
+    assert first.exit_code == 0, first.output
+    good = out.read_bytes()
+    fd = os.open(small_tmpfs / "filler", os.O_WRONLY | os.O_CREAT)
+    try:  # fill the disk up
+        with pytest.raises(OSError) as full:
+            while True:
+                os.write(fd, b"\0" * 4096)
+    finally:
+        os.close(fd)
+    assert full.value.errno == errno.ENOSPC
+    broken = CliRunner().invoke(main, args)
+    assert broken.exit_code == 2, broken.output
+    assert broken.stderr.count("\n") == 1 and "No space left on device" in broken.stderr
+    assert out.read_bytes() == good
+    assert sorted(p.name for p in small_tmpfs.iterdir()) == ["filler", "report.json"]  # no temporary file
+
+
 def test_example_files_are_written_whole(monkeypatch, tmp_path):
     from beyondchance.report.example import write_example
 
