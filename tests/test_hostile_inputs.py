@@ -185,3 +185,33 @@ def test_gzip_through_a_pipe(tmp_path, fifo):
     data = gzip.compress(_csv(tmp_path / "g.csv").read_bytes())
     result = _report_through(fifo, data)
     assert result.exit_code == 0, result.output
+
+
+# --- requirements of check -------------------------------------------------------------------
+
+
+def _check(path, requirement):
+    return CliRunner().invoke(main, ["check", str(path), *ARGS, "--mc-samples", "2048", "--require", requirement])
+
+
+@pytest.mark.parametrize("requirement,words", [
+    ("roc_auc < 1e999", ["1e999 overflows to infinity"]),
+    ("roc_auc > -1e400", ["-1e400 overflows to infinity"]),
+    ("roc_auc > \u0660.\u0665", ["cannot read the requirement"]),  # Arabic-Indic digits ٠.٥
+    ("roc_auc >\u00a00.5", ["cannot read the requirement"]),  # a no-break space
+    ("roc_auc > \uff10.5", ["cannot read the requirement"]),  # a full-width digit
+])
+def test_requirement_with_an_infinite_bound_or_non_ascii_digits_refused(tmp_path, requirement, words):
+    _one_line_error(_check(_csv(tmp_path / "gate.csv"), requirement), *words)
+
+
+def test_huge_unknown_metric_name_not_echoed(tmp_path):
+    name = "x" * 120_000
+    err = _one_line_error(_check(_csv(tmp_path / "gate.csv"), f"{name} > 0.5"), "at most 200 characters",
+                          "120,006")
+    assert len(err) < 300, len(err)
+
+
+def test_requirement_in_ascii_still_read(tmp_path):
+    result = _check(_csv(tmp_path / "gate.csv"), "  roc_auc\t>=  5e-1 ")
+    assert result.exit_code in (0, 1), result.output
