@@ -45,8 +45,9 @@ _CHUNK_ELEMENTS = 1 << 22
 _JACKKNIFE_EXACT_MAX = 2000
 #: Number of blocks of the grouped (delete-m) jackknife.
 _JACKKNIFE_BLOCKS = 500
-#: Confusion statistics from totals: exact jackknife up to this many pools × classes
-_JACKKNIFE_TOTALS_MAX = 1 << 24
+#: Confusion statistics from totals: exact jackknife up to this many pools × classes (its
+#: cost), grouped beyond (a random partition of the units into _JACKKNIFE_BLOCKS blocks)
+_JACKKNIFE_TOTALS_MAX = 1 << 26
 #: Up to this many pools, resample counts come from numpy's multinomial sampler
 #: (cost O(pools) per resample); beyond, from U uniform draws + bincount (O(U)).
 _MULTINOMIAL_MAX_POOLS = 256
@@ -178,6 +179,14 @@ def _jackknife(stat: _Statistic, rng: np.random.Generator) -> tuple[np.ndarray, 
             blocks = np.arange(start, min(start + chunk, n_blocks))
             counts = m[None, :] - (block_of[None, :] == blocks[:, None])
             values[start : start + blocks.size] = stat.evaluate(counts)
+    elif getattr(stat, "_by_totals", False):  # many cells of a large matrix: one permutation of the units
+        block_of_unit = np.repeat(np.arange(n_blocks), sizes)[rng.permutation(total)]
+        pool_of_unit = np.repeat(np.arange(g), m.astype(np.int64))
+        for start in range(0, n_blocks, chunk):
+            stop = min(start + chunk, n_blocks)
+            mine = (block_of_unit >= start) & (block_of_unit < stop)
+            removed = np.bincount((block_of_unit[mine] - start) * g + pool_of_unit[mine], minlength=(stop - start) * g)
+            values[start:stop] = stat.evaluate(m[None, :] - removed.reshape(stop - start, g))
     else:  # units are observations: blocks drawn without replacement, one after the other
         remaining = m.astype(np.int64).copy()
         for start in range(0, n_blocks, chunk):
