@@ -215,3 +215,34 @@ def test_huge_unknown_metric_name_not_echoed(tmp_path):
 def test_requirement_in_ascii_still_read(tmp_path):
     result = _check(_csv(tmp_path / "gate.csv"), "  roc_auc\t>=  5e-1 ")
     assert result.exit_code in (0, 1), result.output
+
+
+# --- nested Parquet columns --------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def nested_parquet(tmp_path_factory):
+    """A list column of labels and a struct column of scores beside plain ones (seed 0)."""
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 100)
+    table = pa.table({"ylist": pa.array([[int(v)] for v in y]), "sstruct": pa.array([{"v": float(v)} for v in
+                                                                                       rng.random(100)]),
+                      "y": y, "s": rng.random(100)})
+    path = tmp_path_factory.mktemp("nested") / "nested.parquet"
+    pq.write_table(table, path)
+    return path
+
+
+@pytest.mark.parametrize("engine", ["memory", "spark"])
+@pytest.mark.parametrize("columns,bad", [(["--y-true", "ylist", "--y-score", "s"], "ylist"),
+                                         (["--y-true", "y", "--y-score", "sstruct"], "sstruct")])
+def test_nested_parquet_columns_refused_in_one_line(request, nested_parquet, engine, columns, bad):
+    if engine == "spark":
+        request.getfixturevalue("spark")  # the session's one SparkSession, or skipped
+    result = CliRunner().invoke(main, ["report", str(nested_parquet), *columns, "--no-ci", "--mc-samples", "2048",
+                                       "--engine", engine])
+    err = _one_line_error(result, repr(bad))
+    assert "nested values" in err or "must be numeric" in err, err

@@ -455,7 +455,9 @@ def bootstrap_cis(
     weight_type = check_option(weight_type, "weight_type", _WEIGHT_TYPES)
     nan_policy = check_option(nan_policy, "nan_policy", _NAN_POLICIES)
     rng = check_random_state(random_state)
-    stats = {name: _ConfusionStatistic.build(get_metric(name), y_true, y_pred, sample_weight, weight_type, options)
+    pools: dict = {}  # one confusion matrix and its pools for all
+    stats = {name: _ConfusionStatistic.build(get_metric(name), y_true, y_pred, sample_weight, weight_type, options,
+                                             pools)
              for name, options in measures.items()}
     distributions = _shared_distributions(list(stats.values()), n_resamples, rng)
     after = rng.bit_generator.state  # each metric's jackknife continues from the draws, as on its own

@@ -232,13 +232,21 @@ class _ConfusionStatistic(_Statistic):
 
     @classmethod
     def build(cls, metric: LabelingMetric, y_true: Any, y_pred: Any, sample_weight: Any,
-              weight_type: str, options: dict) -> "_ConfusionStatistic":
+              weight_type: str, options: dict, pools: dict | None = None) -> "_ConfusionStatistic":
+        """``pools``: a dict shared by several metrics of the same data, so that the
+        confusion matrix and its pools are built once per (labels, pos_label)."""
         options = dict(options)
         labels = options.pop("labels", None)
         pos_label = options.pop("pos_label", 1)
         average = options.pop("average", _UNSET)
         zero_division = options.pop("zero_division", "warn")
-        cm, cells, v, m = _confusion_pools(y_true, y_pred, sample_weight, weight_type, labels, pos_label)
+        key = (repr(None if labels is None else np.asarray(labels).tolist()), repr(pos_label))
+        if pools is None or key not in pools:
+            built = _confusion_pools(y_true, y_pred, sample_weight, weight_type, labels, pos_label)
+            if pools is None:
+                pools = {}
+            pools[key] = built
+        cm, cells, v, m = pools[key]
         evaluator = _MatrixEvaluator(cm, metric, average, options, zero_division)
         name = metric.name if average in (_UNSET, "binary") else f"{metric.name} (average={average})"
         return cls(cm, cells, v, m, evaluator, name)
