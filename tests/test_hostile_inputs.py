@@ -14,6 +14,8 @@ from click.testing import CliRunner
 from beyondchance.cli import main
 from beyondchance.engines import files
 
+pytestmark = pytest.mark.hostile
+
 ARGS = ["--y-true", "y", "--y-score", "s", "--no-ci"]
 
 

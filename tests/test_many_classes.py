@@ -27,6 +27,8 @@ from beyondchance.measures.confusion import (
 from beyondchance.measures.registry import METRICS, get_metric
 from beyondchance.report.tasks.labels import _constant_baseline
 
+pytestmark = pytest.mark.hostile
+
 SEED = 20260503
 
 

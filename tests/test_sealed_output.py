@@ -19,6 +19,8 @@ from beyondchance.report import compare, evaluate
 from beyondchance.report.render_terminal import render_report_text
 from beyondchance.report.render_terminal_comparison import render_comparison_text
 
+pytestmark = pytest.mark.hostile
+
 CLEAR = "\x1b[2J\x1b[31mRED"
 TITLE = "\x1b]0;PWNED\x07"
 CSI8 = "a\x9bb"
