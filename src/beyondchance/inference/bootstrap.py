@@ -137,7 +137,7 @@ from .bootstrap_resampling import (
     _shared_distributions,
     _kernel_threads,
 )
-from .bootstrap_advantage import _pa_function_options, _pa_statistic
+from .bootstrap_advantage import _PA_LOSS_ROUTE, _pa_function_options, _pa_statistic
 from .confidence_interval import ConfidenceInterval
 
 __all__ = ["bootstrap_ci", "BootstrapResult"]
@@ -436,8 +436,9 @@ def bootstrap_cis(
     weight_type: WeightType = "importance",
     nan_policy: NanPolicy = "omit",
 ) -> dict[str, BootstrapResult]:
-    """:func:`bootstrap_ci` of several labeling metrics of the same data, ``measures`` a
-    metric name -> its options (``average``, ``zero_division`` …): each result equals
+    """:func:`bootstrap_ci` of several labeling metrics of the same data (the prediction
+    advantage of the 0/1 loss among them), ``measures`` a metric name -> its options
+    (``average``, ``zero_division``, ``labels``, ``pos_label`` …): each result equals
     ``bootstrap_ci(name, …, **options)`` with the same ``random_state``; the resampled
     confusion matrices are drawn and summed once for all (a report's nine metrics: one
     set of draws, not nine).
@@ -455,6 +456,10 @@ def bootstrap_cis(
     weight_type = check_option(weight_type, "weight_type", _WEIGHT_TYPES)
     nan_policy = check_option(nan_policy, "nan_policy", _NAN_POLICIES)
     rng = check_random_state(random_state)
+    for name, options in measures.items():
+        if any(k in options for k in ("loss", *_PA_LOSS_ROUTE)):
+            raise InvalidInputError(f"bootstrap_cis takes labeling metrics of the confusion matrix; {name} with "
+                                    f"{sorted(options)}: use bootstrap_ci")
     pools: dict = {}  # one confusion matrix and its pools for all
     stats = {name: _ConfusionStatistic.build(get_metric(name), y_true, y_pred, sample_weight, weight_type, options,
                                              pools)

@@ -252,8 +252,8 @@ def _from_statistics(report: dict[str, Any], names: list[str], *, n_resamples: i
     tested = permutation_tests_of_matrix(tuple(drawn), cm.matrix, n_resamples=n_resamples,
                                          random_state=seed) if drawn else {}
     for name in labeling:
-        results[name] = tested.get(name) or chance_test(name, task="", confusion=cm, counts=None, weighted=False,
-                                                        binary=True, n_resamples=n_resamples, seed=seed)
+        results[name] = tested[name] if name in tested else chance_test(
+            name, task="", confusion=cm, counts=None, weighted=False, binary=True, n_resamples=n_resamples, seed=seed)
     scored = tuple(name for name in names if name in SCORE_MEASURES)
     if scored and tc is not None and tc.is_defined:
         try:

@@ -451,21 +451,21 @@ def permutation_tests_of_matrix(
     """
     m_ = _count_matrix(matrix)
     n_resamples = check_positive_int(n_resamples, "n_resamples")
-    metrics = [get_metric(str(name)) for name in measures]
-    options = {m.name: {"average": "macro", "zero_division": 0.0} if m.multiclass == "per-class" else {}
-               for m in metrics}
+    metrics = {str(name): get_metric(str(name)) for name in measures}  # keyed as asked (aliases too)
+    options = {name: {"average": "macro", "zero_division": 0.0} if m.multiclass == "per-class" else {}
+               for name, m in metrics.items()}
     rows, cols = m_.sum(axis=1), m_.sum(axis=0)
-    cells = any(m.name in CELL_METRICS for m in metrics)
+    cells = any(m.name in CELL_METRICS for m in metrics.values())
     rng = check_random_state(random_state)
-    values: dict[str, list[np.ndarray]] = {m.name: [] for m in metrics}
+    values: dict[str, list[np.ndarray]] = {name: [] for name in metrics}
     with np.errstate(all="ignore"):
-        observed = {m.name: float(metric_from_matrices(m_[None], m, **options[m.name])[0]) for m in metrics}
+        observed = {name: float(metric_from_matrices(m_[None], m, **options[name])[0]) for name, m in metrics.items()}
         for tables in _null_tables(rows, cols, n_resamples, rng, cells):
-            for m in metrics:
-                of = metric_from_matrices if isinstance(tables, np.ndarray) else metric_from_totals
-                values[m.name].append(np.asarray(of(tables, m, **options[m.name]), dtype=np.float64))
-    return {m.name: _monte_carlo(m.name, observed[m.name], np.concatenate(values[m.name]), bool(m.greater_is_better))
-            for m in metrics}
+            of = metric_from_matrices if isinstance(tables, np.ndarray) else metric_from_totals
+            for name, m in metrics.items():
+                values[name].append(np.asarray(of(tables, m, **options[name]), dtype=np.float64))
+    return {name: _monte_carlo(name, observed[name], np.concatenate(values[name]), bool(m.greater_is_better))
+            for name, m in metrics.items()}
 
 
 def _null_tables(rows: np.ndarray, cols: np.ndarray, n_resamples: int, rng: np.random.Generator,
