@@ -31,7 +31,8 @@ from .._validation import check_aligned, check_label_pair, check_n_classes, chec
 from .._warnings import InvalidInputError, warn_undefined
 from .registry import METRICS, LabelingMetric, _div, get_metric, undefined_case
 
-__all__ = ["CellTotals", "ConfusionMatrix", "MatrixTotals", "metric_from_matrices", "metric_from_totals", "zero_division_value"]
+__all__ = ["CellTotals", "ConfusionMatrix", "MatrixTotals", "metric_from_matrices", "metric_from_totals",
+           "zero_division_value"]
 
 Average = Literal["binary", "macro", "weighted", "micro"] | None
 
