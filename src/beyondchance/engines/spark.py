@@ -136,6 +136,11 @@ class SparkRunner:
         missing = [c for c in columns if c not in kinds]
         if missing:
             raise InvalidInputError(f"column {missing[0]!r} not found; available columns: {list(kinds)}")
+        for c in dict.fromkeys(columns):
+            dtype = self.df.schema[c].dataType
+            if type(dtype).__name__ in ("ArrayType", "StructType", "MapType"):
+                raise InvalidInputError(f"column {c!r} holds nested values ({dtype.simpleString()[:80]}): a label, "
+                                        "score or weight column holds one plain value per row")
         for c in numeric:
             if kinds[c] not in ("float", "int"):
                 bad = self.df.filter(f"{self.quote(c)} IS NOT NULL AND try_cast({self.quote(c)} AS DOUBLE) IS NULL")

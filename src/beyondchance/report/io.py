@@ -310,8 +310,15 @@ def _column_to_numpy(column: Any, cname: str, source: str, numeric: bool) -> np.
             f"column {cname!r} of {source} is not UTF-8 text: data row {row + 1} holds the bytes "
             f"{_short(column[row].as_py())}; save the file as UTF-8"
         )
+    if pa.types.is_nested(ctype):  # list, struct, map: no one label per row
+        raise InvalidInputError(f"column {cname!r} of {source} holds nested values ({str(ctype)[:80]}): a label, "
+                                "score or weight column holds one plain value per row")
     # dates, timestamps, decimals ...: their text form serves as a label / group value
-    return np.asarray(column.cast(pa.string()).to_numpy(zero_copy_only=False), dtype=object)
+    try:
+        return np.asarray(column.cast(pa.string()).to_numpy(zero_copy_only=False), dtype=object)
+    except (pa.ArrowNotImplementedError, pa.ArrowInvalid) as exc:
+        raise InvalidInputError(f"column {cname!r} of {source} holds {str(ctype)[:80]} values, which have no text "
+                                "form to serve as labels") from exc
 
 
 def _is_utf8(value: bytes) -> bool:
