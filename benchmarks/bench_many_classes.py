@@ -1,5 +1,5 @@
-"""Benchmark: a multi-class labels report (``ci=False``, the command line's ``--no-ci``)
-as the number of classes K grows, against scikit-learn on the same arrays, same run.
+"""Benchmark: a multi-class labels report (``ci=False``, the command line's ``--no-ci``;
+``--ci``: with its intervals) as the number of classes K grows, against scikit-learn on the same arrays, same run.
 
 The report computes every default labeling metric, the best constant of each (its value
 for every "always predict class c"), the advantage, the OPS and the per-class table;
@@ -13,8 +13,16 @@ seconds.  K is at most ``MAX_CLASSES`` = 10⁴.
 The labels: class k drawn with probability ∝ (k + 1)^-½ (skewed, few ties between the
 largest classes), the prediction right 60% of the time, else a class drawn uniformly.
 
+With ``--ci`` the report is timed with its intervals and p-values on (the default 2,000
+resamples), alone: the cell bootstrap of the nine metrics (one set of draws), the
+per-class intervals and the permutation test draw B resamples of at most n non-empty
+cells and sum each to its row, column and diagonal totals, O(n + K) per resample; they
+used to build B·K² matrices (1,000 rows: 300 classes ≈ 47 s, 1,000 classes out of memory).
+
     python benchmarks/bench_many_classes.py                     # K = 10, 100, 1,000, 10⁴ on 10⁵ rows
     python benchmarks/bench_many_classes.py --rows 1000 --classes 100 300 1000 --repeat 3
+    python benchmarks/bench_many_classes.py --ci --rows 10000   # intervals on
+    python benchmarks/bench_many_classes.py --ci --quick        # K = 10, 100 on 2,000 rows, 200 resamples
 """
 
 from __future__ import annotations
@@ -43,12 +51,32 @@ def best_of(func, repeat: int) -> tuple[float, object]:
     return best, out
 
 
-def ours(y: np.ndarray, p: np.ndarray):
+def ours(y: np.ndarray, p: np.ndarray, n_resamples: int = 0):
+    """The report; ``n_resamples`` > 0: with intervals and p-values of that many resamples."""
     from beyondchance import evaluate
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return evaluate(y, y_pred=p, ci=False, task="multiclass-labels")
+        return evaluate(y, y_pred=p, ci=n_resamples > 0, n_resamples=max(n_resamples, 2000),
+                        task="multiclass-labels", random_state=0)
+
+
+def with_intervals(classes: list[int], rows: int, repeat: int, n_resamples: int) -> None:
+    """The table of the report with intervals on (``--ci``)."""
+    import resource
+
+    print(f"multi-class labels report with intervals, {rows:,} rows, {n_resamples:,} resamples; best of {repeat}")
+    header = f"{'classes':>8} {'non-empty cells':>16} {'report (s)':>11} {'peak RSS (MB)':>14}  accuracy [interval]"
+    print(header)
+    print("-" * len(header))
+    for k in classes:
+        y, p = make_labels(k, rows)
+        cells = np.unique(y.astype(np.int64) * k + p).size
+        t, report = best_of(lambda y=y, p=p: ours(y, p, n_resamples), repeat)
+        ci = report["accuracy"].ci
+        rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        print(f"{k:>8,} {cells:>16,} {t:>11.3f} {rss:>14.0f}  {report['accuracy'].value:.4f} "
+              f"[{ci.low:.4f}, {ci.high:.4f}]", flush=True)
 
 
 def sklearn_point_values(y: np.ndarray, p: np.ndarray) -> tuple[float, float]:
@@ -72,7 +100,16 @@ def main() -> None:
     ap.add_argument("--rows", type=int, default=100_000)
     ap.add_argument("--classes", type=int, nargs="+", default=[10, 100, 1_000, 10_000])
     ap.add_argument("--repeat", type=int, default=1, help="best of this many runs of each")
+    ap.add_argument("--ci", action="store_true", help="time the report with its intervals and p-values on")
+    ap.add_argument("--n-resamples", type=int, default=2000)
+    ap.add_argument("--quick", action="store_true", help="--ci on K = 10, 100, 2,000 rows, 200 resamples (tests)")
     args = ap.parse_args()
+    if args.quick:
+        args.ci, args.rows, args.classes, args.n_resamples = True, 2000, [10, 100], 200
+    if args.ci:
+        ours(*make_labels(3, 100), n_resamples=200)  # imports and first-use costs out of the timings
+        with_intervals(args.classes, args.rows, args.repeat, args.n_resamples)
+        return
 
     ours(*make_labels(3, 100))  # imports and first-use costs out of the timings
     sklearn_point_values(*make_labels(3, 100))

@@ -18,6 +18,8 @@ import pytest
 import beyondchance as bc
 from beyondchance._warnings import InvalidInputError
 
+pytestmark = pytest.mark.hostile
+
 N = 200
 
 

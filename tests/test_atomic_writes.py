@@ -24,6 +24,8 @@ from beyondchance._json import write_atomic
 from beyondchance.cli import main
 from beyondchance.report import compare, evaluate
 
+pytestmark = pytest.mark.hostile
+
 posix_only = pytest.mark.skipif(sys.platform == "win32", reason="POSIX permissions")
 
 
@@ -64,9 +66,15 @@ def umask():
     os.umask(previous)
 
 
-@pytest.mark.parametrize("exc", [OSError(errno.ENOSPC, "No space left on device"), RuntimeError("serialiser"),
-                                 KeyboardInterrupt()], ids=["disk-full", "exception", "interrupt"])
-@pytest.mark.parametrize("how", ["to_html", "to_json", "to_markdown", "save-txt", "save-html"])
+_FAILURES = {"disk-full": OSError(errno.ENOSPC, "No space left on device"), "exception": RuntimeError("serialiser"),
+             "interrupt": KeyboardInterrupt()}
+
+
+# save-html draws the plots (seconds a write): one failure for it, the others' write path is to_html's
+@pytest.mark.parametrize("how,exc", [pytest.param(how, exc, id=f"{how}-{name}")
+                                     for how in ["to_html", "to_json", "to_markdown", "save-txt", "save-html"]
+                                     for name, exc in _FAILURES.items()
+                                     if how != "save-html" or name == "disk-full"])
 def test_a_failed_write_leaves_the_previous_file(monkeypatch, tmp_path, report, how, exc):
     suffix = {"to_html": ".html", "to_json": ".json", "to_markdown": ".md", "save-txt": ".txt",
               "save-html": ".html"}[how]
@@ -137,6 +145,48 @@ def test_cli_out_is_replaced_whole_or_not_at_all(monkeypatch, tmp_path, scores_c
     _only(tmp_path, out.name)
     if fmt == "json":
         json.loads(out.read_text())
+
+
+@pytest.fixture
+def small_tmpfs(tmp_path):
+    """A 64 KiB tmpfs (root on Linux only, else the test is skipped), unmounted afterwards."""
+    import shutil
+    import subprocess
+
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    if not sys.platform.startswith("linux") or os.geteuid() != 0 or shutil.which("mount") is None:
+        pytest.skip("mounting a tmpfs needs root on Linux")
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(mount)], capture_output=True)
+    if done.returncode != 0:
+        pytest.skip(f"no tmpfs here: {done.stderr.decode(errors='replace').strip()}")
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", str(mount)], check=False)
+
+
+def test_cli_out_on_a_full_disk(small_tmpfs, scores_csv):
+    """A real full disk (no simulation): the old file stays whole, one line, exit 2."""
+    out = small_tmpfs / "report.json"
+    args = ["report", str(scores_csv), "--y-true", "y", "--y-score", "s", "--no-ci", "--mc-samples", "2048",
+            "--format", "json", "--out", str(out)]
+    first = CliRunner().invoke(main, args)
+    assert first.exit_code == 0, first.output
+    good = out.read_bytes()
+    fd = os.open(small_tmpfs / "filler", os.O_WRONLY | os.O_CREAT)
+    try:  # fill the disk up
+        with pytest.raises(OSError) as full:
+            while True:
+                os.write(fd, b"\0" * 4096)
+    finally:
+        os.close(fd)
+    assert full.value.errno == errno.ENOSPC
+    broken = CliRunner().invoke(main, args)
+    assert broken.exit_code == 2, broken.output
+    assert broken.stderr.count("\n") == 1 and "No space left on device" in broken.stderr
+    assert out.read_bytes() == good
+    assert sorted(p.name for p in small_tmpfs.iterdir()) == ["filler", "report.json"]  # no temporary file
 
 
 def test_example_files_are_written_whole(monkeypatch, tmp_path):

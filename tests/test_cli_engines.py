@@ -430,3 +430,94 @@ def test_compare_engine_window_errors(data, tmp_path):
     pd.DataFrame({"s": np.linspace(0, 1, 60)}).to_parquet(other)
     line = _error("compare", few, other, "--y-true", "y", "--y-score", "s", "--engine", "duckdb")
     assert "needs a test set with labels" in line
+
+
+# --- edge files: every engine gives memory's report, or memory's one-line refusal ------------
+
+
+@pytest.fixture(scope="module")
+def edge(tmp_path_factory) -> dict:
+    """The edge files of issue 29 (seed 29): scores all beyond 2**53 (floats, every one a
+    whole number), regression targets near 1e16, ±inf in y_true, Decimal128 columns."""
+    import decimal
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    tmp = tmp_path_factory.mktemp("edge")
+    rng = np.random.default_rng(29)
+    n = 40
+    y = rng.integers(0, 2, n)
+    out = {}
+    scores = 2.0**60 + rng.integers(0, 1000, n) * 2.0**8 * (1 + y)
+    out["beyond 2**53"] = tmp / "big_scores.csv"
+    out["beyond 2**53"].write_text("y,s\n" + "".join(f"{a},{b!r}\n" for a, b in zip(y, scores.tolist())))
+    t = 1e16 + rng.integers(0, 100, n) * 2.0
+    out["targets 1e16"] = tmp / "big_targets.csv"
+    rows = zip(t.tolist(), (t + rng.normal(0, 1e3, n)).tolist(), (rng.random(n) + 0.5).tolist())
+    out["targets 1e16"].write_text("y,p,w\n" + "".join(f"{a!r},{b!r},{c!r}\n" for a, b, c in rows))
+    labels = [str(a) for a in y]
+    labels[3], labels[5] = "-inf", "inf"
+    out["inf"] = tmp / "inf_true.csv"
+    out["inf"].write_text("y,s\n" + "".join(f"{a},{b!r}\n" for a, b in zip(labels, rng.random(n).tolist())))
+    out["decimal"] = tmp / "decimals.parquet"
+    pq.write_table(pa.table({
+        "y": pa.array([decimal.Decimal(int(a)) for a in y], pa.decimal128(3, 0)),
+        "s": pa.array([decimal.Decimal(f"{v:.4f}") for v in rng.random(n)], pa.decimal128(10, 4)),
+        "w": pa.array([decimal.Decimal(f"{v:.2f}") for v in rng.random(n) + 0.5], pa.decimal128(5, 2)),
+    }), out["decimal"])
+    return out
+
+
+#: (edge file, its columns, what every engine gives: a report's task or memory's refusal, its start)
+EDGE_CASES = [
+    ("beyond 2**53", ["--y-true", "y", "--y-score", "s"], "binary-scores"),  # floats there are numbers
+    ("targets 1e16", ["--y-true", "y", "--y-pred", "p", "--task", "regression"], "regression"),
+    ("targets 1e16", ["--y-true", "y", "--y-pred", "p"],  # without the task: labels, refused (never merged)
+     "beyondchance: error: y_true holds a floating-point label beyond 2**53, where distinct integers share one "
+     "float (labels beyond the 64-bit range are read as floats): 1.0000000000000"),
+    ("inf", ["--y-true", "y", "--y-score", "s"],
+     "beyondchance: error: y_true holds an infinite value: -inf in row 4 (index 3); labels must be finite"),
+    ("decimal", ["--y-true", "y", "--y-score", "s", "--weight", "w"], "binary-scores"),  # the nearest doubles
+    ("targets 1e16", ["--y-true", "y", "--y-pred", "p", "--weight", "w", "--task", "regression"], "regression"),
+]
+EDGE_IDS = ["scores-beyond-2**53", "regression-given", "labels-beyond-2**53", "inf-label", "decimal128",
+            "weighted-regression-given"]
+#: the four edge files of the issue, on Spark
+SPARK_EDGE = [(case, eid) for case, eid in zip(EDGE_CASES, EDGE_IDS) if eid in (
+    "scores-beyond-2**53", "regression-given", "inf-label", "decimal128")]
+
+
+def _edge_run(path, args, engine: str, *options: str) -> dict | str:
+    """The JSON report of one engine (in-process, so that spark reuses the test session),
+    or its one line on stderr when it refuses (exit 2)."""
+    result = CliRunner().invoke(main, ["report", str(path), *args, "--engine", engine, *FAST, *options])
+    if result.exit_code == 2:
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1, result.stderr
+        return lines[0]
+    assert result.exit_code == 0, (result.exit_code, result.output, result.exception)
+    return json.loads(result.stdout)
+
+
+def _same_outcome(mem: dict | str, other: dict | str, expected: str) -> None:
+    if expected.startswith("beyondchance: error:"):
+        assert mem == other and mem.startswith(expected), (mem, other)
+        assert "in row " in mem
+    else:
+        assert isinstance(mem, dict) and isinstance(other, dict), (mem, other)
+        assert mem["task"] == other["task"] == expected
+        _close(_strip(mem), _strip(other))
+
+
+@pytest.mark.parametrize("case, args, expected", EDGE_CASES, ids=EDGE_IDS)
+def test_edge_files_duckdb_gives_memory_report(edge, case, args, expected):
+    _same_outcome(_edge_run(edge[case], args, "memory"), _edge_run(edge[case], args, "duckdb"), expected)
+
+
+@pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas")
+@pytest.mark.parametrize("case, args, expected", [c for c, _ in SPARK_EDGE], ids=[i for _, i in SPARK_EDGE])
+def test_edge_files_spark_gives_memory_report(edge, case, args, expected, spark):
+    # without intervals: the grouped bootstrap's Spark jobs cost seconds, and DuckDB's test checks them
+    _same_outcome(_edge_run(edge[case], args, "memory", "--no-ci"), _edge_run(edge[case], args, "spark", "--no-ci"),
+                  expected)

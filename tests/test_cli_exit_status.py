@@ -11,6 +11,8 @@ from click.testing import CliRunner
 import beyondchance.cli as cli
 from beyondchance.cli import EXIT_STATUS, main
 
+pytestmark = pytest.mark.hostile
+
 DBT = "2048"
 
 

@@ -14,6 +14,8 @@ from click.testing import CliRunner
 from beyondchance.cli import main
 from beyondchance.engines import files
 
+pytestmark = pytest.mark.hostile
+
 ARGS = ["--y-true", "y", "--y-score", "s", "--no-ci"]
 
 
@@ -185,3 +187,64 @@ def test_gzip_through_a_pipe(tmp_path, fifo):
     data = gzip.compress(_csv(tmp_path / "g.csv").read_bytes())
     result = _report_through(fifo, data)
     assert result.exit_code == 0, result.output
+
+
+# --- requirements of check -------------------------------------------------------------------
+
+
+def _check(path, requirement):
+    return CliRunner().invoke(main, ["check", str(path), *ARGS, "--mc-samples", "2048", "--require", requirement])
+
+
+@pytest.mark.parametrize("requirement,words", [
+    ("roc_auc < 1e999", ["1e999 overflows to infinity"]),
+    ("roc_auc > -1e400", ["-1e400 overflows to infinity"]),
+    ("roc_auc > \u0660.\u0665", ["cannot read the requirement"]),  # Arabic-Indic digits ٠.٥
+    ("roc_auc >\u00a00.5", ["cannot read the requirement"]),  # a no-break space
+    ("roc_auc > \uff10.5", ["cannot read the requirement"]),  # a full-width digit
+])
+def test_requirement_with_an_infinite_bound_or_non_ascii_digits_refused(tmp_path, requirement, words):
+    _one_line_error(_check(_csv(tmp_path / "gate.csv"), requirement), *words)
+
+
+def test_huge_unknown_metric_name_not_echoed(tmp_path):
+    name = "x" * 120_000
+    err = _one_line_error(_check(_csv(tmp_path / "gate.csv"), f"{name} > 0.5"), "at most 200 characters",
+                          "120,006")
+    assert len(err) < 300, len(err)
+
+
+def test_requirement_in_ascii_still_read(tmp_path):
+    result = _check(_csv(tmp_path / "gate.csv"), "  roc_auc\t>=  5e-1 ")
+    assert result.exit_code in (0, 1), result.output
+
+
+# --- nested Parquet columns --------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def nested_parquet(tmp_path_factory):
+    """A list column of labels and a struct column of scores beside plain ones (seed 0)."""
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 100)
+    table = pa.table({"ylist": pa.array([[int(v)] for v in y]), "sstruct": pa.array([{"v": float(v)} for v in
+                                                                                       rng.random(100)]),
+                      "y": y, "s": rng.random(100)})
+    path = tmp_path_factory.mktemp("nested") / "nested.parquet"
+    pq.write_table(table, path)
+    return path
+
+
+@pytest.mark.parametrize("engine", ["memory", "spark"])
+@pytest.mark.parametrize("columns,bad", [(["--y-true", "ylist", "--y-score", "s"], "ylist"),
+                                         (["--y-true", "y", "--y-score", "sstruct"], "sstruct")])
+def test_nested_parquet_columns_refused_in_one_line(request, nested_parquet, engine, columns, bad):
+    if engine == "spark":
+        request.getfixturevalue("spark")  # the session's one SparkSession, or skipped
+    result = CliRunner().invoke(main, ["report", str(nested_parquet), *columns, "--no-ci", "--mc-samples", "2048",
+                                       "--engine", engine])
+    err = _one_line_error(result, repr(bad))
+    assert "nested values" in err or "must be numeric" in err, err

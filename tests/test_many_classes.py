@@ -27,6 +27,8 @@ from beyondchance.measures.confusion import (
 from beyondchance.measures.registry import METRICS, get_metric
 from beyondchance.report.tasks.labels import _constant_baseline
 
+pytestmark = pytest.mark.hostile
+
 SEED = 20260503
 
 
@@ -197,6 +199,111 @@ def test_a_report_of_2000_classes_never_builds_a_matrix_per_constant(monkeypatch
     assert r["accuracy"].baseline == pytest.approx(7 / y.size)
     assert r["recall"].baseline == pytest.approx(1 / k)
     assert r["accuracy"].baseline_prediction == "always predicting 6"   # the first of the largest classes
+
+
+# --- intervals of many classes: totals of the non-empty cells, never B·k² ---------------------
+
+
+def _whole_stack(rng, b: int, k: int) -> np.ndarray:
+    """(b, k, k) matrices of whole counts, many cells empty, a class absent now and then."""
+    c = rng.integers(0, 4, (b, k, k)).astype(np.float64) * (rng.random((b, k, k)) < 0.4)
+    c[: b // 2, 0, :] = 0.0  # class 0 absent from the truth in half of them
+    return c
+
+
+@pytest.mark.parametrize("k", [2, 3, 7])
+def test_metric_from_totals_is_metric_from_matrices(k):
+    """Every metric but the weighted κ, every average, from the totals alone: equal to the
+    definition on the matrices (seed printed: SEED)."""
+    from beyondchance.measures.confusion import CELL_METRICS, MatrixTotals, metric_from_matrices, metric_from_totals
+
+    rng = np.random.default_rng(SEED + k)
+    c = _whole_stack(rng, 40, k)
+    totals = MatrixTotals.of(c)
+    for name, m in METRICS.items():
+        if name in CELL_METRICS:
+            with pytest.raises(InvalidInputError):
+                metric_from_totals(totals, name)
+            continue
+        averages = ["binary"] if m.multiclass == "native" or k == 2 else [None, "macro", "weighted", "micro"]
+        for average in averages:
+            for zd in (0.0, np.nan):
+                kw = dict(average=average, pos_index=1 if k == 2 else None, zero_division=zd)
+                with np.errstate(all="ignore"):
+                    want = metric_from_matrices(c, name, **kw)
+                    got = metric_from_totals(totals, name, **kw)
+                np.testing.assert_array_equal(got, want, err_msg=f"{name} {average} {zd}")
+
+
+def test_cell_totals_sum_the_pools():
+    from beyondchance.measures.confusion import CellTotals, MatrixTotals
+
+    rng = np.random.default_rng(SEED)
+    k = 6
+    cells = np.sort(rng.choice(k * k, 14, replace=False))
+    w = rng.integers(0, 9, (5, cells.size)).astype(np.float64)
+    dense = np.zeros((5, k * k))
+    dense[:, cells] = w
+    for got, want in zip(CellTotals(cells, k)(w), MatrixTotals.of(dense.reshape(5, k, k))):
+        np.testing.assert_array_equal(got, want)
+
+
+def test_intervals_of_300_classes_never_build_a_stack_of_matrices(monkeypatch):
+    """K = 300, n = 600, intervals and p-values on: no (B, k, k) stack anywhere (the matrix
+    route refuses stacks of more than 10 classes here); the numbers are those of the
+    definition (the bootstrap of one metric on its own equals the report's)."""
+    import beyondchance.inference.bootstrap_resampling as R
+    import beyondchance.inference.permutation.permutation_test as P
+    import beyondchance.report.per_class as PC
+
+    def refusing(original):
+        def f(mats, *args, **kwargs):
+            a = np.asarray(mats)
+            if a.ndim == 3 and a.shape[0] > 1 and a.shape[-1] > 10:
+                raise AssertionError(f"a stack of {a.shape[0]} matrices of {a.shape[-1]} classes")
+            return original(mats, *args, **kwargs)
+        return f
+
+    for module in (R, P, PC):
+        monkeypatch.setattr(module, "metric_from_matrices", refusing(module.metric_from_matrices))
+    k, n = 300, 600
+    rng = np.random.default_rng(SEED)
+    y = rng.integers(0, k, n)
+    p = np.where(rng.random(n) < 0.6, y, rng.integers(0, k, n))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = bc.evaluate(y, y_pred=p, task="multiclass-labels", n_resamples=200, random_state=0)
+        alone = bc.bootstrap_ci("f1", y, p, average="macro", n_resamples=200, random_state=0)
+    assert r["f1"].ci.low == pytest.approx(alone.low, abs=1e-12)
+    assert r["f1"].ci.high == pytest.approx(alone.high, abs=1e-12)
+    assert r["kappa"].pvalue is not None and 0 < r["kappa"].pvalue < 0.05
+    assert np.isfinite(r.per_class.columns["recall"].ci_low).sum() > k // 2
+
+
+def test_grouped_jackknife_of_a_large_matrix_is_close_to_the_exact(monkeypatch):
+    """Beyond pools × classes = _JACKKNIFE_TOTALS_MAX the BCa acceleration comes from a
+    random partition of the units into 500 blocks: close to the exact one."""
+    import beyondchance.inference.bootstrap_resampling as R
+
+    rng = np.random.default_rng(SEED)
+    k, n = 60, 12_000
+    y = rng.integers(0, k, n)
+    p = np.where(rng.random(n) < 0.6, y, rng.integers(0, k, n))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        exact = bc.bootstrap_ci("f1", y, p, average="macro", n_resamples=100, random_state=1)
+        monkeypatch.setattr(R, "_JACKKNIFE_TOTALS_MAX", 0)
+        grouped = bc.bootstrap_ci("f1", y, p, average="macro", n_resamples=100, random_state=1)
+    assert exact.jackknife.startswith("exact") and grouped.jackknife.startswith("grouped (500 blocks of about 24")
+    np.testing.assert_array_equal(grouped.distribution, exact.distribution)
+    assert abs(grouped.acceleration) < 5e-3 and grouped.acceleration != 0
+    assert grouped.low == pytest.approx(exact.low, abs=1e-4) and grouped.high == pytest.approx(exact.high, abs=1e-4)
+    # each block leaves out its 24 units: the mean leave-a-block-out value lies near the estimate
+    stat = R._ConfusionStatistic.build(bc.measures.registry.get_metric("f1"), y, p, None, "importance",
+                                       {"average": "macro"})
+    values, weights, _ = R._jackknife(stat, np.random.default_rng(SEED))
+    assert values.size == 500 and np.isfinite(values).all() and (values != stat.estimate).all()
+    assert np.mean(values) == pytest.approx(stat.estimate, abs=1e-3)
 
 
 # --- the class limit ----------------------------------------------------------------------------

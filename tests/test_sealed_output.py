@@ -13,20 +13,24 @@ import pytest
 from click.testing import CliRunner
 
 from beyondchance import ConfusionMatrix
-from beyondchance._summary_display import markdown_text, printable
+from beyondchance._summary_display import html_text, markdown_text, printable
 from beyondchance.cli import main
 from beyondchance.report import compare, evaluate
 from beyondchance.report.render_terminal import render_report_text
 from beyondchance.report.render_terminal_comparison import render_comparison_text
+
+pytestmark = pytest.mark.hostile
 
 CLEAR = "\x1b[2J\x1b[31mRED"
 TITLE = "\x1b]0;PWNED\x07"
 CSI8 = "a\x9bb"
 MARKUP = "[bold red]x[/]"
 IMG = "<img src=x onerror=alert(1)>"
+#: a right-to-left override and a left-to-right isolate: the text after them shown reordered
+BIDI = "gnp.\u202eexe\u2066x"
 
-#: a raw control character other than the layout's newline and tab
-RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+#: a raw control character other than the layout's newline and tab, or a bidi control
+RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 def _sealed(text: str) -> None:
@@ -36,9 +40,9 @@ def _sealed(text: str) -> None:
 @pytest.fixture(scope="module")
 def labels_report():
     rng = np.random.default_rng(3)
-    classes = np.array([CLEAR, TITLE, CSI8, MARKUP, IMG], dtype=object)
-    y = classes[rng.integers(0, 5, 300)]
-    p = np.where(rng.random(300) < 0.7, y, classes[rng.integers(0, 5, 300)])
+    classes = np.array([CLEAR, TITLE, CSI8, MARKUP, IMG, BIDI], dtype=object)
+    y = classes[rng.integers(0, 6, 300)]
+    p = np.where(rng.random(300) < 0.7, y, classes[rng.integers(0, 6, 300)])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return evaluate(y, p, ci=False, name=TITLE + MARKUP)
@@ -53,6 +57,22 @@ def test_printable_escapes_every_control_character():
     _sealed(printable(text, layout=True))
     assert printable(CLEAR) == "\\x1b[2J\\x1b[31mRED" and printable("\x9b") == "\\x9b"
     assert printable("é 日本語 ✔ – ≥") == "é 日本語 ✔ – ≥"  # printable text is left alone
+
+
+def test_printable_escapes_the_format_characters():
+    """Every format character (Unicode category Cf: bidi controls, zero-width spaces, tags …)
+    but the joiners, and the line and paragraph separators, shown as an escape."""
+    import unicodedata
+
+    hidden = [chr(c) for c in range(0x110000) if unicodedata.category(chr(c)) in ("Cf", "Zl", "Zp")
+              and chr(c) not in "\u200c\u200d"]
+    assert len(hidden) > 150
+    shown = printable("".join(hidden))
+    assert not any(c in shown for c in hidden), [f"U+{ord(c):04X}" for c in hidden if c in shown][:5]
+    assert printable(BIDI) == "gnp.\\u202eexe\\u2066x" and printable("\U000e0041") == "\\U000e0041"
+    assert printable("\u0645\u06cc\u200c\u0634\u0648\u062f 👨\u200d👩") == "\u0645\u06cc\u200c\u0634\u0648\u062f 👨\u200d👩"
+    assert markdown_text(BIDI) == "gnp.\\\\u202eexe\\\\u2066x"
+    assert html_text(BIDI) == "gnp.\\u202eexe\\u2066x"
 
 
 def test_markdown_text_shows_markup_as_text():
@@ -81,6 +101,8 @@ def test_html_escapes_the_data(labels_report):
     page = labels_report.to_html(plots=False)
     assert "<img src=x" not in page and "&lt;img src=x onerror=alert(1)&gt;" in page
     assert "<img" not in labels_report._repr_html_()
+    _sealed(page)
+    assert "gnp.\\u202eexe\\u2066x" in page
 
 
 def test_terminal_and_markdown_of_a_comparison():
@@ -181,3 +203,25 @@ def test_cli_written_to_message_sealed(nasty_csv, tmp_path):
     assert result.exit_code == 0, result.output
     assert out.exists() and "written to" in result.stderr
     _sealed(_all_output(result))
+
+
+def test_cli_bidi_file_column_and_label_names_sealed(tmp_path):
+    """A right-to-left override in a file name, a column name and a label: escaped in the
+    table, the HTML page, the messages."""
+    rng = np.random.default_rng(11)
+    col = "pred\u202ederp"
+    rows = [f"{BIDI if i % 3 else 'b'},{BIDI if rng.random() < 0.7 else 'b'}" for i in range(90)]
+    path = tmp_path / ("scores\u202evsc.csv")
+    path.write_text(f"y,{col}\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["report", str(path), "--y-true", "y", "--y-pred", col, "--no-ci"])
+    assert result.exit_code == 0, result.output
+    _sealed(_all_output(result))
+    assert "scores\\u202evsc.csv" in result.stdout
+    out = tmp_path / "page.html"
+    result = CliRunner().invoke(main, ["report", str(path), "--y-true", "y", "--y-pred", col, "--no-ci",
+                                       "--format", "html", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    _sealed(_all_output(result) + out.read_text(encoding="utf-8"))
+    missing = CliRunner().invoke(main, ["report", str(path), "--y-true", "y", "--y-pred", "no\u202eone"])
+    assert missing.exit_code == 2 and missing.stderr.count("\n") == 1
+    _sealed(_all_output(missing))

@@ -30,7 +30,7 @@ from ._json import jsonable, write_atomic
 from ._warnings import InvalidInputError
 
 __all__ = ["Writable", "SummaryDisplay", "GridDisplay", "format_number", "format_interval", "printable",
-           "markdown_text", "display_name", "text_table", "html_page", "TITLES", "SUFFIXES", "WIDTH"]
+           "markdown_text", "html_text", "display_name", "text_table", "html_page", "TITLES", "SUFFIXES", "WIDTH"]
 
 #: the columns of a summary's text (``print(result)``)
 WIDTH = 80
@@ -76,22 +76,34 @@ def display_name(name: Any, *, short: bool = False) -> str:
         return str(name).replace("_", " ")
     return title.split(" (")[0] if short else title
 
-#: C0 controls, DEL and C1 controls (U+0080-U+009F: 8-bit CSI, OSC ... in some terminals)
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+#: the format characters (Unicode category Cf: bidi embeddings, overrides and isolates
+#: U+202A-U+202E, U+2066-U+2069, marks U+200E, U+200F, U+061C, invisible U+200B, U+2060-U+2064,
+#: U+FEFF, tags, …) but the joiners U+200C and U+200D (Persian words, emoji sequences), and
+#: the line and paragraph separators U+2028, U+2029: they reorder, hide or break the text
+#: shown around them ("Trojan Source")
+_FORMAT = ("\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e\u200b\u200e\u200f\u2028-\u202e"
+           "\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\U000110bd\U000110cd\U00013430-\U0001343f"
+           "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f")
+#: C0 controls, DEL, C1 controls (U+0080-U+009F: 8-bit CSI, OSC ... in some terminals) and _FORMAT
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f" + _FORMAT + "]")
 #: the same but tab and newline, the layout of a multi-line text
-_CONTROL_BUT_LAYOUT = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_CONTROL_BUT_LAYOUT = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f" + _FORMAT + "]")
 _NAMED_ESCAPES = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
 
 
 def _escape_control(match: re.Match) -> str:
     c = match.group()
-    return _NAMED_ESCAPES.get(c) or f"\\x{ord(c):02x}"
+    code = ord(c)
+    return _NAMED_ESCAPES.get(c) or (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000
+                                     else f"\\U{code:08x}")
 
 
 def printable(text: Any, *, layout: bool = False) -> str:
     """``str(text)`` with every control character shown as a visible escape: C0 controls
-    (ESC as ``\\x1b``, tab ``\\t``, newline ``\\n``, carriage return ``\\r``), DEL and the C1
-    controls U+0080-U+009F.  ``layout=True`` keeps tab and newline (a multi-line message
+    (ESC as ``\\x1b``, tab ``\\t``, newline ``\\n``, carriage return ``\\r``), DEL, the C1
+    controls U+0080-U+009F, and the format characters that reorder or hide text (a
+    right-to-left override as ``\\u202e``: bidi controls, zero-width spaces, line separators;
+    not the joiners ZWJ, ZWNJ).  ``layout=True`` keeps tab and newline (a multi-line message
     whose line breaks are its own); a label or a name escapes them too.
 
     >>> printable("\\x1b[2J\\x1b[31mRED")
@@ -99,6 +111,8 @@ def printable(text: Any, *, layout: bool = False) -> str:
     >>> print(printable("a\\tb\\x9b\\x07"), printable("line 1\\nline 2", layout=True))
     a\\tb\\x9b\\x07 line 1
     line 2
+    >>> print(printable("invoice\\u202efdp.exe"))
+    invoice\\u202efdp.exe
     """
     text = str(text)
     return (_CONTROL_BUT_LAYOUT if layout else _CONTROL).sub(_escape_control, text)
@@ -118,6 +132,16 @@ def markdown_text(text: Any) -> str:
     '&lt;img src=x onerror=alert(1)&gt; \\\\| \\\\*a\\\\*'
     """
     return _MARKDOWN.sub(lambda m: _MARKDOWN_ESCAPES[m.group()], printable(" ".join(str(text).split())))
+
+
+def html_text(text: Any) -> str:
+    """Text for HTML: its control and format characters as escapes (:func:`printable`,
+    tab and newline kept), then HTML-escaped (quotes too: safe in an attribute).
+
+    >>> html_text("<b>\\u202eRED</b>")
+    '&lt;b&gt;\\\\u202eRED&lt;/b&gt;'
+    """
+    return html.escape(printable(text, layout=True), quote=True)
 
 
 def format_number(x: Any) -> str:
@@ -205,7 +229,7 @@ _PAGE_CSS = ("body{font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,s
 def html_page(title: str, body: str) -> str:
     """A self-contained HTML page around ``body`` (``title`` escaped; ``body`` is HTML)."""
     return ("<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
-            f"<title>{html.escape(title)}</title><style>{_PAGE_CSS}</style></head>\n<body>\n{body}\n</body></html>\n")
+            f"<title>{html_text(title)}</title><style>{_PAGE_CSS}</style></head>\n<body>\n{body}\n</body></html>\n")
 
 
 def _written(text: str, path: str | os.PathLike | None) -> str | None:
@@ -320,7 +344,7 @@ class SummaryDisplay(Writable):
         return "\n".join(lines)
 
     def _html_fragment(self) -> str:
-        e, left = html.escape, " style='text-align:left'"
+        e, left = html_text, " style='text-align:left'"
         caption = "<br>".join(e(t) for t in self._summary_title().splitlines())
         cells = "".join(f"<tr><th style='text-align:left'>{e(k)}</th>"
                         f"<td style='text-align:left'>{e(format_number(v))}</td></tr>"
@@ -378,7 +402,7 @@ class GridDisplay(Writable):
 
     def _html_fragment(self) -> str:
         corner, columns, rows = self._grid()
-        e = html.escape
+        e = html_text
         head = f"<tr><th>{e(corner)}</th>" + "".join(f"<th>{e(c)}</th>" for c in columns) + "</tr>"
         body = "".join(f"<tr><th style='text-align:left'>{e(r)}</th>" + "".join(f"<td>{e(v)}</td>" for v in cells)
                        + "</tr>" for r, cells in rows)

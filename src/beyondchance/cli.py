@@ -267,7 +267,9 @@ def _evaluation_options(func: Callable[..., Any], skip: tuple[str, ...] = ()) ->
                           "class probabilities, MAE and pinball rows), and only when they fit the permutation "
                           "test's budget (rows x draws <= 5e7): then the p-values equal memory's with the same "
                           "--seed. Every engine reads CSV alike (RFC 4180 quotes, types from "
-                          "every row, see --delimiter) and gives memory's report. duckdb never downloads "
+                          "every row, see --delimiter) and gives memory's report, or memory's one-line refusal (scores "
+                          "beyond 2^53 are scores, not labels; Decimal128 columns are read as float64; an infinite "
+                          "label, or one beyond 2^53, is refused naming its row). duckdb never downloads "
                           "extensions: remote paths (s3://, https://) need the library with a DuckDB connection "
                           "of your own (compute_statistics(connection=...)), or --engine spark."),
         click.option("--score-bins", type=click.IntRange(min=1), metavar="N",

@@ -65,6 +65,9 @@ from .arrays import (  # noqa: F401 (the door re-exports every helper)
     check_probabilities,
 )
 from .labels import (  # noqa: F401 (the door re-exports every helper)
+    InexactLabelError,
+    infinite_label,
+    inexact_label,
     _INT_FAST_SPAN,
     _check_label_values,
     check_label_pair,
@@ -123,4 +126,7 @@ __all__ = [
     "check_random_state",
     "check_frequency_weights",
     "union_labels",
+    "InexactLabelError",
+    "infinite_label",
+    "inexact_label",
 ]

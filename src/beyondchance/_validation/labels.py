@@ -13,12 +13,37 @@ import numpy as np
 from .._warnings import InvalidInputError
 from .arrays import _EXACT_INTEGERS, _check_missing, _of_kind, _where, as_1d, check_aligned, check_consistent_length
 
-__all__ = ['check_label_pair', 'encode_labels', 'binary_target', 'union_labels']
+__all__ = ['check_label_pair', 'encode_labels', 'binary_target', 'union_labels', 'InexactLabelError', 'infinite_label',
+           'inexact_label']
 
 
 #: Largest span (max - min + 1) of integer labels for which the integer fast path
 #: (``bincount`` without sorting) is used.
 _INT_FAST_SPAN = 1 << 12
+
+
+class InexactLabelError(InvalidInputError):
+    """A floating-point label beyond 2**53, where neighbouring integers share one float;
+    ``name``: the labels' name (an engine, which sees aggregated labels, names the row)."""
+
+    def __init__(self, message: str, name: str = ""):
+        super().__init__(message)
+        self.name = name
+
+
+def infinite_label(name: str, where: str) -> str:
+    """The error of an infinite label (every engine's): ``where`` its value and row.
+
+    >>> infinite_label("y_true", "inf in row 4 (index 3)")
+    'y_true holds an infinite value: inf in row 4 (index 3); labels must be finite'
+    """
+    return f"{name} holds an infinite value: {where}; labels must be finite"
+
+
+def inexact_label(name: str, where: str) -> str:
+    """The error of a floating-point label beyond 2**53 (every engine's): ``where`` its value and row."""
+    return (f"{name} holds a floating-point label beyond 2**53, where distinct integers share one float "
+            f"(labels beyond the 64-bit range are read as floats): {where}; map the labels to smaller codes or to text")
 
 
 def _check_label_values(arr: np.ndarray, name: str) -> str:
@@ -30,16 +55,10 @@ def _check_label_values(arr: np.ndarray, name: str) -> str:
         raise InvalidInputError(f"{name} must hold class labels, got complex numbers")
     kinds = _check_missing(arr, name)
     if arr.dtype.kind == "f" and np.isinf(arr).any():
-        raise InvalidInputError(
-            f"{name} holds an infinite value: {_where(arr, np.isinf(arr))}; labels must be finite"
-        )
+        raise InvalidInputError(infinite_label(name, _where(arr, np.isinf(arr))))
     if arr.dtype.kind == "f" and (np.abs(arr) > _EXACT_INTEGERS).any():
         # integers beyond the 64-bit range are read from files as floats, where neighbours merge
-        raise InvalidInputError(
-            f"{name} holds a floating-point label beyond 2**53, where distinct integers share one float "
-            f"(labels beyond the 64-bit range are read as floats): "
-            f"{_where(arr, np.abs(arr) > _EXACT_INTEGERS)}; map the labels to smaller codes or to text"
-        )
+        raise InexactLabelError(inexact_label(name, _where(arr, np.abs(arr) > _EXACT_INTEGERS)), name)
     if {"string", "number"} <= kinds:
         raise InvalidInputError(
             f"{name} mixes string and numeric labels: {_where(arr, _of_kind(arr, 'string'))}, "

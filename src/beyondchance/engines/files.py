@@ -32,7 +32,8 @@ from .._warnings import InvalidInputError
 
 __all__ = ["csv_delimiter", "check_quotes", "check_unique_columns", "read_csv_table", "delimiter_hint", "is_glob", "is_remote",
            "escape_glob", "local_files", "PARQUET_SUFFIXES", "CSV_SUFFIXES", "HEADER_LIMIT", "MEMORY_FACTOR",
-           "available_memory", "check_memory", "non_regular_kind", "read_stream", "header_line", "parse_header"]
+           "available_memory", "check_memory", "non_regular_kind", "read_stream", "header_line", "parse_header",
+           "decimal_as_float"]
 
 PARQUET_SUFFIXES = (".parquet", ".pq", ".parq")
 CSV_SUFFIXES = (".csv", ".tsv", ".txt", ".csv.gz", ".tsv.gz", ".txt.gz", ".csv.bz2", ".tsv.bz2", ".csv.zst")
@@ -48,6 +49,22 @@ HEADER_LIMIT = 1 << 20
 MEMORY_FACTOR = 8
 #: pyarrow's CSV block size is raised up to this when one row is longer than a block
 MAX_BLOCK_SIZE = 1 << 28
+
+
+def decimal_as_float(column: Any) -> Any:
+    """A pyarrow decimal column as float64, each value the double nearest to it — as DuckDB
+    and Spark cast a DECIMAL — through its text (pyarrow's own decimal-to-float cast is not
+    correctly rounded: 0.1234 may land one unit in the last place away); other columns as they are.
+
+    >>> import decimal, pyarrow as pa
+    >>> decimal_as_float(pa.array([decimal.Decimal("0.3208")], pa.decimal128(10, 4))).to_pylist()
+    [0.3208]
+    """
+    import pyarrow as pa
+
+    if not (isinstance(getattr(column, "type", None), pa.DataType) and pa.types.is_decimal(column.type)):
+        return column
+    return column.cast(pa.string()).cast(pa.float64())
 
 
 def csv_delimiter(path: Any, delimiter: str | None = None) -> str:

@@ -35,7 +35,8 @@ from ..statistics.values import LossSums, Moments, ValueHistogram
 from ..statistics.scores import BinnedScoreCounts, ClassScoreCounts
 from .spec import Spec, make_spec, resolve_task
 from .files import (
-    CSV_SUFFIXES, check_memory, csv_delimiter, is_glob, local_files, non_regular_kind, read_csv_table, read_stream,
+    CSV_SUFFIXES, check_memory, csv_delimiter, decimal_as_float, is_glob, local_files, non_regular_kind,
+    read_csv_table, read_stream,
 )
 
 __all__ = [
@@ -343,7 +344,7 @@ def _column(source: Any, name: Any) -> np.ndarray:
         raise InvalidInputError(f"column {name!r} not found; available columns: {_column_names(source)}") from exc
     if hasattr(col, "to_numpy"):
         try:
-            return np.asarray(col.to_numpy(zero_copy_only=False))  # pyarrow
+            return np.asarray(decimal_as_float(col).to_numpy(zero_copy_only=False))  # pyarrow
         except TypeError:
             return np.asarray(col.to_numpy())  # pandas / polars
     return np.asarray(col)

@@ -136,6 +136,11 @@ class SparkRunner:
         missing = [c for c in columns if c not in kinds]
         if missing:
             raise InvalidInputError(f"column {missing[0]!r} not found; available columns: {list(kinds)}")
+        for c in dict.fromkeys(columns):
+            dtype = self.df.schema[c].dataType
+            if type(dtype).__name__ in ("ArrayType", "StructType", "MapType"):
+                raise InvalidInputError(f"column {c!r} holds nested values ({dtype.simpleString()[:80]}): a label, "
+                                        "score or weight column holds one plain value per row")
         for c in numeric:
             if kinds[c] not in ("float", "int"):
                 bad = self.df.filter(f"{self.quote(c)} IS NOT NULL AND try_cast({self.quote(c)} AS DOUBLE) IS NULL")
@@ -154,6 +159,8 @@ class SparkRunner:
             else:
                 self.df = self.df.select(*[self.df[c] for c in dict.fromkeys(columns)])
             self.df = self.df.localCheckpoint(eager=True)
+            if self._csv:
+                self.df = _infinities_as_numbers(self.df, [c for c in dict.fromkeys(columns) if kinds[c] == "string"])
         except Exception as exc:
             raise InvalidInputError(f"Spark cannot read {self._paths[0]!r}: {_one_line(exc)}") from exc
         self.df.createOrReplaceTempView(self.view)
@@ -258,6 +265,23 @@ def _as_pyarrow_types(df: Any) -> Any:
             col = col.cast("string")
         out.append(col.alias(f.name))
     return df.select(*out)
+
+
+def _infinities_as_numbers(df: Any, names: list[str]) -> Any:
+    """CSV text columns whose every value is a number as double: Spark's CSV reader types a
+    column holding ``inf``, ``-inf`` or ``Infinity`` as text, where pyarrow and DuckDB read
+    numbers (so that an infinite label is refused alike, not taken as the class 'inf')."""
+    from pyspark.sql import functions as F
+
+    if not names:
+        return df
+    quoted = {c: "`" + c.replace("`", "``") + "`" for c in names}
+    cast = {c: F.expr(f"try_cast({quoted[c]} AS DOUBLE)") for c in names}
+    flags = df.agg(*[(F.count(F.expr(quoted[c])) > 0)
+                     & (F.count(F.when(F.expr(quoted[c]).isNotNull() & cast[c].isNull(), 1)) == 0)
+                     for c in names]).first()
+    numbers = {c: cast[c] for c, flag in zip(names, flags) if flag}
+    return df.withColumns(numbers) if numbers else df
 
 
 def spark_statistics(source: Any, *, spark: Any = None, delimiter: str | None = None, **kwargs: Any):

@@ -428,13 +428,21 @@ def _total(r: dict[str, np.ndarray], name: str) -> float:
     return float(np.nansum(np.asarray(col, dtype=np.float64)))
 
 
+class BadValuesError(InvalidInputError):
+    """NULL, NaN or infinite values counted in a column; ``name``: its role (y_true, y_score …)."""
+
+    def __init__(self, message: str, name: str = ""):
+        super().__init__(message)
+        self.name = name
+
+
 def _check_rows(r: dict[str, np.ndarray], weight: str | None, **columns: str) -> None:
     if _total(r, "n_rows") == 0:
         raise InvalidInputError("y_true is empty")
     for flag, name in columns.items():
         n = _total(r, flag)
         if n:
-            raise InvalidInputError(f"{name} contains NULL, NaN or infinite values ({int(n)} rows)")
+            raise BadValuesError(f"{name} contains NULL, NaN or infinite values ({int(n)} rows)", name)
     if weight is not None:
         if _total(r, "w_nan"):
             raise InvalidInputError("sample_weight contains NaN or infinite values")
@@ -442,6 +450,27 @@ def _check_rows(r: dict[str, np.ndarray], weight: str | None, **columns: str) ->
             raise InvalidInputError("sample_weight contains negative weights")
         if not _total(r, "w") > 0:
             raise InvalidInputError("sample_weight sums to zero: there is nothing to evaluate")
+
+
+def first_bad_label(runner: Runner, column: str, inexact: bool) -> str | None:
+    """Where the first infinite label (``inexact``: the first finite one beyond 2**53) of a
+    floating-point column lies, in file order (``runner.row_index``), as the in-memory checks
+    name it: "-inf in row 4 (index 3)"; None when there is none, or when, looking for
+    infinities, the column holds NULL or NaN (memory names those first, as missing values)."""
+    i, x, inf = runner.row_index, f"CAST({runner.quote(column)} AS DOUBLE)", lit(float("inf"))
+
+    def first(condition: str) -> tuple[int, float] | None:
+        r = runner.run(f"SELECT i, x FROM (SELECT {i} AS i, {x} AS x FROM {runner.relation}) t "
+                       f"WHERE {condition} ORDER BY i LIMIT 1")
+        return (int(r["i"][0]), float(r["x"][0])) if r["i"].size else None
+
+    if inexact:
+        hit = first(f"x - x = 0 AND ABS(x) > {lit(2.0**53)}")
+    elif first(f"x IS NULL OR NOT (x - x = 0 OR ABS(x) = {inf})") is not None:
+        return None
+    else:
+        hit = first(f"ABS(x) = {inf}")
+    return None if hit is None else f"{hit[1]!r} in row {hit[0] + 1} (index {hit[0]})"
 
 
 def _f64(a: Any) -> np.ndarray:
@@ -497,7 +526,8 @@ def sql_statistics(
             return _probabilities(runner, spec, q, rel, kinds, y_true, proba, weight)
         return _regression(runner, spec, q, rel, kinds, y_true, y_pred, weight)  # type: ignore[arg-type]
     except InvalidInputError as exc:  # checks of the aggregated rows: their row numbers are not the file's
-        raise InvalidInputError(_AGGREGATED_ROW.sub("", str(exc))) from None
+        exc.args = (_AGGREGATED_ROW.sub("", str(exc)),)
+        raise exc from None
 
 
 def _binary(runner: Runner, spec: Spec, q, rel, kinds, y_true: str, y_score: str, weight: str | None) -> SufficientStatistics:

@@ -41,9 +41,25 @@ class SQLScan:
         return self._runner.column_kinds()
 
     def statistics(self, **kwargs: Any) -> Any:
-        from .sql import sql_statistics
+        from .._validation import InexactLabelError, inexact_label, infinite_label
+        from .sql import BadValuesError, first_bad_label, sql_statistics
 
-        return sql_statistics(self._runner, **kwargs)
+        try:
+            return sql_statistics(self._runner, **kwargs)
+        except (BadValuesError, InexactLabelError) as exc:  # a label named as in memory: its value and row
+            column, inexact = kwargs.get("y_true"), isinstance(exc, InexactLabelError)
+            if exc.name != "y_true" or kwargs.get("task") == "regression" or \
+                    self._runner.column_kinds().get(column) != "float":
+                raise
+
+            def locate(runner: Any) -> Any:  # a second, ordered read only when the first had no row order
+                runner.load([column], [], row_index=True)
+                return first_bad_label(runner, column, inexact)
+
+            where = self._ordered_runner(locate)
+            if where is None:
+                raise
+            raise InvalidInputError((inexact_label if inexact else infinite_label)("y_true", where)) from None
 
     def _ordered_runner(self, compute: Any) -> Any:
         """``compute(runner)`` on a runner that keeps the row positions: this one, or (when the

@@ -134,9 +134,10 @@ from .bootstrap_resampling import (
     _ConfusionStatistic,
     _bootstrap_distribution,
     _jackknife,
+    _shared_distributions,
     _kernel_threads,
 )
-from .bootstrap_advantage import _pa_function_options, _pa_statistic
+from .bootstrap_advantage import _PA_LOSS_ROUTE, _pa_function_options, _pa_statistic
 from .confidence_interval import ConfidenceInterval
 
 __all__ = ["bootstrap_ci", "BootstrapResult"]
@@ -419,6 +420,63 @@ def bootstrap_ci(
             f"measure must be a metric name or a callable, got {type(measure).__name__}"
         )
 
+    return _result_of(stat, n_resamples, level, method, weight_type, nan_policy, rng)
+
+
+def bootstrap_cis(
+    measures: dict[str, dict[str, Any]],
+    y_true: Any,
+    y_pred: Any,
+    *,
+    sample_weight: Any = None,
+    n_resamples: int = 2000,
+    confidence_level: float = 0.95,
+    method: Method = "bca",
+    random_state: Any = None,
+    weight_type: WeightType = "importance",
+    nan_policy: NanPolicy = "omit",
+) -> dict[str, BootstrapResult]:
+    """:func:`bootstrap_ci` of several labeling metrics of the same data (the prediction
+    advantage of the 0/1 loss among them), ``measures`` a metric name -> its options
+    (``average``, ``zero_division``, ``labels``, ``pos_label`` …): each result equals
+    ``bootstrap_ci(name, …, **options)`` with the same ``random_state``; the resampled
+    confusion matrices are drawn and summed once for all (a report's nine metrics: one
+    set of draws, not nine).
+
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 3, 300); p = np.where(rng.random(300) < 0.7, y, rng.integers(0, 3, 300))
+    >>> both = bootstrap_cis({"accuracy": {}, "f1": {"average": "macro"}}, y, p, random_state=1)
+    >>> both["f1"].low == bootstrap_ci("f1", y, p, average="macro", random_state=1).low
+    True
+    """
+    level = check_confidence_level(confidence_level)
+    n_resamples = check_n_resamples(n_resamples, level)
+    method = check_option(method, "method", _METHODS)
+    weight_type = check_option(weight_type, "weight_type", _WEIGHT_TYPES)
+    nan_policy = check_option(nan_policy, "nan_policy", _NAN_POLICIES)
+    rng = check_random_state(random_state)
+    for name, options in measures.items():
+        if any(k in options for k in ("loss", *_PA_LOSS_ROUTE)):
+            raise InvalidInputError(f"bootstrap_cis takes labeling metrics of the confusion matrix; {name} with "
+                                    f"{sorted(options)}: use bootstrap_ci")
+    pools: dict = {}  # one confusion matrix and its pools for all
+    stats = {name: _ConfusionStatistic.build(get_metric(name), y_true, y_pred, sample_weight, weight_type, options,
+                                             pools)
+             for name, options in measures.items()}
+    distributions = _shared_distributions(list(stats.values()), n_resamples, rng)
+    after = rng.bit_generator.state  # each metric's jackknife continues from the draws, as on its own
+    out = {}
+    for (name, stat), distribution in zip(stats.items(), distributions):
+        rng.bit_generator.state = after
+        out[name] = _result_of(stat, n_resamples, level, method, weight_type, nan_policy, rng, distribution)
+    return out
+
+
+def _result_of(stat: Any, n_resamples: int, level: float, method: str, weight_type: str, nan_policy: str,
+               rng: np.random.Generator, distribution: np.ndarray | None = None) -> BootstrapResult:
+    """The :class:`BootstrapResult` of a resampled statistic (``distribution``: its B values
+    when already drawn)."""
     common = dict(
         method=method,
         n_resamples=n_resamples,
@@ -432,15 +490,16 @@ def bootstrap_ci(
         msg = f"{stat.name} is undefined on the data (nan); no confidence interval"
         if nan_policy == "raise":
             raise UndefinedMeasureError(msg)
-        warnings.warn(msg, UndefinedMeasureWarning, stacklevel=2)
+        warnings.warn(msg, UndefinedMeasureWarning, stacklevel=3)
         nan = float("nan")
         return BootstrapResult(
             estimate=nan, low=nan, high=nan, standard_error=nan,
             distribution=np.full(n_resamples, nan), n_undefined=n_resamples, **common,
         )
 
-    with _kernel_threads(stat):
-        distribution = _bootstrap_distribution(stat, n_resamples, rng)
+    if distribution is None:
+        with _kernel_threads(stat):
+            distribution = _bootstrap_distribution(stat, n_resamples, rng)
     finite = np.isfinite(distribution)
     distribution[~finite] = np.nan
     distribution.setflags(write=False)
@@ -462,7 +521,7 @@ def bootstrap_ci(
             msg += "; they were left out, so the interval is conditional on the measure being defined"
         else:
             msg += "; the interval is nan"
-        warnings.warn(msg, UndefinedMeasureWarning, stacklevel=2)
+        warnings.warn(msg, UndefinedMeasureWarning, stacklevel=3)
 
     if nan_policy == "propagate" and n_undefined:
         low = high = z0 = float("nan")

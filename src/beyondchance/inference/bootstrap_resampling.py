@@ -24,7 +24,16 @@ from .._validation import (
     encode_labels,
 )
 from .._warnings import InvalidInputError
-from ..measures.confusion import ConfusionMatrix, _warn_zero_division, metric_from_matrices, zero_division_value
+from ..measures.confusion import (
+    CELL_METRICS,
+    CellTotals,
+    ConfusionMatrix,
+    MatrixTotals,
+    _warn_zero_division,
+    metric_from_matrices,
+    metric_from_totals,
+    zero_division_value,
+)
 from ..measures.registry import LabelingMetric
 
 #: an option not given (``average``)
@@ -36,6 +45,9 @@ _CHUNK_ELEMENTS = 1 << 22
 _JACKKNIFE_EXACT_MAX = 2000
 #: Number of blocks of the grouped (delete-m) jackknife.
 _JACKKNIFE_BLOCKS = 500
+#: Confusion statistics from totals: exact jackknife up to this many pools × classes (its
+#: cost), grouped beyond (a random partition of the units into _JACKKNIFE_BLOCKS blocks)
+_JACKKNIFE_TOTALS_MAX = 1 << 26
 #: Up to this many pools, resample counts come from numpy's multinomial sampler
 #: (cost O(pools) per resample); beyond, from U uniform draws + bincount (O(U)).
 _MULTINOMIAL_MAX_POOLS = 256
@@ -105,13 +117,32 @@ def _draw_counts(rng: np.random.Generator, m: np.ndarray, total: int, size: int)
 
 
 def _bootstrap_distribution(stat: _Statistic, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
-    total = int(stat.m.sum())
-    per = stat.m.size if _uses_multinomial(stat.m, total) else total + stat.m.size
+    return _shared_distributions([stat], n_resamples, rng)[0]
+
+
+def _shared_distributions(stats: list[_Statistic], n_resamples: int, rng: np.random.Generator) -> list[np.ndarray]:
+    """The bootstrap distributions of statistics of the same pools from one set of draws
+    (each the distribution of its own call with the same generator); confusion statistics
+    of the same cells also share each resample's totals."""
+    first = stats[0]
+    if any(s.m.shape != first.m.shape or not np.array_equal(s.m, first.m) for s in stats[1:]):
+        raise AssertionError("statistics of different pools")  # pragma: no cover - callers share pools
+    total = int(first.m.sum())
+    per = first.m.size if _uses_multinomial(first.m, total) else total + first.m.size
     chunk = _chunk_size(per, n_resamples)
-    out = np.empty(n_resamples, dtype=np.float64)
+    out = [np.empty(n_resamples, dtype=np.float64) for _ in stats]
     for start in range(0, n_resamples, chunk):
         size = min(chunk, n_resamples - start)
-        out[start : start + size] = stat.evaluate(_draw_counts(rng, stat.m, total, size))
+        counts = _draw_counts(rng, first.m, total, size)
+        shared: dict[Any, MatrixTotals] = {}
+        for o, stat in zip(out, stats):
+            if isinstance(stat, _ConfusionStatistic) and stat._by_totals:
+                key = (stat.cells.tobytes(), stat.v.tobytes())
+                if key not in shared:
+                    shared[key] = stat._cell_totals(counts * stat.v)
+                o[start : start + size] = stat.evaluator.of_totals(shared[key])
+            else:
+                o[start : start + size] = stat.evaluate(counts)
     return out
 
 
@@ -148,6 +179,14 @@ def _jackknife(stat: _Statistic, rng: np.random.Generator) -> tuple[np.ndarray, 
             blocks = np.arange(start, min(start + chunk, n_blocks))
             counts = m[None, :] - (block_of[None, :] == blocks[:, None])
             values[start : start + blocks.size] = stat.evaluate(counts)
+    elif getattr(stat, "_by_totals", False):  # many cells of a large matrix: one permutation of the units
+        block_of_unit = np.repeat(np.arange(n_blocks), sizes)[rng.permutation(total)]
+        pool_of_unit = np.repeat(np.arange(g), m.astype(np.int64))
+        for start in range(0, n_blocks, chunk):
+            stop = min(start + chunk, n_blocks)
+            mine = (block_of_unit >= start) & (block_of_unit < stop)
+            removed = np.bincount((block_of_unit[mine] - start) * g + pool_of_unit[mine], minlength=(stop - start) * g)
+            values[start:stop] = stat.evaluate(m[None, :] - removed.reshape(stop - start, g))
     else:  # units are observations: blocks drawn without replacement, one after the other
         remaining = m.astype(np.int64).copy()
         for start in range(0, n_blocks, chunk):
@@ -181,24 +220,40 @@ class _ConfusionStatistic(_Statistic):
         self.cm, self.k = cm, cm.n_classes
         self.evaluator = evaluator
         self.name = name
+        # whole weights per unit (rows, frequency weights): every resampled matrix is a
+        # function of its totals (MatrixTotals), summed from the G ≤ n non-empty cells in
+        # O(G + k) per resample instead of O(k²); fractional weights keep the full matrices
+        self._by_totals = (isinstance(evaluator, _MatrixEvaluator) and evaluator.metric.name not in CELL_METRICS
+                           and bool(np.array_equal(self.v, np.rint(self.v))) and float(self.m @ self.v) < 2.0**53)
+        self._cell_totals = CellTotals(self.cells, self.k)
         if estimate is None:
             estimate = self.evaluator.reference(cm.matrix)
         self.estimate = float(estimate)
 
     @classmethod
     def build(cls, metric: LabelingMetric, y_true: Any, y_pred: Any, sample_weight: Any,
-              weight_type: str, options: dict) -> "_ConfusionStatistic":
+              weight_type: str, options: dict, pools: dict | None = None) -> "_ConfusionStatistic":
+        """``pools``: a dict shared by several metrics of the same data, so that the
+        confusion matrix and its pools are built once per (labels, pos_label)."""
         options = dict(options)
         labels = options.pop("labels", None)
         pos_label = options.pop("pos_label", 1)
         average = options.pop("average", _UNSET)
         zero_division = options.pop("zero_division", "warn")
-        cm, cells, v, m = _confusion_pools(y_true, y_pred, sample_weight, weight_type, labels, pos_label)
+        key = (repr(None if labels is None else np.asarray(labels).tolist()), repr(pos_label))
+        if pools is None or key not in pools:
+            built = _confusion_pools(y_true, y_pred, sample_weight, weight_type, labels, pos_label)
+            if pools is None:
+                pools = {}
+            pools[key] = built
+        cm, cells, v, m = pools[key]
         evaluator = _MatrixEvaluator(cm, metric, average, options, zero_division)
         name = metric.name if average in (_UNSET, "binary") else f"{metric.name} (average={average})"
         return cls(cm, cells, v, m, evaluator, name)
 
     def evaluate(self, counts: np.ndarray) -> np.ndarray:
+        if self._by_totals:
+            return self.evaluator.of_totals(self._cell_totals(counts * self.v))
         mats = np.zeros((counts.shape[0], self.k * self.k))
         mats[:, self._seg_cells] = np.add.reduceat(counts * self.v, self._seg_starts, axis=1)
         return self.evaluator(mats.reshape(-1, self.k, self.k))
@@ -206,6 +261,21 @@ class _ConfusionStatistic(_Statistic):
     def exact_jackknife(self) -> tuple[np.ndarray, np.ndarray] | None:
         g = self.m.size
         values = np.empty(g)
+        if self._by_totals and g * self.k > _JACKKNIFE_TOTALS_MAX:
+            return None  # O(k) per pool left out: too many; the generic (grouped) jackknife instead
+        if self._by_totals:  # one unit of pool g out: its weight off its row, column, diagonal and total
+            base = MatrixTotals.of(self.cm.matrix)
+            chunk = _chunk_size(self.k, g)
+            for start in range(0, g, chunk):
+                sl = slice(start, min(start + chunk, g))
+                at = np.arange(sl.stop - start)
+                v, rows, cols = self.v[sl], self._cell_totals.rows[sl], self._cell_totals.cols[sl]
+                t, p, diag = (np.broadcast_to(a, (at.size, self.k)).copy() for a in base[1:])
+                t[at, rows] -= v
+                p[at, cols] -= v
+                diag[at, rows] -= np.where(rows == cols, v, 0.0)
+                values[sl] = self.evaluator.of_totals(MatrixTotals(base.n - v, t, p, diag))
+            return values, self.m
         base = self.cm.matrix.ravel()
         chunk = _chunk_size(self.k * self.k, g)
         for start in range(0, g, chunk):
@@ -284,6 +354,15 @@ class _MatrixEvaluator:
         with np.errstate(all="ignore"):
             out = metric_from_matrices(
                 mats, self.metric, average=self.average, pos_index=self.pos_index,
+                zero_division=self.zero_division, **self.options
+            )
+        return np.asarray(out, dtype=np.float64)
+
+    def of_totals(self, totals: MatrixTotals) -> np.ndarray:
+        """The metric of matrices of whole counts from their totals (:func:`metric_from_totals`)."""
+        with np.errstate(all="ignore"):
+            out = metric_from_totals(
+                totals, self.metric, average=self.average, pos_index=self.pos_index,
                 zero_division=self.zero_division, **self.options
             )
         return np.asarray(out, dtype=np.float64)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import numbers
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 
@@ -31,7 +31,8 @@ from .._validation import check_aligned, check_label_pair, check_n_classes, chec
 from .._warnings import InvalidInputError, warn_undefined
 from .registry import METRICS, LabelingMetric, _div, get_metric, undefined_case
 
-__all__ = ["ConfusionMatrix", "metric_from_matrices", "zero_division_value"]
+__all__ = ["CellTotals", "ConfusionMatrix", "MatrixTotals", "metric_from_matrices", "metric_from_totals",
+           "zero_division_value"]
 
 Average = Literal["binary", "macro", "weighted", "micro"] | None
 
@@ -487,6 +488,114 @@ def metric_from_matrices(
             f"average must be one of None, 'binary', 'macro', 'weighted', 'micro'; got {average!r}"
         )
     return average_per_class(m, *_per_class_counts(c), average=average, zero_division=zero_division, **options)
+
+
+#: the metrics that read every cell, not only the totals (the weighted κ's distances |i − j|)
+CELL_METRICS = frozenset({"kappa_linear", "kappa_quadratic"})
+
+
+class MatrixTotals(NamedTuple):
+    """The totals of a stack of confusion matrices of whole counts, shape (..., k, k): the
+    grand total ``n`` (...), the true counts ``t`` (row sums), the predicted counts ``p``
+    (column sums) and the diagonal, each (..., k).  Every labeling metric but the weighted
+    κ (:data:`CELL_METRICS`) is a function of them: per class, tp = diag, fp = p − diag,
+    fn = t − diag, tn = n − t − p + diag, exact for whole counts.  A resample of a matrix's
+    cells holds at most n non-empty cells, so its totals cost O(n + k), not O(k²).
+
+    >>> import numpy as np
+    >>> c = np.array([[5, 1, 0], [2, 2, 1], [0, 0, 4]], dtype=float)
+    >>> MatrixTotals.of(c).p
+    array([7., 3., 5.])
+    """
+
+    n: np.ndarray
+    t: np.ndarray
+    p: np.ndarray
+    diag: np.ndarray
+
+    @classmethod
+    def of(cls, matrices: np.ndarray) -> "MatrixTotals":
+        c = np.asarray(matrices, dtype=np.float64)
+        return cls(c.sum(axis=(-2, -1)), c.sum(axis=-1), c.sum(axis=-2), np.diagonal(c, axis1=-2, axis2=-1).copy())
+
+
+class CellTotals:
+    """Sums weights given per non-empty cell into :class:`MatrixTotals`: ``cells`` the
+    sorted flat indices ``i·k + j`` of G pools (a cell may hold several), ``__call__(w)``
+    the totals of the (b, G) weights' matrices in O(G + k) per matrix (sums by row, by
+    column and on the diagonal), never the b k² matrices themselves.
+
+    >>> import numpy as np
+    >>> CellTotals(np.array([0, 1, 4, 6]), 3)(np.array([[5.0, 1.0, 2.0, 3.0]])).t
+    array([[6., 2., 3.]])
+    """
+
+    def __init__(self, cells: np.ndarray, k: int) -> None:
+        cells = np.asarray(cells, dtype=np.int64)
+        self.k = int(k)
+        self.rows, self.cols = cells // self.k, cells % self.k
+        by_col = np.argsort(self.cols, kind="stable")
+        on_diag = np.flatnonzero(self.rows == self.cols)
+        # (pools in the order of their groups or None when already so, group of each pool)
+        self._groups = ((None, self.rows), (by_col, self.cols[by_col]), (on_diag, self.rows[on_diag]))
+
+    def __call__(self, w: np.ndarray) -> MatrixTotals:
+        w = np.asarray(w, dtype=np.float64)
+        sums = []
+        for pools, group in self._groups:
+            out = np.zeros((w.shape[0], self.k))
+            if group.size:
+                starts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
+                out[:, group[starts]] = np.add.reduceat(w if pools is None else w[:, pools], starts, axis=1)
+            sums.append(out)
+        return MatrixTotals(w.sum(axis=1), *sums)
+
+
+def metric_from_totals(
+    totals: MatrixTotals,
+    metric: str | LabelingMetric,
+    *,
+    average: Average = "binary",
+    pos_index: int | None = None,
+    zero_division: float = np.nan,
+    **options: Any,
+) -> Any:
+    """:func:`metric_from_matrices` of matrices of whole counts from their
+    :class:`MatrixTotals` alone (equal to it: every count is an exact sum); the weighted κ
+    (:data:`CELL_METRICS`) needs the cells and is refused.
+
+    >>> import numpy as np
+    >>> stack = np.array([[[5, 1], [2, 2]], [[3, 3], [0, 4]]], dtype=float)
+    >>> metric_from_totals(MatrixTotals.of(stack), "f1", pos_index=1)
+    array([0.57142857, 0.72727273])
+    """
+    m = get_metric(metric)
+    if m.name in CELL_METRICS:
+        raise InvalidInputError(f"{m.name} reads every cell of the confusion matrix, not only its totals")
+    n, t, p, diag = (np.asarray(a, dtype=np.float64) for a in totals)
+    k = t.shape[-1]
+    if m.multiclass == "native" and k != 2:
+        return _fill(_native_from_sums(m.name, n, t, p, diag, None), zero_division)
+    tp, fp, fn = diag, p - diag, t - diag
+    tn = n[..., None] - t - p + diag
+    if m.multiclass == "native":  # two classes: symmetric, class 1 plays the positive one
+        return _fill(m.compute(tp[..., 1], fp[..., 1], fn[..., 1], tn[..., 1], **options), zero_division)
+    if average == "binary":
+        if k > 2:
+            raise InvalidInputError(
+                f"average='binary' needs two classes, found {k}; "
+                "pass average='macro', 'weighted', 'micro' or None"
+            )
+        if pos_index is None:
+            zero = np.zeros_like(n)
+            return _fill(m.compute(zero, zero, zero, n, **options), zero_division)
+        i = pos_index
+        return _fill(m.compute(tp[..., i], fp[..., i], fn[..., i], tn[..., i], **options), zero_division)
+    if average not in (None, "macro", "weighted", "micro"):
+        raise InvalidInputError(
+            f"average must be one of None, 'binary', 'macro', 'weighted', 'micro'; got {average!r}"
+        )
+    return average_per_class(m, tp, fp, fn, tn, average=average, zero_division=zero_division, **options)
 
 
 def average_per_class(metric: LabelingMetric, tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, tn: np.ndarray, *,

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from .._validation import (
+    _EXACT_INTEGERS,
     as_1d,
     as_array,
     as_float,
@@ -29,13 +30,23 @@ from .formatting import _fmt_label, _label
 __all__ = ["detect_task"]
 
 
-def _is_integral(a: np.ndarray) -> bool:
-    if a.dtype.kind in "biu":
-        return True
-    if a.dtype.kind == "f":
-        head = a[:1024]  # continuous scores show a fraction at once: no full pass for them
-        return bool(np.all(np.floor(head) == head) and np.all(np.floor(a) == a))
-    return False
+def _numbers(a: np.ndarray) -> str | None:
+    """Why a numeric array holds numbers rather than labels, in words, or None for labels:
+    integers, and floats that are whole numbers within ±2**53.  Beyond 2**53 every float is
+    whole and neighbouring integers share one float, so predictions there are numbers
+    (scores), as the engines read a floating-point column.
+
+    >>> _numbers(np.array([0.0, 2.0])), _numbers(np.array([0.5, 2.0])), _numbers(np.array([2.0**60, 1.0]))
+    (None, 'non-integer numbers', 'numbers beyond 2**53')
+    """
+    if a.dtype.kind != "f":
+        return None if a.dtype.kind in "biu" else "non-integer numbers"
+    head = a[:1024]  # continuous scores show a fraction at once: no full pass for them
+    if not (np.all(np.floor(head) == head) and np.all(np.floor(a) == a)):
+        return "non-integer numbers"
+    if (np.isfinite(a) & (np.abs(a) > _EXACT_INTEGERS)).any():  # infinities: labels, refused as such
+        return "numbers beyond 2**53"
+    return None
 
 
 def _numeric(a: np.ndarray) -> bool:
@@ -91,18 +102,21 @@ def _detect(yt: np.ndarray, ya: np.ndarray, labels: Any) -> tuple[str, str, dict
                     "column is the score", enc)
         return "multiclass-probabilities", f"y has {ya.shape[1]} columns of class probabilities", enc
     true_numeric = _numeric(yt)
-    if true_numeric and not _is_integral(_as_numeric(yt)):
+    # y_true beyond 2**53 stays labels, refused as such: integer labels beyond the 64-bit range
+    # are read from files as floats, where neighbours merge (task="regression" reads them as targets)
+    if true_numeric and _numbers(_as_numeric(yt)) == "non-integer numbers":
         return "regression", "y_true holds non-integer numbers", {}
-    if _numeric(ya) and (not true_numeric or not _is_integral(_as_numeric(ya))):
+    numbers = _numbers(_as_numeric(ya)) if _numeric(ya) else None
+    if _numeric(ya) and (not true_numeric or numbers):
         codes, _, classes = encode_label_arrays(yt, labels=labels)
         k = int(classes.size)
         if k <= 2:
-            what = "non-integer numbers" if true_numeric else "numbers"
+            what = numbers if true_numeric else "numbers"
             shown = ", ".join(map(_fmt_label, classes[:2]))
             return ("binary-scores", f"y_true has {k} classes ({shown}) and y holds {what}: scores",
                     {"codes": codes, "classes": classes})
         if true_numeric:
-            return "regression", f"y_true has {k} distinct values and y holds non-integer numbers", {}
+            return "regression", f"y_true has {k} distinct values and y holds {numbers}", {}
         raise InvalidInputError(
             f"y_true has {k} classes but y holds one number per row; give the class probabilities "
             f"as {k} columns, or predicted labels"

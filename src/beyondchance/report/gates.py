@@ -59,9 +59,9 @@ from ..inference.permutation.result import PermutationTestResult
 from .pvalues import chance_test
 from .evaluation_context import _Collector, _Context
 from .._summary_display import SummaryDisplay
-from .formatting import _num, fmt_value
+from .formatting import _num, fmt_value, shorten
 from .metric_rows import MetricResult
-from .tasks.labels import _cell_interval, _constant_baseline
+from .tasks.labels import _cell_intervals, _constant_baseline
 
 __all__ = ["FUNCTIONS", "OPERATORS", "Requirement", "RequirementResult", "CheckResult", "check_report",
            "report_permutation_test"]
@@ -73,8 +73,11 @@ _GRAMMAR = ("a requirement is 'METRIC OP NUMBER' or 'FUNCTION(METRIC) OP NUMBER'
             f"FUNCTION one of {', '.join(FUNCTIONS)}")
 _RE = re.compile(
     r"^\s*(?:(?P<func>[A-Za-z_][\w]*)\s*\(\s*(?P<arg>[A-Za-z_][\w\-]*)\s*\)|(?P<name>[A-Za-z_][\w\-]*))"
-    r"\s*(?P<op>>=|<=|>|<)\s*(?P<num>[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*$"
+    r"\s*(?P<op>>=|<=|>|<)\s*(?P<num>[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*$",
+    re.ASCII,  # ASCII digits, letters and spaces: no Arabic-Indic digit, no no-break space
 )
+#: the longest requirement read (a longer one is refused without being echoed whole)
+MAX_REQUIREMENT_CHARS = 200
 
 #: permutation p-values of score measures: Monte Carlo draws beyond the exact enumeration
 GATE_PERMUTATIONS = 10_000
@@ -96,9 +99,15 @@ class Requirement:
 
         >>> Requirement.parse("lower(roc_auc) > 0.75")
         Requirement(expression='lower(roc_auc) > 0.75', function='lower', metric='roc_auc', operator='>', bound=0.75)
+        >>> Requirement.parse("roc_auc < 1e999")
+        Traceback (most recent call last):
+        beyondchance._warnings.InvalidInputError: the bound of 'roc_auc < 1e999' is beyond the largest number (1e999 overflows to infinity): a requirement compares with a finite number
         """
         if not isinstance(text, str):
             raise InvalidInputError(f"a requirement must be a string, got {type(text).__name__}")
+        if len(text) > MAX_REQUIREMENT_CHARS:
+            raise InvalidInputError(f"a requirement has at most {MAX_REQUIREMENT_CHARS} characters; this one has "
+                                    f"{len(text):,} ('{shorten(text)}')")
         m = _RE.match(text)
         if m is None:
             raise InvalidInputError(f"cannot read the requirement {text!r}: {_GRAMMAR}")
@@ -107,6 +116,9 @@ class Requirement:
             raise InvalidInputError(f"unknown function {m.group('func')!r} in {text!r}; known: {', '.join(FUNCTIONS)}")
         metric = (m.group("arg") or m.group("name")).lower().replace("-", "_")
         bound = float(m.group("num"))
+        if not math.isfinite(bound):
+            raise InvalidInputError(f"the bound of {text!r} is beyond the largest number ({m.group('num')} overflows "
+                                    "to infinity): a requirement compares with a finite number")
         return cls(" ".join(text.split()), func, metric, m.group("op"), bound)
 
     def holds(self, measured: float) -> bool:
@@ -212,7 +224,7 @@ def _extra_row(report: Any, metric: str) -> Any:
         ctx = _Context(level=report.confidence_level, n_resamples=b, ci=True, seed=0, collector=_Collector(),
                        step=lambda message: None, strict=False)
         coded = ConfusionMatrix(np.asarray(cm.matrix), np.arange(2), pos_label=1)
-        ci = _cell_interval(metric, coded, ctx, pos_label=1, zero_division="nan")
+        ci = _cell_intervals({metric: dict(pos_label=1, zero_division="nan")}, coded, ctx)[metric]
     ops = None
     if math.isfinite(value) and 0 < pi < 1:
         ops = float(np.asarray(outperformance_score(metric, value, pi).score))

@@ -28,7 +28,7 @@ import numpy as np
 
 from .._warnings import InvalidInputError
 from ..engines import files as _files
-from ..engines.files import csv_delimiter, delimiter_hint, read_csv_table
+from ..engines.files import csv_delimiter, decimal_as_float, delimiter_hint, read_csv_table
 from ..engines.runner import BUILTIN_ENGINES, get_runner
 
 __all__ = ["TableColumns", "read_columns", "file_format", "ENGINES", "check_engine"]
@@ -270,6 +270,7 @@ def _column_to_numpy(column: Any, cname: str, source: str, numeric: bool) -> np.
     import pyarrow as pa
     import pyarrow.compute as pc
 
+    column = decimal_as_float(column)  # a number, as the engines read it
     ctype = column.type
     if column.null_count:
         first = int(pc.index(pc.is_null(column), True).as_py())
@@ -309,8 +310,15 @@ def _column_to_numpy(column: Any, cname: str, source: str, numeric: bool) -> np.
             f"column {cname!r} of {source} is not UTF-8 text: data row {row + 1} holds the bytes "
             f"{_short(column[row].as_py())}; save the file as UTF-8"
         )
+    if pa.types.is_nested(ctype):  # list, struct, map: no one label per row
+        raise InvalidInputError(f"column {cname!r} of {source} holds nested values ({str(ctype)[:80]}): a label, "
+                                "score or weight column holds one plain value per row")
     # dates, timestamps, decimals ...: their text form serves as a label / group value
-    return np.asarray(column.cast(pa.string()).to_numpy(zero_copy_only=False), dtype=object)
+    try:
+        return np.asarray(column.cast(pa.string()).to_numpy(zero_copy_only=False), dtype=object)
+    except (pa.ArrowNotImplementedError, pa.ArrowInvalid) as exc:
+        raise InvalidInputError(f"column {cname!r} of {source} holds {str(ctype)[:80]} values, which have no text "
+                                "form to serve as labels") from exc
 
 
 def _is_utf8(value: bytes) -> bool:

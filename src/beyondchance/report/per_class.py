@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from .._summary_display import TITLES
-from ..measures.confusion import ConfusionMatrix, metric_from_matrices
+from ..measures.confusion import CellTotals, ConfusionMatrix, MatrixTotals, metric_from_matrices, metric_from_totals
 from ..measures.registry import get_metric
 from .formatting import _fmt_label, _label, _num
 from .metric_rows import _advantage, _ops_of
@@ -190,19 +190,46 @@ def _constant_baselines(name: str, prevalence: np.ndarray) -> tuple[np.ndarray, 
     return np.where(better, always, never), better
 
 
+#: largest number of drawn cell counts held at once (a chunk of resamples × non-empty cells)
+_DRAW_ELEMENTS = 1 << 22
+#: classes evaluated at once from the resamples' totals (bounds the (B, classes) temporaries)
+_CLASS_BLOCK = 512
+
+
 def _resampled_matrices(cm: ConfusionMatrix, replicates: np.ndarray | None, seed: int,
-                        n_resamples: int) -> np.ndarray | None:
-    """(B, k, k) matrices to take intervals over: the replicates, or multinomial draws of the
-    cells (row counts), None when the cells are not whole counts."""
+                        n_resamples: int) -> np.ndarray | MatrixTotals | None:
+    """The B matrices to take intervals over: the (B, k, k) replicates, or the totals
+    (:class:`MatrixTotals`, (B, k) each) of B multinomial draws of the cells (row counts),
+    None when the cells are not whole counts.
+
+    numpy draws a multinomial cell after cell, an empty cell without a random number, so
+    the draws over the non-empty cells and the last one are those over all k² cells: the
+    same resamples in O(n + k) each (at most n cells are non-empty), in chunks."""
     if replicates is not None:
         return np.asarray(replicates, dtype=np.float64)
-    m = np.asarray(cm.matrix, dtype=np.float64)
+    m = np.asarray(cm.matrix, dtype=np.float64).ravel()
     n = float(m.sum())
     if n_resamples <= 0 or n <= 0 or not np.allclose(m, np.rint(m)):
         return None
+    cells = np.union1d(np.flatnonzero(m), [m.size - 1])
+    totals_of, p = CellTotals(cells, cm.n_classes), m[cells] / n
     rng = np.random.default_rng(seed)
-    draws = rng.multinomial(int(round(n)), m.ravel() / n, size=n_resamples)
-    return draws.reshape(n_resamples, *m.shape).astype(np.float64)
+    chunk = max(1, _DRAW_ELEMENTS // cells.size)
+    parts = [totals_of(rng.multinomial(int(round(n)), p, size=min(chunk, n_resamples - start)))
+             for start in range(0, n_resamples, chunk)]
+    return MatrixTotals(*(np.concatenate(part) for part in zip(*parts)))
+
+
+def _per_class_resamples(stack: np.ndarray | MatrixTotals, name: str) -> np.ndarray:
+    """(B, k) values of a per-class metric over the resampled matrices or their totals."""
+    with np.errstate(all="ignore"):
+        if not isinstance(stack, MatrixTotals):
+            return np.asarray(metric_from_matrices(stack, name, average=None), dtype=np.float64)
+        k = stack.t.shape[-1]
+        return np.concatenate([  # a class's value reads its own totals only: blocks of classes
+            np.asarray(metric_from_totals(MatrixTotals(stack.n, *(a[:, i:i + _CLASS_BLOCK] for a in stack[1:])),
+                                          name, average=None), dtype=np.float64)
+            for i in range(0, k, _CLASS_BLOCK)], axis=1)
 
 
 def per_class_table(cm: ConfusionMatrix, *, level: float, replicates: np.ndarray | None, seed: int,
@@ -236,8 +263,7 @@ def per_class_table(cm: ConfusionMatrix, *, level: float, replicates: np.ndarray
                 ops_method = f"binary OPS of each class against the rest at its prevalence ({method})"
         low = high = None
         if stack is not None:
-            with np.errstate(all="ignore"):
-                reps = np.asarray(metric_from_matrices(stack, name, average=None), dtype=np.float64)
+            reps = _per_class_resamples(stack, name)
             low, high = np.full(k, np.nan), np.full(k, np.nan)
             for i in range(k):
                 v = reps[:, i][np.isfinite(reps[:, i])]
@@ -253,6 +279,6 @@ def per_class_table(cm: ConfusionMatrix, *, level: float, replicates: np.ndarray
         ci_method = (f"percentile, {stack.shape[0]} replicate confusion matrices of the grouped Poisson bootstrap "
                      "of the rows")
     else:
-        ci_method = f"percentile, {stack.shape[0]} multinomial resamples of the confusion-matrix cells"
+        ci_method = f"percentile, {stack.n.shape[0]} multinomial resamples of the confusion-matrix cells"
     return PerClassTable(tuple(_label(c) for c in np.asarray(cm.labels).tolist()), support, prevalence, columns,
                          float(level), ci_method, ops_method)

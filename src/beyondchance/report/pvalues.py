@@ -106,6 +106,7 @@ from ..inference.permutation.permutation_test import (
     SCORE_MEASURES,
     permutation_test_of_counts,
     permutation_test_of_matrix,
+    permutation_tests_of_matrix,
     permutation_test_of_scores,
     permutation_tests_of_scores,
 )
@@ -244,10 +245,15 @@ def _from_statistics(report: dict[str, Any], names: list[str], *, n_resamples: i
     """The tests the statistics of unweighted classification data give."""
     cm, tc = report["confusion"], report.get("counts")
     results: dict[str, PermutationTestResult] = {}
-    for name in names:
-        if name in METRICS and (cm.n_classes > 2 or report.get("positive_label") is not None):
-            results[name] = chance_test(name, task="", confusion=cm, counts=None, weighted=False, binary=True,
-                                        n_resamples=n_resamples, seed=seed)
+    labeling = [name for name in names if name in METRICS and (cm.n_classes > 2 or report.get("positive_label")
+                                                                 is not None)]
+    drawn = [name for name in labeling if cm.n_classes > 2 and name not in AGAINST_CONSTANT]
+    # one set of Monte Carlo tables for all (each result as its own chance_test's)
+    tested = permutation_tests_of_matrix(tuple(drawn), cm.matrix, n_resamples=n_resamples,
+                                         random_state=seed) if drawn else {}
+    for name in labeling:
+        results[name] = tested[name] if name in tested else chance_test(
+            name, task="", confusion=cm, counts=None, weighted=False, binary=True, n_resamples=n_resamples, seed=seed)
     scored = tuple(name for name in names if name in SCORE_MEASURES)
     if scored and tc is not None and tc.is_defined:
         try:

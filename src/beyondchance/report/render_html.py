@@ -9,10 +9,10 @@ plots the browser has decoded and record it on ``<body data-plots-rendered="k/n"
 from __future__ import annotations
 
 import datetime as _dt
-import html
 import math
 from typing import Any, Callable
 
+from .._summary_display import html_text
 from .._version import __version__
 from .formatting import fmt_interval, fmt_value, shorten
 from .per_class import confusion_rates
@@ -62,7 +62,7 @@ _SCRIPT = """
 
 
 def _e(x: Any) -> str:
-    return html.escape(str(x), quote=True)
+    return html_text(x)
 
 
 #: the class of a row's verdict word (``verdict_word``): good (green) only for an advantage the

@@ -35,7 +35,8 @@ Detection without the rows differs in one respect from :func:`evaluate`: the tas
 follows the column *types* (a floating-point score column holds scores, an integer
 or text column labels; regression when both y_true and y_pred are floating point),
 where :func:`evaluate` looks at the values (a float column holding only whole
-numbers is labels there).  ``task=`` overrides both.
+numbers within ±2**53 is labels there; beyond 2**53 scores are numbers everywhere).
+``task=`` overrides both.
 """
 
 from __future__ import annotations
@@ -121,6 +122,9 @@ def _prepare(
     for c in [*y_score, *([weight] if weight else [])]:
         if kinds[c] not in ("float", "int"):
             raise InvalidInputError(f"{src.name or 'input'}: column {c!r} is not numeric ({kinds[c]})")
+    if task == "regression":  # y_true holds targets: not scanned as labels (nor checked as labels), as in memory
+        return _prepare_regression(src, y_true=y_true, y_pred=y_pred if y_pred is not None else y_score[0],
+                                   weight=weight, quantile=quantile)
     lc = src.statistics(y_true=y_true, y_pred=y_true, task="multiclass-labels", statistics=("label_counts",),
                         labels=labels if y_pred is None else None).label_counts
     classes, counts0 = lc.labels, lc.counts
@@ -178,6 +182,23 @@ def _prepare(
                 f"a binary report needs two classes; y_true and y hold {union.size} "
                 f"({', '.join(map(_fmt_label, union[:5]))}); use task='multiclass-labels'"
             )
+    return p
+
+
+def _prepare_regression(src: Any, *, y_true: str, y_pred: str, weight: str | None,
+                        quantile: float | None) -> TaskStatistics:
+    """The statistics of a regression given as the task, without the scan of y_true as labels:
+    its targets are numbers, so no label check (a label beyond 2**53 …) applies to them, as
+    in memory; the rows are counted by the statistics' own scan (weighted: one more, unweighted)."""
+    q = check_quantile_option(quantile, "regression")
+    stats = src.statistics(y_true=y_true, y_pred=y_pred, weight=weight, task="regression",
+                           pinball_alphas=() if q is None else (q,))
+    rows = stats if weight is None else src.statistics(y_true=y_true, y_pred=y_pred, task="regression",
+                                                       statistics=("loss_sums",))
+    none = np.array([])
+    p = TaskStatistics("regression", "given", "given", int(round(rows.loss_sums.weight)), weight is not None, none,
+                       none, none)
+    p.stats, p.quantile = stats, q
     return p
 
 

@@ -61,13 +61,14 @@ from ..._validation import (
 )
 from ..._warnings import InvalidInputError
 from ...measures.curves import ThresholdCounts, threshold_counts
-from ...measures.confusion import metric_from_matrices
+from ...measures.confusion import CELL_METRICS, MatrixTotals, metric_from_matrices, metric_from_totals
 from ...measures.registry import METRICS, get_metric
 from ...measures.binary_scores import ScoreCells, bin_loss_terms, loss_terms
 from .result import PermutationTestResult, _exact_pvalues, _monte_carlo, _result
 
 __all__ = ["PermutationTestResult", "permutation_test", "permutation_test_of_counts", "permutation_test_of_scores",
-           "permutation_tests_of_scores", "permutation_test_of_matrix", "SCORE_MEASURES", "permutation_null_of_counts"]
+           "permutation_tests_of_scores", "permutation_test_of_matrix",
+           "permutation_tests_of_matrix", "SCORE_MEASURES", "permutation_null_of_counts"]
 
 #: measures of scores the permutation test knows (besides every labeling metric of ``METRICS``)
 SCORE_MEASURES = ("roc_auc", "pr_auc", "lift_auc", "log_loss", "brier")
@@ -406,34 +407,94 @@ def permutation_test_of_matrix(
     average for precision, recall, F1 and specificity, a class whose value is 0/0 counting 0).
 
     Monte Carlo over tables with the observed margins (the permutation null: every table of
-    the margins has its hypergeometric probability; Patefield's algorithm,
-    :func:`scipy.stats.random_table`).  ``method="mcnemar"``: accuracy and PA against always
-    predicting the majority class (its mid-p-value unless ``mid_p=False``).
+    the margins has its hypergeometric probability; :func:`permutation_tests_of_matrix`).
+    ``method="mcnemar"``: accuracy and PA against always predicting the majority class (its
+    mid-p-value unless ``mid_p=False``).
 
     >>> r = permutation_test_of_matrix("accuracy", [[30, 5, 5], [4, 20, 6], [3, 2, 25]], n_resamples=500)
     >>> r.method, round(r.statistic, 4), r.pvalue < 0.01
     ('monte-carlo', 0.75, True)
     """
     name = str(measure)
-    m_ = np.rint(np.asarray(matrix, dtype=np.float64)).astype(np.int64)
-    if m_.ndim != 2 or m_.shape[0] != m_.shape[1] or (m_ < 0).any():
-        raise InvalidInputError(f"matrix must be a square matrix of non-negative counts, got shape {m_.shape}")
     if method == "mcnemar":
+        m_ = _count_matrix(matrix)
         if name not in _AGAINST_CONSTANT:
             raise InvalidInputError("method='mcnemar' tests accuracy and the prediction advantage only")
         return _mcnemar(name, m_, mid_p)
-    metric = get_metric(name)
-    options = {"average": "macro", "zero_division": 0.0} if metric.multiclass == "per-class" else {}
+    return permutation_tests_of_matrix((name,), matrix, n_resamples=n_resamples, random_state=random_state)[name]
 
-    def values(tables: np.ndarray) -> np.ndarray:
-        with np.errstate(all="ignore"):
-            return np.asarray(metric_from_matrices(tables, metric, **options), dtype=np.float64)
 
-    observed = float(values(m_[None])[0])
+def _count_matrix(matrix: Any) -> np.ndarray:
+    m_ = np.rint(np.asarray(matrix, dtype=np.float64)).astype(np.int64)
+    if m_.ndim != 2 or m_.shape[0] != m_.shape[1] or (m_ < 0).any():
+        raise InvalidInputError(f"matrix must be a square matrix of non-negative counts, got shape {m_.shape}")
+    return m_
+
+
+#: largest number of table cells (Patefield) or shuffled rows held at once
+_NULL_ELEMENTS = 1 << 22
+
+
+def permutation_tests_of_matrix(
+    measures: tuple[str, ...], matrix: Any, *, n_resamples: int = 10_000, random_state: Any = 0,
+) -> dict[str, PermutationTestResult]:
+    """:func:`permutation_test_of_matrix` (Monte Carlo) of several metrics from the same
+    draws (each result equals its own call with the same seed).
+
+    The null tables are drawn as :func:`scipy.stats.random_table` would choose: Patefield's
+    algorithm (O(k²) per table) when n > ln(n + 1)·k², in chunks; else the predictions of
+    the n rows shuffled against their labels (Boyett's algorithm, O(n) per table), only the
+    diagonal kept: with the margins fixed, every metric but the weighted κ is a function of
+    the diagonal (:class:`~beyondchance.measures.confusion.MatrixTotals`), so many classes
+    cost O(n + k) per table, never k² (the weighted κ: whole tables, in chunks).  This
+    second case draws other tables than scipy's Boyett (the same law).
+    """
+    m_ = _count_matrix(matrix)
+    n_resamples = check_positive_int(n_resamples, "n_resamples")
+    metrics = {str(name): get_metric(str(name)) for name in measures}  # keyed as asked (aliases too)
+    options = {name: {"average": "macro", "zero_division": 0.0} if m.multiclass == "per-class" else {}
+               for name, m in metrics.items()}
+    rows, cols = m_.sum(axis=1), m_.sum(axis=0)
+    cells = any(m.name in CELL_METRICS for m in metrics.values())
     rng = check_random_state(random_state)
-    tables = _sps.random_table(m_.sum(axis=1), m_.sum(axis=0)).rvs(
-        size=check_positive_int(n_resamples, "n_resamples"), random_state=rng)
-    return _monte_carlo(name, observed, values(tables), bool(metric.greater_is_better))
+    values: dict[str, list[np.ndarray]] = {name: [] for name in metrics}
+    with np.errstate(all="ignore"):
+        observed = {name: float(metric_from_matrices(m_[None], m, **options[name])[0]) for name, m in metrics.items()}
+        for tables in _null_tables(rows, cols, n_resamples, rng, cells):
+            of = metric_from_matrices if isinstance(tables, np.ndarray) else metric_from_totals
+            for name, m in metrics.items():
+                values[name].append(np.asarray(of(tables, m, **options[name]), dtype=np.float64))
+    return {name: _monte_carlo(name, observed[name], np.concatenate(values[name]), bool(m.greater_is_better))
+            for name, m in metrics.items()}
+
+
+def _null_tables(rows: np.ndarray, cols: np.ndarray, n_resamples: int, rng: np.random.Generator,
+                 cells: bool) -> Any:
+    """Chunks of tables of the margins ``rows``, ``cols`` under the permutation null: (b, k, k)
+    tables, or their :class:`MatrixTotals` when the predictions are shuffled against the
+    labels and the metrics need no cells (``cells`` False)."""
+    n, k = int(rows.sum()), rows.size
+    if n > np.log(n + 1) * k * k:  # scipy's choice of Patefield's algorithm
+        dist = _sps.random_table(rows, cols)
+        chunk = max(1, _NULL_ELEMENTS // (k * k))
+        for start in range(0, n_resamples, chunk):
+            yield dist.rvs(size=min(chunk, n_resamples - start), random_state=rng)
+        return
+    truth, predicted = np.repeat(np.arange(k), rows), np.repeat(np.arange(k), cols)
+    present = np.flatnonzero(rows)
+    starts = np.r_[0, np.cumsum(rows[present])[:-1]]
+    chunk = max(1, _NULL_ELEMENTS // max(n, k * k if cells else 1))
+    for start in range(0, n_resamples, chunk):
+        b = min(chunk, n_resamples - start)
+        shuffled = rng.permuted(np.broadcast_to(predicted, (b, n)), axis=1)
+        if cells:  # the weighted κ: the whole tables
+            flat = (np.arange(b)[:, None] * k + truth) * k + shuffled
+            yield np.bincount(flat.ravel(), minlength=b * k * k).reshape(b, k, k).astype(np.float64)
+            continue
+        diag = np.zeros((b, k))
+        diag[:, present] = np.add.reduceat(shuffled == truth, starts, axis=1, dtype=np.float64)
+        margins = (np.broadcast_to(np.asarray(a, dtype=np.float64), (b, k)) for a in (rows, cols))
+        yield MatrixTotals(np.full(b, float(n)), *margins, diag)
 
 
 def permutation_test_of_counts(

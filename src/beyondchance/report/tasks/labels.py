@@ -22,7 +22,7 @@ from ...measures.confusion import ConfusionMatrix, pos_index_of, zero_division_v
 from ...measures.constant_baseline import best_constant
 from ...measures.registry import get_metric, undefined_case
 from ...inference.poisson_bootstrap import GroupTotals
-from ...inference.bootstrap import bootstrap_ci
+from ...inference.bootstrap import bootstrap_cis
 from ...inference.bootstrap_resampling import _UNSET, _MatrixEvaluator
 from ...measures.task_metrics import _BINARY_LABELING, _MULTICLASS_LABELING
 from ..evaluation_context import _Context, _single_class
@@ -100,6 +100,7 @@ def _labeling_rows(cm: ConfusionMatrix, ctx: _Context, *, binary: bool,
     pi = cm.prevalence if binary and n > 0 else None
     out: dict[str, Any] = {"metrics": {}, "notes": [], "confusion": cm}
     ctx.step("bootstrapping the labeling metrics")
+    cell_intervals: dict[str, dict[str, Any]] = {}  # name -> options of its cell bootstrap
     for name in names:
         m = get_metric(name)
         average = "binary" if binary else ("macro" if m.multiclass == "per-class" else "binary")
@@ -142,16 +143,18 @@ def _labeling_rows(cm: ConfusionMatrix, ctx: _Context, *, binary: bool,
                                              average=average if m.multiclass == "per-class" else _UNSET)
             elif binary:
                 # cells in the order (negative, positive) = codes (0, 1)
-                ci_obj = _cell_interval(name, cm, ctx, pos_label=1, zero_division="nan")
+                cell_intervals[name] = dict(pos_label=1, zero_division="nan")
             else:
-                ci_obj = _cell_interval(name, cm, ctx, zero_division=zero_division,
-                                        **({"average": average} if m.multiclass == "per-class" else {}))
+                cell_intervals[name] = dict(zero_division=zero_division,
+                                            **({"average": average} if m.multiclass == "per-class" else {}))
         out["metrics"][name] = dict(
             kind="advantage" if name == "prediction_advantage" else "labeling",
             value=value, baseline=base, ideal=ideal,
             baseline_prediction=f"always predicting {_fmt_label(cls)}",
             greater_is_better=m.greater_is_better, ci=ci_obj, average=None if binary else average,
         )
+    for name, ci_obj in _cell_intervals(cell_intervals, cm, ctx).items():
+        out["metrics"][name]["ci"] = ci_obj
     out["per_class"] = per_class_table(cm, level=ctx.level, replicates=replicates if ctx.ci else None,
                                        seed=ctx.seed, n_resamples=ctx.n_resamples if ctx.ci else 0)
     if replicates is not None:
@@ -187,18 +190,22 @@ def _constant_baseline(
     return value, classes[i]
 
 
-def _cell_interval(name: str, cm: ConfusionMatrix, ctx: _Context, **options: Any) -> MetricCI | None:
-    """BCa bootstrap of a labeling metric on the confusion-matrix cells (unweighted data)."""
-    if not ctx.ci:
-        return None
+def _cell_intervals(measures: dict[str, dict[str, Any]], cm: ConfusionMatrix, ctx: _Context
+                    ) -> dict[str, MetricCI | None]:
+    """BCa bootstrap of labeling metrics (name -> options) on the confusion-matrix cells
+    (unweighted data), one set of resamples for all."""
+    if not ctx.ci or not measures:
+        return {}
     k = cm.n_classes
-    classes = np.arange(k)
-    res = bootstrap_ci(
-        name, np.repeat(classes, k), np.tile(classes, k), sample_weight=np.rint(cm.matrix.ravel()),
-        weight_type="frequency", labels=classes, n_resamples=ctx.n_resamples, confidence_level=ctx.level,
-        random_state=ctx.seed, **options,
+    counts = np.rint(cm.matrix.ravel())
+    cells = np.flatnonzero(counts)  # the non-empty cells only: at most n of the k², the same pools
+    results = bootstrap_cis(
+        {name: dict(options, labels=np.arange(k)) for name, options in measures.items()}, cells // k, cells % k,
+        sample_weight=counts[cells], weight_type="frequency", n_resamples=ctx.n_resamples,
+        confidence_level=ctx.level, random_state=ctx.seed,
     )
-    return _ci_from_bootstrap(res, "multinomial resamples of the confusion-matrix cells (= the row bootstrap)")
+    return {name: _ci_from_bootstrap(res, "multinomial resamples of the confusion-matrix cells (= the row bootstrap)")
+            for name, res in results.items()}
 
 
 def replicate_matrices(totals: GroupTotals, ctx: _Context, classes: np.ndarray, *, first: int = 0,
