@@ -157,7 +157,7 @@ def evaluate(
         first argument, ``evaluate(statistics)``), or the path of their file (known by its
         content, or named ``*.bcstats``): the report of the profiled rows — identical
         where the statistics are exact, within the stated AUC bound where binned, the same
-        intervals with the same seed (``random_state`` must be the profile's where it kept
+        intervals with the same seed (``random_state`` as the profile's where it kept
         the grouped bootstrap's sums).
     engine : ``"duckdb"`` (default with a table or files), ``"spark"`` or ``"memory"``
         The engine that aggregates ``data``.  Every engine gives memory's report.
