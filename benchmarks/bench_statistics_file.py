@@ -50,6 +50,7 @@ def write_parquet(path: str, rows: int, exact: bool) -> float:
                   f"FROM (SELECT i, (hash(i * 2) % 1000000) / 1e6 AS u FROM range({rows}) t(i))")
     t0 = time.perf_counter()
     con = duckdb.connect()
+    con.execute("SET enable_progress_bar = false")
     con.execute(f"COPY ({select}) TO '{path}' (FORMAT parquet, ROW_GROUP_SIZE 1048576)")
     con.close()
     return time.perf_counter() - t0
