@@ -353,8 +353,8 @@ def _table(tmp_path, fmt: str) -> str:
     d = _data(5)
     p3 = np.round(d["p3"], 3)
     df = pd.DataFrame({"y": d["y"], "s": np.round(d["s"], 3), "w": d["w"], "p": (d["s"] >= 0.5).astype(int),
-                       "y3": d["y3"], "pred3": d["pred3"], "p0": p3[:, 0], "p1": p3[:, 1], "p2": 1 - p3[:, 0] - p3[:, 1],
-                       "yr": np.round(d["yr"], 3), "fr": np.round(d["fr"], 3)})
+                       "y3": d["y3"], "pred3": d["pred3"], "p0": p3[:, 0], "p1": p3[:, 1],
+                       "p2": 1 - p3[:, 0] - p3[:, 1], "yr": np.round(d["yr"], 3), "fr": np.round(d["fr"], 3)})
     path = tmp_path / f"rows.{fmt}"
     df.to_parquet(path, index=False) if fmt == "parquet" else df.to_csv(path, index=False)
     return str(path)
