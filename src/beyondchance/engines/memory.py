@@ -477,8 +477,9 @@ def check_columns(kinds: dict[str, str], columns: Any, name: str) -> None:
 
 class MemoryScan:
     """One source of the memory engine: the columns in memory (a mapping of columns, or a data
-    frame / pyarrow Table / CSV or Parquet files whose needed columns :meth:`open` reads once).  ``engine``: the name
-    of the engine it computes for (an engine that reads its source into columns may use it)."""
+    frame, pyarrow Table or CSV / Parquet files whose needed columns :meth:`open` reads once).
+    ``engine``: the name of the engine it computes for (an engine that reads its source into
+    columns may use it)."""
 
     in_memory = True
     sql = None
