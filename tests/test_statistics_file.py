@@ -1,6 +1,7 @@
 """Statistics you can keep (issue 30, items 1 and 3): ``profile`` → ``save`` → ``read_statistics``
 gives the same statistics and the same report; the statistics of parts merge to those of the
-whole; a file that is not ours, truncated, changed or of a newer schema is one clear error.
+whole; a file that is not ours, truncated, changed or of a newer schema is one clear error;
+memory, DuckDB and Spark write the same file from the same Parquet or CSV rows.
 
 Numpy data: fixed seeds (np.random.default_rng(<int>)) in each test."""
 
@@ -376,9 +377,9 @@ def _without_sums(x):
 
 def _assert_same_file(a_path, b_path) -> None:
     """Two saved files hold the same statistics: every count, label and score to the last bit
-    (dtypes too); the sums of real numbers (losses, values: :data:`ENGINE_APPROX`) to rounding, their
-    order of summation being the engine's; the same metadata.  Only "created" and the checksum
-    may differ."""
+    (dtypes too); the sums of real numbers (losses, values: :data:`ENGINE_APPROX`) to
+    rounding, their order of summation being the engine's; the same metadata.  Only
+    "created" and the checksum may differ."""
     docs = [json.loads(p.read_text()) for p in (a_path, b_path)]
     assert docs[0]["metadata"] == docs[1]["metadata"]
     a, b = bc.read_statistics(a_path), bc.read_statistics(b_path)
@@ -409,8 +410,9 @@ def test_spark_writes_the_memory_engines_file(case, fmt, tmp_path, spark):
 
 
 def test_profiling_scores_sums_no_loss_on_an_engine(tmp_path, monkeypatch):
-    """profile asks the engine for the score counts only: its per-label query of binary scores
-    takes no logarithm (two a row were most of its time on 10^8 rows), evaluate()'s does."""
+    """profile (and evaluate(data=)) asks the engine for the score counts only: its per-label
+    query of binary scores takes no logarithm (two a row were most of its time on 10^8 rows);
+    compute_statistics, which returns the loss sums, takes them."""
     from beyondchance.engines import duckdb as duckdb_engine
 
     queries = []
