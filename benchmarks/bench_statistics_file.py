@@ -7,23 +7,24 @@
 Two measurements, each in its own Python process (so that its peak resident set size,
 ``resource.getrusage(RUSAGE_SELF).ru_maxrss``, is its own):
 
-* binned: ``bc.profile("label", "score", data=<parquet>, engine="duckdb", score_bins=1000)``
-  then ``.save(path)`` on ``--rows`` rows (target: 10^8 rows in at most 60 s, a file of at
+* binned: ``bc.profile("label", "score", data=<parquet>, engine="duckdb", score_bins=1000,
+  ci=False)`` then ``.save(path)`` on ``--rows`` rows (target: 10^8 rows in at most 60 s, a file of at
   most 1 MB);
 * exact: the same without ``score_bins`` on ``--exact-rows`` rows whose scores are all
   distinct (one threshold per row: the file grows with the distinct scores).
 
-``import duckdb`` (which imports pandas) is timed apart, before the profile: once per process.
+``import duckdb`` is timed apart, before the profile (once per process).
 
 The Parquet is written by DuckDB itself (``COPY (SELECT … FROM range(n)) TO …``): labels
-int8 with about 30% positives, scores float64 (``hash(i)`` mapped into [0, 1) and shifted
-by the label, so distinct almost surely; the exact file's scores are ``(i + 0.5) / n``
-with the label drawn from them: distinct by construction).  The data are kept between
+int8 with about 30% positives, scores float64 (a hash of the row number on a grid of 10^-6,
+times 0.7, plus 0.3 for a positive: up to 2·10^6 distinct scores; the exact file's scores
+are ``(i + 0.5) / n`` with the label drawn from them: distinct by construction).  The data are kept between
 runs (``--dir``) and rewritten when their row count differs.
 
-For scale, in the same run: scikit-learn's ``roc_auc_score`` on ``--sklearn-rows`` rows in
-memory (its nearest operation: one sort of the scores), and the ratio of the times.
-Every run prints one JSON line per measurement and a closing table.
+For scale, in the same run: scikit-learn's ``roc_auc_score`` on ``--sklearn-rows`` rows of
+the exact file in memory (its nearest operation: one sort of the scores; the fastest of
+three calls), and the ratio of the times.  A run prints its measurements as one JSON
+document, then a summary of four lines.
 """
 
 from __future__ import annotations
