@@ -31,6 +31,16 @@ settings.register_profile("ci", derandomize=True, database=None, print_blob=True
 settings.register_profile("dev", deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
+# Under pytest-xdist each worker already holds a core: BLAS threads on top of the workers
+# oversubscribe the machine (an eigendecomposition of 300 x 300 took 8x longer on two busy
+# cores). One BLAS thread per worker, and per subprocess the tests start (the CLI tests).
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(_var, "1")
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(1)
+
 #: the settings a test's own ``@settings`` must leave to the profile
 PROFILE_SETTINGS = ("derandomize", "database", "print_blob")
 

@@ -10,6 +10,7 @@ full account of before. A run in tmux at 80×24 prints its captured pane into th
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -73,6 +74,10 @@ def test_six_months_fit_one_screen_at_80_columns(screens):
         assert any(line.startswith(name) for line in lines), name
     row = next(line for line in lines if line.startswith("credit_default_2024-05"))
     assert "▼" in row
+    # an interval is never broken inside: at 80 columns each stands whole under its value
+    broken = [line for line in lines if line.count("[") != line.count("]")]
+    assert not broken, text
+    assert len(re.findall(r"\[\d\.\d+, \d\.\d+\]", text)) == 5  # the five windows' intervals, whole
     assert "reference" in next(line for line in lines if line.startswith("credit_default_2024-01"))
     # at most three lines for the flagged month, then the legend and the details' line
     flagged = [i for i, line in enumerate(lines) if line.startswith("▼ credit_default_2024-05")]

@@ -1,6 +1,7 @@
 """Statistics you can keep (issue 30, items 1 and 3): ``profile`` → ``save`` → ``read_statistics``
 gives the same statistics and the same report; the statistics of parts merge to those of the
-whole; a file that is not ours, truncated, changed or of a newer schema is one clear error.
+whole; a file that is not ours, truncated, changed or of a newer schema is one clear error;
+memory, DuckDB and Spark write the same file from the same Parquet or CSV rows.
 
 Numpy data: fixed seeds (np.random.default_rng(<int>)) in each test."""
 
@@ -123,13 +124,14 @@ def test_profile_of_a_table_records_its_columns(tmp_path):
 APPROX = {"sums", "mean", "m2", "wsum", "first", "second", "observed"}
 
 
-def _assert_same(a, b, where="", exact=True):
+def _assert_same(a, b, where="", exact=True, approx=APPROX):
     if isinstance(a, SquaredErrorSums):  # the same sums about another shift: move the whole's to the merge's
         b = SquaredErrorSums(a.shift, {k: 0.0 for k in b.sums}).merge(b)
     if dataclasses.is_dataclass(a):
         assert type(a) is type(b), where
         for f in dataclasses.fields(a):
-            _assert_same(getattr(a, f.name), getattr(b, f.name), f"{where}.{f.name}", exact and f.name not in APPROX)
+            _assert_same(getattr(a, f.name), getattr(b, f.name), f"{where}.{f.name}", exact and f.name not in approx,
+                         approx)
     elif isinstance(a, np.ndarray):
         if exact or a.dtype.kind not in "f":
             np.testing.assert_array_equal(a, b, err_msg=where)
@@ -138,11 +140,11 @@ def _assert_same(a, b, where="", exact=True):
     elif isinstance(a, dict):
         assert a.keys() == b.keys(), where
         for k in a:
-            _assert_same(a[k], b[k], f"{where}[{k!r}]", exact)
+            _assert_same(a[k], b[k], f"{where}[{k!r}]", exact, approx)
     elif isinstance(a, (list, tuple)):
         assert len(a) == len(b), where
         for i, (x, y) in enumerate(zip(a, b)):
-            _assert_same(x, y, f"{where}[{i}]", exact)
+            _assert_same(x, y, f"{where}[{i}]", exact, approx)
     elif isinstance(a, float) and not exact:
         assert a == pytest.approx(b, rel=1e-10, abs=1e-9), where
     else:
@@ -325,3 +327,99 @@ def test_statistics_of_a_report_in_memory_are_not_saved(tmp_path):
         statistics_file.write_file(object(), {}, tmp_path / "x.json")
     assert not (tmp_path / "x.json").exists()
     assert isinstance(st_, TaskStatistics)
+
+
+# =====================================================================================
+# engines: the same file from every engine
+# =====================================================================================
+
+#: profile() options of each case, on the columns of _table
+ENGINE_CASES = {
+    "binary scores": dict(y_true="y", y_score="s"),
+    "binary scores binned": dict(y_true="y", y_score="s", score_bins=20),
+    "binary scores weighted": dict(y_true="y", y_score="s", sample_weight="w"),
+    "binary scores weighted binned": dict(y_true="y", y_score="s", sample_weight="w", score_bins=20),
+    "binary labels": dict(y_true="y", y_pred="p"),
+    "multiclass labels": dict(y_true="y3", y_pred="pred3"),
+    "multiclass labels weighted": dict(y_true="y3", y_pred="pred3", sample_weight="w"),
+    "probabilities": dict(y_true="y3", y_score=["p0", "p1", "p2"]),
+    "regression weighted": dict(y_true="yr", y_pred="fr", sample_weight="w"),
+}
+
+
+def _table(tmp_path, fmt: str) -> str:
+    """_data(5) as a Parquet or CSV file (scores with 3 decimals: ties, and the same doubles
+    from every CSV reader)."""
+    pd = pytest.importorskip("pandas")
+    d = _data(5)
+    p3 = np.round(d["p3"], 3)
+    df = pd.DataFrame({"y": d["y"], "s": np.round(d["s"], 3), "w": d["w"], "p": (d["s"] >= 0.5).astype(int),
+                       "y3": d["y3"], "pred3": d["pred3"], "p0": p3[:, 0], "p1": p3[:, 1],
+                       "p2": 1 - p3[:, 0] - p3[:, 1], "yr": np.round(d["yr"], 3), "fr": np.round(d["fr"], 3)})
+    path = tmp_path / f"rows.{fmt}"
+    df.to_parquet(path, index=False) if fmt == "parquet" else df.to_csv(path, index=False)
+    return str(path)
+
+
+#: the fields of real-number sums an engine adds in its own order: those of APPROX, the grouped
+#: bootstrap's sums per group and the regression's mean (the shift of its squared errors)
+ENGINE_APPROX = APPROX | {"totals", "shift"}
+
+
+def _without_sums(x):
+    """An encoded statistic without its fields of :data:`ENGINE_APPROX`."""
+    if isinstance(x, dict):
+        return {"$type": x["$type"], "fields": {k: _without_sums(v) for k, v in x["fields"].items()
+                                                if k not in ENGINE_APPROX}} if "$type" in x \
+            else {k: _without_sums(v) for k, v in x.items()}
+    return [_without_sums(v) for v in x] if isinstance(x, list) else x
+
+
+def _assert_same_file(a_path, b_path) -> None:
+    """Two saved files hold the same statistics: every count, label and score to the last bit
+    (dtypes too); the sums of real numbers (losses, values: :data:`ENGINE_APPROX`) to
+    rounding, their order of summation being the engine's; the same metadata.  Only
+    "created" and the checksum may differ."""
+    docs = [json.loads(p.read_text()) for p in (a_path, b_path)]
+    assert docs[0]["metadata"] == docs[1]["metadata"]
+    a, b = bc.read_statistics(a_path), bc.read_statistics(b_path)
+    assert _without_sums(_encoded(a)) == _without_sums(_encoded(b))
+    _assert_same(a, b, approx=ENGINE_APPROX)
+
+
+def _engine_file(tmp_path, data: str, engine: str, case: str, session=None, ci: bool = True):
+    st_ = bc.profile(data=data, engine=engine, session=session, random_state=3, ci=ci, **ENGINE_CASES[case])
+    return st_.save(tmp_path / f"{engine}-{case}.bcstats")
+
+
+@pytest.mark.parametrize("fmt", ["parquet", "csv"])
+@pytest.mark.parametrize("case", list(ENGINE_CASES))
+def test_memory_and_duckdb_write_the_same_file(case, fmt, tmp_path):
+    data = _table(tmp_path, fmt)
+    _assert_same_file(_engine_file(tmp_path, data, "memory", case), _engine_file(tmp_path, data, "duckdb", case))
+
+
+@pytest.mark.parametrize("case, fmt", [("binary scores", "csv"), ("binary scores weighted binned", "parquet"),
+                                       ("multiclass labels weighted", "csv")])
+def test_spark_writes_the_memory_engines_file(case, fmt, tmp_path, spark):
+    """Without the bootstrap's sums (ci=False: Spark's row numbering is slow, and its sums are
+    compared through the reports in test_engines); a CSV's integer labels are 64-bit here too."""
+    data = _table(tmp_path, fmt)
+    _assert_same_file(_engine_file(tmp_path, data, "memory", case, ci=False),
+                      _engine_file(tmp_path, data, "spark", case, session=spark, ci=False))
+
+
+def test_profiling_scores_sums_no_loss_on_an_engine(tmp_path, monkeypatch):
+    """profile (and evaluate(data=)) asks the engine for the score counts only: its per-label
+    query of binary scores takes no logarithm (two a row were most of its time on 10^8 rows);
+    compute_statistics, which returns the loss sums, takes them."""
+    from beyondchance.engines import duckdb as duckdb_engine
+
+    queries = []
+    run = duckdb_engine.DuckDBRunner.run
+    monkeypatch.setattr(duckdb_engine.DuckDBRunner, "run", lambda self, sql: queries.append(sql) or run(self, sql))
+    data = _table(tmp_path, "parquet")
+    bc.profile(data=data, engine="duckdb", ci=False, score_bins=20, **ENGINE_CASES["binary scores"])
+    assert queries and not any("LN(" in q for q in queries)
+    bc.compute_statistics(data, y_true="y", y_score="s", engine="duckdb")
+    assert any("LN(" in q for q in queries)

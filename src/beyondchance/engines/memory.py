@@ -478,8 +478,9 @@ def check_columns(kinds: dict[str, str], columns: Any, name: str) -> None:
 
 class MemoryScan:
     """One source of the memory engine: the columns in memory (a mapping of columns, or a data
-    frame / pyarrow Table whose needed columns :meth:`open` reads once).  ``engine``: the name
-    of the engine it computes for (an engine that reads its source into columns may use it)."""
+    frame, pyarrow Table or CSV / Parquet files whose needed columns :meth:`open` reads once).
+    ``engine``: the name of the engine it computes for (an engine that reads its source into
+    columns may use it)."""
 
     in_memory = True
     sql = None
@@ -492,10 +493,11 @@ class MemoryScan:
         self.delimiter = delimiter
 
     def open(self, columns: Any, numeric: Any, row_index: bool = False) -> dict[str, str]:
-        if not isinstance(self.source, Mapping):  # a pandas / polars DataFrame, a pyarrow Table
-            if isinstance(self.source, (str, os.PathLike)) or not hasattr(self.source, "__getitem__"):
-                raise InvalidInputError(f"engine={self.engine!r} takes a mapping of columns or a data frame here")
-            self.source = read_columns(self.source, list(dict.fromkeys(columns)))
+        if not isinstance(self.source, Mapping):  # a DataFrame, a pyarrow Table, CSV / Parquet files
+            if not isinstance(self.source, (str, os.PathLike)) and not hasattr(self.source, "__getitem__"):
+                raise InvalidInputError(f"engine={self.engine!r} takes a mapping of columns, a data frame or "
+                                        "CSV / Parquet files here")
+            self.source = read_columns(self.source, list(dict.fromkeys(columns)), self.delimiter)
         kinds = {str(k): _numpy_kind(np.asarray(v)) for k, v in self.source.items()}
         check_columns(kinds, columns, self.name or "input")
         return kinds

@@ -103,7 +103,7 @@ class SparkRunner:
             except Exception as exc:
                 raise InvalidInputError(f"Spark cannot read {paths[0]!r}: {_one_line(exc)}") from exc
             self._read = df  # the file scan, with its hidden _metadata column
-            df = _as_pyarrow_types(df, csv=self._csv)
+            df = _as_pyarrow_types(df, self._csv)
         self.df = df
         self.row_index: str | None = None  # SQL expression of the file-order row index (load(row_index=True))
         self._loaded = False
@@ -241,7 +241,7 @@ def _with_row_index(df: Any, columns: list[str], files: bool, parquet: bool) -> 
     table = df.sparkSession.createDataFrame(offsets, "__bc_file string, __bc_offset long")
     joined = with_file.join(F.broadcast(table), "__bc_file")
     return _as_pyarrow_types(joined.select(*names, (F.col("__bc_offset") + F.col("__bc_in_file")).alias(_ROW)),
-                             csv=not parquet)
+                             not parquet)
 
 
 def _one_line(exc: BaseException) -> str:
@@ -252,9 +252,9 @@ def _one_line(exc: BaseException) -> str:
 
 
 def _as_pyarrow_types(df: Any, csv: bool = False) -> Any:
-    """CSV columns typed as pyarrow types them: decimals (integers beyond 64 bits) as double,
-    dates and timestamps as their text, and (``csv``) integers as 64-bit integers (Spark infers
-    32 bits for small ones: the labels, and so the statistics file, as every engine's)."""
+    """Columns typed as pyarrow types them: decimals (integers beyond 64 bits) as double,
+    dates and timestamps as their text; of a CSV file, integers as 64-bit integers (Spark
+    infers 32 bits where they fit; pyarrow and DuckDB 64: the saved classes' type)."""
     from pyspark.sql import functions as F
 
     out = []
@@ -265,8 +265,8 @@ def _as_pyarrow_types(df: Any, csv: bool = False) -> Any:
             col = col.cast("double")
         elif name in ("DateType", "TimestampType", "TimestampNTZType"):
             col = col.cast("string")
-        elif csv and name in ("ByteType", "ShortType", "IntegerType"):
-            col = col.cast("bigint")
+        elif csv and name == "IntegerType":
+            col = col.cast("long")
         out.append(col.alias(f.name))
     return df.select(*out)
 

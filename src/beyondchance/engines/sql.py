@@ -139,12 +139,14 @@ class _Cols:
 def binary_queries(
     q: Callable[[str], str], relation: str, kinds: dict[str, str], *, y_true: str, y_score: str,
     weight: str | None, threshold: float, score_bins: int | None, units: bool = False, loss_moments: bool = False,
+    losses: bool = True,
 ) -> tuple[str, str]:
     """(per-label query, score query) of a binary-scores task; ``units``: the score query counts
     the rows of positive weight instead of summing the weights (the units of the score
     bootstrap of weighted data, :class:`~beyondchance.measures.binary_scores.ScoreCells`);
     ``loss_moments``: the per-label query also sums Σw² and the loss moments of the losses'
-    permutation CLT (:func:`_binary_loss_moments`)."""
+    permutation CLT (:func:`_binary_loss_moments`); ``losses=False``: it sums no loss (two
+    logarithms a row: most of its time when only the score counts are wanted)."""
     c = _Cols(q, kinds)
     y, bad_y = c.label(y_true)
     s = c.number(y_score)
@@ -160,10 +162,11 @@ def binary_queries(
         "SELECT y, COUNT(*) AS n_rows, SUM(w) AS w, "
         f"SUM(CASE WHEN s >= {t} THEN w ELSE {zero} END) AS w_pp, "
         f"SUM(CASE WHEN s >= {t} THEN {zero} ELSE w END) AS w_pn, "
-        "SUM(bad_y) AS bad_y, SUM(bad_s) AS bad_s, SUM(w_nan) AS w_nan, SUM(w_neg) AS w_neg, "
-        "SUM(CASE WHEN s < 0 OR s > 1 THEN 1 ELSE 0 END) AS out01, "
-        f"SUM(w * -LN({_clip('s')})) AS ce_pos, SUM(w * -LN({_clip('1 - s')})) AS ce_neg, "
-        f"SUM(w * ({brier} - 2 * s + 1)) AS br_pos, SUM(w * ({brier} - 2 * (1 - s) + 1)) AS br_neg"
+        "SUM(bad_y) AS bad_y, SUM(bad_s) AS bad_s, SUM(w_nan) AS w_nan, SUM(w_neg) AS w_neg"
+        + (", SUM(CASE WHEN s < 0 OR s > 1 THEN 1 ELSE 0 END) AS out01, "
+           f"SUM(w * -LN({_clip('s')})) AS ce_pos, SUM(w * -LN({_clip('1 - s')})) AS ce_neg, "
+           f"SUM(w * ({brier} - 2 * s + 1)) AS br_pos, SUM(w * ({brier} - 2 * (1 - s) + 1)) AS br_neg"
+           if losses or loss_moments else "")
         + (f", SUM(w * w) AS w2, {_binary_loss_moments()} " if loss_moments else " ")
         + f"FROM ({inner}) t GROUP BY y"
     )
@@ -534,6 +537,7 @@ def _binary(runner: Runner, spec: Spec, q, rel, kinds, y_true: str, y_score: str
     q1, q2 = binary_queries(
         q, rel, kinds, y_true=y_true, y_score=y_score, weight=weight,
         threshold=spec.threshold, score_bins=spec.score_bins, loss_moments=spec.wants("permutation_loss_sums"),
+        losses=spec.wants("loss_sums"),
     )
     r = runner.run(q1)
     _check_rows(r, weight, bad_y="y_true", bad_s="y_score")

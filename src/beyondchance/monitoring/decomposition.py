@@ -653,7 +653,7 @@ class ClassifierTest:
     reference_value, value : the quantity on the reference and on the test set
     difference_ci : a :class:`~beyondchance.ConfidenceInterval` of value − reference_value (at
         the report's level; the error rates: Newcombe's hybrid score interval
-        (:func:`newcombe_interval`); the ROC AUC: Wald; or the classifier effect's bootstrap interval)
+        (``newcombe_interval``); the ROC AUC: Wald; or the classifier effect's bootstrap interval)
     pvalue : the test's own p-value; pvalue_adjusted : Holm-adjusted over the family
     method : the test
     """

@@ -229,17 +229,19 @@ def _pct(x: Any) -> str:
     return "-" if x is None or not math.isfinite(x) else f"{100 * x:.2f}%"
 
 
-def _band(value: float, ci: Any) -> str:
-    """``0.942 [0.864, 0.979]``, or the value alone without an interval."""
+def _band(value: float, ci: Any, stacked: bool = False) -> str:
+    """``0.942 [0.864, 0.979]`` (``stacked``: the interval on a line of its own, never broken
+    inside), or the value alone without an interval."""
     if value is None or not math.isfinite(value):
         return "-"
     if ci is None or not (math.isfinite(ci[0]) and math.isfinite(ci[1])):
         return fmt_value(value)
-    return f"{fmt_value(value)} {fmt_interval(*ci)}"
+    return f"{fmt_value(value)}{chr(10) if stacked else ' '}{fmt_interval(*ci)}"
 
 
-def _window_rows(comparison: Any, metric: str | None) -> list[tuple[dict[str, str], bool]]:
-    """One row per window: the windows with labels (the reference marked), then those without."""
+def _window_rows(comparison: Any, metric: str | None, stacked: bool = False) -> list[tuple[dict[str, str], bool]]:
+    """One row per window: the windows with labels (the reference marked), then those without;
+    ``stacked``: each interval under its value (for a console too narrow for both on a line)."""
     rows = []
     for r in comparison.reports:
         ref = r.name == comparison.reference
@@ -253,7 +255,7 @@ def _window_rows(comparison: Any, metric: str | None) -> list[tuple[dict[str, st
             cells["effect"] = "reference"
         elif c is not None and c.decomposition is not None and c.expected_value is not None \
                 and math.isfinite(c.expected_value):
-            cells["expected"] = _band(c.expected_value, c.expected_ci)
+            cells["expected"] = _band(c.expected_value, c.expected_ci, stacked)
             effect = c.classifier_effect
             text = "-" if effect is None or not math.isfinite(effect) else f"{effect:+.3f}"
             flag = comparison.flag(r.name, metric)
@@ -267,7 +269,7 @@ def _window_rows(comparison: Any, metric: str | None) -> list[tuple[dict[str, st
         prevalence = _pct(e.prevalence)
         rows.append(({"window": _text(shorten(name)), "n": f"{e.n_window:,}", "prevalence": prevalence + " est.",
                       "observed": "no labels",
-                      "expected": "-" if pm is None else _band(pm.value, pm.ci),
+                      "expected": "-" if pm is None else _band(pm.value, pm.ci, stacked),
                       "effect": "[yellow]estimated[/yellow]" if e.assumption_holds else
                       "[bold red]estimated; label shift doubtful[/bold red]"}, False))
     return rows
@@ -284,7 +286,13 @@ def _window_table(console: Any, comparison: Any, metric: str | None):
     cols += [_Col("observed", "observed", wrap=True),
              _Col("expected", f"{expected}\n({level}% CI)" if has_ci else expected, wrap=True),
              _Col("effect", "difference" if regression else "classifier\neffect", wrap=True)]
-    return _fit(console, cols, _window_rows(comparison, metric), drop=("n", "prevalence"))
+    table, dropped = _fit(console, cols, _window_rows(comparison, metric), drop=("n", "prevalence"))
+    column = next((c for c in table.columns if "expected" in str(c.header) or "reference" in str(c.header)), None)
+    widest = max((len(str(cell)) for cell in column.cells), default=0) if column is not None else 0
+    if column is not None and column.width is not None and column.width < widest:
+        # sized narrower than its bands: rich would break an interval inside; each under its value
+        table, dropped = _fit(console, cols, _window_rows(comparison, metric, stacked=True), drop=("n", "prevalence"))
+    return table, dropped
 
 
 def _flag_lines(comparison: Any, metric: str | None, width: int) -> list[str]:
