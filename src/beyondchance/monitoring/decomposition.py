@@ -71,7 +71,8 @@ from ..inference.confidence_interval import ConfidenceInterval
 from ..inference.significance import rejects, significance_level
 
 __all__ = ["SetStatistics", "Decomposition", "ClassifierTest", "ClassifierChange", "decompose",
-           "classifier_change_tests", "compare_classifiers", "newcombe_interval", "bearing_on", "metrics_at",
+           "classifier_change_tests", "compare_classifiers", "auc_permutation_pvalue", "newcombe_interval", "bearing_on",
+           "metrics_at",
            "holm_adjust", "check_reference", "bca_pvalue", "near_degenerate", "NEAR_DEGENERATE", "DECOMPOSABLE"]
 
 #: losses decomposed through the class-conditional mean losses (scores in [0, 1])
@@ -724,12 +725,103 @@ def _rate_test(name: str, x_r: int, n_r: int, x_t: int, n_t: int, level: float) 
                           "Fisher's exact test")
 
 
-def classifier_change_tests(reference: SetStatistics, test_set: SetStatistics, *,
-                           confidence_level: float = 0.95) -> tuple[ClassifierTest, ...]:
-    """Tests that the classifier is the same on both sets, on prevalence-free quantities only:
+#: the permutation test of the ROC AUC replaces DeLong's z-test when a class of either set has
+#: fewer rows than this (measured: docs/monitoring.md, "The test of 'the classifier changed'")
+PERMUTATION_BELOW = 200
+#: the permutation test's cells: at most this many bins of the pooled scores
+PERMUTATION_BINS = 200
+#: the permutation test's least number of permutations (more when many tests share the level)
+PERMUTATIONS = 1999
+
+
+def _common_cells(reference: ThresholdCounts, test_set: ThresholdCounts, bins: int) -> np.ndarray:
+    """The (4, K) weights (reference positives, reference negatives, test positives, test
+    negatives) on the distinct scores of both sets (decreasing), pooled into at most ``bins``
+    bins of nearly equal class-balanced weight of the two sets together (each class's pooled
+    share), so that the bins do not depend on which set a row is in."""
+    parts = [per_threshold(tc) for tc in (reference, test_set)]
+    v = np.unique(np.concatenate([p[0] for p in parts]))[::-1]
+    cells = np.zeros((4, v.shape[0]))
+    for j, (s, dp, dn) in enumerate(parts):
+        at = np.searchsorted(-v, -s)
+        np.add.at(cells[2 * j], at, dp)
+        np.add.at(cells[2 * j + 1], at, dn)
+    if v.shape[0] <= bins:
+        return cells
+    pos, neg = cells[0] + cells[2], cells[1] + cells[3]
+    cum = np.cumsum(pos / pos.sum() + neg / neg.sum())
+    edges = np.searchsorted(cum, cum[-1] * np.arange(1, bins) / bins, side="left") + 1
+    return np.add.reduceat(cells, np.unique(np.r_[0, edges[edges < v.shape[0]]]), axis=1)
+
+
+def _auc_of_cells(pos: np.ndarray, neg: np.ndarray) -> np.ndarray:
+    """ROC AUC of cells by decreasing score (last axis), ties counting one half."""
+    below = neg.sum(-1, keepdims=True) - np.cumsum(neg, -1) + 0.5 * neg
+    return (pos * below).sum(-1) / (pos.sum(-1) * neg.sum(-1))
+
+
+def auc_permutation_pvalue(reference: ThresholdCounts, test_set: ThresholdCounts, n_permutations: int,
+                           rng: np.random.Generator, bins: int = PERMUTATION_BINS) -> float:
+    r"""Two-sided p-value of the within-class permutation test of the ROC AUC difference
+    :math:`d = \mathrm{AUC}_t - \mathrm{AUC}_r` of two independent sets of rows (unweighted).
+
+    H0: each class's score distribution is the same in both sets.  Under H0 the rows of a
+    class are exchangeable between the sets, so with the pooled cells of each class fixed,
+    the test set's cells of the class are multivariate hypergeometric (its class total
+    fixed); both AUCs are recomputed from the cells of each of B draws and
+
+    .. math::
+
+        p = \frac{1 + \#\{b : |d^*_b| \ge |d|\}}{1 + B},
+
+    which is at most the level under H0 for any B (the observed split counts as one
+    permutation; Phipson & Smyth 2010), where a mid-p would not be.  The cells are the
+    distinct scores pooled into at most ``bins`` bins of the two sets together (a function
+    of the pooled rows, so the test stays exact; :math:`d` is computed on them).
+
+    >>> from beyondchance.measures.curves import threshold_counts
+    >>> ref = threshold_counts([1, 1, 1, 0, 0, 0, 0, 0], [.9, .8, .7, .6, .5, .4, .3, .2])
+    >>> new = threshold_counts([1, 1, 1, 0, 0, 0, 0, 0], [.2, .3, .4, .5, .6, .7, .8, .9])
+    >>> p = auc_permutation_pvalue(ref, new, 999, np.random.default_rng(0))
+    >>> bool(p < 0.05), auc_permutation_pvalue(ref, ref, 999, np.random.default_rng(0)) == 1.0
+    (True, True)
+    """
+    cells = np.rint(_common_cells(reference, test_set, bins)).astype(np.int64)
+    d = float(_auc_of_cells(cells[2], cells[3]) - _auc_of_cells(cells[0], cells[1]))
+    drawn = []
+    for j in (0, 1):  # positives, negatives
+        pooled = cells[j] + cells[j + 2]
+        total = int(pooled.sum())  # the count method costs the class's rows, the marginals one its cells
+        drawn.append(rng.multivariate_hypergeometric(pooled, int(cells[j + 2].sum()), size=n_permutations,
+                                                     method="count" if total <= 20 * pooled.shape[0] else "marginals"))
+        drawn.append(pooled - drawn[-1])
+    d_star = _auc_of_cells(drawn[0], drawn[2]) - _auc_of_cells(drawn[1], drawn[3])
+    return float((1 + np.sum(np.abs(d_star) >= abs(d) - 1e-12)) / (1 + n_permutations))
+
+
+def _whole_rows(s: SetStatistics) -> bool:
+    """True when the set's counts are its rows (unweighted: whole numbers adding up to ``n_rows``)."""
+    tc = s.counts
+    return tc is not None and bool(np.all(np.r_[tc.tps, tc.fps] % 1 == 0)) and float(tc.n) == s.n_rows
+
+
+def classifier_change_tests(reference: SetStatistics, test_set: SetStatistics, *, confidence_level: float = 0.95,
+                            random_state: Any = 0, n_permutations: int = PERMUTATIONS) -> tuple[ClassifierTest, ...]:
+    r"""Tests that the classifier is the same on both sets, on prevalence-free quantities only:
     Fisher's exact test of the false-positive and of the false-negative rate at the threshold,
-    and (scores) the unpaired DeLong z-test of the ROC AUC.  Unadjusted p-values (see
-    ``holm_adjust``)."""
+    and (scores) a test of the ROC AUC.  Unadjusted p-values (see ``holm_adjust``).
+
+    The ROC AUC's test: the within-class permutation test (:func:`auc_permutation_pvalue`,
+    ``n_permutations`` draws from ``random_state``) when a class of either set has fewer than
+    :data:`PERMUTATION_BELOW` rows, where the unpaired DeLong z-test
+    :math:`z = d / \sqrt{V_r + V_t}` (DeLong et al. 1988; :math:`V` from the placement values)
+    over-rejects (e.g. 0.084 at 5% for 20 test positives against 282; docs/monitoring.md);
+    else DeLong's z-test.  Weighted counts keep DeLong's test: rows of unequal weights are
+    not exchangeable between the sets.  The interval of the difference is Wald's
+    :math:`d \pm z_{1-\alpha/2}\sqrt{V_r + V_t}`; where it and the permutation p-value
+    disagree on whether 0 is excluded, the interval is the one the p-value implies
+    (:math:`d \pm z_{1-\alpha/2}\,|d| / z_{1-p/2}`, Altman & Bland 2011), so that it
+    excludes 0 exactly when :math:`p \le \alpha`."""
     z = float(sps.norm.ppf((1 + confidence_level) / 2))
     tp_r, fp_r, fn_r, tn_r = _row_counts(reference)
     tp_t, fp_t, fn_t, tn_t = _row_counts(test_set)
@@ -746,8 +838,17 @@ def classifier_change_tests(reference: SetStatistics, test_set: SetStatistics, *
         se = math.sqrt(v_r + v_t)
         d = a_t - a_r
         p = float(2 * sps.norm.sf(abs(d) / se)) if se > 0 else (0.0 if d != 0 else 1.0)
-        tests.append(ClassifierTest("roc_auc", a_r, a_t, ConfidenceInterval(d - z * se, d + z * se, level, "wald"), p,
-                                    "unpaired DeLong z-test"))
+        method, kind = "unpaired DeLong z-test", "wald"
+        if _whole_rows(reference) and _whole_rows(test_set) and min(
+                tp_r + fn_r, fp_r + tn_r, tp_t + fn_t, fp_t + tn_t) < PERMUTATION_BELOW:
+            p = auc_permutation_pvalue(reference.counts, test_set.counts, n_permutations,
+                                       check_random_state(random_state))
+            method = "within-class permutation test"
+            alpha = significance_level(level)
+            if d != 0 and (abs(d) > z * se) != rejects(p, alpha):  # the interval the p-value implies
+                se, kind = abs(d) / max(float(sps.norm.isf(p / 2)), 1e-12), "test-based"
+        ci = ConfidenceInterval(max(d - z * se, -1.0), min(d + z * se, 1.0), level, kind)
+        tests.append(ClassifierTest("roc_auc", a_r, a_t, ci, p, method))
     return tuple(t for t in tests if t is not None)
 
 
@@ -820,14 +921,20 @@ def _rates_read(metric: str) -> frozenset[str]:
 
 
 def compare_classifiers(reference: SetStatistics, test_sets: dict[str, SetStatistics], *,
-                      confidence_level: float = 0.95) -> tuple[ClassifierChange, ...]:
+                        confidence_level: float = 0.95, random_state: Any = 0) -> tuple[ClassifierChange, ...]:
     """:func:`classifier_change_tests` of each test set against ``reference``, Holm-adjusted
     over every test of every set; a set ``changed`` when one of its adjusted p-values is at
-    most α = ``1 − confidence_level`` (p ≤ α, :mod:`beyondchance.inference.significance`)."""
-    tested = [(name, classifier_change_tests(reference, s, confidence_level=confidence_level))
+    most α = ``1 − confidence_level`` (p ≤ α, :mod:`beyondchance.inference.significance`).
+    The ROC AUC's permutation tests draw from ``random_state`` (the sets in order), at least
+    :data:`PERMUTATIONS` permutations and enough for Holm's smallest threshold α / (3m) to
+    be five times the least p-value 1 / (B + 1) (m test sets)."""
+    alpha = significance_level(confidence_level)
+    rng = check_random_state(random_state)
+    n_permutations = max(PERMUTATIONS, math.ceil(5 * 3 * len(test_sets) / alpha) - 1)
+    tested = [(name, classifier_change_tests(reference, s, confidence_level=confidence_level, random_state=rng,
+                                             n_permutations=n_permutations))
               for name, s in test_sets.items()]
     adjusted = iter(holm_adjust([t.pvalue for _, ts in tested for t in ts]))
-    alpha = significance_level(confidence_level)
     out = []
     for name, ts in tested:
         ts = tuple(replace(t, pvalue_adjusted=float(next(adjusted))) for t in ts)
