@@ -732,6 +732,8 @@ PERMUTATION_BELOW = 200
 PERMUTATION_BINS = 200
 #: the permutation test's least number of permutations (more when many tests share the level)
 PERMUTATIONS = 1999
+#: the permutation test stops at this many permutations as far from 0 as the observed difference
+PERMUTATION_STOP = 20
 
 
 def _common_cells(reference: ThresholdCounts, test_set: ThresholdCounts, bins: int) -> np.ndarray:
@@ -761,23 +763,27 @@ def _auc_of_cells(pos: np.ndarray, neg: np.ndarray) -> np.ndarray:
 
 
 def auc_permutation_pvalue(reference: ThresholdCounts, test_set: ThresholdCounts, n_permutations: int,
-                           rng: np.random.Generator, bins: int = PERMUTATION_BINS) -> float:
+                           rng: np.random.Generator, bins: int = PERMUTATION_BINS,
+                           stop_after: int = PERMUTATION_STOP) -> float:
     r"""Two-sided p-value of the within-class permutation test of the ROC AUC difference
     :math:`d = \mathrm{AUC}_t - \mathrm{AUC}_r` of two independent sets of rows (unweighted).
 
     H0: each class's score distribution is the same in both sets.  Under H0 the rows of a
     class are exchangeable between the sets, so with the pooled cells of each class fixed,
     the test set's cells of the class are multivariate hypergeometric (its class total
-    fixed); both AUCs are recomputed from the cells of each of B draws and
+    fixed); both AUCs are recomputed from the cells of each draw :math:`b`, and draws stop
+    at the ``stop_after``-th (h-th) draw with :math:`|d^*_b| \ge |d|`, at draw L, or after
+    B = ``n_permutations`` draws with G < h of them (Besag & Clifford 1991's sequential
+    Monte Carlo p-value):
 
     .. math::
 
-        p = \frac{1 + \#\{b : |d^*_b| \ge |d|\}}{1 + B},
+        p = h / L \quad\text{(stopped)}, \qquad p = \frac{1 + G}{1 + B} \quad\text{(not stopped)},
 
-    which is at most the level under H0 for any B (the observed split counts as one
-    permutation; Phipson & Smyth 2010), where a mid-p would not be.  The cells are the
-    distinct scores pooled into at most ``bins`` bins of the two sets together (a function
-    of the pooled rows, so the test stays exact; :math:`d` is computed on them).
+    at most the level under H0 (P(p ≤ u) ≤ u); no mid-p, which would not be.  Under H0
+    it stops after about h / p draws, so all B are drawn only where p is small.  The cells
+    are the distinct scores pooled into at most ``bins`` bins of the two sets together (a
+    function of the pooled rows, so the test stays exact; :math:`d` is computed on them).
 
     >>> from beyondchance.measures.curves import threshold_counts
     >>> ref = threshold_counts([1, 1, 1, 0, 0, 0, 0, 0], [.9, .8, .7, .6, .5, .4, .3, .2])
@@ -787,16 +793,21 @@ def auc_permutation_pvalue(reference: ThresholdCounts, test_set: ThresholdCounts
     (True, True)
     """
     cells = np.rint(_common_cells(reference, test_set, bins)).astype(np.int64)
-    d = float(_auc_of_cells(cells[2], cells[3]) - _auc_of_cells(cells[0], cells[1]))
-    drawn = []
-    for j in (0, 1):  # positives, negatives
-        pooled = cells[j] + cells[j + 2]
-        total = int(pooled.sum())  # the count method costs the class's rows, the marginals one its cells
-        drawn.append(rng.multivariate_hypergeometric(pooled, int(cells[j + 2].sum()), size=n_permutations,
-                                                     method="count" if total <= 20 * pooled.shape[0] else "marginals"))
-        drawn.append(pooled - drawn[-1])
-    d_star = _auc_of_cells(drawn[0], drawn[2]) - _auc_of_cells(drawn[1], drawn[3])
-    return float((1 + np.sum(np.abs(d_star) >= abs(d) - 1e-12)) / (1 + n_permutations))
+    d = abs(float(_auc_of_cells(cells[2], cells[3]) - _auc_of_cells(cells[0], cells[1]))) - 1e-12
+    pooled = [cells[0] + cells[2], cells[1] + cells[3]]
+    # the count method costs about the class's rows per draw, the marginals one its cells
+    methods = ["count" if c.sum() <= 20 * c.shape[0] else "marginals" for c in pooled]
+    drawn, hits, size = 0, 0, 2 * stop_after
+    while drawn < n_permutations:
+        size = min(size, n_permutations - drawn)
+        pos, neg = (rng.multivariate_hypergeometric(c, int(cells[j + 2].sum()), size=size, method=m)
+                    for j, (c, m) in enumerate(zip(pooled, methods)))
+        d_star = _auc_of_cells(pos, neg) - _auc_of_cells(pooled[0] - pos, pooled[1] - neg)
+        cum = hits + np.cumsum(np.abs(d_star) >= d)
+        if cum[-1] >= stop_after:
+            return stop_after / (drawn + 1 + int(np.argmax(cum >= stop_after)))
+        hits, drawn, size = int(cum[-1]), drawn + size, 2 * size
+    return (1 + hits) / (1 + n_permutations)
 
 
 def _whole_rows(s: SetStatistics) -> bool:
