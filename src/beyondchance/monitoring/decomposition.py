@@ -74,8 +74,8 @@ from ..inference.confidence_interval import ConfidenceInterval
 from ..inference.significance import rejects, significance_level
 
 __all__ = ["SetStatistics", "Decomposition", "ClassifierTest", "ClassifierChange", "decompose",
-           "classifier_change_tests", "compare_classifiers", "auc_permutation_pvalue", "newcombe_interval", "bearing_on",
-           "metrics_at",
+           "classifier_change_tests", "compare_classifiers", "auc_permutation_pvalue", "newcombe_interval",
+           "bearing_on", "metrics_at",
            "holm_adjust", "check_reference", "bca_pvalue", "near_degenerate", "NEAR_DEGENERATE", "DECOMPOSABLE"]
 
 #: losses decomposed through the class-conditional mean losses (scores in [0, 1])
@@ -108,8 +108,6 @@ DECOMPOSABLE: Sequence[str] = _Decomposable()
 MAX_BINS = 1000
 #: the jackknife (BCa's acceleration) of the curve AUCs and losses pools the cells into this many bins
 JACKKNIFE_BINS = 200
-
-
 
 
 @dataclass(frozen=True, eq=False)
@@ -728,8 +726,7 @@ def _rate_test(name: str, x_r: int, n_r: int, x_t: int, n_t: int, level: float) 
                           "Fisher's exact test")
 
 
-#: the permutation test of the ROC AUC replaces DeLong's z-test when a class of either set has
-#: fewer rows than this (measured: docs/monitoring.md, "The test of 'the classifier changed'")
+#: the ROC AUC's permutation test replaces DeLong's where a class of a set has fewer rows (docs/monitoring.md)
 PERMUTATION_BELOW = 200
 #: the permutation test's cells: at most this many bins of the pooled scores
 PERMUTATION_BINS = 200
@@ -801,14 +798,10 @@ def auc_permutation_pvalue(reference: ThresholdCounts, test_set: ThresholdCounts
     at most the level under H0 (P(p ≤ u) ≤ u); no mid-p, which would not be.  Under H0
     it stops after about h / p draws, so all B are drawn only where p is small.  The cells
     are the distinct scores pooled into at most ``bins`` bins of the two sets together (a
-    function of the pooled rows, so the test stays exact; T is computed on them).  The
-    studentized statistic keeps DeLong's power where the sets differ in size and spread (the
-    raw difference's permutation law takes the pooled spread for both sets: with about 170
-    reference positives against 1000 test positives, 5% of the test scores replaced by noise,
-    ``compare`` then found the change in 0.325 of 200 replicates, with DeLong's z-test in
-    0.745; ``benchmarks/sim_monitoring.py --parts power``, default, π = 0.2), and is exact
-    under H0 all the same (Neubert & Brunner 2007 studentize the permutation test of the
-    Brunner–Munzel statistic, one AUC, the same way).
+    function of the pooled rows, so the test stays exact; T is computed on them).  T, not
+    the raw difference, whose permutation law gives both sets the pooled spread (it lost most
+    of the power with a small reference against a large changed set; docs/monitoring.md), as
+    Neubert & Brunner (2007) studentize the permutation test of one AUC.
 
     >>> from beyondchance.measures.curves import threshold_counts
     >>> ref = threshold_counts([1, 1, 1, 0, 0, 0, 0, 0], [.9, .8, .7, .6, .5, .4, .3, .2])
