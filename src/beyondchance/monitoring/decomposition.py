@@ -33,7 +33,7 @@ from the placement values).  The p-values of all the test sets are adjusted toge
 (Holm 1979), which bounds the family-wise error over the sets compared by the level when
 each test is valid.  Measured (``benchmarks/sim_monitoring.py --parts familywise``, one
 reference, six test sets, one classifier, 2,000 replicates): 0.030–0.046 at 1000 rows per
-set (DeLong's test alone: 0.048–0.070); docs/monitoring.md.
+set (with DeLong's test everywhere: 0.048–0.070); docs/monitoring.md.
 
 >>> import numpy as np
 >>> from beyondchance.measures.curves import threshold_counts
@@ -656,7 +656,8 @@ class ClassifierTest:
     reference_value, value : the quantity on the reference and on the test set
     difference_ci : a :class:`~beyondchance.ConfidenceInterval` of value − reference_value (at
         the report's level; the error rates: Newcombe's hybrid score interval
-        (:func:`newcombe_interval`); the ROC AUC: Wald; or the classifier effect's bootstrap interval)
+        (:func:`newcombe_interval`); the ROC AUC: Wald's or the permutation test's ("test-based",
+        :func:`classifier_change_tests`); or the classifier effect's bootstrap interval)
     pvalue : the test's own p-value; pvalue_adjusted : Holm-adjusted over the family
     method : the test
     """
