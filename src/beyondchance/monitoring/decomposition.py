@@ -27,7 +27,7 @@ shifted onto the exact estimates as in :mod:`beyondchance.measures.binary_scores
 Whether the classifier changed is tested on the prevalence-free quantities only:
 Fisher's exact test of the false-positive rate and of the false-negative rate at the
 threshold, and (scores) a test of the ROC AUC: the within-class permutation test where a
-class of either set has fewer than :data:`PERMUTATION_BELOW` rows (exact; Besag & Clifford
+class of either set has fewer than ``PERMUTATION_BELOW`` rows (exact; Besag & Clifford
 1991's sequential p-value), else the unpaired DeLong z-test (DeLong et al. 1988; variance
 from the placement values).  The p-values of all the test sets are adjusted together
 (Holm 1979), which bounds the family-wise error over the sets compared by the level when
@@ -656,8 +656,8 @@ class ClassifierTest:
     reference_value, value : the quantity on the reference and on the test set
     difference_ci : a :class:`~beyondchance.ConfidenceInterval` of value − reference_value (at
         the report's level; the error rates: Newcombe's hybrid score interval
-        (:func:`newcombe_interval`); the ROC AUC: Wald's or the permutation test's ("test-based",
-        :func:`classifier_change_tests`); or the classifier effect's bootstrap interval)
+        (``newcombe_interval``); the ROC AUC: Wald's or the permutation test's ("test-based",
+        ``classifier_change_tests``); or the classifier effect's bootstrap interval)
     pvalue : the test's own p-value; pvalue_adjusted : Holm-adjusted over the family
     method : the test
     """
@@ -762,7 +762,7 @@ def _studentized_difference(cells: Any) -> np.ndarray:
     r"""DeLong's z of the AUC difference, :math:`(A_t - A_r) / \sqrt{V_r + V_t}`, from cells
     (reference positives, negatives, test positives, negatives) by decreasing score (last
     axis; leading axes broadcast): :math:`V = S^{10}/P + S^{01}/N` from the placement values,
-    ties counting one half (:func:`~beyondchance.inference.delong.delong_variance_of_counts`)."""
+    ties counting one half (``beyondchance.inference.delong.delong_variance_of_counts``)."""
     aucs, variances = [], []
     for pos, neg in ((cells[0], cells[1]), (cells[2], cells[3])):
         p, n = pos.sum(-1, keepdims=True), neg.sum(-1, keepdims=True)
@@ -842,9 +842,9 @@ def classifier_change_tests(reference: SetStatistics, test_set: SetStatistics, *
     Fisher's exact test of the false-positive and of the false-negative rate at the threshold,
     and (scores) a test of the ROC AUC.  Unadjusted p-values (see ``holm_adjust``).
 
-    The ROC AUC's test: the within-class permutation test (:func:`auc_permutation_pvalue`,
+    The ROC AUC's test: the within-class permutation test (``auc_permutation_pvalue``,
     ``n_permutations`` draws from ``random_state``) when a class of either set has fewer than
-    :data:`PERMUTATION_BELOW` rows, where the unpaired DeLong z-test
+    ``PERMUTATION_BELOW`` rows, where the unpaired DeLong z-test
     :math:`z = d / \sqrt{V_r + V_t}` (DeLong et al. 1988; :math:`V` from the placement values)
     over-rejects (e.g. 0.084 at 5% for 20 test positives against 282; docs/monitoring.md);
     else DeLong's z-test.  Weighted counts keep DeLong's test: rows of unequal weights are
@@ -924,7 +924,7 @@ _QUANTITIES = {"fpr": "false-positive rate", "fnr": "false-negative rate", "roc_
 
 
 def bearing_on(metric: str, tests: Sequence[ClassifierTest]) -> list[ClassifierTest]:
-    """The tests of :func:`classifier_change_tests` whose quantity ``metric``'s classifier effect
+    """The tests of ``classifier_change_tests`` whose quantity ``metric``'s classifier effect
     moves with: a metric at the threshold, the false-positive rate's test if it moves with α,
     the false-negative rate's if it moves with β (recall reads β only, specificity α only);
     a curve AUC or a loss, every test (they read the whole score distributions).
@@ -953,11 +953,11 @@ def _rates_read(metric: str) -> frozenset[str]:
 
 def compare_classifiers(reference: SetStatistics, test_sets: dict[str, SetStatistics], *,
                         confidence_level: float = 0.95, random_state: Any = 0) -> tuple[ClassifierChange, ...]:
-    """:func:`classifier_change_tests` of each test set against ``reference``, Holm-adjusted
+    """``classifier_change_tests`` of each test set against ``reference``, Holm-adjusted
     over every test of every set; a set ``changed`` when one of its adjusted p-values is at
     most α = ``1 − confidence_level`` (p ≤ α, :mod:`beyondchance.inference.significance`).
     The ROC AUC's permutation tests draw from ``random_state`` (the sets in order), at least
-    :data:`PERMUTATIONS` permutations and enough for Holm's smallest threshold α / (3m) to
+    ``PERMUTATIONS`` permutations and enough for Holm's smallest threshold α / (3m) to
     be five times the least p-value 1 / (B + 1) (m test sets)."""
     alpha = significance_level(confidence_level)
     rng = check_random_state(random_state)
