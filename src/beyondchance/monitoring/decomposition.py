@@ -33,7 +33,7 @@ from the placement values).  The p-values of all the test sets are adjusted toge
 (Holm 1979), which bounds the family-wise error over the sets compared by the level when
 each test is valid.  Measured (``benchmarks/sim_monitoring.py --parts familywise``, one
 reference, six test sets, one classifier, 2,000 replicates): 0.030–0.046 at 1000 rows per
-set (with DeLong's test everywhere: 0.048–0.070); docs/monitoring.md.
+set (DeLong's test everywhere: 0.048–0.070), 0.026–0.047 at 5000; docs/monitoring.md.
 
 >>> import numpy as np
 >>> from beyondchance.measures.curves import threshold_counts
