@@ -7,7 +7,8 @@ distributions F1, F0.  A threshold predicts as many positives as the pool holds.
 
 * type I   — reference (n rows at the pool's prevalence) and test set (n rows at π) drawn
              class-wise from the pool: the classifier is the same; the "classifier changed"
-             decision of ``compare`` (Holm-corrected Fisher FPR/FNR + DeLong AUC) is counted.
+             decision of ``compare`` (Holm-corrected Fisher FPR/FNR + the ROC AUC's test: a
+             within-class permutation test where a class has < 200 rows, else DeLong) is counted.
 * family-wise — one reference and six test sets (one at each prevalence of the type-I
              part), the same classifier: the share of replicates where ``compare`` declares
              at least one set changed (its Holm adjustment runs over every test of every set).

@@ -14,11 +14,14 @@ import pytest
 import sklearn.metrics as skm
 from hypothesis import given
 from hypothesis import strategies as st
+from scipy import stats as sps
 
 from beyondchance import InvalidInputError, compare
 from beyondchance.measures.curves import threshold_counts
 from beyondchance.measures.registry import METRICS
-from beyondchance.monitoring.decomposition import DECOMPOSABLE, SetStatistics, classifier_change_tests, decompose, holm_adjust
+from beyondchance.inference.delong import delong_variance_of_counts
+from beyondchance.monitoring.decomposition import (DECOMPOSABLE, SetStatistics, auc_permutation_pvalue,
+                                                  classifier_change_tests, decompose, holm_adjust)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -110,6 +113,57 @@ def test_delong_test_agrees_with_a_bootstrap_of_the_auc_difference():
     width_boot = d.classifier_effect_ci[1] - d.classifier_effect_ci[0]
     width_delong = auc.difference_ci[1] - auc.difference_ci[0]
     assert width_delong == pytest.approx(width_boot, rel=0.15)
+
+
+def _beta_set(rng, n_pos, n_neg):
+    y = np.r_[np.ones(n_pos, int), np.zeros(n_neg, int)]
+    return SetStatistics.from_counts(threshold_counts(y, np.round(np.r_[rng.beta(4, 1, n_pos), rng.beta(1, 4, n_neg)], 2)),
+                                     threshold=0.5)
+
+
+def _delong_pvalue(a, b):  # the z-test the permutation test replaced at small sizes
+    (a_r, v_r), (a_t, v_t) = delong_variance_of_counts(a.counts), delong_variance_of_counts(b.counts)
+    return 2 * sps.norm.sf(abs(a_t - a_r) / np.sqrt(v_r + v_t))
+
+
+def test_the_auc_test_keeps_its_level_with_few_positives():
+    # the same classifier: 150 / 150 reference rows against 8 positives and 100 negatives, 200
+    # replicates, seed 7; DeLong's z-test rejects in 0.265 at 5%, the permutation test (at most
+    # 199 permutations) in 0.075, within 0.05 + 2.33 standard errors (0.086)
+    rng = np.random.default_rng(7)
+    old = new = 0
+    for _ in range(200):
+        a, b = _beta_set(rng, 150, 150), _beta_set(rng, 8, 100)
+        new += auc_permutation_pvalue(a.counts, b.counts, 199, rng) <= 0.05
+        old += _delong_pvalue(a, b) <= 0.05
+    assert new / 200 <= 0.086 < 0.15 <= old / 200, (new, old)
+
+
+def test_the_auc_test_is_the_permutation_test_only_where_a_class_is_small():
+    rng = np.random.default_rng(8)
+    big, small = _beta_set(rng, 300, 300), _beta_set(rng, 10, 300)
+    tested = {k: classifier_change_tests(big, s, random_state=3)[-1] for k, s in (("big", _beta_set(rng, 300, 300)),
+                                                                                   ("small", small))}
+    assert tested["big"].method == "unpaired DeLong z-test" and tested["small"].method == "within-class permutation test"
+    assert classifier_change_tests(big, small, random_state=3)[-1] == tested["small"]  # seeded: the same p-value
+    # weighted counts (not whole rows): DeLong's test, rows of unequal weights are not exchangeable
+    halved = SetStatistics.from_counts(threshold_counts(np.r_[np.ones(10, int), np.zeros(300, int)],
+                                                        np.linspace(0, 1, 310), sample_weight=np.full(310, 0.5)),
+                                       threshold=0.5, n_rows=310)
+    assert classifier_change_tests(big, halved)[-1].method == "unpaired DeLong z-test"
+
+
+def test_the_auc_interval_excludes_zero_exactly_when_the_test_rejects():
+    # seed 12: 60 draws of small sets; where Wald's interval and the permutation p-value
+    # disagree, the interval is the one the p-value implies
+    rng = np.random.default_rng(12)
+    kinds = set()
+    for _ in range(60):
+        auc = classifier_change_tests(_beta_set(rng, 150, 150), _beta_set(rng, 6, 100), random_state=rng,
+                                      n_permutations=199)[-1]
+        kinds.add(auc.difference_ci.method)
+        assert (auc.difference_ci.low > 0 or auc.difference_ci.high < 0) == (auc.pvalue <= 0.05), auc
+    assert kinds == {"wald", "test-based"}
 
 
 # --- simulations on real data (quick versions of benchmarks/sim_monitoring.py) --------------

@@ -542,7 +542,7 @@ def compare_reports(reports: Sequence[Report], *, reference: str | None = None, 
             testable[str(r.name)] = new
             decompositions[str(r.name)] = decompose(base, new, metric_names, confidence_level=level,
                                                     n_resamples=n_resamples, random_state=random_state)
-        classifier_changes = compare_classifiers(base, testable, confidence_level=level)
+        classifier_changes = compare_classifiers(base, testable, confidence_level=level, random_state=random_state)
     task = ref.task
     shifts: tuple = ()
     if task in MULTICLASS_TASKS and all(r.confusion is not None for r in reports):
