@@ -41,7 +41,7 @@ from .._validation import _check_label_values, as_1d, as_float, check_sample_wei
 from .._warnings import InvalidInputError
 from ..inference.significance import rejects, significance_level
 from ..monitoring.label_free import LabelFreeEstimate
-from ..engines import SOURCE_ENGINE
+from ..engines import SOURCE_ENGINE, detect_engine
 from ..measures.curves import ThresholdCounts
 from ..statistics.sufficient import BinnedScoreCounts, LabelCounts
 from ..statistics.values import ValueHistogram
@@ -342,7 +342,7 @@ def compare(
     kept = isinstance(test_sets, Mapping) and any(_is_statistics(v) for v in test_sets.values())
     if y_true is None and kept:  # statistics beside arrays: the arrays as columns of the memory engine
         y_true, y_score, sample_weight, test_sets = _as_columns(test_sets)
-        engine = "memory" if engine is None else engine
+        engine = detect_engine(None) if engine is None else engine  # the engine of arrays
     if y_true is not None:
         if not isinstance(test_sets, Mapping):
             raise InvalidInputError("with y_true naming a column, test_sets maps each name to a table or files")
