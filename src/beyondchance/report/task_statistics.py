@@ -65,7 +65,7 @@ from ..measures.confusion import ConfusionMatrix
 from ..measures.task_metrics import selectable_metrics
 from ..measures.threshold_counts import ThresholdCounts
 from ..statistics.scores import BinnedScoreCounts
-from ..statistics.sufficient import SufficientStatistics
+from ..statistics.sufficient import SufficientStatistics, merge_optional
 from .assemble import _run, _select_metrics
 from .detect import _coerce_pos_label, _resolve_positive
 from .evaluation_context import _Context, _single_class
@@ -82,17 +82,6 @@ __all__ = ["TaskStatistics", "report_from_statistics", "read_statistics"]
 #: the fields that are the statistics themselves (saved, merged); the others say what they are
 #: of (task, classes, …) or reach the rows (``inputs``, ``row_source``: never saved)
 MERGED_FIELDS: tuple[str, ...] = ("stats", "units", "given", "cells", "score_cells", "loss_sums")
-
-
-def _merge_part(a: Any, b: Any, name: str) -> Any:
-    if a is None and b is None:
-        return None
-    if a is None or b is None:
-        raise InvalidInputError(f"cannot merge statistics: {name!r} is present in one part only")
-    if type(a) is not type(b):
-        raise InvalidInputError(f"cannot merge {type(a).__name__} with {type(b).__name__} ({name!r}): "
-                                "exact and binned scores, or different kinds of statistics")
-    return a.merge(b)
 
 
 def _same_labels(a: Any, b: Any) -> bool:
@@ -174,7 +163,7 @@ class TaskStatistics:
             raise InvalidInputError(
                 "cannot merge the grouped bootstrap's sums (each row's group is a hash of its position in the "
                 "whole data): profile the parts with ci=False, or profile the whole")
-        parts = {name: _merge_part(getattr(self, name), getattr(other, name), name) for name in MERGED_FIELDS}
+        parts = {name: merge_optional(getattr(self, name), getattr(other, name), name) for name in MERGED_FIELDS}
         given_counts0 = None
         if self.given_counts0 is not None or other.given_counts0 is not None:
             if self.given is None or not _same_labels(self.given.labels, other.given.labels):

@@ -151,13 +151,16 @@ _FIELDS = ("confusion", "label_counts", "loss_sums", "scores", "class_scores", "
            "prediction_moments", "permutation_cells", "squared_error_sums", "permutation_loss_sums")
 
 
-def _merge_optional(a: Any, b: Any, name: str) -> Any:
+def merge_optional(a: Any, b: Any, name: str) -> Any:
+    """``a.merge(b)`` of a field ``name`` that two sets of statistics may both lack (None);
+    present in one only, or of two types (exact and binned scores), is an error."""
     if a is None and b is None:
         return None
     if a is None or b is None:
         raise InvalidInputError(f"cannot merge statistics: {name!r} is present on one side only")
     if type(a) is not type(b):
-        raise InvalidInputError(f"cannot merge {type(a).__name__} with {type(b).__name__} ({name!r})")
+        raise InvalidInputError(f"cannot merge {type(a).__name__} with {type(b).__name__} ({name!r}): "
+                                "exact and binned scores, or different kinds of statistics")
     return a.merge(b)
 
 
@@ -255,7 +258,7 @@ class SufficientStatistics(SummaryDisplay):
             raise InvalidInputError(
                 f"cannot merge statistics of different positive labels ({self.pos_label!r} and {other.pos_label!r})"
             )
-        parts = {name: _merge_optional(getattr(self, name), getattr(other, name), name) for name in _FIELDS}
+        parts = {name: merge_optional(getattr(self, name), getattr(other, name), name) for name in _FIELDS}
         return SufficientStatistics(self.task, threshold=self.threshold, pos_label=self.pos_label, **parts)
 
     __add__ = merge
