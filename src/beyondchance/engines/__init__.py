@@ -165,7 +165,8 @@ def _check_engine(engine: Any) -> None:
 
 
 #: the options of :func:`compute_group_totals` (``**options``) beyond its parameters
-_GROUP_TOTALS_OPTIONS = frozenset({"median", "quantile", "quantile_value", "y_score", "threshold", "pos_label"})
+_GROUP_TOTALS_OPTIONS = frozenset({"median", "quantile", "quantile_value", "y_score", "threshold", "pos_label",
+                                   "row_offset"})
 
 
 def compute_group_totals(
@@ -210,7 +211,8 @@ def compute_group_totals(
     **options : ``median`` (regression: the weighted median of y, when known),
         ``quantile`` and ``quantile_value`` (regression: a pinball level and its quantile);
         ``y_score``, ``threshold``, ``pos_label`` (kind ``"labels"`` without y_pred: the
-        labels of binary scores at the threshold, ``labels`` = (negative, positive))
+        labels of binary scores at the threshold, ``labels`` = (negative, positive));
+        ``row_offset`` (the rows are numbered from it: row i hashed as ``row_offset + i``)
 
     Returns
     -------

@@ -37,7 +37,8 @@ from .._validation import as_1d, binary_target, encode_labels
 from .._warnings import InvalidInputError
 from ..measures.losses import weighted_quantile
 from ..inference.poisson_bootstrap import (DEFAULT_GROUPS, REGRESSION_COLUMNS, GroupTotals, check_group_totals_kind,
-                                           group_sums, hash_sql, label_columns, probability_columns)
+                                           check_row_offset, group_sums, hash_sql, label_columns,
+                                           probability_columns)
 from ..monitoring.probabilities import ProbabilityStatistics, bootstrap_bins
 from .sql import (
     _bad_number, _check_rows, _Cols, _f64, _probability_rows, _total, binary_queries, class_scores_query,
@@ -70,7 +71,8 @@ def regression_group_queries(q, relation: str, kinds: dict[str, str], *, y_true:
 def sql_group_totals(runner: Any, *, kind: str, y_true: str, y_pred: str | None = None, proba: Any = None,
                      weight: str | None = None, labels: Any = None, seed: int = 0, groups: int,
                      median: float | None = None, quantile: float | None = None, quantile_value: float | None = None,
-                     y_score: str | None = None, threshold: float | None = None, pos_label: Any = None) -> GroupTotals:
+                     y_score: str | None = None, threshold: float | None = None, pos_label: Any = None,
+                     row_offset: int = 0) -> GroupTotals:
     """Run the grouped aggregation of ``kind`` on an SQL runner (see the module docstring).
 
     ``median``: regression, the weighted median of y when already known; ``quantile``:
@@ -78,6 +80,7 @@ def sql_group_totals(runner: Any, *, kind: str, y_true: str, y_pred: str | None 
     weighted τ-quantile of y when known.  ``y_score``, ``threshold``, ``pos_label``
     (instead of ``y_pred``): ``kind="labels"`` of binary scores at the threshold, whose
     ``labels`` are the (negative, positive) classes recorded in the totals' info.
+    ``row_offset``: the rows are numbered from it (``row_offset`` + the file-order row index).
     """
     from .memory import _proba_columns
 
@@ -92,7 +95,8 @@ def sql_group_totals(runner: Any, *, kind: str, y_true: str, y_pred: str | None 
     if kind == "regression":
         numeric += [y_true, y_pred]
     runner.load(wanted, numeric, row_index=True)
-    group = hash_sql(f"CAST({runner.row_index} AS BIGINT)", seed, groups, runner.integer_division)
+    group = hash_sql(f"CAST({runner.row_index} AS BIGINT) + {check_row_offset(row_offset)}", seed, groups,
+                     runner.integer_division)
     q, rel, kinds = runner.quote, runner.relation, runner.column_kinds()
     if kind == "labels" and not at_threshold:
         r = runner.run(labels_query(q, rel, kinds, y_true=y_true, y_pred=y_pred, weight=weight, group=group))

@@ -42,7 +42,7 @@ __all__ = [
     "labeling_intervals", "regression_intervals", "probability_intervals",
     "group_totals_from_arrays", "GROUP_TOTALS_KINDS", "check_group_totals_kind", "label_columns", "REGRESSION_COLUMNS", "probability_columns", "group_sums",
     "label_group_totals", "probability_group_totals", "regression_group_totals",
-    "regression_replicate_values",
+    "regression_replicate_values", "check_row_offset",
 ]
 
 DEFAULT_GROUPS = 1024
@@ -109,6 +109,11 @@ class GroupTotals:
     columns : the m quantity names
     groups, seed : of the row hash (:func:`row_groups`)
     info : details of the kind (class labels, the weighted median of y …)
+    rows : the row positions i summed, as sorted disjoint half-open ranges ``(start, stop)``
+        (adjacent ones joined); None: not recorded (the statistics of a file written before
+        them number their n rows 0 … n−1)
+
+    Two totals of disjoint rows :meth:`merge` into the totals of both (their sums added).
 
     >>> t = GroupTotals.from_arrays(np.arange(6), [[1.0], [2.0], [3.0], [4.0], [5.0], [6.0]], ("x",), groups=4)
     >>> float(t.totals.sum()), t.replicate_totals(3, seed=0).shape
@@ -120,22 +125,64 @@ class GroupTotals:
     groups: int
     seed: int
     info: dict | None = None
+    rows: tuple[tuple[int, int], ...] | None = None
 
     def __post_init__(self) -> None:
         t = np.asarray(self.totals, dtype=np.float64)
         if t.shape != (self.groups, len(self.columns)):
             raise InvalidInputError(f"totals must have shape ({self.groups}, {len(self.columns)}), got {t.shape}")
         object.__setattr__(self, "totals", t)
+        if self.rows is not None:
+            object.__setattr__(self, "rows", _row_ranges(self.rows))
+
+    def merge(self, other: "GroupTotals") -> "GroupTotals":
+        """The totals of both parts' rows: the sums added, the row ranges joined.  One
+        InvalidInputError line when the groups, seed, columns or info differ, or the rows
+        overlap (both numbered from the same position: profile the later part with a
+        ``row_offset``).
+
+        >>> a = GroupTotals.from_arrays(np.arange(3), [[1.0], [2.0], [3.0]], ("x",), groups=4, rows=((0, 3),))
+        >>> b = GroupTotals.from_arrays(np.arange(3, 5), [[4.0], [5.0]], ("x",), groups=4, rows=((3, 5),))
+        >>> both = a.merge(b)
+        >>> both.rows, both.totals.tolist() == GroupTotals.from_arrays(
+        ...     np.arange(5), [[1.0], [2.0], [3.0], [4.0], [5.0]], ("x",), groups=4).totals.tolist()
+        (((0, 5),), True)
+        """
+        if not isinstance(other, GroupTotals):
+            raise InvalidInputError(f"cannot merge GroupTotals with {type(other).__name__}")
+        a, b = self.info or {}, other.info or {}
+        differ = [name for name, x, y in (("groups", self.groups, other.groups), ("random_state", self.seed, other.seed),
+                                          ("columns", self.columns, other.columns)) if x != y]
+        differ += [k for k in (*a, *(k for k in b if k not in a)) if k not in a or k not in b or not _same(a[k], b[k])]
+        if differ:
+            raise InvalidInputError(f"cannot merge the grouped bootstrap's sums of a different {differ[0]}: profile "
+                                    "every part with the same options")
+        if self.rows is None or other.rows is None:
+            raise InvalidInputError("cannot merge the grouped bootstrap's sums whose rows are not recorded")
+        overlap = [(max(s0, s1), min(e0, e1)) for s0, e0 in self.rows for s1, e1 in other.rows
+                   if max(s0, s1) < min(e0, e1)]
+        if overlap:
+            first, after = overlap[0][0], max(self.rows[-1][1], other.rows[-1][1])
+            how = f"number their rows from {first}" if self.rows[0][0] == other.rows[0][0] == first \
+                else f"number rows {_shown_rows(overlap[:1])}"
+            raise InvalidInputError(
+                f"cannot merge the grouped bootstrap's sums: both statistics {how} in the bootstrap's hash (rows "
+                f"{_shown_rows(self.rows)} and {_shown_rows(other.rows)}): profile the later part with "
+                f"row_offset={after} (--row-offset {after}), or with ci=False")
+        return GroupTotals(self.totals + other.totals, self.columns, self.groups, self.seed, self.info,
+                           self.rows + other.rows)
 
     @classmethod
     def from_arrays(cls, index: Any, quantities: Any, columns: tuple[str, ...], *, seed: int = 0,
-                    groups: int = DEFAULT_GROUPS, info: dict | None = None) -> "GroupTotals":
-        """Sum the (n, m) already weighted per-row ``quantities`` into the groups of ``index``."""
+                    groups: int = DEFAULT_GROUPS, info: dict | None = None,
+                    rows: tuple[tuple[int, int], ...] | None = None) -> "GroupTotals":
+        """Sum the (n, m) already weighted per-row ``quantities`` into the groups of ``index``
+        (``rows``: the ranges of the index, when recorded)."""
         x = np.asarray(quantities, dtype=np.float64)
         g = row_groups(index, seed, groups)
         if x.ndim != 2 or x.shape != (g.shape[0], len(columns)):
             raise InvalidInputError(f"quantities must have shape ({g.shape[0]}, {len(columns)}), got {x.shape}")
-        return cls(group_sums(g, x, groups), tuple(columns), groups, seed, info)
+        return cls(group_sums(g, x, groups), tuple(columns), groups, seed, info, rows)
 
     def full(self) -> np.ndarray:
         """The full-sample totals (m,)."""
@@ -147,6 +194,42 @@ class GroupTotals:
             raise InvalidInputError(f"n_resamples must be a positive integer, got {n_resamples!r}")
         weights = np.random.default_rng(seed).poisson(1.0, size=(int(n_resamples), self.groups))
         return weights.astype(np.float64) @ self.totals
+
+
+def check_row_offset(row_offset: Any) -> int:
+    """``row_offset`` checked: the position of a part's first row in the rows of the whole, an
+    integer in [0, 2**62) (:func:`row_groups` hashes it exactly)."""
+    if not isinstance(row_offset, (int, np.integer)) or isinstance(row_offset, bool) or not 0 <= row_offset < 1 << 62:
+        raise InvalidInputError(f"row_offset must be an integer in [0, 2**62), got {row_offset!r}")
+    return int(row_offset)
+
+
+def _row_ranges(rows: Any) -> tuple[tuple[int, int], ...]:
+    """``rows`` checked and normalised: sorted disjoint ranges, adjacent ones joined, empty ones dropped."""
+    if not (isinstance(rows, (tuple, list)) and all(
+            isinstance(r, (tuple, list)) and len(r) == 2 and all(isinstance(v, int) and not isinstance(v, bool)
+                                                                 for v in r) and 0 <= r[0] <= r[1] < 1 << 62
+            for r in rows)):
+        raise InvalidInputError("rows must be (start, stop) integer pairs, 0 <= start <= stop < 2**62")
+    out: list[tuple[int, int]] = []
+    for start, stop in sorted((r[0], r[1]) for r in rows if r[0] < r[1]):
+        if out and start < out[-1][1]:
+            raise InvalidInputError(f"rows must be disjoint ranges, got {_shown_rows(rows)}")
+        if out and start == out[-1][1]:
+            out[-1] = (out[-1][0], stop)
+        else:
+            out.append((start, stop))
+    return tuple(out)
+
+
+def _shown_rows(rows: Any) -> str:
+    """Ranges as the rows they hold: ``0–999, 2000–2499``."""
+    return ", ".join(f"{a}–{b - 1}" for a, b in rows) or "none"
+
+
+def _same(a: Any, b: Any) -> bool:
+    """The same value of an info (class labels compared as lists)."""
+    return np.asarray(a, dtype=object).tolist() == np.asarray(b, dtype=object).tolist()
 
 
 class Intervals(NamedTuple):
@@ -308,26 +391,28 @@ def _cell_sums(key: np.ndarray, w: np.ndarray | None, size: int, groups: int) ->
 
 
 def label_group_totals(codes_t: np.ndarray, codes_p: np.ndarray, classes: np.ndarray, w: np.ndarray | None, *,
-                       seed: int = 0, groups: int = DEFAULT_GROUPS) -> GroupTotals:
+                       seed: int = 0, groups: int = DEFAULT_GROUPS, row_offset: int = 0) -> GroupTotals:
     """:class:`GroupTotals` of kind ``"labels"`` from checked label codes (0 … k−1) and
-    weights (None: 1), rows indexed 0 … n−1: one bincount of (group, true, predicted).
+    weights (None: 1), rows indexed ``row_offset`` … ``row_offset`` + n − 1: one bincount of
+    (group, true, predicted).
 
     >>> t = label_group_totals(np.array([0, 1, 1]), np.array([0, 1, 0]), np.array([0, 1]), None, groups=4)
     >>> t.full().tolist()
     [1.0, 0.0, 1.0, 1.0]
     """
     k = int(classes.shape[0])
-    g = row_groups(np.arange(codes_t.shape[0]), seed, groups)
+    g = row_groups(np.arange(codes_t.shape[0]) + row_offset, seed, groups)
     key = (g * k + codes_t) * k + codes_p
     return GroupTotals(_cell_sums(key, w, k * k, groups), label_columns(k), groups, seed, {"classes": classes})
 
 
 def probability_group_totals(codes: np.ndarray, proba: np.ndarray, classes: np.ndarray, w: np.ndarray | None, *,
-                             seed: int = 0, groups: int = DEFAULT_GROUPS) -> GroupTotals:
+                             seed: int = 0, groups: int = DEFAULT_GROUPS, row_offset: int = 0) -> GroupTotals:
     """:class:`GroupTotals` of kind ``"probabilities"`` (:func:`probability_columns`) from
-    checked class codes, an (n, k) probability matrix and weights (None: 1)."""
+    checked class codes, an (n, k) probability matrix and weights (None: 1), rows indexed
+    from ``row_offset``."""
     n, k = proba.shape
-    g = row_groups(np.arange(n), seed, groups)
+    g = row_groups(np.arange(n) + row_offset, seed, groups)
     q = proba[np.arange(n), codes]
     losses = np.column_stack([-np.log(_clip_proba(q)), np.einsum("ij,ij->i", proba, proba) - 2 * q + 1])
     if w is not None:
@@ -340,12 +425,13 @@ def probability_group_totals(codes: np.ndarray, proba: np.ndarray, classes: np.n
 
 def regression_group_totals(y: np.ndarray, f: np.ndarray, w: np.ndarray | None, median: float, *,
                             quantile: tuple[float, float] | None = None, seed: int = 0,
-                            groups: int = DEFAULT_GROUPS) -> GroupTotals:
+                            groups: int = DEFAULT_GROUPS, row_offset: int = 0) -> GroupTotals:
     """:class:`GroupTotals` of kind ``"regression"`` (:data:`REGRESSION_COLUMNS`) from checked
     finite targets, predictions, weights (None: 1), the weighted median of y and
-    ``quantile`` = (τ, the weighted τ-quantile of y) of the pinball loss (default the median)."""
+    ``quantile`` = (τ, the weighted τ-quantile of y) of the pinball loss (default the median),
+    rows indexed from ``row_offset``."""
     quantile = (0.5, median) if quantile is None else quantile
-    g = row_groups(np.arange(y.shape[0]), seed, groups)
+    g = row_groups(np.arange(y.shape[0]) + row_offset, seed, groups)
     x = regression_row_quantities(y, f, np.ones_like(y) if w is None else w, median, quantile[1])
     return GroupTotals(group_sums(g, x, groups), REGRESSION_COLUMNS, groups, seed,
                        {"median": median, "quantile": quantile})
@@ -390,8 +476,9 @@ def group_totals_from_arrays(kind: str, y_true: Any, *, y_pred: Any = None, prob
                              labels: Any = None, seed: int = 0, groups: int = DEFAULT_GROUPS,
                              median: float | None = None, quantile: float | None = None,
                              quantile_value: float | None = None, y_score: Any = None, threshold: float | None = None,
-                             pos_label: Any = None) -> GroupTotals:
-    """:class:`GroupTotals` of arrays, rows indexed 0 … n−1 (the memory engine).
+                             pos_label: Any = None, row_offset: int = 0) -> GroupTotals:
+    """:class:`GroupTotals` of arrays, rows indexed ``row_offset`` … ``row_offset`` + n − 1 (the
+    memory engine; :func:`check_row_offset`).
 
     ``kind`` as in :func:`beyondchance.engines.compute_group_totals` (:data:`GROUP_TOTALS_KINDS`);
     ``median``: regression, the weighted median of y when already known; ``quantile``: the level
@@ -400,16 +487,16 @@ def group_totals_from_arrays(kind: str, y_true: Any, *, y_pred: Any = None, prob
     y_true (positive: ``pos_label``) against ``y_score ≥ threshold``, ``labels`` the
     (negative, positive) classes recorded in the info.
     """
+    at = dict(seed=seed, groups=groups, row_offset=check_row_offset(row_offset))
     if check_group_totals_kind(kind, y_pred=y_pred, proba=proba, y_score=y_score, threshold=threshold,
                                labels=labels):
         is_pos, _ = binary_target(y_true, pos_label=pos_label)
         s = as_1d(y_score, "y_score").astype(np.float64)
         return label_group_totals(is_pos.view(np.int8), (s >= threshold).view(np.int8), np.asarray(labels, dtype=object),
-                                  _weights(weight, s.shape[0]), seed=seed, groups=groups)
+                                  _weights(weight, s.shape[0]), **at)
     if kind == "labels":
         codes_t, codes_p, classes = encode_labels(y_true, y_pred, labels=labels)
-        return label_group_totals(codes_t, codes_p, classes, _weights(weight, codes_t.shape[0]), seed=seed,
-                                  groups=groups)
+        return label_group_totals(codes_t, codes_p, classes, _weights(weight, codes_t.shape[0]), **at)
     if kind == "regression":
         y = as_1d(y_true, "y_true").astype(np.float64)
         f = as_1d(y_pred, "y_pred").astype(np.float64)
@@ -420,7 +507,7 @@ def group_totals_from_arrays(kind: str, y_true: Any, *, y_pred: Any = None, prob
         w = _weights(weight, y.shape[0])
         median = weighted_quantile(y, 0.5, w) if median is None else median
         return regression_group_totals(y, f, w, median, quantile=_quantile(y, w, quantile, quantile_value, median),
-                                       seed=seed, groups=groups)
+                                       **at)
     p = np.asarray(proba, dtype=np.float64)
     codes, _, classes = encode_labels(y_true, labels=labels)
     n, k = codes.shape[0], classes.shape[0]
@@ -430,7 +517,7 @@ def group_totals_from_arrays(kind: str, y_true: Any, *, y_pred: Any = None, prob
         raise InvalidInputError("proba must hold finite probabilities in [0, 1]")
     if (np.abs(p.sum(axis=1) - 1) > 1e-6).any():
         raise InvalidInputError("proba rows must sum to 1")
-    return probability_group_totals(codes, p, classes, _weights(weight, n), seed=seed, groups=groups)
+    return probability_group_totals(codes, p, classes, _weights(weight, n), **at)
 
 
 def regression_row_quantities(y: np.ndarray, f: np.ndarray, w: np.ndarray, median: float,

@@ -50,6 +50,7 @@ import numpy as np
 from .._validation import check_n_classes
 from .._warnings import InvalidInputError
 from ..engines import SOURCE_ENGINE, detect_engine
+from ..inference.poisson_bootstrap import check_row_offset
 from ..measures.losses import PinballLoss
 from ..measures.task_metrics import TASKS
 from .assemble import check_quantile_option
@@ -230,14 +231,15 @@ def _scan_scores(src: Any, p: TaskStatistics, *, y_true: str, y_score: str, weig
 
 def _scan_replicates(src: Any, p: TaskStatistics, *, y_true: str, y_score: Sequence[str], y_pred: str | None,
                      weight: str | None, labels: Any, seed: int, threshold: Any, pos: tuple | None,
-                     score_bins: int | None) -> None:
+                     score_bins: int | None, row_offset: int) -> None:
     """The per-group sums of the grouped bootstrap (:mod:`beyondchance.inference.poisson_bootstrap`) that the
     report's intervals need, while the source is open: regression and probabilities
-    always, labels and binary scores when weighted (unweighted ones resample cells)."""
+    always, labels and binary scores when weighted (unweighted ones resample cells); the
+    rows numbered from ``row_offset``."""
     from ..statistics.sufficient import BinnedScoreCounts
     from .tasks.binary_scores import _threshold_choice
 
-    common = dict(y_true=y_true, weight=weight, seed=seed)
+    common = dict(y_true=y_true, weight=weight, seed=seed, row_offset=row_offset)
     if p.task == "regression":
         median = p.stats.prediction_advantage("absolute").baseline.prediction
         quantile = {} if p.quantile is None else dict(
@@ -295,11 +297,12 @@ def _column_names(y_true: Any, y_score: Any, y_pred: Any, sample_weight: Any) ->
 def _scan(
     src: Any, *, engine: str, y_true: str, y_score: Sequence[str], y_pred: str | None, weight: str | None,
     score_bins: int | None, task: str | None, pos_label: Any, threshold: Any, labels: Any, quantile: float | None,
-    ci: bool, random_state: int, progress: Callable[[str], None] | None, keep_rows: bool,
+    ci: bool, random_state: int, progress: Callable[[str], None] | None, keep_rows: bool, row_offset: int = 0,
 ) -> TaskStatistics:
     """The :class:`TaskStatistics` of an opened source: the labels, the task, its statistics and,
-    when ``ci``, the grouped bootstrap's sums (seed ``random_state``); ``keep_rows``: the rows
-    stay reachable for the row permutation tests (the source must then stay open)."""
+    when ``ci``, the grouped bootstrap's sums (seed ``random_state``; the rows numbered from
+    ``row_offset``, recorded in their ``rows``); ``keep_rows``: the rows stay reachable for the
+    row permutation tests (the source must then stay open)."""
     step = progress or (lambda message: None)
     step(f"scanning the labels ({engine})")
     p = _prepare(src, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=weight, task=task, labels=labels,
@@ -314,7 +317,9 @@ def _scan(
     if ci:
         step(f"summing the bootstrap groups ({engine})")
         _scan_replicates(src, p, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=weight, labels=labels,
-                         seed=random_state, threshold=threshold, pos=pos, score_bins=score_bins)
+                         seed=random_state, threshold=threshold, pos=pos, score_bins=score_bins, row_offset=row_offset)
+        if p.totals is not None:
+            p.totals = dataclasses.replace(p.totals, rows=((row_offset, row_offset + p.n_rows),))
     if keep_rows:
         p.row_source = RowSource(src, p, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=weight,
                                  labels=labels, score_bins=score_bins)
@@ -368,7 +373,7 @@ def profile(
     y_true: Any = None, y_score: Any = None, *, y_pred: Any = None, sample_weight: Any = None, data: Any = None,
     engine: str | None = None, score_bins: int | None = None, session: Any = None, delimiter: str | None = None,
     task: str | None = None, pos_label: Any = None, threshold: float | None = None, labels: Any = None,
-    quantile: float | None = None, ci: bool = True, random_state: int = 0,
+    quantile: float | None = None, ci: bool = True, random_state: int = 0, row_offset: int = 0,
 ) -> TaskStatistics:
     """The statistics of a report, without the rows: save them (:meth:`TaskStatistics.save`),
     merge them (``a + b``) and report from them (:func:`report_from_statistics`) anywhere.
@@ -379,8 +384,12 @@ def profile(
     floating-point y_score holds scores; regression when y_true and y_pred are floating
     point): give ``task=`` to be sure.  ``ci``: also the sums of the grouped Poisson bootstrap
     (seed ``random_state``) that the intervals of probabilities, regression and weighted data
-    need — these do not merge (:meth:`TaskStatistics.merge`).  Weighted binary scores count
-    those sums at the threshold (``threshold``, default as in the report), the report's.
+    need, each row in the group of a hash of its position: ``row_offset`` + its position in
+    these rows.  Profile the later part of the rows with ``row_offset`` = the rows before it
+    (the earlier part's :attr:`~TaskStatistics.next_row_offset`), and the parts merge to the
+    statistics of all the rows, intervals included (:meth:`TaskStatistics.merge`; not a
+    regression's).  Weighted binary scores count those sums at the threshold
+    (``threshold``, default as in the report), the report's.
 
     >>> st = profile([0, 1, 1, 0, 1, 0], [0.1, 0.8, 0.35, 0.4, 0.9, 0.2], ci=False)
     >>> st.task, st.n_rows, st.positive[0], round(st.stats.auc("roc"), 4)
@@ -404,7 +413,7 @@ def profile(
         p = _scan(src, engine=engine, y_true=names["y_true"], y_score=names["y_score"], y_pred=names["y_pred"],
                   weight=names["sample_weight"], score_bins=score_bins, task=task, pos_label=pos_label,
                   threshold=threshold, labels=labels, quantile=quantile, ci=ci, random_state=random_state,
-                  progress=None, keep_rows=False)
+                  progress=None, keep_rows=False, row_offset=check_row_offset(row_offset))
     finally:
         src.close()
     if p.task == "regression":  # the engine's label scan counted each distinct target: not the report's
@@ -502,13 +511,16 @@ def save_profiles(files: Sequence[Any], out: Any, *, by: str | None, read: Calla
     ``ref.2024-05.bcstats``; characters other than letters, digits, ``.``, ``-``, ``_`` as
     ``_``).  ``read``: the columns of a file in memory (the memory engine), else the engine
     reads the files (``columns``, ``numeric``: those read by ``--by``'s split); ``written`` is
-    told each path."""
+    told each path.  The grouped bootstrap numbers each group's rows (in file order) after
+    those of the groups written before it, from ``row_offset``: the files of all the groups
+    merge to the statistics of the rows ordered by group."""
     import re
     from pathlib import Path
 
     from ..engines import get_runner
 
     runner, split = get_runner(options["engine"]), None
+    offset = options.pop("row_offset", 0)
     try:
         if read is not None:
             progress(f"reading {', '.join(map(str, files))}")
@@ -537,9 +549,11 @@ def save_profiles(files: Sequence[Any], out: Any, *, by: str | None, read: Calla
         for (value, source), path in zip(parts, paths):
             progress("profiling" + ("" if value is None else f" {value}"))
             try:
-                profile(data=source, **options).save(path)
+                kept = profile(data=source, row_offset=offset, **options)
+                kept.save(path)
             except InvalidInputError as exc:
                 raise InvalidInputError(str(exc) if value is None else f"--by {by} = {value}: {exc}") from None
+            offset += kept.n_rows
             written(path)
     finally:
         if split is not None:

@@ -40,11 +40,17 @@ saved is exactly what :func:`report_from_statistics` reads.
 Merging is exact for every count (rows, weights, confusion cells, score counts: sums of
 the parts' numbers, so exact for integer or dyadic weights and to rounding otherwise) and
 to rounding for the loss sums and moments.  The sums of the grouped Poisson bootstrap
-(``totals``: probabilities, regression, weighted data; profiled with ``ci=True``) do not
-merge: each row's group is a hash of its position in the whole data, and the regression
-sums hold the absolute deviations from the median of all of y.  Merging statistics that
-hold them is refused; profile the parts with ``ci=False`` (the report then gives the
-intervals the cells give, and says which it cannot) or profile the whole.
+(``totals``: probabilities, weighted labels, weighted binary scores at their threshold;
+profiled with ``ci=True``) merge too — the same sums per group, so the same intervals for
+the same seed — when the parts number their rows apart: each row's group is a hash of its
+position, ``row_offset`` + its position in the part, and the parts' ranges of positions
+(``GroupTotals.rows``) must not overlap (:meth:`~beyondchance.inference.poisson_bootstrap.GroupTotals.merge`
+says which ``row_offset`` to give).  Profile the later part with ``row_offset`` = the
+earlier's :attr:`TaskStatistics.next_row_offset` and the merged statistics are those of the
+rows in that order.  A regression's sums do not merge: they hold |y − m| and the pinball
+terms about the median m (and τ-quantile) of all its rows, which no part knows; merging
+them is refused — profile the parts with ``ci=False`` (the report then gives the intervals
+the cells give, and says which it cannot) or profile the whole.
 """
 
 from __future__ import annotations
@@ -159,10 +165,7 @@ class TaskStatistics:
         if self.quantile != other.quantile:
             raise InvalidInputError(f"cannot merge statistics of different quantiles ({self.quantile} and "
                                     f"{other.quantile})")
-        if self.totals is not None or other.totals is not None:
-            raise InvalidInputError(
-                "cannot merge the grouped bootstrap's sums (each row's group is a hash of its position in the "
-                "whole data): profile the parts with ci=False, or profile the whole")
+        totals = _merged_totals(self, other)
         parts = {name: merge_optional(getattr(self, name), getattr(other, name), name) for name in MERGED_FIELDS}
         given_counts0 = None
         if self.given_counts0 is not None or other.given_counts0 is not None:
@@ -174,12 +177,25 @@ class TaskStatistics:
         true_classes = np.asarray(self.classes)[[_label(c) in in_true for c in np.asarray(self.classes).tolist()]]
         return dataclasses.replace(
             self, true_classes=true_classes, n_rows=self.n_rows + other.n_rows,
-            counts0=np.asarray(self.counts0) + np.asarray(other.counts0), given_counts0=given_counts0, columns=self.columns if self.columns == other.columns else None,
+            counts0=np.asarray(self.counts0) + np.asarray(other.counts0), given_counts0=given_counts0, columns=self.columns if self.columns == other.columns else None, totals=totals,
             source=self.source if self.source == other.source else "given",
             reason=self.reason if self.reason == other.reason else f"merged: {self.reason}; {other.reason}",
             **parts)
 
     __add__ = merge
+
+    @property
+    def next_row_offset(self) -> int:
+        """The ``row_offset`` to profile the rows that follow these with, so that both merge:
+        the end of the rows the grouped bootstrap's sums number (``row_offset`` + ``n_rows``
+        of a profile), or ``n_rows`` without those sums (then no rows are numbered).
+
+        >>> import beyondchance as bc
+        >>> bc.profile([0, 1, 1, 0], [0.2, 0.7, 0.4, 0.1], sample_weight=[1.0, 2, 1, 1], row_offset=10).next_row_offset
+        14
+        """
+        rows = getattr(self.totals, "rows", None)
+        return rows[-1][1] if rows else int(self.n_rows)
 
     def reference_score_counts(self, pos_label: Any = None) -> tuple[ThresholdCounts, int]:
         """(the score counts, the number of rows) of binary scores, as the reference of
@@ -225,8 +241,26 @@ def _metadata(p: TaskStatistics) -> dict[str, Any]:
         "threshold": None if totals is None or not totals.info else totals.info.get("threshold"),
         "columns": p.columns, "n_rows": int(p.n_rows), "weighted": bool(p.weighted), "total_weight": weight,
         "score_bins": bins, "bootstrap": None if totals is None else {"groups": totals.groups,
-                                                                        "random_state": totals.seed},
+                                                                        "random_state": totals.seed,
+                                                                        "rows": totals.rows},
     })
+
+
+def _merged_totals(a: TaskStatistics, b: TaskStatistics) -> GroupTotals | None:
+    """The grouped bootstrap's sums of both parts' rows (:meth:`GroupTotals.merge`); the sums of a
+    file written before their rows were recorded number its rows 0 … n_rows − 1."""
+    if a.totals is None and b.totals is None:
+        return None
+    if a.totals is None or b.totals is None:
+        raise InvalidInputError("cannot merge statistics with the grouped bootstrap's sums (ci=True) and statistics "
+                                "without them: profile every part with ci=True, or every part with ci=False")
+    if a.task == "regression":
+        raise InvalidInputError(
+            "cannot merge a regression's grouped bootstrap sums: they hold |y - median| (and the pinball terms) about "
+            "the median of all its rows, which no part knows: profile the parts with ci=False, or profile the whole")
+    first, second = (p.totals if p.totals.rows is not None else dataclasses.replace(p.totals, rows=((0, p.n_rows),))
+                     for p in (a, b))
+    return first.merge(second)
 
 
 def _check(p: TaskStatistics) -> str | None:
