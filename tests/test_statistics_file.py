@@ -209,14 +209,94 @@ def test_merging_binned_scores_of_different_bins_is_refused():
         a + bc.profile([1, 0], [0.3, 0.6], score_bins=20, ci=False)
 
 
-def test_the_grouped_bootstraps_sums_do_not_merge():
+#: the cases whose grouped bootstrap's sums merge (weighted binary scores: at one threshold)
+BOOTSTRAP_MERGED = ["binary scores weighted", "multiclass labels weighted", "probabilities"]
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), parts=st.integers(2, 4), case=st.sampled_from(BOOTSTRAP_MERGED))
+def test_contiguous_parts_at_their_row_offsets_merge_to_the_whole_with_its_intervals(seed, parts, case):
+    """Rows [a, b) profiled with row_offset=a: the merged bootstrap sums are the whole's (exact
+    for integer weights, to rounding for the loss sums of probabilities), so are the intervals."""
+    rng = np.random.default_rng(seed)
+    kw = _case(case, _data(seed, n=int(rng.integers(parts * 10, 80))))
+    kw.update(labels=[0, 1, 2] if case != "binary scores weighted" else [0, 1], random_state=7,
+              **({"threshold": 0.5} if case == "binary scores weighted" else {}))
+    n = kw["y_true"].shape[0]
+    bounds = [0, *np.sort(rng.choice(np.arange(1, n), parts - 1, replace=False)).tolist(), n]
+
+    def part(start, stop):
+        return bc.profile(**{k: (v[start:stop] if isinstance(v, np.ndarray) else v) for k, v in kw.items()},
+                          row_offset=start)
+
+    stats = [part(a, b) for a, b in zip(bounds, bounds[1:])]
+    order = rng.permutation(parts)
+    merged = stats[order[0]]
+    for i in order[1:]:
+        merged = merged + stats[i]
+    whole = bc.profile(**kw)
+    assert merged.totals.rows == whole.totals.rows == ((0, n),) and merged.next_row_offset == n
+    exact = case != "probabilities"
+    _assert_same(merged.totals, whole.totals, "totals", exact=exact)
+    for name in ("stats", "units", "given", "cells", "score_cells", "loss_sums"):
+        _assert_same(getattr(merged, name), getattr(whole, name), name)
+    kept, rows = _rows(report_from_statistics(merged, **REPORT)), _rows(report_from_statistics(whole, **REPORT))
+    assert sum(ci is not None for _, ci in rows.values()) > 0
+    if exact:
+        assert kept == rows
+    for name, (value, ci) in rows.items():
+        assert kept[name][0] == pytest.approx(value, rel=1e-9, nan_ok=True) and (kept[name][1] is None) == (ci is None)
+        assert ci is None or kept[name][1] == pytest.approx(ci, rel=1e-9, nan_ok=True), name
+
+
+def test_overlapping_rows_and_a_regressions_bootstrap_sums_do_not_merge():
     d = _data(4, 40)
-    a, b = (bc.profile(y_true=d["yr"][s], y_pred=d["fr"][s]) for s in (slice(0, 20), slice(20, 40)))
-    assert a.totals is not None
-    with pytest.raises(bc.InvalidInputError, match="ci=False"):
-        a + b
+    weighted = dict(y_true=d["y3"], y_pred=d["pred3"], sample_weight=d["w"], labels=[0, 1, 2])
+    a, b = (bc.profile(**{k: (v[s] if isinstance(v, np.ndarray) else v) for k, v in weighted.items()})
+            for s in (slice(0, 20), slice(20, 30)))
+    with pytest.raises(bc.InvalidInputError) as info:
+        a + b  # both numbered from 0
+    assert str(info.value) == ("cannot merge the grouped bootstrap's sums: both statistics number their rows from 0 "
+                               "in the bootstrap's hash (rows 0–19 and 0–9): profile the later part with "
+                               "row_offset=20 (--row-offset 20), or with ci=False")
+    later = bc.profile(**{k: (v[20:30] if isinstance(v, np.ndarray) else v) for k, v in weighted.items()},
+                       row_offset=a.next_row_offset)
+    assert (a + later).totals.rows == ((0, 30),) and (later + a).next_row_offset == 30
+    with pytest.raises(bc.InvalidInputError, match=r"rows 5–14 in the bootstrap's hash .*row_offset=20 "):
+        a + dataclasses.replace(later, totals=dataclasses.replace(later.totals, rows=((5, 15),)))
+    with pytest.raises(bc.InvalidInputError, match="profile every part with ci=True, or every part with ci=False"):
+        a + bc.profile(**{k: (v[20:] if isinstance(v, np.ndarray) else v) for k, v in weighted.items()}, ci=False)
+    scores = dict(y_true=d["y"], y_score=d["s"], sample_weight=d["w"])
+    with pytest.raises(bc.InvalidInputError, match="sums of a different threshold"):
+        bc.profile(**scores, threshold=0.5) + bc.profile(**scores, threshold=0.6, row_offset=40)
+    with pytest.raises(bc.InvalidInputError, match="sums of a different random_state"):
+        bc.profile(**scores) + bc.profile(**scores, random_state=1, row_offset=40)
+    r0, r1 = (bc.profile(y_true=d["yr"][s], y_pred=d["fr"][s], row_offset=s.start) for s in (slice(0, 20), slice(20, 40)))
+    assert r0.totals is not None
+    with pytest.raises(bc.InvalidInputError, match="about the median of all its rows") as info:
+        r0 + r1
+    assert "\n" not in str(info.value)
+    assert (bc.profile(y_true=d["yr"], y_pred=d["fr"], ci=False) + bc.profile(y_true=d["yr"], y_pred=d["fr"],
+                                                                           ci=False)).n_rows == 80
     with pytest.raises(bc.InvalidInputError, match="cannot merge TaskStatistics with int"):
         a.merge(1)
+    with pytest.raises(bc.InvalidInputError, match="row_offset must be an integer"):
+        bc.profile(**weighted, row_offset=-1)
+
+
+def test_a_file_without_the_rows_of_its_bootstrap_sums_numbers_them_from_0(tmp_path):
+    """A schema-1 file written before ``GroupTotals.rows``: its sums number its rows 0 … n − 1."""
+    d = _data(6, 50)
+    kw = dict(y_true=d["y"], y_score=d["s"], sample_weight=d["w"], threshold=0.5)
+    path = bc.profile(**{k: v[:30] for k, v in kw.items() if k != "threshold"}, threshold=0.5).save(tmp_path / "a.json")
+    doc = json.loads(path.read_text())
+    del doc["statistics"]["fields"]["totals"]["fields"]["rows"]
+    old = bc.read_statistics(_resigned(path, doc))
+    assert old.totals.rows is None and old.next_row_offset == 30
+    later = bc.profile(**{k: v[30:] for k, v in kw.items() if k != "threshold"}, threshold=0.5, row_offset=30)
+    merged, whole = old + later, bc.profile(**kw)
+    assert merged.totals.rows == ((0, 50),)
+    np.testing.assert_array_equal(merged.totals.totals, whole.totals.totals)
 
 
 def test_weighted_statistics_report_at_their_threshold_and_positive_label_only():
@@ -387,16 +467,20 @@ def _assert_same_file(a_path, b_path) -> None:
     _assert_same(a, b, approx=ENGINE_APPROX)
 
 
-def _engine_file(tmp_path, data: str, engine: str, case: str, session=None, ci: bool = True):
-    st_ = bc.profile(data=data, engine=engine, session=session, random_state=3, ci=ci, **ENGINE_CASES[case])
+def _engine_file(tmp_path, data: str, engine: str, case: str, session=None, ci: bool = True, row_offset: int = 0):
+    st_ = bc.profile(data=data, engine=engine, session=session, random_state=3, ci=ci, row_offset=row_offset,
+                     **ENGINE_CASES[case])
     return st_.save(tmp_path / f"{engine}-{case}.bcstats")
 
 
 @pytest.mark.parametrize("fmt", ["parquet", "csv"])
 @pytest.mark.parametrize("case", list(ENGINE_CASES))
 def test_memory_and_duckdb_write_the_same_file(case, fmt, tmp_path):
+    """Parquet: the rows numbered from an offset beyond 2**31 − 1 (the hash's prime) in both."""
     data = _table(tmp_path, fmt)
-    _assert_same_file(_engine_file(tmp_path, data, "memory", case), _engine_file(tmp_path, data, "duckdb", case))
+    offset = 2**31 + 5 if fmt == "parquet" else 0
+    _assert_same_file(_engine_file(tmp_path, data, "memory", case, row_offset=offset),
+                      _engine_file(tmp_path, data, "duckdb", case, row_offset=offset))
 
 
 @pytest.mark.parametrize("case, fmt", [("binary scores", "csv"), ("binary scores weighted binned", "parquet"),
@@ -423,3 +507,65 @@ def test_profiling_scores_sums_no_loss_on_an_engine(tmp_path, monkeypatch):
     assert queries and not any("LN(" in q for q in queries)
     bc.compute_statistics(data, y_true="y", y_score="s", engine="duckdb")
     assert any("LN(" in q for q in queries)
+
+
+# =====================================================================================
+# the command line: --row-offset, and the files of --by merge
+# =====================================================================================
+
+
+def _cli(*args):
+    from click.testing import CliRunner
+
+    from beyondchance.cli import main
+
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def _rows_csv(tmp_path, n: int = 90):
+    pd = pytest.importorskip("pandas")
+    d = _data(8, n)
+    frame = pd.DataFrame({"y": d["y"], "s": np.round(d["s"], 3), "w": d["w"],
+                          "day": np.resize(["2024-05-10", "2024-05-02", "2024-05-03"], n)})
+    return frame
+
+
+@pytest.mark.parametrize("engine", ["memory", "duckdb"])
+def test_cli_row_offset_makes_the_later_file_merge_with_the_earlier(engine, tmp_path):
+    frame = _rows_csv(tmp_path)
+    first, later = tmp_path / "first.csv", tmp_path / "later.csv"
+    frame[:50].to_csv(first, index=False)
+    frame[50:].to_csv(later, index=False)
+    args = ["--y-true", "y", "--y-score", "s", "--weight", "w", "--seed", "3", "--engine", engine]
+    assert _cli("profile", first, *args, "--out", tmp_path / "a.bcstats").exit_code == 0
+    a = bc.read_statistics(tmp_path / "a.bcstats")
+    result = _cli("profile", later, *args, "--out", tmp_path / "b.bcstats", "--row-offset", a.next_row_offset)
+    assert result.exit_code == 0, result.output
+    merged = bc.read_statistics(tmp_path / "b.bcstats") + a
+    whole = bc.profile(frame["y"].to_numpy(), frame["s"].to_numpy(), sample_weight=frame["w"].to_numpy(),
+                       random_state=3)
+    assert merged.totals.rows == ((0, 90),)
+    np.testing.assert_array_equal(merged.totals.totals, whole.totals.totals)
+    bad = _cli("profile", later, *args, "--out", tmp_path / "c.bcstats", "--row-offset", "-1")
+    assert bad.exit_code == 2 and len(bad.output.strip().splitlines()) == 1 and "--row-offset" in bad.output
+
+
+@pytest.mark.parametrize("engine", ["memory", "duckdb"])
+def test_cli_by_files_merge_to_the_rows_ordered_by_group(engine, tmp_path):
+    """Each group's rows numbered after the groups written before it: the files of all the
+    groups, merged in any order, are the statistics of the rows sorted (stably) by group."""
+    frame = _rows_csv(tmp_path)
+    frame.to_csv(tmp_path / "rows.csv", index=False)
+    result = _cli("profile", tmp_path / "rows.csv", "--by", "day", "--y-true", "y", "--y-score", "s", "--weight", "w",
+                  "--seed", "3", "--engine", engine, "--out", tmp_path / "day.bcstats", "--row-offset", "7")
+    assert result.exit_code == 0, result.output
+    days = ["2024-05-10", "2024-05-03", "2024-05-02"]  # merged in another order than written
+    parts = [bc.read_statistics(tmp_path / f"day.{day}.bcstats") for day in days]
+    assert [p.totals.rows for p in parts] == [((67, 97),), ((37, 67),), ((7, 37),)]
+    merged = parts[0] + parts[1] + parts[2]
+    ordered = frame.sort_values("day", kind="stable")
+    whole = bc.profile(ordered["y"].to_numpy(), ordered["s"].to_numpy(), sample_weight=ordered["w"].to_numpy(),
+                       random_state=3, row_offset=7)
+    assert merged.totals.rows == whole.totals.rows == ((7, 97),)
+    np.testing.assert_array_equal(merged.totals.totals, whole.totals.totals)
+    assert _rows(report_from_statistics(merged, **REPORT)) == _rows(report_from_statistics(whole, **REPORT))

@@ -30,7 +30,8 @@ from ._json import jsonable, write_atomic
 from ._warnings import InvalidInputError
 
 __all__ = ["Writable", "SummaryDisplay", "GridDisplay", "format_number", "format_interval", "printable",
-           "markdown_text", "html_text", "display_name", "text_table", "html_page", "TITLES", "SUFFIXES", "WIDTH"]
+           "markdown_text", "html_text", "display_name", "text_table", "html_page", "TITLES", "SUFFIXES", "WIDTH",
+           "Progress"]
 
 #: the columns of a summary's text (``print(result)``)
 WIDTH = 80
@@ -415,3 +416,38 @@ class GridDisplay(Writable):
                  "|:--|" + "--:|" * len(columns)]
         lines += ["| " + " | ".join(cell(c) for c in [r, *cells]) + " |" for r, cells in rows]
         return f"**{markdown_text(self._summary_title())}**\n\n" + "\n".join(lines) + "\n"
+
+
+class Progress:
+    """The command line's progress: a spinner with the current step on stderr (only on an
+    interactive terminal), its messages sealed by :func:`printable`."""
+
+    def __init__(self, enabled: bool | None = None, console: Any = None) -> None:
+        from rich.console import Console
+
+        self.console = console if console is not None else Console(stderr=True)
+        self.enabled = self.console.is_terminal if enabled is None else enabled
+        self._progress = None
+        self._task = None
+
+    def __enter__(self) -> "Progress":
+        if self.enabled:
+            from rich.progress import Progress as Spinner
+            from rich.progress import SpinnerColumn, TextColumn, TimeElapsedColumn
+
+            self._progress = Spinner(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
+                                      console=self.console, transient=True)
+            self._progress.start()
+            self._task = self._progress.add_task("starting", total=None)
+        return self
+
+    def __call__(self, message: str) -> None:
+        if self._progress is not None:
+            from rich.markup import escape
+
+            # the message names files and test sets: literal text, control characters as escapes
+            self._progress.update(self._task, description=escape(printable(message)))
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._progress is not None:
+            self._progress.stop()

@@ -28,6 +28,7 @@ from typing import Any, Callable
 import click
 
 from ._json import write_atomic
+from ._summary_display import Progress as _Progress
 from ._summary_display import printable
 from ._validation import MAX_MC_SAMPLES, MAX_RESAMPLES
 from ._warnings import BeyondChanceWarning, InvalidInputError
@@ -143,44 +144,6 @@ def main() -> None:
     """
     warnings.simplefilter("ignore", BeyondChanceWarning)  # shown as notes in the output instead
     warnings.simplefilter("ignore", RuntimeWarning)
-
-
-# ======================================================================================
-# progress
-# ======================================================================================
-
-
-class _Progress:
-    """A spinner with the current step on stderr (only on an interactive terminal)."""
-
-    def __init__(self, enabled: bool | None = None, console: Any = None) -> None:
-        from rich.console import Console
-
-        self.console = console if console is not None else Console(stderr=True)
-        self.enabled = self.console.is_terminal if enabled is None else enabled
-        self._progress = None
-        self._task = None
-
-    def __enter__(self) -> "_Progress":
-        if self.enabled:
-            from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-
-            self._progress = Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
-                                      console=self.console, transient=True)
-            self._progress.start()
-            self._task = self._progress.add_task("starting", total=None)
-        return self
-
-    def __call__(self, message: str) -> None:
-        if self._progress is not None:
-            from rich.markup import escape
-
-            # the message names files and test sets: literal text, control characters as escapes
-            self._progress.update(self._task, description=escape(printable(message)))
-
-    def __exit__(self, *exc: Any) -> None:
-        if self._progress is not None:
-            self._progress.stop()
 
 
 # ======================================================================================
@@ -549,13 +512,19 @@ def report(file: str, details: bool = False, **opts: Any) -> None:
               help="The statistics file to write (e.g. ref.bcstats); with --by, one per group, the group's value "
                    "before the suffix (ref.2024-05.bcstats).")
 @click.option("--by", metavar="COL", help="One statistics file per value of this column (a day, a segment ...).")
+@click.option("--row-offset", type=click.IntRange(0, 2**62 - 1), default=0, show_default=True, metavar="N",
+              help="Number the rows from N in the hash of the bootstrap's sums (the intervals of weighted data and "
+                   "probabilities), so that these statistics merge with those of the rows before them: N = their "
+                   "next_row_offset (the rows profiled before).")
 @functools.partial(_evaluation_options, skip=("metrics", "fmt", "out", "confidence_level", "n_resamples",
                                                "normalize", "mc_samples"))
-def profile(files: tuple[str, ...], out: Path, by: str | None, **opts: Any) -> None:
+def profile(files: tuple[str, ...], out: Path, by: str | None, row_offset: int, **opts: Any) -> None:
     """Keep the statistics of the rows of FILE(s) in a file (--out) for report, compare and check.
 
     The same statistics on every engine; their report is the rows' (within the stated AUC
-    bound with --score-bins). Several FILEs are one table; --by: one file per group.
+    bound with --score-bins). Several FILEs are one table; --by: one file per group, each
+    group's rows numbered after those of the groups before it, so that the files of all the
+    groups merge (intervals included) to the statistics of the rows ordered by group.
 
     \b
     Examples:
@@ -577,7 +546,7 @@ def profile(files: tuple[str, ...], out: Path, by: str | None, **opts: Any) -> N
                   sample_weight=opts["weight"], engine=runner.name, score_bins=opts["score_bins"],
                   session=runner.session(opts), task=opts["task"], pos_label=opts["pos_label"],
                   threshold=opts["threshold"], quantile=opts["quantile"], labels=_split(opts["labels"]),
-                  ci=not opts["no_ci"], random_state=opts["seed"])
+                  ci=not opts["no_ci"], random_state=opts["seed"], row_offset=row_offset)
     weight = [opts["weight"]] if opts["weight"] else []
     read = None if runner.reads_files else (lambda f: _read_table(f, opts["y_true"], pred_cols, numeric, opts["weight"],
                                                                   [by] if by else []).columns)
