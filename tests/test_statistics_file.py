@@ -100,7 +100,7 @@ def test_the_file_holds_its_metadata_and_exact_floats(tmp_path):
     assert (meta["task"], meta["classes"], meta["positive_label"], meta["n_rows"], meta["weighted"]) == \
         ("binary-scores", [0, 1], 1, 5, True)
     assert meta["threshold"] == 0.5 and meta["total_weight"] == pytest.approx(6.6)
-    assert meta["bootstrap"] == {"groups": 1024, "random_state": 0}
+    assert meta["bootstrap"] == {"groups": 1024, "random_state": 0, "rows": [[0, 5]]}
     back = bc.read_statistics(p)
     assert back.stats.thresholds.tobytes() == st_.stats.thresholds.tobytes()
     assert back.stats.tps.tobytes() == st_.stats.tps.tobytes()

@@ -231,7 +231,7 @@ def _scan_scores(src: Any, p: TaskStatistics, *, y_true: str, y_score: str, weig
 
 def _scan_replicates(src: Any, p: TaskStatistics, *, y_true: str, y_score: Sequence[str], y_pred: str | None,
                      weight: str | None, labels: Any, seed: int, threshold: Any, pos: tuple | None,
-                     score_bins: int | None, row_offset: int) -> None:
+                     score_bins: int | None, row_offset: int = 0) -> None:
     """The per-group sums of the grouped bootstrap (:mod:`beyondchance.inference.poisson_bootstrap`) that the
     report's intervals need, while the source is open: regression and probabilities
     always, labels and binary scores when weighted (unweighted ones resample cells); the
