@@ -514,8 +514,8 @@ def report(file: str, details: bool = False, **opts: Any) -> None:
 @click.option("--by", metavar="COL", help="One statistics file per value of this column (a day, a segment ...).")
 @click.option("--row-offset", type=click.IntRange(0, 2**62 - 1), default=0, show_default=True, metavar="N",
               help="Number the rows from N in the hash of the bootstrap's sums (the intervals of weighted data and "
-                   "probabilities), so that these statistics merge with those of the rows before them: N = their "
-                   "next_row_offset (the rows profiled before).")
+                   "probabilities), so that these statistics merge with those of the rows before them: N = the "
+                   "rows profiled before (the previous file's next_row_offset: its metadata.bootstrap.rows end).")
 @functools.partial(_evaluation_options, skip=("metrics", "fmt", "out", "confidence_level", "n_resamples",
                                                "normalize", "mc_samples"))
 def profile(files: tuple[str, ...], out: Path, by: str | None, row_offset: int, **opts: Any) -> None:

@@ -1,8 +1,10 @@
 r"""Grouped Poisson bootstrap from per-group sums: intervals without the rows.
 
-Every row :math:`i` (its position in file order, 0 … n−1) falls in one of :math:`G`
-groups by an integer hash that numpy and SQL compute identically (every
-intermediate below :math:`2^{63}`; :math:`p = 2^{31} - 1`, :math:`s` = seed mod p):
+Every row :math:`i` — its position in file order, 0 … n−1, plus a part's ``row_offset`` (the
+rows before it in the whole, so that parts numbered apart :meth:`GroupTotals.merge` into
+the whole's sums) — falls in one of :math:`G` groups by an integer hash that numpy and SQL
+compute identically (every intermediate below :math:`2^{63}`; :math:`p = 2^{31} - 1`,
+:math:`s` = seed mod p):
 
 .. math::
 

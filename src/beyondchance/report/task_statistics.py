@@ -144,7 +144,9 @@ class TaskStatistics:
     def merge(self, other: "TaskStatistics") -> "TaskStatistics":
         """The statistics of the union of both parts' rows (see the module docstring for what is
         exact).  Refused, with one line: another type, task, weighting, classes, positive
-        label, quantile, or statistics of other kinds or bins (``BinnedScoreCounts.merge``)."""
+        label, quantile, statistics of other kinds or bins (``BinnedScoreCounts.merge``), or
+        bootstrap sums that do not add up (``GroupTotals.merge``: overlapping rows, another seed
+        or threshold; a regression's; beside parts without them)."""
         if not isinstance(other, TaskStatistics):
             raise InvalidInputError(f"cannot merge TaskStatistics with {type(other).__name__}")
         for parts in (self, other):
@@ -177,8 +179,8 @@ class TaskStatistics:
         true_classes = np.asarray(self.classes)[[_label(c) in in_true for c in np.asarray(self.classes).tolist()]]
         return dataclasses.replace(
             self, true_classes=true_classes, n_rows=self.n_rows + other.n_rows,
-            counts0=np.asarray(self.counts0) + np.asarray(other.counts0), given_counts0=given_counts0, columns=self.columns if self.columns == other.columns else None, totals=totals,
-            source=self.source if self.source == other.source else "given",
+            counts0=np.asarray(self.counts0) + np.asarray(other.counts0), given_counts0=given_counts0, columns=self.columns if self.columns == other.columns else None,
+            totals=totals, source=self.source if self.source == other.source else "given",
             reason=self.reason if self.reason == other.reason else f"merged: {self.reason}; {other.reason}",
             **parts)
 
