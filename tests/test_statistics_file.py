@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -359,6 +360,34 @@ def test_a_changed_file_fails_its_checksum(tmp_path):
     doc["statistics"]["fields"]["n_rows"] = 6
     p.write_text(json.dumps(doc))
     _refused(p, "checksum does not match")
+
+
+#: files written by schema 1 (beyondchance at 7eeb1b8, before GroupTotals.rows), of the rows of
+#: _schema1_rows(): they must read, and give the report of those rows, in every later version
+SCHEMA1 = Path(__file__).parent / "data" / "statistics-schema1"
+
+
+def _schema1_rows() -> dict[str, np.ndarray]:
+    rng = np.random.default_rng(1)
+    y = rng.integers(0, 2, 60)
+    s = np.round(rng.random(60) * 0.5 + y * 0.3, 3)
+    return dict(y=y, s=s, w=rng.integers(1, 4, 60).astype(float))
+
+
+@pytest.mark.parametrize("name, kwargs", [
+    ("binary-scores", lambda d: dict(y_true=d["y"], y_score=d["s"], ci=False)),
+    ("binary-labels-weighted", lambda d: dict(y_true=d["y"], y_pred=(d["s"] >= 0.5).astype(int),
+                                              sample_weight=d["w"], random_state=3)),
+])
+def test_a_schema_1_file_still_reads_as_the_statistics_of_its_rows(name, kwargs):
+    path = SCHEMA1 / f"{name}.bcstats"
+    assert json.loads(path.read_text())["schema_version"] == 1 < statistics_file.SCHEMA_VERSION
+    old, now = bc.read_statistics(path), bc.profile(**kwargs(_schema1_rows()))
+    if now.totals is not None:  # schema 1 did not record the rows its sums number: 0 … n − 1
+        assert old.totals.rows is None and now.totals.rows == ((0, 60),) and old.next_row_offset == 60
+        old = dataclasses.replace(old, totals=dataclasses.replace(old.totals, rows=now.totals.rows))
+    assert _encoded(old) == _encoded(now)
+    assert _rows(bc.evaluate(old, **REPORT)) == _rows(bc.evaluate(now, **REPORT))
 
 
 def test_a_newer_schema_is_refused(tmp_path):

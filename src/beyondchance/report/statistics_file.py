@@ -8,7 +8,7 @@ described, with its schema table, in ``docs/statistics-file.md``).
 
 The file is UTF-8 JSON, data only (never pickle), strict (no ``NaN`` tokens)::
 
-    {"format": "beyondchance-statistics", "schema_version": 1, "library_version": "…",
+    {"format": "beyondchance-statistics", "schema_version": 2, "library_version": "…",
      "created": "2026-11-27T09:00:00Z", "metadata": {…}, "statistics": {…}, "sha256": "…"}
 
 ``sha256`` is the SHA-256 of the canonical JSON (keys sorted, no spaces, ASCII) of the
@@ -30,7 +30,9 @@ Reading is bounded: at most :data:`MAX_FILE_BYTES` bytes, :data:`MAX_DEPTH` leve
 nesting, at most :data:`~beyondchance._validation.MAX_CLASSES` classes, arrays whose bytes
 match their shape.  A file that is not ours, truncated, changed after it was written (the
 checksum) or written by a newer schema is one :class:`~beyondchance.InvalidInputError` line.
-Files of an older schema are read through :data:`UPGRADES` (none yet: schema 1 is the first).
+Files of an older schema are read through :data:`UPGRADES`: schema 2 added ``GroupTotals.rows``
+(the row positions the grouped bootstrap's sums number), which a schema-1 file's sums lack:
+they number the file's rows 0 … n−1 (the field's default, ``None``, says so).
 
 >>> import tempfile, os
 >>> from beyondchance.statistics import LabelCounts
@@ -73,7 +75,7 @@ __all__ = ["write_file", "read_file", "is_statistics_file", "FORMAT", "SCHEMA_VE
 #: the value of the file's ``"format"`` key
 FORMAT = "beyondchance-statistics"
 #: the schema this version writes (and the newest it reads)
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 #: the largest file read (1 GiB: some ten million distinct scores)
 MAX_FILE_BYTES = 1 << 30
 #: the deepest nesting of JSON values read
@@ -86,7 +88,8 @@ TYPES: dict[str, type] = {t.__name__: t for t in (
     GroupTotals,
 )}
 #: schema version -> the function turning a statistics payload of that version into one of the next
-UPGRADES: dict[int, Callable[[dict], dict]] = {}
+#: (1 -> 2: nothing to change; GroupTotals without ``rows`` take its default, rows 0 … n−1)
+UPGRADES: dict[int, Callable[[dict], dict]] = {1: lambda payload: payload}
 _NUMERIC = {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64"}
 _MAX_TEXT_ITEM = 1 << 20  # the longest <U dtype read (characters)
 
@@ -333,7 +336,7 @@ def read_file(path: str | os.PathLike, top: type, check: Callable[[Any], str | N
     try:
         _depth(document)
         payload = document.get("statistics")
-        while version < SCHEMA_VERSION:  # pragma: no cover - no older schema yet
+        while version < SCHEMA_VERSION:
             payload, version = UPGRADES[version](payload), version + 1
         statistics = _decode(payload, {**TYPES, top.__name__: top})
         why = f"no {top.__name__} at its top" if not isinstance(statistics, top) else check(statistics)
