@@ -317,7 +317,8 @@ def report_from_statistics(
                                                        for k, v in bounds.items()}}
                 notes.append(
                     f"scores binned into floor(score * {stat.bins}) ({stat.keys.size} occupied bins): "
-                    f"|ROC AUC - exact| <= {bounds['roc_auc']:.3g}, |PR AUC (AP) - exact| <= {bounds['pr_auc']:.3g}"
+                    f"|ROC AUC - exact| <= {bounds['roc_auc']:.3g}, |PR AUC (AP) - exact| <= {bounds['pr_auc']:.3g}; "
+                    "the AUCs, the losses and their p-values are those of the binned scores"
                 )
             units = p.units.threshold_counts() if isinstance(p.units, BinnedScoreCounts) else p.units
 
