@@ -16,6 +16,8 @@ import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import beyondchance as bc
 from beyondchance.cli import main
@@ -161,6 +163,51 @@ def test_estimate_performance_from_statistics_is_that_of_the_rows(weighted, tmp_
                                                                           for k, m in rows.metrics.items()}
     with pytest.raises(bc.InvalidInputError, match="needs the statistics of binary scores"):
         bc.estimate_performance(_profile(_case("binary labels", d)[0], "binary-labels", tmp_path, "l.bcstats"), window)
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), bins=st.sampled_from([10, 20, 100, 1000]), edge=st.booleans())
+def test_estimate_from_binned_statistics_is_within_its_stated_bound(seed, bins, edge):
+    """Every bound the binned estimate states holds against the estimate of the exact scores
+    (random data; a threshold at a bin edge or anywhere): at a bin edge the prevalence and
+    the labeling metrics are exact (bound 0)."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(200, 600))
+    y = (rng.random(n) < rng.uniform(0.2, 0.6)).astype(int)
+    s = np.clip(0.5 + 0.2 * (2 * y - 1) + rng.normal(0, 0.25, n), 0, 1).round(int(rng.integers(2, 5)))
+    window = np.clip(0.5 + 0.2 * (2 * (rng.random(n) < rng.uniform(0.05, 0.5)) - 1) + rng.normal(0, 0.25, n), 0, 1)
+    threshold = float(rng.integers(3 * bins // 10, 7 * bins // 10 + 1)) / bins if edge else rng.uniform(0.3, 0.7)
+    exact = bc.estimate_performance(y, s, window, threshold=threshold, n_resamples=40)
+    est = bc.estimate_performance(bc.profile(y, s, score_bins=bins, ci=False), window, threshold=threshold,
+                                  n_resamples=40)
+    bound = est.binned_error_bound
+    errors = {"prevalence": abs(est.prevalence - exact.prevalence),
+              **{k: abs(m.value - exact.metrics[k].value) for k, m in est.metrics.items()}}
+    assert bound["prevalence"] is not None and bound["roc_auc"] is not None
+    for name, b in bound.items():
+        if b is not None:
+            assert errors[name] <= b + 1e-12, (name, errors[name], b)
+    if edge:
+        assert bound["prevalence"] == 0 and bound["f1"] == 0 and bound["pr_auc"] is not None
+    assert sum("binned into floor(score * " in c for c in est.caveats) == 1
+    assert exact.binned_error_bound is None and est.to_dict()["binned_error_bound"] == bound
+
+
+def test_the_binned_estimates_bound_is_reached():
+    """Adversarial: the bin [0.5, 0.6) of the threshold 0.55 holds rows of both classes above it and
+    one negative of weight 1e-9 below (so the binned reference counts the whole bin negative):
+    the exact rates are the box's far corner, and the error is the stated bound, 0.5."""
+    pos = np.repeat([0.8, 0.58, 0.2], [70, 20, 10])
+    neg = np.repeat([0.2, 0.58, 0.8, 0.51], [60, 30, 10, 1])
+    y, s = np.repeat([1, 0], [pos.size, neg.size]), np.concatenate([pos, neg])
+    w = np.concatenate([np.ones(200), [1e-9]])
+    window = np.repeat([0.8, 0.2], [40, 60])  # q = 0.4
+    exact = bc.estimate_performance(y, s, window, sample_weight=w, threshold=0.55, n_resamples=40)
+    est = bc.estimate_performance(bc.profile(y, s, sample_weight=w, score_bins=10, ci=False), window,
+                                  threshold=0.55, n_resamples=40)
+    assert est.prevalence == pytest.approx(0.5) and exact.prevalence == pytest.approx(0.0, abs=1e-9)
+    assert est.binned_error_bound["prevalence"] == pytest.approx(abs(est.prevalence - exact.prevalence), rel=1e-6)
+    assert est.binned_error_bound["accuracy"] is None  # a threshold inside a bin: no bound for the labeling metrics
 
 
 # =====================================================================================

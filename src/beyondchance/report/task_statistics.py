@@ -181,10 +181,10 @@ class TaskStatistics:
 
     __add__ = merge
 
-    def reference_score_counts(self, pos_label: Any = None) -> tuple[ThresholdCounts, int]:
+    def reference_score_counts(self, pos_label: Any = None) -> tuple[ThresholdCounts | BinnedScoreCounts, int]:
         """(the score counts, the number of rows) of binary scores, as the reference of
-        :func:`~beyondchance.estimate_performance` reads them (binned scores: one threshold
-        per occupied bin, as an engine's ``score_bins``); one line for another task or
+        :func:`~beyondchance.estimate_performance` reads them (binned scores: their
+        BinnedScoreCounts, whose estimate states its bound); one line for another task or
         positive class."""
         if self.task != "binary-scores":
             raise InvalidInputError(f"estimating a window from its scores needs the statistics of binary scores, "
@@ -193,8 +193,7 @@ class TaskStatistics:
                 and _coerce_pos_label(pos_label, self.classes) != _label(self.positive[0]):
             raise InvalidInputError(f"these statistics count {_fmt_label(self.positive[0])} as the positive class, "
                                     f"not {_fmt_label(pos_label)}: profile again with pos_label=")
-        tc = self.stats.threshold_counts() if isinstance(self.stats, BinnedScoreCounts) else self.stats
-        return tc, self.n_rows
+        return self.stats, self.n_rows
 
     def save(self, path: str | os.PathLike) -> Path:
         """Write the statistics to ``path`` (:mod:`beyondchance.report.statistics_file`: versioned
