@@ -34,7 +34,11 @@ order — when the rows fit the budget by the rule of memory (:func:`_row_cost`,
 :func:`_regression_losses`, ``permutation_draws``); the test then runs on them as in
 memory, so the engine gives memory's p-value with the same seed (a DuckDB relation has no
 row order: its rows come in their scan order), and ``pvalue_method`` says the rows were
-fetched.  Beyond ``ROW_BUDGET`` (in memory and on every engine, where nothing is fetched):
+fetched.  A report from statistics alone (kept by :func:`~beyondchance.profile`, read from a
+file) has neither: it takes the tests below, and one note (:data:`WITHOUT_ROWS_NOTE`) names its
+rows whose p-value is not the rows' (the permutation CLT instead of the rows' Monte Carlo
+permutations, or none) and says to report on the rows.  Beyond ``ROW_BUDGET`` (in memory and
+on every engine, where nothing is fetched):
 
 * weighted labels and binary scores by the permutation CLT of their weighted cells
   (:mod:`beyondchance.inference.permutation.clt`, asymptotic; the cells come from the engine's scan,
