@@ -59,8 +59,9 @@ linear-fractional, takes its extremes over that box at its corners:
 .. math:: |\hat\pi_b - \hat\pi| \le \max_{u, v \in \{0, 1\}}
    |\hat\pi(\mathrm{TPR}_b + u a, \mathrm{FPR}_b + v b) - \hat\pi_b|,
 
-reached when the bin's rows lie wholly on the corner's sides.  A threshold at a bin edge
-(0.5 with 1000 bins: :math:`\lfloor s \cdot 1000 \rfloor \ge 500 \iff s \ge 0.5`) gives
+reached when the bin's rows lie wholly on the corner's sides.  A threshold at a bin edge —
+the smallest double of its bin: 0.5 with 1000 bins, :math:`\lfloor s \cdot 1000 \rfloor \ge
+500 \iff s \ge 0.5`; not 0.57 with 100 bins, where 0.57 · 100 rounds to 56.99… — gives
 :math:`a = b = 0`: the prevalence and every labeling metric are exact.  The ROC AUC, which
 the prevalence does not move, is within the reference's
 :meth:`~beyondchance.statistics.scores.BinnedScoreCounts.auc_error_bound`; the average
@@ -291,11 +292,11 @@ def binned_error_bound(binned: BinnedScoreCounts, threshold: float, q: float, pr
     if method == "acc":
         base = acc(tpr, fpr)
         out["prevalence"] = max(abs(acc(tpr + u * a, fpr + v * b) - base) for u in (0, 1) for v in (0, 1))
-    exact = out["prevalence"] == 0.0
+    exact = out["prevalence"] == 0.0  # the estimated prevalence (the rates too when a = b = 0)
     pi = float(_inside(prevalence))
     for name in names:
         out[name] = None
-        if name in METRICS and exact:
+        if name in METRICS and exact and a == b == 0:
             out[name] = 0.0
         elif name == "roc_auc":
             out[name] = binned.auc_error_bound("roc")
@@ -777,6 +778,6 @@ def _binned_caveat(binned: BinnedScoreCounts, bound: dict[str, float | None]) ->
     return (f"the reference's scores binned into floor(score * {binned.bins}): |estimate - exact| <= "
             + ", ".join(([f"prevalence {pi:.3g}"] if pi is not None else []) + stated)
             + (f"; no bound for {', '.join(free)}" if free else "")
-            + ("" if pi == 0 else "; a threshold at a bin edge (k / bins) makes the prevalence and the labeling "
-               "metrics exact" if pi is not None else "; EM's estimate has no bound: method='acc' states one")
+            + ("" if pi == 0 else "; a threshold at a bin edge (the smallest score of its bin, as 0.5) makes "
+               "the prevalence and the labeling metrics exact" if pi is not None else "; EM's estimate has no bound: method='acc' states one")
             + "; the intervals resample the bins")
