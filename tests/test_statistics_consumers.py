@@ -9,16 +9,21 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import html
 import json
 import math
+import re
 
 import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import beyondchance as bc
 from beyondchance.cli import main
+from beyondchance.report import compare_reports
 from beyondchance.report.statistics_file import _canonical
 
 N = 300
@@ -93,6 +98,66 @@ def test_options_fixed_by_the_profile_are_refused(tmp_path):
         bc.compare_models(kept, {"a": kw["y_score"], "b": kw["y_score"]})
 
 
+#: the start of the one note of a report from statistics naming the p-values that need the rows
+WITHOUT_ROWS = "p-values from statistics without the rows"
+
+
+def _needing_rows(kept, rows) -> set[str]:
+    """The rows of ``kept`` (a report from statistics) whose p-value is missing or is not the
+    one of the rows (another value or another method)."""
+    return {k for k, m in rows.metrics.items() if m.pvalue is not None and (
+        kept[k].pvalue is None or kept[k].pvalue_method != m.pvalue_method
+        or kept[k].pvalue != pytest.approx(m.pvalue, rel=1e-9))}
+
+
+@pytest.mark.parametrize("case", ["binary scores weighted", "binary scores weighted binned", "binary labels weighted",
+                                  "multiclass labels weighted", "probabilities", "regression", "regression weighted"])
+def test_the_pvalues_that_need_the_rows_are_named_in_one_note(case, tmp_path):
+    """Each p-value of the statistics that is missing or not the rows' (the permutation CLT
+    instead of the rows' Monte Carlo permutations) is named by one note, which says what to
+    keep instead; the rows' report has no such note, the reasons say the same."""
+    d = _data(14, n=200)
+    kw = {"binary scores weighted": dict(y_true=d["y"], y_score=d["s"], sample_weight=d["w"]),
+          "binary scores weighted binned": dict(y_true=d["y"], y_score=d["s"], sample_weight=d["w"]),
+          "binary labels weighted": dict(y_true=d["y"], y_pred=(d["s"] >= 0.5).astype(int), sample_weight=d["w"]),
+          "multiclass labels weighted": dict(y_true=d["y3"], y_pred=d["pred3"], sample_weight=d["w"]),
+          "probabilities": dict(y_true=d["y3"], y_score=d["p3"]),
+          "regression": dict(y_true=d["yr"], y_pred=d["fr"]),
+          "regression weighted": dict(y_true=d["yr"], y_pred=d["fr"], sample_weight=d["w"])}[case]
+    binned = dict(score_bins=1000) if "binned" in case else {}
+    kept = bc.evaluate(bc.read_statistics(bc.profile(**kw, random_state=7, **binned).save(tmp_path / "r.bcstats")),
+                       **OPTIONS)
+    rows = bc.evaluate(**kw, **OPTIONS)
+    named = [n for n in kept.notes if n.startswith(WITHOUT_ROWS)]
+    assert len(named) == 1 and len(set(kept.notes)) == len(kept.notes), kept.notes
+    assert not any(n.startswith(WITHOUT_ROWS) for n in rows.notes)
+    needed = _needing_rows(kept, rows)
+    assert needed and needed <= set(re.findall(r"[a-z0-9_]+", named[0].split(":")[1].split(" —")[0])), named[0]
+    assert "keep them, not only their statistics" in named[0]
+    for k in needed:
+        if kept[k].pvalue is None:
+            assert "keep them, not only their statistics" in kept[k].pvalue_method, kept[k].pvalue_method
+    assert kept.to_dict()["notes"] == list(kept.notes)
+
+
+def test_the_note_of_the_pvalues_that_need_the_rows_in_every_output(tmp_path):
+    d = _data(15, n=200)
+    pd.DataFrame({"y": d["y"], "s": d["s"], "w": d["w"]}).to_csv(tmp_path / "rows.csv", index=False)
+    ref = tmp_path / "ref.bcstats"
+    assert _invoke("profile", tmp_path / "rows.csv", "--y-true", "y", "--y-score", "s", "--weight", "w", "--out", ref,
+                   "--seed", "7").exit_code == 0
+    terminal = _invoke("report", ref, "--details", *CLI_OPTIONS)
+    assert terminal.exit_code == 0 and " ".join(terminal.stdout.split()).count(WITHOUT_ROWS) == 1, terminal.stdout
+    for fmt in ("json", "html"):
+        out = _invoke("report", ref, "--format", fmt, "--out", tmp_path / f"r.{fmt}", *CLI_OPTIONS)
+        assert out.exit_code == 0, out.output
+        assert html.unescape((tmp_path / f"r.{fmt}").read_text()).count(WITHOUT_ROWS) == 1, fmt
+    assert bc.evaluate(bc.read_statistics(ref), **OPTIONS).to_markdown().count(WITHOUT_ROWS) == 1
+    rows = _invoke("report", tmp_path / "rows.csv", "--y-true", "y", "--y-score", "s", "--weight", "w", "--details",
+                   *CLI_OPTIONS)
+    assert rows.exit_code == 0 and WITHOUT_ROWS not in " ".join(rows.stdout.split())
+
+
 def _same_comparison(a, b) -> None:
     assert [r.name for r in a.reports] == [r.name for r in b.reports]
     for x, y in zip(a.reports, b.reports):
@@ -134,7 +199,50 @@ def test_compare_of_probabilities_says_what_needs_the_rows(tmp_path):
     kept = bc.compare({"reference": _profile(ref, task, tmp_path), "new": sets["new"]}, **OPTIONS)
     for x, y in zip(rows.reports, kept.reports):
         assert _rows(x) == _rows(y)
-    assert any("not decomposed" in n and "keep the rows" in n for n in kept.notes)
+    undecomposed = [n for n in kept.notes if "not decomposed" in n]
+    assert len(undecomposed) == 1 and len(set(kept.notes)) == len(kept.notes), kept.notes
+    assert undecomposed[0].startswith("reference: statistics") and "keep the rows of every set" in undecomposed[0]
+    assert "classifier effects" in undecomposed[0] and "DuckDB" not in undecomposed[0]
+    # what is left out: the decomposition of the AUCs and losses, and the AUCs' tests of the classifier
+    undone = {c.metric for c in kept.changes if c.direction == "not decomposed"}
+    assert undone - {c.metric for c in rows.changes if c.direction == "not decomposed"} == \
+        {"roc_auc", "roc_auc_weighted", "log_loss", "brier"}
+    assert [t.quantity for c in kept.classifier_changes for t in c.tests if "roc_auc" in t.quantity] == []
+    new_rows = tmp_path / "new.parquet"
+    pd.DataFrame({"y": new["y_true"], **{f"p{j}": new["y_score"][:, j] for j in range(3)}}).to_parquet(new_rows)
+    bc.profile(**ref, task=task, random_state=7).save(tmp_path / "ref.bcstats")
+    terminal = _invoke("compare", tmp_path / "ref.bcstats", new_rows, "--y-true", "y", "--y-score", "p0", "--y-score",
+                       "p1", "--y-score", "p2", "--details", *CLI_OPTIONS)
+    assert terminal.exit_code == 0, terminal.output
+    for text in (kept.to_json(), kept.to_markdown(), html.unescape(kept.to_html(plots=False)), terminal.stdout):
+        assert " ".join(text.split()).count("are not decomposed, nor their classifier effects tested") == 1
+    # the p-values of the reference's statistics: one note too, beside it
+    assert sum(WITHOUT_ROWS in n for n in kept.notes) == 1 and not any(WITHOUT_ROWS in n for n in rows.notes)
+
+
+def test_compare_reports_without_probabilities_says_why_not_decomposed():
+    (ref, _), (new, _) = _case("probabilities", _data(7)), _case("probabilities", _data(8))
+    reports = [bc.evaluate(**ref, name="a", **OPTIONS), bc.evaluate(**new, name="b", **OPTIONS)]
+    notes = [n for n in compare_reports(reports).notes if "not decomposed" in n]
+    assert len(notes) == 1 and "probabilities=" in notes[0] and "DuckDB" not in notes[0]
+
+
+def test_compare_of_regression_statistics_names_the_pvalues_that_need_the_rows(tmp_path):
+    (ref, task), (new, _) = _case("regression", _data(16)), _case("regression", _data(17))
+    kept = bc.compare({"reference": _profile(ref, task, tmp_path), "new": tuple(new.values())}, task=task, **OPTIONS)
+    named = [n for n in kept.notes if WITHOUT_ROWS in n]
+    assert len(named) == 1 and named[0].startswith("reference: ") and "mae, d2_absolute_error none" in named[0]
+    assert kept.reports[0]["mae"].pvalue is None and kept.reports[1]["mae"].pvalue is not None
+
+
+def test_cli_compare_models_of_a_statistics_file_is_one_line(csv_rows, tmp_path):
+    ref = tmp_path / "ref.bcstats"
+    assert _invoke("profile", csv_rows, "--y-true", "y", "--y-score", "s", "--out", ref, "--no-ci").exit_code == 0
+    result = _invoke("compare-models", ref, "--y-true", "y", "--y-score", "s", "--y-score", "t")
+    err = result.stderr.strip()
+    assert result.exit_code == 2 and "\n" not in err, result.output
+    assert "is a statistics file: a paired comparison of two models needs the rows" in err
+    assert "on the same rows" in err and "keep the rows with every model's scores" in err
 
 
 def test_compare_refuses_statistics_of_another_task_or_positive_class(tmp_path):
@@ -161,6 +269,66 @@ def test_estimate_performance_from_statistics_is_that_of_the_rows(weighted, tmp_
                                                                           for k, m in rows.metrics.items()}
     with pytest.raises(bc.InvalidInputError, match="needs the statistics of binary scores"):
         bc.estimate_performance(_profile(_case("binary labels", d)[0], "binary-labels", tmp_path, "l.bcstats"), window)
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), bins=st.sampled_from([10, 20, 100, 1000]), edge=st.booleans())
+def test_estimate_from_binned_statistics_is_within_its_stated_bound(seed, bins, edge):
+    """Every bound the binned estimate states holds against the estimate of the exact scores
+    (random data; a threshold k / bins or anywhere): at a bin edge the prevalence and the
+    labeling metrics are exact (bound 0)."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(200, 600))
+    y = (rng.random(n) < rng.uniform(0.2, 0.6)).astype(int)
+    s = np.clip(0.5 + 0.2 * (2 * y - 1) + rng.normal(0, 0.25, n), 0, 1).round(int(rng.integers(2, 5)))
+    window = np.clip(0.5 + 0.2 * (2 * (rng.random(n) < rng.uniform(0.05, 0.5)) - 1) + rng.normal(0, 0.25, n), 0, 1)
+    threshold = float(rng.integers(3 * bins // 10, 7 * bins // 10 + 1)) / bins if edge else rng.uniform(0.3, 0.7)
+    # a bin edge: the smallest double of its bin (not 0.57 with 100 bins: 0.57 * 100 = 56.99...)
+    edge = edge and math.floor(np.nextafter(threshold, 0) * bins) < math.floor(threshold * bins)
+    exact = bc.estimate_performance(y, s, window, threshold=threshold, n_resamples=40)
+    est = bc.estimate_performance(bc.profile(y, s, score_bins=bins, ci=False), window, threshold=threshold,
+                                  n_resamples=40)
+    bound = est.binned_error_bound
+    errors = {"prevalence": abs(est.prevalence - exact.prevalence),
+              **{k: abs(m.value - exact.metrics[k].value) for k, m in est.metrics.items()}}
+    assert bound["prevalence"] is not None and bound["roc_auc"] is not None
+    for name, b in bound.items():
+        if b is not None and not (name in est.metrics and math.isnan(est.metrics[name].value)
+                                  and math.isnan(exact.metrics[name].value)):  # undefined in both
+            assert errors[name] <= b + 1e-12, (name, errors[name], b)
+    if edge:
+        assert bound["prevalence"] == 0 and bound["f1"] == 0 and bound["pr_auc"] is not None
+    assert sum("binned into floor(score * " in c for c in est.caveats) == 1
+    assert exact.binned_error_bound is None and est.to_dict()["binned_error_bound"] == bound
+
+
+def test_the_binned_estimates_bound_is_reached():
+    """Adversarial: the bin [0.5, 0.6) of the threshold 0.55 holds rows of both classes above it and
+    one negative of weight 1e-9 below (so the binned reference counts the whole bin negative):
+    the exact rates are the box's far corner, and the error is the stated bound, 0.5."""
+    pos = np.repeat([0.8, 0.58, 0.2], [70, 20, 10])
+    neg = np.repeat([0.2, 0.58, 0.8, 0.51], [60, 30, 10, 1])
+    y, s = np.repeat([1, 0], [pos.size, neg.size]), np.concatenate([pos, neg])
+    w = np.concatenate([np.ones(200), [1e-9]])
+    window = np.repeat([0.8, 0.2], [40, 60])  # q = 0.4
+    exact = bc.estimate_performance(y, s, window, sample_weight=w, threshold=0.55, n_resamples=40)
+    est = bc.estimate_performance(bc.profile(y, s, sample_weight=w, score_bins=10, ci=False), window,
+                                  threshold=0.55, n_resamples=40)
+    assert est.prevalence == pytest.approx(0.5) and exact.prevalence == pytest.approx(0.0, abs=1e-9)
+    assert est.binned_error_bound["prevalence"] == pytest.approx(abs(est.prevalence - exact.prevalence), rel=1e-6)
+    assert est.binned_error_bound["accuracy"] is None  # a threshold inside a bin: no bound for the labeling metrics
+
+
+def test_a_threshold_whose_product_rounds_down_is_not_a_bin_edge():
+    """0.57 * 100 = 56.99...: a score of exactly 0.57 is in bin 56 with the scores below it, so
+    the binned estimate at 0.57 is not exact, and its bound says so (and holds)."""
+    y = np.repeat([1, 0], 50)
+    s = np.repeat([0.8, 0.57, 0.2, 0.565], [25, 25, 40, 10])
+    window = np.repeat([0.8, 0.2], [30, 70])
+    exact = bc.estimate_performance(y, s, window, threshold=0.57, n_resamples=40)
+    est = bc.estimate_performance(bc.profile(y, s, score_bins=100, ci=False), window, threshold=0.57, n_resamples=40)
+    assert (exact.prevalence, est.prevalence) == pytest.approx((0.3, 0.6))
+    assert 0.3 <= est.binned_error_bound["prevalence"] < 1
 
 
 # =====================================================================================

@@ -598,3 +598,36 @@ def test_cli_by_files_merge_to_the_rows_ordered_by_group(engine, tmp_path):
     assert merged.totals.rows == whole.totals.rows == ((7, 97),)
     np.testing.assert_array_equal(merged.totals.totals, whole.totals.totals)
     assert _rows(report_from_statistics(merged, **REPORT)) == _rows(report_from_statistics(whole, **REPORT))
+
+
+def _profile_cli(tmp_path, engine: str, files: list, *extra: str) -> None:
+    result = _cli("profile", *files, "--y-true", "y", "--y-score", "s", "--engine", engine, "--out",
+                  tmp_path / f"{engine}.bcstats", *extra)
+    assert result.exit_code == 0, result.output
+
+
+def test_spark_profile_of_several_files_writes_the_memory_engines_file(tmp_path, spark):
+    """``beyondchance profile A B`` on Spark: the two files as one table, the memory engine's file."""
+    pd = pytest.importorskip("pandas")
+    frame = pd.read_parquet(_table(tmp_path, "parquet"))
+    files = [tmp_path / "a.parquet", tmp_path / "b.parquet"]
+    frame.iloc[:100].to_parquet(files[0], index=False)
+    frame.iloc[100:].to_parquet(files[1], index=False)
+    for engine in ("memory", "spark"):
+        _profile_cli(tmp_path, engine, files, "--weight", "w", "--score-bins", "20", "--row-offset", "5")
+    _assert_same_file(tmp_path / "memory.bcstats", tmp_path / "spark.bcstats")
+    assert bc.read_statistics(tmp_path / "spark.bcstats").n_rows == N
+
+
+def test_spark_profile_by_writes_the_memory_engines_files(tmp_path, spark):
+    """``beyondchance profile FILE --by day`` on Spark: one file per group, each the memory engine's
+    (two groups, exact unweighted scores: each group is its own Spark scan)."""
+    pd = pytest.importorskip("pandas")
+    frame = pd.read_parquet(_table(tmp_path, "parquet"))
+    frame["day"] = np.repeat(["2024-05-02", "2024-05-01"], N // 2)
+    frame.to_parquet(tmp_path / "days.parquet", index=False)
+    for engine in ("memory", "spark"):
+        _profile_cli(tmp_path, engine, [tmp_path / "days.parquet"], "--by", "day", "--no-ci")
+    for day in ("2024-05-01", "2024-05-02"):
+        _assert_same_file(tmp_path / f"memory.{day}.bcstats", tmp_path / f"spark.{day}.bcstats")
+        assert bc.read_statistics(tmp_path / f"spark.{day}.bcstats").n_rows == N // 2

@@ -873,7 +873,7 @@ def compare_models_command(file: str, y_true: str, y_score: tuple[str, ...], y_p
       beyondchance compare-models preds.csv --y-true y --y-pred a --y-pred b --metrics accuracy,f1 --format json
       beyondchance compare-models scores.csv --y-true y --y-score a --y-score b --format html --out models.html
     """
-    from .report.model_comparison import compare_models
+    from .report.model_comparison import compare_models, rows_file
 
     if bool(y_score) == bool(y_pred):
         raise InvalidInputError("give the models either as --y-score COL (repeated) or as --y-pred COL (repeated)")
@@ -885,7 +885,7 @@ def compare_models_command(file: str, y_true: str, y_score: tuple[str, ...], y_p
     _check_out(out, [file])
     with _Progress() as progress:
         progress(f"reading {file}")
-        truth, _, w, c = _read(file, y_true, cols, list(y_score), weight)
+        truth, _, w, c = _read(rows_file(file), y_true, cols, list(y_score), weight)
         pos = None if pos_label is None else _coerce_labels([pos_label], truth)[0]
         progress("bootstrapping the models")
         result = compare_models(truth, {k: c[k] for k in cols}, sample_weight=w, metrics=_split(metrics),

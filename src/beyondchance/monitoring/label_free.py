@@ -42,6 +42,35 @@ reference resampled, the prevalence re-estimated in each — so the estimation o
 the reference's own noise are accounted for).  A small p-value says the scores changed in a way a
 change of prevalence alone does not explain, and that the estimates are not to be
 trusted.
+
+**A binned reference** (statistics profiled with ``score_bins``:
+:class:`~beyondchance.statistics.scores.BinnedScoreCounts`, each bin ``floor(score · bins)``
+thresholded at its smallest score) gives the estimate of its bins; the window's scores stay
+exact.  Only the bin :math:`j = \lfloor t \cdot \mathrm{bins} \rfloor` of the threshold
+:math:`t` can hold rows on both sides of it (floating-point rounding is monotone, so a score
+of another bin lies wholly on one side), and only when its smallest score is below
+:math:`t` (then the whole bin counts as negative).  With :math:`a = P_j/P` and
+:math:`b = N_j/N` its shares of the positives' and negatives' weight, the exact rates lie in
+:math:`\mathrm{TPR} \in [\mathrm{TPR}_b, \mathrm{TPR}_b + a]`,
+:math:`\mathrm{FPR} \in [\mathrm{FPR}_b, \mathrm{FPR}_b + b]`, and ACC's
+:math:`\hat\pi(\mathrm{TPR}, \mathrm{FPR}) = \mathrm{clip}((q - \mathrm{FPR})/(\mathrm{TPR} - \mathrm{FPR}))`,
+linear-fractional, takes its extremes over that box at its corners:
+
+.. math:: |\hat\pi_b - \hat\pi| \le \max_{u, v \in \{0, 1\}}
+   |\hat\pi(\mathrm{TPR}_b + u a, \mathrm{FPR}_b + v b) - \hat\pi_b|,
+
+reached when the bin's rows lie wholly on the corner's sides.  A threshold at a bin edge —
+the smallest double of its bin: 0.5 with 1000 bins, :math:`\lfloor s \cdot 1000 \rfloor \ge
+500 \iff s \ge 0.5`; not 0.57 with 100 bins, where 0.57 · 100 rounds to 56.99… — gives
+:math:`a = b = 0`: the prevalence and every labeling metric are exact.  The ROC AUC, which
+the prevalence does not move, is within the reference's
+:meth:`~beyondchance.statistics.scores.BinnedScoreCounts.auc_error_bound`; the average
+precision at an exact :math:`\hat\pi` within the same bound of the counts reweighted to
+:math:`\hat\pi` (positives by :math:`\hat\pi/P`, negatives by :math:`(1-\hat\pi)/N`).  The
+other rows (a labeling metric at a threshold inside a bin, the lift AUC, the losses of the
+bins' smallest scores) and EM's estimate (its bins are groups of the reference's) get no
+bound; the intervals and the test resample the bins.  :attr:`LabelFreeEstimate.binned_error_bound`
+holds the bounds, a caveat states them.
 """
 
 from __future__ import annotations
@@ -59,7 +88,9 @@ from .._warnings import InvalidInputError
 from ..inference.confidence_interval import ConfidenceInterval
 from ..inference.significance import rejects, significance_level
 from ..measures.curves import ThresholdCounts, threshold_counts
+from ..measures.registry import METRICS
 from ..measures.task_metrics import metrics_for_task
+from ..statistics.scores import BinnedScoreCounts
 from .decomposition import (JACKKNIFE_BINS, SetStatistics, _exact, _interval, _leave_one_out_cells, _rates, check_reference,
                     metrics_at)
 from ..statistics.values import ValueHistogram
@@ -119,6 +150,9 @@ class LabelFreeEstimate(SummaryDisplay):
     n_reference, n_window, confidence_level, n_resamples
     support_pvalue : a bound on the p-value of the window's rows beyond the reference's
         score range under label shift (``_support_pvalue``)
+    binned_error_bound : a binned reference's bounds on ``|binned − exact|`` (module
+        docstring): ``"prevalence"`` and metric -> bound, None where none is stated; None
+        for an exact reference
 
     The assumption's p-value is a Monte Carlo p-value from ``n_resamples`` draws: wherever it is
     shown (:attr:`assumption_pvalue_text`), the number of draws is shown with it.  The same
@@ -141,6 +175,7 @@ class LabelFreeEstimate(SummaryDisplay):
     confidence_level: float
     n_resamples: int
     support_pvalue: float = 1.0
+    binned_error_bound: dict | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -154,6 +189,7 @@ class LabelFreeEstimate(SummaryDisplay):
             "assumption_pvalue": self.assumption_pvalue,
             "assumption_holds": self.assumption_holds,
             "support_pvalue": self.support_pvalue,
+            "binned_error_bound": None if self.binned_error_bound is None else dict(self.binned_error_bound),
             "caveats": list(self.caveats),
             "n_reference": self.n_reference,
             "n_window": self.n_window,
@@ -224,6 +260,50 @@ def _inside(pi: Any) -> Any:
     """An estimated prevalence of 0 or 1 moved inside by 1e-9: the metrics there are their limits
     (recall stays the reference's TPR, not 0/0), so no bootstrap resample is dropped."""
     return np.clip(pi, 1e-9, 1 - 1e-9)
+
+
+def binned_error_bound(binned: BinnedScoreCounts, threshold: float, q: float, prevalence: float, method: str,
+                       names: Sequence[str]) -> dict[str, float | None]:
+    """``"prevalence"`` and metric -> the bound on ``|binned − exact|`` of an estimate from the
+    binned reference ``binned`` (module docstring; None: no bound stated; ``inf``: the box
+    reaches TPR ≤ FPR), at ``threshold``, the window's exact share ``q`` of scores at or above
+    it and the estimated ``prevalence`` by ``method``.
+
+    >>> b = BinnedScoreCounts(keys=[2, 5, 8], smin=[0.21, 0.52, 0.8], pos=[1.0, 2, 7], neg=[6.0, 3, 1], bins=10)
+    >>> binned_error_bound(b, 0.5, 0.4, 0.34, "acc", ["accuracy"])  # 0.5 is a bin edge: exact
+    {'prevalence': 0.0, 'accuracy': 0.0}
+
+    At 0.55, inside the bin [0.5, 0.6) whose smallest score 0.52 is below it: binned
+    TPR 0.7, FPR 0.1, so π̂ = (0.4 − 0.1)/0.6 = 0.5; the exact rates may reach TPR 0.9
+    (a = 2/10), FPR 0.4 (b = 3/10), where (0.4 − 0.4)/0.5 = 0:
+
+    >>> binned_error_bound(b, 0.55, 0.4, 0.5, "acc", ["accuracy"])
+    {'prevalence': 0.5, 'accuracy': None}
+    """
+    P, N = binned.n_pos, binned.n_neg
+    straddles = (binned.keys == math.floor(float(threshold) * binned.bins)) & (binned.smin < threshold)
+    a, b = float(binned.pos[straddles].sum() / P), float(binned.neg[straddles].sum() / N)
+    tpr, fpr = (float(c[binned.smin >= threshold].sum() / t) for c, t in ((binned.pos, P), (binned.neg, N)))
+
+    def acc(t: float, f: float) -> float:
+        return float(np.clip((q - f) / (t - f), 0.0, 1.0)) if t > f else math.inf
+
+    out: dict[str, float | None] = {"prevalence": None}
+    if method == "acc":
+        base = acc(tpr, fpr)
+        out["prevalence"] = max(abs(acc(tpr + u * a, fpr + v * b) - base) for u in (0, 1) for v in (0, 1))
+    exact = out["prevalence"] == 0.0  # the estimated prevalence (the rates too when a = b = 0)
+    pi = float(_inside(prevalence))
+    for name in names:
+        out[name] = None
+        if name in METRICS and exact and a == b == 0:
+            out[name] = 0.0
+        elif name == "roc_auc":
+            out[name] = binned.auc_error_bound("roc")
+        elif name == "pr_auc" and exact:  # the counts reweighted to the (exact) estimated prevalence
+            out[name] = BinnedScoreCounts(binned.keys, binned.smin, binned.pos * (pi / P),
+                                          binned.neg * ((1 - pi) / N), binned.bins).auc_error_bound("pr")
+    return out
 
 
 def _support_pvalue(ref: SetStatistics, above: int, below: int, n_window: int) -> float:
@@ -569,7 +649,9 @@ def estimate_from_statistics(
 
     Parameters
     ----------
-    reference : the labelled reference's score counts (exact: one threshold per distinct score)
+    reference : the labelled reference's score counts (exact: one threshold per distinct score),
+        or its :class:`~beyondchance.statistics.scores.BinnedScoreCounts` (the estimate of the
+        bins, with :attr:`LabelFreeEstimate.binned_error_bound`)
     window : the window's exact score histogram (``keys`` the distinct scores, ``weight`` Σw)
     n_window_rows, n_reference_rows : the rows the bootstrap draws (reference default: its
         total weight, rounded)
@@ -599,6 +681,9 @@ def estimate_from_statistics(
     n_resamples = check_n_resamples(n_resamples, level)
     if window.bin_width is not None:
         raise InvalidInputError("the window's score histogram must hold its distinct scores (bin_width=None)")
+    binned = reference if isinstance(reference, BinnedScoreCounts) else None
+    if binned is not None:
+        reference = binned.threshold_counts()
     if int(n_window_rows) < MIN_WINDOW_ROWS:
         raise InvalidInputError(f"the window has {int(n_window_rows)} rows; estimating its prevalence from its scores "
                                 f"needs at least {MIN_WINDOW_ROWS}")
@@ -675,7 +760,24 @@ def estimate_from_statistics(
         caveats.append("the window's scores are not a mixture of the reference's class-conditional score "
                        "distributions: something besides the prevalence changed, and the estimates are not to be "
                        "trusted")
+    bound = None
+    if binned is not None:
+        bound = binned_error_bound(binned, thr, q_exact, pi_hat, method, names)
+        caveats.append(_binned_caveat(binned, bound))
     return LabelFreeEstimate(
         float(pi_hat), pi_ci, method, estimates, ref.prevalence, projected, stat, pvalue, bool(holds),
-        tuple(caveats), int(ref.n_rows), int(n_new), level, int(n_resamples), support_p,
+        tuple(caveats), int(ref.n_rows), int(n_new), level, int(n_resamples), support_p, bound,
     )
+
+
+def _binned_caveat(binned: BinnedScoreCounts, bound: dict[str, float | None]) -> str:
+    """The one line stating a binned reference's bounds (:func:`binned_error_bound`)."""
+    stated = [f"{k} {v:.3g}" for k, v in bound.items() if v is not None and k != "prevalence"]
+    free = [k for k, v in bound.items() if v is None and k != "prevalence"]
+    pi = bound["prevalence"]
+    return (f"the reference's scores binned into floor(score * {binned.bins}): |estimate - exact| <= "
+            + ", ".join(([f"prevalence {pi:.3g}"] if pi is not None else []) + stated)
+            + (f"; no bound for {', '.join(free)}" if free else "")
+            + ("" if pi == 0 else "; a threshold at a bin edge (the smallest score of its bin, as 0.5) makes "
+               "the prevalence and the labeling metrics exact" if pi is not None else "; EM's estimate has no bound: method='acc' states one")
+            + "; the intervals resample the bins")

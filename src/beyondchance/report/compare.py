@@ -48,7 +48,7 @@ from ..statistics.values import ValueHistogram
 from ..monitoring.probabilities import ProbabilityStatistics
 from ..monitoring.decomposition import (DECOMPOSABLE, ClassifierChange, ClassifierTest, Decomposition, SetStatistics, check_reference,
                      compare_classifiers, decompose)
-from .compare_tasks import (AUC_TEST, TEST_QUANTITIES, MULTICLASS_TASKS, bearing_tests, WEIGHTED_NOTE, TargetShift, multiclass_parts, regression_parts,
+from .compare_tasks import (AUC_TEST, TEST_QUANTITIES, MULTICLASS_TASKS, UNDECOMPOSED_NOTE, bearing_tests, undecomposed_note, WEIGHTED_NOTE, TargetShift, multiclass_parts, regression_parts,
                              target_shifts)
 from .export import Exportable
 from .formatting import _label, fmt_interval, fmt_value, shorten
@@ -498,7 +498,8 @@ def _resolved_once(reports: list[Report], detected: tuple[str, str] | None,
 
 def compare_reports(reports: Sequence[Report], *, reference: str | None = None, n_resamples: int | None = None,
                     random_state: int = 0, targets: Mapping[str, Any] | None = None,
-                    probabilities: Mapping[str, ProbabilityStatistics] | None = None) -> Comparison:
+                    probabilities: Mapping[str, ProbabilityStatistics] | None = None,
+                    undecomposed: str = UNDECOMPOSED_NOTE) -> Comparison:
     """The :class:`Comparison` of reports already computed with the same settings (named, unique).
 
     Binary tasks get the decomposition of every metric's change and the test of the
@@ -509,7 +510,8 @@ def compare_reports(reports: Sequence[Report], *, reference: str | None = None, 
     name -> :class:`~beyondchance.statistics.values.ValueHistogram` of its target), the test of a
     shift of the target (:mod:`beyondchance.report.compare_tasks`); given ``probabilities``
     (set name -> ``ProbabilityStatistics`` (:mod:`beyondchance.monitoring.probabilities`)), multi-class
-    probabilities also the decomposition of the one-vs-rest ROC AUCs and of the losses.
+    probabilities also the decomposition of the one-vs-rest ROC AUCs and of the losses (without
+    them, the note ``undecomposed`` says why not and what to keep instead).
     """
     reports = list(reports)
     names = [str(r.name) for r in reports]
@@ -548,7 +550,7 @@ def compare_reports(reports: Sequence[Report], *, reference: str | None = None, 
     if task in MULTICLASS_TASKS and all(r.confusion is not None for r in reports):
         decompositions, classifier_changes, more = multiclass_parts(
             reports, ref, metric_names, level=level, n_resamples=n_resamples, random_state=random_state,
-            probabilities=probabilities)
+            probabilities=probabilities, undecomposed=undecomposed)
         extra_notes += more
     elif task == "regression":
         decompositions, classifier_changes = regression_parts(reports, ref, metric_names, level=level)
@@ -989,11 +991,8 @@ def _compare_sources(
             src.close()
     targets = {nm: p.stats.targets for nm, _, p in prepared} if first.task == "regression" else None
     comparison = compare_reports(_resolved_once(reports, detected, assumed), reference=reference, targets=targets,
-                                 probabilities=probabilities, random_state=options.get("random_state", 0))
-    if first.task == "multiclass-probabilities" and kept:
-        comparison = replace(comparison, notes=comparison.notes + (
-            f"{', '.join(map(shorten, kept))}: statistics, so the AUCs and losses are not decomposed (that needs "
-            "every set's rows: keep the rows, not only their statistics)",))
+                                 probabilities=probabilities, random_state=options.get("random_state", 0),
+                                 undecomposed=undecomposed_note(kept))
     if windows:
         comparison = _with_windows(comparison, windows, threshold, step, options)
     return comparison

@@ -41,7 +41,7 @@ from ..statistics.values import ValueHistogram
 from .formatting import shorten
 
 __all__ = ["TargetShift", "auc_tests", "bearing_tests", "multiclass_parts", "regression_parts", "target_shift",
-           "target_shifts"]
+           "target_shifts", "undecomposed_note"]
 
 MULTICLASS_TASKS = ("multiclass-labels", "multiclass-probabilities")
 #: class probabilities: the rows whose classifier effect joins the tests of the classifier
@@ -67,14 +67,34 @@ def bearing_tests(task: str, metric: str, tests: Sequence[ClassifierTest]) -> li
     return bearing_on(metric, tests) if task in ("binary-scores", "binary-labels") else list(tests)
 
 
+#: the note of class probabilities compared without each set's ProbabilityStatistics
+UNDECOMPOSED_NOTE = ("the one-vs-rest ROC AUCs and the probability losses are not decomposed, nor their classifier "
+                     "effects tested: that needs each set's class probabilities (compare the rows, or give "
+                     "compare_reports probabilities=)")
+
+
+def undecomposed_note(kept: Sequence[str]) -> str:
+    """Why an engine's class probabilities are not decomposed: the sets ``kept`` are statistics
+    (without rows), or else a source without row order (a DuckDB relation)."""
+    if kept:
+        return (f"{', '.join(map(shorten, kept))}: statistics, so the one-vs-rest ROC AUCs and the probability losses "
+                "are not decomposed, nor their classifier effects tested (that needs every set's rows: keep the rows "
+                "of every set, not only their statistics)")
+    return ("the one-vs-rest ROC AUCs and the probability losses are not decomposed here: their bootstrap resamples "
+            "groups of rows, and this source has no row order (a DuckDB relation); compare a file, a Spark DataFrame "
+            "or the rows in memory")
+
+
 def multiclass_parts(reports: Sequence[Any], ref: Any, metric_names: Sequence[str], *, level: float,
                      n_resamples: int, random_state: int, probabilities: Mapping[str, ProbabilityStatistics] | None
-                     = None) -> tuple[dict, tuple[ClassifierChange, ...], list[str]]:
+                     = None, undecomposed: str = UNDECOMPOSED_NOTE) -> tuple[dict, tuple[ClassifierChange, ...],
+                                                                             list[str]]:
     """(set -> metric -> Decomposition, the tests of the classifier, notes) of multi-class reports.
 
     ``probabilities``: set name -> :class:`~beyondchance.monitoring.probabilities.ProbabilityStatistics`
     of a multiclass-probabilities task, for the decomposition of its one-vs-rest ROC AUCs and losses
-    (:mod:`beyondchance.monitoring.probabilities`); without it those rows are not decomposed."""
+    (:mod:`beyondchance.monitoring.probabilities`); without it those rows are not decomposed and
+    ``undecomposed`` (why, and what to keep instead) is the note."""
     stats = {str(r.name): ClassStatistics.from_confusion(r.confusion, n_rows=r.n) for r in reports}
     base = stats[str(ref.name)]
     check_class_reference(base, f"the reference set {shorten(ref.name)!r}")
@@ -103,9 +123,7 @@ def multiclass_parts(reports: Sequence[Any], ref: Any, metric_names: Sequence[st
             decompositions[name].update(parts)
             more[name] = auc_tests(parts)
     elif names:
-        notes.append("the one-vs-rest ROC AUCs and the probability losses are not decomposed here: their bootstrap "
-                     "resamples groups of rows, and this source has no row order (a DuckDB relation); compare a "
-                     "file, a Spark DataFrame or the rows in memory")
+        notes.append(undecomposed)
     return decompositions, compare_class_classifiers(base, others, confidence_level=level, more=more), notes
 
 

@@ -75,6 +75,7 @@ from ..measures.binary_scores import ScoreCells, loss_terms
 from .._summary_display import SummaryDisplay, display_name, format_interval
 from .formatting import _num, fmt_value, shorten
 from .task_statistics import TaskStatistics
+from .statistics_file import is_statistics_file
 from .tasks.binary_scores import _threshold_choice
 
 __all__ = ["ModelDifference", "ModelComparison", "compare_models", "CORRECTIONS"]
@@ -303,6 +304,19 @@ def _mcnemar(correct_a: np.ndarray, correct_b: np.ndarray, w: np.ndarray | None)
 # =====================================================================================
 
 
+#: why two models are not compared from statistics (one line; what to keep instead)
+NEEDS_ROWS = ("a paired comparison of two models needs the rows (each row's score from both models, on the same "
+              "rows), not statistics: keep the rows with every model's scores")
+
+
+def rows_file(path: str) -> str:
+    """``path``, refused in one line when it is a statistics file (``beyondchance profile``):
+    :func:`compare_models` pairs the models' predictions row by row."""
+    if is_statistics_file(path):
+        raise InvalidInputError(f"{path} is a statistics file: {NEEDS_ROWS}")
+    return path
+
+
 def compare_models(
     y_true: Any,
     predictions: Mapping[str, Any],
@@ -380,8 +394,7 @@ def compare_models(
     """
     if isinstance(y_true, TaskStatistics) or (isinstance(predictions, Mapping) and any(
             isinstance(v, TaskStatistics) for v in predictions.values())):
-        raise InvalidInputError("a paired comparison of two models needs the rows (each row's score from both "
-                                "models), not statistics: keep the rows with every model's scores")
+        raise InvalidInputError(NEEDS_ROWS)
     level = float(check_unit_interval(confidence_level, "confidence_level", open_=True))
     n_resamples = check_n_resamples(n_resamples, level)
     correction = check_option(correction, "correction", CORRECTIONS)

@@ -34,7 +34,11 @@ order — when the rows fit the budget by the rule of memory (:func:`_row_cost`,
 :func:`_regression_losses`, ``permutation_draws``); the test then runs on them as in
 memory, so the engine gives memory's p-value with the same seed (a DuckDB relation has no
 row order: its rows come in their scan order), and ``pvalue_method`` says the rows were
-fetched.  Beyond ``ROW_BUDGET`` (in memory and on every engine, where nothing is fetched):
+fetched.  A report from statistics alone (kept by :func:`~beyondchance.profile`, read from a
+file) has neither: it takes the tests below, and one note (:data:`WITHOUT_ROWS_NOTE`) names its
+rows whose p-value is not the rows' (the permutation CLT instead of the rows' Monte Carlo
+permutations, or none) and says to report on the rows.  Beyond ``ROW_BUDGET`` (in memory and
+on every engine, where nothing is fetched):
 
 * weighted labels and binary scores by the permutation CLT of their weighted cells
   (:mod:`beyondchance.inference.permutation.clt`, asymptotic; the cells come from the engine's scan,
@@ -216,8 +220,29 @@ def chance_pvalues(report: dict[str, Any], names: list[str], *, n_resamples: int
                 f"value, the mean of the permutation null), above the prevalence {pi:.4f}: with "
                 f"{int(round(tc.n_pos))} positives the constant score's value understates chance"
             )
+    if missing and report.get("inputs") is None and report.get("row_source") is None:
+        _note_without_rows(report, missing, results)
     _note_chance_below_constant(report, out, significance_level(confidence_level))
     return out
+
+
+#: the one note of a report from statistics whose rows are gone (what to keep instead)
+WITHOUT_ROWS_NOTE = ("p-values from statistics without the rows (the rows' test permutes them): {found} — for the "
+                     "rows' p-values report on the rows (keep them, not only their statistics)")
+
+
+def _note_without_rows(report: dict[str, Any], names: list[str], results: dict[str, PermutationTestResult]) -> None:
+    """The one note of a report from statistics alone (no rows in memory, no source to fetch
+    them from) naming the rows ``names`` whose test permutes the rows: those given the
+    permutation CLT of the statistics instead, and those left without a p-value.  The
+    squared error's test (the CLT from the moments) is the rows' own and is not named."""
+    clt = [nm for nm in names if nm in results and math.isfinite(results[nm].pvalue)
+           and results[nm].method != "permutation CLT"]
+    none = [nm for nm in names if nm not in results or not math.isfinite(results[nm].pvalue)]
+    found = ([f"{', '.join(clt)} by the permutation CLT of the statistics instead (asymptotic)"] if clt else []) \
+        + ([f"{', '.join(none)} none"] if none else [])
+    if found:
+        report.setdefault("notes", []).append(WITHOUT_ROWS_NOTE.format(found="; ".join(found)))
 
 
 def _note_chance_below_constant(report: dict[str, Any], pvalues: dict[str, tuple[float | None, str]],
@@ -278,9 +303,11 @@ _REGRESSION = {"mae": "absolute", "d2_absolute_error": "absolute", "pinball_loss
                "d2_pinball_score": "pinball"}
 
 
-#: why an engine's row has no p-value when others of the report have one (an engine that
-#: cannot fetch the rows; within ``ROW_BUDGET`` the others fetch them: ``report["row_source"]``)
-_NEEDS_ROWS = "the Monte Carlo permutation test of the rows needs them in memory; evaluate the rows in memory"
+#: why a row has no p-value when others of the report have one, in a report from statistics
+#: alone (no rows in memory, no source to fetch them from: an engine's ``report["row_source"]``
+#: replaces this reason by its own)
+_NEEDS_ROWS = ("the Monte Carlo permutation test shuffles the rows, which statistics do not hold: report on the "
+               "rows (keep them, not only their statistics)")
 
 
 def _row_cost(task: str, k: int) -> int:
@@ -413,11 +440,11 @@ def _cells_of_inputs(inp: Any, report: dict[str, Any]) -> tuple[Any, Any]:
     return PermutationCells.from_codes(pred, inp.codes, w, keys=inp.classes, classes=inp.classes), None
 
 
-#: why an engine's rows have no row permutation test
+#: why a report from statistics alone has no row permutation test
 _NO_ROWS = ("the permutation test of weighted rows, class probabilities or a regression shuffles the rows, which "
-            "this engine's statistics do not hold (of unweighted regression rows they give the squared error's, of "
-            f"the log loss and Brier score of up to {MAX_LOSS_CLASSES} classes their permutation CLT); evaluate the "
-            "rows in memory")
+            "statistics do not hold (of regression rows they give the squared error's, of the log loss and Brier "
+            f"score of up to {MAX_LOSS_CLASSES} classes their permutation CLT): report on the rows (keep them, not "
+            "only their statistics)")
 
 
 def _loss_clt_tests(sums: Any, names: list[str], done: dict[str, PermutationTestResult], why: dict[str, str]

@@ -199,10 +199,10 @@ class TaskStatistics:
         rows = getattr(self.totals, "rows", None)
         return rows[-1][1] if rows else int(self.n_rows)
 
-    def reference_score_counts(self, pos_label: Any = None) -> tuple[ThresholdCounts, int]:
+    def reference_score_counts(self, pos_label: Any = None) -> tuple[ThresholdCounts | BinnedScoreCounts, int]:
         """(the score counts, the number of rows) of binary scores, as the reference of
-        :func:`~beyondchance.estimate_performance` reads them (binned scores: one threshold
-        per occupied bin, as an engine's ``score_bins``); one line for another task or
+        :func:`~beyondchance.estimate_performance` reads them (binned scores: their
+        BinnedScoreCounts, whose estimate states its bound); one line for another task or
         positive class."""
         if self.task != "binary-scores":
             raise InvalidInputError(f"estimating a window from its scores needs the statistics of binary scores, "
@@ -211,8 +211,7 @@ class TaskStatistics:
                 and _coerce_pos_label(pos_label, self.classes) != _label(self.positive[0]):
             raise InvalidInputError(f"these statistics count {_fmt_label(self.positive[0])} as the positive class, "
                                     f"not {_fmt_label(pos_label)}: profile again with pos_label=")
-        tc = self.stats.threshold_counts() if isinstance(self.stats, BinnedScoreCounts) else self.stats
-        return tc, self.n_rows
+        return self.stats, self.n_rows
 
     def save(self, path: str | os.PathLike) -> Path:
         """Write the statistics to ``path`` (:mod:`beyondchance.report.statistics_file`: versioned
@@ -353,7 +352,8 @@ def report_from_statistics(
                                                        for k, v in bounds.items()}}
                 notes.append(
                     f"scores binned into floor(score * {stat.bins}) ({stat.keys.size} occupied bins): "
-                    f"|ROC AUC - exact| <= {bounds['roc_auc']:.3g}, |PR AUC (AP) - exact| <= {bounds['pr_auc']:.3g}"
+                    f"|ROC AUC - exact| <= {bounds['roc_auc']:.3g}, |PR AUC (AP) - exact| <= {bounds['pr_auc']:.3g}; "
+                    "the AUCs, the losses and their p-values are those of the binned scores"
                 )
             units = p.units.threshold_counts() if isinstance(p.units, BinnedScoreCounts) else p.units
 
