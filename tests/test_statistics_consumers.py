@@ -192,6 +192,20 @@ def test_compare_of_statistics_with_a_window_without_labels(tmp_path):
     assert (a.prevalence, a.prevalence_ci) == (b.prevalence, b.prevalence_ci)
 
 
+def test_compare_of_binned_statistics_with_a_window_without_labels_states_the_bound(tmp_path):
+    """The window's estimate from a binned reference in compare is estimate_performance's, with
+    its bound and its one caveat (compare rebuilds the bins from the report's counts)."""
+    kw, task = _case("binary scores", _data(5))
+    window = _data(6, pi=0.15)["s"]
+    ref = _profile({**kw, "score_bins": 20}, task, tmp_path)
+    (_, est), = bc.compare({"reference": ref, "today": (None, window)}, **OPTIONS).label_free
+    direct = bc.estimate_performance(ref, window, threshold=0.5, metrics=list(est.metrics),
+                                     n_resamples=OPTIONS["n_resamples"], random_state=OPTIONS["random_state"])
+    assert est.binned_error_bound == direct.binned_error_bound and est.binned_error_bound["roc_auc"] > 0
+    assert (est.prevalence, est.prevalence_ci) == (direct.prevalence, direct.prevalence_ci)
+    assert sum("binned into floor(score * 20)" in c for c in est.caveats) == 1
+
+
 def test_compare_of_probabilities_says_what_needs_the_rows(tmp_path):
     (ref, task), (new, _) = _case("probabilities", _data(7)), _case("probabilities", _data(8))
     sets = {"reference": tuple(ref.values()), "new": tuple(new.values())}

@@ -451,8 +451,10 @@ def _with_windows(comparison: Comparison, windows: Sequence[tuple[str, Any, int]
     for name, hist, n_rows in windows:
         step(f"estimating {name} without labels")
         try:
+            binned = (ref.score_statistic or {}).get("bins")  # the reference's binned scores state their bound
             est = estimate_from_statistics(
-                ref.counts, hist, n_window_rows=n_rows, n_reference_rows=ref.n, threshold=threshold, metrics=names,
+                ref.counts if binned is None else BinnedScoreCounts.from_threshold_counts(ref.counts, binned),
+                hist, n_window_rows=n_rows, n_reference_rows=ref.n, threshold=threshold, metrics=names,
                 confidence_level=ref.confidence_level, n_resamples=options.get("n_resamples", 2000) if ci else 200,
                 random_state=options.get("random_state", 0),
             )

@@ -172,6 +172,22 @@ class BinnedScoreCounts(SummaryDisplay):
             pos_label,
         )
 
+    @classmethod
+    def from_threshold_counts(cls, counts: ThresholdCounts, bins: int) -> "BinnedScoreCounts":
+        """The bins whose :meth:`threshold_counts` are ``counts`` — the curve of binned scores
+        (one threshold per occupied bin, its smallest score), as a binned report keeps it.
+
+        >>> b = BinnedScoreCounts.from_scores([0, 1, 1, 0, 1], [0.12, 0.18, 0.55, 0.31, 0.9], bins=10)
+        >>> back = BinnedScoreCounts.from_threshold_counts(b.threshold_counts(), 10)
+        >>> back.keys.tolist() == b.keys.tolist() and back.pos.tolist() == b.pos.tolist()
+        True
+        """
+        smin = counts.thresholds[::-1]
+        binned = cls(np.floor(smin * _check_bins(bins)), smin, np.diff(counts.tps, prepend=0.0)[::-1],
+                     np.diff(counts.fps, prepend=0.0)[::-1], bins, counts.pos_label)
+        binned.__dict__["_tc"] = counts  # its curve is the one given, to the last bit
+        return binned
+
     def merge(self, other: "BinnedScoreCounts") -> "BinnedScoreCounts":
         """The binned counts of the concatenated data (same ``bins`` and positive label)."""
         if not isinstance(other, BinnedScoreCounts):
