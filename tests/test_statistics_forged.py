@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import os
 import json
+import re
 import warnings
 
 import numpy as np
@@ -105,7 +105,8 @@ def _get(fields: dict, name: str):
 
 def _set(name: str, value):
     """An edit setting the field ``name`` (``a.b`` as :func:`_get`) to ``value`` (or to
-    ``value(old)`` when callable); not applicable where the field is absent or None."""
+    ``value(old)`` when callable); not applicable (False) where the field is absent or None,
+    or where ``value(old)`` is False."""
     def edit(fields):
         node = fields
         *parents, last = name.split(".")
@@ -115,7 +116,10 @@ def _set(name: str, value):
             node = node[p]["fields"]
         if node.get(last) is None:
             return False
-        node[last] = _encode(value(_decode(node[last], {})) if callable(value) else value, "")
+        new = value(_decode(node[last], {})) if callable(value) else value
+        if new is False:
+            return False
+        node[last] = _encode(new, "")
         return None
     return edit
 
@@ -144,19 +148,19 @@ def _other_label(classes: np.ndarray):
     return "zz" if classes.dtype.kind in "UO" else (classes.max() + 10 if classes.size else 7)
 
 
-#: (name, edit of the TaskStatistics fields, a word the refusal names)
+#: (name, edit of the TaskStatistics fields (False: not applicable), what the refusal names: a regex)
 FORGERIES = [
     ("classes one more (counts0 too)", _both(_set("classes", lambda c: np.append(c, _other_label(c)) if c.size
                                                   else False), _set("counts0", lambda c: np.append(c, 0.0))),
      "classes"),
-    ("classes one fewer (its rows to the first)", _both(_set("classes", lambda c: c[:-1] if c.size else False),
-                                                        _set("counts0", lambda c: _changed(c, 0, c[0] + c[-1])[:-1] if c.size else False)),
-     "class"),
+    ("classes one fewer (its rows to the first)", _both(
+        _set("classes", lambda c: c[:-1] if c.size else False),
+        _set("counts0", lambda c: _changed(c, 0, c[0] + c[-1])[:-1] if c.size else False)), "class"),
     ("classes and counts0 empty", lambda f: _both(_set("classes", lambda c: c[:0]), _set("counts0", lambda c: c[:0]),
                                                   _set("true_classes", lambda c: c[:0]))(f)
      if _get(f, "classes").size else False, "class"),
     ("classes duplicated", _set("classes", lambda c: np.repeat(c[:1], c.size) if c.size > 1 else False), "classes"),
-    ("classes reordered", _set("classes", lambda c: c[::-1] if c.size > 1 else False), "counts0"),
+    ("classes reordered", _set("classes", lambda c: c[::-1] if c.size > 1 else False), "counts0|classes"),
     ("huge k, tiny arrays", _both(_set("classes", lambda c: np.arange(9000) if c.size else False),
                                   _set("counts0", lambda c: np.concatenate([c, np.zeros(9000 - c.size)]))), "class"),
     ("counts0 negative", _set("counts0", lambda c: _changed(c, 0, -3.0) if c.size else False), "counts0"),
@@ -173,8 +177,8 @@ FORGERIES = [
     ("true_classes empty", _set("true_classes", lambda c: c[:0] if c.size else False), "true_classes"),
     ("positive label not a class", _set("positive", lambda p: (99, p[1], p[2])), "positive"),
     ("positive label is the negative", _set("positive", lambda p: (p[1], p[1], p[2])), "positive"),
-    ("weighted flag dropped", lambda f: _set("weighted", False)(f) if f["weighted"] else False, "weight"),
-    ("weighted flag raised", lambda f: _set("weighted", True)(f) if not f["weighted"] and (
+    ("weighted flag dropped", lambda f: f.update(weighted=False) if f["weighted"] else False, "weight"),
+    ("weighted flag raised", lambda f: f.update(weighted=True) if not f["weighted"] and (
         f["task"].endswith("-labels") or f["stats"]["$type"] == "ThresholdCounts") else False, "weight"),
     ("a quantile on a task of classes", lambda f: f.update(quantile=0.5) if f["task"] != "regression" else False,
      "quantile"),
@@ -185,7 +189,7 @@ FORGERIES = [
     ("score counts of fewer rows", _unweighted(_both(_unbinned_ok, _set("stats.fps", lambda t: t[:-1]),
                                                      _set("stats.tps", lambda t: t[:-1]),
                                                      _set("stats.thresholds", lambda t: t[:-1]))), "rows"),
-    ("thresholds twice infinite", _both(_set("stats.thresholds", lambda t: _changed(_changed(t, 0, np.inf), 1, np.inf))),
+    ("thresholds twice infinite", _set("stats.thresholds", lambda t: _changed(_changed(t, 0, np.inf), 1, np.inf)),
      "thresholds"),
     ("bin key outside its smin's bin", _set("stats.keys", lambda k: _changed(k, -1, k[-1] + 500)), "keys"),
     ("bin key below zero", _set("stats.keys", lambda k: _changed(k, 0, -3)), "keys"),
@@ -242,7 +246,7 @@ def test_a_forged_file_is_refused_naming_the_field(case, edit, match, tmp_path):
     path = _forge(case, edit, tmp_path / "forged.bcstats")
     refusals = _consume(path, case)
     assert refusals, "read and reported without a refusal"
-    assert "a corrupted statistics file" in refusals[0] and match in refusals[0], refusals
+    assert "a corrupted statistics file (" in refusals[0] and re.search(match, refusals[0]), refusals
 
 
 # =====================================================================================
@@ -312,7 +316,7 @@ def _mutate(doc: dict, data) -> str:
     return f"{op} {path}"
 
 
-@settings(max_examples=int(os.environ.get("FORGED_EXAMPLES", 25)), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(case=st.sampled_from(CASES), data=st.data())
 def test_any_mutation_of_a_valid_file_is_a_report_or_one_line(case, data, tmp_path):
     doc = json.loads(_document(case))

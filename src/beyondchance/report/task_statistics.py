@@ -233,8 +233,9 @@ def _metadata(p: TaskStatistics) -> dict[str, Any]:
 
 
 def _check(p: TaskStatistics) -> str | None:
-    """Why ``p`` (read from a file) is not statistics the report can read, or None (the
-    dataclass checks nothing itself; its statistics' constructors check their own fields)."""
+    """Why ``p`` (read from a file) is not statistics the report can read, or None: its fields'
+    types here, then how they relate (:func:`_disagreement`); each statistic's constructor has
+    checked its own fields (the dataclass itself checks nothing)."""
     if not isinstance(p.task, str) or p.task not in _STATS_TYPES or not isinstance(p.stats, _STATS_TYPES[p.task]):
         return f"task {p.task!r} with statistics of type {type(p.stats).__name__}"
     if isinstance(p.stats, SufficientStatistics) and p.stats.task != p.task:
@@ -359,10 +360,14 @@ def _parts_disagreement(p: TaskStatistics, classes: list) -> str | None:
         value = getattr(stats, name, None)
         if value is not None and not isinstance(value, kind):
             return f"stats.{name} of type {type(value).__name__}"
-    cells = {"cells": p.cells, "score_cells": p.score_cells, "stats.permutation_cells": getattr(stats, "permutation_cells", None)}
+    cells = {"cells": p.cells, "score_cells": p.score_cells,
+             "stats.permutation_cells": getattr(stats, "permutation_cells", None)}
     for name, c in cells.items():
-        if c is not None and (float(c.rows.sum()) != p.n_rows or (
-                c.classes.shape != (2,) if name == "score_cells" else not set(_labels_of(c.classes)) <= set(classes) | set(given))):
+        if c is None:
+            continue
+        other_classes = c.classes.shape != (2,) if name == "score_cells" \
+            else not set(_labels_of(c.classes)) <= set(classes) | set(given)
+        if float(c.rows.sum()) != p.n_rows or other_classes:
             return f"{name} (of the permutation test) of other rows or classes"
     sums = {"loss_sums": p.loss_sums, "stats.permutation_loss_sums": getattr(stats, "permutation_loss_sums", None)}
     for name, s in sums.items():

@@ -315,7 +315,8 @@ class SquaredErrorSums:
         if set(sums) != set(SQUARED_ERROR_TERMS) or not all(
                 isinstance(v, (int, float, np.number)) and not isinstance(v, bool) and np.isfinite(v)
                 for v in (self.shift, *sums.values())):
-            raise InvalidInputError(f"SquaredErrorSums need a finite shift and the finite sums {', '.join(SQUARED_ERROR_TERMS)}")
+            raise InvalidInputError("SquaredErrorSums need a finite shift and the finite sums "
+                                    + ", ".join(SQUARED_ERROR_TERMS))
 
     @classmethod
     def of_rows(cls, y: np.ndarray, pred: np.ndarray, w: np.ndarray | None, shift: float | None = None
