@@ -375,8 +375,9 @@ def _parts_disagreement(p: TaskStatistics, classes: list) -> str | None:
                               or (name != "loss_sums" and _labels_of(s.classes) != classes)):
             return f"{name} (of the permutation test) of other rows or classes"
     squared = stats and stats.squared_error_sums
-    if squared is not None and squared.sums["rows"] != p.n_rows:
-        return "stats.squared_error_sums of other rows than n_rows"
+    if squared is not None and (squared.sums["rows"] != p.n_rows
+                                or not math.isclose(squared.sums["w"], stats.n, rel_tol=1e-9)):
+        return "stats.squared_error_sums of other rows than n_rows or of another weight than stats"
     return None
 
 
