@@ -14,7 +14,9 @@ import functools
 import hashlib
 import json
 import re
+import tempfile
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -36,12 +38,11 @@ WINDOW = np.linspace(0.05, 0.95, 60)
 
 @functools.lru_cache(maxsize=None)
 def _document(case: str) -> str:
-    """The saved file of ``case`` (60 rows), as its text."""
-    import tempfile
-    from pathlib import Path
-
-    path = Path(tempfile.mkdtemp()) / "s.bcstats"
-    return bc.profile(**_case(case, _data(0, 60)), random_state=7).save(path).read_text()
+    """The saved file of ``case`` (60 rows), as its text (read at collection: the forgeries that
+    apply to it)."""
+    with tempfile.TemporaryDirectory() as directory:
+        path = Path(directory) / "s.bcstats"
+        return bc.profile(**_case(case, _data(0, 60)), random_state=7).save(path).read_text()
 
 
 def _forge(case: str, edit, path):
