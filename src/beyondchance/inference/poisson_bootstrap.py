@@ -130,10 +130,19 @@ class GroupTotals:
     rows: tuple[tuple[int, int], ...] | None = None
 
     def __post_init__(self) -> None:
+        _check_groups(self.groups, self.seed)
+        columns = tuple(self.columns) if isinstance(self.columns, (tuple, list)) else None
+        if columns is None or not all(isinstance(c, str) for c in columns) or len(set(columns)) != len(columns):
+            raise InvalidInputError("GroupTotals' columns must be distinct names")
+        if self.info is not None and not isinstance(self.info, dict):
+            raise InvalidInputError("GroupTotals' info must be a mapping")
         t = np.asarray(self.totals, dtype=np.float64)
-        if t.shape != (self.groups, len(self.columns)):
-            raise InvalidInputError(f"totals must have shape ({self.groups}, {len(self.columns)}), got {t.shape}")
+        if t.shape != (self.groups, len(columns)):
+            raise InvalidInputError(f"totals must have shape ({self.groups}, {len(columns)}), got {t.shape}")
+        if not np.isfinite(t).all():
+            raise InvalidInputError("GroupTotals' totals must be finite")
         object.__setattr__(self, "totals", t)
+        object.__setattr__(self, "columns", columns)
         if self.rows is not None:
             object.__setattr__(self, "rows", _row_ranges(self.rows))
 

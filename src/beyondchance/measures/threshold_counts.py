@@ -80,11 +80,13 @@ class ThresholdCounts(SummaryDisplay):
             raise InvalidInputError("thresholds, tps and fps must be 1-D arrays of one length")
         if thr.size == 0:
             raise InvalidInputError("thresholds is empty")
-        if np.isnan(thr).any() or (np.diff(thr) >= 0).any():
+        if np.isnan(thr).any() or not (np.diff(thr) < 0).all():  # inf - inf is nan: twice inf is refused too
             raise InvalidInputError("thresholds must be strictly decreasing")
         for arr, name in ((tps, "tps"), (fps, "fps")):
             if not np.isfinite(arr).all() or arr[0] < 0 or (np.diff(arr) < 0).any():
                 raise InvalidInputError(f"{name} must be finite, non-negative and non-decreasing")
+        if not tps[-1] + fps[-1] > 0:
+            raise InvalidInputError("tps and fps count no weight: there is nothing to evaluate")
         padded = []
         for arr, first in ((thr, np.inf), (tps, 0.0), (fps, 0.0)):
             out = np.empty(arr.shape[0] + 1)

@@ -66,7 +66,10 @@ import numpy as np
 from .._json import jsonable
 from .._validation import MAX_CLASSES
 from .._warnings import InvalidInputError
-from ..inference.poisson_bootstrap import GroupTotals
+from ..inference.permutation.clt import PermutationCells
+from ..inference.permutation.loss import PermutationLossSums
+from ..inference.permutation.rows import SquaredErrorSums
+from ..inference.poisson_bootstrap import REGRESSION_COLUMNS, GroupTotals, label_columns, probability_columns
 from ..measures.confusion import ConfusionMatrix
 from ..measures.task_metrics import selectable_metrics
 from ..measures.threshold_counts import ThresholdCounts
@@ -265,9 +268,10 @@ def _merged_totals(a: TaskStatistics, b: TaskStatistics) -> GroupTotals | None:
 
 
 def _check(p: TaskStatistics) -> str | None:
-    """Why ``p`` (read from a file) is not statistics the report can read, or None (the
-    dataclass checks nothing itself; its statistics' constructors check their own fields)."""
-    if p.task not in _STATS_TYPES or not isinstance(p.stats, _STATS_TYPES[p.task]):
+    """Why ``p`` (read from a file) is not statistics the report can read, or None: its fields'
+    types here, then how they relate (:func:`_disagreement`); each statistic's constructor has
+    checked its own fields (the dataclass itself checks nothing)."""
+    if not isinstance(p.task, str) or p.task not in _STATS_TYPES or not isinstance(p.stats, _STATS_TYPES[p.task]):
         return f"task {p.task!r} with statistics of type {type(p.stats).__name__}"
     if isinstance(p.stats, SufficientStatistics) and p.stats.task != p.task:
         return f"task {p.task!r} with the statistics of a {p.stats.task!r} task"
@@ -281,7 +285,8 @@ def _check(p: TaskStatistics) -> str | None:
         return f"more than {MAX_CLASSES:,} classes"
     if p.counts0.dtype.kind not in "iuf" or p.counts0.size not in (0, p.classes.size):
         return "counts0 does not count the classes"
-    if p.positive is not None and not (isinstance(p.positive, tuple) and len(p.positive) == 3):
+    if p.positive is not None and not (isinstance(p.positive, tuple) and len(p.positive) == 3 and all(
+            isinstance(x, (str, int, float, bool)) for x in p.positive)):
         return "the positive label is not a (positive, negative, reason) triple"
     if p.totals is not None and not isinstance(p.totals, GroupTotals):
         return "totals that are not GroupTotals"
@@ -289,6 +294,158 @@ def _check(p: TaskStatistics) -> str | None:
         return "a quantile outside (0, 1)"
     if p.columns is not None and not (isinstance(p.columns, dict) and all(isinstance(k, str) for k in p.columns)):
         return "columns that are not a mapping of names"
+    return _disagreement(p)
+
+
+def _labels_of(a: Any) -> list:
+    return [_label(c) for c in np.asarray(a).tolist()]
+
+
+def _row_counts(a: np.ndarray) -> bool:
+    return bool(np.isfinite(a).all() and (a >= 0).all() and (a == np.floor(a)).all())
+
+
+def _disagreement(p: TaskStatistics) -> str | None:
+    """Which fields of ``p`` (each valid alone: :func:`_check` and the constructors) disagree
+    with each other, or None: the classes, their row counts, the rows, the positive label,
+    the weighting, the task's statistics, their parts and the bootstrap's sums must be those
+    of one profile.  O(size of the statistics)."""
+    classes, regression = _labels_of(p.classes), p.task == "regression"
+    if len(set(classes)) != len(classes):
+        return "classes holds duplicates"
+    if regression != (not classes) or (p.task.startswith("binary") and len(classes) > 2):
+        return f"{len(classes)} classes for a {p.task} task"
+    if p.counts0.size != len(classes) or not _row_counts(p.counts0):
+        return "counts0 holds no row count per class (negative, fractional or not finite)"
+    if p.n_rows < 1 or (not regression and float(p.counts0.sum()) != p.n_rows):
+        return f"n_rows {p.n_rows} is not the {float(p.counts0.sum()):g} rows counts0 counts"
+    if not set(_labels_of(p.true_classes)) <= set(classes) or (classes and p.true_classes.size == 0):
+        return "true_classes are not among the classes"
+    if p.quantile is not None and not regression:
+        return f"a quantile for a {p.task} task"
+    if p.positive is not None:
+        pair = {_label(p.positive[0]), _label(p.positive[1])}
+        if not p.task.startswith("binary") or len(pair) != 2 or not set(classes) <= pair:
+            return f"the positive label {p.positive[0]!r} (negative {p.positive[1]!r}) is not one of the classes"
+    return _stats_disagreement(p, classes) or _parts_disagreement(p, classes) or _totals_disagreement(p, classes)
+
+
+def _stats_disagreement(p: TaskStatistics, classes: list) -> str | None:
+    """The task's ``stats`` against the classes, their row counts and the weighting."""
+    stats, rows = p.stats, None  # rows: the rows of each class the stats count (None: not known)
+    if isinstance(stats, ConfusionMatrix):
+        if _labels_of(stats.labels) != classes:
+            return "stats (the confusion matrix) are not over the classes"
+        rows, n = stats.matrix.sum(axis=1), float(stats.matrix.sum())
+    elif isinstance(stats, (ThresholdCounts, BinnedScoreCounts)):
+        if p.positive is not None and _label(stats.pos_label) != _label(p.positive[0]):
+            return f"stats count {stats.pos_label!r} as the positive class, not {p.positive[0]!r}"
+        n = stats.n
+        if p.positive is not None and len(classes) == 2:
+            rows = np.array([stats.n - stats.n_pos, stats.n_pos])[::1 if classes[1] == _label(p.positive[0]) else -1]
+    elif p.task == "multiclass-probabilities":
+        if stats.confusion is None or stats.class_scores is None or \
+                _labels_of(stats.confusion.labels) != classes or _labels_of(stats.class_scores.classes) != classes:
+            return "stats (of the probabilities) are not over the classes"
+        rows, n = stats.confusion.matrix.sum(axis=1), stats.n
+    else:
+        if stats.moments is None or stats.loss_sums is None:
+            return "stats of a regression without its moments or loss sums"
+        n = stats.n
+    if not p.weighted and (n != p.n_rows or (rows is not None and not np.array_equal(rows, p.counts0))):
+        return "stats count other rows than counts0 and n_rows (unweighted statistics count rows)"
+    return None
+
+
+def _parts_disagreement(p: TaskStatistics, classes: list) -> str | None:
+    """The statistics beside ``stats`` (the weighted rows' units and cells, the losses' sums,
+    the predicted labels given with scores) against the task, the classes and the rows."""
+    scores = p.task == "binary-scores"
+    kinds = {"units": (type(p.stats),) if scores else (), "score_cells": (PermutationCells,) if scores else (),
+             "loss_sums": (PermutationLossSums,) if scores else (), "given": (ConfusionMatrix,) if scores else (),
+             "cells": (PermutationCells,)}
+    for name, allowed in kinds.items():
+        value = getattr(p, name)
+        if value is not None and not isinstance(value, allowed):
+            return f"{name} of type {type(value).__name__} in the statistics of a {p.task} task"
+    if not p.weighted and (p.units is not None or p.cells is not None or p.score_cells is not None):
+        return "units or cells of weighted rows in unweighted statistics"
+    exact_scores = isinstance(p.stats, ThresholdCounts)
+    if p.weighted and (p.score_cells is None if exact_scores else p.cells is None if p.task.endswith("-labels")
+                       else False):
+        return "weighted statistics without the cells of their weighted rows (score_cells, cells)"
+    given = _labels_of(p.given.labels) if p.given is not None else []
+    if p.given is not None:
+        g0 = p.given_counts0
+        if not set(classes) <= set(given) or not isinstance(g0, np.ndarray) or g0.shape != (len(given),) \
+                or not _row_counts(g0) or float(g0.sum()) != p.n_rows:
+            return "given (the predicted labels' matrix) and given_counts0 are not over the classes and rows"
+    elif p.given_counts0 is not None:
+        return "given_counts0 without given"
+    if p.units is not None:
+        n_pos = float(p.counts0[classes.index(_label(p.positive[0]))]) if p.positive is not None \
+            and _label(p.positive[0]) in classes else 0.0
+        if p.units.n_pos > n_pos or p.units.n - p.units.n_pos > p.n_rows - n_pos \
+                or getattr(p.units, "bins", None) != getattr(p.stats, "bins", None) \
+                or _label(p.units.pos_label) != _label(p.stats.pos_label):
+            return "units count other rows or scores than stats and counts0"
+    stats = p.stats if isinstance(p.stats, SufficientStatistics) else None
+    for name, kind in (("permutation_cells", PermutationCells), ("permutation_loss_sums", PermutationLossSums),
+                       ("squared_error_sums", SquaredErrorSums)):
+        value = getattr(stats, name, None)
+        if value is not None and not isinstance(value, kind):
+            return f"stats.{name} of type {type(value).__name__}"
+    cells = {"cells": p.cells, "score_cells": p.score_cells,
+             "stats.permutation_cells": getattr(stats, "permutation_cells", None)}
+    for name, c in cells.items():
+        if c is None:
+            continue
+        other_classes = c.classes.shape != (2,) if name == "score_cells" \
+            else not set(_labels_of(c.classes)) <= set(classes) | set(given)
+        if float(c.rows.sum()) != p.n_rows or other_classes:
+            return f"{name} (of the permutation test) of other rows or classes"
+    sums = {"loss_sums": p.loss_sums, "stats.permutation_loss_sums": getattr(stats, "permutation_loss_sums", None)}
+    for name, s in sums.items():
+        if s is not None and (s.n != p.n_rows or len(s.classes) != (2 if name == "loss_sums" else len(classes))
+                              or (name != "loss_sums" and _labels_of(s.classes) != classes)):
+            return f"{name} (of the permutation test) of other rows or classes"
+    squared = stats and stats.squared_error_sums
+    if squared is not None and (squared.sums["rows"] != p.n_rows
+                                or not math.isclose(squared.sums["w"], stats.n, rel_tol=1e-9)):
+        return "stats.squared_error_sums of other rows than n_rows or of another weight than stats"
+    return None
+
+
+def _totals_disagreement(p: TaskStatistics, classes: list) -> str | None:
+    """The bootstrap's sums against the task: its rows, columns, classes, threshold."""
+    t = p.totals
+    if t is None:
+        return None
+    if t.rows is not None and sum(stop - start for start, stop in t.rows) != p.n_rows:
+        return "totals (the bootstrap's sums) numbering another count of rows than n_rows"
+    info = t.info or {}
+    if p.task == "regression":
+        pair = info.get("quantile")
+        if t.columns != REGRESSION_COLUMNS or not (
+                isinstance(pair, tuple) and len(pair) == 2 and all(isinstance(v, float) and math.isfinite(v)
+                                                                    for v in pair) and 0 < pair[0] < 1):
+            return "totals (the bootstrap's sums) that are not those of a regression (columns, info quantile)"
+        return None
+    labels = info.get("classes")
+    labels = _labels_of(labels) if isinstance(labels, np.ndarray) and labels.ndim == 1 else None
+    expected = classes if p.task != "binary-scores" else (_labels_of(p.given.labels) if p.given is not None
+                                                          else None)
+    if labels is None or len(set(labels)) != len(labels) or not set(classes) <= set(labels) \
+            or (expected is not None and set(labels) != set(expected)):
+        return "totals (the bootstrap's sums) of other classes"
+    k = len(labels)
+    columns = probability_columns(k) if p.task == "multiclass-probabilities" else label_columns(k)
+    if t.columns != columns or (p.task == "binary-scores" and k != 2 and p.given is None):
+        return f"totals (the bootstrap's sums) without the columns of a {p.task} task"
+    threshold = info.get("threshold")
+    if p.task == "binary-scores" and p.given is None and not (
+            isinstance(threshold, (int, float)) and not isinstance(threshold, bool) and math.isfinite(threshold)):
+        return "totals (the bootstrap's sums) without the threshold they were counted at"
     return None
 
 

@@ -112,11 +112,14 @@ class BinnedScoreCounts(SummaryDisplay):
         smin = np.array(self.smin, dtype=np.float64)
         if smin.shape != keys.shape or not np.isfinite(smin).all():
             raise InvalidInputError("smin must be finite, one per key")
+        bins = _check_bins(self.bins)
+        if not np.array_equal(np.floor(smin * bins), keys):
+            raise InvalidInputError(f"keys must be the bins floor(smin * {bins}) of their smallest scores")
         object.__setattr__(self, "keys", _readonly(keys))
         object.__setattr__(self, "smin", _readonly(smin))
         object.__setattr__(self, "pos", _nonneg_counts(self.pos, "pos", keys.shape))
         object.__setattr__(self, "neg", _nonneg_counts(self.neg, "neg", keys.shape))
-        object.__setattr__(self, "bins", _check_bins(self.bins))
+        object.__setattr__(self, "bins", bins)
 
     @classmethod
     def from_scores(
@@ -333,6 +336,11 @@ class ClassScoreCounts(SummaryDisplay):
         kinds = {type(c) for c in counts}
         if len(kinds) != 1 or not kinds <= {ThresholdCounts, BinnedScoreCounts}:
             raise InvalidInputError("the score statistics of the classes must all be exact or all binned")
+        if len({c.item() if isinstance(c, np.generic) else c for c in classes.tolist()}) != len(counts):
+            raise InvalidInputError("ClassScoreCounts' classes hold duplicates")
+        totals = np.array([c.n for c in counts])
+        if not np.allclose(totals, totals[0], rtol=1e-9, atol=0):  # one-vs-rest of the same rows
+            raise InvalidInputError("the score statistics of the classes count different rows")
         object.__setattr__(self, "classes", _readonly(classes))
         object.__setattr__(self, "counts", counts)
 

@@ -172,6 +172,37 @@ def _binary_confusion(is_pos_true: np.ndarray, is_pos_pred: np.ndarray, weight: 
     return ConfusionMatrix(m, np.array([False, True]), pos_label=True)
 
 
+#: the type of each typed part of :class:`SufficientStatistics` and its total weight
+_PARTS: dict[str, tuple[type | tuple[type, ...], Any]] = {
+    "confusion": (ConfusionMatrix, lambda c: c.n), "label_counts": (LabelCounts, lambda c: c.n),
+    "loss_sums": (LossSums, lambda c: c.weight), "scores": ((ThresholdCounts, BinnedScoreCounts), lambda c: c.n),
+    "class_scores": (ClassScoreCounts, lambda c: c.n), "moments": (Moments, lambda c: c.weight),
+    "targets": (ValueHistogram, lambda c: c.n), "prediction_moments": (Moments, lambda c: c.weight),
+}
+
+
+def _check_parts(s: "SufficientStatistics") -> None:
+    """The parts of ``s`` are of their types and count the same weight (to rounding: the
+    sums of each part add the rows in another order); the probabilities' parts are over the
+    same classes."""
+    weights = {}
+    for name, (kind, weight) in _PARTS.items():
+        part = getattr(s, name)
+        if part is not None:
+            if not isinstance(part, kind):
+                raise InvalidInputError(f"the {name} of SufficientStatistics cannot be a {type(part).__name__}")
+            weights[name] = float(weight(part))
+    if weights and not np.allclose(list(weights.values()), next(iter(weights.values())), rtol=1e-9, atol=1e-12):
+        raise InvalidInputError("the parts of SufficientStatistics count different weights: "
+                                + ", ".join(f"{k} {v:g}" for k, v in weights.items()))
+    labels = None if s.confusion is None or s.task == "binary-scores" else np.asarray(s.confusion.labels).tolist()
+    if labels is not None and (s.class_scores is not None and np.asarray(s.class_scores.classes).tolist() != labels
+                               or s.label_counts is not None
+                               and not set(np.asarray(s.label_counts.labels).tolist()) <= set(labels)):
+        raise InvalidInputError("the confusion matrix, label counts and class scores of SufficientStatistics are "
+                                "over other classes")
+
+
 @dataclass(frozen=True, eq=False)
 class SufficientStatistics(SummaryDisplay):
     r"""The statistics of one evaluation task, mergeable, with every measure as a method.
@@ -236,6 +267,7 @@ class SufficientStatistics(SummaryDisplay):
 
     def __post_init__(self) -> None:
         check_task(self.task)
+        _check_parts(self)
         if self.task == "binary-labels":
             of = self.confusion if self.confusion is not None else self.label_counts
             classes = [] if of is None else np.asarray(of.labels).tolist()

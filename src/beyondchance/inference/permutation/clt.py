@@ -119,7 +119,8 @@ class PermutationCells(SummaryDisplay):
         if rows.shape != (c,) or squares.shape != (k,) or np.shape(self.keys) != (c,) or np.shape(self.classes) != (k,):
             raise InvalidInputError("PermutationCells need rows (C,), weights (C, K), squares (K,), keys (C,) and "
                                     f"classes (K,); got {rows.shape}, {weights.shape}, {squares.shape}")
-        if not (np.isfinite(weights).all() and np.isfinite(squares).all()) or (rows < 0).any() or (weights < 0).any():
+        if not (np.isfinite(weights).all() and np.isfinite(squares).all() and np.isfinite(rows).all()) \
+                or (rows < 0).any() or (weights < 0).any() or (squares < 0).any():
             raise InvalidInputError("PermutationCells need finite non-negative rows and weights")
         object.__setattr__(self, "keys", _readonly(self.keys, None))
         object.__setattr__(self, "classes", _readonly(self.classes, None))

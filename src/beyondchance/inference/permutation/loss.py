@@ -67,6 +67,7 @@ rounding) give p = 1.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -158,7 +159,8 @@ class PermutationLossSums(SummaryDisplay):
             raise InvalidInputError("PermutationLossSums need, per loss, first (K,), second (K, K) and observed")
         if not (np.isfinite(weights).all() and np.isfinite(squares).all()) or (weights < 0).any() or \
                 (squares < 0).any() or not all(np.isfinite(first[nm]).all() and np.isfinite(second[nm]).all()
-                                               and np.isfinite(self.observed[nm]) for nm in first):
+                                               and np.isfinite(self.observed[nm]) for nm in first) \
+                or not (math.isfinite(float(self.n)) and float(self.n) >= 0):
             raise InvalidInputError("PermutationLossSums need finite sums and non-negative weights")
         classes = np.array(self.classes)
         classes.setflags(write=False)

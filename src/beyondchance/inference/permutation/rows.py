@@ -310,6 +310,23 @@ class SquaredErrorSums:
     shift: float
     sums: dict
 
+    def __post_init__(self) -> None:
+        sums = dict(self.sums) if isinstance(self.sums, dict) else {}
+        if set(sums) != set(SQUARED_ERROR_TERMS) or not all(
+                isinstance(v, (int, float, np.number)) and not isinstance(v, bool) and np.isfinite(v)
+                for v in (self.shift, *sums.values())):
+            raise InvalidInputError("SquaredErrorSums need a finite shift and the finite sums "
+                                    + ", ".join(SQUARED_ERROR_TERMS))
+        # sums of squares are non-negative, and (Σ a b)² ≤ Σ a² Σ b² (Cauchy-Schwarz) for the sums
+        # of one set of rows: (Σw)² ≤ rows Σw², (Σwy)² ≤ Σw Σwy², (Σw²y)² ≤ Σw² Σw²y², (Σp)² ≤ rows Σp²,
+        # (Σp²)² ≤ rows Σp⁴
+        if min(sums[k] for k in ("rows", "w", "w2", "wyy", "wwyy", "pp", "pppp", "sse")) < 0 or any(
+                sums[a] * sums[a] > sums[b] * sums[c] * (1 + 1e-9) + 1e-300
+                for a, b, c in (("w", "rows", "w2"), ("wy", "w", "wyy"), ("wwy", "w2", "wwyy"), ("p", "rows", "pp"),
+                                ("pp", "rows", "pppp"))):
+            raise InvalidInputError("SquaredErrorSums that are no sums of one set of rows (negative sums of "
+                                    "squares, or (Σ a b)² > Σ a² Σ b²)")
+
     @classmethod
     def of_rows(cls, y: np.ndarray, pred: np.ndarray, w: np.ndarray | None, shift: float | None = None
                 ) -> "SquaredErrorSums":
@@ -346,8 +363,8 @@ class SquaredErrorSums:
             raise InvalidInputError("the permutation test of the squared error needs at least 3 rows of positive "
                                     "weight")
         mean = s["wyy"] + s["w"] * s["pp"] / n - 2.0 * s["wy"] * s["p"] / n
-        aa, bb = s["w2"] - s["w"] ** 2 / n, s["pppp"] - s["pp"] ** 2 / n
-        cc, dd = 4.0 * (s["wwyy"] - s["wy"] ** 2 / n), s["pp"] - s["p"] ** 2 / n
+        aa, bb = s["w2"] - s["w"] * s["w"] / n, s["pppp"] - s["pp"] * s["pp"] / n
+        cc, dd = 4.0 * (s["wwyy"] - s["wy"] * s["wy"] / n), s["pp"] - s["p"] * s["p"] / n
         ac, bd = -2.0 * (s["wwy"] - s["w"] * s["wy"] / n), s["ppp"] - s["p"] * s["pp"] / n
         return normal_test(name, s["sse"], mean, (aa * bb + 2.0 * ac * bd + cc * dd) / (n - 1), s["w"])
 
