@@ -471,8 +471,9 @@ def _table(tmp_path, fmt: str) -> str:
 
 
 #: the fields of real-number sums an engine adds in its own order: those of APPROX, the grouped
-#: bootstrap's sums per group and the regression's mean (the shift of its squared errors)
-ENGINE_APPROX = APPROX | {"totals", "shift"}
+#: bootstrap's sums per group, the regression's mean (the shift of its squared errors) and the
+#: permutation cells' sums of squared weights
+ENGINE_APPROX = APPROX | {"totals", "shift", "squares"}
 
 
 def _without_sums(x):
@@ -520,6 +521,21 @@ def test_spark_writes_the_memory_engines_file(case, fmt, tmp_path, spark):
     data = _table(tmp_path, fmt)
     _assert_same_file(_engine_file(tmp_path, data, "memory", case, ci=False),
                       _engine_file(tmp_path, data, "spark", case, session=spark, ci=False))
+
+
+@pytest.mark.parametrize("engine", ["memory", "duckdb"])
+def test_the_weight_column_may_be_the_score_column(engine, tmp_path):
+    """``--y-score s --weight s``: the memory engine counted the rows of positive weight per
+    score under the weight's column name, so the indicator replaced the scores (one threshold,
+    1.0) and the report was an internal error; every engine now gives the arrays' statistics."""
+    data = _table(tmp_path, "parquet")
+    kept = bc.profile(data=data, engine=engine, y_true="y", y_score="s", sample_weight="s", random_state=3)
+    pd = pytest.importorskip("pandas")
+    frame = pd.read_parquet(data)
+    rows = bc.profile(frame["y"].to_numpy(), frame["s"].to_numpy(), sample_weight=frame["s"].to_numpy(), random_state=3)
+    _assert_same(dataclasses.replace(kept, columns=None), rows, approx=ENGINE_APPROX)
+    a, b = bc.evaluate(kept, **REPORT).metrics, bc.evaluate(rows, **REPORT).metrics
+    assert a.keys() == b.keys() and all(a[k].value == pytest.approx(b[k].value, rel=1e-12, nan_ok=True) for k in a)
 
 
 def test_profiling_scores_sums_no_loss_on_an_engine(tmp_path, monkeypatch):

@@ -515,9 +515,10 @@ class MemoryScan:
 
     def unit_counts(self, *, y_true: str, y_score: str, weight: str, pos_label: Any, score_bins: int | None) -> Any:
         data = read_columns(self.source, [y_true, y_score, weight], self.delimiter)
+        unit = "\0unit"  # a name no column has (the weight column may be the score's or the labels')
         units = {y_true: data[y_true], y_score: data[y_score],
-                 weight: (np.asarray(data[weight], dtype=np.float64) > 0).astype(np.float64)}
-        return statistics_from_table(units, y_true=y_true, y_score=y_score, weight=weight, task="binary-scores",
+                 unit: (np.asarray(data[weight], dtype=np.float64) > 0).astype(np.float64)}
+        return statistics_from_table(units, y_true=y_true, y_score=y_score, weight=unit, task="binary-scores",
                                      pos_label=pos_label, statistics=("scores",), score_bins=score_bins).scores
 
     def rows(self, labels: Any, numbers: Any) -> tuple[dict[str, np.ndarray], bool]:
