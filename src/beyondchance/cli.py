@@ -276,8 +276,12 @@ def _statistics_file(file: str, opts: dict[str, Any]) -> Any:
     return read_statistics(file)
 
 
-def _prediction_columns(y_score: tuple[str, ...], y_pred: str | None) -> tuple[list[str], list[str]]:
-    """(prediction columns, of which must be numeric)."""
+def _prediction_columns(opts: dict[str, Any], by: str | None = None) -> tuple[list[str], list[str]]:
+    """(prediction columns, of which must be numeric); one column in two roles checked."""
+    from .engines.spec import check_column_roles
+
+    y_score, y_pred = opts["y_score"], opts["y_pred"]
+    check_column_roles(y_true=opts["y_true"], y_score=y_score, y_pred=y_pred, weight=opts["weight"], by=by, names="cli")
     if not y_score and not y_pred:
         raise InvalidInputError("give --y-score COL (scores or probability columns) or --y-pred COL")
     if y_score and y_pred:  # curves from the scores, labeling metrics from the labels (report only)
@@ -399,7 +403,7 @@ def _engine_kwargs(opts: dict[str, Any], y_true_sample: Any = None) -> dict[str,
 
 def _memory_columns(file: str, opts: dict[str, Any]) -> tuple[dict[str, Any], Any]:
     """The columns of a file read in memory, as a mapping (for the statistics path)."""
-    pred_cols, numeric = _prediction_columns(opts["y_score"], opts["y_pred"])
+    pred_cols, numeric = _prediction_columns(opts)
     try:
         y_true, _, _, cols = _read(file, opts["y_true"], pred_cols[:1], numeric, opts["weight"], extra=pred_cols[1:])
     except InvalidInputError as exc:
@@ -422,7 +426,7 @@ def _evaluate_file(file: str, opts: dict[str, Any], progress: Any) -> Any:
                         threshold=opts["threshold"], **{k: v for k, v in _eval_kwargs(opts, None).items()
                                                         if k in _REPORT_OPTIONS})
     _needs_y_true(opts, file)
-    pred_cols, numeric = _prediction_columns(opts["y_score"], opts["y_pred"])
+    pred_cols, numeric = _prediction_columns(opts)
     engine = opts["engine"]
     runner = get_runner(engine)
     if runner.evaluates_rows and opts["score_bins"] is None:
@@ -537,7 +541,7 @@ def profile(files: tuple[str, ...], out: Path, by: str | None, row_offset: int, 
     from .report.scan import save_profiles
 
     _needs_y_true(opts, files[0])
-    pred_cols, numeric = _prediction_columns(opts["y_score"], opts["y_pred"])
+    pred_cols, numeric = _prediction_columns(opts, by)
     _check_out(out, list(files))
     if by is not None and len(files) != 1:
         raise InvalidInputError("--by splits one file; give exactly one FILE with --by")
@@ -607,7 +611,7 @@ def compare(files: tuple[str, ...], by: str | None, reference: str | None, detai
         _statistics_file(kept[0], opts)  # refuses the options of rows
     else:
         _needs_y_true(opts, next(f for f in files if f not in kept))
-        pred_cols, numeric = _prediction_columns(opts["y_score"], opts["y_pred"])
+        pred_cols, numeric = _prediction_columns(opts, by)
     if opts["y_score"] and opts["y_pred"]:
         raise InvalidInputError("compare takes --y-score or --y-pred, not both (report takes both)")
     if by is not None and len(files) != 1:
@@ -767,7 +771,7 @@ def _compare_engine_by(file: str, by: str, reference: str | None, opts: dict[str
 
     engine = opts["engine"]
     runner = get_runner(engine)
-    pred_cols, numeric = _prediction_columns(opts["y_score"], opts["y_pred"])
+    pred_cols, numeric = _prediction_columns(opts, by)
     weight = opts["weight"]
     if not runner.splits_by_column:
         splitting = " or ".join(n for n in engine_names() if get_runner(n).splits_by_column)

@@ -42,9 +42,7 @@ class GroupSplit:
     def __init__(self, runner: Any, by: str, columns: Sequence[str], numeric: Sequence[str], label: str):
         self.parent, self.label = runner, label
         q = runner.quote
-        self.columns = list(dict.fromkeys(columns))
-        if by in self.columns:
-            raise InvalidInputError(f"--by {by} is also a column of the labels, scores or weights; split by another")
+        self.columns = list(dict.fromkeys(columns))  # ``by`` is none of them (spec.check_column_roles)
         runner.load([*self.columns, by], list(numeric), row_index=True)
         cols = ", ".join(q(c) for c in self.columns)
         numbered = (f"SELECT {cols}, {q(by)} AS __bc_by, DENSE_RANK() OVER (ORDER BY {q(by)}) - 1 AS {q(_GROUP)}, "

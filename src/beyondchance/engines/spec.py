@@ -10,7 +10,7 @@ from .._warnings import InvalidInputError
 from ..measures.losses import PinballLoss
 from ..statistics.sufficient import STATISTICS, check_task
 
-__all__ = ["Spec", "make_spec", "resolve_task"]
+__all__ = ["Spec", "check_column_roles", "make_spec", "resolve_task"]
 
 
 @dataclass(frozen=True)
@@ -71,6 +71,40 @@ def resolve_task(
     if has_proba:
         return "multiclass-probabilities"
     return "regression" if (true_is_float and pred_is_float) else "multiclass-labels"
+
+
+#: the name of each column role in messages: the API's argument, the command line's option
+ROLE_NAMES = {"api": {"y_true": "y_true", "y_score": "y_score", "y_pred": "y_pred", "weight": "sample_weight", "by": "by"},
+              "cli": {"y_true": "--y-true", "y_score": "--y-score", "y_pred": "--y-pred", "weight": "--weight",
+                      "by": "--by"}}
+
+
+def check_column_roles(*, y_true: Any, y_score: Any = (), y_pred: Any = None, weight: Any = None, by: Any = None,
+                       names: str = "api") -> None:
+    """Refuse one column named in two roles where that makes no sense (``names``: "api" or "cli").
+
+    A column may be the labels and the predicted labels (a perfect predictor), the labels and
+    the binary scores (0/1 labels as scores), and the weights of any other role: each role
+    reads the column anew, as the arrays ``evaluate(y, s, sample_weight=s)`` would.  Refused:
+    a column of class probabilities listed twice, the labels among the class probabilities,
+    and the ``by`` column in any other role (each group would hold one of its values).
+
+    >>> check_column_roles(y_true="y", y_pred="y", weight="y")  # allowed
+    >>> check_column_roles(y_true="y", y_score=("p0", "y"), names="cli")
+    Traceback (most recent call last):
+    beyondchance._warnings.InvalidInputError: --y-true and --y-score name the same column 'y'
+    """
+    n = ROLE_NAMES[names]
+    scores = (y_score,) if isinstance(y_score, str) else tuple(y_score or ())
+    twice = next((c for i, c in enumerate(scores) if c in scores[:i]), None)
+    if twice is not None:
+        raise InvalidInputError(f"{n['y_score']} names the column {twice!r} twice; give each class's column once")
+    if len(scores) > 1 and y_true in scores:
+        raise InvalidInputError(f"{n['y_true']} and {n['y_score']} name the same column {y_true!r}")
+    if by is not None:
+        for role, value in (("y_true", y_true), ("y_score", scores), ("y_pred", y_pred), ("weight", weight)):
+            if by == value or (role == "y_score" and by in value):
+                raise InvalidInputError(f"{n['by']} and {n[role]} name the same column {by!r}; split by another column")
 
 
 def _check_threshold(threshold: Any) -> float:

@@ -50,6 +50,7 @@ import numpy as np
 from .._validation import check_n_classes
 from .._warnings import InvalidInputError
 from ..engines import SOURCE_ENGINE, detect_engine
+from ..engines.spec import check_column_roles
 from ..inference.poisson_bootstrap import check_row_offset
 from ..measures.losses import PinballLoss
 from ..measures.task_metrics import TASKS
@@ -283,7 +284,8 @@ def _as_source(source: Any, engine: str, session: Any, name: str | None, delimit
 
 
 def _column_names(y_true: Any, y_score: Any, y_pred: Any, sample_weight: Any) -> tuple[str, tuple[str, ...]]:
-    """``y_true`` and ``y_score`` (as a tuple) checked as column names of ``data``."""
+    """``y_true`` and ``y_score`` (as a tuple) checked as column names of ``data`` (one column in two
+    roles: :func:`~beyondchance.engines.spec.check_column_roles`)."""
     y_score = (y_score,) if isinstance(y_score, str) else tuple(y_score)
     for option, value in (("y_true", y_true), *(("y_score", c) for c in y_score), ("y_pred", y_pred),
                           ("sample_weight", sample_weight)):
@@ -291,6 +293,7 @@ def _column_names(y_true: Any, y_score: Any, y_pred: Any, sample_weight: Any) ->
             raise InvalidInputError(f"with data=, {option} names a column of data; got {type(value).__name__}")
     if y_true is None:
         raise InvalidInputError("with data=, y_true names the column of the true labels or targets")
+    check_column_roles(y_true=y_true, y_score=y_score, y_pred=y_pred, weight=sample_weight)
     return y_true, y_score
 
 
