@@ -138,12 +138,12 @@ def test_one_column_in_two_roles_gives_the_arrays_numbers(case, rows, tmp_path):
     expected = _values(bc.evaluate(y_true, arrays.pop("y_score", None), ci=False, **arrays).metrics)
     for engine in ENGINES:
         _same(_values(bc.evaluate(data=frame, engine=engine, ci=False, **roles).metrics), expected)
-        kept = bc.profile(data=frame, engine=engine, ci=False, **roles)
+        kept = bc.profile(data=frame, engine=engine, **roles)  # with the bootstrap's sums
         _same(_values(bc.evaluate(kept, ci=False).metrics), expected)
         report = _ok(_cli("report", csv, *_args(roles), "--engine", engine, "--format", "json", "--no-ci"))
         _same(_values(json.loads(report)["metrics"]), expected)
         out = tmp_path / f"{engine}.bcstats"
-        _ok(_cli("profile", csv, *_args(roles), "--engine", engine, "--out", out, "--no-ci"))
+        _ok(_cli("profile", csv, *_args(roles), "--engine", engine, "--out", out))
         _same(_values(json.loads(_ok(_cli("report", out, "--format", "json", "--no-ci")))["metrics"]), expected)
         metric = next(k for k, v in expected.items() if v is not None and not math.isnan(v))
         checked = _ok(_cli("check", csv, *_args(roles), "--engine", engine, "--no-ci", "--format", "json",
@@ -153,17 +153,25 @@ def test_one_column_in_two_roles_gives_the_arrays_numbers(case, rows, tmp_path):
 
 @pytest.mark.parametrize("case", ["weight = score", "scores = labels", "predicted = labels",
                                   "multi-class predicted = weight = labels"])
-def test_one_column_in_two_roles_is_the_same_on_every_engine_with_intervals(case, rows):
-    """report (intervals included) and compare of two files and of --by groups: memory's
-    numbers are DuckDB's (to the rounding of sums)."""
+def test_one_column_in_two_roles_is_the_same_on_every_engine_with_intervals(case, rows, tmp_path):
+    """report (intervals included), the report of the file profile writes, and compare of two
+    files and of --by groups: memory's numbers are DuckDB's (to the rounding of sums)."""
     frame, csv, again = rows
     args = [*_args(ALLOWED[case]), "--n-resamples", "100", "--format", "json"]
+    for engine in ENGINES:
+        _ok(_cli("profile", csv, *_args(ALLOWED[case]), "--engine", engine, "--out", tmp_path / f"{engine}.bcstats"))
+    kept = [_numbers(_ok(_cli("report", tmp_path / f"{e}.bcstats", "--n-resamples", "100", "--format", "json")))
+            for e in ENGINES]
+    _same_numbers(*kept)
     for command in (["report", csv], ["compare", csv, again], ["compare", csv, "--by", "g"]):
-        memory, duckdb = (_numbers(_ok(_cli(*command, *args, "--engine", e))) for e in ENGINES)
-        assert memory.keys() == duckdb.keys(), command
-        bad = {k: (v, duckdb[k]) for k, v in memory.items() if not math.isclose(v, duckdb[k], rel_tol=1e-7, abs_tol=1e-9)
-               and not (math.isnan(v) and math.isnan(duckdb[k]))}
-        assert not bad, (command, bad)
+        _same_numbers(*(_numbers(_ok(_cli(*command, *args, "--engine", e))) for e in ENGINES))
+
+
+def _same_numbers(a, b):
+    assert a.keys() == b.keys()
+    bad = {k: (v, b[k]) for k, v in a.items()
+           if not math.isclose(v, b[k], rel_tol=1e-7, abs_tol=1e-9) and not (math.isnan(v) and math.isnan(b[k]))}
+    assert not bad, bad
 
 
 @pytest.mark.parametrize("case", ["weight = score", "weight = predicted labels", "scores = labels"])
