@@ -74,7 +74,8 @@ def resolve_task(
 
 
 #: the name of each column role in messages: the API's argument, the command line's option
-ROLE_NAMES = {"api": {"y_true": "y_true", "y_score": "y_score", "y_pred": "y_pred", "weight": "sample_weight", "by": "by"},
+ROLE_NAMES = {"api": {"y_true": "y_true", "y_score": "y_score", "y_pred": "y_pred", "weight": "sample_weight",
+                      "by": "by"},
               "cli": {"y_true": "--y-true", "y_score": "--y-score", "y_pred": "--y-pred", "weight": "--weight",
                       "by": "--by"}}
 
@@ -102,8 +103,9 @@ def check_column_roles(*, y_true: Any, y_score: Any = (), y_pred: Any = None, we
     if len(scores) > 1 and y_true in scores:
         raise InvalidInputError(f"{n['y_true']} and {n['y_score']} name the same column {y_true!r}")
     if by is not None:
-        for role, value in (("y_true", y_true), ("y_score", scores), ("y_pred", y_pred), ("weight", weight)):
-            if by == value or (role == "y_score" and by in value):
+        for role, value in (("y_true", y_true), *(("y_score", c) for c in scores), ("y_pred", y_pred),
+                            ("weight", weight)):
+            if by == value:
                 raise InvalidInputError(f"{n['by']} and {n[role]} name the same column {by!r}; split by another column")
 
 
