@@ -68,6 +68,57 @@ def _isolated_reference_cache(tmp_path_factory: pytest.TempPathFactory):
         os.environ["BEYONDCHANCE_CACHE_DIR"] = previous
 
 
+#: Test modules whose module-scoped fixture takes long (the experiments' quick runs, the
+#: documentation build, the wheel, the six months of the example): each runs on one worker,
+#: so its fixture is computed once per session and no worker waits on the other's build.
+ONE_WORKER_MODULES = ("test_docs", "test_experiments_ops", "test_experiments_pa", "test_experiments_pure",
+                      "test_monitoring_screen", "test_release")
+
+
+def work_unit(nodeid: str) -> str:
+    """The unit of work pytest-xdist hands to one worker for the test ``nodeid``: ``"spark"``
+    for every test of Spark (its name or parameters say ``spark``; one worker alone starts a
+    JVM, 10-15 s of a core and its memory), the module for :data:`ONE_WORKER_MODULES`, else
+    the test itself (handed to whichever worker is free, as ``--dist load`` does).
+
+    >>> work_unit("tests/test_engines.py::test_report_spark_equals_rows")
+    'spark'
+    >>> work_unit("tests/test_docs.py::test_pages_and_gallery")
+    'test_docs'
+    >>> work_unit("tests/test_stats.py::test_x[3]")
+    'tests/test_stats.py::test_x[3]'
+    """
+    module = nodeid.split("::")[0].rsplit("/", 1)[-1].removesuffix(".py")
+    if module in ONE_WORKER_MODULES:
+        return module
+    if nodeid.startswith("tests/") and "spark" in nodeid.split("::", 1)[-1]:
+        return "spark"
+    return nodeid
+
+
+def uses_spark(item: pytest.Item) -> bool:
+    """The test asks for the ``spark`` fixture, or is the ``engine="spark"`` case of a test
+    that asks for it by name (``request.getfixturevalue("spark")``)."""
+    callspec = getattr(item, "callspec", None)
+    return "spark" in getattr(item, "fixturenames", ()) or (
+        callspec is not None and callspec.params.get("engine") == "spark")
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log):
+    """Under ``-n`` with the default ``--dist load``: the units of :func:`work_unit`, the
+    largest first (xdist's ``loadgroup`` cannot be used: with pytest 9 it no longer sees the
+    group marks). Another ``--dist`` given on the command line is left to xdist."""
+    if config.getoption("dist") != "load":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class WorkUnitScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return work_unit(nodeid)
+
+    return WorkUnitScheduling(config, log)
+
+
 def spark_unavailable() -> str | None:
     """Why Spark cannot run here, or None."""
     try:

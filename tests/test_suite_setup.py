@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import PROFILE_SETTINGS
+from conftest import PROFILE_SETTINGS, uses_spark, work_unit
 
 TESTS = Path(__file__).parent
 
@@ -61,3 +61,13 @@ def test_the_header_names_the_profile(pytestconfig):
     from hypothesis import settings
 
     assert f"hypothesis profile: {settings._current_profile!r}" in header
+
+
+def test_every_spark_test_is_in_the_spark_unit(request):
+    """The scheduler of conftest.py sends the Spark tests to one worker by their names: a
+    test that takes the session's SparkSession must say ``spark`` in its name or parameters,
+    or the other worker starts a second JVM for it."""
+    items = request.session.items
+    unnamed = [item.nodeid for item in items if uses_spark(item) and work_unit(item.nodeid) != "spark"]
+    assert not unnamed, unnamed
+    assert any(uses_spark(item) for item in items) or len(items) < 100  # the check saw the suite
