@@ -129,8 +129,8 @@ def _prepare(
     task: str | None, labels: Any, score_bins: int | None, quantile: float | None = None, ci: bool = False,
 ) -> tuple[TaskStatistics, Any]:
     """Detect the task and scan the labels (one cheap ``GROUP BY y_true``); ``ci``: keep the
-    row order for the grouped bootstrap of the tasks that need it.  (the statistics, ``labels``
-    typed like y_true's column: :func:`typed_labels`)."""
+    row order for the grouped bootstrap of the tasks that need it.  Returns the statistics and
+    ``labels`` typed like y_true's column (:func:`typed_labels`), for the later scans."""
     if not y_score and not y_pred:
         raise InvalidInputError("give y_score (scores or probability columns) or y_pred")
     if y_score and y_pred and len(y_score) != 1:  # scores with predicted labels: a binary-scores report
