@@ -192,9 +192,8 @@ def test_sql_statistics_equal_the_rows(weighted, score_bins):
     P[:300] = _rows(300, [0.5, 0.3, 0.2], seed=13)[1]  # ties and distinct scores
     w = np.random.default_rng(14).exponential(1.0, y.size) if weighted else None
     frame = pd.DataFrame({"y": y, "p0": P[:, 0], "p1": P[:, 1], "p2": P[:, 2], "w": 1.0 if w is None else w})
-    rows = P if score_bins is None else np.floor(P * score_bins)  # the engine's bins keep their order
     mem = ProbabilityStatistics.from_codes(y, P, (0, 1, 2), w, seed=5)
-    binned = ProbabilityStatistics.from_codes(y, rows, (0, 1, 2), w, seed=5)
+    binned = ProbabilityStatistics.from_codes(y, P, (0, 1, 2), w, seed=5, score_bins=score_bins)
     runner = DuckDBRunner(frame)
     try:
         sql = sql_probability_statistics(runner, y_true="y", proba=["p0", "p1", "p2"],
@@ -226,6 +225,32 @@ def test_engines_decompose_as_memory():
         a, b = mem.change("b", m), eng.change("b", m)
         assert b.decomposition is not None, m
         for field in ("value", "expected_value", "classifier_effect"):
+            assert getattr(b, field) == pytest.approx(getattr(a, field), rel=1e-9, abs=1e-12), (m, field)
+        for field in ("expected_ci", "classifier_effect_ci"):
+            assert np.allclose(getattr(b, field), getattr(a, field), rtol=1e-9, atol=1e-12), (m, field)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_binned_probabilities_decompose_alike_on_every_engine(weighted):
+    """score_bins: the AUCs shown are those of the binned class scores, and their decomposition
+    (and the losses', from the exact rows) is the same on memory and DuckDB — memory's scan
+    gave none ("no row order (a DuckDB relation)"), DuckDB's the decomposition."""
+    import pandas as pd
+
+    y, P = _rows(400, [0.5, 0.3, 0.2], seed=16)
+    w = np.random.default_rng(17).random(y.size) + 0.5
+    frames = {name: pd.DataFrame({"y": y[s], "p0": P[s, 0], "p1": P[s, 1], "p2": P[s, 2], "w": w[s]})
+              for name, s in (("a", slice(0, 200)), ("b", slice(200, 400)))}
+    kw = dict(y_true="y", y_score=["p0", "p1", "p2"], sample_weight="w" if weighted else None, score_bins=10,
+              n_resamples=100, mc_samples=1024, random_state=3)
+    mem, eng = compare(frames, engine="memory", **kw), compare(frames, engine="duckdb", **kw)
+    assert mem.notes == eng.notes and not any("not decomposed" in note for note in mem.notes)
+    assert len(mem.classifier_changes[0].tests) == len(eng.classifier_changes[0].tests)
+    for m in NAMES:
+        a, b = mem.change("b", m), eng.change("b", m)
+        assert a.reference_value == pytest.approx(mem.reports[0].metrics[m].value, rel=1e-12), m  # binned
+        for field in ("value", "expected_value", "classifier_effect"):
+            assert getattr(a, field) is not None, (m, field)
             assert getattr(b, field) == pytest.approx(getattr(a, field), rel=1e-9, abs=1e-12), (m, field)
         for field in ("expected_ci", "classifier_effect_ci"):
             assert np.allclose(getattr(b, field), getattr(a, field), rtol=1e-9, atol=1e-12), (m, field)

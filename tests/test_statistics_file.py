@@ -647,3 +647,19 @@ def test_spark_profile_by_writes_the_memory_engines_files(tmp_path, spark):
     for day in ("2024-05-01", "2024-05-02"):
         _assert_same_file(tmp_path / f"memory.{day}.bcstats", tmp_path / f"spark.{day}.bcstats")
         assert bc.read_statistics(tmp_path / f"spark.{day}.bcstats").n_rows == N // 2
+
+
+def test_cli_labels_take_the_type_of_y_true_on_every_engine(tmp_path):
+    """``--labels 0,1,2`` of an integer y_true: the classes are the integers 0, 1, 2 in the saved
+    file and in the report, on memory and DuckDB alike (DuckDB gave the text '0', '1', '2': the
+    command line had no y_true to type them by; the scan types them by the column's kind)."""
+    data = _table(tmp_path, "csv")
+    args = ["--y-true", "y3", "--y-score", "p0", "--y-score", "p1", "--y-score", "p2", "--labels", "0,1,2"]
+    for engine in ("memory", "duckdb"):
+        result = _cli("profile", data, *args, "--engine", engine, "--out", tmp_path / f"{engine}.bcstats")
+        assert result.exit_code == 0, result.output
+        report = _cli("report", data, *args, "--engine", engine, "--no-ci", "--format", "json")
+        assert report.exit_code == 0, report.output
+        assert json.loads(report.output)["classes"] == [0, 1, 2]
+    _assert_same_file(tmp_path / "memory.bcstats", tmp_path / "duckdb.bcstats")
+    assert bc.read_statistics(tmp_path / "duckdb.bcstats").classes.tolist() == [0, 1, 2]

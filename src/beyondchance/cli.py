@@ -385,32 +385,30 @@ def _engine_source(file: str, engine: str) -> str:
     return file
 
 
-def _engine_kwargs(opts: dict[str, Any], y_true_sample: Any = None) -> dict[str, Any]:
-    """Options of :func:`beyondchance.report.evaluate` with ``data=`` from the command line."""
-    labels = _split(opts["labels"])
-    if labels is not None and y_true_sample is not None:
-        labels = _coerce_labels(labels, y_true_sample)
+def _engine_kwargs(opts: dict[str, Any]) -> dict[str, Any]:
+    """Options of :func:`beyondchance.report.evaluate` with ``data=`` from the command line (the
+    --labels as text: the scan types them like y_true's column, :func:`~.report.scan.typed_labels`)."""
     if opts["normalize"]:
         raise InvalidInputError("--normalize applies to probability columns, which need --engine memory")
     return dict(
         y_true=opts["y_true"], y_score=tuple(opts["y_score"]), y_pred=opts["y_pred"], sample_weight=opts["weight"],
         score_bins=opts["score_bins"], task=opts["task"], pos_label=opts["pos_label"],
-        threshold=opts["threshold"], quantile=opts["quantile"], labels=labels, metrics=_split(opts["metrics"]),
+        threshold=opts["threshold"], quantile=opts["quantile"], labels=_split(opts["labels"]),
+        metrics=_split(opts["metrics"]),
         confidence_level=opts["confidence_level"], n_resamples=opts["n_resamples"], ci=not opts["no_ci"],
         random_state=opts["seed"], mc_samples=opts["mc_samples"], delimiter=opts["delimiter"],
     )
 
 
-def _memory_columns(file: str, opts: dict[str, Any]) -> tuple[dict[str, Any], Any]:
+def _memory_columns(file: str, opts: dict[str, Any]) -> dict[str, Any]:
     """The columns of a file read in memory, as a mapping (for the statistics path)."""
     pred_cols, numeric = _prediction_columns(opts)
     try:
-        y_true, _, _, cols = _read(file, opts["y_true"], pred_cols[:1], numeric, opts["weight"], extra=pred_cols[1:])
+        return _read(file, opts["y_true"], pred_cols[:1], numeric, opts["weight"], extra=pred_cols[1:])[3]
     except InvalidInputError as exc:
         if not _no_label_column(exc, opts, pred_cols):
             raise
-        return _read(file, pred_cols[0], pred_cols, numeric, opts["weight"])[3], None  # a window without labels
-    return cols, y_true
+        return _read(file, pred_cols[0], pred_cols, numeric, opts["weight"])[3]  # a window without labels
 
 
 def _evaluate_file(file: str, opts: dict[str, Any], progress: Any) -> Any:
@@ -438,15 +436,14 @@ def _evaluate_file(file: str, opts: dict[str, Any], progress: Any) -> Any:
                           progress=progress, strict=True, **_eval_kwargs(opts, y_true))
         return dataclasses.replace(result, engine=runner.name)
 
-    sample = None
     if not runner.reads_files:
         progress(f"reading {file}")
-        source, sample = _memory_columns(file, opts)
+        source = _memory_columns(file, opts)
     else:
         source = _engine_source(file, engine)
     session = runner.session(opts)
     return evaluate(data=source, engine=engine, session=session, name=name, progress=progress, strict=True,
-                    **_engine_kwargs(opts, sample))
+                    **_engine_kwargs(opts))
 
 
 # ======================================================================================
@@ -748,18 +745,16 @@ def _compare_engine(files: tuple[str, ...], by: str | None, reference: str | Non
     if len(set(names)) != len(names):
         raise InvalidInputError("the same file is given twice")
     sources: dict[str, Any] = {}
-    sample = None
     for name, f in zip(names, files):
         if is_statistics_file(f):  # read by compare, which knows them by their content
             sources[name] = f
         elif not runner.reads_files:
             progress(f"reading {f}")
-            sources[name], s = _memory_columns(f, opts)
-            sample = s if sample is None and s is not None else sample
+            sources[name] = _memory_columns(f, opts)
         else:
             sources[name] = _engine_source(f, engine)
     return compare(sources, engine=engine, session=session, reference=reference, progress=progress,
-                   strict=True, **_engine_kwargs(opts, sample))
+                   strict=True, **_engine_kwargs(opts))
 
 
 def _compare_engine_by(file: str, by: str, reference: str | None, opts: dict[str, Any], progress: Any,

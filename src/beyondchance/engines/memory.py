@@ -510,8 +510,19 @@ class MemoryScan:
 
         return group_totals_from_table(self.source, groups=DEFAULT_GROUPS, **kwargs)
 
-    def probability_statistics(self, **kwargs: Any) -> Any:  # pragma: no cover - compare() decomposes in memory
-        return None
+    def probability_statistics(self, *, y_true: str, proba: Any, weight: str | None, classes: Any,
+                               normalize: bool = False, score_bins: int | None = None, seed: int = 0) -> Any:
+        """The ProbabilityStatistics of the columns, as the SQL engines'
+        (:func:`~beyondchance.engines.sql_replicates.sql_probability_statistics`: also of binned scores)."""
+        from ..monitoring.probabilities import ProbabilityStatistics
+
+        cols = read_columns(self.source, [y_true, *proba, *([weight] if weight else [])], self.delimiter)
+        classes = as_1d(classes, "classes")
+        codes = encode_labels(as_1d(cols[y_true], "y_true"), labels=classes)[0]
+        y_proba = _as_proba(np.column_stack([cols[c] for c in proba]), classes.shape[0], normalize)
+        w = None if weight is None else check_sample_weight(cols[weight], codes.shape[0])
+        return ProbabilityStatistics.from_codes(codes, y_proba, tuple(classes.tolist()), w, seed=seed,
+                                                score_bins=score_bins)
 
     def unit_counts(self, *, y_true: str, y_score: str, weight: str, pos_label: Any, score_bins: int | None) -> Any:
         data = read_columns(self.source, [y_true, y_score, weight], self.delimiter)

@@ -127,8 +127,10 @@ class ProbabilityStatistics:
 
     @classmethod
     def from_codes(cls, codes: np.ndarray, proba: np.ndarray, labels: Sequence[Any], w: np.ndarray | None, *,
-                   seed: int = 0, groups: int = DEFAULT_GROUPS) -> "ProbabilityStatistics":
-        """From checked arrays: class codes (n,) in 0 … K−1, probabilities (n, K), weights or None."""
+                   seed: int = 0, groups: int = DEFAULT_GROUPS, score_bins: int | None = None) -> "ProbabilityStatistics":
+        """From checked arrays: class codes (n,) in 0 … K−1, probabilities (n, K), weights or None;
+        ``score_bins``: the scores in the bins ``floor(score · score_bins)`` of a report of binned
+        class scores (the AUCs it shows; the loss sums stay exact), as an engine bins them."""
         k = len(labels)
         w = np.ones(codes.shape[0]) if w is None else w
         losses = {m: np.bincount(codes, weights=w * get_loss(loss).sample_losses_proba(proba, codes), minlength=k)
@@ -136,7 +138,7 @@ class ProbabilityStatistics:
         g = row_groups(np.arange(codes.shape[0]), seed, groups)
         hists, grouped = [], []
         for col in proba.T:
-            values, inv = np.unique(col, return_inverse=True)
+            values, inv = np.unique(col if score_bins is None else np.floor(col * score_bins), return_inverse=True)
             hists.append(np.bincount(inv * k + codes, weights=w, minlength=values.shape[0] * k).reshape(-1, k))
             b = bootstrap_bins(hists[-1], groups)[inv]
             m = int(b.max()) + 1 if b.size else 1

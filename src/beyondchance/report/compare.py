@@ -899,9 +899,9 @@ def _compare_sources(
             src = _as_source(sources[nm], engine, session, nm, delimiter)
             opened.append(src)
             try:
-                p = _prepare(src, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=sample_weight,
-                             task=task if not prepared else prepared[0][2].task, labels=labels, score_bins=score_bins,
-                             ci=ci, quantile=quantile)
+                p, labels = _prepare(src, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=sample_weight,
+                                     task=task if not prepared else prepared[0][2].task, labels=labels,
+                                     score_bins=score_bins, ci=ci, quantile=quantile)
             except InvalidInputError as exc:
                 if not (f"column {y_true!r} not found" in str(exc) and len(y_score) == 1 and y_pred is None):
                     raise InvalidInputError(f"test set {nm!r}: {exc}") from None

@@ -103,18 +103,37 @@ def _detect(
     return "labels", "y_true and y hold labels"
 
 
+def typed_labels(labels: Any, kind: str | None) -> Any:
+    """``labels`` given as text (the command line's ``--labels``) of a numeric y_true column
+    (``kind`` ``"int"`` or ``"float"``): the column's numbers, so that the classes have
+    y_true's type whichever engine read the column; other labels as given.
+
+    >>> typed_labels(["0", "1", "2"], "int"), typed_labels(["0", "0.5"], "float"), typed_labels(["a"], "string")
+    ([0, 1, 2], [0.0, 0.5], ['a'])
+    """
+    if labels is None or kind not in ("int", "float") or not all(isinstance(v, str) for v in labels):
+        return labels
+    try:
+        values = [float(v) for v in labels]
+    except ValueError:
+        raise InvalidInputError(f"labels {','.join(labels)} are not numbers but y_true is numeric") from None
+    if kind == "float":
+        return values
+    if not all(v.is_integer() for v in values):
+        raise InvalidInputError(f"labels {','.join(labels)} are not integers but y_true holds integers")
+    return [int(t) if t.strip().lstrip("+-").isdigit() else int(v) for t, v in zip(labels, values)]  # exact
+
+
 def _prepare(
     src: Any, *, y_true: str, y_score: Sequence[str], y_pred: str | None, weight: str | None,
-    task: str | None, labels: Any, score_bins: int | None, pos_label: Any = None, scan: bool = True,
-    quantile: float | None = None,
-    ci: bool = False,
-) -> TaskStatistics:
+    task: str | None, labels: Any, score_bins: int | None, quantile: float | None = None, ci: bool = False,
+) -> tuple[TaskStatistics, Any]:
     """Detect the task and scan the labels (one cheap ``GROUP BY y_true``); ``ci``: keep the
-    row order for the grouped bootstrap of the tasks that need it."""
+    row order for the grouped bootstrap of the tasks that need it.  Returns the statistics and
+    ``labels`` typed like y_true's column (:func:`typed_labels`), for the later scans."""
     if not y_score and not y_pred:
         raise InvalidInputError("give y_score (scores or probability columns) or y_pred")
-    both = bool(y_score) and bool(y_pred)  # scores with predicted labels: a binary-scores report
-    if both and len(y_score) != 1:
+    if y_score and y_pred and len(y_score) != 1:  # scores with predicted labels: a binary-scores report
         raise InvalidInputError("predicted labels (y_pred) go with one score column of a binary task, "
                                 f"got {len(y_score)} score columns")
     cols = [y_true, *y_score, *([y_pred] if y_pred else []), *([weight] if weight else [])]
@@ -124,6 +143,17 @@ def _prepare(
     for c in [*y_score, *([weight] if weight else [])]:
         if kinds[c] not in ("float", "int"):
             raise InvalidInputError(f"{src.name or 'input'}: column {c!r} is not numeric ({kinds[c]})")
+    labels = typed_labels(labels, kinds.get(y_true))
+    return _task_statistics(src, kinds, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=weight, task=task,
+                            labels=labels, score_bins=score_bins, quantile=quantile), labels
+
+
+def _task_statistics(
+    src: Any, kinds: dict[str, str], *, y_true: str, y_score: Sequence[str], y_pred: str | None, weight: str | None,
+    task: str | None, labels: Any, score_bins: int | None, quantile: float | None,
+) -> TaskStatistics:
+    """The task detected from the column ``kinds`` and its statistics (:func:`_prepare`)."""
+    both = bool(y_score) and bool(y_pred)
     if task == "regression":  # y_true holds targets: not scanned as labels (nor checked as labels), as in memory
         return _prepare_regression(src, y_true=y_true, y_pred=y_pred if y_pred is not None else y_score[0],
                                    weight=weight, quantile=quantile)
@@ -308,8 +338,8 @@ def _scan(
     row permutation tests (the source must then stay open)."""
     step = progress or (lambda message: None)
     step(f"scanning the labels ({engine})")
-    p = _prepare(src, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=weight, task=task, labels=labels,
-                 score_bins=score_bins, ci=ci, quantile=quantile)
+    p, labels = _prepare(src, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=weight, task=task,
+                         labels=labels, score_bins=score_bins, ci=ci, quantile=quantile)
     if score_bins is not None and p.task not in ("binary-scores", "multiclass-probabilities"):
         raise InvalidInputError(f"score_bins applies to scores and class probabilities, not to a {p.task} report")
     pos = None
