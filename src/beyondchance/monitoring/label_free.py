@@ -69,7 +69,7 @@ precision at an exact :math:`\hat\pi` within the same bound of the counts reweig
 :math:`\hat\pi` (positives by :math:`\hat\pi/P`, negatives by :math:`(1-\hat\pi)/N`).  The
 other rows (a labeling metric at a threshold inside a bin, the lift AUC, the losses of the
 bins' smallest scores) and EM's estimate (its bins are groups of the reference's) get no
-bound; the intervals and the test resample the bins.  :attr:`LabelFreeEstimate.binned_error_bound`
+bound; the intervals and the test resample the bins.  ``LabelFreeEstimate.binned_error_bound``
 holds the bounds, a caveat states them.
 """
 
@@ -651,7 +651,7 @@ def estimate_from_statistics(
     ----------
     reference : the labelled reference's score counts (exact: one threshold per distinct score),
         or its :class:`~beyondchance.statistics.scores.BinnedScoreCounts` (the estimate of the
-        bins, with :attr:`LabelFreeEstimate.binned_error_bound`)
+        bins, with ``LabelFreeEstimate.binned_error_bound``)
     window : the window's exact score histogram (``keys`` the distinct scores, ``weight`` Σw)
     n_window_rows, n_reference_rows : the rows the bootstrap draws (reference default: its
         total weight, rounded)
