@@ -108,7 +108,7 @@ def test_every_engine_gives_the_same_report(data, weighted):
         _same(e, mem, list(mem.metrics))
         pd.testing.assert_frame_equal(e.per_class.to_frame(), mem.per_class.to_frame())
     with pytest.raises(InvalidInputError, match="one score column"):
-        evaluate(data=frame, y_true="y", y_score=["s", "s"], y_pred="p", engine="duckdb")
+        evaluate(data=frame, y_true="y", y_score=["s", "w"], y_pred="p", engine="duckdb")
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess:
