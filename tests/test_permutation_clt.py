@@ -218,3 +218,23 @@ def test_squared_error_sums_merge_and_equal_the_rows():
     for t in (whole.test(), merged.test()):
         assert t.pvalue == pytest.approx(ref.pvalue, rel=1e-8) and t.statistic == pytest.approx(ref.statistic, rel=1e-12)
         assert t.null_std == pytest.approx(ref.null_std, rel=1e-8)
+
+
+def test_ratio_measures_get_no_pvalue_where_the_normal_tables_are_no_tables():
+    """1,000 rows weighted by their score, one cell per distinct score: the normal tables' weights
+    fall below 0, and their average precision averaged 4.7 by chance (p 0.051 where the rows'
+    test gives 0.0005); such a measure now gets no p-value and says why, the linear ones keep
+    theirs. Pooled into cells of 500 rows the average precision is valid again."""
+    rng = np.random.default_rng(20261127)
+    print("seed 20261127")
+    y = (rng.random(1000) < 0.03).astype(int)  # as the example's credit defaults: 3% positives, scored higher
+    s = np.clip(rng.beta(1, 12, 1000) + 0.5 * y * rng.random(1000), 0, 1).round(6)
+    cells = PermutationCells.of_scores(y == 1, s, s)
+    r = clt_tests_of_scores(cells, ("pr_auc", "lift_auc", "roc_auc"), n_resamples=200)
+    for name in ("pr_auc", "lift_auc"):  # the lift: judged by the average precision's draws of the same tables
+        assert np.isnan(r[name].pvalue) and r[name].method.startswith("permutation CLT not valid here"), r
+    assert r["lift_auc"].statistic > 1 and clt_tests_of_scores(cells, ("lift_auc",), n_resamples=200)[
+        "lift_auc"].method == r["lift_auc"].method
+    assert 0 < r["roc_auc"].pvalue < 1 and r["roc_auc"].method == CLT_METHOD
+    pooled = clt_tests_of_scores(cells, ("pr_auc",), max_bins=2, n_resamples=200)["pr_auc"]
+    assert pooled.method == CLT_METHOD and 0 <= pooled.null_mean <= 1

@@ -209,12 +209,15 @@ def chance_pvalues(report: dict[str, Any], names: list[str], *, n_resamples: int
                     for name in missing if name not in results})
     for name, r in results.items():
         if not math.isfinite(r.pvalue):
+            if r.method.startswith("permutation CLT not valid"):
+                out[name] = (None, f"no p-value: the {r.method}")
             continue
         fetched = (report.get("row_source") is not None and report["row_source"].fetched and name in from_rows
                    and r.method != "permutation CLT")  # a Monte Carlo test of the fetched rows
         out[name] = (r.pvalue, describe_test(r) + (report["row_source"].described if fetched else ""))
         pi = report.get("prevalence")
-        if name == "pr_auc" and pi and tc is not None and r.null_mean > CHANCE_NOTE_ABOVE * pi:
+        if name == "pr_auc" and pi and tc is not None and r.null_mean > CHANCE_NOTE_ABOVE * pi \
+                and r.method != CLT_METHOD:  # a normal approximation's mean is no random ranker's
             report.setdefault("notes", []).append(
                 f"a random ranker's average precision on this test set is {r.null_mean:.4f} on average (its chance "
                 f"value, the mean of the permutation null), above the prevalence {pi:.4f}: with "

@@ -32,7 +32,13 @@ of B seeded normal tables :math:`T^*`, the measure evaluated on each — so the 
 non-linearity (ratios of cells, the steps of the average precision) is kept, as is the exact
 total of each class (:math:`\sum_c T^*_c = \sum_i a_i` in every draw).  Asymptotic: the
 normal law of the table approximates the permutation law; its rejection rate under the
-null is measured in benchmarks/sim_tests.py.  A draw is
+null is measured in benchmarks/sim_tests.py.  Its weights can fall below 0 where a cell
+holds few rows of uneven weight; the average precision and the lift, ratios of cumulative
+weights, are then no measure of any table of rows (1,000 rows weighted by their score: an
+average precision of 4.7 by chance), so where more than :data:`MAX_SHARE_IMPOSSIBLE` of the
+draws give them a value outside [0, 1] (the lift: [0, 1 / prevalence], and where the average
+precision's draws are not valid, as the lift's p-value can be wrong inside its range) they
+get no p-value (:data:`NOT_VALID_METHOD`).  A draw is
 
 .. math::
 
@@ -58,6 +64,13 @@ __all__ = ["PermutationCells", "clt_tests", "clt_tests_of_labels", "clt_tests_of
 
 #: the ``method`` of a :class:`~beyondchance.inference.permutation.result.PermutationTestResult` of this module
 CLT_METHOD = "permutation CLT monte-carlo"
+
+#: the share of the normal draws whose measure lies outside the values of any table of rows (an
+#: average precision above 1: ratios of weights drawn below 0) beyond which it gets no p-value
+MAX_SHARE_IMPOSSIBLE = 0.01
+#: the ``method`` of such a measure's result, without a p-value
+NOT_VALID_METHOD = ("permutation CLT not valid here: {share:.0%} of its normal tables give values no table of rows "
+                    "has (weights drawn below 0 in cells of few rows of uneven weight)")
 
 #: a measure of tables: (B, C, K) weights per cell and class -> measure -> (B,) values
 TableStatistic = Callable[[np.ndarray], dict[str, np.ndarray]]
@@ -244,10 +257,13 @@ def _positions(keys: np.ndarray, values: np.ndarray) -> np.ndarray:
 
 
 def clt_tests(cells: PermutationCells, statistic: TableStatistic, greater: dict[str, bool], *, n_resamples: int,
-              random_state: Any = 0) -> dict[str, PermutationTestResult]:
+              random_state: Any = 0, possible: dict[str, tuple[float, float]] | None = None
+              ) -> dict[str, PermutationTestResult]:
     """The permutation CLT tests of the measures of ``statistic`` (tables (B, C, K) → measure
     → (B,)) from the same normal draws: the observed value is the measure of
-    ``cells.weights``; method :data:`CLT_METHOD`.
+    ``cells.weights``; method :data:`CLT_METHOD`.  ``possible``: measure → the range of its
+    values on tables of rows; beyond :data:`MAX_SHARE_IMPOSSIBLE` of the draws outside it,
+    the measure gets no p-value (method :data:`NOT_VALID_METHOD`).
 
     >>> rng = np.random.default_rng(0)
     >>> y, pred, w = rng.integers(0, 2, 300), rng.integers(0, 2, 300), rng.exponential(size=300)
@@ -267,8 +283,16 @@ def clt_tests(cells: PermutationCells, statistic: TableStatistic, greater: dict[
         with np.errstate(all="ignore"):
             for k, v in statistic(cells.draw(min(chunk, n_resamples - start), rng)).items():
                 vals[k].append(np.asarray(v, dtype=np.float64))
-    return {k: dataclasses.replace(_monte_carlo(k, observed[k], np.concatenate(v), greater[k]), method=CLT_METHOD)
-            for k, v in vals.items()}
+    out = {}
+    for k, v in vals.items():
+        null = np.concatenate(v)
+        low, high = (possible or {}).get(k, (-math.inf, math.inf))
+        impossible = float(np.mean((null < low - 1e-9) | (null > high + 1e-9))) if null.size else 0.0
+        out[k] = (dataclasses.replace(_monte_carlo(k, observed[k], null, greater[k]), method=CLT_METHOD)
+                  if impossible <= MAX_SHARE_IMPOSSIBLE else
+                  PermutationTestResult(k, observed[k], math.nan, NOT_VALID_METHOD.format(share=impossible), math.nan,
+                                        None, math.nan, math.nan, (math.nan,) * 3, greater[k], math.nan))
+    return out
 
 
 def clt_tests_of_labels(cells: PermutationCells, names: tuple[str, ...], *, pos: int | None = None,
@@ -341,10 +365,19 @@ def clt_tests_of_scores(cells: PermutationCells, names: tuple[str, ...], *, thre
             raise InvalidInputError("the log loss and Brier score need probabilities in [0, 1]")
         terms = {nm: bin_loss_terms(v, starts, nm) for nm in losses}
         binned = cells.pooled(starts)
+        # the lift is a ratio of the same tables as the average precision, whose range tells them apart
+        sentinel = ("pr_auc",) if "lift_auc" in scored and "pr_auc" not in scored else ()
+        totals = cells.weights.sum(axis=0)  # (negative, positive): every draw's too
+        possible = {"pr_auc": (0.0, 1.0), "lift_auc": (0.0, float(totals.sum() / totals[1]) if totals[1] > 0 else 0.0)}
 
         def statistic(t: np.ndarray) -> dict[str, np.ndarray]:
-            return score_measures(t[:, :, 1], t[:, :, 0], terms, scored)  # columns (negative, positive)
+            return score_measures(t[:, :, 1], t[:, :, 0], terms, scored + sentinel)  # columns (negative, positive)
 
-        out.update(clt_tests(binned, statistic, {nm: nm not in losses for nm in scored}, n_resamples=n_resamples,
-                             random_state=random_state))
+        tests = clt_tests(binned, statistic, {nm: nm not in losses for nm in scored + sentinel},
+                          n_resamples=n_resamples, random_state=random_state,
+                          possible={nm: possible[nm] for nm in scored + sentinel if nm in possible})
+        if "lift_auc" in tests and tests["pr_auc"].method != CLT_METHOD:
+            tests["lift_auc"] = dataclasses.replace(tests["pr_auc"], measure="lift_auc",
+                                                    statistic=tests["lift_auc"].statistic)
+        out.update({nm: tests[nm] for nm in scored})
     return out
