@@ -22,7 +22,7 @@ from __future__ import annotations
 import numbers
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Literal, NamedTuple
+from typing import Any, Callable, Literal, NamedTuple
 
 import numpy as np
 
@@ -472,6 +472,17 @@ def metric_from_matrices(
         if k == 2:  # symmetric in the labels: either class may play the positive one
             return _fill(m.compute(*_one_vs_rest_counts(c, 1), **options), zero_division)
         return _fill(_native_multiclass(m.name, c), zero_division)
+    return _of_one_vs_rest(m, lambda i: _per_class_counts(c) if i is None else _one_vs_rest_counts(c, i),
+                           lambda: c.sum(axis=(-2, -1)), k, average=average, pos_index=pos_index,
+                           zero_division=zero_division, **options)
+
+
+def _of_one_vs_rest(m: LabelingMetric, counts: Callable[[int | None], tuple[np.ndarray, ...]],
+                    total: Callable[[], np.ndarray], k: int, *, average: Average, pos_index: int | None,
+                    zero_division: float, **options: Any) -> Any:
+    """A per-class metric by ``average`` from the one-vs-rest counts (tp, fp, fn, tn) of class
+    i, ``counts(i)``, or of every class, ``counts(None)`` (arrays (..., k)); ``total()``: the
+    rows, all negatives when no positive class is present (``pos_index`` None)."""
     if average == "binary":
         if k > 2:
             raise InvalidInputError(
@@ -479,15 +490,15 @@ def metric_from_matrices(
                 "pass average='macro', 'weighted', 'micro' or None"
             )
         if pos_index is None:
-            n = c.sum(axis=(-2, -1))
+            n = total()
             zero = np.zeros_like(n)
             return _fill(m.compute(zero, zero, zero, n, **options), zero_division)
-        return _fill(m.compute(*_one_vs_rest_counts(c, pos_index), **options), zero_division)
+        return _fill(m.compute(*counts(pos_index), **options), zero_division)
     if average not in (None, "macro", "weighted", "micro"):
         raise InvalidInputError(
             f"average must be one of None, 'binary', 'macro', 'weighted', 'micro'; got {average!r}"
         )
-    return average_per_class(m, *_per_class_counts(c), average=average, zero_division=zero_division, **options)
+    return average_per_class(m, *counts(None), average=average, zero_division=zero_division, **options)
 
 
 #: the metrics that read every cell, not only the totals (the weighted κ's distances |i − j|)
@@ -580,22 +591,9 @@ def metric_from_totals(
     tn = n[..., None] - t - p + diag
     if m.multiclass == "native":  # two classes: symmetric, class 1 plays the positive one
         return _fill(m.compute(tp[..., 1], fp[..., 1], fn[..., 1], tn[..., 1], **options), zero_division)
-    if average == "binary":
-        if k > 2:
-            raise InvalidInputError(
-                f"average='binary' needs two classes, found {k}; "
-                "pass average='macro', 'weighted', 'micro' or None"
-            )
-        if pos_index is None:
-            zero = np.zeros_like(n)
-            return _fill(m.compute(zero, zero, zero, n, **options), zero_division)
-        i = pos_index
-        return _fill(m.compute(tp[..., i], fp[..., i], fn[..., i], tn[..., i], **options), zero_division)
-    if average not in (None, "macro", "weighted", "micro"):
-        raise InvalidInputError(
-            f"average must be one of None, 'binary', 'macro', 'weighted', 'micro'; got {average!r}"
-        )
-    return average_per_class(m, tp, fp, fn, tn, average=average, zero_division=zero_division, **options)
+    return _of_one_vs_rest(m, lambda i: (tp, fp, fn, tn) if i is None else (tp[..., i], fp[..., i], fn[..., i],
+                                                                              tn[..., i]),
+                           lambda: n, k, average=average, pos_index=pos_index, zero_division=zero_division, **options)
 
 
 def average_per_class(metric: LabelingMetric, tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, tn: np.ndarray, *,
