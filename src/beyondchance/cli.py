@@ -334,14 +334,11 @@ def _check_out(out: Path | None, inputs: list[str]) -> None:
         return
     if not out.parent.is_dir():
         raise InvalidInputError(f"--out {out}: the directory {out.parent} does not exist")
-    if not out.exists():
-        return
-    from .engines.files import local_files
+    from .engines.files import input_of
 
-    for src in inputs:
-        for path in local_files([src]) if src != "-" else []:
-            if os.path.samefile(path, out):  # same (device, inode): also hard and symbolic links
-                raise InvalidInputError(f"--out {out} is an input file ({src}); input files are never overwritten")
+    src = input_of(out, inputs)  # the same (device, inode): also hard and symbolic links
+    if src is not None:
+        raise InvalidInputError(f"--out {out} is an input file ({src}); input files are never overwritten")
 
 
 def _write(text: str, out: Path | None, what: str) -> None:
@@ -513,19 +510,24 @@ def report(file: str, details: bool = False, **opts: Any) -> None:
               help="The statistics file to write (e.g. ref.bcstats); with --by, one per group, the group's value "
                    "before the suffix (ref.2024-05.bcstats).")
 @click.option("--by", metavar="COL", help="One statistics file per value of this column (a day, a segment ...).")
+@click.option("--overwrite", is_flag=True,
+              help="With --by: replace the files of the groups that exist (refused otherwise; an input file never).")
 @click.option("--row-offset", type=click.IntRange(0, 2**62 - 1), default=0, show_default=True, metavar="N",
               help="Number the rows from N in the hash of the bootstrap's sums (the intervals of weighted data and "
                    "probabilities), so that these statistics merge with those of the rows before them: N = the "
                    "rows profiled before (the previous file's next_row_offset: its metadata.bootstrap.rows end).")
 @functools.partial(_evaluation_options, skip=("metrics", "fmt", "out", "confidence_level", "n_resamples",
                                                "normalize", "mc_samples"))
-def profile(files: tuple[str, ...], out: Path, by: str | None, row_offset: int, **opts: Any) -> None:
+def profile(files: tuple[str, ...], out: Path, by: str | None, overwrite: bool, row_offset: int, **opts: Any) -> None:
     """Keep the statistics of the rows of FILE(s) in a file (--out) for report, compare and check.
 
     The same statistics on every engine; their report is the rows' (within the stated AUC
     bound with --score-bins). Several FILEs are one table; --by: one file per group, each
     group's rows numbered after those of the groups before it, so that the files of all the
-    groups merge (intervals included) to the statistics of the rows ordered by group.
+    groups merge (intervals included) to the statistics of the rows ordered by group. A
+    group's file never replaces an input file, nor a file that exists without --overwrite;
+    values other than letters, digits, '.', '-', '_' (and values equal but for case) get a
+    short hash in the name.
 
     \b
     Examples:
@@ -554,7 +556,7 @@ def profile(files: tuple[str, ...], out: Path, by: str | None, row_offset: int, 
     with _Progress() as progress:
         save_profiles([f if read else _engine_source(f, runner.name) for f in files], out, by=by, read=read,
                       columns=[opts["y_true"], *pred_cols, *weight], numeric=[*numeric, *weight],
-                      delimiter=opts["delimiter"], progress=progress,
+                      delimiter=opts["delimiter"], progress=progress, overwrite=overwrite,
                       written=lambda path: click.echo(f"statistics written to {printable(path)}", err=True), **kwargs)
 
 

@@ -31,7 +31,7 @@ from typing import Any, BinaryIO
 from .._warnings import InvalidInputError
 
 __all__ = ["csv_delimiter", "check_quotes", "check_unique_columns", "read_csv_table", "delimiter_hint", "is_glob", "is_remote",
-           "escape_glob", "local_files", "PARQUET_SUFFIXES", "CSV_SUFFIXES", "HEADER_LIMIT", "MEMORY_FACTOR",
+           "escape_glob", "local_files", "input_of", "PARQUET_SUFFIXES", "CSV_SUFFIXES", "HEADER_LIMIT", "MEMORY_FACTOR",
            "available_memory", "check_memory", "non_regular_kind", "read_stream", "header_line", "parse_header",
            "decimal_as_float"]
 
@@ -110,6 +110,25 @@ def local_files(paths: list[str]) -> list[str]:
     for p in paths:
         out.extend(sorted(glob.glob(p, recursive=True)) if is_glob(p) else [p] if os.path.isfile(p) else [])
     return out
+
+
+def input_of(path: Any, inputs: list[str]) -> str | None:
+    """The input of ``inputs`` (paths and glob patterns, ``-`` for stdin) that ``path`` is —
+    the same file by device and inode, so also through a link or a hard link — or None.
+
+    >>> input_of(__file__, ["no-such-file.csv", __file__]) == __file__, input_of(__file__, ["-"])
+    (True, None)
+    """
+    if not os.path.exists(path):
+        return None
+    for source in inputs:
+        for file in local_files([source]) if source != "-" else []:
+            try:
+                if os.path.samefile(file, path):
+                    return source
+            except OSError:  # gone meanwhile: not this one
+                continue
+    return None
 
 
 def escape_glob(path: str, style: str) -> str:

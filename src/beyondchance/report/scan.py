@@ -41,6 +41,7 @@ numbers within ±2**53 is labels there; beyond 2**53 scores are numbers everywhe
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 from collections.abc import Mapping
 from typing import Any, Callable, Sequence
@@ -62,7 +63,8 @@ from .report import Report
 from .statistics_file import is_statistics_file
 from .task_statistics import TaskStatistics, read_statistics, report_from_statistics
 
-__all__ = ["evaluate_source", "profile", "natural_order", "save_profiles", "split_columns"]
+__all__ = ["evaluate_source", "profile", "natural_order", "save_profiles", "split_columns", "group_paths",
+           "group_file_parts", "check_outputs"]
 
 
 def _open(source: Any, engine: str, *, session: Any = None, name: str | None = None,
@@ -534,20 +536,106 @@ def split_columns(columns: Mapping[str, np.ndarray], by: str) -> list[tuple[str,
 #: the most groups ``profile --by`` writes a file for
 MAX_GROUPS = 200
 
+#: the longest part of a file name that stands for a group's value (bytes of UTF-8)
+MAX_GROUP_NAME_BYTES = 100
+
+
+def group_file_parts(values: Sequence[str]) -> list[str]:
+    """The part of each group's file name that stands for its value (``ref.<part>.bcstats``):
+    safe, readable and distinct.  A value of letters and digits (of any script), ``.``, ``-``
+    and ``_``, in Unicode's composed form (NFC) and at most 100 bytes, is its own part.  Other
+    values keep those characters (the others as ``_``, cut to 100 bytes) and get ``-`` and 8
+    hex digits of the SHA-256 of the value, so that two values never share a file; so do the
+    values whose parts would be the same name on a filesystem that ignores case or Unicode
+    normalisation (the same after NFKC and case folding: ``A`` and ``a``).
+
+    >>> group_file_parts(["2024-05-01", "café", "東京"])
+    ['2024-05-01', 'café', '東京']
+    >>> group_file_parts(["a/b", "A", "a", "x"])
+    ['a_b-c14cddc0', 'A-559aead0', 'a-ca978112', 'x']
+    """
+    readable = [_readable_part(v) for v in values]
+    folded = collections.Counter(_folded(part) for part in readable)
+    parts = [part if part == v and folded[_folded(part)] == 1 else f"{part}-{_value_hash(v)}"
+             for v, part in zip(values, readable)]
+    if len({_folded(part) for part in parts}) != len(parts):
+        raise InvalidInputError("two groups give the same file name; rename the groups")
+    return parts
+
+
+def _readable_part(value: str) -> str:
+    """``value`` in NFC with its characters other than letters, digits, ``.``, ``-``, ``_`` as
+    ``_``, cut to :data:`MAX_GROUP_NAME_BYTES` bytes of UTF-8 (``_`` for nothing)."""
+    import unicodedata
+
+    part = "".join(c if c.isalnum() or c in "._-" else "_" for c in unicodedata.normalize("NFC", value))
+    while len(part.encode("utf-8")) > MAX_GROUP_NAME_BYTES:
+        part = part[:-1]
+    return part or "_"
+
+
+def _folded(name: str) -> str:
+    """The name as a filesystem that ignores case and Unicode normalisation sees it."""
+    import unicodedata
+
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
+def _value_hash(value: str) -> str:
+    """8 hex digits of the SHA-256 of ``value`` (UTF-8)."""
+    import hashlib
+
+    return hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+
+
+def group_paths(out: Any, values: Sequence[str]) -> list[Any]:
+    """The file of each group's statistics: ``out``'s name with the group's part
+    (:func:`group_file_parts`) before its suffix.
+
+    >>> [p.name for p in group_paths("day.bcstats", ["2024-05-01", "a b"])]
+    ['day.2024-05-01.bcstats', 'day.a_b-c8687a08.bcstats']
+    """
+    from pathlib import Path
+
+    out = Path(out)
+    return [out.with_name(f"{out.stem}.{part}{out.suffix}") for part in group_file_parts(values)]
+
+
+def check_outputs(paths: Sequence[Any], values: Sequence[str | None], *, by: str | None, inputs: Sequence[str],
+                  overwrite: bool) -> None:
+    """Refuse, before any file is written, to write over an input (a file of ``inputs``, through
+    links too) or — for the groups' files (``values`` not None), unless ``overwrite`` — over a
+    file that exists: those files were not named by the user."""
+    import os
+
+    from ..engines.files import input_of
+
+    for path, value in zip(paths, values):
+        source = input_of(path, list(inputs))
+        if source is not None:
+            what = "--out" if value is None else f"--by {by} = {value}:"
+            raise InvalidInputError(f"{what} {path} is an input file ({source}); input files are never "
+                                    "overwritten: choose another --out")
+    existing = [p for p, v in zip(paths, values) if v is not None and os.path.lexists(p)]
+    if existing and not overwrite:
+        more = f" (and {len(existing) - 1} more files of the groups)" if len(existing) > 1 else ""
+        raise InvalidInputError(f"{existing[0]} exists{more}; give --overwrite to replace the files of the groups, "
+                                "or choose another --out")
+
 
 def save_profiles(files: Sequence[Any], out: Any, *, by: str | None, read: Callable[[Any], dict] | None,
                   columns: list[str], numeric: list[str], delimiter: str | None, progress: Callable[[str], None],
-                  written: Callable[[Any], None], **options: Any) -> list[Any]:
+                  written: Callable[[Any], None], overwrite: bool = False, **options: Any) -> list[Any]:
     """The command line's ``beyondchance profile``: :func:`profile` the rows of ``files`` (one
     table) with ``options``, or each group of one file ``by`` a column, and save each to ``out``
     — a group's to ``out``'s name with its value before the suffix (``ref.bcstats`` →
-    ``ref.2024-05.bcstats``; characters other than letters, digits, ``.``, ``-``, ``_`` as
-    ``_``).  ``read``: the columns of a file in memory (the memory engine), else the engine
+    ``ref.2024-05.bcstats``; :func:`group_paths`).  No file is written over an input, nor over
+    an existing file of a group unless ``overwrite`` (:func:`check_outputs`, before the first
+    write).  ``read``: the columns of a file in memory (the memory engine), else the engine
     reads the files (``columns``, ``numeric``: those read by ``--by``'s split); ``written`` is
     told each path.  The grouped bootstrap numbers each group's rows (in file order) after
     those of the groups written before it, from ``row_offset``: the files of all the groups
     merge to the statistics of the rows ordered by group."""
-    import re
     from pathlib import Path
 
     from ..engines import get_runner
@@ -574,11 +662,12 @@ def save_profiles(files: Sequence[Any], out: Any, *, by: str | None, read: Calla
             parts, options = [(None, files[0] if len(files) == 1 else list(files))], {**options, "delimiter": delimiter}
         if len(parts) > MAX_GROUPS:
             raise InvalidInputError(f"--by {by} has {len(parts)} distinct values; at most {MAX_GROUPS} files")
-        out = Path(out)
-        paths = [out if v is None else out.with_name(f"{out.stem}.{re.sub(r'[^A-Za-z0-9._-]', '_', v)[:100]}"
-                                                      f"{out.suffix}") for v, _ in parts]
-        if len(set(paths)) != len(paths):
-            raise InvalidInputError(f"--by {by}: two groups give the same file name; rename the groups")
+        values = [v for v, _ in parts]
+        try:
+            paths = [Path(out)] if by is None else group_paths(out, values)  # type: ignore[arg-type]
+        except InvalidInputError as exc:
+            raise InvalidInputError(f"--by {by}: {exc}") from None
+        check_outputs(paths, values, by=by, inputs=[str(f) for f in files], overwrite=overwrite)
         for (value, source), path in zip(parts, paths):
             progress("profiling" + ("" if value is None else f" {value}"))
             try:
