@@ -546,18 +546,18 @@ def group_file_parts(values: Sequence[str]) -> list[str]:
     and ``_``, in Unicode's composed form (NFC) and at most 100 bytes, is its own part.  Other
     values keep those characters (the others as ``_``, cut to 100 bytes) and get ``-`` and 8
     hex digits of the SHA-256 of the value, so that two values never share a file; so do the
-    values whose parts would be the same name on a filesystem that ignores case or Unicode
+    values that would otherwise be the same name on a filesystem that ignores case or Unicode
     normalisation (the same after NFKC and case folding: ``A`` and ``a``).
 
     >>> group_file_parts(["2024-05-01", "café", "東京"])
     ['2024-05-01', 'café', '東京']
-    >>> group_file_parts(["a/b", "A", "a", "x"])
-    ['a_b-c14cddc0', 'A-559aead0', 'a-ca978112', 'x']
+    >>> group_file_parts(["a/b", "a_b", "A", "a", "x"])
+    ['a_b-c14cddc0', 'a_b', 'A-559aead0', 'a-ca978112', 'x']
     """
-    readable = [_readable_part(v) for v in values]
-    folded = collections.Counter(_folded(part) for part in readable)
-    parts = [part if part == v and folded[_folded(part)] == 1 else f"{part}-{_value_hash(v)}"
-             for v, part in zip(values, readable)]
+    named = [part if part == v else f"{part}-{_value_hash(v)}" for v, part in zip(values, map(_readable_part, values))]
+    folded = collections.Counter(_folded(name) for name in named)
+    parts = [name if name != v or folded[_folded(name)] == 1 else f"{name}-{_value_hash(v)}"
+             for v, name in zip(values, named)]
     if len({_folded(part) for part in parts}) != len(parts):
         raise InvalidInputError("two groups give the same file name; rename the groups")
     return parts
