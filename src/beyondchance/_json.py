@@ -119,10 +119,17 @@ def write_atomic(path: str | os.PathLike, content: Content, *, encoding: str = "
         remove_stale_temporaries(path)
         _replace(path, content, encoding, _kept_mode(old))
     except OSError as exc:
-        if exc.filename is None:  # a write or a flush that failed (a full disk): say which file
-            exc.filename = str(path)
+        _name_the_destination(exc, path)
         raise
     return path
+
+
+def _name_the_destination(exc: OSError, path: Path) -> None:
+    """Make the error of a write name ``path``: a failed write or flush (a full disk) names no
+    file, a failed creation names the temporary file."""
+    temporary = exc.filename is not None and Path(exc.filename).name.startswith(TEMPORARY_PREFIX)
+    if exc.filename is None or (temporary and exc.filename2 is None):
+        exc.filename = str(path)
 
 
 def _written_through(path: Path, old: os.stat_result) -> bool:
@@ -133,7 +140,6 @@ def _written_through(path: Path, old: os.stat_result) -> bool:
             old = os.stat(path)
         except OSError:  # a dangling link (or a loop): replaced
             return False
-        return not (stat.S_ISREG(old.st_mode) or stat.S_ISDIR(old.st_mode))
     return not (stat.S_ISREG(old.st_mode) or stat.S_ISDIR(old.st_mode))
 
 
@@ -146,9 +152,9 @@ def _kept_mode(old: os.stat_result | None) -> int | None:
 def _replace(path: Path, content: Content, encoding: str, mode: int | None) -> None:
     """Write ``content`` to a temporary file beside ``path`` and rename it to ``path``
     (``mode``: the permissions to give it, else the umask's)."""
-    fd = _anonymous_file(path.parent)
-    tmp = None if fd is not None else _temporary_name(path)
+    tmp, fd = None, _anonymous_file(path.parent)
     if fd is None:
+        tmp = _temporary_name(path)
         fd = _create(tmp)
     try:
         with _open(fd, content, encoding) as f:
@@ -222,7 +228,8 @@ def remove_stale_temporaries(path: str | os.PathLike, max_age: float = STALE_TEM
     pattern = re.compile(re.escape(TEMPORARY_PREFIX) + "[0-9a-f]{12}-" + re.escape(path.name[:100]))
     removed = 0
     try:
-        entries = [e for e in os.scandir(path.parent) if pattern.fullmatch(e.name)]
+        with os.scandir(path.parent) as found:
+            entries = [e for e in found if pattern.fullmatch(e.name)]
     except OSError:
         return 0
     for entry in entries:
@@ -235,7 +242,7 @@ def remove_stale_temporaries(path: str | os.PathLike, max_age: float = STALE_TEM
 
 
 def _is_stale(st: os.stat_result, max_age: float) -> bool:
-    """A regular file of this user (any file where there are no owners) older than ``max_age`` seconds."""
+    """A regular file of this user (of anyone where files have no owner) older than ``max_age`` seconds."""
     mine = not hasattr(os, "geteuid") or st.st_uid == os.geteuid()
     return stat.S_ISREG(st.st_mode) and mine and time.time() - st.st_mtime > max_age
 
@@ -249,7 +256,10 @@ def refuse_protected_links(path: str | os.PathLike, *, last: bool = False) -> No
     """
     if not hasattr(os, "geteuid"):
         return
-    parts = Path(os.getcwd(), path).parts  # not normalised: "link/.." is the kernel's
+    try:
+        parts = Path(os.getcwd(), path).parts  # not normalised: "link/.." is the kernel's
+    except OSError:  # the current folder is gone: a relative path fails on its own
+        return
     for i in range(2, len(parts) + (1 if last else 0)):
         link = Path(*parts[:i])
         try:

@@ -616,6 +616,9 @@ def check_outputs(paths: Sequence[Any], values: Sequence[str | None], *, by: str
             what = "--out" if value is None else f"--by {by} = {value}:"
             raise InvalidInputError(f"{what} {path} is an input file ({source}); input files are never "
                                     "overwritten: choose another --out")
+    folders = [p for p in paths if os.path.isdir(p) and not os.path.islink(p)]
+    if folders:
+        raise InvalidInputError(f"{folders[0]} is a folder; choose another --out")
     existing = [p for p, v in zip(paths, values) if v is not None and os.path.lexists(p)]
     if existing and not overwrite:
         more = f" (and {len(existing) - 1} more files of the groups)" if len(existing) > 1 else ""
