@@ -185,7 +185,8 @@ def test_a_link_at_a_group_file_is_replaced_not_its_target(tmp_path, engine):
     victim = tmp_path / "victim.txt"
     victim.write_text("not yours\n")
     (tmp_path / "o.x.bcstats").symlink_to(victim)
-    _one_line_error(_profile(data, "--by", "g", "--out", tmp_path / "o.bcstats", engine=engine), "o.x.bcstats", "exists")
+    _one_line_error(_profile(data, "--by", "g", "--out", tmp_path / "o.bcstats", engine=engine),
+                    "o.x.bcstats", "exists")
     _ok(_profile(data, "--by", "g", "--out", tmp_path / "o.bcstats", "--overwrite", engine=engine))
     assert victim.read_text() == "not yours\n" and not (tmp_path / "o.x.bcstats").is_symlink()
 

@@ -31,9 +31,9 @@ from typing import Any, BinaryIO
 from .._warnings import InvalidInputError
 
 __all__ = ["csv_delimiter", "check_quotes", "check_unique_columns", "read_csv_table", "delimiter_hint", "is_glob", "is_remote",
-           "escape_glob", "local_files", "input_of", "PARQUET_SUFFIXES", "CSV_SUFFIXES", "HEADER_LIMIT", "MEMORY_FACTOR",
+           "escape_glob", "local_files", "PARQUET_SUFFIXES", "CSV_SUFFIXES", "HEADER_LIMIT", "MEMORY_FACTOR",
            "available_memory", "check_memory", "non_regular_kind", "read_stream", "header_line", "parse_header",
-           "decimal_as_float"]
+           "decimal_as_float", "input_of"]
 
 PARQUET_SUFFIXES = (".parquet", ".pq", ".parq")
 CSV_SUFFIXES = (".csv", ".tsv", ".txt", ".csv.gz", ".tsv.gz", ".txt.gz", ".csv.bz2", ".tsv.bz2", ".csv.zst")
