@@ -54,7 +54,7 @@ import re
 import stat
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import numpy as np
 
@@ -72,7 +72,7 @@ from ..statistics.scores import BinnedScoreCounts, ClassScoreCounts
 from ..statistics.sufficient import SufficientStatistics
 from ..statistics.values import LossSums, Moments, ValueHistogram
 
-__all__ = ["write_file", "read_file", "is_statistics_file", "FORMAT", "SCHEMA_VERSION", "MAX_FILE_BYTES", "MAX_DEPTH", "TYPES"]
+__all__ = ["write_file", "read_file", "is_statistics_file", "size_refusal", "encoded_bytes", "MAX_VALUES", "FORMAT", "SCHEMA_VERSION", "MAX_FILE_BYTES", "MAX_DEPTH", "TYPES"]
 
 #: the value of the file's ``"format"`` key
 FORMAT = "beyondchance-statistics"
@@ -160,10 +160,50 @@ def _canonical(document: dict) -> bytes:
     return json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False).encode()
 
 
+def encoded_bytes(nbytes: int) -> int:
+    """The bytes ``nbytes`` bytes of array data take in a statistics file (base64)."""
+    return 4 * -(-nbytes // 3)
+
+
+def _numeric_arrays(x: Any, where: str, types: dict[str, type]) -> Iterator[tuple[int, str]]:
+    """(bytes, where) of every numeric array ``x`` holds (the fields of the dataclasses of ``types``,
+    tuples, lists and dicts), as :func:`_encode` walks them."""
+    if isinstance(x, np.ndarray):
+        yield (x.nbytes, where) if x.dtype.name in _NUMERIC else (0, where)
+    elif isinstance(x, (tuple, list)):
+        for v in x:
+            yield from _numeric_arrays(v, where, types)
+    elif isinstance(x, dict):
+        for k, v in x.items():
+            yield from _numeric_arrays(v, f"{where}[{k!r}]", types)
+    elif dataclasses.is_dataclass(x) and types.get(type(x).__name__) is type(x):
+        for f in dataclasses.fields(x):
+            if f.init and f.metadata.get("saved", True):
+                yield from _numeric_arrays(getattr(x, f.name), f"{where}.{f.name}", types)
+
+
+def _check_saved_size(statistics: Any, types: dict[str, type]) -> None:
+    """Refuse, before they are encoded, statistics whose arrays alone take more than a statistics
+    file may hold, naming the largest (the grouped bootstrap's sums: ``ci=False``)."""
+    arrays = list(_numeric_arrays(statistics, "the statistics", types))
+    total = sum(encoded_bytes(n) for n, _ in arrays)
+    if total <= MAX_FILE_BYTES:
+        return
+    largest, where = max(arrays)
+    hint = ("the grouped bootstrap's sums: profile with ci=False (--no-ci)" if ".totals" in where
+            else "profile fewer classes, or binary scores with score_bins (--score-bins)")
+    raise InvalidInputError(f"cannot save the statistics: their arrays take {total:,} bytes in a file, more than a "
+                            f"statistics file may hold ({MAX_FILE_BYTES:,}); the largest is {where} "
+                            f"({encoded_bytes(largest):,} bytes, {hint})")
+
+
 def write_file(statistics: Any, metadata: dict[str, Any], path: str | os.PathLike) -> Path:
     """Write the dataclass ``statistics`` (made of :data:`TYPES`) and its ``metadata`` (JSON
-    values) to ``path`` whole or not at all (:func:`~beyondchance._json.write_atomic`)."""
+    values) to ``path`` whole or not at all (:func:`~beyondchance._json.write_atomic`); one
+    InvalidInputError line, before anything is written, for statistics the reader would refuse
+    for their size (:func:`size_refusal`: the same rule)."""
     types = {**TYPES, type(statistics).__name__: type(statistics)}
+    _check_saved_size(statistics, types)
     document = {
         "format": FORMAT, "schema_version": SCHEMA_VERSION, "library_version": __version__,
         "created": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
@@ -171,8 +211,13 @@ def write_file(statistics: Any, metadata: dict[str, Any], path: str | os.PathLik
     }
     document["sha256"] = hashlib.sha256(_canonical(document)).hexdigest()
     # "format" first, so that a truncated file is still recognised as one of ours
-    text = json.dumps(document, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
-    return write_atomic(path, text + "\n")
+    text = json.dumps(document, separators=(",", ":"), ensure_ascii=True, allow_nan=False) + "\n"
+    encoded = text.encode("ascii")
+    del text  # one copy of a file of up to 1 GiB at a time
+    why = size_refusal(len(encoded), _json_values(encoded), document["statistics"])
+    if why is not None:
+        raise InvalidInputError(f"cannot save the statistics: {path} would be refused when read ({why})")
+    return write_atomic(path, encoded)
 
 
 # =====================================================================================
