@@ -64,7 +64,7 @@ from typing import Any, Callable
 import numpy as np
 
 from .._json import jsonable
-from .._validation import MAX_CLASSES
+from .._validation import MAX_CLASSES, merge_from_zero
 from .._warnings import InvalidInputError
 from ..inference.permutation.clt import PermutationCells
 from ..inference.permutation.loss import PermutationLossSums
@@ -194,11 +194,7 @@ class TaskStatistics:
 
     __add__ = merge
 
-    def __radd__(self, other: Any) -> "TaskStatistics":
-        """``0 + statistics``: the statistics, so that ``sum([a, b, c])`` merges them."""
-        if isinstance(other, int) and not isinstance(other, bool) and other == 0:
-            return self
-        return NotImplemented
+    __radd__ = merge_from_zero  # sum([a, b]) starts from 0
 
     @property
     def next_row_offset(self) -> int:
