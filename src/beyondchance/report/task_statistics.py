@@ -491,43 +491,46 @@ def _in_order(own: Any, values: Any, labels: list) -> np.ndarray | None:
     return (values[index] if values.ndim == 1 else values[np.ix_(index, index)]).reshape(-1)
 
 
-def _sources_of_sums(p: TaskStatistics, labels: list) -> list[tuple[tuple[str, ...], Any, str]]:
-    """(columns of the bootstrap's sums, what they must add up to, its name) from the task's
-    other statistics (None: not over the sums' classes)."""
+def _sources_of_sums(p: TaskStatistics, labels: list) -> list[tuple[np.ndarray, Any, str]]:
+    """(per-group sums (groups, m) of the bootstrap, the m numbers they must add up to, the
+    statistic those come from) of the task's other statistics (None: not over the sums' classes)."""
     t, stats = p.totals, p.stats
-    cells = tuple(c for c in t.columns if c.startswith("cell["))
+    column = {name: j for j, name in enumerate(t.columns)}
+
+    def sums(*names: str) -> np.ndarray:
+        return t.totals[:, [column[n] for n in names]]
+
+    cells = sums(*(c for c in t.columns if c.startswith("cell[")))
     if p.task == "regression":
-        m, pred, sums = stats.moments, stats.prediction_moments, stats.loss_sums.sums
-        out = [(("w", "wy", "wy2"), [m.weight, m.weight * m.mean, m.m2 + m.weight * m.mean ** 2], "stats.moments"),
-               (("sq", "ab"), [sums.get("squared", np.nan), sums.get("absolute", np.nan)], "stats.loss_sums")]
+        m, pred, losses = stats.moments, stats.prediction_moments, stats.loss_sums.sums
+        out = [(sums("w", "wy", "wy2"), [m.weight, m.weight * m.mean, m.m2 + m.weight * m.mean ** 2], "stats.moments"),
+               (sums("sq", "ab"), [losses.get("squared", np.nan), losses.get("absolute", np.nan)], "stats.loss_sums")]
         if pred is not None:
-            out.append((("wr",), [m.weight * m.mean - pred.weight * pred.mean], "stats.prediction_moments"))
+            out.append((sums("wr"), [m.weight * m.mean - pred.weight * pred.mean], "stats.prediction_moments"))
         return out
     if p.task == "multiclass-probabilities":
         counts = _in_order(stats.label_counts.labels, stats.label_counts.counts, labels)
         losses = [stats.loss_sums.sums.get(k, np.nan) for k in ("cross_entropy", "brier")]
-        return [(tuple(f"w[{j}]" for j in range(len(labels))), counts, "stats.label_counts"),
-                (("log_loss", "brier"), losses, "stats.loss_sums"),
+        return [(sums(*(f"w[{j}]" for j in range(len(labels)))), counts, "stats.label_counts"),
+                (sums("log_loss", "brier"), losses, "stats.loss_sums"),
                 (cells, _in_order(stats.confusion.labels, stats.confusion.matrix, labels), "stats.confusion")]
     if p.task.endswith("-labels") or p.given is not None:
         matrix, name = (stats, "stats (the confusion matrix)") if p.given is None else (p.given, "given")
         return [(cells, _in_order(matrix.labels, matrix.matrix, labels), name)]
-    return [(cells, _cells_at_threshold(stats, labels, p.positive, t.info["threshold"]), "stats at its threshold")]
+    if p.positive is None or labels[1] != _label(p.positive[0]):
+        return [(cells, None, "stats (the score counts)")]
+    if not isinstance(stats, ThresholdCounts):  # bins are not cut at the threshold: each class's weight
+        return [(cells.reshape(-1, 2, 2).sum(axis=2), [stats.n - stats.n_pos, stats.n_pos], "stats (the score counts)")]
+    return [(cells, _cells_at_threshold(stats, t.info["threshold"]), "stats (the score counts) at the threshold")]
 
 
-def _cells_at_threshold(stats: Any, labels: list, positive: Any, threshold: float) -> np.ndarray | None:
-    """The weighted cells (true negative / positive × score below / at or above ``threshold``,
-    in the order of ``labels``) the score counts give: exact scores all four, binned ones the
-    rows' sums only (their bins are not cut at the threshold: NaN where not known)."""
-    if positive is None or labels[1] != _label(positive[0]):
-        return None
-    n_pos, n_neg = float(stats.n_pos), float(stats.n - stats.n_pos)
-    if not isinstance(stats, ThresholdCounts):
-        return np.array([n_neg, np.nan, n_pos, np.nan])
+def _cells_at_threshold(stats: ThresholdCounts, threshold: float) -> np.ndarray:
+    """The weighted cells (true negative, positive × score below, at or above ``threshold``) of
+    exact score counts."""
     above = int(np.count_nonzero(stats.thresholds >= threshold))
     tp = float(stats.tps[above - 1]) if above else 0.0
     fp = float(stats.fps[above - 1]) if above else 0.0
-    return np.array([n_neg - fp, fp, n_pos - tp, tp])
+    return np.array([stats.n - stats.n_pos - fp, fp, stats.n_pos - tp, tp])
 
 
 def _totals_sums_disagreement(p: TaskStatistics, labels: list) -> str | None:
@@ -539,13 +542,10 @@ def _totals_sums_disagreement(p: TaskStatistics, labels: list) -> str | None:
     signs = [c in _NON_NEGATIVE or c.startswith(("cell[", "w[")) for c in t.columns]
     if (t.totals[:, signs] < 0).any():
         return "totals (the bootstrap's sums) below zero where they sum weights, counts or losses"
-    column = {name: j for j, name in enumerate(t.columns)}
-    for names, source, name in _sources_of_sums(p, labels):
+    for groups, source, name in _sources_of_sums(p, labels):
         if source is None:
             return f"totals (the bootstrap's sums) over other classes than {name}"
-        source = np.asarray(source, dtype=np.float64).reshape(-1)
-        known = ~np.isnan(source)
-        if names and not _sums_agree(t.totals[:, [column[n] for n in names]][:, known], source[known]):
+        if not _sums_agree(groups, source):
             return f"totals (the bootstrap's sums) that do not add up to {name}"
     return None
 
