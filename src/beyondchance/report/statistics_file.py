@@ -26,9 +26,13 @@ round-trip ``repr`` of a float64: exact), strings, booleans, null, and the tagge
 ``$dict``      a list of ``[key, value]`` pairs (keys of any JSON type, in order)
 =============  ============================================================
 
-Reading is bounded: at most :data:`MAX_FILE_BYTES` bytes, :data:`MAX_DEPTH` levels of
-nesting, at most :data:`~beyondchance._validation.MAX_CLASSES` classes, arrays whose bytes
-match their shape.  A file that is not ours, truncated, changed after it was written (the
+Reading is bounded, each bound checked before the memory it guards is taken: a regular file
+(a FIFO or a device is refused unopened, never waited on), at most :data:`MAX_FILE_BYTES`
+bytes, at most :data:`MAX_VALUES` JSON values (counted before parsing), :data:`MAX_DEPTH`
+levels of nesting, keys given once, at most :data:`~beyondchance._validation.MAX_CLASSES`
+classes, arrays whose bytes match their shape and whose declared memory (shape × item size,
+``U<n>`` of ASCII digits) the file's size justifies (:func:`size_refusal`, the rule
+:func:`write_file` applies too, before writing).  A file that is not ours, truncated, changed after it was written (the
 checksum) or written by a newer schema is one :class:`~beyondchance.InvalidInputError` line.
 Files of an older schema are read through :data:`UPGRADES`: schema 2 added ``GroupTotals.rows``
 (the row positions the grouped bootstrap's sums number), which a schema-1 file's sums lack:
