@@ -235,7 +235,7 @@ def merge_from_zero(self: Any, other: Any) -> Any:
     >>> from beyondchance import ConfusionMatrix
     >>> a = ConfusionMatrix(np.array([[3, 1], [0, 2]]), np.array([0, 1]))
     >>> sum([a, a]).matrix.tolist()
-    [[6, 2], [0, 4]]
+    [[6.0, 2.0], [0.0, 4.0]]
     """
     if type(other) is int and other == 0:
         return self
