@@ -468,16 +468,18 @@ def _totals_disagreement(p: TaskStatistics, classes: list) -> str | None:
 _NON_NEGATIVE = ("w", "wy2", "sq", "ab", "ab_median", "ab_quantile", "log_loss", "brier")
 
 
-def _sums_agree(groups: np.ndarray, source: np.ndarray) -> bool:
+def _sums_agree(groups: np.ndarray, source: Any, terms: Any = 0.0) -> bool:
     """Whether the per-group sums ``groups`` (groups, m) add up to ``source`` (m,): exactly where
-    both are whole numbers (counts, integer weights), else to rounding (1e-7 of the sums of the
-    groups' absolute values: any engine's order of summation)."""
+    both are whole numbers (counts, integer weights), else to rounding: 1e-7 of the sums of the
+    groups' absolute values (any engine's order of summation) and of the absolute ``terms`` a
+    derived source is computed from (W·ȳ − W'·ȳ' of large means cancels)."""
     total, source = groups.sum(axis=0), np.asarray(source, dtype=np.float64).reshape(-1)
     if total.shape != source.shape or not np.isfinite(source).all():
         return False
     if np.array_equal(total, np.round(total)) and np.array_equal(source, np.round(source)):
         return bool(np.array_equal(total, source))
-    return bool(np.all(np.abs(total - source) <= 1e-7 * np.abs(groups).sum(axis=0) + 1e-12))
+    scale = np.abs(groups).sum(axis=0) + np.abs(np.asarray(terms, dtype=np.float64))
+    return bool(np.all(np.abs(total - source) <= 1e-7 * scale + 1e-12))
 
 
 def _in_order(own: Any, values: Any, labels: list) -> np.ndarray | None:
@@ -491,9 +493,10 @@ def _in_order(own: Any, values: Any, labels: list) -> np.ndarray | None:
     return (values[index] if values.ndim == 1 else values[np.ix_(index, index)]).reshape(-1)
 
 
-def _sources_of_sums(p: TaskStatistics, labels: list) -> list[tuple[np.ndarray, Any, str]]:
+def _sources_of_sums(p: TaskStatistics, labels: list) -> list[tuple]:
     """(per-group sums (groups, m) of the bootstrap, the m numbers they must add up to, the
-    statistic those come from) of the task's other statistics (None: not over the sums' classes)."""
+    statistic those come from[, the size of the terms those are computed from]) of the task's
+    other statistics (None: not over the sums' classes)."""
     t, stats = p.totals, p.stats
     column = {name: j for j, name in enumerate(t.columns)}
 
@@ -506,7 +509,8 @@ def _sources_of_sums(p: TaskStatistics, labels: list) -> list[tuple[np.ndarray, 
         out = [(sums("w", "wy", "wy2"), [m.weight, m.weight * m.mean, m.m2 + m.weight * m.mean ** 2], "stats.moments"),
                (sums("sq", "ab"), [losses.get("squared", np.nan), losses.get("absolute", np.nan)], "stats.loss_sums")]
         if pred is not None:
-            out.append((sums("wr"), [m.weight * m.mean - pred.weight * pred.mean], "stats.prediction_moments"))
+            out.append((sums("wr"), [m.weight * m.mean - pred.weight * pred.mean], "stats.prediction_moments",
+                        abs(m.weight * m.mean) + abs(pred.weight * pred.mean)))
         return out
     if p.task == "multiclass-probabilities":
         counts = _in_order(stats.label_counts.labels, stats.label_counts.counts, labels)
@@ -542,10 +546,10 @@ def _totals_sums_disagreement(p: TaskStatistics, labels: list) -> str | None:
     signs = [c in _NON_NEGATIVE or c.startswith(("cell[", "w[")) for c in t.columns]
     if (t.totals[:, signs] < 0).any():
         return "totals (the bootstrap's sums) below zero where they sum weights, counts or losses"
-    for groups, source, name in _sources_of_sums(p, labels):
+    for groups, source, name, *terms in _sources_of_sums(p, labels):
         if source is None:
             return f"totals (the bootstrap's sums) over other classes than {name}"
-        if not _sums_agree(groups, source):
+        if not _sums_agree(groups, source, *terms):
             return f"totals (the bootstrap's sums) that do not add up to {name}"
     return None
 
