@@ -32,8 +32,9 @@ bytes, at most :data:`MAX_VALUES` JSON values (counted before parsing), :data:`M
 levels of nesting, keys given once, at most :data:`~beyondchance._validation.MAX_CLASSES`
 classes, arrays whose bytes match their shape and whose declared memory (shape × item size,
 ``U<n>`` of ASCII digits) the file's size justifies (:func:`size_refusal`, the rule
-:func:`write_file` applies too, before writing).  A file that is not ours, truncated, changed after it was written (the
-checksum) or written by a newer schema is one :class:`~beyondchance.InvalidInputError` line.
+:func:`write_file` applies too, before writing).  A file that is not ours, truncated, changed
+after it was written (the checksum) or written by a newer schema is one
+:class:`~beyondchance.InvalidInputError` line.
 Files of an older schema are read through :data:`UPGRADES`: schema 2 added ``GroupTotals.rows``
 (the row positions the grouped bootstrap's sums number), which a schema-1 file's sums lack:
 they number the file's rows 0 … n−1 (the field's default, ``None``, says so).
@@ -76,7 +77,8 @@ from ..statistics.scores import BinnedScoreCounts, ClassScoreCounts
 from ..statistics.sufficient import SufficientStatistics
 from ..statistics.values import LossSums, Moments, ValueHistogram
 
-__all__ = ["write_file", "read_file", "is_statistics_file", "size_refusal", "encoded_bytes", "MAX_VALUES", "FORMAT", "SCHEMA_VERSION", "MAX_FILE_BYTES", "MAX_DEPTH", "TYPES"]
+__all__ = ["write_file", "read_file", "is_statistics_file", "size_refusal", "encoded_bytes", "FORMAT", "SCHEMA_VERSION",
+           "MAX_FILE_BYTES", "MAX_DEPTH", "MAX_VALUES", "TYPES"]
 
 #: the value of the file's ``"format"`` key
 FORMAT = "beyondchance-statistics"
@@ -419,8 +421,10 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict:
     out = dict(pairs)
     if len(out) != len(pairs):
         seen: set[str] = set()
-        twice = next(k for k, _ in pairs if k in seen or seen.add(k))
-        raise ValueError(f"the key {twice[:40]!r} given twice in one object")
+        for key, _ in pairs:
+            if key in seen:
+                raise ValueError(f"the key {key[:40]!r} given twice in one object")
+            seen.add(key)
     return out
 
 

@@ -468,17 +468,19 @@ def _totals_disagreement(p: TaskStatistics, classes: list) -> str | None:
 _NON_NEGATIVE = ("w", "wy2", "sq", "ab", "ab_median", "ab_quantile", "log_loss", "brier")
 
 
-def _sums_agree(groups: np.ndarray, source: Any, terms: Any = 0.0) -> bool:
-    """Whether the per-group sums ``groups`` (groups, m) add up to ``source`` (m,): exactly where
-    both are whole numbers (counts, integer weights), else to rounding: 1e-7 of the sums of the
-    groups' absolute values (any engine's order of summation) and of the absolute ``terms`` a
-    derived source is computed from (W·ȳ − W'·ȳ' of large means cancels)."""
+def _sums_agree(groups: np.ndarray, source: Any, terms: Any = None) -> bool:
+    """Whether the per-group sums ``groups`` (groups, m) add up to ``source`` (m,).  Counts and
+    weights (``terms`` None) exactly where both are whole numbers below 2⁵³ (counts, integer
+    weights: every order of summation gives them), else to rounding: 1e-7 of the sums of the
+    groups' absolute values (any engine's order of summation) and, for a source computed from
+    other numbers (moments, loss sums), of the absolute ``terms`` it is computed from
+    (W·ȳ − W'·ȳ' of large means cancels)."""
     total, source = groups.sum(axis=0), np.asarray(source, dtype=np.float64).reshape(-1)
     if total.shape != source.shape or not np.isfinite(source).all():
         return False
-    if np.array_equal(total, np.round(total)) and np.array_equal(source, np.round(source)):
+    if terms is None and all(np.array_equal(v, np.round(v)) and np.all(np.abs(v) < 2.0**53) for v in (total, source)):
         return bool(np.array_equal(total, source))
-    scale = np.abs(groups).sum(axis=0) + np.abs(np.asarray(terms, dtype=np.float64))
+    scale = np.abs(groups).sum(axis=0) + np.abs(np.asarray(0.0 if terms is None else terms, dtype=np.float64))
     return bool(np.all(np.abs(total - source) <= 1e-7 * scale + 1e-12))
 
 
@@ -495,8 +497,8 @@ def _in_order(own: Any, values: Any, labels: list) -> np.ndarray | None:
 
 def _sources_of_sums(p: TaskStatistics, labels: list) -> list[tuple]:
     """(per-group sums (groups, m) of the bootstrap, the m numbers they must add up to, the
-    statistic those come from[, the size of the terms those are computed from]) of the task's
-    other statistics (None: not over the sums' classes)."""
+    statistic those come from[, the terms a number computed from others comes from: rounding,
+    not exactness]) of the task's other statistics (None: not over the sums' classes)."""
     t, stats = p.totals, p.stats
     column = {name: j for j, name in enumerate(t.columns)}
 
@@ -506,8 +508,10 @@ def _sources_of_sums(p: TaskStatistics, labels: list) -> list[tuple]:
     cells = sums(*(c for c in t.columns if c.startswith("cell[")))
     if p.task == "regression":
         m, pred, losses = stats.moments, stats.prediction_moments, stats.loss_sums.sums
-        out = [(sums("w", "wy", "wy2"), [m.weight, m.weight * m.mean, m.m2 + m.weight * m.mean ** 2], "stats.moments"),
-               (sums("sq", "ab"), [losses.get("squared", np.nan), losses.get("absolute", np.nan)], "stats.loss_sums")]
+        wy, wy2 = m.weight * m.mean, m.m2 + m.weight * m.mean ** 2
+        out = [(sums("w"), [m.weight], "stats.moments"), (sums("wy", "wy2"), [wy, wy2], "stats.moments", [wy, wy2]),
+               (sums("sq", "ab"), [losses.get("squared", np.nan), losses.get("absolute", np.nan)], "stats.loss_sums",
+                0.0)]
         if pred is not None:
             out.append((sums("wr"), [m.weight * m.mean - pred.weight * pred.mean], "stats.prediction_moments",
                         abs(m.weight * m.mean) + abs(pred.weight * pred.mean)))
@@ -516,7 +520,7 @@ def _sources_of_sums(p: TaskStatistics, labels: list) -> list[tuple]:
         counts = _in_order(stats.label_counts.labels, stats.label_counts.counts, labels)
         losses = [stats.loss_sums.sums.get(k, np.nan) for k in ("cross_entropy", "brier")]
         return [(sums(*(f"w[{j}]" for j in range(len(labels)))), counts, "stats.label_counts"),
-                (sums("log_loss", "brier"), losses, "stats.loss_sums"),
+                (sums("log_loss", "brier"), losses, "stats.loss_sums", 0.0),
                 (cells, _in_order(stats.confusion.labels, stats.confusion.matrix, labels), "stats.confusion")]
     if p.task.endswith("-labels") or p.given is not None:
         matrix, name = (stats, "stats (the confusion matrix)") if p.given is None else (p.given, "given")
