@@ -255,6 +255,10 @@ def _evaluation_options(func: Callable[..., Any], skip: tuple[str, ...] = ()) ->
 
 
 def _needs_y_true(opts: dict[str, Any], file: str) -> None:
+    if not opts["y_true"] and file == "-":  # never peeked at: rows on a pipe are read once
+        raise InvalidInputError("missing option --y-true (the column of the true labels of the rows on standard "
+                                "input); a statistics file is read from its path, not from standard input: "
+                                "beyondchance report ref.bcstats")
     if not opts["y_true"]:
         raise InvalidInputError(f"missing option --y-true (the column of the true labels of {file}); it is "
                                 "optional only for a statistics file")

@@ -98,6 +98,7 @@ from .options import (  # noqa: F401 (the door re-exports every helper)
     check_option,
     check_random_state,
     check_frequency_weights,
+    merge_from_zero,
 )
 
 __all__ = [
@@ -125,6 +126,7 @@ __all__ = [
     "check_option",
     "check_random_state",
     "check_frequency_weights",
+    "merge_from_zero",
     "union_labels",
     "InexactLabelError",
     "infinite_label",

@@ -14,7 +14,7 @@ import numpy as np
 from .._warnings import InvalidInputError
 from .arrays import _check_missing, _to_array, check_sample_weight
 
-__all__ = ['check_unit_interval', 'check_prevalence', 'check_rate_curves', 'as_samples', 'check_positive_int', 'check_n_resamples', 'check_n_classes', 'check_mc_samples', 'check_option', 'check_random_state', 'check_frequency_weights']
+__all__ = ['check_unit_interval', 'check_prevalence', 'check_rate_curves', 'as_samples', 'check_positive_int', 'check_n_resamples', 'check_n_classes', 'check_mc_samples', 'check_option', 'check_random_state', 'check_frequency_weights', 'merge_from_zero']
 
 
 #: The most classes a classification report (or a confusion matrix built from labels)
@@ -225,3 +225,18 @@ def check_frequency_weights(sample_weight: Any, n: int) -> np.ndarray | None:
             "sample_weight must hold integer counts when the weights are frequencies"
         )
     return w.astype(np.int64)
+
+
+def merge_from_zero(self: Any, other: Any) -> Any:
+    """``0 + statistics``: the statistics themselves, so that Python's ``sum([a, b, c])`` (which
+    starts from 0) merges statistics; the ``__radd__`` of every statistics type with a merge
+    (``__add__``).  Anything but the integer 0 is NotImplemented (Python's TypeError).
+
+    >>> from beyondchance import ConfusionMatrix
+    >>> a = ConfusionMatrix(np.array([[3, 1], [0, 2]]), np.array([0, 1]))
+    >>> sum([a, a]).matrix.tolist()
+    [[6.0, 2.0], [0.0, 4.0]]
+    """
+    if type(other) is int and other == 0:
+        return self
+    return NotImplemented

@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from .._validation import merge_from_zero
 from .._warnings import InvalidInputError
 from .spec import Spec, make_spec, resolve_task
 from .memory import _column, compute
@@ -200,6 +201,7 @@ class StatisticsAccumulator:
         return out
 
     __add__ = merge
+    __radd__ = merge_from_zero  # sum([a, b]) starts from 0
 
     def compute(self) -> SufficientStatistics:
         """The accumulated statistics (every measure is a method of the result)."""

@@ -27,7 +27,8 @@ from typing import Any, Callable, Literal, NamedTuple
 import numpy as np
 
 from .._summary_display import GridDisplay
-from .._validation import check_aligned, check_label_pair, check_n_classes, check_sample_weight, encode_labels
+from .._validation import (check_aligned, check_label_pair, check_n_classes, check_sample_weight, encode_labels,
+                           merge_from_zero)
 from .._warnings import InvalidInputError, warn_undefined
 from .registry import METRICS, LabelingMetric, _div, get_metric, undefined_case
 
@@ -178,6 +179,7 @@ class ConfusionMatrix(GridDisplay):
         return ConfusionMatrix(out, union, self.pos_label)
 
     __add__ = merge
+    __radd__ = merge_from_zero  # sum([a, b]) starts from 0
 
     # --- derived counts ---------------------------------------------------------
 

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from .._validation import (
+    merge_from_zero,
     as_float_1d,
     binary_target,
     check_aligned,
@@ -163,6 +164,7 @@ class ThresholdCounts(SummaryDisplay):
         return ThresholdCounts(-uniq, tps, fps, self.pos_label)
 
     __add__ = merge
+    __radd__ = merge_from_zero  # sum([a, b]) starts from 0
 
     # --- totals -----------------------------------------------------------------
 

@@ -52,7 +52,7 @@ from .._validation import check_n_classes
 from .._warnings import InvalidInputError
 from ..engines import SOURCE_ENGINE, detect_engine
 from ..engines.spec import check_column_roles
-from ..inference.poisson_bootstrap import check_row_offset
+from ..inference.poisson_bootstrap import DEFAULT_GROUPS, check_row_offset
 from ..measures.losses import PinballLoss
 from ..measures.task_metrics import TASKS
 from .assemble import check_quantile_option
@@ -60,7 +60,7 @@ from .detect import _resolve_positive
 from .engine_rows import RowSource
 from .formatting import _fmt_label, _label
 from .report import Report
-from .statistics_file import is_statistics_file
+from .statistics_file import MAX_FILE_BYTES, encoded_bytes, is_statistics_file
 from .task_statistics import TaskStatistics, read_statistics, report_from_statistics
 
 __all__ = ["evaluate_source", "profile", "natural_order", "save_profiles", "split_columns", "group_paths",
@@ -306,6 +306,23 @@ def _scan_replicates(src: Any, p: TaskStatistics, *, y_true: str, y_score: Seque
                                     labels=labels, **common)
 
 
+def _check_totals_fit_a_file(p: TaskStatistics) -> None:
+    """Refuse, before they are summed, the grouped bootstrap's sums of a profile that no statistics
+    file may hold (:func:`~beyondchance.report.statistics_file.size_refusal`, the reader's rule):
+    labels and class probabilities keep k² confusion cells per group, so 400 weighted classes
+    take 1,024 groups × 160,000 cells, 1.75 GB in a file (and some 8 GB to build and write)."""
+    k = int(np.asarray(p.given.labels if p.given is not None else p.classes).size)
+    columns = {"regression": 8, "multiclass-probabilities": k * k + k + 2}.get(p.task, k * k)
+    if p.task not in ("regression", "multiclass-probabilities") and not p.weighted:
+        return  # no sums: unweighted labels resample their cells
+    size = encoded_bytes(DEFAULT_GROUPS * columns * 8)
+    if size > MAX_FILE_BYTES:
+        raise InvalidInputError(
+            f"the grouped bootstrap's sums of {k:,} classes take {DEFAULT_GROUPS:,} groups x {columns:,} cells, "
+            f"{size:,} bytes in a statistics file, more than it may hold ({MAX_FILE_BYTES:,}): profile with "
+            "ci=False (--no-ci), or fewer classes")
+
+
 def _as_source(source: Any, engine: str, session: Any, name: str | None, delimiter: str | None = None) -> Any:
     """``source`` itself when it is a scan already opened (a group of ``compare --by``), else its scan."""
     from ..engines import Scan
@@ -333,11 +350,13 @@ def _scan(
     src: Any, *, engine: str, y_true: str, y_score: Sequence[str], y_pred: str | None, weight: str | None,
     score_bins: int | None, task: str | None, pos_label: Any, threshold: Any, labels: Any, quantile: float | None,
     ci: bool, random_state: int, progress: Callable[[str], None] | None, keep_rows: bool, row_offset: int = 0,
+    for_file: bool = False,
 ) -> TaskStatistics:
     """The :class:`TaskStatistics` of an opened source: the labels, the task, its statistics and,
     when ``ci``, the grouped bootstrap's sums (seed ``random_state``; the rows numbered from
     ``row_offset``, recorded in their ``rows``); ``keep_rows``: the rows stay reachable for the
-    row permutation tests (the source must then stay open)."""
+    row permutation tests (the source must then stay open); ``for_file``: statistics to keep (a
+    profile), refused before their bootstrap sums when a statistics file could not hold those."""
     step = progress or (lambda message: None)
     step(f"scanning the labels ({engine})")
     p, labels = _prepare(src, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=weight, task=task,
@@ -350,6 +369,8 @@ def _scan(
         step(f"aggregating the scores ({engine})")
         _scan_scores(src, p, y_true=y_true, y_score=y_score[0], weight=weight, pos=pos[0], score_bins=score_bins)
     if ci:
+        if for_file:
+            _check_totals_fit_a_file(p)
         step(f"summing the bootstrap groups ({engine})")
         _scan_replicates(src, p, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=weight, labels=labels,
                          seed=random_state, threshold=threshold, pos=pos, score_bins=score_bins, row_offset=row_offset)
@@ -448,7 +469,7 @@ def profile(
         p = _scan(src, engine=engine, y_true=names["y_true"], y_score=names["y_score"], y_pred=names["y_pred"],
                   weight=names["sample_weight"], score_bins=score_bins, task=task, pos_label=pos_label,
                   threshold=threshold, labels=labels, quantile=quantile, ci=ci, random_state=random_state,
-                  progress=None, keep_rows=False, row_offset=check_row_offset(row_offset))
+                  progress=None, keep_rows=False, row_offset=check_row_offset(row_offset), for_file=True)
     finally:
         src.close()
     if p.task == "regression":  # the engine's label scan counted each distinct target: not the report's

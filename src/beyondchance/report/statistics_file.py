@@ -26,10 +26,15 @@ round-trip ``repr`` of a float64: exact), strings, booleans, null, and the tagge
 ``$dict``      a list of ``[key, value]`` pairs (keys of any JSON type, in order)
 =============  ============================================================
 
-Reading is bounded: at most :data:`MAX_FILE_BYTES` bytes, :data:`MAX_DEPTH` levels of
-nesting, at most :data:`~beyondchance._validation.MAX_CLASSES` classes, arrays whose bytes
-match their shape.  A file that is not ours, truncated, changed after it was written (the
-checksum) or written by a newer schema is one :class:`~beyondchance.InvalidInputError` line.
+Reading is bounded, each bound checked before the memory it guards is taken: a regular file
+(a FIFO or a device is refused unopened, never waited on), at most :data:`MAX_FILE_BYTES`
+bytes, at most :data:`MAX_VALUES` JSON values (counted before parsing), :data:`MAX_DEPTH`
+levels of nesting, keys given once, at most :data:`~beyondchance._validation.MAX_CLASSES`
+classes, arrays whose bytes match their shape and whose declared memory (shape × item size,
+``U<n>`` of ASCII digits) the file's size justifies (:func:`size_refusal`, the rule
+:func:`write_file` applies too, before writing).  A file that is not ours, truncated, changed
+after it was written (the checksum) or written by a newer schema is one
+:class:`~beyondchance.InvalidInputError` line.
 Files of an older schema are read through :data:`UPGRADES`: schema 2 added ``GroupTotals.rows``
 (the row positions the grouped bootstrap's sums number), which a schema-1 file's sums lack:
 they number the file's rows 0 … n−1 (the field's default, ``None``, says so).
@@ -50,9 +55,11 @@ import hashlib
 import json
 import math
 import os
+import re
+import stat
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import numpy as np
 
@@ -70,7 +77,8 @@ from ..statistics.scores import BinnedScoreCounts, ClassScoreCounts
 from ..statistics.sufficient import SufficientStatistics
 from ..statistics.values import LossSums, Moments, ValueHistogram
 
-__all__ = ["write_file", "read_file", "is_statistics_file", "FORMAT", "SCHEMA_VERSION", "MAX_FILE_BYTES", "MAX_DEPTH", "TYPES"]
+__all__ = ["write_file", "read_file", "is_statistics_file", "size_refusal", "encoded_bytes", "FORMAT", "SCHEMA_VERSION",
+           "MAX_FILE_BYTES", "MAX_DEPTH", "MAX_VALUES", "TYPES"]
 
 #: the value of the file's ``"format"`` key
 FORMAT = "beyondchance-statistics"
@@ -80,6 +88,14 @@ SCHEMA_VERSION = 2
 MAX_FILE_BYTES = 1 << 30
 #: the deepest nesting of JSON values read
 MAX_DEPTH = 64
+#: the most JSON values (numbers, strings, lists, objects) a file may hold: a genuine file holds a
+#: few per class label and per field (its arrays of numbers are one base64 string each); parsed,
+#: each costs some 60–200 bytes, so this bounds the parse to some 400 MB whatever the file's size
+MAX_VALUES = 2_000_000
+#: the largest product of the non-zero dimensions of an array read
+MAX_DIMENSION = 1 << 31
+#: the memory the arrays of a file may declare (shape × item size, summed) beyond twice its size
+ARRAY_ALLOWANCE = 256 << 20
 #: the statistics a file may hold, by name, besides its top object's type (nothing else is ever
 #: built from a file)
 TYPES: dict[str, type] = {t.__name__: t for t in (
@@ -92,6 +108,9 @@ TYPES: dict[str, type] = {t.__name__: t for t in (
 UPGRADES: dict[int, Callable[[dict], dict]] = {1: lambda payload: payload}
 _NUMERIC = {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64"}
 _MAX_TEXT_ITEM = 1 << 20  # the longest <U dtype read (characters)
+_TEXT_DTYPE = re.compile(r"U[1-9][0-9]{0,6}")  # ASCII digits only: U٣ is no dtype
+_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')  # a JSON string, escapes included
+_BOM = b"\xef\xbb\xbf"
 
 
 # =====================================================================================
@@ -147,10 +166,50 @@ def _canonical(document: dict) -> bytes:
     return json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False).encode()
 
 
+def encoded_bytes(nbytes: int) -> int:
+    """The bytes ``nbytes`` bytes of array data take in a statistics file (base64)."""
+    return 4 * -(-nbytes // 3)
+
+
+def _numeric_arrays(x: Any, where: str, types: dict[str, type]) -> Iterator[tuple[int, str]]:
+    """(bytes, where) of every numeric array ``x`` holds (the fields of the dataclasses of ``types``,
+    tuples, lists and dicts), as :func:`_encode` walks them."""
+    if isinstance(x, np.ndarray):
+        yield (x.nbytes, where) if x.dtype.name in _NUMERIC else (0, where)
+    elif isinstance(x, (tuple, list)):
+        for v in x:
+            yield from _numeric_arrays(v, where, types)
+    elif isinstance(x, dict):
+        for k, v in x.items():
+            yield from _numeric_arrays(v, f"{where}[{k!r}]", types)
+    elif dataclasses.is_dataclass(x) and types.get(type(x).__name__) is type(x):
+        for f in dataclasses.fields(x):
+            if f.init and f.metadata.get("saved", True):
+                yield from _numeric_arrays(getattr(x, f.name), f"{where}.{f.name}", types)
+
+
+def _check_saved_size(statistics: Any, types: dict[str, type]) -> None:
+    """Refuse, before they are encoded, statistics whose arrays alone take more than a statistics
+    file may hold, naming the largest (the grouped bootstrap's sums: ``ci=False``)."""
+    arrays = list(_numeric_arrays(statistics, "the statistics", types))
+    total = sum(encoded_bytes(n) for n, _ in arrays)
+    if total <= MAX_FILE_BYTES:
+        return
+    largest, where = max(arrays)
+    hint = ("the grouped bootstrap's sums: profile with ci=False (--no-ci)" if ".totals" in where
+            else "profile fewer classes, or binary scores with score_bins (--score-bins)")
+    raise InvalidInputError(f"cannot save the statistics: their arrays take {total:,} bytes in a file, more than a "
+                            f"statistics file may hold ({MAX_FILE_BYTES:,}); the largest is {where} "
+                            f"({encoded_bytes(largest):,} bytes, {hint})")
+
+
 def write_file(statistics: Any, metadata: dict[str, Any], path: str | os.PathLike) -> Path:
     """Write the dataclass ``statistics`` (made of :data:`TYPES`) and its ``metadata`` (JSON
-    values) to ``path`` whole or not at all (:func:`~beyondchance._json.write_atomic`)."""
+    values) to ``path`` whole or not at all (:func:`~beyondchance._json.write_atomic`); one
+    InvalidInputError line, before anything is written, for statistics the reader would refuse
+    for their size (:func:`size_refusal`: the same rule)."""
     types = {**TYPES, type(statistics).__name__: type(statistics)}
+    _check_saved_size(statistics, types)
     document = {
         "format": FORMAT, "schema_version": SCHEMA_VERSION, "library_version": __version__,
         "created": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
@@ -158,8 +217,13 @@ def write_file(statistics: Any, metadata: dict[str, Any], path: str | os.PathLik
     }
     document["sha256"] = hashlib.sha256(_canonical(document)).hexdigest()
     # "format" first, so that a truncated file is still recognised as one of ours
-    text = json.dumps(document, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
-    return write_atomic(path, text + "\n")
+    text = json.dumps(document, separators=(",", ":"), ensure_ascii=True, allow_nan=False) + "\n"
+    encoded = text.encode("ascii")
+    del text  # one copy of a file of up to 1 GiB at a time
+    why = size_refusal(len(encoded), _json_values(encoded), document["statistics"])
+    if why is not None:
+        raise InvalidInputError(f"cannot save the statistics: {path} would be refused when read ({why})")
+    return write_atomic(path, encoded)
 
 
 # =====================================================================================
@@ -228,11 +292,27 @@ def _decode_object(name: Any, fields: Any, types: dict[str, type]) -> Any:
         raise _Corrupt(f"{name} cannot be built from its fields ({type(exc).__name__})") from None
 
 
-def _decode_array(spec: dict) -> np.ndarray:
+def _array_header(spec: Any) -> tuple[str, list[int], int]:
+    """(dtype, shape, bytes the array takes in memory) of an ``$array`` spec, checked before
+    anything is allocated: a dtype of :data:`_NUMERIC`, ``object`` or ``U<n>`` (ASCII digits,
+    n ≤ 2²⁰), a shape of at most 3 plain non-negative integers whose non-zero ones multiply to at
+    most :data:`MAX_DIMENSION`."""
     dtype, shape = spec.get("dtype"), spec.get("shape")
-    if not (isinstance(shape, list) and len(shape) <= 3
-            and all(isinstance(d, int) and not isinstance(d, bool) and 0 <= d for d in shape)):
+    if not (isinstance(shape, list) and len(shape) <= 3 and all(type(d) is int and d >= 0 for d in shape)
+            and math.prod(max(d, 1) for d in shape) <= MAX_DIMENSION):  # numpy's bound ignores no dimension
         raise _Corrupt("an array of an invalid shape")
+    size = math.prod(shape)
+    if dtype in _NUMERIC:
+        return dtype, shape, size * np.dtype(dtype).itemsize
+    if dtype == "object":
+        return dtype, shape, size * 8
+    if isinstance(dtype, str) and _TEXT_DTYPE.fullmatch(dtype) and int(dtype[1:]) <= _MAX_TEXT_ITEM:
+        return dtype, shape, size * 4 * int(dtype[1:])
+    raise _Corrupt(f"an array of an unknown kind (dtype {str(dtype)[:20]!r})")
+
+
+def _decode_array(spec: dict) -> np.ndarray:
+    dtype, shape, _ = _array_header(spec)
     size = math.prod(shape)
     if set(spec) == {"dtype", "shape", "data"} and dtype in _NUMERIC and isinstance(spec["data"], str):
         try:
@@ -243,7 +323,7 @@ def _decode_array(spec: dict) -> np.ndarray:
         if len(raw) != size * dt.itemsize:
             raise _Corrupt(f"an array of shape {shape} holding {len(raw)} bytes")
         return np.frombuffer(raw, dtype=dt).astype(np.dtype(dtype)).reshape(shape)
-    if set(spec) == {"dtype", "shape", "items"} and isinstance(spec["items"], list):
+    if set(spec) == {"dtype", "shape", "items"} and isinstance(spec["items"], list) and dtype not in _NUMERIC:
         items = spec["items"]
         if len(items) != size:
             raise _Corrupt(f"an array of shape {shape} holding {len(items)} items")
@@ -254,28 +334,108 @@ def _decode_array(spec: dict) -> np.ndarray:
             out = np.empty(size, dtype=object)
             out[:] = values
             return out.reshape(shape)
-        if isinstance(dtype, str) and dtype.startswith("U") and dtype[1:].isdigit() \
-                and int(dtype[1:]) <= _MAX_TEXT_ITEM and all(isinstance(v, str) for v in values):
+        if all(isinstance(v, str) and len(v) <= int(dtype[1:]) for v in values):  # none cut short
             return np.array(values, dtype=dtype).reshape(shape)
     raise _Corrupt(f"an array of an unknown kind (dtype {dtype!r})")
+
+
+def _declared_bytes(x: Any) -> int:
+    """The memory the arrays of the decoded JSON ``x`` declare (:func:`_array_header`), summed
+    without allocating any (iterative: ``x`` is bounded by :data:`MAX_DEPTH` and :data:`MAX_VALUES`)."""
+    total, stack = 0, [x]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            spec = value.get("$array") if len(value) == 1 else None
+            if isinstance(spec, dict):
+                total += _array_header(spec)[2]
+            else:
+                stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+    return total
+
+
+def _json_values(text: bytes) -> int:
+    """An upper bound of the JSON values in ``text`` (each value but the first follows a ``,``
+    or opens a list or object; base64 holds none of them): the separators outside strings,
+    counted again without the strings' text only when those within them may matter."""
+    count = text.count(b",") + text.count(b"[") + text.count(b"{") + 1
+    if count > MAX_VALUES:
+        skeleton = _STRING.sub(b'""', text)
+        count = skeleton.count(b",") + skeleton.count(b"[") + skeleton.count(b"{") + 1
+    return count
+
+
+def size_refusal(file_bytes: int, values: int, statistics: Any) -> str | None:
+    """Why a statistics file of ``file_bytes`` bytes holding ``values`` JSON values and the
+    encoded ``statistics`` would take more to read than its size justifies, or None: the one
+    size rule of the reader (before any array is allocated) and the writer (before writing)."""
+    if file_bytes > MAX_FILE_BYTES:
+        return f"{file_bytes:,} bytes, more than a statistics file may hold ({MAX_FILE_BYTES:,})"
+    if values > MAX_VALUES:
+        return f"more than {MAX_VALUES:,} JSON values, more than a statistics file holds"
+    declared, allowed = _declared_bytes(statistics), 2 * file_bytes + ARRAY_ALLOWANCE
+    if declared > allowed:
+        return (f"arrays declaring {declared:,} bytes of memory, more than a file of {file_bytes:,} bytes may "
+                f"ask for ({allowed:,}: twice its size and {ARRAY_ALLOWANCE >> 20} MiB)")
+    return None
 
 
 def _refuse(path: str, why: str) -> InvalidInputError:
     return InvalidInputError(f"{path}: {why}")
 
 
-def _load(path: str) -> dict:
+def _kind(mode: int) -> str:
+    """What a file that is not a regular file is, for a message."""
+    kinds = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a pipe (FIFO)"), (stat.S_ISCHR, "a device"),
+             (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket"))
+    return next((name for test, name in kinds if test(mode)), "not a regular file")
+
+
+def _read_regular(path: str) -> bytes:
+    """The bytes of the regular file ``path``, at most :data:`MAX_FILE_BYTES`: a FIFO, a device,
+    a folder or a socket is refused before it is read (``stat``, then ``fstat`` of what was
+    opened, without blocking: ``O_NONBLOCK``), never waited on or read without end."""
     try:
-        size = os.path.getsize(path)
-        if size > MAX_FILE_BYTES:
-            raise _refuse(path, f"{size:,} bytes, more than a statistics file may hold ({MAX_FILE_BYTES:,})")
-        with open(path, "rb") as fh:
+        if not stat.S_ISREG(mode := os.stat(path).st_mode):
+            raise _refuse(path, f"{_kind(mode)}, not a statistics file: give the path of the file itself")
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+        with open(fd, "rb") as fh:
+            info = os.fstat(fh.fileno())
+            if not stat.S_ISREG(info.st_mode):  # replaced since the stat
+                raise _refuse(path, f"{_kind(info.st_mode)}, not a statistics file: give the path of the file itself")
+            if info.st_size > MAX_FILE_BYTES:
+                raise _refuse(path, size_refusal(info.st_size, 0, None))
             raw = fh.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
         raise _refuse(path, f"cannot read the statistics file ({exc.strerror or type(exc).__name__})") from None
     if len(raw) > MAX_FILE_BYTES:
         raise _refuse(path, f"more than a statistics file may hold ({MAX_FILE_BYTES:,} bytes)")
+    return raw[len(_BOM):] if raw.startswith(_BOM) else raw  # a BOM some editors write
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict:
+    """A JSON object whose keys are distinct (the object_pairs_hook of the reader): a key given
+    twice is refused, never the last one taken."""
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise ValueError(f"the key {key[:40]!r} given twice in one object")
+            seen.add(key)
+    return out
+
+
+def _load(path: str) -> tuple[dict, int]:
+    """(the JSON document of the statistics file ``path``, its size in bytes): a regular file
+    (:func:`_read_regular`) of at most :data:`MAX_VALUES` JSON values, keys given once, ours."""
+    raw = _read_regular(path)
     ours = raw.lstrip()[:40].replace(b" ", b"").startswith(b'{"format":"' + FORMAT.encode())
+    values = _json_values(raw)
+    if values > MAX_VALUES:
+        raise _refuse(path, size_refusal(len(raw), values, None))
 
     def no_constant(token: str) -> Any:
         raise ValueError(f"the token {token}")
@@ -287,7 +447,8 @@ def _load(path: str) -> dict:
         return value
 
     try:
-        document = json.loads(raw.decode("utf-8"), parse_constant=no_constant, parse_float=finite)
+        document = json.loads(raw.decode("utf-8"), parse_constant=no_constant, parse_float=finite,
+                              object_pairs_hook=_unique_keys)
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         if ours:
             raise _refuse(path, "a truncated or corrupted statistics file (its JSON does not parse: "
@@ -295,7 +456,7 @@ def _load(path: str) -> dict:
         raise _refuse(path, "not a beyondchance statistics file (not JSON)") from None
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise _refuse(path, f"not a beyondchance statistics file (no \"format\": \"{FORMAT}\")")
-    return document
+    return document, len(raw)
 
 
 def is_statistics_file(path: Any) -> bool:
@@ -321,7 +482,7 @@ def read_file(path: str | os.PathLike, top: type, check: Callable[[Any], str | N
     schema.  Nothing in the file is run: only ``top`` and the types of :data:`TYPES` are built,
     by their constructors, from bounded data."""
     shown = os.fspath(path)
-    document = _load(shown)
+    document, size = _load(shown)
     version = document.get("schema_version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         raise _refuse(shown, f"a corrupted statistics file (schema_version {version!r})")
@@ -336,6 +497,9 @@ def read_file(path: str | os.PathLike, top: type, check: Callable[[Any], str | N
     try:
         _depth(document)
         payload = document.get("statistics")
+        too_large = size_refusal(size, 0, payload)  # before any array is allocated
+        if too_large is not None:
+            raise _refuse(shown, too_large)
         while version < SCHEMA_VERSION:
             payload, version = UPGRADES[version](payload), version + 1
         statistics = _decode(payload, {**TYPES, top.__name__: top})

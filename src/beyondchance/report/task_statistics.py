@@ -64,7 +64,7 @@ from typing import Any, Callable
 import numpy as np
 
 from .._json import jsonable
-from .._validation import MAX_CLASSES
+from .._validation import MAX_CLASSES, merge_from_zero
 from .._warnings import InvalidInputError
 from ..inference.permutation.clt import PermutationCells
 from ..inference.permutation.loss import PermutationLossSums
@@ -86,7 +86,12 @@ from .tasks.labels import labels_rows, replicate_matrices
 from .tasks.probabilities import probabilities_rows
 from .tasks.regression import regression_rows
 
-__all__ = ["TaskStatistics", "report_from_statistics", "read_statistics"]
+__all__ = ["TaskStatistics", "report_from_statistics", "read_statistics", "MAX_ROWS"]
+
+#: the most rows statistics kept in a file may count: a report's exact tests hold laws of some
+#: 40·√n_rows points (10¹⁰ rows: 4 million, half a GB and seconds; a forged 10¹³: 7 GB), so a
+#: file of a few numbers must not declare more
+MAX_ROWS = 10**10
 
 #: the fields that are the statistics themselves (saved, merged); the others say what they are
 #: of (task, classes, …) or reach the rows (``inputs``, ``row_source``: never saved)
@@ -189,6 +194,8 @@ class TaskStatistics:
 
     __add__ = merge
 
+    __radd__ = merge_from_zero  # sum([a, b]) starts from 0
+
     @property
     def next_row_offset(self) -> int:
         """The ``row_offset`` to profile the rows that follow these with, so that both merge:
@@ -218,7 +225,12 @@ class TaskStatistics:
 
     def save(self, path: str | os.PathLike) -> Path:
         """Write the statistics to ``path`` (:mod:`beyondchance.report.statistics_file`: versioned
-        JSON with a SHA-256 checksum, written atomically); returns the path written."""
+        JSON with a SHA-256 checksum, written atomically); returns the path written.  Statistics
+        the reader would refuse for their size are refused before anything is written: more than
+        :data:`MAX_ROWS` rows, or more than a statistics file may hold."""
+        if isinstance(self.n_rows, int) and self.n_rows > MAX_ROWS:
+            raise InvalidInputError(f"cannot save statistics of {self.n_rows:,} rows: a statistics file counts at "
+                                    f"most {MAX_ROWS:,} (the exact tests of its report grow with the rows)")
         return write_file(self, _metadata(self), path)
 
 
@@ -278,6 +290,8 @@ def _check(p: TaskStatistics) -> str | None:
     if not (isinstance(p.n_rows, int) and not isinstance(p.n_rows, bool) and p.n_rows >= 0
             and isinstance(p.weighted, bool) and isinstance(p.source, str) and isinstance(p.reason, str)):
         return "n_rows, weighted, source or reason of the wrong type"
+    if p.n_rows > MAX_ROWS:
+        return f"n_rows {p.n_rows:,}, more than the {MAX_ROWS:,} rows a statistics file may count"
     for name in ("classes", "true_classes", "counts0"):
         if not isinstance(getattr(p, name), np.ndarray) or getattr(p, name).ndim != 1:
             return f"{name} is not a list"
@@ -430,7 +444,7 @@ def _totals_disagreement(p: TaskStatistics, classes: list) -> str | None:
                 isinstance(pair, tuple) and len(pair) == 2 and all(isinstance(v, float) and math.isfinite(v)
                                                                     for v in pair) and 0 < pair[0] < 1):
             return "totals (the bootstrap's sums) that are not those of a regression (columns, info quantile)"
-        return None
+        return _totals_sums_disagreement(p, [])
     labels = info.get("classes")
     labels = _labels_of(labels) if isinstance(labels, np.ndarray) and labels.ndim == 1 else None
     expected = classes if p.task != "binary-scores" else (_labels_of(p.given.labels) if p.given is not None
@@ -446,6 +460,101 @@ def _totals_disagreement(p: TaskStatistics, classes: list) -> str | None:
     if p.task == "binary-scores" and p.given is None and not (
             isinstance(threshold, (int, float)) and not isinstance(threshold, bool) and math.isfinite(threshold)):
         return "totals (the bootstrap's sums) without the threshold they were counted at"
+    return _totals_sums_disagreement(p, labels)
+
+
+#: the columns of the bootstrap's sums that sum non-negative quantities (weights, counts, losses,
+#: absolute and squared errors), per kind (a confusion cell's name starts with ``cell[``)
+_NON_NEGATIVE = ("w", "wy2", "sq", "ab", "ab_median", "ab_quantile", "log_loss", "brier")
+
+
+def _sums_agree(groups: np.ndarray, source: Any, terms: Any = None) -> bool:
+    """Whether the per-group sums ``groups`` (groups, m) add up to ``source`` (m,).  Counts and
+    weights (``terms`` None) exactly where both are whole numbers below 2⁵³ (counts, integer
+    weights: every order of summation gives them), else to rounding: 1e-7 of the sums of the
+    groups' absolute values (any engine's order of summation) and, for a source computed from
+    other numbers (moments, loss sums), of the absolute ``terms`` it is computed from
+    (W·ȳ − W'·ȳ' of large means cancels)."""
+    total, source = groups.sum(axis=0), np.asarray(source, dtype=np.float64).reshape(-1)
+    if total.shape != source.shape or not np.isfinite(source).all():
+        return False
+    if terms is None and all(np.array_equal(v, np.round(v)) and np.all(np.abs(v) < 2.0**53) for v in (total, source)):
+        return bool(np.array_equal(total, source))
+    scale = np.abs(groups).sum(axis=0) + np.abs(np.asarray(0.0 if terms is None else terms, dtype=np.float64))
+    return bool(np.all(np.abs(total - source) <= 1e-7 * scale + 1e-12))
+
+
+def _in_order(own: Any, values: Any, labels: list) -> np.ndarray | None:
+    """``values`` over the classes ``own`` (counts, or a square matrix) in the order of ``labels``
+    (the sums' classes), flattened; None when ``own`` are other classes."""
+    own = _labels_of(own)
+    if len(own) != len(labels) or set(own) != set(labels):
+        return None
+    index = [own.index(label) for label in labels]
+    values = np.asarray(values, dtype=np.float64)
+    return (values[index] if values.ndim == 1 else values[np.ix_(index, index)]).reshape(-1)
+
+
+def _sources_of_sums(p: TaskStatistics, labels: list) -> list[tuple]:
+    """(per-group sums (groups, m) of the bootstrap, the m numbers they must add up to, the
+    statistic those come from[, the terms a number computed from others comes from: rounding,
+    not exactness]) of the task's other statistics (None: not over the sums' classes)."""
+    t, stats = p.totals, p.stats
+    column = {name: j for j, name in enumerate(t.columns)}
+
+    def sums(*names: str) -> np.ndarray:
+        return t.totals[:, [column[n] for n in names]]
+
+    cells = sums(*(c for c in t.columns if c.startswith("cell[")))
+    if p.task == "regression":
+        m, pred, losses = stats.moments, stats.prediction_moments, stats.loss_sums.sums
+        wy, wy2 = m.weight * m.mean, m.m2 + m.weight * m.mean ** 2
+        out = [(sums("w"), [m.weight], "stats.moments"), (sums("wy", "wy2"), [wy, wy2], "stats.moments", [wy, wy2]),
+               (sums("sq", "ab"), [losses.get("squared", np.nan), losses.get("absolute", np.nan)], "stats.loss_sums",
+                0.0)]
+        if pred is not None:
+            out.append((sums("wr"), [m.weight * m.mean - pred.weight * pred.mean], "stats.prediction_moments",
+                        abs(m.weight * m.mean) + abs(pred.weight * pred.mean)))
+        return out
+    if p.task == "multiclass-probabilities":
+        counts = _in_order(stats.label_counts.labels, stats.label_counts.counts, labels)
+        losses = [stats.loss_sums.sums.get(k, np.nan) for k in ("cross_entropy", "brier")]
+        return [(sums(*(f"w[{j}]" for j in range(len(labels)))), counts, "stats.label_counts"),
+                (sums("log_loss", "brier"), losses, "stats.loss_sums", 0.0),
+                (cells, _in_order(stats.confusion.labels, stats.confusion.matrix, labels), "stats.confusion")]
+    if p.task.endswith("-labels") or p.given is not None:
+        matrix, name = (stats, "stats (the confusion matrix)") if p.given is None else (p.given, "given")
+        return [(cells, _in_order(matrix.labels, matrix.matrix, labels), name)]
+    if p.positive is None or labels[1] != _label(p.positive[0]):
+        return [(cells, None, "stats (the score counts)")]
+    if not isinstance(stats, ThresholdCounts):  # bins are not cut at the threshold: each class's weight
+        return [(cells.reshape(-1, 2, 2).sum(axis=2), [stats.n - stats.n_pos, stats.n_pos], "stats (the score counts)")]
+    return [(cells, _cells_at_threshold(stats, t.info["threshold"]), "stats (the score counts) at the threshold")]
+
+
+def _cells_at_threshold(stats: ThresholdCounts, threshold: float) -> np.ndarray:
+    """The weighted cells (true negative, positive × score below, at or above ``threshold``) of
+    exact score counts."""
+    above = int(np.count_nonzero(stats.thresholds >= threshold))
+    tp = float(stats.tps[above - 1]) if above else 0.0
+    fp = float(stats.fps[above - 1]) if above else 0.0
+    return np.array([stats.n - stats.n_pos - fp, fp, stats.n_pos - tp, tp])
+
+
+def _totals_sums_disagreement(p: TaskStatistics, labels: list) -> str | None:
+    """The bootstrap's per-group sums against the statistics they must add up to (the confusion
+    matrix, class weights, loss sums, moments: :func:`_sources_of_sums`), and the sums of
+    non-negative quantities non-negative in every group: sums that lie give intervals of other
+    rows (accuracy 0.80 with the interval [1.0, 1.0]).  O(groups × columns)."""
+    t = p.totals
+    signs = [c in _NON_NEGATIVE or c.startswith(("cell[", "w[")) for c in t.columns]
+    if (t.totals[:, signs] < 0).any():
+        return "totals (the bootstrap's sums) below zero where they sum weights, counts or losses"
+    for groups, source, name, *terms in _sources_of_sums(p, labels):
+        if source is None:
+            return f"totals (the bootstrap's sums) over other classes than {name}"
+        if not _sums_agree(groups, source, *terms):
+            return f"totals (the bootstrap's sums) that do not add up to {name}"
     return None
 
 

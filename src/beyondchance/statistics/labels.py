@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import as_1d, check_sample_weight, encode_labels
+from .._validation import as_1d, check_sample_weight, encode_labels, merge_from_zero
 from .._warnings import InvalidInputError
 from ..measures.losses import BayesMarginalPrediction, Loss, bayes_marginal_prediction
 from .._summary_display import SummaryDisplay
@@ -83,6 +83,7 @@ class LabelCounts(SummaryDisplay):
         return LabelCounts(union, out)
 
     __add__ = merge
+    __radd__ = merge_from_zero  # sum([a, b]) starts from 0
 
     @property
     def n(self) -> float:

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import as_float_1d, binary_target, check_consistent_length, check_sample_weight
+from .._validation import as_float_1d, binary_target, check_consistent_length, check_sample_weight, merge_from_zero
 from .._warnings import InvalidInputError
 from ..measures.curves import ThresholdCounts
 from .._summary_display import SummaryDisplay
@@ -208,6 +208,7 @@ class BinnedScoreCounts(SummaryDisplay):
         return BinnedScoreCounts.from_groups(np.r_[k, k], np.r_[sm, sm], isp, w, bins=self.bins, pos_label=self.pos_label)
 
     __add__ = merge
+    __radd__ = merge_from_zero  # sum([a, b]) starts from 0
 
     @property
     def n_pos(self) -> float:
@@ -371,6 +372,7 @@ class ClassScoreCounts(SummaryDisplay):
         return ClassScoreCounts(self.classes, [a.merge(b) for a, b in zip(self.counts, other.counts)])
 
     __add__ = merge
+    __radd__ = merge_from_zero  # sum([a, b]) starts from 0
 
     def auc(self, kind: str = "roc", *, average: Any = "macro", method: str = "default") -> Any:
         """The one-vs-rest AUC of ``kind`` per class (``average=None``), its mean

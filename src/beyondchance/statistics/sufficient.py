@@ -65,6 +65,7 @@ from typing import Any
 
 import numpy as np
 
+from .._validation import merge_from_zero
 from .._warnings import InvalidInputError
 from ..measures.advantage import PredictionAdvantageResult, _advantage
 from ..measures.losses import Loss, SquaredLoss
@@ -294,6 +295,7 @@ class SufficientStatistics(SummaryDisplay):
         return SufficientStatistics(self.task, threshold=self.threshold, pos_label=self.pos_label, **parts)
 
     __add__ = merge
+    __radd__ = merge_from_zero  # sum([a, b]) starts from 0
 
     def _need(self, name: str, what: str) -> Any:
         value = getattr(self, name)

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import as_float_1d, check_sample_weight
+from .._validation import as_float_1d, check_sample_weight, merge_from_zero
 from .._warnings import InvalidInputError
 from ..measures.losses import (
     AbsoluteLoss,
@@ -81,6 +81,7 @@ class LossSums(SummaryDisplay):
         return LossSums(self.weight + other.weight, {k: self.sums[k] + other.sums[k] for k in self.sums})
 
     __add__ = merge
+    __radd__ = merge_from_zero  # sum([a, b]) starts from 0
 
     def _key(self, loss: str | Loss) -> str:
         name = _get_loss(loss).name
@@ -179,6 +180,7 @@ class Moments(SummaryDisplay):
         return Moments(w, mean, m2)
 
     __add__ = merge
+    __radd__ = merge_from_zero  # sum([a, b]) starts from 0
 
     @property
     def variance(self) -> float:
@@ -348,6 +350,7 @@ class ValueHistogram(SummaryDisplay):
         )
 
     __add__ = merge
+    __radd__ = merge_from_zero  # sum([a, b]) starts from 0
 
     @property
     def n(self) -> float:

@@ -56,7 +56,7 @@ from typing import Any, Callable
 import numpy as np
 
 from ..._summary_display import SummaryDisplay
-from ..._validation import check_positive_int, check_random_state
+from ..._validation import check_positive_int, check_random_state, merge_from_zero
 from ..._warnings import InvalidInputError
 from .result import PermutationTestResult, _monte_carlo
 
@@ -195,6 +195,7 @@ class PermutationCells(SummaryDisplay):
         return PermutationCells(keys, classes, rows, weights, squares)
 
     __add__ = merge
+    __radd__ = merge_from_zero  # sum([a, b]) starts from 0
 
     @property
     def n(self) -> float:

@@ -74,7 +74,7 @@ from typing import Any
 import numpy as np
 
 from ..._summary_display import SummaryDisplay
-from ..._validation import as_float_1d, check_sample_weight
+from ..._validation import as_float_1d, check_sample_weight, merge_from_zero
 from ..._warnings import InvalidInputError
 from .result import PermutationTestResult, normal_test
 from .clt import _readonly
@@ -239,6 +239,7 @@ class PermutationLossSums(SummaryDisplay):
             {nm: self.observed[nm] + other.observed[nm] for nm in self.first})
 
     __add__ = merge
+    __radd__ = merge_from_zero  # sum([a, b]) starts from 0
 
     def moments(self, loss: str) -> tuple[float, float]:
         """(E T, Var T) of the weighted loss sum under the permutation null (module docstring)."""

@@ -56,7 +56,7 @@ from typing import Any, Callable
 import numpy as np
 from scipy import sparse as _sparse
 
-from ..._validation import check_positive_int, check_random_state
+from ..._validation import check_positive_int, check_random_state, merge_from_zero
 from ..._warnings import InvalidInputError
 from ...measures.losses import get_loss
 from ...measures.registry import METRICS
@@ -354,6 +354,7 @@ class SquaredErrorSums:
         return SquaredErrorSums(self.shift, {k: self.sums[k] + moved[k] for k in SQUARED_ERROR_TERMS})
 
     __add__ = merge
+    __radd__ = merge_from_zero  # sum([a, b]) starts from 0
 
     def test(self, name: str = "mse") -> PermutationTestResult:
         """:func:`squared_loss_test` from the sums (the same centred sums of squares, expanded)."""
