@@ -692,8 +692,10 @@ def _by_groups(source: str, by: str, opts: dict[str, Any], pred_cols: list[str],
 
 
 def _check_group_count(by: str, n_groups: int) -> None:
-    if n_groups > 200:
-        raise InvalidInputError(f"--by {by} has {n_groups} distinct values; at most 200 test sets")
+    """At most ``MAX_GROUPS`` groups of ``--by``: the message of every command and engine."""
+    from .engines.groups import check_group_count
+
+    check_group_count(by, n_groups)
 
 
 def _group_is_window(by: str, value: Any, n_missing: int, n_rows: int, y_col: str, pred_cols: list[str]) -> bool:
