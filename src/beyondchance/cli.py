@@ -25,6 +25,10 @@ import warnings
 from pathlib import Path
 from typing import Any, Callable
 
+from ._interrupt import exit_quietly_on_interrupt
+
+exit_quietly_on_interrupt()  # a Ctrl-C before main()'s handler (the imports below): one line, status 130
+
 import click
 
 from ._json import write_atomic
@@ -61,6 +65,13 @@ def _fail(message: str, status: int = EXIT_BAD_INPUT) -> None:
     escapes, then exit with ``status``."""
     click.echo(f"beyondchance: error: {printable(_one_line(message))}", err=True)
     sys.exit(status)
+
+
+def _memory_exhausted(exc: MemoryError) -> str:
+    """The one line of memory exhausted (exit 3, as :data:`EXIT_STATUS` says), with the way out."""
+    detail = _one_line(str(exc)) or type(exc).__name__
+    return (f"internal error: memory exhausted ({detail}); use --engine duckdb, which reads the files in pieces, "
+            "or give the process more memory")
 
 
 def _quiet_exit() -> None:
@@ -116,9 +127,13 @@ class _Group(click.Group):
             _fail(exc.format_message() + hint)
         except click.ClickException as exc:
             _fail(exc.format_message())
-        except click.Abort:  # Ctrl-C (click turns KeyboardInterrupt into Abort)
+        except (click.Abort, KeyboardInterrupt):  # Ctrl-C (click turns KeyboardInterrupt into Abort)
             click.echo("beyondchance: aborted", err=True)
             sys.exit(EXIT_INTERRUPTED)
+        except MemoryError as exc:  # memory exhausted is no bad input (pyarrow's "malloc … failed" too)
+            if os.environ.get(_DEBUG_ENV):
+                raise
+            _fail(_memory_exhausted(exc), status=EXIT_INTERNAL)
         except (InvalidInputError, OSError) as exc:
             _fail(str(exc))
         except Exception as exc:  # a bug (or memory exhausted): still one line, the traceback on request

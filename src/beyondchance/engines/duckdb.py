@@ -250,6 +250,8 @@ class DuckDBRunner:
                 return self.con.execute(sql)
             rel = self.con.sql(sql)
             return rel.to_arrow_table() if hasattr(rel, "to_arrow_table") else rel.arrow()
+        except self._duckdb.OutOfMemoryException as exc:  # exhausted, not bad input: exit 3 (cli)
+            raise MemoryError(f"DuckDB: {' '.join(str(exc).split())[:300]}") from exc
         except self._duckdb.IOException as exc:
             raise InvalidInputError(f"cannot read the input: {' '.join(str(exc).split())}") from exc
         except self._duckdb.ConversionException as exc:
