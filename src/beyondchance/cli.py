@@ -17,6 +17,7 @@ and a broken tool (3).
 from __future__ import annotations
 
 import dataclasses
+import errno
 import functools
 import json
 import os
@@ -67,11 +68,29 @@ def _fail(message: str, status: int = EXIT_BAD_INPUT) -> None:
     sys.exit(status)
 
 
-def _memory_exhausted(exc: MemoryError) -> str:
-    """The one line of memory exhausted (exit 3, as :data:`EXIT_STATUS` says), with the way out."""
-    detail = _one_line(str(exc)) or type(exc).__name__
-    return (f"internal error: memory exhausted ({detail}); use --engine duckdb, which reads the files in pieces, "
-            "or give the process more memory")
+def _is_memory_exhausted(exc: BaseException) -> bool:
+    """Memory ran out: a MemoryError (numpy's, pyarrow's "malloc of size … failed"), DuckDB's
+    "Out of Memory Error", an ENOMEM, a library that could not be mapped — none is bad input."""
+    return (isinstance(exc, MemoryError) or type(exc).__name__ == "OutOfMemoryException"
+            or (isinstance(exc, OSError) and exc.errno == errno.ENOMEM)
+            or (isinstance(exc, ImportError) and "failed to map segment" in str(exc)))
+
+
+def _fail_on(exc: Exception) -> None:
+    """The one line and exit status of an exception of a command: 2 for bad input or a file
+    that cannot be read or written, 3 for memory exhausted (naming --engine duckdb) and for a
+    bug (with ``BEYONDCHANCE_DEBUG=1``: the traceback instead)."""
+    if _is_memory_exhausted(exc):
+        if os.environ.get(_DEBUG_ENV):
+            raise exc
+        detail = _one_line(str(exc)) or type(exc).__name__
+        _fail(f"internal error: memory exhausted ({detail}); use --engine duckdb, which reads the files in pieces, "
+              "or give the process more memory", status=EXIT_INTERNAL)
+    if isinstance(exc, (InvalidInputError, OSError)):
+        _fail(str(exc))
+    if os.environ.get(_DEBUG_ENV):
+        raise exc
+    _fail(f"internal error ({type(exc).__name__}: {exc}); set {_DEBUG_ENV}=1 for the traceback", status=EXIT_INTERNAL)
 
 
 def _quiet_exit() -> None:
@@ -130,17 +149,8 @@ class _Group(click.Group):
         except (click.Abort, KeyboardInterrupt):  # Ctrl-C (click turns KeyboardInterrupt into Abort)
             click.echo("beyondchance: aborted", err=True)
             sys.exit(EXIT_INTERRUPTED)
-        except MemoryError as exc:  # memory exhausted is no bad input (pyarrow's "malloc … failed" too)
-            if os.environ.get(_DEBUG_ENV):
-                raise
-            _fail(_memory_exhausted(exc), status=EXIT_INTERNAL)
-        except (InvalidInputError, OSError) as exc:
-            _fail(str(exc))
-        except Exception as exc:  # a bug (or memory exhausted): still one line, the traceback on request
-            if os.environ.get(_DEBUG_ENV):
-                raise
-            _fail(f"internal error ({type(exc).__name__}: {exc}); set {_DEBUG_ENV}=1 for the traceback",
-                  status=EXIT_INTERNAL)
+        except Exception as exc:  # one line: bad input (2), memory exhausted or a bug (3)
+            _fail_on(exc)
         sys.exit(rv if isinstance(rv, int) else EXIT_OK)
 
 
