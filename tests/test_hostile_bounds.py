@@ -18,13 +18,15 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
+import beyondchance
 from beyondchance.cli import main
 from beyondchance.engines import files
 
 pytestmark = pytest.mark.hostile
 
 ENGINES = ["memory", "duckdb"]
-SRC = str(Path(__file__).resolve().parents[1] / "src")
+#: the source tree of the package under test, for the subprocesses
+SRC = str(Path(beyondchance.__file__).resolve().parents[1])
 
 
 def _one_line_error(result, *words, status=2):

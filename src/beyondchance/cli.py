@@ -83,9 +83,9 @@ def _fail_on(exc: Exception) -> None:
     if _is_memory_exhausted(exc):
         if os.environ.get(_DEBUG_ENV):
             raise exc
-        detail = _one_line(str(exc)) or type(exc).__name__
-        _fail(f"internal error: memory exhausted ({detail}); use --engine duckdb, which reads the files in pieces, "
-              "or give the process more memory", status=EXIT_INTERNAL)
+        _fail(f"internal error ({type(exc).__name__}: {exc}): memory exhausted; use --engine duckdb, which reads "
+              f"the files in pieces, or give the process more memory; set {_DEBUG_ENV}=1 for the traceback",
+              status=EXIT_INTERNAL)
     if isinstance(exc, (InvalidInputError, OSError)):
         _fail(str(exc))
     if os.environ.get(_DEBUG_ENV):
