@@ -537,7 +537,8 @@ def report(file: str, details: bool = False, **opts: Any) -> None:
 @click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help="The statistics file to write (e.g. ref.bcstats); with --by, one per group, the group's value "
                    "before the suffix (ref.2024-05.bcstats).")
-@click.option("--by", metavar="COL", help="One statistics file per value of this column (a day, a segment ...).")
+@click.option("--by", metavar="COL", help="One statistics file per value of this column (a day, a segment ...); at "
+                                         "most 200 values, counted first.")
 @click.option("--row-offset", type=click.IntRange(0, 2**62 - 1), default=0, show_default=True, metavar="N",
               help="Number the rows from N in the hash of the bootstrap's sums (the intervals of weighted data and "
                    "probabilities), so that these statistics merge with those of the rows before them: N = the "
@@ -590,7 +591,8 @@ def profile(files: tuple[str, ...], out: Path, by: str | None, row_offset: int, 
 
 @main.command()
 @click.argument("files", nargs=-1, required=True, metavar="FILE...")
-@click.option("--by", metavar="COL", help="Split one file into test sets by this column (a month, a segment ...).")
+@click.option("--by", metavar="COL", help="Split one file into test sets by this column (a month, a segment ...); "
+                                         "at most 200 values, counted first.")
 @click.option("--reference", metavar="NAME", help="The test set the others are compared with [default: the first].")
 @_evaluation_options
 @click.option("--details", is_flag=True,
