@@ -70,10 +70,12 @@ def _fail(message: str, status: int = EXIT_BAD_INPUT) -> None:
 
 def _is_memory_exhausted(exc: BaseException) -> bool:
     """Memory ran out: a MemoryError (numpy's, pyarrow's "malloc of size … failed"), DuckDB's
-    "Out of Memory Error", an ENOMEM, a library that could not be mapped — none is bad input."""
+    "Out of Memory Error", an ENOMEM, a library that could not be mapped or a thread whose
+    stack could not be (``ulimit -v``) — none is bad input."""
     return (isinstance(exc, MemoryError) or type(exc).__name__ == "OutOfMemoryException"
             or (isinstance(exc, OSError) and exc.errno == errno.ENOMEM)
-            or (isinstance(exc, ImportError) and "failed to map segment" in str(exc)))
+            or (isinstance(exc, ImportError) and "failed to map segment" in str(exc))
+            or (isinstance(exc, RuntimeError) and "can't start new thread" in str(exc)))
 
 
 def _fail_on(exc: Exception) -> None:
