@@ -16,7 +16,7 @@ PACKAGE = Path(beyondchance.__file__).resolve().parent
 
 #: the layers, bottom to top: a module may import from its own layer or from below
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("_warnings", "_json", "_version", "_summary_display", "_validation", "datasets"),
+    ("_warnings", "_json", "_version", "_summary_display", "_validation", "datasets", "_interrupt"),
     ("measures",),
     ("inference",),
     ("outperformance",),
@@ -146,7 +146,7 @@ def test_the_graph_sees_lazy_imports(tmp_path):
 
 def test_top_level_holds_packages_not_modules():
     modules = sorted(p.stem for p in PACKAGE.glob("*.py"))
-    assert modules == ["__init__", "_json", "_summary_display", "_version", "_warnings", "cli"]
+    assert modules == ["__init__", "_interrupt", "_json", "_summary_display", "_version", "_warnings", "cli"]
     packages = sorted(p.parent.name for p in PACKAGE.glob("*/__init__.py"))
     assert packages == sorted([*beyondchance._SUBPACKAGES, "_validation"])  # the one door for inputs, private
 

@@ -9,6 +9,12 @@ Three remedies for performance numbers that flatter trivial predictors:
   among all possible classifiers at the test set's prevalence.
 """
 
+from ._interrupt import exit_quietly_on_interrupt as _exit_quietly_on_interrupt
+from ._interrupt import is_command_line as _is_command_line
+
+if _is_command_line():  # before the heavy imports: a Ctrl-C during them is one line, status 130
+    _exit_quietly_on_interrupt()
+
 from ._warnings import BeyondChanceWarning, InvalidInputError, UndefinedMeasureError, UndefinedMeasureWarning
 from .engines import compute_statistics
 from .engines.accumulator import StatisticsAccumulator

@@ -17,6 +17,7 @@ and a broken tool (3).
 from __future__ import annotations
 
 import dataclasses
+import errno
 import functools
 import json
 import os
@@ -24,6 +25,10 @@ import sys
 import warnings
 from pathlib import Path
 from typing import Any, Callable
+
+from ._interrupt import exit_quietly_on_interrupt
+
+exit_quietly_on_interrupt()  # a Ctrl-C before main()'s handler (the imports below): one line, status 130
 
 import click
 
@@ -61,6 +66,33 @@ def _fail(message: str, status: int = EXIT_BAD_INPUT) -> None:
     escapes, then exit with ``status``."""
     click.echo(f"beyondchance: error: {printable(_one_line(message))}", err=True)
     sys.exit(status)
+
+
+def _is_memory_exhausted(exc: BaseException) -> bool:
+    """Memory ran out: a MemoryError (numpy's, pyarrow's "malloc of size … failed"), DuckDB's
+    "Out of Memory Error", an ENOMEM, a library that could not be mapped or a thread whose
+    stack could not be (``ulimit -v``) — none is bad input."""
+    return (isinstance(exc, MemoryError) or type(exc).__name__ == "OutOfMemoryException"
+            or (isinstance(exc, OSError) and exc.errno == errno.ENOMEM)
+            or (isinstance(exc, ImportError) and "failed to map segment" in str(exc))
+            or (isinstance(exc, RuntimeError) and "can't start new thread" in str(exc)))
+
+
+def _fail_on(exc: Exception) -> None:
+    """The one line and exit status of an exception of a command: 2 for bad input or a file
+    that cannot be read or written, 3 for memory exhausted (naming --engine duckdb) and for a
+    bug (with ``BEYONDCHANCE_DEBUG=1``: the traceback instead)."""
+    if _is_memory_exhausted(exc):
+        if os.environ.get(_DEBUG_ENV):
+            raise exc
+        _fail(f"internal error ({type(exc).__name__}: {exc}): memory exhausted; use --engine duckdb, which reads "
+              f"the files in pieces, or give the process more memory; set {_DEBUG_ENV}=1 for the traceback",
+              status=EXIT_INTERNAL)
+    if isinstance(exc, (InvalidInputError, OSError)):
+        _fail(str(exc))
+    if os.environ.get(_DEBUG_ENV):
+        raise exc
+    _fail(f"internal error ({type(exc).__name__}: {exc}); set {_DEBUG_ENV}=1 for the traceback", status=EXIT_INTERNAL)
 
 
 def _quiet_exit() -> None:
@@ -116,16 +148,11 @@ class _Group(click.Group):
             _fail(exc.format_message() + hint)
         except click.ClickException as exc:
             _fail(exc.format_message())
-        except click.Abort:  # Ctrl-C (click turns KeyboardInterrupt into Abort)
+        except (click.Abort, KeyboardInterrupt):  # Ctrl-C (click turns KeyboardInterrupt into Abort)
             click.echo("beyondchance: aborted", err=True)
             sys.exit(EXIT_INTERRUPTED)
-        except (InvalidInputError, OSError) as exc:
-            _fail(str(exc))
-        except Exception as exc:  # a bug (or memory exhausted): still one line, the traceback on request
-            if os.environ.get(_DEBUG_ENV):
-                raise
-            _fail(f"internal error ({type(exc).__name__}: {exc}); set {_DEBUG_ENV}=1 for the traceback",
-                  status=EXIT_INTERNAL)
+        except Exception as exc:  # one line: bad input (2), memory exhausted or a bug (3)
+            _fail_on(exc)
         sys.exit(rv if isinstance(rv, int) else EXIT_OK)
 
 
@@ -513,7 +540,8 @@ def report(file: str, details: bool = False, **opts: Any) -> None:
 @click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help="The statistics file to write (e.g. ref.bcstats); with --by, one per group, the group's value "
                    "before the suffix (ref.2024-05.bcstats).")
-@click.option("--by", metavar="COL", help="One statistics file per value of this column (a day, a segment ...).")
+@click.option("--by", metavar="COL", help="One statistics file per value of this column (a day, a segment ...); at "
+                                         "most 200 values, counted first.")
 @click.option("--overwrite", is_flag=True,
               help="With --by: replace the files of the groups that exist (refused otherwise; an input file never).")
 @click.option("--row-offset", type=click.IntRange(0, 2**62 - 1), default=0, show_default=True, metavar="N",
@@ -571,7 +599,8 @@ def profile(files: tuple[str, ...], out: Path, by: str | None, overwrite: bool, 
 
 @main.command()
 @click.argument("files", nargs=-1, required=True, metavar="FILE...")
-@click.option("--by", metavar="COL", help="Split one file into test sets by this column (a month, a segment ...).")
+@click.option("--by", metavar="COL", help="Split one file into test sets by this column (a month, a segment ...); "
+                                         "at most 200 values, counted first.")
 @click.option("--reference", metavar="NAME", help="The test set the others are compared with [default: the first].")
 @_evaluation_options
 @click.option("--details", is_flag=True,
@@ -698,8 +727,10 @@ def _by_groups(source: str, by: str, opts: dict[str, Any], pred_cols: list[str],
 
 
 def _check_group_count(by: str, n_groups: int) -> None:
-    if n_groups > 200:
-        raise InvalidInputError(f"--by {by} has {n_groups} distinct values; at most 200 test sets")
+    """At most ``MAX_GROUPS`` groups of ``--by``: the message of every command and engine."""
+    from .engines.groups import check_group_count
+
+    check_group_count(by, n_groups)
 
 
 def _group_is_window(by: str, value: Any, n_missing: int, n_rows: int, y_col: str, pred_cols: list[str]) -> bool:

@@ -16,7 +16,7 @@ import numpy as np
 from .._warnings import InvalidInputError
 from .files import (
     CSV_SUFFIXES, PARQUET_SUFFIXES, check_quotes, check_unique_columns, csv_delimiter, delimiter_hint, escape_glob,
-    MAX_BLOCK_SIZE, is_remote, local_files,
+    MAX_BLOCK_SIZE, available_memory, is_remote, local_files,
 )
 from .sql_engine import SQLEngine
 
@@ -131,6 +131,7 @@ class DuckDBRunner:
             self.con.execute("SET preserve_insertion_order = false")
             self.con.execute("SET autoinstall_known_extensions = false")
             self.con.execute("SET autoload_known_extensions = false")
+            self._limit_memory()
         if self._files is not None:
             self.relation = self._reader()
         else:
@@ -141,6 +142,15 @@ class DuckDBRunner:
                 self.con.register(name, source)
             self._view = name
             self.relation = self.quote(name)
+
+    def _limit_memory(self) -> None:
+        """DuckDB's memory limit (80% of the machine's RAM by default) lowered to half the memory
+        available to the process (:func:`~.files.available_memory`: a container's limit and
+        ``ulimit -v`` included), so that DuckDB spills or says "Out of Memory" (exit 3) instead
+        of the process being killed or aborted by an allocation that failed in DuckDB's threads."""
+        available = available_memory()
+        if available is not None:
+            self.con.execute(f"SET memory_limit = '{max(available // 2, 64 << 20)}B'")
 
     def _reader(self, types: dict[str, str] | None = None, sniff: bool = True) -> str:
         """The ``read_csv`` / ``read_parquet`` call of the files."""
@@ -250,6 +260,8 @@ class DuckDBRunner:
                 return self.con.execute(sql)
             rel = self.con.sql(sql)
             return rel.to_arrow_table() if hasattr(rel, "to_arrow_table") else rel.arrow()
+        except self._duckdb.OutOfMemoryException as exc:  # exhausted, not bad input: exit 3 (cli)
+            raise MemoryError(f"DuckDB: {' '.join(str(exc).split())[:300]}") from exc
         except self._duckdb.IOException as exc:
             raise InvalidInputError(f"cannot read the input: {' '.join(str(exc).split())}") from exc
         except self._duckdb.ConversionException as exc:

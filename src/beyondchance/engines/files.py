@@ -16,7 +16,9 @@ is not a regular file (a FIFO, /dev/stdin, ``<(…)``) is read once into memory,
 is, and only by the memory engine (:func:`read_stream`); the engines that open files
 themselves refuse it (:func:`non_regular_kind`).  The memory engine estimates its memory
 as :data:`MEMORY_FACTOR` times the CSV bytes and refuses what would exceed the memory
-available (:func:`check_memory`), for a pipe as soon as that many bytes have arrived.
+available (:func:`check_memory`), for a pipe as soon as that many bytes have arrived; the
+memory available is the least of the machine's, the cgroup's (a container) and what
+``ulimit -v`` leaves (:func:`available_memory`).
 """
 
 from __future__ import annotations
@@ -32,8 +34,8 @@ from .._warnings import InvalidInputError
 
 __all__ = ["csv_delimiter", "check_quotes", "check_unique_columns", "read_csv_table", "delimiter_hint", "is_glob", "is_remote",
            "escape_glob", "local_files", "PARQUET_SUFFIXES", "CSV_SUFFIXES", "HEADER_LIMIT", "MEMORY_FACTOR",
-           "available_memory", "check_memory", "non_regular_kind", "read_stream", "header_line", "parse_header",
-           "decimal_as_float", "input_of"]
+           "available_memory", "cgroup_headroom", "address_space_headroom", "check_memory", "non_regular_kind",
+           "read_stream", "header_line", "parse_header", "decimal_as_float", "input_of"]
 
 PARQUET_SUFFIXES = (".parquet", ".pq", ".parq")
 CSV_SUFFIXES = (".csv", ".tsv", ".txt", ".csv.gz", ".tsv.gz", ".txt.gz", ".csv.bz2", ".tsv.bz2", ".csv.zst")
@@ -182,11 +184,24 @@ def check_unique_columns(source: Any, name: str, delimiter: str, columns: list[s
             )
 
 
+#: where the memory limits are read (module attributes: the tests point them at fake files)
+_MEMINFO, _CGROUP_OF_PROCESS, _CGROUP_ROOT, _PROCESS_STATUS = (
+    "/proc/meminfo", "/proc/self/cgroup", "/sys/fs/cgroup", "/proc/self/status")
+
+
 def available_memory() -> int | None:
-    """The bytes of memory available to a new allocation (``MemAvailable`` of /proc/meminfo,
-    else the free physical pages), or None when the platform does not say."""
+    """The bytes of memory available to a new allocation: the least of the machine's
+    (``MemAvailable`` of /proc/meminfo, else the free physical pages), the process's cgroup's
+    (its limit minus its usage, :func:`cgroup_headroom`) and the address space left under
+    ``RLIMIT_AS`` (``ulimit -v``, :func:`address_space_headroom`); None when none says."""
+    known = [n for n in (_machine_available(), cgroup_headroom(), address_space_headroom()) if n is not None]
+    return min(known) if known else None
+
+
+def _machine_available() -> int | None:
+    """``MemAvailable`` of /proc/meminfo, else the free physical pages (None: not known)."""
     try:
-        with open("/proc/meminfo", "rb") as fh:
+        with open(_MEMINFO, "rb") as fh:
             for line in fh:
                 if line.startswith(b"MemAvailable:"):
                     return int(line.split()[1]) * 1024
@@ -196,6 +211,72 @@ def available_memory() -> int | None:
         return int(os.sysconf("SC_AVPHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
     except (AttributeError, ValueError, OSError):
         return None
+
+
+def _read_number(path: str) -> int | None:
+    """The integer in a one-line file (a cgroup limit or usage); None for ``max``, a
+    missing or unreadable file."""
+    try:
+        with open(path, "rb") as fh:
+            text = fh.read(64).strip()
+        return int(text)
+    except (OSError, ValueError):
+        return None
+
+
+def _cgroup_paths() -> list[tuple[str, str]]:
+    """(limit file, usage file) of the process's cgroup: v2 (``0::/path``: memory.max,
+    memory.current) and v1 (the ``memory`` controller: memory.limit_in_bytes, usage_in_bytes)."""
+    try:
+        with open(_CGROUP_OF_PROCESS, encoding="utf-8", errors="replace") as fh:
+            lines = fh.read(1 << 16).splitlines()
+    except OSError:
+        return []
+    out = []
+    for line in lines:
+        _, controllers, path = (line.split(":", 2) + ["", ""])[:3]
+        path = path.lstrip("/")
+        if controllers == "":  # cgroup v2: one unified hierarchy
+            base = os.path.join(_CGROUP_ROOT, path)
+            out.append((os.path.join(base, "memory.max"), os.path.join(base, "memory.current")))
+        elif "memory" in controllers.split(","):
+            base = os.path.join(_CGROUP_ROOT, "memory", path)
+            out.append((os.path.join(base, "memory.limit_in_bytes"), os.path.join(base, "memory.usage_in_bytes")))
+    return out
+
+
+def cgroup_headroom() -> int | None:
+    """The bytes the process's cgroup (a container's memory limit) may still take: its limit
+    minus its usage (the least over the cgroup files found); None without a limit."""
+    room = []
+    for limit_file, usage_file in _cgroup_paths():
+        limit, usage = _read_number(limit_file), _read_number(usage_file)
+        if limit is not None and limit < 1 << 60:  # v1 says "no limit" with a huge number
+            room.append(max(limit - (usage or 0), 0))
+    return min(room) if room else None
+
+
+def address_space_headroom() -> int | None:
+    """The address space left under ``RLIMIT_AS`` (``ulimit -v``): the limit minus the
+    process's ``VmSize`` (/proc/self/status); None without a limit."""
+    try:
+        import resource
+
+        limit = resource.getrlimit(resource.RLIMIT_AS)[0]
+    except (ImportError, OSError, ValueError):
+        return None
+    if limit == resource.RLIM_INFINITY or limit < 0:
+        return None
+    size = 0
+    try:
+        with open(_PROCESS_STATUS, "rb") as fh:
+            for line in fh:
+                if line.startswith(b"VmSize:"):
+                    size = int(line.split()[1]) * 1024
+                    break
+    except (OSError, ValueError, IndexError):
+        pass
+    return max(limit - size, 0)
 
 
 def _mb(n: float) -> str:
@@ -359,6 +440,8 @@ def read_csv_table(source: Any, columns: list[str], name: str, delimiter: str) -
                 convert_options=pacsv.ConvertOptions(include_columns=columns, null_values=[""],
                                                      strings_can_be_null=True),
             )
+        except MemoryError:  # pyarrow's "malloc of size … failed": exhausted, not bad input (exit 3)
+            raise
         except (pa.ArrowException, OSError, ValueError) as exc:
             message = " ".join(str(exc).split())
             if "straddl" in message and block < MAX_BLOCK_SIZE:

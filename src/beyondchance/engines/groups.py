@@ -1,7 +1,9 @@
 """One source split by the values of a column, inside the engine (``compare --by COL``).
 
 The rows are read once (:meth:`load` of the engine's runner, keeping their file order),
-and one query numbers them: the group of each row (``DENSE_RANK`` of the by-column)
+their distinct values of the by-column counted (one ``COUNT(DISTINCT)``: more than
+:data:`MAX_GROUPS` is refused before any numbering, as an ID column would be), and one
+query numbers them: the group of each row (``DENSE_RANK`` of the by-column)
 and its position in its group (``ROW_NUMBER`` in file order, from 0).  That table stays
 in the engine (a DuckDB temporary table, a checkpointed Spark DataFrame); a
 ``GROUP BY`` of it gives each group's value, rows and labelled rows, and each group is a
@@ -19,7 +21,10 @@ import numpy as np
 
 from .._warnings import InvalidInputError
 
-__all__ = ["Group", "GroupSplit", "split_by"]
+__all__ = ["Group", "GroupSplit", "split_by", "MAX_GROUPS", "check_group_count"]
+
+#: the most groups of ``--by`` (``compare --by``: test sets; ``profile --by``: statistics files)
+MAX_GROUPS = 200
 
 #: the columns of the numbered table: the group number and the row's position in its group
 _GROUP, _ROW = "__bc_group", "__bc_group_row"
@@ -44,6 +49,7 @@ class GroupSplit:
         q = runner.quote
         self.columns = list(dict.fromkeys(columns))  # ``by`` is none of them (spec.check_column_roles)
         runner.load([*self.columns, by], list(numeric), row_index=True)
+        check_group_count(by, count_distinct(runner, by))
         cols = ", ".join(q(c) for c in self.columns)
         numbered = (f"SELECT {cols}, {q(by)} AS __bc_by, DENSE_RANK() OVER (ORDER BY {q(by)}) - 1 AS {q(_GROUP)}, "
                     f"ROW_NUMBER() OVER (PARTITION BY {q(by)} ORDER BY {runner.row_index}) - 1 AS {q(_ROW)} "
@@ -65,6 +71,21 @@ class GroupSplit:
         sql = (f"SELECT {', '.join(q(c) for c in cols)}, {q(_ROW)} FROM {self.table} "
                f"WHERE {q(_GROUP)} = {int(group.index)}")
         return self.parent.rows_of(sql, cols, q(_ROW))
+
+
+def check_group_count(by: str, n_groups: int) -> None:
+    """Refuse ``--by by`` with more than :data:`MAX_GROUPS` distinct values (the one message of
+    ``compare --by`` and ``profile --by`` on every engine)."""
+    if n_groups > MAX_GROUPS:
+        raise InvalidInputError(f"--by {by} has {n_groups} distinct values; at most {MAX_GROUPS} groups (one test "
+                                "set or statistics file each)")
+
+
+def count_distinct(runner: Any, column: str) -> int:
+    """The number of distinct values of ``column`` in a loaded SQL runner's rows (missing values
+    not counted): one aggregation, before any per-group work."""
+    r = runner.run(f"SELECT COUNT(DISTINCT {runner.quote(column)}) AS n FROM {runner.relation}")
+    return int(r["n"][0])
 
 
 def _scalar(value: Any) -> Any:

@@ -376,7 +376,7 @@ def _read_file(path: str, names: list[str], delimiter: str | None) -> Any:
             tables = [read_csv_table(_bounded(f), names, f, csv_delimiter(f, delimiter)) for f in files]
             return pa.concat_tables(tables, promote_options="permissive")
         return ds.dataset(files, format="parquet").to_table(columns=names)
-    except InvalidInputError:
+    except (InvalidInputError, MemoryError):  # memory exhausted is not a bad file (exit 3)
         raise
     except (FileNotFoundError, OSError) as exc:
         raise InvalidInputError(f"cannot read {path!r}: {exc}") from exc

@@ -147,6 +147,8 @@ def read_columns(
             try:
                 with pa.input_stream(pa.BufferReader(data), compression="gzip") as stream:
                     data = _files.read_stream(stream, name)
+            except MemoryError:  # exhausted, not bad input: exit 3 (cli)
+                raise
             except (pa.ArrowException, OSError) as exc:
                 raise InvalidInputError(f"cannot read {name}: {_one_line(exc)}") from exc
         if data[:4] == b"PAR1":
@@ -200,11 +202,15 @@ def _read_parquet(path: Any, wanted: list[str], name: str):
     try:
         pf = pq.ParquetFile(path)
         present = list(pf.schema_arrow.names)
+    except MemoryError:  # exhausted, not bad input: exit 3 (cli)
+        raise
     except (pa.ArrowException, OSError, ValueError) as exc:
         raise InvalidInputError(f"cannot read {name} as Parquet: {_one_line(exc)}") from exc
     _missing_columns(wanted, present, name)
     try:
         return pf.read(columns=wanted, use_threads=True)
+    except MemoryError:  # exhausted, not bad input: exit 3 (cli)
+        raise
     except (pa.ArrowException, OSError, ValueError) as exc:
         raise InvalidInputError(f"cannot read {name} as Parquet: {_one_line(exc)}") from exc
 
@@ -240,6 +246,8 @@ def _read_csv_path(path: Path, wanted: list[str], name: str, delimiter: str | No
         try:
             with pa.input_stream(str(path), compression="detect") as stream:
                 data = _files.read_stream(stream, name)  # bounded: a small file may hold much text
+        except MemoryError:  # exhausted, not bad input: exit 3 (cli)
+            raise
         except (pa.ArrowException, OSError) as exc:
             raise InvalidInputError(f"cannot read {name}: {_one_line(exc)}") from exc
         return _read_csv_bytes(data, wanted, name, delimiter)

@@ -43,7 +43,7 @@ from .formatting import _fmt_label, _label, _num
 from .metric_rows import _advantage, _ops_of
 
 __all__ = ["PER_CLASS_METRICS", "ClassMetricColumn", "PerClassTable", "per_class_table", "with_scoring_columns",
-           "confusion_rates"]
+           "confusion_rates", "confusion_json", "MAX_DENSE_CLASSES", "MAX_SHOWN_CLASSES"]
 
 #: the metrics of the per-class table
 PER_CLASS_METRICS = ("precision", "recall", "f1")
@@ -61,6 +61,41 @@ def confusion_rates(cm: ConfusionMatrix) -> np.ndarray:
     rows = m.sum(axis=1, keepdims=True)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(rows > 0, m / np.where(rows > 0, rows, 1.0), np.nan)
+
+
+#: the JSON gives the confusion matrix of at most this many classes as a k × k matrix (with its
+#: rates); beyond, as its non-empty cells (at most one per row of data): 10^4 classes are
+#: 10^8 cells, gigabytes of JSON, where the cells are bounded by the rows
+MAX_DENSE_CLASSES = 1000
+#: the HTML and Markdown reports show the confusion matrix of at most this many classes (a
+#: table of k² cells); beyond, a note points to the JSON, and the per-class rows are kept
+MAX_SHOWN_CLASSES = 50
+
+
+def confusion_json(cm: ConfusionMatrix) -> dict[str, Any]:
+    """The JSON-safe confusion matrix of a report: ``labels``, ``pos_label`` and the k × k
+    ``matrix`` with its row-normalised ``rates`` (:func:`confusion_rates`) for at most
+    :data:`MAX_DENSE_CLASSES` classes; beyond, ``cells``: [true index, predicted index,
+    count, share of the row] of each non-empty cell, with a ``note`` saying so.
+
+    >>> import numpy as np
+    >>> confusion_json(ConfusionMatrix(np.array([[3, 1], [0, 0]]), np.array([0, 1])))["rates"]
+    [[0.75, 0.25], [None, None]]
+    """
+    if cm.n_classes <= MAX_DENSE_CLASSES:
+        rates = confusion_rates(cm)
+        return {**cm.to_dict(), "rates": [[_num(v) for v in row] for row in rates.tolist()]}
+    true, predicted = np.nonzero(cm.matrix)  # no k × k temporary
+    counts = np.asarray(cm.matrix[true, predicted], dtype=np.float64)
+    rates = counts / np.asarray(cm.matrix.sum(axis=1), dtype=np.float64)[true]
+    pos = cm.pos_label.item() if hasattr(cm.pos_label, "item") else cm.pos_label
+    return {
+        "labels": cm.labels.tolist(), "pos_label": pos,
+        "cells": [[int(i), int(j), _num(c), _num(r)] for i, j, c, r in zip(true, predicted, counts, rates)],
+        "note": f"the confusion matrix of {cm.n_classes} classes as its {true.size} non-empty cells "
+                "[true class index, predicted class index, count, share of the row]; the k x k matrix and "
+                f"its rates only up to {MAX_DENSE_CLASSES} classes",
+    }
 
 
 @dataclass(frozen=True, eq=False)

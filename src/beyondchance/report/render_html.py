@@ -15,7 +15,7 @@ from typing import Any, Callable
 from .._summary_display import html_text
 from .._version import __version__
 from .formatting import fmt_interval, fmt_value, shorten
-from .per_class import confusion_rates
+from .per_class import MAX_SHOWN_CLASSES, confusion_rates
 from .plots import compare_figure, figure_png_base64, report_figures
 from .render_terminal import (_bound_text, _class_ci, _has_ops, _pvalue_text, chance_legend, columns_legend, describe_task,
                               verdict_word, word_of)
@@ -138,8 +138,13 @@ def _per_class_html(report: Any) -> str:
 
 
 def _confusion_html(report: Any) -> str:
-    """The confusion matrix: counts and row shares, each cell shaded by its share."""
+    """The confusion matrix: counts and row shares, each cell shaded by its share; of more than
+    ``MAX_SHOWN_CLASSES`` classes (k² cells) a note pointing to the JSON instead."""
     cm = report.confusion
+    if cm.n_classes > MAX_SHOWN_CLASSES:
+        return (f"<h3>Confusion matrix</h3><p class='legend'>The confusion matrix of {cm.n_classes:,} classes "
+                f"({cm.n_classes ** 2:,} cells) is not shown (at most {MAX_SHOWN_CLASSES} classes); the JSON report "
+                "(--format json) gives its non-empty cells, and the per-class table above every class.</p>")
     rates = confusion_rates(cm)
     labels = cm.labels.tolist()
     head = ("<tr><th class='name'>true \\ predicted</th>"

@@ -11,7 +11,7 @@ from typing import Any
 
 from .._summary_display import markdown_text
 from .formatting import fmt_interval, fmt_value, shorten
-from .per_class import confusion_rates
+from .per_class import MAX_SHOWN_CLASSES, confusion_rates
 from .render_terminal import _bound_text, _has_ops, _pvalue_text, chance_legend, columns_legend, describe_task
 from .render_terminal_comparison import describe_comparison, has_ops, has_prevalence
 
@@ -88,7 +88,10 @@ def _per_class_markdown(report: Any) -> list[str]:
                   _table(["class", "support", "metric", "value", f"{level}% CI", "constant", "advantage", "OPS"],
                          rows, [":--", "--:", ":--", "--:", "--:", "--:", "--:", "--:"])]
     cm = report.confusion
-    if cm is not None:
+    if cm is not None and cm.n_classes > MAX_SHOWN_CLASSES:
+        parts += ["", f"The confusion matrix of {cm.n_classes:,} classes is not shown (at most {MAX_SHOWN_CLASSES} "
+                  "classes); the JSON report gives its non-empty cells."]
+    elif cm is not None:
         rates = confusion_rates(cm)
         labels = cm.labels.tolist()
         rows = [[shorten(c), *(f"{cm.matrix[i, j]:,.6g} ({'–' if not math.isfinite(rates[i, j]) else f'{100 * rates[i, j]:.1f}%'})"

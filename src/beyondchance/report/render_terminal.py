@@ -25,7 +25,7 @@ from typing import Any
 from ..inference.significance import beats_by_interval
 from .formatting import MAX_NAME_CHARS, _fmt_label, fmt_interval, fmt_value, shorten
 from .metric_rows import MetricResult
-from .per_class import confusion_rates
+from .per_class import MAX_SHOWN_CLASSES, confusion_rates
 
 __all__ = ["render_report", "render_report_text", "describe_task"]
 
@@ -404,7 +404,7 @@ def _class_ci(col: Any, i: int) -> tuple[float, float] | None:
     return float(col.ci_low[i]), float(col.ci_high[i])
 
 
-#: the terminal shows the confusion matrix of at most this many classes (JSON and HTML: all)
+#: the terminal shows the confusion matrix of at most this many classes (HTML: per_class.MAX_SHOWN_CLASSES)
 MAX_MATRIX_CLASSES = 10
 
 
@@ -515,8 +515,9 @@ def _print_per_class(console: Any, report: Any) -> None:
             for table in _confusion_tables(console, report):
                 console.print(table)
         else:
-            console.print(f"note: the confusion matrix of {report.confusion.n_classes} classes is in the JSON and "
-                          "HTML reports", style="yellow", highlight=False)
+            where = "JSON and HTML reports" if report.confusion.n_classes <= MAX_SHOWN_CLASSES else "JSON report"
+            console.print(f"note: the confusion matrix of {report.confusion.n_classes} classes is in the {where}",
+                          style="yellow", highlight=False)
 
 
 # --- the report --------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from .export import Exportable
 from .formatting import _label, _num, shorten
 from .gates import check_report, report_permutation_test
 from .metric_rows import MetricResult
-from .per_class import confusion_rates
+from .per_class import confusion_json
 from .render_html import report_html, report_section
 from .render_markdown import report_markdown
 from .render_terminal import render_report_text
@@ -134,9 +134,7 @@ class Report(Exportable):
             out["threshold"] = self.threshold
             out["threshold_reason"] = self.threshold_reason
         if self.confusion is not None:
-            rates = confusion_rates(self.confusion)
-            out["confusion_matrix"] = {**self.confusion.to_dict(),
-                                       "rates": [[_num(v) for v in row] for row in rates.tolist()]}
+            out["confusion_matrix"] = confusion_json(self.confusion)
         if self.per_class is not None:
             out["per_class"] = self.per_class.to_dict()
         out["verdict"] = list(self.verdict)

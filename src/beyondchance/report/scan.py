@@ -51,6 +51,7 @@ import numpy as np
 from .._validation import check_n_classes
 from .._warnings import InvalidInputError
 from ..engines import SOURCE_ENGINE, detect_engine
+from ..engines.groups import check_group_count
 from ..engines.spec import check_column_roles
 from ..inference.poisson_bootstrap import DEFAULT_GROUPS, check_row_offset
 from ..measures.losses import PinballLoss
@@ -543,19 +544,18 @@ def natural_order(values: Any) -> list[int]:
 
 def split_columns(columns: Mapping[str, np.ndarray], by: str) -> list[tuple[str, dict[str, np.ndarray]]]:
     """The columns in memory split by the values of column ``by`` (in :func:`natural_order`):
-    [(value, columns)].
+    [(value, columns)].  The distinct values are counted first (one ``np.unique``): more than
+    :data:`~beyondchance.engines.groups.MAX_GROUPS` is refused before any per-group work.
 
     >>> [(v, c["y"].tolist()) for v, c in split_columns({"d": np.array([2, 1, 2]), "y": np.array([0, 1, 1])}, "d")]
     [('1', [1]), ('2', [0, 1])]
     """
     cols = dict(columns)
     values, inverse = np.unique(cols.pop(by), return_inverse=True)
+    check_group_count(by, values.size)
     return [(str(values[i].item() if hasattr(values[i], "item") else values[i]),
              {k: c[inverse == i] for k, c in cols.items()}) for i in natural_order(values)]
 
-
-#: the most groups ``profile --by`` writes a file for
-MAX_GROUPS = 200
 
 #: the longest part of a file name that stands for a group's value (bytes of UTF-8)
 MAX_GROUP_NAME_BYTES = 100
@@ -684,8 +684,7 @@ def save_profiles(files: Sequence[Any], out: Any, *, by: str | None, read: Calla
                 parts.append((str(g.value), split.scan(g, labelled=True, name=str(g.value))))
         else:
             parts, options = [(None, files[0] if len(files) == 1 else list(files))], {**options, "delimiter": delimiter}
-        if len(parts) > MAX_GROUPS:
-            raise InvalidInputError(f"--by {by} has {len(parts)} distinct values; at most {MAX_GROUPS} files")
+        check_group_count(by, len(parts))  # an engine of one's own may split without counting first
         values = [v for v, _ in parts]
         try:
             paths = [Path(out)] if by is None else group_paths(out, values)  # type: ignore[arg-type]

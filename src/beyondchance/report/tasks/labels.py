@@ -197,11 +197,12 @@ def _cell_intervals(measures: dict[str, dict[str, Any]], cm: ConfusionMatrix, ct
     if not ctx.ci or not measures:
         return {}
     k = cm.n_classes
-    counts = np.rint(cm.matrix.ravel())
-    cells = np.flatnonzero(counts)  # the non-empty cells only: at most n of the k², the same pools
+    cells = np.flatnonzero(cm.matrix)  # the non-empty cells only: at most n of the k² (no k² copy)
+    counts = np.rint(cm.matrix.ravel()[cells])
+    cells, counts = cells[counts > 0], counts[counts > 0]
     results = bootstrap_cis(
         {name: dict(options, labels=np.arange(k)) for name, options in measures.items()}, cells // k, cells % k,
-        sample_weight=counts[cells], weight_type="frequency", n_resamples=ctx.n_resamples,
+        sample_weight=counts, weight_type="frequency", n_resamples=ctx.n_resamples,
         confidence_level=ctx.level, random_state=ctx.seed,
     )
     return {name: _ci_from_bootstrap(res, "multinomial resamples of the confusion-matrix cells (= the row bootstrap)")
