@@ -306,10 +306,7 @@ def _column_to_numpy(column: Any, cname: str, source: str, numeric: bool) -> np.
         return column.to_numpy(zero_copy_only=False).astype(object)
     if pa.types.is_binary(ctype) or pa.types.is_large_binary(ctype):  # pyarrow's type for invalid UTF-8
         row = next(i for i, v in enumerate(column.to_pylist()) if not _is_utf8(v))
-        raise InvalidInputError(
-            f"column {cname!r} of {source} is not UTF-8 text: data row {row + 1} holds the bytes "
-            f"{_short(column[row].as_py())}; save the file as UTF-8"
-        )
+        raise InvalidInputError(_files.not_utf8_message(cname, source, row + 1, column[row].as_py()))
     if pa.types.is_nested(ctype):  # list, struct, map: no one label per row
         raise InvalidInputError(f"column {cname!r} of {source} holds nested values ({str(ctype)[:80]}): a label, "
                                 "score or weight column holds one plain value per row")
