@@ -58,7 +58,23 @@ def files(tmp_path_factory) -> dict:
     rows = [f"{labels[i]},{scores[i]},{rng.integers(1, 4)},{'AB'[rng.integers(0, 2)]},{int(scores[i] > 0.5)},{i}"
             for i in range(n)]
     out["awkward"].write_text(header + "\n" + "\n".join(rows) + "\n")
+    out["parquet"] = _parquet_breaking_utf8(tmp / "parquet", n)
     return out
+
+
+def _parquet_breaking_utf8(folder, n: int):
+    """Two Parquet files whose string columns hold Latin-1 bytes (a writer that broke the
+    format's rule of UTF-8): ``p`` first in data row 2 of the first file."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    folder.mkdir()
+    cycle = [b"tea", b"caf\xe8", b"tea", b"caf\xe9"]
+    for i in range(2):
+        y = pa.array([b"tea", b"tea", b"caf\xe9", b"tea"] * (n // 4), pa.binary()).view(pa.string())
+        p = pa.array(cycle[i:] + cycle * (n // 4 - 1) + cycle[:i], pa.binary()).view(pa.string())
+        pq.write_table(pa.table({"y": y, "p": p}), folder / f"part{i}.parquet")
+    return folder
 
 
 def _run(*args: str):
@@ -113,6 +129,22 @@ def test_spark_refuses_latin1_in_the_line_of_memory_and_duckdb(spark, files, cas
     assert _json("report", files["latin1_unused"], *args, "--engine", "spark")["n"] == 4
 
 
+@pytest.mark.parametrize("part, args", [
+    ("part0.parquet", ["--y-true", "p", "--y-pred", "y"]),
+    ("part1.parquet", ["--y-true", "y", "--y-pred", "p"]),
+], ids=["labels", "predicted"])
+def test_spark_refuses_latin1_parquet_strings_in_the_line_of_memory(spark, files, part, args):
+    """Parquet strings that are not UTF-8: Spark failed converting the labels ("Wrapping caf�
+    failed") and memory with an internal error (exit 3); now both name the column, the
+    file, the row and its bytes (DuckDB refuses the file in its own line, naming the file)."""
+    path = files["parquet"] / part
+    lines = {engine: _one_line_error(_run("report", path, *args, "--engine", engine, "--no-ci"))
+             for engine in ("memory", "spark")}
+    assert lines["spark"] == lines["memory"], lines
+    assert f"of {path} is not UTF-8 text: data row " in lines["spark"]
+    assert path.name in _one_line_error(_run("report", path, *args, "--engine", "duckdb", "--no-ci"))
+
+
 def test_spark_refuses_replacement_characters_of_a_remote_csv(spark, files):
     """A remote file's bytes are Spark's to read: a U+FFFD in a column read is refused."""
     url = files["latin1"].as_uri()  # file://, read by Spark, not checked byte by byte here
@@ -129,14 +161,13 @@ def test_spark_refuses_replacement_characters_of_a_remote_csv(spark, files):
 
 @pytest.mark.parametrize("args", [
     ["report", "--y-true", LABELS, "--y-score", SCORES, "--weight", WEIGHTS, "--no-ci"],
-    ["report", "--y-true", LABELS, "--y-score", SCORES, "--weight", WEIGHTS, "--mc-samples", "256",
-     "--n-resamples", "100"],
     ["report", "--y-true", LABELS, "--y-pred", PREDICTED, "--no-ci"],
     ["compare", "--by", GROUPS, "--y-true", LABELS, "--y-score", SCORES, "--no-ci"],
-], ids=["weighted-scores", "weighted-scores-intervals", "predicted", "compare-by"])
+], ids=["weighted-scores", "predicted", "compare-by"])
 def test_spark_reads_awkward_column_names_as_memory(spark, files, args):
     """Backticks, dots, spaces and quotes in the names of the columns used and unused: the
-    numbers of the memory engine on DuckDB and Spark (Spark: a syntax error, exit 2)."""
+    numbers of the memory engine on DuckDB and Spark (Spark: a syntax error, exit 2).
+    ``compare --by`` reads the rows with their file-order index (``_with_row_index``)."""
     command, options = args[0], args[1:]
     reports = {engine: _json(command, files["awkward"], *options, "--engine", engine) for engine in ENGINES}
     _same_numbers(reports["memory"], reports["spark"])

@@ -20,7 +20,7 @@ import numpy as np
 from .._warnings import InvalidInputError
 from .files import (
     CSV_SUFFIXES, check_quotes, check_unique_columns, check_utf8, csv_delimiter, escape_glob, is_glob, is_remote,
-    local_files as _local_files,
+    local_files as _local_files, not_utf8_message,
 )
 from .sql_engine import SQLEngine
 
@@ -180,10 +180,12 @@ class SparkRunner:
             else:
                 self.df = self.df.select(*[_column(c) for c in dict.fromkeys(columns)])
             self.df = self.df.localCheckpoint(eager=True)
+            text = [c for c in dict.fromkeys(columns) if kinds[c] == "string"]
             if self._csv:
-                text = [c for c in dict.fromkeys(columns) if kinds[c] == "string"]
                 not_utf8 = self._remote_not_utf8(text)
                 self.df = _infinities_as_numbers(self.df, text)
+            else:
+                not_utf8 = self._parquet_not_utf8(text)
         except Exception as exc:
             raise InvalidInputError(f"Spark cannot read {self._paths[0]!r}: {_one_line(exc)}") from exc
         if not_utf8:
@@ -202,6 +204,40 @@ class SparkRunner:
         remote = next((p for p in self._paths if is_remote(p)), None)
         found = _first_replacement(self.df, text) if remote is not None else None
         return "" if found is None else _replacement_message(*found, remote)
+
+    def _parquet_not_utf8(self, text: list[str]) -> str:
+        """The line of every engine (:func:`.files.not_utf8_message`) for Parquet files whose
+        text columns read hold bytes that are not UTF-8, else ''.
+
+        Parquet strings are UTF-8 by the format's rule, which Spark's reader does not check:
+        a writer that broke it gave labels that end in an error of pyarrow's conversion.  One
+        aggregate over the columns kept (``is_valid_utf8``, Spark 4 and later; earlier
+        versions are not checked); only when it finds such a value is the file scan read
+        again for its file and row (``_metadata``), the first in the files' sorted order.
+        """
+        from pyspark.sql import functions as F
+
+        if not text or not hasattr(F, "is_valid_utf8"):
+            return ""
+        counts = self.df.agg(*[F.count_if(~F.is_valid_utf8(_column(c))) for c in text]).first()
+        column = next((c for c, n in zip(text, counts) if n), None)
+        if column is None:
+            return ""
+        first = (self._read.filter(~F.is_valid_utf8(_column(column)))
+                 .select(_column(column).cast("binary"), F.col("_metadata.file_path"), F.col("_metadata.row_index"))
+                 .orderBy("file_path", "row_index").first())
+        return not_utf8_message(column, self._file_name(first[1]), first[2] + 1, bytes(first[0]))
+
+    def _file_name(self, uri: str) -> str:
+        """The name of a file the scan read (a URI), as the paths given name it (a glob's
+        match as the glob expands); else its local path, or the URI of a remote file."""
+        from urllib.parse import unquote, urlparse
+
+        parsed = urlparse(uri)
+        if parsed.scheme != "file":
+            return uri
+        path = unquote(parsed.path)
+        return next((p for p in _local_files(self._paths) if os.path.abspath(p) == path), path)
 
     def materialize(self, sql: str) -> str:
         """A checkpointed temporary view of the rows of ``sql``; its quoted name."""
