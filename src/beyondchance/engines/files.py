@@ -36,8 +36,8 @@ from typing import Any, BinaryIO
 
 from .._warnings import InvalidInputError
 
-__all__ = ["csv_delimiter", "check_quotes", "check_unique_columns", "check_utf8", "not_utf8_message", "read_csv_table", "delimiter_hint", "is_glob", "is_remote",
-           "escape_glob", "local_files", "PARQUET_SUFFIXES", "CSV_SUFFIXES", "HEADER_LIMIT", "MEMORY_FACTOR",
+__all__ = ["csv_delimiter", "check_quotes", "check_unique_columns", "check_utf8", "not_utf8_message", "read_csv_table",
+           "delimiter_hint", "is_glob", "is_remote", "escape_glob", "local_files", "PARQUET_SUFFIXES", "CSV_SUFFIXES", "HEADER_LIMIT", "MEMORY_FACTOR",
            "available_memory", "check_memory", "non_regular_kind", "read_stream", "header_line", "parse_header",
            "decimal_as_float"]
 
@@ -180,7 +180,8 @@ def not_utf8_message(column: str, name: str, row: int, value: bytes) -> str:
     shown = repr(bytes(value))
     if len(shown) > 60:
         shown = shown[:55] + "...'"
-    return f"column {column!r} of {name} is not UTF-8 text: data row {row} holds the bytes {shown}; save the file as UTF-8"
+    return (f"column {column!r} of {name} is not UTF-8 text: data row {row} holds the bytes {shown}; "
+            "save the file as UTF-8")
 
 
 def check_utf8(source: Any, name: str, delimiter: str, columns: list[str]) -> None:

@@ -88,6 +88,14 @@ class SparkRunner:
     for RFC 4180, types inferred from every row, ``FAILFAST``); a local file whose
     name holds ``[ ]`` is read as that file.  :meth:`load` keeps the needed columns
     (``localCheckpoint``), so that every query of a call sees the same rows.
+
+    Columns are named by their exact names (:func:`quote_identifier`: backticks, dots,
+    spaces and quotes as the other engines read them).  Text read is UTF-8 as on the other
+    engines, in their line (:func:`.files.not_utf8_message`): the bytes of local CSV files
+    are checked before Spark reads them (:func:`.files.check_utf8`, where Spark would put
+    U+FFFD); a remote CSV file's U+FFFD read is refused (:meth:`_remote_not_utf8`); Parquet
+    strings, UTF-8 by the format's rule, are checked as read (:meth:`_parquet_not_utf8`).
+    A DataFrame's strings are Spark's own and not checked.
     """
 
     def __init__(self, source: Any, *, spark: Any = None, delimiter: str | None = None):
@@ -184,7 +192,7 @@ class SparkRunner:
             if self._csv:
                 not_utf8 = self._remote_not_utf8(text)
                 self.df = _infinities_as_numbers(self.df, text)
-            else:
+            elif self._paths is not None:
                 not_utf8 = self._parquet_not_utf8(text)
         except Exception as exc:
             raise InvalidInputError(f"Spark cannot read {self._paths[0]!r}: {_one_line(exc)}") from exc
@@ -314,8 +322,8 @@ def _with_row_index(df: Any, columns: list[str], files: bool, parquet: bool) -> 
         total += n
     table = df.sparkSession.createDataFrame(offsets, "__bc_file string, __bc_offset long")
     joined = with_file.join(F.broadcast(table), "__bc_file")
-    return _as_pyarrow_types(joined.select(*map(_column, names), (F.col("__bc_offset") + F.col("__bc_in_file")).alias(_ROW)),
-                             not parquet)
+    row = (F.col("__bc_offset") + F.col("__bc_in_file")).alias(_ROW)
+    return _as_pyarrow_types(joined.select(*map(_column, names), row), not parquet)
 
 
 def _one_line(exc: BaseException) -> str:
