@@ -186,6 +186,7 @@ def _with_missing(column: Any, cname: str, source: str, numeric: bool) -> tuple[
     mask = ~np.asarray(present.to_numpy(zero_copy_only=False), dtype=bool)
     if mask.all():
         return np.zeros(mask.size), mask
+    _check_utf8(column, cname, source)  # its data row counted among all the rows
     values = _column_to_numpy(column.filter(present), cname, source, numeric)
     full = np.empty(mask.size, dtype=values.dtype)
     full[~mask] = values
@@ -332,7 +333,7 @@ def _check_utf8(column: Any, cname: str, source: str) -> None:
             column = column.cast(pa.large_binary())
     elif not (pa.types.is_binary(ctype) or pa.types.is_large_binary(ctype)):
         return
-    row = next((i for i, v in enumerate(column.to_pylist()) if not _is_utf8(v)), None)
+    row = next((i for i, v in enumerate(column.to_pylist()) if v is not None and not _is_utf8(v)), None)
     if row is not None:
         raise InvalidInputError(_files.not_utf8_message(cname, source, row + 1, column[row].as_py()))
 
