@@ -37,8 +37,9 @@ def _csv_field(name: str) -> str:
 
 @pytest.fixture(scope="module")
 def files(tmp_path_factory) -> dict:
-    """The files of the tests: Latin-1 labels of three classes, a Latin-1 score, Latin-1
-    bytes in a column not read, a U+FFFD in UTF-8, and a file of awkward column names."""
+    """The files of the tests: Latin-1 labels of three classes, a Latin-1 score, a Latin-1
+    label after a missing one, Latin-1 bytes in a column not read, a U+FFFD in UTF-8, a
+    file of awkward column names, and Parquet files whose strings are not UTF-8."""
     tmp = tmp_path_factory.mktemp("spark_text")
     rng = np.random.default_rng(41)
     n = 120
@@ -50,6 +51,8 @@ def files(tmp_path_factory) -> dict:
            "awkward": tmp / "awkward.csv"}
     out["latin1"].write_bytes(("y,p\n" + "".join(f"{a},{b}\n" for a, b in zip(y, p))).encode("latin-1"))
     out["latin1_score"].write_bytes(b"y,s\n1,0.2\n0,0.9\n1,0.3\xe9\n0,0.1\n")
+    out["latin1_missing"] = tmp / "latin1_missing.csv"
+    out["latin1_missing"].write_bytes(b"y,s,g\n,0.2,A\n0,0.9,A\n1,0.3,B\ncaf\xe9,0.1,B\n1,0.5,A\n")
     out["latin1_unused"].write_bytes(b"y,s,note\n1,0.2,a\n0,0.9,caf\xe9\n1,0.7,b\n0,0.4,c\n")
     out["replacement"].write_text("y,p\ncafé,café\n\ufffd,café\ntea,tea\n", encoding="utf-8")
     labels = rng.integers(0, 2, n)
@@ -113,13 +116,16 @@ def _same_numbers(a, b, path: str = "") -> None:
 
 
 @pytest.mark.parametrize("case, args", [
-    ("latin1", ["--y-true", "y", "--y-pred", "p"]),
-    ("latin1_score", ["--y-true", "y", "--y-score", "s"]),
-], ids=["labels", "scores"])
+    ("latin1", ["report", "--y-true", "y", "--y-pred", "p"]),
+    ("latin1_score", ["report", "--y-true", "y", "--y-score", "s"]),
+    ("latin1_missing", ["compare", "--by", "g", "--y-true", "y", "--y-score", "s"]),
+], ids=["labels", "scores", "labels-missing"])
 def test_spark_refuses_latin1_in_the_line_of_memory_and_duckdb(spark, files, case, args):
     """Spark read café and cafè as caf� (a 3-class problem reported as binary, exit 0), and
-    a Latin-1 score as text; memory said "must be numeric" of the score."""
-    lines = {engine: _one_line_error(_run("report", files[case], *args, "--engine", engine, "--no-ci"))
+    a Latin-1 score as text; memory said "must be numeric" of the score, and counted the
+    row of a label among the labels present only (``compare --by``: labels may be missing)."""
+    command, options = args[0], args[1:]
+    lines = {engine: _one_line_error(_run(command, files[case], *options, "--engine", engine, "--no-ci"))
              for engine in ENGINES}
     assert lines["spark"] == lines["memory"] == lines["duckdb"], lines
     assert f"of {files[case]} is not UTF-8 text: data row " in lines["spark"]
