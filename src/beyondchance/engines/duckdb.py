@@ -15,8 +15,8 @@ import numpy as np
 
 from .._warnings import InvalidInputError
 from .files import (
-    CSV_SUFFIXES, PARQUET_SUFFIXES, check_quotes, check_unique_columns, csv_delimiter, delimiter_hint, escape_glob,
-    MAX_BLOCK_SIZE, available_memory, is_remote, local_files,
+    CSV_SUFFIXES, PARQUET_SUFFIXES, check_quotes, check_unique_columns, check_utf8, csv_delimiter, delimiter_hint,
+    escape_glob, MAX_BLOCK_SIZE, available_memory, is_remote, local_files,
 )
 from .sql_engine import SQLEngine
 
@@ -174,8 +174,10 @@ class DuckDBRunner:
     def load(self, columns: list[str], numeric: list[str] = (), row_index: bool = False) -> None:
         """Copy ``columns`` of the files into a temporary table, typed from every row.
 
-        Checks that they exist, that no quote of a local CSV file is left open, and
-        that the ``numeric`` ones hold numbers (else the error names the line).
+        Checks that they exist, that no quote of a local CSV file is left open, that its
+        columns read are UTF-8 (:func:`.files.check_utf8`: the line of every engine, where
+        DuckDB's own names no column), and that the ``numeric`` ones hold numbers (else
+        the error names the line).
         In-memory sources are only checked.  Called once; later calls check the columns.
         ``row_index``: the copy keeps the file order (files in sorted order, as the glob
         expands them), so that :attr:`row_index` — the table's ``rowid`` — is each row's
@@ -191,6 +193,7 @@ class DuckDBRunner:
             for path in local_files(self._files):
                 check_quotes(path, path, self._delimiter)
                 check_unique_columns(path, path, self._delimiter, columns)
+                check_utf8(path, path, self._delimiter, columns)
         if self._loaded is not None:
             available = sorted(self._loaded)
         elif self._files is not None:

@@ -6,7 +6,12 @@ quoted with ``"``, a quote inside a quoted field doubled (``""``), line breaks a
 inside quotes; an empty cell is missing.  Column types come from the whole file, not
 from its first rows.  A quote that is never closed swallows every later row into one
 cell in every CSV reader we use (pyarrow, DuckDB, Spark), so a local file is checked
-first and such a quote is an error naming its row.
+first and such a quote is an error naming its row.  Text is UTF-8: a column read that
+holds other bytes (a Latin-1 ``café``) is refused by every engine in the same line
+(:func:`not_utf8_message`, naming the file, the column, the data row and the bytes);
+pyarrow reads such a column as binary, DuckDB and Spark read a local file only after
+:func:`check_utf8` (Spark would read the bytes as U+FFFD, DuckDB stop with a message of
+its own).
 
 A path that exists is that file, even when its name holds glob characters
 (``scores[1].csv``); other paths with ``*``, ``?`` or ``[`` are glob patterns.
@@ -23,6 +28,7 @@ memory available is the least of the machine's, the cgroup's (a container) and w
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import os
@@ -32,16 +38,18 @@ from typing import Any, BinaryIO
 
 from .._warnings import InvalidInputError
 
-__all__ = ["csv_delimiter", "check_quotes", "check_unique_columns", "read_csv_table", "delimiter_hint", "is_glob", "is_remote",
-           "escape_glob", "local_files", "PARQUET_SUFFIXES", "CSV_SUFFIXES", "HEADER_LIMIT", "MEMORY_FACTOR",
-           "available_memory", "cgroup_headroom", "address_space_headroom", "check_memory", "non_regular_kind",
-           "read_stream", "header_line", "parse_header", "decimal_as_float", "input_of"]
+__all__ = ["csv_delimiter", "check_quotes", "check_unique_columns", "check_utf8", "not_utf8_message", "read_csv_table",
+           "delimiter_hint", "is_glob", "is_remote", "escape_glob", "local_files", "PARQUET_SUFFIXES", "CSV_SUFFIXES",
+           "HEADER_LIMIT", "MEMORY_FACTOR", "available_memory", "cgroup_headroom", "address_space_headroom",
+           "check_memory", "non_regular_kind", "read_stream", "header_line", "parse_header", "decimal_as_float",
+           "input_of"]
 
 PARQUET_SUFFIXES = (".parquet", ".pq", ".parq")
 CSV_SUFFIXES = (".csv", ".tsv", ".txt", ".csv.gz", ".tsv.gz", ".txt.gz", ".csv.bz2", ".tsv.bz2", ".csv.zst")
 _GLOB_CHARS = frozenset("*?[")
 _REMOTE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 _CHUNK = 1 << 24
+_DECODE_CHUNK = 1 << 20  # bytes decoded at once in the UTF-8 check (the text of 1 MB stays small)
 
 #: the longest header line read (bytes): a longer first line is an error, not an unbounded read
 HEADER_LIMIT = 1 << 20
@@ -182,6 +190,97 @@ def check_unique_columns(source: Any, name: str, delimiter: str, columns: list[s
                 f"column {column!r} appears {header.count(column)} times in the header of {name}; "
                 "rename the copies so that the one meant is unambiguous"
             )
+
+
+def not_utf8_message(column: str, name: str, row: int, value: bytes) -> str:
+    """The one line of every engine for a column read whose text is not UTF-8: the column,
+    the file, the data row (1 = the first after the header) and the bytes it holds.
+
+    >>> not_utf8_message("y", "latin1.csv", 3, b"caf\\xe9")
+    "column 'y' of latin1.csv is not UTF-8 text: data row 3 holds the bytes b'caf\\\\xe9'; save the file as UTF-8"
+    """
+    shown = repr(bytes(value))
+    if len(shown) > 60:
+        shown = shown[:55] + "...'"
+    return (f"column {column!r} of {name} is not UTF-8 text: data row {row} holds the bytes {shown}; "
+            "save the file as UTF-8")
+
+
+def check_utf8(source: Any, name: str, delimiter: str, columns: list[str]) -> None:
+    """Raise :func:`not_utf8_message` when a column read of a CSV file (a local path, or
+    bytes) holds bytes that are not UTF-8; other columns may hold any bytes, as on the
+    memory engine.  Nothing is checked for a path that is not a local file.
+
+    One streaming pass decodes the (decompressed) bytes a megabyte at a time, in bounded
+    memory (about 200 MB/s); only a file where it fails is parsed by the CSV rules
+    (:func:`_first_invalid_cell`) to name the column, the data row and the bytes.
+    """
+    if not _holds_invalid_utf8(source):
+        return
+    found = _first_invalid_cell(source, delimiter, columns)
+    if found is not None:
+        raise InvalidInputError(not_utf8_message(found[0], name, found[1], found[2]))
+
+
+def _holds_invalid_utf8(source: Any) -> bool:
+    """True when the bytes of a local file (or of bytes) are not all UTF-8; False without a file."""
+    stream = _open(source)
+    if stream is None:
+        return False
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    with stream:
+        try:
+            while chunk := stream.read(_DECODE_CHUNK):
+                decoder.decode(chunk)
+            decoder.decode(b"", final=True)
+        except UnicodeDecodeError:
+            return True
+    return False
+
+
+def _first_invalid_cell(source: Any, delimiter: str, columns: list[str]) -> tuple[str, int, bytes] | None:
+    """(column, data row, bytes) of the first cell that is not UTF-8 in the first of
+    ``columns`` (in their order) holding one, as the memory engine finds it; None when
+    only other columns hold such bytes.  The bytes that are not UTF-8 are read as
+    surrogate escapes, so that the cell's bytes are given back as they are in the file;
+    blank lines are no rows, as for pyarrow, DuckDB and Spark."""
+    first: dict[str, tuple[int, bytes]] = {}
+    wanted: list[tuple[int, str]] = []  # (position in the header, name) of the columns read
+    limit = csv.field_size_limit()
+    csv.field_size_limit(sys.maxsize)  # a cell may be long: the quotes are checked before
+    try:
+        with _open(source) as stream:
+            reader = csv.reader(io.TextIOWrapper(stream, encoding="utf-8-sig", errors="surrogateescape", newline=""),
+                                delimiter=delimiter)
+            header = next(reader, [])
+            wanted = [(header.index(c), c) for c in dict.fromkeys(columns) if c in header]
+            row = 0
+            for record in reader:
+                if not record:
+                    continue
+                row += 1
+                for i, column in wanted:
+                    if column not in first and i < len(record) and not _is_text(record[i]):
+                        first[column] = (row, record[i].encode("utf-8", "surrogateescape"))
+                if wanted and wanted[0][1] in first:
+                    break
+    except csv.Error:
+        pass  # broken quoting: the reader of the engine says so
+    finally:
+        csv.field_size_limit(limit)
+    column = next((c for _, c in wanted if c in first), None) if first else None
+    return None if column is None else (column, *first[column])
+
+
+def _is_text(cell: str) -> bool:
+    """False for a cell read with surrogate escapes: its bytes were not UTF-8."""
+    if cell.isascii():
+        return True
+    try:
+        cell.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 #: where the memory limits are read (module attributes: the tests point them at fake files)

@@ -19,7 +19,8 @@ import numpy as np
 
 from .._warnings import InvalidInputError
 from .files import (
-    CSV_SUFFIXES, check_quotes, check_unique_columns, csv_delimiter, escape_glob, is_glob, local_files as _local_files,
+    CSV_SUFFIXES, check_quotes, check_unique_columns, check_utf8, csv_delimiter, escape_glob, is_glob, is_remote,
+    local_files as _local_files, not_utf8_message,
 )
 from .sql_engine import SQLEngine
 
@@ -37,6 +38,24 @@ def is_spark_dataframe(obj: Any) -> bool:
     """True for a ``pyspark.sql.DataFrame`` (classic or Connect), without importing pyspark."""
     mod = type(obj).__module__
     return mod.startswith("pyspark.sql") and type(obj).__name__ == "DataFrame"
+
+
+def quote_identifier(name: str) -> str:
+    """A column or view name as Spark SQL reads it literally: in backticks, each backtick
+    inside doubled (dots, spaces and quotes need nothing more).
+
+    >>> quote_identifier("a`b.c")
+    '`a``b.c`'
+    """
+    return "`" + name.replace("`", "``") + "`"
+
+
+def _column(name: str) -> Any:
+    """The DataFrame column of that exact name (``df[name]`` and ``select(name)`` parse the
+    name: a dot reads as a field, a backtick is a syntax error)."""
+    from pyspark.sql import functions as F
+
+    return F.col(quote_identifier(name))
 
 
 def _import_pyspark() -> Any:
@@ -69,6 +88,14 @@ class SparkRunner:
     for RFC 4180, types inferred from every row, ``FAILFAST``); a local file whose
     name holds ``[ ]`` is read as that file.  :meth:`load` keeps the needed columns
     (``localCheckpoint``), so that every query of a call sees the same rows.
+
+    Columns are named by their exact names (:func:`quote_identifier`: backticks, dots,
+    spaces and quotes as the other engines read them).  Text read is UTF-8 as on the other
+    engines, in their line (:func:`.files.not_utf8_message`): the bytes of local CSV files
+    are checked before Spark reads them (:func:`.files.check_utf8`, where Spark would put
+    U+FFFD); a remote CSV file's U+FFFD read is refused (:meth:`_remote_not_utf8`); Parquet
+    strings, UTF-8 by the format's rule, are checked as read (:meth:`_parquet_not_utf8`).
+    A DataFrame's strings are Spark's own and not checked.
     """
 
     def __init__(self, source: Any, *, spark: Any = None, delimiter: str | None = None):
@@ -113,7 +140,7 @@ class SparkRunner:
         self.relation = self.quote(self.view)
 
     def quote(self, name: str) -> str:
-        return "`" + name.replace("`", "``") + "`"
+        return quote_identifier(name)
 
     #: the integer division operator of the dialect
     integer_division = "div"
@@ -132,6 +159,7 @@ class SparkRunner:
             for path in _local_files(self._paths):
                 check_quotes(path, path, self._delimiter)
                 check_unique_columns(path, path, self._delimiter, columns)
+                check_utf8(path, path, self._delimiter, columns)
         kinds = self.column_kinds()
         missing = [c for c in columns if c not in kinds]
         if missing:
@@ -144,27 +172,80 @@ class SparkRunner:
         for c in numeric:
             if kinds[c] not in ("float", "int"):
                 bad = self.df.filter(f"{self.quote(c)} IS NOT NULL AND try_cast({self.quote(c)} AS DOUBLE) IS NULL")
-                example = [r[0] for r in bad.select(c).limit(1).collect()]
+                example = [r[0] for r in bad.select(_column(c)).limit(1).collect()]
                 raise InvalidInputError(
                     f"column {c!r} must be numeric; it holds {str(example[0])[:60]!r}" if example
                     else f"column {c!r} must be numeric, it is {kinds[c]}"
                 )
         if self._loaded or (self._paths is None and not row_index):
             return
+        not_utf8 = ""
         try:
             if row_index:
                 self.df = _with_row_index(self._read if self._paths else self.df, columns, self._paths is not None,
                                           not self._csv)
                 self.row_index = self.quote(_ROW)
             else:
-                self.df = self.df.select(*[self.df[c] for c in dict.fromkeys(columns)])
+                self.df = self.df.select(*[_column(c) for c in dict.fromkeys(columns)])
             self.df = self.df.localCheckpoint(eager=True)
+            text = [c for c in dict.fromkeys(columns) if kinds[c] == "string"]
             if self._csv:
-                self.df = _infinities_as_numbers(self.df, [c for c in dict.fromkeys(columns) if kinds[c] == "string"])
+                not_utf8 = self._remote_not_utf8(text)
+                self.df = _infinities_as_numbers(self.df, text)
+            elif self._paths is not None:
+                not_utf8 = self._parquet_not_utf8(text)
         except Exception as exc:
             raise InvalidInputError(f"Spark cannot read {self._paths[0]!r}: {_one_line(exc)}") from exc
+        if not_utf8:
+            raise InvalidInputError(not_utf8)
         self.df.createOrReplaceTempView(self.view)
         self._loaded = True
+
+    def _remote_not_utf8(self, text: list[str]) -> str:
+        """The error for remote CSV files whose text columns read hold U+FFFD, else ''.
+
+        Local files are checked byte by byte before Spark reads them (:func:`.files.check_utf8`:
+        the line of every engine); the bytes of a remote file are Spark's to read, and its
+        reader puts U+FFFD for bytes that are not UTF-8, so a U+FFFD read is refused (a
+        genuine U+FFFD in the file is refused too: from here the two look the same).
+        """
+        remote = next((p for p in self._paths if is_remote(p)), None)
+        found = _first_replacement(self.df, text) if remote is not None else None
+        return "" if found is None else _replacement_message(*found, remote)
+
+    def _parquet_not_utf8(self, text: list[str]) -> str:
+        """The line of every engine (:func:`.files.not_utf8_message`) for Parquet files whose
+        text columns read hold bytes that are not UTF-8, else ''.
+
+        Parquet strings are UTF-8 by the format's rule, which Spark's reader does not check:
+        a writer that broke it gave labels that end in an error of pyarrow's conversion.  One
+        aggregate over the columns kept (``is_valid_utf8``, Spark 4 and later; earlier
+        versions are not checked); only when it finds such a value is the file scan read
+        again for its file and row (``_metadata``), the first in the files' sorted order.
+        """
+        from pyspark.sql import functions as F
+
+        if not text or not hasattr(F, "is_valid_utf8"):
+            return ""
+        counts = self.df.agg(*[F.count_if(~F.is_valid_utf8(_column(c))) for c in text]).first()
+        column = next((c for c, n in zip(text, counts) if n), None)
+        if column is None:
+            return ""
+        first = (self._read.filter(~F.is_valid_utf8(_column(column)))
+                 .select(_column(column).cast("binary"), F.col("_metadata.file_path"), F.col("_metadata.row_index"))
+                 .orderBy("file_path", "row_index").first())
+        return not_utf8_message(column, self._file_name(first[1]), first[2] + 1, bytes(first[0]))
+
+    def _file_name(self, uri: str) -> str:
+        """The name of a file the scan read (a URI), as the paths given name it (a glob's
+        match as the glob expands); else its local path, or the URI of a remote file."""
+        from urllib.parse import unquote, urlparse
+
+        parsed = urlparse(uri)
+        if parsed.scheme != "file":
+            return uri
+        path = unquote(parsed.path)
+        return next((p for p in _local_files(self._paths) if os.path.abspath(p) == path), path)
 
     def materialize(self, sql: str) -> str:
         """A checkpointed temporary view of the rows of ``sql``; its quoted name."""
@@ -221,8 +302,9 @@ def _with_row_index(df: Any, columns: list[str], files: bool, parquet: bool) -> 
 
     names = list(dict.fromkeys(columns))
     if not files:
-        indexed = df.select(*names).rdd.zipWithIndex().map(lambda r: (*r[0], r[1]))
-        schema = StructType([*df.select(*names).schema.fields, StructField(_ROW, LongType(), False)])
+        kept = df.select(*map(_column, names))
+        indexed = kept.rdd.zipWithIndex().map(lambda r: (*r[0], r[1]))
+        schema = StructType([*kept.schema.fields, StructField(_ROW, LongType(), False)])
         return df.sparkSession.createDataFrame(indexed, schema)
     with_file = df.select("*", F.col("_metadata.file_path").alias("__bc_file"))
     if parquet:
@@ -240,8 +322,8 @@ def _with_row_index(df: Any, columns: list[str], files: bool, parquet: bool) -> 
         total += n
     table = df.sparkSession.createDataFrame(offsets, "__bc_file string, __bc_offset long")
     joined = with_file.join(F.broadcast(table), "__bc_file")
-    return _as_pyarrow_types(joined.select(*names, (F.col("__bc_offset") + F.col("__bc_in_file")).alias(_ROW)),
-                             not parquet)
+    row = (F.col("__bc_offset") + F.col("__bc_in_file")).alias(_ROW)
+    return _as_pyarrow_types(joined.select(*map(_column, names), row), not parquet)
 
 
 def _one_line(exc: BaseException) -> str:
@@ -249,6 +331,31 @@ def _one_line(exc: BaseException) -> str:
     text = str(exc)
     classes = re.findall(r"\[[A-Z][A-Z0-9_.]+\][^\n]*", text)
     return " ".join((classes[-1] if classes else text).split())[:300]
+
+
+#: the character Spark's CSV reader puts for bytes that are not UTF-8
+REPLACEMENT = "\ufffd"
+
+
+def _first_replacement(df: Any, names: list[str]) -> tuple[str, str] | None:
+    """(column, value) of the first of the text columns ``names`` holding U+FFFD, else None:
+    one scan of the columns kept (the check of remote files, whose bytes are not read here)."""
+    from pyspark.sql import functions as F
+
+    if not names:
+        return None
+    found = df.agg(*[F.first(F.when(F.instr(_column(c), REPLACEMENT) > 0, _column(c)), ignorenulls=True)
+                     for c in names]).first()
+    return next(((c, value) for c, value in zip(names, found) if value is not None), None)
+
+
+def _replacement_message(column: str, value: str, name: str) -> str:
+    """The line for a remote CSV file whose column read holds U+FFFD (its bytes, not UTF-8
+    or a genuine U+FFFD, cannot be told apart from here)."""
+    shown = value if len(value) <= 40 else value[:37] + "..."
+    return (f"column {column!r} of {name} is not UTF-8 text: it holds {shown!r} with U+FFFD, the character Spark "
+            "reads for bytes that are not UTF-8; save the file as UTF-8 (a U+FFFD really in the file: the "
+            "duckdb engine reads it, checking the bytes)")
 
 
 def _as_pyarrow_types(df: Any, csv: bool = False) -> Any:
@@ -260,7 +367,7 @@ def _as_pyarrow_types(df: Any, csv: bool = False) -> Any:
     out = []
     for f in df.schema.fields:
         name = type(f.dataType).__name__
-        col = F.col("`" + f.name.replace("`", "``") + "`")
+        col = _column(f.name)
         if name == "DecimalType":
             col = col.cast("double")
         elif name in ("DateType", "TimestampType", "TimestampNTZType"):
@@ -279,7 +386,7 @@ def _infinities_as_numbers(df: Any, names: list[str]) -> Any:
 
     if not names:
         return df
-    quoted = {c: "`" + c.replace("`", "``") + "`" for c in names}
+    quoted = {c: quote_identifier(c) for c in names}
     cast = {c: F.expr(f"try_cast({quoted[c]} AS DOUBLE)") for c in names}
     flags = df.agg(*[(F.count(F.expr(quoted[c])) > 0)
                      & (F.count(F.when(F.expr(quoted[c]).isNotNull() & cast[c].isNull(), 1)) == 0)

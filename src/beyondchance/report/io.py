@@ -188,6 +188,7 @@ def _with_missing(column: Any, cname: str, source: str, numeric: bool) -> tuple[
     mask = ~np.asarray(present.to_numpy(zero_copy_only=False), dtype=bool)
     if mask.all():
         return np.zeros(mask.size), mask
+    _check_utf8(column, cname, source)  # its data row counted among all the rows
     values = _column_to_numpy(column.filter(present), cname, source, numeric)
     full = np.empty(mask.size, dtype=values.dtype)
     full[~mask] = values
@@ -289,6 +290,7 @@ def _column_to_numpy(column: Any, cname: str, source: str, numeric: bool) -> np.
     if pa.types.is_dictionary(ctype):
         column = column.cast(ctype.value_type)
         ctype = column.type
+    _check_utf8(column, cname, source)
     is_number = pa.types.is_integer(ctype) or pa.types.is_floating(ctype) or pa.types.is_boolean(ctype)
     if numeric and not (pa.types.is_integer(ctype) or pa.types.is_floating(ctype)):
         example = column.slice(0, 1).to_pylist()[0]
@@ -312,12 +314,6 @@ def _column_to_numpy(column: Any, cname: str, source: str, numeric: bool) -> np.
         return arr
     if pa.types.is_string(ctype) or pa.types.is_large_string(ctype):
         return column.to_numpy(zero_copy_only=False).astype(object)
-    if pa.types.is_binary(ctype) or pa.types.is_large_binary(ctype):  # pyarrow's type for invalid UTF-8
-        row = next(i for i, v in enumerate(column.to_pylist()) if not _is_utf8(v))
-        raise InvalidInputError(
-            f"column {cname!r} of {source} is not UTF-8 text: data row {row + 1} holds the bytes "
-            f"{_short(column[row].as_py())}; save the file as UTF-8"
-        )
     if pa.types.is_nested(ctype):  # list, struct, map: no one label per row
         raise InvalidInputError(f"column {cname!r} of {source} holds nested values ({str(ctype)[:80]}): a label, "
                                 "score or weight column holds one plain value per row")
@@ -327,6 +323,27 @@ def _column_to_numpy(column: Any, cname: str, source: str, numeric: bool) -> np.
     except (pa.ArrowNotImplementedError, pa.ArrowInvalid) as exc:
         raise InvalidInputError(f"column {cname!r} of {source} holds {str(ctype)[:80]} values, which have no text "
                                 "form to serve as labels") from exc
+
+
+def _check_utf8(column: Any, cname: str, source: str) -> None:
+    """Raise the line of every engine (:func:`.files.not_utf8_message`) when a column holds
+    bytes that are not UTF-8: a CSV column that pyarrow reads as binary for them (a numeric
+    one too), or a Parquet string column whose writer broke the format's rule of UTF-8
+    (pyarrow converts it to Python text with an internal error)."""
+    import pyarrow as pa
+
+    ctype = column.type
+    if pa.types.is_string(ctype) or pa.types.is_large_string(ctype):
+        try:
+            column.validate(full=True)
+            return
+        except pa.ArrowInvalid:
+            column = column.cast(pa.large_binary())
+    elif not (pa.types.is_binary(ctype) or pa.types.is_large_binary(ctype)):
+        return
+    row = next((i for i, v in enumerate(column.to_pylist()) if v is not None and not _is_utf8(v)), None)
+    if row is not None:
+        raise InvalidInputError(_files.not_utf8_message(cname, source, row + 1, column[row].as_py()))
 
 
 def _is_utf8(value: bytes) -> bool:
