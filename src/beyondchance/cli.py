@@ -432,8 +432,9 @@ def _evaluate_file(file: str, opts: dict[str, Any], progress: Any) -> Any:
         given = opts["y_pred"] if opts["y_score"] else None  # labels given with the scores
         y_true, y, w, cols = _read(file, opts["y_true"], pred_cols[:1] if given else pred_cols, numeric,
                                    opts["weight"], extra=[given] if given else [])
-        result = evaluate(y_true, y, y_pred=cols[given] if given else None, sample_weight=w, name=name,
-                          progress=progress, strict=True, **_eval_kwargs(opts, y_true))
+        columns = {"y_score": y, "y_pred": cols[given] if given else None} if opts["y_score"] else {"y_pred": y}
+        result = evaluate(y_true, **columns, sample_weight=w, name=name, progress=progress, strict=True,
+                          **_eval_kwargs(opts, y_true))
         return dataclasses.replace(result, engine=runner.name)
 
     if not runner.reads_files:

@@ -55,7 +55,7 @@ from ..inference.poisson_bootstrap import check_row_offset
 from ..measures.losses import PinballLoss
 from ..measures.task_metrics import TASKS
 from .assemble import check_quantile_option
-from .detect import _resolve_positive
+from .detect import _MANY_VALUES, OTHER_VALUES, _resolve_positive, scores_of_many_classes
 from .engine_rows import RowSource
 from .formatting import _fmt_label, _label
 from .report import Report
@@ -80,9 +80,13 @@ def _open(source: Any, engine: str, *, session: Any = None, name: str | None = N
 
 
 def _detect(
-    kinds: dict[str, str], y_true: str, y_score: Sequence[str], y_pred: str | None, k_true: int, shown: str
+    kinds: dict[str, str], y_true: str, y_score: Sequence[str], y_pred: str | None, k_true: int, shown: str,
+    outside: list[float] | None = None,
 ) -> tuple[str, str]:
-    """(task, reason) from the column types and the number of true classes."""
+    """(task, reason) from the column types, the number of true classes and ``outside``: some
+    values of a numeric score column of a numeric y_true that are not classes of y_true
+    (:func:`_score_values_outside`; empty: every value is a class, so the column holds
+    predicted labels; None: not looked at)."""
     if len(y_score) > 1:
         return "multiclass-probabilities", f"y has {len(y_score)} columns of class probabilities"
     col = y_score[0] if y_score else y_pred
@@ -90,6 +94,8 @@ def _detect(
     true_numeric = t_kind in ("float", "int")
     if t_kind == "float" and (y_pred is not None and p_kind == "float"):
         return "regression", "y_true and y_pred are floating-point columns"
+    if outside is not None:
+        return _detect_scores(t_kind, k_true, shown, outside)
     if p_kind == "float" or (y_score and p_kind == "int" and not true_numeric):
         if k_true <= 2:
             what = "a floating-point column" if p_kind == "float" else "numbers"
@@ -101,6 +107,29 @@ def _detect(
             f"as {k_true} columns, or predicted labels"
         )
     return "labels", "y_true and y hold labels"
+
+
+def _detect_scores(t_kind: str | None, k_true: int, shown: str, outside: list[float]) -> tuple[str, str]:
+    """(task, reason) of a numeric score column of a numeric y_true: predicted labels when every
+    value is a class of y_true, else scores, as :func:`~beyondchance.report.detect.detect_task`
+    reads them (the rule of :mod:`beyondchance.report.detect`)."""
+    if not outside:
+        return "labels", "y_true and y hold labels"
+    if k_true <= 2:
+        return "binary-scores", f"y_true has {k_true} classes ({shown}) and y holds {OTHER_VALUES}: scores"
+    if t_kind == "float" or k_true > _MANY_VALUES:
+        return "regression", f"y_true has {k_true} distinct values and y holds {OTHER_VALUES}"
+    raise InvalidInputError(scores_of_many_classes(k_true))
+
+
+def _score_values_outside(src: Any, kinds: dict[str, str], y_true: str, col: str | None,
+                          classes: np.ndarray) -> list[float] | None:
+    """Some values of the numeric score column ``col`` that are not classes of a numeric y_true
+    (none: the column holds predicted labels), or None when either column is not numeric (the
+    types decide then)."""
+    if col is None or kinds.get(y_true) not in ("float", "int") or kinds.get(col) not in ("float", "int"):
+        return None
+    return src.values_outside(col, [float(c) for c in classes.tolist()], 4)
 
 
 def typed_labels(labels: Any, kind: str | None) -> Any:
@@ -162,7 +191,9 @@ def _task_statistics(
     classes, counts0 = lc.labels, lc.counts
     shown = ", ".join(map(_fmt_label, classes[:2]))
     if task is None:
-        detected, reason = _detect(kinds, y_true, y_score, None if both else y_pred, int(classes.size), shown)
+        outside = _score_values_outside(src, kinds, y_true, y_score[0] if len(y_score) == 1 else None, classes)
+        detected, reason = _detect(kinds, y_true, y_score, None if both else y_pred, int(classes.size), shown,
+                                   outside)
         how = "detected"
     else:
         if task not in TASKS:
