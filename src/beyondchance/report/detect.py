@@ -245,7 +245,7 @@ def _check_inputs(
         ya = as_1d(ya, name)  # raises: one prediction per row
     out = Inputs(task, source, reason, 0, None)
     if task == "regression":
-        out.target, out.prediction = as_float(yt, "y_true"), as_float(ya, name)
+        out.target, out.prediction = _targets(yt, given=source == "given"), as_float(ya, name, exact=source != "given")
         y_checked = out.prediction
     elif task in ("binary-labels", "multiclass-labels"):
         if "pred_codes" not in enc:
@@ -290,6 +290,17 @@ def _check_inputs(
     out.n = check_consistent_length(**{"y_true": yt, name: y_checked})
     out.weight = check_sample_weight(sample_weight, out.n)
     return out
+
+
+def _targets(yt: np.ndarray, *, given: bool) -> np.ndarray:
+    """y_true as regression targets: integers beyond 2**53 are rounded to float64 when the task
+    is given (as every engine casts them), refused naming ``task=`` when it was detected."""
+    try:
+        return as_float(yt, "y_true", exact=not given)
+    except InvalidInputError as exc:
+        if yt.dtype.kind not in "iu":
+            raise
+        raise InvalidInputError(f"{exc}; pass task='regression' (--task regression) if they are targets") from None
 
 
 def _coerce_pos_label(pos_label: Any, classes: np.ndarray) -> Any:

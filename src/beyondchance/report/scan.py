@@ -201,6 +201,8 @@ def _task_statistics(
         detected, reason, how = task, "given", "given"
     if detected != "regression":  # before any k × k matrix
         check_n_classes(int(classes.size), what="y_true holds")
+    elif how == "detected":
+        _check_exact_targets(kinds.get(y_true), classes)
     n_rows = int(round(float(counts0.sum())))
     p = TaskStatistics(detected, how, reason, n_rows, weight is not None, classes, counts0, classes)
     if detected == "binary-scores" and len(y_score) != 1:
@@ -246,6 +248,15 @@ def _task_statistics(
                 f"({', '.join(map(_fmt_label, union[:5]))}); use task='multiclass-labels'"
             )
     return p
+
+
+def _check_exact_targets(kind: str | None, classes: np.ndarray) -> None:
+    """Integer targets of a detected regression are exact in float64 (within 2**53), or
+    refused naming ``task=``, as :func:`~beyondchance.evaluate` refuses them."""
+    big = [c for c in classes.tolist() if kind == "int" and abs(c) > 2**53]
+    if big:
+        raise InvalidInputError(f"y_true holds an integer float64 cannot represent exactly (beyond 2**53): {big[0]!r}; "
+                                "pass task='regression' (--task regression) if they are targets")
 
 
 def _prepare_regression(src: Any, *, y_true: str, y_pred: str, weight: str | None,
