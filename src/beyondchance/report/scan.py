@@ -31,11 +31,11 @@ cells, or the size limit named in ``pvalue_method``.
 The report modules (:mod:`beyondchance.report.tasks`) are the ones
 :func:`~beyondchance.report.evaluate` uses on the memory engine's statistics.
 
-Detection without the rows differs in one respect from :func:`evaluate`: the task
-follows the column *types* (a floating-point score column holds scores, an integer
-or text column labels; regression when both y_true and y_pred are floating point),
-where :func:`evaluate` looks at the values (a float column holding only whole
-numbers within ±2**53 is labels there; beyond 2**53 scores are numbers everywhere).
+Detection without the rows follows the column *types* (regression when both y_true and
+y_pred are floating point; a text or integer y_pred labels), except for a numeric score
+column of a numeric y_true, read by its values as :func:`evaluate` reads it (the rule of
+:func:`beyondchance.report.detect._detect`): predicted labels when each value is a class of
+y_true (one query for some values outside them, :meth:`Scan.values_outside`), else scores.
 ``task=`` overrides both.
 """
 
