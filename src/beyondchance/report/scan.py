@@ -80,10 +80,10 @@ def _open(source: Any, engine: str, *, session: Any = None, name: str | None = N
 
 
 def _detect(
-    kinds: dict[str, str], y_true: str, y_score: Sequence[str], y_pred: str | None, k_true: int, shown: str,
+    kinds: dict[str, str], y_true: str, y_score: Sequence[str], y_pred: str | None, classes: np.ndarray, shown: str,
     outside: list[float] | None = None,
 ) -> tuple[str, str]:
-    """(task, reason) from the column types, the number of true classes and ``outside``: some
+    """(task, reason) from the column types, the true classes and ``outside``: some
     values of a numeric score column of a numeric y_true that are not classes of y_true
     (:func:`_score_values_outside`; empty: every value is a class, so the column holds
     predicted labels; None: not looked at)."""
@@ -91,11 +91,12 @@ def _detect(
         return "multiclass-probabilities", f"y has {len(y_score)} columns of class probabilities"
     col = y_score[0] if y_score else y_pred
     t_kind, p_kind = kinds.get(y_true), kinds.get(col)  # type: ignore[arg-type]
+    k_true = int(classes.size)
     true_numeric = t_kind in ("float", "int")
     if t_kind == "float" and (y_pred is not None and p_kind == "float"):
         return "regression", "y_true and y_pred are floating-point columns"
     if outside is not None:
-        return _detect_scores(t_kind, k_true, shown, outside)
+        return _detect_scores(classes, shown, outside)
     if p_kind == "float" or (y_score and p_kind == "int" and not true_numeric):
         if k_true <= 2:
             what = "a floating-point column" if p_kind == "float" else "numbers"
@@ -109,17 +110,21 @@ def _detect(
     return "labels", "y_true and y hold labels"
 
 
-def _detect_scores(t_kind: str | None, k_true: int, shown: str, outside: list[float]) -> tuple[str, str]:
-    """(task, reason) of a numeric score column of a numeric y_true: predicted labels when every
-    value is a class of y_true, else scores, as :func:`~beyondchance.report.detect.detect_task`
-    reads them (the rule of :mod:`beyondchance.report.detect`)."""
+def _detect_scores(classes: np.ndarray, shown: str, outside: list[float]) -> tuple[str, str]:
+    """(task, reason) of a numeric score column of a numeric y_true of these ``classes``:
+    predicted labels when every value is a class, else scores, as
+    :func:`~beyondchance.report.detect.detect_task` reads them (the rule of
+    :func:`beyondchance.report.detect._detect`)."""
+    k = int(classes.size)
+    if any(not float(c).is_integer() for c in classes.tolist()):
+        return "regression", "y_true holds non-integer numbers"
     if not outside:
         return "labels", "y_true and y hold labels"
-    if k_true <= 2:
-        return "binary-scores", f"y_true has {k_true} classes ({shown}) and y holds {OTHER_VALUES}: scores"
-    if t_kind == "float" or k_true > _MANY_VALUES:
-        return "regression", f"y_true has {k_true} distinct values and y holds {OTHER_VALUES}"
-    raise InvalidInputError(scores_of_many_classes(k_true))
+    if k <= 2:
+        return "binary-scores", f"y_true has {k} classes ({shown}) and y holds {OTHER_VALUES}: scores"
+    if k > _MANY_VALUES:
+        return "regression", f"y_true has {k} distinct values and y holds {OTHER_VALUES}"
+    raise InvalidInputError(scores_of_many_classes(k))
 
 
 def _score_values_outside(src: Any, kinds: dict[str, str], y_true: str, col: str | None,
@@ -192,8 +197,7 @@ def _task_statistics(
     shown = ", ".join(map(_fmt_label, classes[:2]))
     if task is None:
         outside = _score_values_outside(src, kinds, y_true, y_score[0] if len(y_score) == 1 else None, classes)
-        detected, reason = _detect(kinds, y_true, y_score, None if both else y_pred, int(classes.size), shown,
-                                   outside)
+        detected, reason = _detect(kinds, y_true, y_score, None if both else y_pred, classes, shown, outside)
         how = "detected"
     else:
         if task not in TASKS:
