@@ -34,8 +34,8 @@ The report modules (:mod:`beyondchance.report.tasks`) are the ones
 Detection without the rows follows the column *types* (regression when both y_true and
 y_pred are floating point; a text or integer y_pred labels), except for a numeric score
 column of a numeric y_true, read by its values as :func:`evaluate` reads it (the rule of
-:func:`beyondchance.report.detect._detect`): predicted labels when each value is a class of
-y_true (one query for some values outside them, :meth:`Scan.values_outside`), else scores.
+``beyondchance.report.detect._detect``): predicted labels when each value is a class of
+y_true (one query for some values outside them, ``Scan.values_outside``), else scores.
 ``task=`` overrides both.
 """
 
