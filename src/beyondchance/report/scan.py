@@ -459,9 +459,9 @@ def profile(
 
     The arguments are :func:`~beyondchance.evaluate`'s: arrays, or ``data=`` a table or files
     with the columns named (aggregated by ``engine``).  Arrays go to the memory engine as
-    columns, so the task is detected as an engine detects it, from the column types (a
-    floating-point y_score holds scores; regression when y_true and y_pred are floating
-    point): give ``task=`` to be sure.  ``ci``: also the sums of the grouped Poisson bootstrap
+    columns, so the task is detected as an engine detects it, from the column types (regression
+    when y_true and y_pred are floating point; a numeric y_score of a numeric y_true holds
+    scores unless each value is a class of y_true): give ``task=`` to be sure.  ``ci``: also the sums of the grouped Poisson bootstrap
     (seed ``random_state``) that the intervals of probabilities, regression and weighted data
     need, each row in the group of a hash of its position: ``row_offset`` + its position in
     these rows.  Profile the later part of the rows with ``row_offset`` = the rows before it
