@@ -95,13 +95,13 @@ def _detect(
     true_numeric = t_kind in ("float", "int")
     if t_kind == "float" and (y_pred is not None and p_kind == "float"):
         return "regression", "y_true and y_pred are floating-point columns"
-    if outside is not None:
+    if outside is not None and (not outside or p_kind == "int"):  # a float column of other values: by its type
         return _detect_scores(classes, shown, outside)
     if p_kind == "float" or (y_score and p_kind == "int" and not true_numeric):
         if k_true <= 2:
             what = "a floating-point column" if p_kind == "float" else "numbers"
             return "binary-scores", f"y_true has {k_true} classes ({shown}) and y is {what}: scores"
-        if t_kind == "float":
+        if t_kind == "float" or (true_numeric and k_true > _MANY_VALUES):  # as memory reads many integers
             return "regression", f"y_true has {k_true} distinct values and y holds floating-point numbers"
         raise InvalidInputError(
             f"y_true has {k_true} classes but y holds one number per row; give the class probabilities "
@@ -111,8 +111,8 @@ def _detect(
 
 
 def _detect_scores(classes: np.ndarray, shown: str, outside: list[float]) -> tuple[str, str]:
-    """(task, reason) of a numeric score column of a numeric y_true of these ``classes``:
-    predicted labels when every value is a class, else scores, as
+    """(task, reason) of a numeric score column of a numeric y_true of these ``classes`` that holds
+    only classes, or integers: predicted labels when every value is a class, else scores, as
     :func:`~beyondchance.report.detect.detect_task` reads them (the rule of
     :func:`beyondchance.report.detect._detect`)."""
     k = int(classes.size)
