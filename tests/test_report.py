@@ -527,7 +527,7 @@ def test_any_registry_metric_on_request():
     (["n", "p", "p"], [0.2, 0.7, 1.0], "binary-scores"),
     ([0, 1, 1, 0], [0, 1, 0, 0], "binary-labels"),
     ([0, 1, 2, 0], [0, 1, 1, 2], "multiclass-labels"),
-    ([0, 1, 1, 0], [0, 1, 2, 0], "multiclass-labels"),  # y_pred with a label absent from y_true
+    ([0, 1, 1, 0], [0, 1, 2, 0], "binary-scores"),  # integers given as scores, not all classes of y_true
     ([0, 1, 2], [[0.8, 0.1, 0.1], [0.2, 0.7, 0.1], [0.1, 0.1, 0.8]], "multiclass-probabilities"),
     ([0, 1, 1], [[0.8, 0.2], [0.3, 0.7], [0.5, 0.5]], "binary-scores"),
     ([0.5, 1.2, 3.3], [0.4, 1.0, 3.0], "regression"),
@@ -535,6 +535,11 @@ def test_any_registry_metric_on_request():
 ])
 def test_task_detection(y_true, y, task):
     assert detect_task(y_true, y)[0] == task
+
+
+def test_predicted_labels_absent_from_y_true_are_labels_as_y_pred():
+    # given as y_pred, a label that y_true lacks is a predicted label (as y_score: a score)
+    assert evaluate([0, 1, 1, 0], y_pred=[0, 1, 2, 0], ci=False, mc_samples=DBT).task == "multiclass-labels"
 
 
 def test_task_override_and_threshold():

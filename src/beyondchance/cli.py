@@ -282,13 +282,41 @@ def _evaluation_options(func: Callable[..., Any], skip: tuple[str, ...] = ()) ->
 
 
 def _needs_y_true(opts: dict[str, Any], file: str) -> None:
-    if not opts["y_true"] and file == "-":  # never peeked at: rows on a pipe are read once
-        raise InvalidInputError("missing option --y-true (the column of the true labels of the rows on standard "
-                                "input); a statistics file is read from its path, not from standard input: "
-                                "beyondchance report ref.bcstats")
-    if not opts["y_true"]:
-        raise InvalidInputError(f"missing option --y-true (the column of the true labels of {file}); it is "
-                                "optional only for a statistics file")
+    """--y-true is given, or FILE is named in the one line that says why it cannot be read
+    (:func:`_not_readable`), else --y-true is missing: only a statistics file goes without it."""
+    if opts["y_true"]:
+        return
+    problem = _not_readable(file, opts["engine"])
+    if problem is not None:
+        raise InvalidInputError(problem)
+    raise InvalidInputError(f"missing option --y-true (the column of the true labels of {file}); it is "
+                            "optional only for a statistics file")
+
+
+def _not_readable(file: str, engine: str) -> str | None:
+    """Why FILE is neither rows nor a statistics file, in one line, or None: no file there (a
+    typo, a broken link), standard input (never a statistics file), a directory the engine does not read, a pipe or device the engine
+    does not read (the memory engine reads one as CSV rows: then --y-true is what is missing)."""
+    from .engines import get_runner
+    from .engines.files import file_not_found, is_glob, non_regular_kind
+
+    if file == "-":  # never peeked at: rows on a pipe are read once
+        return ("missing option --y-true (the column of the true labels of the rows on standard input); a "
+                "statistics file is read from its path, not from standard input: beyondchance report ref.bcstats")
+    if is_glob(file):
+        return None
+    if not os.path.exists(file):
+        return file_not_found(file)
+    runner = get_runner(engine)
+    if os.path.isdir(file) and not runner.reads_directories:
+        return f"{file} is a directory, not a CSV or Parquet file (nor a statistics file)"
+    kind = non_regular_kind(file)
+    if kind is not None and runner.reads_files:
+        return f"{file} is not a regular file ({kind}); use --engine memory or write it to a file"
+    if kind is not None:
+        return (f"missing option --y-true (the column of the true labels of {file}, {kind}: read as CSV rows; "
+                "a statistics file is read from a regular file)")
+    return None
 
 
 def _statistics_file(file: str, opts: dict[str, Any]) -> Any:
@@ -397,7 +425,7 @@ def _engine_source(file: str, engine: str) -> str:
     """A file or glob pattern for an engine that reads the files itself (a file that exists is
     that file, even with ``[ ]`` in its name: the engines read it literally)."""
     from .engines import get_runner
-    from .engines.files import is_glob, non_regular_kind
+    from .engines.files import file_not_found, is_glob, non_regular_kind
 
     if file == "-":
         raise InvalidInputError(f"--engine {engine} reads files, not stdin; use --engine memory for '-'")
@@ -407,7 +435,7 @@ def _engine_source(file: str, engine: str) -> str:
     if not is_glob(file):
         path = Path(file)
         if not path.exists():
-            raise InvalidInputError(f"file not found: {file}")
+            raise InvalidInputError(file_not_found(file))
         if path.is_dir() and not get_runner(engine).reads_directories:
             raise InvalidInputError(f"{file} is a directory; give a glob pattern such as {file}/*.parquet")
     return file
@@ -460,8 +488,9 @@ def _evaluate_file(file: str, opts: dict[str, Any], progress: Any) -> Any:
         given = opts["y_pred"] if opts["y_score"] else None  # labels given with the scores
         y_true, y, w, cols = _read(file, opts["y_true"], pred_cols[:1] if given else pred_cols, numeric,
                                    opts["weight"], extra=[given] if given else [])
-        result = evaluate(y_true, y, y_pred=cols[given] if given else None, sample_weight=w, name=name,
-                          progress=progress, strict=True, **_eval_kwargs(opts, y_true))
+        columns = {"y_score": y, "y_pred": cols[given] if given else None} if opts["y_score"] else {"y_pred": y}
+        result = evaluate(y_true, **columns, sample_weight=w, name=name, progress=progress, strict=True,
+                          **_eval_kwargs(opts, y_true))
         return dataclasses.replace(result, engine=runner.name)
 
     if not runner.reads_files:

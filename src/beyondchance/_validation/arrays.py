@@ -203,8 +203,10 @@ def as_1d(x: Any, name: str, *, allow_empty: bool = False) -> np.ndarray:
     return arr
 
 
-def as_float(x: Any, name: str, *, finite: bool = True) -> np.ndarray:
-    """Return ``x`` (any shape) as a float64 array; with ``finite``, refuse NaN and ±inf."""
+def as_float(x: Any, name: str, *, finite: bool = True, exact: bool = True) -> np.ndarray:
+    """Return ``x`` (any shape) as a float64 array; with ``finite``, refuse NaN and ±inf; with
+    ``exact``, refuse integers beyond 2**53 (else rounded to the nearest float64, as the SQL
+    engines cast them: targets given as such)."""
     if not isinstance(x, np.ndarray) or isinstance(x, np.ma.MaskedArray):
         x = _readable(x, name, one_column=False)
     _check_types_of(x, name)
@@ -215,7 +217,7 @@ def as_float(x: Any, name: str, *, finite: bool = True) -> np.ndarray:
         raise InvalidInputError(f"{name} must be numeric, got {got}") from exc
     if finite and not np.isfinite(arr).all():
         raise InvalidInputError(f"{name} contains NaN or infinite values{_first_nonfinite(arr)}")
-    if isinstance(x, np.ndarray) and x.dtype.kind in "iu" and x.size:
+    if exact and isinstance(x, np.ndarray) and x.dtype.kind in "iu" and x.size:
         big = np.abs(arr) > _EXACT_INTEGERS
         if big.any():
             raise InvalidInputError(

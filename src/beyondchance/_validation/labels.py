@@ -43,7 +43,8 @@ def infinite_label(name: str, where: str) -> str:
 def inexact_label(name: str, where: str) -> str:
     """The error of a floating-point label beyond 2**53 (every engine's): ``where`` its value and row."""
     return (f"{name} holds a floating-point label beyond 2**53, where distinct integers share one float "
-            f"(labels beyond the 64-bit range are read as floats): {where}; map the labels to smaller codes or to text")
+            f"(labels beyond the 64-bit range are read as floats): {where}; map the labels to smaller codes or to text, "
+            f"or pass task='regression' (--task regression) if they are targets")
 
 
 def _check_label_values(arr: np.ndarray, name: str) -> str:

@@ -394,6 +394,19 @@ def check_memory(size: int, name: str, factor: float = MEMORY_FACTOR) -> None:
         )
 
 
+def file_not_found(path: Any) -> str:
+    """The one line of a path where no file is: ``file not found: …``, or that it is a broken
+    (dangling) symbolic link and where it points.
+
+    >>> file_not_found("missing.bcstats")
+    'file not found: missing.bcstats'
+    """
+    shown = os.fspath(path)
+    if os.path.islink(shown):
+        return f"{shown} is a broken link (to {os.readlink(shown)}, which does not exist): file not found"
+    return f"file not found: {shown}"
+
+
 def non_regular_kind(path: Any) -> str | None:
     """``"a pipe"``, ``"a character device"`` … for an existing path that is not a regular
     file or a directory (a FIFO, /dev/stdin, ``<(…)`` which is /dev/fd/N); else None."""

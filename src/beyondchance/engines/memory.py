@@ -544,6 +544,11 @@ class MemoryScan:
         w = check_sample_weight(data[weight] if weight else None, scores.shape[0])
         return ValueHistogram.of_checked(scores, w), int(scores.shape[0])
 
+    def values_outside(self, column: str, values: Any, limit: int = 5) -> list[float]:
+        scores = np.asarray(read_columns(self.source, [column], self.delimiter)[column], dtype=np.float64)
+        outside = np.unique(scores[~np.isin(scores, np.asarray(values, dtype=np.float64)) & ~np.isnan(scores)])
+        return outside[:limit].tolist()
+
     def absolute_histograms(self, *, y_true: str, y_pred: str, weight: str | None) -> Any:
         from ..inference.permutation.absolute_error import AbsoluteErrorHistograms
 

@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import re
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 import numpy as np
@@ -60,7 +60,7 @@ from ..statistics.values import LossSums, Moments, ValueHistogram
 from ..statistics.scores import BinnedScoreCounts, ClassScoreCounts, _scores_from_groups
 from .spec import Spec, make_spec, resolve_task
 
-__all__ = ["Runner", "sql_statistics", "sql_score_histogram", "binary_queries", "labels_query", "probabilities_query", "class_scores_query", "regression_queries",
+__all__ = ["Runner", "sql_statistics", "sql_score_histogram", "sql_values_outside", "binary_queries", "labels_query", "probabilities_query", "class_scores_query", "regression_queries",
            "absolute_histogram_queries", "sql_absolute_histograms"]
 
 _EPS = float(np.finfo(np.float64).eps)
@@ -227,6 +227,19 @@ def sql_score_histogram(runner: Runner, *, y_score: str, weight: str | None = No
     order = np.argsort(s, kind="stable")
     s, w = s[order], w[order]
     return ValueHistogram(s, w, s * w, s, s), int(_total(r, "n_rows"))
+
+
+def sql_values_outside(runner: Runner, column: str, values: Sequence[Any], limit: int = 5) -> list[float]:
+    """Some values (at most ``limit``, sorted, distinct) of a numeric ``column`` that are not among
+    ``values``, none when every value is one of them: does a score column hold only y_true's
+    classes (then predicted labels)?"""
+    c = _Cols(runner.quote, runner.column_kinds())
+    s = c.number(column)
+    listed = ", ".join(lit(float(v)) for v in values) or "NULL"
+    # no DISTINCT nor ORDER BY: the scan stops at the first rows outside (a column of scores at once)
+    r = runner.run(f"SELECT {s} AS v FROM {runner.relation} WHERE {s} IS NOT NULL AND NOT ({s} IN ({listed})) "
+                   f"LIMIT {int(limit)}")
+    return sorted(set(_f64(r["v"]).tolist()))
 
 
 def labels_query(

@@ -112,6 +112,11 @@ class SQLScan:
             self._runner = self._new_runner()
         return sql_score_histogram(self._runner, y_score=y_score, weight=weight)
 
+    def values_outside(self, column: str, values: Sequence[Any], limit: int = 5) -> list[float]:
+        from .sql import sql_values_outside
+
+        return sql_values_outside(self._runner, column, values, limit)
+
     def absolute_histograms(self, *, y_true: str, y_pred: str, weight: str | None) -> Any:
         from .sql import sql_absolute_histograms
 

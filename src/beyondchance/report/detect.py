@@ -90,9 +90,31 @@ def _as_arrays(y_true: Any, y: Any, name: str = "y") -> tuple[np.ndarray, np.nda
 #: labels few enough that their k × k matrix is counted before anything else is known
 _FEW_LABELS = 256
 
+#: a numeric y_true of more distinct values than this, with predictions of other values, is a regression
+_MANY_VALUES = 20
 
-def _detect(yt: np.ndarray, ya: np.ndarray, labels: Any) -> tuple[str, str, dict[str, Any]]:
-    """(task, reason, the label codes computed on the way) of checked arrays."""
+
+#: numbers given as scores that are not all classes of y_true, in words
+OTHER_VALUES = "values other than its classes"
+
+
+def scores_of_many_classes(k: int) -> str:
+    """The refusal of one number per row given as scores, not all classes of y_true, for a
+    y_true of ``k`` (3 to ``_MANY_VALUES``) classes."""
+    return (f"y_true has {k} classes and the scores (y_score) hold {OTHER_VALUES}: scores need two classes; pass "
+            "task='multiclass-labels' (--task multiclass-labels) if they are predicted labels, or "
+            "task='regression' (--task regression) if they are values")
+
+
+def _detect(yt: np.ndarray, ya: np.ndarray, labels: Any, scores: bool = True) -> tuple[str, str, dict[str, Any]]:
+    """(task, reason, the label codes computed on the way) of checked arrays.
+
+    ``scores``: ``ya`` was given as scores (``y_score``, or :func:`~beyondchance.evaluate`'s
+    second argument), not as predicted labels (``y_pred``).  The rule, on every engine: a
+    column given as scores holds predicted labels only when each of its values is a class of
+    y_true (0/1 predictions, as integers or as 0.0/1.0); otherwise it holds scores, integers
+    included (credit scores 300–850) — with more than two classes a regression when y_true
+    holds more than ``_MANY_VALUES`` numbers, else refused naming ``task=``."""
     if ya.ndim == 2:
         codes, _, classes = encode_label_arrays(yt, labels=labels)
         check_n_classes(max(int(classes.size), ya.shape[1]), what="y_true and the probability columns hold")
@@ -131,8 +153,10 @@ def _detect(yt: np.ndarray, ya: np.ndarray, labels: Any) -> tuple[str, str, dict
     k = int(in_true.sum())
     present = both[in_true | in_pred]
     extra = both[in_pred & ~in_true]
-    if extra.size and true_numeric and k > 20 and present.size > 2:
+    if extra.size and true_numeric and k > _MANY_VALUES and present.size > 2:
         return "regression", f"y_true has {k} distinct integer values and y holds other values", {}
+    if extra.size and true_numeric and scores:  # numbers other than the classes: scores, never labels
+        return _integer_scores(yt, labels)
     check_n_classes(int(both.size))
     if rows is None:
         rows = confusion_counts(ct, cp, int(both.size), None)
@@ -143,6 +167,17 @@ def _detect(yt: np.ndarray, ya: np.ndarray, labels: Any) -> tuple[str, str, dict
         return ("multiclass-labels",
                 f"y holds labels that never occur in y_true ({', '.join(map(_fmt_label, extra[:5]))})", enc)
     return "multiclass-labels", f"y_true has {k} classes and y holds labels", enc
+
+
+def _integer_scores(yt: np.ndarray, labels: Any) -> tuple[str, str, dict[str, Any]]:
+    """(task, reason, codes) of whole numbers given as scores, some of which are not classes of
+    the numeric y_true: binary scores, or refused naming ``task=`` (more classes)."""
+    codes, _, classes = encode_label_arrays(yt, labels=labels)
+    k = int(classes.size)
+    if k > 2:
+        raise InvalidInputError(scores_of_many_classes(k))
+    return ("binary-scores", f"y_true has {k} classes ({', '.join(map(_fmt_label, classes))}) and y holds "
+            f"{OTHER_VALUES}: scores", {"codes": codes, "classes": classes})
 
 
 @dataclass
@@ -201,7 +236,7 @@ def _check_inputs(
 ) -> Inputs:
     yt, ya = _as_arrays(y_true, y, name)
     if task is None:
-        task, reason, enc = _detect(yt, ya, labels)
+        task, reason, enc = _detect(yt, ya, labels, scores=name != "y_pred")
         source = "detected"
     else:
         task = check_option(task, "task", TASKS)
@@ -210,7 +245,7 @@ def _check_inputs(
         ya = as_1d(ya, name)  # raises: one prediction per row
     out = Inputs(task, source, reason, 0, None)
     if task == "regression":
-        out.target, out.prediction = as_float(yt, "y_true"), as_float(ya, name)
+        out.target, out.prediction = _targets(yt, given=source == "given"), as_float(ya, name, exact=source != "given")
         y_checked = out.prediction
     elif task in ("binary-labels", "multiclass-labels"):
         if "pred_codes" not in enc:
@@ -255,6 +290,17 @@ def _check_inputs(
     out.n = check_consistent_length(**{"y_true": yt, name: y_checked})
     out.weight = check_sample_weight(sample_weight, out.n)
     return out
+
+
+def _targets(yt: np.ndarray, *, given: bool) -> np.ndarray:
+    """y_true as regression targets: integers beyond 2**53 are rounded to float64 when the task
+    is given (as every engine casts them), refused naming ``task=`` when it was detected."""
+    try:
+        return as_float(yt, "y_true", exact=not given)
+    except InvalidInputError as exc:
+        if yt.dtype.kind not in "iu":
+            raise
+        raise InvalidInputError(f"{exc}; pass task='regression' (--task regression) if they are targets") from None
 
 
 def _coerce_pos_label(pos_label: Any, classes: np.ndarray) -> Any:

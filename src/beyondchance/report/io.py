@@ -28,7 +28,7 @@ import numpy as np
 
 from .._warnings import InvalidInputError
 from ..engines import files as _files
-from ..engines.files import csv_delimiter, decimal_as_float, delimiter_hint, read_csv_table
+from ..engines.files import csv_delimiter, decimal_as_float, delimiter_hint, file_not_found, read_csv_table
 from ..engines.runner import BUILTIN_ENGINES, get_runner
 
 __all__ = ["TableColumns", "read_columns", "file_format", "ENGINES", "check_engine"]
@@ -159,7 +159,7 @@ def read_columns(
         path = Path(source)
         name = str(source)
         if not path.exists():
-            raise InvalidInputError(f"file not found: {name}")
+            raise InvalidInputError(file_not_found(name))
         if path.is_dir():
             raise InvalidInputError(f"{name} is a directory, not a CSV or Parquet file")
         fmt = file_format(path)

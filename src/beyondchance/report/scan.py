@@ -31,11 +31,11 @@ cells, or the size limit named in ``pvalue_method``.
 The report modules (:mod:`beyondchance.report.tasks`) are the ones
 :func:`~beyondchance.report.evaluate` uses on the memory engine's statistics.
 
-Detection without the rows differs in one respect from :func:`evaluate`: the task
-follows the column *types* (a floating-point score column holds scores, an integer
-or text column labels; regression when both y_true and y_pred are floating point),
-where :func:`evaluate` looks at the values (a float column holding only whole
-numbers within ±2**53 is labels there; beyond 2**53 scores are numbers everywhere).
+Detection without the rows follows the column *types* (regression when both y_true and
+y_pred are floating point; a text or integer y_pred labels), except for a numeric score
+column of a numeric y_true, read by its values as :func:`evaluate` reads it (the rule of
+``beyondchance.report.detect._detect``): predicted labels when each value is a class of
+y_true (one query for some values outside them, ``Scan.values_outside``), else scores.
 ``task=`` overrides both.
 """
 
@@ -57,7 +57,7 @@ from ..inference.poisson_bootstrap import DEFAULT_GROUPS, check_row_offset
 from ..measures.losses import PinballLoss
 from ..measures.task_metrics import TASKS
 from .assemble import check_quantile_option
-from .detect import _resolve_positive
+from .detect import _MANY_VALUES, OTHER_VALUES, _resolve_positive, scores_of_many_classes
 from .engine_rows import RowSource
 from .formatting import _fmt_label, _label
 from .report import Report
@@ -83,27 +83,61 @@ def _open(source: Any, engine: str, *, session: Any = None, name: str | None = N
 
 
 def _detect(
-    kinds: dict[str, str], y_true: str, y_score: Sequence[str], y_pred: str | None, k_true: int, shown: str
+    kinds: dict[str, str], y_true: str, y_score: Sequence[str], y_pred: str | None, classes: np.ndarray, shown: str,
+    outside: list[float] | None = None,
 ) -> tuple[str, str]:
-    """(task, reason) from the column types and the number of true classes."""
+    """(task, reason) from the column types, the true classes and ``outside``: some
+    values of a numeric score column of a numeric y_true that are not classes of y_true
+    (:func:`_score_values_outside`; empty: every value is a class, so the column holds
+    predicted labels; None: not looked at)."""
     if len(y_score) > 1:
         return "multiclass-probabilities", f"y has {len(y_score)} columns of class probabilities"
     col = y_score[0] if y_score else y_pred
     t_kind, p_kind = kinds.get(y_true), kinds.get(col)  # type: ignore[arg-type]
+    k_true = int(classes.size)
     true_numeric = t_kind in ("float", "int")
     if t_kind == "float" and (y_pred is not None and p_kind == "float"):
         return "regression", "y_true and y_pred are floating-point columns"
+    if outside is not None and (not outside or p_kind == "int"):  # a float column of other values: by its type
+        return _detect_scores(classes, shown, outside)
     if p_kind == "float" or (y_score and p_kind == "int" and not true_numeric):
         if k_true <= 2:
             what = "a floating-point column" if p_kind == "float" else "numbers"
             return "binary-scores", f"y_true has {k_true} classes ({shown}) and y is {what}: scores"
-        if t_kind == "float":
+        if t_kind == "float" or (true_numeric and k_true > _MANY_VALUES):  # as memory reads many integers
             return "regression", f"y_true has {k_true} distinct values and y holds floating-point numbers"
         raise InvalidInputError(
             f"y_true has {k_true} classes but y holds one number per row; give the class probabilities "
             f"as {k_true} columns, or predicted labels"
         )
     return "labels", "y_true and y hold labels"
+
+
+def _detect_scores(classes: np.ndarray, shown: str, outside: list[float]) -> tuple[str, str]:
+    """(task, reason) of a numeric score column of a numeric y_true of these ``classes`` that holds
+    only classes, or integers: predicted labels when every value is a class, else scores, as
+    :func:`~beyondchance.report.detect.detect_task` reads them (the rule of
+    :func:`beyondchance.report.detect._detect`)."""
+    k = int(classes.size)
+    if any(not float(c).is_integer() for c in classes.tolist()):
+        return "regression", "y_true holds non-integer numbers"
+    if not outside:
+        return "labels", "y_true and y hold labels"
+    if k <= 2:
+        return "binary-scores", f"y_true has {k} classes ({shown}) and y holds {OTHER_VALUES}: scores"
+    if k > _MANY_VALUES:
+        return "regression", f"y_true has {k} distinct values and y holds {OTHER_VALUES}"
+    raise InvalidInputError(scores_of_many_classes(k))
+
+
+def _score_values_outside(src: Any, kinds: dict[str, str], y_true: str, col: str | None,
+                          classes: np.ndarray) -> list[float] | None:
+    """Some values of the numeric score column ``col`` that are not classes of a numeric y_true
+    (none: the column holds predicted labels), or None when either column is not numeric (the
+    types decide then)."""
+    if col is None or kinds.get(y_true) not in ("float", "int") or kinds.get(col) not in ("float", "int"):
+        return None
+    return src.values_outside(col, [float(c) for c in classes.tolist()], 4)
 
 
 def typed_labels(labels: Any, kind: str | None) -> Any:
@@ -165,7 +199,8 @@ def _task_statistics(
     classes, counts0 = lc.labels, lc.counts
     shown = ", ".join(map(_fmt_label, classes[:2]))
     if task is None:
-        detected, reason = _detect(kinds, y_true, y_score, None if both else y_pred, int(classes.size), shown)
+        outside = _score_values_outside(src, kinds, y_true, y_score[0] if len(y_score) == 1 else None, classes)
+        detected, reason = _detect(kinds, y_true, y_score, None if both else y_pred, classes, shown, outside)
         how = "detected"
     else:
         if task not in TASKS:
@@ -173,6 +208,8 @@ def _task_statistics(
         detected, reason, how = task, "given", "given"
     if detected != "regression":  # before any k × k matrix
         check_n_classes(int(classes.size), what="y_true holds")
+    elif how == "detected":
+        _check_exact_targets(kinds.get(y_true), classes)
     n_rows = int(round(float(counts0.sum())))
     p = TaskStatistics(detected, how, reason, n_rows, weight is not None, classes, counts0, classes)
     if detected == "binary-scores" and len(y_score) != 1:
@@ -218,6 +255,15 @@ def _task_statistics(
                 f"({', '.join(map(_fmt_label, union[:5]))}); use task='multiclass-labels'"
             )
     return p
+
+
+def _check_exact_targets(kind: str | None, classes: np.ndarray) -> None:
+    """Integer targets of a detected regression are exact in float64 (within 2**53), or
+    refused naming ``task=``, as :func:`~beyondchance.evaluate` refuses them."""
+    big = [c for c in classes.tolist() if kind == "int" and abs(c) > 2**53]
+    if big:
+        raise InvalidInputError(f"y_true holds an integer float64 cannot represent exactly (beyond 2**53): {big[0]!r}; "
+                                "pass task='regression' (--task regression) if they are targets")
 
 
 def _prepare_regression(src: Any, *, y_true: str, y_pred: str, weight: str | None,
@@ -437,9 +483,9 @@ def profile(
 
     The arguments are :func:`~beyondchance.evaluate`'s: arrays, or ``data=`` a table or files
     with the columns named (aggregated by ``engine``).  Arrays go to the memory engine as
-    columns, so the task is detected as an engine detects it, from the column types (a
-    floating-point y_score holds scores; regression when y_true and y_pred are floating
-    point): give ``task=`` to be sure.  ``ci``: also the sums of the grouped Poisson bootstrap
+    columns, so the task is detected as an engine detects it, from the column types (regression
+    when y_true and y_pred are floating point; a numeric y_score of a numeric y_true holds
+    scores unless each value is a class of y_true): give ``task=`` to be sure.  ``ci``: also the sums of the grouped Poisson bootstrap
     (seed ``random_state``) that the intervals of probabilities, regression and weighted data
     need, each row in the group of a hash of its position: ``row_offset`` + its position in
     these rows.  Profile the later part of the rows with ``row_offset`` = the rows before it
