@@ -9,7 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 import beyondchance.cli as cli
-from beyondchance.cli import EXIT_STATUS, main
+from beyondchance._cli_exit import EXIT_STATUS
+from beyondchance.cli import main
 
 pytestmark = pytest.mark.hostile
 

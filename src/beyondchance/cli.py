@@ -6,7 +6,7 @@ unreadable Parquet file, and every case of SPEC §6 — is answered with one lin
 ``beyondchance: error: ...`` on stderr and exit status 2, never a traceback.  Input
 files are only read.
 
-Exit status, on every command (:data:`EXIT_STATUS`): 0 success; 1 a requirement of a gate
+Exit status, on every command (``EXIT_STATUS`` of :mod:`beyondchance._cli_exit`): 0 success; 1 a requirement of a gate
 (``check``) failed, and nothing else; 2 bad input (the arguments, a file, a column, a value)
 or a file that cannot be read or written; 3 an internal error (any other exception: one line
 ``beyondchance: error: internal error (...)``, the traceback with ``BEYONDCHANCE_DEBUG=1``);
@@ -17,11 +17,9 @@ and a broken tool (3).
 from __future__ import annotations
 
 import dataclasses
-import errno
 import functools
 import json
 import os
-import sys
 import warnings
 from pathlib import Path
 from typing import Any, Callable
@@ -32,6 +30,7 @@ exit_quietly_on_interrupt()  # a Ctrl-C before main()'s handler (the imports bel
 
 import click
 
+from ._cli_exit import EXIT_FAILED, EXIT_HELP, EXIT_OK, Group
 from ._json import write_atomic
 from ._summary_display import Progress as _Progress
 from ._summary_display import printable
@@ -41,123 +40,9 @@ from .engines import ENGINES
 
 __all__ = ["main"]
 
-_DEBUG_ENV = "BEYONDCHANCE_DEBUG"
 
-#: the exit statuses of every command
-EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
-EXIT_STATUS = {
-    EXIT_OK: "success (check: every requirement holds)",
-    EXIT_FAILED: "a requirement of check failed (no other command exits 1)",
-    EXIT_BAD_INPUT: "bad input (argument, file, column, value), or a file not readable or writable",
-    EXIT_INTERNAL: f"internal error (a bug, memory exhausted); {_DEBUG_ENV}=1 shows the traceback",
-    EXIT_INTERRUPTED: "interrupted (Ctrl-C)",
-}
-
-#: the exit statuses as a --help paragraph (\b: click keeps the lines)
-_EXIT_HELP = "\b\nExit status:\n" + "\n".join(f"  {code:<3} {what}" for code, what in EXIT_STATUS.items())
-
-
-def _one_line(message: str) -> str:
-    return " ".join(str(message).split())
-
-
-def _fail(message: str, status: int = EXIT_BAD_INPUT) -> None:
-    """One line on stderr, its control characters (from file and column names, labels) as
-    escapes, then exit with ``status``."""
-    click.echo(f"beyondchance: error: {printable(_one_line(message))}", err=True)
-    sys.exit(status)
-
-
-def _is_memory_exhausted(exc: BaseException) -> bool:
-    """Memory ran out: a MemoryError (numpy's, pyarrow's "malloc of size … failed"), DuckDB's
-    "Out of Memory Error", an ENOMEM, a library that could not be mapped or a thread whose
-    stack could not be (``ulimit -v``) — none is bad input."""
-    return (isinstance(exc, MemoryError) or type(exc).__name__ == "OutOfMemoryException"
-            or (isinstance(exc, OSError) and exc.errno == errno.ENOMEM)
-            or (isinstance(exc, ImportError) and "failed to map segment" in str(exc))
-            or (isinstance(exc, RuntimeError) and "can't start new thread" in str(exc)))
-
-
-def _fail_on(exc: Exception) -> None:
-    """The one line and exit status of an exception of a command: 2 for bad input or a file
-    that cannot be read or written, 3 for memory exhausted (naming --engine duckdb) and for a
-    bug (with ``BEYONDCHANCE_DEBUG=1``: the traceback instead)."""
-    if _is_memory_exhausted(exc):
-        if os.environ.get(_DEBUG_ENV):
-            raise exc
-        _fail(f"internal error ({type(exc).__name__}: {exc}): memory exhausted; use --engine duckdb, which reads "
-              f"the files in pieces, or give the process more memory; set {_DEBUG_ENV}=1 for the traceback",
-              status=EXIT_INTERNAL)
-    if isinstance(exc, (InvalidInputError, OSError)):
-        _fail(str(exc))
-    if os.environ.get(_DEBUG_ENV):
-        raise exc
-    _fail(f"internal error ({type(exc).__name__}: {exc}); set {_DEBUG_ENV}=1 for the traceback", status=EXIT_INTERNAL)
-
-
-def _quiet_exit() -> None:
-    """The reader of stdout is gone (``| head``): stop quietly, as a filter does.
-
-    The rest of the output goes to /dev/null so that the interpreter's final flush does
-    not fail again (Python docs, "Note on SIGPIPE").
-    """
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
-    sys.exit(0)
-
-
-#: commands of other modules, imported only when used: name -> (module, attribute)
-_LAZY_COMMANDS = {"reproduce": ("beyondchance.experiments.command", "reproduce")}
-
-
-class _Group(click.Group):
-    """A click group whose errors are one line on stderr (status 2 for bad input)."""
-
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(set(super().list_commands(ctx)) | set(_LAZY_COMMANDS))
-
-    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
-        command = super().get_command(ctx, name)
-        if command is None and name in _LAZY_COMMANDS:
-            import importlib
-
-            module, attr = _LAZY_COMMANDS[name]
-            try:
-                command = getattr(importlib.import_module(module), attr)
-            except Exception:  # pragma: no cover - absent or broken: the other commands still work
-                return None
-        return command
-
-    def invoke(self, ctx: click.Context) -> Any:
-        try:
-            return super().invoke(ctx)
-        except BrokenPipeError:  # before click's own handler, which exits with status 1
-            _quiet_exit()
-
-    def main(self, args: Any = None, prog_name: str | None = None, **extra: Any) -> Any:  # type: ignore[override]
-        extra.pop("standalone_mode", None)
-        try:
-            rv = super().main(args, prog_name, standalone_mode=False, **extra)
-            sys.stdout.flush()  # a closed pipe shows here, not at exit
-        except BrokenPipeError:
-            _quiet_exit()
-        except click.exceptions.Exit as exc:  # pragma: no cover - --help/--version inside commands
-            sys.exit(exc.exit_code)
-        except click.UsageError as exc:
-            hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx is not None else ""
-            _fail(exc.format_message() + hint)
-        except click.ClickException as exc:
-            _fail(exc.format_message())
-        except (click.Abort, KeyboardInterrupt):  # Ctrl-C (click turns KeyboardInterrupt into Abort)
-            click.echo("beyondchance: aborted", err=True)
-            sys.exit(EXIT_INTERRUPTED)
-        except Exception as exc:  # one line: bad input (2), memory exhausted or a bug (3)
-            _fail_on(exc)
-        sys.exit(rv if isinstance(rv, int) else EXIT_OK)
-
-
-@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
-             epilog=_EXIT_HELP)
+@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+             epilog=EXIT_HELP)
 @click.version_option(package_name="beyondchance")
 def main() -> None:
     """Is this predictor better than the trivial one, and by how much?
@@ -295,8 +180,9 @@ def _needs_y_true(opts: dict[str, Any], file: str) -> None:
 
 def _not_readable(file: str, engine: str) -> str | None:
     """Why FILE is neither rows nor a statistics file, in one line, or None: no file there (a
-    typo, a broken link), standard input (never a statistics file), a directory the engine does not read, a pipe or device the engine
-    does not read (the memory engine reads one as CSV rows: then --y-true is what is missing)."""
+    typo, a broken link), standard input (never a statistics file), a directory the engine
+    does not read, a pipe or device the engine does not read (the memory engine reads one as
+    CSV rows: then --y-true is what is missing)."""
     from .engines import get_runner
     from .engines.files import file_not_found, is_glob, non_regular_kind
 
@@ -863,7 +749,7 @@ def _compare_engine_by(file: str, by: str, reference: str | None, opts: dict[str
 # ======================================================================================
 
 
-@main.command(epilog=_EXIT_HELP)
+@main.command(epilog=EXIT_HELP)
 @click.argument("file", metavar="FILE")
 @click.option("--require", "requirements", multiple=True, required=True, metavar="EXPR",
               help="A requirement, e.g. 'prediction_advantage > 0', 'ops(f1) >= 0.9', 'lower(roc_auc) > 0.75', "
@@ -896,7 +782,7 @@ def check(file: str, requirements: tuple[str, ...], **opts: Any) -> None:
         _write(result.to_json(), opts["out"], "JSON check")
     else:
         _write(str(result), opts["out"], "check")
-    return 0 if result.passed else 1
+    return EXIT_OK if result.passed else EXIT_FAILED
 
 
 @main.command("compare-models")

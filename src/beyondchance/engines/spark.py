@@ -362,8 +362,6 @@ def _as_pyarrow_types(df: Any, csv: bool = False) -> Any:
     """Columns typed as pyarrow types them: decimals (integers beyond 64 bits) as double,
     dates and timestamps as their text; of a CSV file, integers as 64-bit integers (Spark
     infers 32 bits where they fit; pyarrow and DuckDB 64: the saved classes' type)."""
-    from pyspark.sql import functions as F
-
     out = []
     for f in df.schema.fields:
         name = type(f.dataType).__name__
