@@ -127,6 +127,8 @@ def write_atomic(path: str | os.PathLike, content: Content, *, encoding: str = "
 def _name_the_destination(exc: OSError, path: Path) -> None:
     """Make the error of a write name ``path``: a failed write or flush (a full disk) names no
     file, a failed creation names the temporary file."""
+    if exc.errno is None:  # raised by a writer with a message of its own, which a file name would replace
+        return
     temporary = exc.filename is not None and Path(exc.filename).name.startswith(TEMPORARY_PREFIX)
     if exc.filename is None or (temporary and exc.filename2 is None):
         exc.filename = str(path)

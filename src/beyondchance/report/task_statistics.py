@@ -227,7 +227,7 @@ class TaskStatistics:
         """Write the statistics to ``path`` (:mod:`beyondchance.report.statistics_file`: versioned
         JSON with a SHA-256 checksum, written atomically); returns the path written.  Statistics
         the reader would refuse for their size are refused before anything is written: more than
-        :data:`MAX_ROWS` rows, or more than a statistics file may hold."""
+        ``MAX_ROWS`` (10**10) rows, or more than a statistics file may hold."""
         if isinstance(self.n_rows, int) and self.n_rows > MAX_ROWS:
             raise InvalidInputError(f"cannot save statistics of {self.n_rows:,} rows: a statistics file counts at "
                                     f"most {MAX_ROWS:,} (the exact tests of its report grow with the rows)")
