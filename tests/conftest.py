@@ -119,6 +119,18 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log):
     return WorkUnitScheduling(config, log)
 
 
+def one_line_error(result, *words: str, status: int = 2) -> str:
+    """The stderr line of a command run by click's ``CliRunner`` that failed as the CLI
+    promises: exit ``status`` (2: bad input), one line ``beyondchance: error: ...`` holding
+    each of ``words``; the line."""
+    assert result.exit_code == status, (result.exit_code, result.output)
+    err = result.stderr.strip()
+    assert err.startswith("beyondchance: error:") and "\n" not in err, err
+    for word in words:
+        assert word in err, (word, err)
+    return err
+
+
 def spark_unavailable() -> str | None:
     """Why Spark cannot run here, or None."""
     try:

@@ -21,21 +21,13 @@ from click.testing import CliRunner
 import beyondchance
 from beyondchance.cli import main
 from beyondchance.engines import files
+from conftest import one_line_error
 
 pytestmark = pytest.mark.hostile
 
 ENGINES = ["memory", "duckdb"]
 #: the source tree of the package under test, for the subprocesses
 SRC = str(Path(beyondchance.__file__).resolve().parents[1])
-
-
-def _one_line_error(result, *words, status=2):
-    assert result.exit_code == status, (result.exit_code, result.output)
-    err = result.stderr.strip()
-    assert err.startswith("beyondchance: error:") and "\n" not in err, err
-    for word in words:
-        assert word in err, (word, err)
-    return err
 
 
 def _engine(engine):
@@ -73,8 +65,8 @@ def test_by_counts_the_groups_before_any_per_group_work(tmp_path, monkeypatch, e
     args = ["--by", "id", "--y-true", "y", "--y-score", "s", "--no-ci", *_engine(engine)]
     profiled = CliRunner().invoke(main, ["profile", str(path), "--out", str(tmp_path / "p.bcstats"), *args])
     compared = CliRunner().invoke(main, ["compare", str(path), *args])
-    line = _one_line_error(profiled, "--by id has 50 distinct values", "at most 20 groups")
-    assert _one_line_error(compared) == line
+    line = one_line_error(profiled, "--by id has 50 distinct values", "at most 20 groups")
+    assert one_line_error(compared) == line
     assert not list(tmp_path.glob("p*.bcstats"))
 
 
@@ -188,7 +180,7 @@ def test_a_file_beyond_the_cgroup_limit_is_refused_not_killed(tmp_path, fake_pro
     fake_proc(v2=(4 * GB, 4 * GB - 200_000))
     path = _ids_csv(tmp_path / "big.csv", 2000)  # 60 kB: about 480 kB in memory
     result = CliRunner().invoke(main, ["report", str(path), "--y-true", "y", "--y-score", "s", "--no-ci"])
-    _one_line_error(result, "big.csv", "available", "--engine duckdb")
+    one_line_error(result, "big.csv", "available", "--engine duckdb")
 
 
 # ======================================================================================
@@ -262,7 +254,7 @@ def test_arrow_malloc_failure_is_exit_3(tmp_path, monkeypatch):
     monkeypatch.setattr(pacsv, "read_csv", failing)
     path = _ids_csv(tmp_path / "s.csv", 20)
     result = CliRunner().invoke(main, ["report", str(path), "--y-true", "y", "--y-score", "s", "--no-ci"])
-    _one_line_error(result, "memory exhausted", "malloc of size 1048576 failed", "--engine duckdb", status=3)
+    one_line_error(result, "memory exhausted", "malloc of size 1048576 failed", "--engine duckdb", status=3)
 
 
 def test_duckdb_out_of_memory_is_exit_3(tmp_path, monkeypatch):
@@ -281,7 +273,7 @@ def test_duckdb_out_of_memory_is_exit_3(tmp_path, monkeypatch):
     path, _, _ = _classes_csv(tmp_path / "k.csv", 5000, 20_000)
     result = CliRunner().invoke(main, ["report", str(path), "--y-true", "y", "--y-pred", "p", "--no-ci",
                                        "--engine", "duckdb"])
-    _one_line_error(result, "memory exhausted", "--engine duckdb", status=3)
+    one_line_error(result, "memory exhausted", "--engine duckdb", status=3)
 
 
 # ======================================================================================

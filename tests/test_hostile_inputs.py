@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from beyondchance.cli import main
 from beyondchance.engines import files
+from conftest import one_line_error
 
 pytestmark = pytest.mark.hostile
 
@@ -32,15 +33,6 @@ def _csv(path, n=200, extra=None):
 
 def _report(*args):
     return CliRunner().invoke(main, ["report", *map(str, args), *ARGS])
-
-
-def _one_line_error(result, *words):
-    assert result.exit_code == 2, (result.exit_code, result.output)
-    err = result.stderr.strip()
-    assert err.startswith("beyondchance: error:") and "\n" not in err, err
-    for word in words:
-        assert word in err, (word, err)
-    return err
 
 
 @pytest.fixture
@@ -94,20 +86,20 @@ def test_fifo_read_once_by_the_memory_engine(tmp_path, fifo):
 def test_fifo_refused_by_the_file_engines(fifo, engine):
     pytest.importorskip("duckdb" if engine == "duckdb" else "pyspark")
     result = _report(fifo, "--engine", engine)  # refused before opening: no writer needed
-    _one_line_error(result, "f.csv is not a regular file (a pipe)", "--engine memory")
+    one_line_error(result, "f.csv is not a regular file (a pipe)", "--engine memory")
 
 
 def test_device_read_is_bounded(monkeypatch):
     if not os.path.exists("/dev/zero"):
         pytest.skip("no /dev/zero")
     monkeypatch.setattr(files, "available_memory", lambda: 8 << 20)
-    _one_line_error(_report("/dev/zero"), "/dev/zero", "more than", "--engine duckdb")
+    one_line_error(_report("/dev/zero"), "/dev/zero", "more than", "--engine duckdb")
 
 
 def test_header_without_newline(tmp_path):
     path = tmp_path / "oneline.csv"
     path.write_bytes(b"a" * (2 << 20))
-    _one_line_error(_report(path), "oneline.csv", "header line is longer than 1 MB")
+    one_line_error(_report(path), "oneline.csv", "header line is longer than 1 MB")
 
 
 def test_header_field_over_the_csv_module_limit(tmp_path):
@@ -128,7 +120,7 @@ def test_cell_of_3_mb_in_an_unused_column(tmp_path, engine):
     result = _report(_csv(tmp_path / "big.csv", extra=big), "--engine", engine)
     assert result.exit_code in (0, 2), result.output
     if result.exit_code == 2:
-        _one_line_error(result, "big.csv")
+        one_line_error(result, "big.csv")
     else:
         assert "big.csv" in result.stdout
 
@@ -138,7 +130,7 @@ def test_unbalanced_quote(tmp_path, engine):
     if engine == "duckdb":
         pytest.importorskip("duckdb")
     path = _csv(tmp_path / "quote.csv", extra=lambda lines: lines.__setitem__(6, lines[6].replace(",n", ',"n', 1)))
-    _one_line_error(_report(path, "--engine", engine), "quote.csv", "line 7")
+    one_line_error(_report(path, "--engine", engine), "quote.csv", "line 7")
 
 
 @pytest.mark.parametrize("engine", ["memory", "duckdb"])
@@ -146,13 +138,13 @@ def test_row_with_an_extra_field(tmp_path, engine):
     if engine == "duckdb":
         pytest.importorskip("duckdb")
     path = _csv(tmp_path / "ragged.csv", extra=lambda lines: lines.__setitem__(6, lines[6] + ",9"))
-    _one_line_error(_report(path, "--engine", engine), "ragged.csv")
+    one_line_error(_report(path, "--engine", engine), "ragged.csv")
 
 
 def test_memory_estimate_refusal(tmp_path, monkeypatch):
     path = _csv(tmp_path / "bin.csv")
     monkeypatch.setattr(files, "available_memory", lambda: 1000)
-    _one_line_error(_report(path), "bin.csv", "--engine duckdb")
+    one_line_error(_report(path), "bin.csv", "--engine duckdb")
 
 
 def test_available_memory_is_a_positive_number_or_none():
@@ -166,7 +158,7 @@ def test_compressed_read_is_bounded(tmp_path, monkeypatch):
     path = tmp_path / "bomb.csv.gz"
     path.write_bytes(gzip.compress(b"y,s\n" + b"0,0.5\n" * 2_000_000))  # 12 MB of text in a small file
     monkeypatch.setattr(files, "available_memory", lambda: 16 << 20)
-    _one_line_error(_report(path), "bomb.csv.gz", "--engine duckdb")
+    one_line_error(_report(path), "bomb.csv.gz", "--engine duckdb")
 
 
 def test_fifo_read_once_by_the_python_memory_engine(tmp_path, fifo):
@@ -204,12 +196,12 @@ def _check(path, requirement):
     ("roc_auc > \uff10.5", ["cannot read the requirement"]),  # a full-width digit
 ])
 def test_requirement_with_an_infinite_bound_or_non_ascii_digits_refused(tmp_path, requirement, words):
-    _one_line_error(_check(_csv(tmp_path / "gate.csv"), requirement), *words)
+    one_line_error(_check(_csv(tmp_path / "gate.csv"), requirement), *words)
 
 
 def test_huge_unknown_metric_name_not_echoed(tmp_path):
     name = "x" * 120_000
-    err = _one_line_error(_check(_csv(tmp_path / "gate.csv"), f"{name} > 0.5"), "at most 200 characters",
+    err = one_line_error(_check(_csv(tmp_path / "gate.csv"), f"{name} > 0.5"), "at most 200 characters",
                           "120,006")
     assert len(err) < 300, len(err)
 
@@ -246,5 +238,5 @@ def test_nested_parquet_columns_refused_in_one_line(request, nested_parquet, eng
         request.getfixturevalue("spark")  # the session's one SparkSession, or skipped
     result = CliRunner().invoke(main, ["report", str(nested_parquet), *columns, "--no-ci", "--mc-samples", "2048",
                                        "--engine", engine])
-    err = _one_line_error(result, repr(bad))
+    err = one_line_error(result, repr(bad))
     assert "nested values" in err or "must be numeric" in err, err

@@ -24,6 +24,7 @@ import beyondchance._json as J
 from beyondchance._json import write_atomic
 from beyondchance._warnings import InvalidInputError
 from beyondchance.cli import main
+from conftest import one_line_error
 
 pytestmark = pytest.mark.hostile
 
@@ -47,15 +48,6 @@ def _csv(path, groups=("x", "y"), n=60):
 
 def _profile(*args, engine="memory"):
     return CliRunner().invoke(main, ["profile", *map(str, args), *ARGS, "--engine", engine])
-
-
-def _one_line_error(result, *words):
-    assert result.exit_code == 2, (result.exit_code, result.output)
-    err = result.stderr.strip()
-    assert err.startswith("beyondchance: error:") and "\n" not in err, err
-    for word in words:
-        assert word in err, (word, err)
-    return err
 
 
 def _ok(result):
@@ -90,7 +82,7 @@ def _input_named_like_a_group_file(tmp_path, how):
 def test_a_group_file_is_never_an_input(tmp_path, engine, how):
     source, data = _input_named_like_a_group_file(tmp_path, how)
     before, names = data.read_bytes(), _names(tmp_path)
-    err = _one_line_error(_profile(source, "--by", "g", "--out", tmp_path / "sales.csv", engine=engine),
+    err = one_line_error(_profile(source, "--by", "g", "--out", tmp_path / "sales.csv", engine=engine),
                           "sales.x.csv", "is an input file", "--out")
     assert "--overwrite" not in err  # an input is never replaced, whatever the flags
     assert data.read_bytes() == before and _names(tmp_path) == names  # nothing written, not even group y
@@ -101,7 +93,7 @@ def test_an_existing_group_file_is_replaced_only_with_overwrite(tmp_path, engine
     data = _csv(tmp_path / "rows.csv", groups=("a", "b", "c"))
     last = tmp_path / "o.c.bcstats"  # the last group written: checked before the first write
     last.write_text("someone's file\n")
-    _one_line_error(_profile(data, "--by", "g", "--out", tmp_path / "o.bcstats", engine=engine),
+    one_line_error(_profile(data, "--by", "g", "--out", tmp_path / "o.bcstats", engine=engine),
                     "o.c.bcstats", "exists", "--overwrite")
     assert last.read_text() == "someone's file\n"
     assert _names(tmp_path) == ["o.c.bcstats", "rows.csv"]  # no half-written set
@@ -185,7 +177,7 @@ def test_a_link_at_a_group_file_is_replaced_not_its_target(tmp_path, engine):
     victim = tmp_path / "victim.txt"
     victim.write_text("not yours\n")
     (tmp_path / "o.x.bcstats").symlink_to(victim)
-    _one_line_error(_profile(data, "--by", "g", "--out", tmp_path / "o.bcstats", engine=engine),
+    one_line_error(_profile(data, "--by", "g", "--out", tmp_path / "o.bcstats", engine=engine),
                     "o.x.bcstats", "exists")
     _ok(_profile(data, "--by", "g", "--out", tmp_path / "o.bcstats", "--overwrite", engine=engine))
     assert victim.read_text() == "not yours\n" and not (tmp_path / "o.x.bcstats").is_symlink()
@@ -210,7 +202,7 @@ def planted(tmp_path):
 def test_another_users_link_in_a_sticky_folder_is_not_followed(tmp_path, planted, engine):
     shared, elsewhere = planted
     data = _csv(tmp_path / "rows.csv")
-    _one_line_error(_profile(data, "--out", shared / "sub" / "ref.bcstats", engine=engine),
+    one_line_error(_profile(data, "--out", shared / "sub" / "ref.bcstats", engine=engine),
                     str(shared / "sub"), "another user", "sticky")
     assert _names(elsewhere) == []
     os.lchown(shared / "sub", os.geteuid(), os.getegid())  # the writer's own link is followed
@@ -243,7 +235,7 @@ def test_a_failed_write_names_the_file(monkeypatch, tmp_path, engine):
     monkeypatch.setattr(J, "_write", full)
     result = CliRunner().invoke(main, ["report", str(data), *ARGS, "--mc-samples", "2048", "--engine", engine,
                                        "--format", "json", "--out", str(out)])
-    _one_line_error(result, "No space left on device", str(out))
+    one_line_error(result, "No space left on device", str(out))
     assert _names(tmp_path) == ["rows.csv"]
 
 

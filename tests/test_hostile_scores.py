@@ -17,6 +17,7 @@ import beyondchance as bc
 from beyondchance._warnings import InvalidInputError
 from beyondchance.cli import main
 from beyondchance.report import detect_task
+from conftest import one_line_error
 
 pytestmark = pytest.mark.hostile
 
@@ -52,15 +53,6 @@ def _json(result):
     return json.loads(result.stdout)
 
 
-def _one_line_error(result, *words):
-    assert result.exit_code == 2, (result.exit_code, result.output)
-    err = result.stderr.strip()
-    assert err.startswith("beyondchance: error:") and "\n" not in err, err
-    for word in words:
-        assert word in err, (word, err)
-    return err
-
-
 # --- item 7: --y-score means scores ------------------------------------------------------
 
 
@@ -89,7 +81,7 @@ def test_integer_scores_are_scores_in_python(tmp_path):
 def test_integer_scores_of_three_classes_refused_naming_task(tmp_path, request, engine):
     y, s = _credit(classes=3)
     f = _write(tmp_path / "credit3.csv", y=y, s=s)
-    _one_line_error(_run("report", f, "--y-true", "y", "--y-score", "s", "--no-ci", "--engine",
+    one_line_error(_run("report", f, "--y-true", "y", "--y-score", "s", "--no-ci", "--engine",
                          _engine(request, engine)), "--task multiclass-labels", "--task regression")
     with pytest.raises(InvalidInputError, match="task='multiclass-labels'"):
         bc.evaluate(y, s, ci=False)
@@ -119,7 +111,7 @@ def _targets(tmp_path, integers):
 def test_targets_near_1e16_without_task_name_task_regression(tmp_path, request, engine, integers):
     f = _targets(tmp_path, integers)
     engine = _engine(request, engine)
-    _one_line_error(_run("report", f, "--y-true", "y", "--y-score", "p", "--no-ci", "--engine", engine),
+    one_line_error(_run("report", f, "--y-true", "y", "--y-score", "p", "--no-ci", "--engine", engine),
                     "beyond 2**53", "--task regression")
     out = _json(_run("report", f, "--y-true", "y", "--y-pred", "p", "--task", "regression", "--no-ci", "--format",
                      "json", "--engine", engine))
@@ -130,19 +122,19 @@ def test_targets_near_1e16_without_task_name_task_regression(tmp_path, request, 
 
 
 def test_report_of_a_missing_statistics_file(tmp_path):
-    err = _one_line_error(_run("report", tmp_path / "missing.bcstats"), "file not found")
+    err = one_line_error(_run("report", tmp_path / "missing.bcstats"), "file not found")
     assert "--y-true" not in err
 
 
 def test_report_of_a_broken_link(tmp_path):
     link = tmp_path / "ref.bcstats"
     link.symlink_to(tmp_path / "gone.bcstats")
-    _one_line_error(_run("report", link), "is a broken link", "gone.bcstats")
+    one_line_error(_run("report", link), "is a broken link", "gone.bcstats")
 
 
 @pytest.mark.parametrize("command", [["report"], ["compare"], ["profile", "--out", "x.bcstats"]])
 def test_a_folder_is_not_a_statistics_file(tmp_path, command):
-    err = _one_line_error(_run(command[0], tmp_path, *command[1:]), "is a directory")
+    err = one_line_error(_run(command[0], tmp_path, *command[1:]), "is a directory")
     assert "--y-true" not in err
 
 
@@ -154,4 +146,4 @@ def test_a_pipe_without_y_true(tmp_path, engine):
     os.mkfifo(fifo)
     # memory reads a pipe as CSV rows (so --y-true is missing); DuckDB refuses a pipe, as for rows
     words = ["--y-true", "a pipe", "read as CSV rows"] if engine == "memory" else ["not a regular file (a pipe)"]
-    _one_line_error(_run("report", fifo, "--engine", engine), *words)
+    one_line_error(_run("report", fifo, "--engine", engine), *words)

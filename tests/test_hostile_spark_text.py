@@ -18,7 +18,7 @@ from click.testing import CliRunner
 import beyondchance as bc
 from beyondchance._warnings import InvalidInputError
 from beyondchance.cli import main
-from conftest import spark_unavailable
+from conftest import one_line_error, spark_unavailable
 
 pytestmark = [
     pytest.mark.hostile,
@@ -85,13 +85,6 @@ def _run(*args: str):
     return CliRunner().invoke(main, [str(a) for a in args])
 
 
-def _one_line_error(result) -> str:
-    assert result.exit_code == 2, (result.exit_code, result.output)
-    err = result.stderr.strip()
-    assert err.startswith("beyondchance: error:") and "\n" not in err, err
-    return err
-
-
 def _json(*args: str) -> dict:
     result = _run(*args, "--format", "json")
     assert result.exit_code == 0, (result.exit_code, result.output)
@@ -125,7 +118,7 @@ def test_spark_refuses_latin1_in_the_line_of_memory_and_duckdb(spark, files, cas
     a Latin-1 score as text; memory said "must be numeric" of the score, and counted the
     row of a label among the labels present only (``compare --by``: labels may be missing)."""
     command, options = args[0], args[1:]
-    lines = {engine: _one_line_error(_run(command, files[case], *options, "--engine", engine, "--no-ci"))
+    lines = {engine: one_line_error(_run(command, files[case], *options, "--engine", engine, "--no-ci"))
              for engine in ENGINES}
     assert lines["spark"] == lines["memory"] == lines["duckdb"], lines
     assert f"of {files[case]} is not UTF-8 text: data row " in lines["spark"]
@@ -144,11 +137,11 @@ def test_spark_refuses_latin1_parquet_strings_in_the_line_of_memory(spark, files
     failed") and memory with an internal error (exit 3); now both name the column, the
     file, the row and its bytes (DuckDB refuses the file in its own line, naming the file)."""
     path = files["parquet"] / part
-    lines = {engine: _one_line_error(_run("report", path, *args, "--engine", engine, "--no-ci"))
+    lines = {engine: one_line_error(_run("report", path, *args, "--engine", engine, "--no-ci"))
              for engine in ("memory", "spark")}
     assert lines["spark"] == lines["memory"], lines
     assert f"of {path} is not UTF-8 text: data row " in lines["spark"]
-    assert path.name in _one_line_error(_run("report", path, *args, "--engine", "duckdb", "--no-ci"))
+    assert path.name in one_line_error(_run("report", path, *args, "--engine", "duckdb", "--no-ci"))
 
 
 def test_spark_refuses_replacement_characters_of_a_remote_csv(spark, files):
