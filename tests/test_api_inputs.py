@@ -2,7 +2,7 @@
 their column, more columns refused; datetime, timedelta and Decimal values refused; masked
 elements refused; iterators refused; pandas inputs with different indexes refused; class
 probability columns named by the classes read in the class order.  Every rule lives in
-:mod:`beyondchance._validation` (and :mod:`beyondchance.report.detect` for ``evaluate``),
+:mod:`beyondchance._validation` (and :mod:`beyondchance.engines.detect` for ``evaluate``),
 so each is checked here through the public functions."""
 
 from __future__ import annotations

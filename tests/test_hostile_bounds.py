@@ -53,7 +53,7 @@ def _ids_csv(path, n_groups, rows_per_group=2):
 def test_by_counts_the_groups_before_any_per_group_work(tmp_path, monkeypatch, engine):
     """50 groups over a limit lowered to 20: profile and compare refuse with the same line
     before ordering (or profiling) a single group — an ID column no longer runs for minutes."""
-    import beyondchance.report.scan as scan
+    import beyondchance.engines.scan as scan
 
     monkeypatch.setattr("beyondchance.engines.groups.MAX_GROUPS", 20, raising=False)
 

@@ -103,7 +103,7 @@ def test_an_existing_group_file_is_replaced_only_with_overwrite(tmp_path, engine
 
 
 def test_the_python_function_behind_profile_refuses_an_existing_group_file(tmp_path):
-    from beyondchance.report.scan import save_profiles
+    from beyondchance.engines.profile_files import save_profiles
 
     data = _csv(tmp_path / "rows.csv")
     (tmp_path / "o.y.bcstats").write_text("keep\n")

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 import beyondchance as bc
 from beyondchance.cli import main
 from beyondchance.report import compare_reports
-from beyondchance.report.statistics_file import _canonical
+from beyondchance.statistics.file_format import _canonical
 
 N = 300
 OPTIONS = dict(n_resamples=200, mc_samples=1024, random_state=7)

@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 import beyondchance as bc
 from beyondchance.inference.permutation.rows import SquaredErrorSums
 from beyondchance.report import report_from_statistics, statistics_file
-from beyondchance.report.statistics_file import TYPES, _canonical, _encode
-from beyondchance.report.task_statistics import TaskStatistics
+from beyondchance.statistics.file_format import TYPES, _canonical, _encode
+from beyondchance.statistics.task_statistics import TaskStatistics
 
 N = 240
 REPORT = dict(n_resamples=200, mc_samples=1024, random_state=7)

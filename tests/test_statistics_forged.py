@@ -27,7 +27,7 @@ from test_statistics_file import _case, _data
 
 import beyondchance as bc
 from beyondchance.cli import main
-from beyondchance.report.statistics_file import _canonical, _decode, _encode
+from beyondchance.statistics.file_format import _canonical, _decode, _encode
 
 CASES = ["binary scores", "binary scores binned", "binary scores weighted", "binary labels",
          "multiclass labels weighted", "probabilities", "regression weighted"]

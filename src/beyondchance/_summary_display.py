@@ -124,6 +124,33 @@ _MARKDOWN_ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", **{c: "\\" + c for 
 _MARKDOWN = re.compile("[" + re.escape("".join(_MARKDOWN_ESCAPES)) + "]")
 
 
+def _label(x: Any) -> Any:
+    return x.item() if isinstance(x, np.generic) else x
+
+
+#: labels and names longer than this are shortened with an ellipsis in text meant to be
+#: read (verdicts, reasons, renderings); the data fields keep them whole
+MAX_NAME_CHARS = 40
+
+
+def shorten(text: Any, limit: int = MAX_NAME_CHARS) -> str:
+    """``text`` as a string of at most ``limit`` characters, an ellipsis marking a cut, its
+    control characters (newlines and tabs too) as escapes (``printable``).
+
+    >>> shorten("x" * 50)
+    'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…'
+    >>> print(shorten("\\x1b]0;PWNED\\x07"))
+    \\x1b]0;PWNED\\x07
+    """
+    text = printable(text)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _fmt_label(x: Any) -> str:
+    x = _label(x)
+    return f"'{shorten(x)}'" if isinstance(x, str) else shorten(x)
+
+
 def markdown_text(text: Any) -> str:
     """Text for one line of Markdown (a table cell, a list item): line breaks as spaces,
     control characters as escapes (:func:`printable`), and Markdown and HTML markup

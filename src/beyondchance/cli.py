@@ -208,8 +208,8 @@ def _not_readable(file: str, engine: str) -> str | None:
 def _statistics_file(file: str, opts: dict[str, Any]) -> Any:
     """The statistics kept in ``file`` (``beyondchance profile``), or None when it is not a statistics
     file; the options that say what the rows are were fixed when it was profiled."""
-    from .report.statistics_file import is_statistics_file
-    from .report.task_statistics import read_statistics
+    from .statistics.file_format import is_statistics_file
+    from .statistics.task_statistics import read_statistics
 
     if not is_statistics_file(file):
         return None
@@ -329,7 +329,7 @@ def _engine_source(file: str, engine: str) -> str:
 
 def _engine_kwargs(opts: dict[str, Any]) -> dict[str, Any]:
     """Options of :func:`beyondchance.report.evaluate` with ``data=`` from the command line (the
-    --labels as text: the scan types them like y_true's column, :func:`~.report.scan.typed_labels`)."""
+    --labels as text: the scan types them like y_true's column, :func:`~.engines.scan.typed_labels`)."""
     if opts["normalize"]:
         raise InvalidInputError("--normalize applies to probability columns, which need --engine memory")
     return dict(
@@ -484,7 +484,7 @@ def profile(files: tuple[str, ...], out: Path, by: str | None, overwrite: bool, 
       beyondchance compare ref.bcstats today.parquet --y-true label --y-score score
     """
     from .engines import get_runner
-    from .report.scan import save_profiles
+    from .engines.profile_files import save_profiles
 
     _needs_y_true(opts, files[0])
     pred_cols, numeric = _prediction_columns(opts, by)
@@ -548,7 +548,7 @@ def compare(files: tuple[str, ...], by: str | None, reference: str | None, detai
     """
     from .engines import get_runner
     from .report.compare import compare as compare_sets
-    from .report.statistics_file import is_statistics_file
+    from .statistics.file_format import is_statistics_file
 
     kept = [f for f in files if is_statistics_file(f)]
     if by is not None and kept:
@@ -629,7 +629,7 @@ def _by_groups(source: str, by: str, opts: dict[str, Any], pred_cols: list[str],
     groups, inverse = np.unique(c[by], return_inverse=True)
     _check_group_count(by, groups.size)
     sets: dict[str, tuple] = {}
-    from .report.scan import natural_order
+    from .engines.profile_files import natural_order
 
     for g in natural_order(groups):
         value = groups[g]
@@ -685,7 +685,7 @@ def _compare_engine(files: tuple[str, ...], by: str | None, reference: str | Non
     or of statistics files beside them."""
     from .engines import get_runner
     from .report import compare
-    from .report.statistics_file import is_statistics_file
+    from .statistics.file_format import is_statistics_file
 
     engine = opts["engine"]
     runner = get_runner(engine)
@@ -732,7 +732,7 @@ def _compare_engine_by(file: str, by: str, reference: str | None, opts: dict[str
     try:
         _check_group_count(by, len(split.groups))
         sources: dict[str, Any] = {}
-        from .report.scan import natural_order
+        from .engines.profile_files import natural_order
 
         for i in natural_order([g.value for g in split.groups]):
             g = split.groups[i]

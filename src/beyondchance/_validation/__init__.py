@@ -99,6 +99,7 @@ from .options import (  # noqa: F401 (the door re-exports every helper)
     check_random_state,
     check_frequency_weights,
     merge_from_zero,
+    check_quantile_option,
 )
 
 __all__ = [
@@ -127,6 +128,7 @@ __all__ = [
     "check_random_state",
     "check_frequency_weights",
     "merge_from_zero",
+    "check_quantile_option",
     "union_labels",
     "InexactLabelError",
     "infinite_label",

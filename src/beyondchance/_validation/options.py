@@ -14,7 +14,7 @@ import numpy as np
 from .._warnings import InvalidInputError
 from .arrays import _check_missing, _to_array, check_sample_weight
 
-__all__ = ['check_unit_interval', 'check_prevalence', 'check_rate_curves', 'as_samples', 'check_positive_int', 'check_n_resamples', 'check_n_classes', 'check_mc_samples', 'check_option', 'check_random_state', 'check_frequency_weights', 'merge_from_zero']
+__all__ = ['check_unit_interval', 'check_prevalence', 'check_rate_curves', 'as_samples', 'check_positive_int', 'check_n_resamples', 'check_n_classes', 'check_mc_samples', 'check_option', 'check_random_state', 'check_frequency_weights', 'merge_from_zero', 'check_quantile_option']
 
 
 #: The most classes a classification report (or a confusion matrix built from labels)
@@ -240,3 +240,13 @@ def merge_from_zero(self: Any, other: Any) -> Any:
     if type(other) is int and other == 0:
         return self
     return NotImplemented
+
+
+def check_quantile_option(quantile: Any, task: str) -> float | None:
+    """The report's ``quantile`` option checked: a level in (0, 1), for regression only."""
+    if quantile is None:
+        return None
+    if task != "regression":
+        raise InvalidInputError(f"quantile (the level of a quantile model's pinball loss) applies to regression; "
+                                f"the task is {task}")
+    return float(check_unit_interval(quantile, "quantile", open_=True))

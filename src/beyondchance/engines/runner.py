@@ -2,7 +2,7 @@
 
 An engine is one object implementing :class:`Runner` (what it computes from a source,
 and what it can do), registered under its name.  Nothing outside :mod:`beyondchance.engines`
-names an engine: the report (:mod:`beyondchance.report.scan`) and the command line
+names an engine: the report (:mod:`beyondchance.engines.scan`) and the command line
 ask :func:`get_runner` for the runner of the user's ``engine`` and use its methods and
 capabilities.  Adding an engine is one module with a runner and one line of
 :data:`_BUILTIN` (or :func:`register` at run time, as the tests' toy engine does).

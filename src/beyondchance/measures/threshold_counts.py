@@ -5,6 +5,7 @@ counting kernel :func:`threshold_counts` that builds it.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -503,3 +504,21 @@ def threshold_counts(
         return _counts_unweighted(yb, s, pos_label)
     return _counts_weighted(yb, s, w, pos_label)
 
+
+def _threshold_choice(threshold: Any, smin: float, smax: float) -> tuple[float, str, str | None]:
+    """(threshold, why, note) for binary scores in [smin, smax]; the note says loudly what
+    was assumed when no threshold is given and the scores are not probabilities."""
+    if threshold is not None:
+        try:
+            thr = float(threshold)
+        except (TypeError, ValueError):
+            raise InvalidInputError(f"threshold must be a number, got {threshold!r}") from None
+        if not math.isfinite(thr):
+            raise InvalidInputError(f"threshold must be finite, got {threshold!r}")
+        return thr, "given", None
+    if smin >= 0.0 and smax <= 1.0:
+        return 0.5, "the default for probabilities", None
+    return 0.0, "assumed: scores outside [0, 1] are taken as real-valued margins", (
+        f"scores lie outside [0, 1] (range [{smin:.4g}, {smax:.4g}]): treated as real-valued scores, "
+        "threshold 0 assumed; give the threshold (--threshold) that the model uses"
+    )

@@ -16,7 +16,7 @@ report — :mod:`.scan`, :mod:`.evaluate`, :mod:`.compare`).
 
 from ..measures.task_metrics import TASKS, metrics_for_task
 from .compare import Change, Comparison, compare, compare_reports
-from .detect import detect_task
+from ..engines.detect import detect_task
 from .evaluate import evaluate
 from .metric_rows import MetricCI, MetricResult
 from .model_comparison import ModelComparison, ModelDifference, compare_models
@@ -24,8 +24,9 @@ from .gates import CheckResult, RequirementResult
 from .compare_tasks import TargetShift
 from .per_class import PerClassTable
 from .report import Report
-from .scan import profile
-from .task_statistics import TaskStatistics, read_statistics, report_from_statistics
+from ..engines.scan import profile
+from ..statistics.task_statistics import TaskStatistics, read_statistics
+from .from_statistics import report_from_statistics
 
 __all__ = [
     "CheckResult",

@@ -11,6 +11,7 @@ import numpy as np
 
 from .._summary_display import TITLES
 from .._validation import check_mc_samples, check_n_resamples, check_resample_cap, check_unit_interval
+from .._validation.options import check_quantile_option  # noqa: F401  (the report's name)
 from .._warnings import BeyondChanceWarning, InvalidInputError, UndefinedMeasureWarning, caller_stacklevel
 from ..measures.confusion import ConfusionMatrix
 from ..measures.registry import METRICS, get_metric
@@ -80,16 +81,6 @@ def _run(
     for note in collector.notes:
         warnings.warn(note, UndefinedMeasureWarning, stacklevel=caller_stacklevel())
     return result
-
-
-def check_quantile_option(quantile: Any, task: str) -> float | None:
-    """The report's ``quantile`` option checked: a level in (0, 1), for regression only."""
-    if quantile is None:
-        return None
-    if task != "regression":
-        raise InvalidInputError(f"quantile (the level of a quantile model's pinball loss) applies to regression; "
-                                f"the task is {task}")
-    return float(check_unit_interval(quantile, "quantile", open_=True))
 
 
 def _metric_keys(wanted: Sequence[str] | str) -> list[tuple[str, str]]:

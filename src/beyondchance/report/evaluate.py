@@ -36,7 +36,7 @@ Tasks (detected from the data, or given with ``task=``):
 ``"regression"``               real-valued y_true and y_pred
 =============================  ============================================================
 
-Where the rows are (one road, :mod:`beyondchance.report.task_statistics`):
+Where the rows are (one road, :mod:`beyondchance.statistics.task_statistics`):
 
 =================================  =========================================================
 arrays                             ``evaluate(y_true, y_score)``: the memory engine's statistics
@@ -50,7 +50,7 @@ statistics kept (``TaskStatistics``) ``evaluate(bc.profile(...))``, ``evaluate(d
 =================================  =========================================================
 
 Each is the same function of the same statistics, so every engine gives memory's report
-(to rounding; :mod:`beyondchance.report.scan` says where an engine cannot).
+(to rounding; :mod:`beyondchance.engines.scan` says where an engine cannot).
 """
 
 from __future__ import annotations
@@ -60,23 +60,24 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from .._warnings import InvalidInputError
+from ..engines.detect import Inputs, _resolve_positive, check_inputs, detect_task
 from ..engines.memory import confusion_counts, probability_statistics, regression_statistics, score_counts
+from ..engines.scan import SOURCE_ENGINE, _as_source, _column_names, _scan
 from ..inference.poisson_bootstrap import (GroupTotals, label_group_totals, probability_group_totals,
                                            regression_group_totals)
 from ..measures.confusion import ConfusionMatrix
 from ..measures.curves import ThresholdCounts
 from ..measures.losses import PinballLoss, get_loss
 from ..measures.task_metrics import TASKS, Task, metrics_for_task, selectable_metrics
+from ..statistics.file_format import is_statistics_file
 from ..statistics.sufficient import STATISTICS
+from ..statistics.task_statistics import TaskStatistics, read_statistics
 from .assemble import _select_metrics, check_quantile_option
-from .detect import Inputs, _resolve_positive, check_inputs, detect_task
 from .evaluation_context import _Context
 from .formatting import _label, fmt_value, shorten
+from .from_statistics import report_from_statistics
 from .metric_rows import MetricCI, MetricResult
 from .report import Report
-from .scan import evaluate_source
-from .statistics_file import is_statistics_file
-from .task_statistics import TaskStatistics, read_statistics, report_from_statistics
 
 __all__ = [
     "TASKS",
@@ -147,7 +148,7 @@ def evaluate(
         (DuckDB, memory), a Spark DataFrame (Spark): ``y_true``, ``y_score``, ``y_pred`` and
         ``sample_weight`` then name its columns and ``engine`` aggregates them into the
         task's statistics (the rows are never loaded into Python; see
-        :mod:`beyondchance.report.scan` for how each interval and p-value is obtained).
+        :mod:`beyondchance.engines.scan` for how each interval and p-value is obtained).
         Or the sufficient statistic of binary scores,
         :class:`~beyondchance.measures.curves.ThresholdCounts` of row counts (computed by
         :func:`~beyondchance.threshold_counts`, by an engine, or merged from chunks): the
@@ -352,6 +353,29 @@ def _evaluate_counts(counts: ThresholdCounts, *, given: dict[str, Any], task: An
                        False, classes, np.array([n_neg, n_pos]), classes, stats=counts,
                        positive=(positive, negative, "given"))
     return report_from_statistics(p, **options)
+
+
+def evaluate_source(
+    source: Any, *, y_true: str, y_score: str | Sequence[str] = (), y_pred: str | None = None,
+    sample_weight: str | None = None, engine: str | None = None, score_bins: int | None = None, session: Any = None,
+    delimiter: str | None = None, task: str | None = None, pos_label: Any = None, threshold: float | None = None,
+    labels: Any = None, quantile: float | None = None, ci: bool = True, random_state: int = 0,
+    progress: Callable[[str], None] | None = None, name: str | None = None, **options: Any,
+) -> Report:
+    """The report of ``evaluate(y_true, y_score, …, data=source, engine=engine)`` (the options
+    as there): the source scanned into its task's statistics, the report built from them."""
+    y_true, y_score = _column_names(y_true, y_score, y_pred, sample_weight)
+    engine = SOURCE_ENGINE if engine is None else engine
+    src = _as_source(source, engine, session, name, delimiter)
+    try:
+        p = _scan(src, engine=engine, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=sample_weight,
+                  score_bins=score_bins, task=task, pos_label=pos_label, threshold=threshold, labels=labels,
+                  quantile=quantile, ci=ci, random_state=random_state, progress=progress, keep_rows=ci)
+        # the source stays open while the report is built: its row permutation tests fetch the rows
+        return report_from_statistics(p, engine=src.engine, pos_label=pos_label, threshold=threshold, ci=ci,
+                                      random_state=random_state, name=name, progress=progress, **options)
+    finally:
+        src.close()
 
 
 # =====================================================================================

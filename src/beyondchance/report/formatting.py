@@ -11,9 +11,7 @@ from __future__ import annotations
 import math
 from typing import Any, Callable
 
-import numpy as np
-
-from .._summary_display import printable
+from .._summary_display import MAX_NAME_CHARS, _fmt_label, _label, printable, shorten  # noqa: F401  (the report's names)
 
 
 def _num(x: Any) -> float | None:
@@ -22,33 +20,6 @@ def _num(x: Any) -> float | None:
         return None
     x = float(x)
     return x if math.isfinite(x) else None
-
-
-def _label(x: Any) -> Any:
-    return x.item() if isinstance(x, np.generic) else x
-
-
-#: labels and names longer than this are shortened with an ellipsis in text meant to be
-#: read (verdicts, reasons, renderings); the data fields keep them whole
-MAX_NAME_CHARS = 40
-
-
-def shorten(text: Any, limit: int = MAX_NAME_CHARS) -> str:
-    """``text`` as a string of at most ``limit`` characters, an ellipsis marking a cut, its
-    control characters (newlines and tabs too) as escapes (``printable``).
-
-    >>> shorten("x" * 50)
-    'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…'
-    >>> print(shorten("\\x1b]0;PWNED\\x07"))
-    \\x1b]0;PWNED\\x07
-    """
-    text = printable(text)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _fmt_label(x: Any) -> str:
-    x = _label(x)
-    return f"'{shorten(x)}'" if isinstance(x, str) else shorten(x)
 
 
 def fmt_value(x: float | None) -> str:

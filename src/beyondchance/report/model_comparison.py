@@ -74,8 +74,8 @@ from ..inference.permutation.permutation_test import equals_label, is_labels
 from ..measures.binary_scores import ScoreCells, loss_terms
 from .._summary_display import SummaryDisplay, display_name, format_interval
 from .formatting import _num, fmt_value, shorten
-from .task_statistics import TaskStatistics
-from .statistics_file import is_statistics_file
+from ..statistics.file_format import is_statistics_file
+from ..statistics.task_statistics import TaskStatistics
 from .tasks.binary_scores import _threshold_choice
 
 __all__ = ["ModelDifference", "ModelComparison", "compare_models", "CORRECTIONS"]

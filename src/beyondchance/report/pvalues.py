@@ -28,7 +28,7 @@ when the rows times the draws exceed ``ROW_BUDGET``, none below ``MIN_DRAWS``); 
 error of a regression (MSE, R²) by the permutation central limit theorem from the moments
 (asymptotic).  The rows are ``report["inputs"]`` in memory; a report from an engine
 (DuckDB, Spark, or the memory engine of ``evaluate(data=...)``) holds a
-:class:`~beyondchance.report.engine_rows.RowSource` instead (``report["row_source"]``),
+:class:`~beyondchance.engines.row_source.RowSource` instead (``report["row_source"]``),
 which fetches the columns of the test from the still open source — one query, in the rows'
 order — when the rows fit the budget by the rule of memory (:func:`_row_cost`,
 :func:`_regression_losses`, ``permutation_draws``); the test then runs on them as in
@@ -55,7 +55,7 @@ on every engine, where nothing is fetched):
   mean ½, the variance of its Hájek projection — a linear permutation statistic in the
   mid-rank fractions of each column — from Σw, Σw² per class and the K × K cross moments of
   the ranks; memory ranks the rows, DuckDB/Spark run one rank query on the still open source
-  (:meth:`~beyondchance.report.engine_rows.RowSource.auc_sums`), binned as the row's AUC
+  (:meth:`~beyondchance.engines.row_source.RowSource.auc_sums`), binned as the row's AUC
   with ``score_bins``; asymptotic, type-I error at 5% in [0.0445, 0.0595] in
   benchmarks/sim_tests.py, n = 200 and 20,000);
 * the one-vs-rest average precisions of class probabilities (macro and prevalence-weighted,
@@ -67,7 +67,7 @@ on every engine, where nothing is fetched):
   Σw, Σw² per class; seeded normal draws of the tables, the AP of each draw, a Monte Carlo
   p-value with the report's resamples and seed — a test of the binned AP, the observed AP
   being that of the same bins; memory bins the rows, DuckDB/Spark run two queries of the
-  still open source, :meth:`~beyondchance.report.engine_rows.RowSource.ap_tables`, the
+  still open source, :meth:`~beyondchance.engines.row_source.RowSource.ap_tables`, the
   same bins and draws; asymptotic, type-I error at 5% in [0.0435, 0.0530] in
   benchmarks/sim_tests.py, n = 2,000 and 20,000);
 * the MSE and R² from the statistics (unweighted: the Moments of y and of the predictions,
@@ -324,6 +324,18 @@ def _regression_losses(names: Any, quantile: float | None) -> dict[str, Any]:
             for name in names if name in _REGRESSION and (quantile is not None or "pinball" not in name)}
 
 
+def _fetch_cost(source: Any, names: list[str]) -> int | None:
+    """Row-draws per row of the permutation tests of ``names`` on the rows of an engine's
+    ``source`` (:class:`~beyondchance.engines.row_source.RowSource`); None when no row of
+    ``names`` needs them (a regression's squared error is tested from its statistics)."""
+    p = source.p
+    if p.task == "regression":
+        losses = _regression_losses(names, p.quantile)
+        return 2 * len(losses) if losses else None
+    k = len(source.y_score) if p.task == "multiclass-probabilities" else int(np.asarray(p.classes).size)
+    return _row_cost(p.task, k)
+
+
 def _from_rows(report: dict[str, Any], names: list[str], *, n_resamples: int, seed: int, why: dict[str, str]
                ) -> dict[str, PermutationTestResult]:
     """The row permutation tests of :mod:`beyondchance.inference.permutation.rows` (the rows in
@@ -332,7 +344,9 @@ def _from_rows(report: dict[str, Any], names: list[str], *, n_resamples: int, se
     inp = report.get("inputs")
     reason = _NEEDS_ROWS
     if inp is None and report.get("row_source") is not None:  # an engine's rows, fetched within ROW_BUDGET
-        inp, reason = report["row_source"].fetch(names, n_resamples)
+        cost = _fetch_cost(report["row_source"], names)
+        if cost is not None:
+            inp, reason = report["row_source"].fetch(cost, n_resamples)
     stats = report.get("statistics")
     if inp is None and stats is not None and stats.task == "regression" and ("mse" in names or "r2" in names):
         t = None  # the squared error's permutation CLT from the engine's statistics
@@ -503,7 +517,7 @@ def _ap_clt_tests(tables: Any, names: list[str], done: dict[str, PermutationTest
 
 def _auc_sums_of_source(report: dict[str, Any], names: list[str], why: dict[str, str]) -> PermutationAUCSums | None:
     """The PermutationAUCSums of an engine's class probabilities (one query of the still open
-    source, :meth:`~beyondchance.report.engine_rows.RowSource.auc_sums`), None where they do
+    source, :meth:`~beyondchance.engines.row_source.RowSource.auc_sums`), None where they do
     not apply."""
     rs = report.get("row_source")
     if rs is None or rs.p.task != "multiclass-probabilities" or not any(nm in AUC_NAMES for nm in names):
@@ -609,7 +623,7 @@ def _absolute_tests_of_source(report: dict[str, Any], names: list[str], why: dic
                               ) -> dict[str, PermutationTestResult]:
     """An engine's regression beyond the budget: the permutation CLT of the absolute and
     pinball loss sums from the exact histograms of y and of the predictions
-    (:meth:`~beyondchance.report.engine_rows.RowSource.absolute_histograms`) and the
+    (:meth:`~beyondchance.engines.row_source.RowSource.absolute_histograms`) and the
     engine's loss sums; ``why``: the reason when there is none."""
     losses, rs = _regression_losses(names, report.get("quantile")), report.get("row_source")
     sums = _loss_sums_of_statistics(report["statistics"], losses)

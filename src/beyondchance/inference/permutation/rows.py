@@ -9,7 +9,7 @@ a function of the report's statistics, so these tests draw permutations of the r
 memory, by Monte Carlo: p = (1 + #{M* at least as good}) / (B + 1), with its standard
 error, as :func:`~beyondchance.permutation_test` does.  B permutations of n rows cost
 B·n; :func:`permutation_draws` keeps that within ``ROW_BUDGET``.  Within it a report from
-DuckDB or Spark fetches the rows for these tests (:mod:`beyondchance.report.engine_rows`),
+DuckDB or Spark fetches the rows for these tests (:mod:`beyondchance.engines.row_source`),
 the memory p-value with the same seed.  Beyond it, weighted labels and binary scores are
 tested from their weighted cells by the permutation CLT
 (:mod:`beyondchance.inference.permutation.clt`, asymptotic), and the log loss and Brier score of class

@@ -22,6 +22,7 @@ from ...measures.curves import ThresholdCounts
 from ...inference.poisson_bootstrap import GroupTotals
 from ...measures.binary_scores import ScoreCells, compress_counts, confusion_at_threshold, loss_baseline, loss_sums, per_threshold
 from ...measures.task_metrics import _PROBA_LOSSES, _SCORING
+from ...measures.threshold_counts import _threshold_choice  # noqa: F401  (the report's name)
 from ..evaluation_context import _Context
 from ..formatting import _label, shorten
 from ..intervals import MAX_SCORE_BINS, one_sided_bounds
@@ -30,25 +31,6 @@ from .labels import NO_ROW_ORDER, _labeling_rows, replicate_matrices
 
 #: the threshold reason of a report whose predicted labels were given with the scores
 GIVEN_LABELS = "no threshold: the predicted labels were given (y_pred); the scores make the curves, AUCs and losses"
-
-
-def _threshold_choice(threshold: Any, smin: float, smax: float) -> tuple[float, str, str | None]:
-    """(threshold, why, note) for binary scores in [smin, smax]; the note says loudly what
-    was assumed when no threshold is given and the scores are not probabilities."""
-    if threshold is not None:
-        try:
-            thr = float(threshold)
-        except (TypeError, ValueError):
-            raise InvalidInputError(f"threshold must be a number, got {threshold!r}") from None
-        if not math.isfinite(thr):
-            raise InvalidInputError(f"threshold must be finite, got {threshold!r}")
-        return thr, "given", None
-    if smin >= 0.0 and smax <= 1.0:
-        return 0.5, "the default for probabilities", None
-    return 0.0, "assumed: scores outside [0, 1] are taken as real-valued margins", (
-        f"scores lie outside [0, 1] (range [{smin:.4g}, {smax:.4g}]): treated as real-valued scores, "
-        "threshold 0 assumed; give the threshold (--threshold) that the model uses"
-    )
 
 
 def _backwards_note(roc: dict[str, Any] | None, other: Any) -> str | None:

@@ -29,7 +29,7 @@ from ..evaluation_context import _Context, _single_class
 from ..intervals import _ci_from_bootstrap, replicate_interval, replicate_totals
 from ..formatting import _fmt_label, _label
 from ..metric_rows import MetricCI
-from ..detect import _resolve_positive
+from ...statistics.task_statistics import _resolve_positive
 from ..per_class import per_class_table
 
 #: the note of a weighted report whose engine has no row order for the grouped bootstrap

@@ -1,4 +1,4 @@
-r"""The statistics file: a report's :class:`~beyondchance.report.task_statistics.TaskStatistics`
+r"""The statistics file: a report's :class:`~beyondchance.statistics.task_statistics.TaskStatistics`
 kept on disk (:func:`write_file`, by ``TaskStatistics.save``), read back safely (:func:`read_file`,
 by :func:`~beyondchance.read_statistics`).
 
@@ -72,10 +72,10 @@ from ..inference.permutation.rows import SquaredErrorSums
 from ..inference.poisson_bootstrap import GroupTotals
 from ..measures.confusion import ConfusionMatrix
 from ..measures.threshold_counts import ThresholdCounts
-from ..statistics.labels import LabelCounts
-from ..statistics.scores import BinnedScoreCounts, ClassScoreCounts
-from ..statistics.sufficient import SufficientStatistics
-from ..statistics.values import LossSums, Moments, ValueHistogram
+from .labels import LabelCounts
+from .scores import BinnedScoreCounts, ClassScoreCounts
+from .sufficient import SufficientStatistics
+from .values import LossSums, Moments, ValueHistogram
 
 __all__ = ["write_file", "read_file", "is_statistics_file", "size_refusal", "encoded_bytes", "FORMAT", "SCHEMA_VERSION",
            "MAX_FILE_BYTES", "MAX_DEPTH", "MAX_VALUES", "TYPES"]

@@ -3,9 +3,9 @@ r"""A table or files scanned by an engine into a task's statistics: ``evaluate(.
 The engine (:func:`~beyondchance.engines.get_runner`: ``"duckdb"`` over CSV / Parquet
 files, glob patterns, tables and relations, ``"spark"`` through a SparkSession,
 ``"memory"`` over columns in memory) reads the columns once and aggregates the rows into
-the task's :class:`~beyondchance.report.task_statistics.TaskStatistics`; the report is
+the task's :class:`~beyondchance.statistics.task_statistics.TaskStatistics`; the report is
 built from them alone, by the same function as memory's
-(:func:`~beyondchance.report.task_statistics.report_from_statistics`).
+(:func:`~beyondchance.report.from_statistics.report_from_statistics`).
 
 Intervals that cannot come from cells — the losses of probabilities, the regression
 measures, and the labeling metrics of weighted data — come from the grouped Poisson
@@ -23,7 +23,7 @@ the absolute and pinball losses of a regression: :mod:`beyondchance.report.pvalu
 the rows: when they fit the row-draw budget of memory
 (:func:`~beyondchance.inference.permutation.rows.permutation_draws`) the report fetches the columns
 of the test from the source — one query, in the rows' order — and runs memory's test on
-them (:mod:`beyondchance.report.engine_rows`), so they too equal
+them (:mod:`beyondchance.engines.row_source`), so they too equal
 :func:`~beyondchance.report.evaluate`'s with the same seed; the source stays open until the
 report is built.  Beyond the budget nothing is fetched: the permutation CLT of the weighted
 cells, or the size limit named in ``pvalue_method``.
@@ -34,45 +34,42 @@ The report modules (:mod:`beyondchance.report.tasks`) are the ones
 Detection without the rows follows the column *types* (regression when both y_true and
 y_pred are floating point; a text or integer y_pred labels), except for a numeric score
 column of a numeric y_true, read by its values as :func:`evaluate` reads it (the rule of
-``beyondchance.report.detect._detect``): predicted labels when each value is a class of
+``beyondchance.engines.detect._detect``): predicted labels when each value is a class of
 y_true (one query for some values outside them, ``Scan.values_outside``), else scores.
 ``task=`` overrides both.
 """
 
 from __future__ import annotations
 
-import collections
+
 import dataclasses
 from collections.abc import Mapping
 from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from .._validation import check_n_classes
+from .._summary_display import _fmt_label, _label
+from .._validation import check_n_classes, check_quantile_option
 from .._warnings import InvalidInputError
-from ..engines import SOURCE_ENGINE, detect_engine
-from ..engines.groups import check_group_count
-from ..engines.spec import check_column_roles
 from ..inference.poisson_bootstrap import DEFAULT_GROUPS, check_row_offset
 from ..measures.losses import PinballLoss
 from ..measures.task_metrics import TASKS
-from .assemble import check_quantile_option
-from .detect import _MANY_VALUES, OTHER_VALUES, _resolve_positive, scores_of_many_classes
-from .engine_rows import RowSource
-from .formatting import _fmt_label, _label
-from .report import Report
-from .statistics_file import MAX_FILE_BYTES, encoded_bytes, is_statistics_file
-from .task_statistics import TaskStatistics, read_statistics, report_from_statistics
+from ..statistics.file_format import MAX_FILE_BYTES, encoded_bytes, is_statistics_file
+from ..statistics.task_statistics import TaskStatistics, _resolve_positive, read_statistics
+from . import SOURCE_ENGINE, detect_engine
+from .detect import _MANY_VALUES, OTHER_VALUES, scores_of_many_classes
+from .groups import check_group_count
+from .row_source import RowSource
+from .spec import check_column_roles
 
-__all__ = ["evaluate_source", "profile", "natural_order", "save_profiles", "split_columns", "group_paths",
-           "group_file_parts", "check_outputs"]
+__all__ = ["profile", "typed_labels"]
 
 
 def _open(source: Any, engine: str, *, session: Any = None, name: str | None = None,
           delimiter: str | None = None) -> Any:
     """The :class:`~beyondchance.engines.runner.Scan` of one source on ``engine``: the needed columns
     are read once (``open``) and every statistic of the report is computed from that one read."""
-    from ..engines import engine_names, get_runner
+    from . import engine_names, get_runner
 
     try:
         runner = get_runner(engine)
@@ -116,8 +113,8 @@ def _detect(
 def _detect_scores(classes: np.ndarray, shown: str, outside: list[float]) -> tuple[str, str]:
     """(task, reason) of a numeric score column of a numeric y_true of these ``classes`` that holds
     only classes, or integers: predicted labels when every value is a class, else scores, as
-    :func:`~beyondchance.report.detect.detect_task` reads them (the rule of
-    :func:`beyondchance.report.detect._detect`)."""
+    :func:`~beyondchance.engines.detect.detect_task` reads them (the rule of
+    :func:`beyondchance.engines.detect._detect`)."""
     k = int(classes.size)
     if any(not float(c).is_integer() for c in classes.tolist()):
         return "regression", "y_true holds non-integer numbers"
@@ -316,8 +313,8 @@ def _scan_replicates(src: Any, p: TaskStatistics, *, y_true: str, y_score: Seque
     report's intervals need, while the source is open: regression and probabilities
     always, labels and binary scores when weighted (unweighted ones resample cells); the
     rows numbered from ``row_offset``."""
-    from ..statistics.sufficient import BinnedScoreCounts
-    from .tasks.binary_scores import _threshold_choice
+    from ..measures.threshold_counts import _threshold_choice
+    from ..statistics.scores import BinnedScoreCounts
 
     common = dict(y_true=y_true, weight=weight, seed=seed, row_offset=row_offset)
     if p.task == "regression":
@@ -355,7 +352,7 @@ def _scan_replicates(src: Any, p: TaskStatistics, *, y_true: str, y_score: Seque
 
 def _check_totals_fit_a_file(p: TaskStatistics) -> None:
     """Refuse, before they are summed, the grouped bootstrap's sums of a profile that no statistics
-    file may hold (:func:`~beyondchance.report.statistics_file.size_refusal`, the reader's rule):
+    file may hold (:func:`~beyondchance.statistics.file_format.size_refusal`, the reader's rule):
     labels and class probabilities keep k² confusion cells per group, so 400 weighted classes
     take 1,024 groups × 160,000 cells, 1.75 GB in a file (and some 8 GB to build and write)."""
     k = int(np.asarray(p.given.labels if p.given is not None else p.classes).size)
@@ -372,7 +369,7 @@ def _check_totals_fit_a_file(p: TaskStatistics) -> None:
 
 def _as_source(source: Any, engine: str, session: Any, name: str | None, delimiter: str | None = None) -> Any:
     """``source`` itself when it is a scan already opened (a group of ``compare --by``), else its scan."""
-    from ..engines import Scan
+    from . import Scan
 
     if isinstance(source, Scan):
         return source
@@ -427,29 +424,6 @@ def _scan(
         p.row_source = RowSource(src, p, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=weight,
                                  labels=labels, score_bins=score_bins)
     return p
-
-
-def evaluate_source(
-    source: Any, *, y_true: str, y_score: str | Sequence[str] = (), y_pred: str | None = None,
-    sample_weight: str | None = None, engine: str | None = None, score_bins: int | None = None, session: Any = None,
-    delimiter: str | None = None, task: str | None = None, pos_label: Any = None, threshold: float | None = None,
-    labels: Any = None, quantile: float | None = None, ci: bool = True, random_state: int = 0,
-    progress: Callable[[str], None] | None = None, name: str | None = None, **options: Any,
-) -> Report:
-    """The report of ``evaluate(y_true, y_score, …, data=source, engine=engine)`` (the options
-    as there): the source scanned into its task's statistics, the report built from them."""
-    y_true, y_score = _column_names(y_true, y_score, y_pred, sample_weight)
-    engine = SOURCE_ENGINE if engine is None else engine
-    src = _as_source(source, engine, session, name, delimiter)
-    try:
-        p = _scan(src, engine=engine, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=sample_weight,
-                  score_bins=score_bins, task=task, pos_label=pos_label, threshold=threshold, labels=labels,
-                  quantile=quantile, ci=ci, random_state=random_state, progress=progress, keep_rows=ci)
-        # the source stays open while the report is built: its row permutation tests fetch the rows
-        return report_from_statistics(p, engine=src.engine, pos_label=pos_label, threshold=threshold, ci=ci,
-                                      random_state=random_state, name=name, progress=progress, **options)
-    finally:
-        src.close()
 
 
 def _array_columns(y_true: Any, y_score: Any, y_pred: Any, sample_weight: Any) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -572,181 +546,3 @@ def _kept(name: str, value: Any, task: str | None) -> TaskStatistics:
         raise InvalidInputError(f"test set {name!r}: statistics of a report in memory; make them with "
                                 "beyondchance.profile")
     return dataclasses.replace(p)
-
-
-def natural_order(values: Any) -> list[int]:
-    """Indices of distinct group values in their natural order: numbers numerically, dates
-    chronologically (any format pandas reads), other text lexicographically."""
-    import pandas as pd
-
-    texts = [str(v) for v in values]
-    keys: Any = pd.to_numeric(pd.Series(values, dtype=object), errors="coerce")
-    if keys.isna().any():
-        keys = pd.to_datetime(pd.Series(texts), format="mixed", errors="coerce")
-    if keys.isna().any():
-        keys = pd.Series(texts)
-    return sorted(range(len(texts)), key=lambda i: (keys[i], texts[i]))
-
-
-def split_columns(columns: Mapping[str, np.ndarray], by: str) -> list[tuple[str, dict[str, np.ndarray]]]:
-    """The columns in memory split by the values of column ``by`` (in :func:`natural_order`):
-    [(value, columns)].  The distinct values are counted first (one ``np.unique``): more than
-    :data:`~beyondchance.engines.groups.MAX_GROUPS` is refused before any per-group work.
-
-    >>> [(v, c["y"].tolist()) for v, c in split_columns({"d": np.array([2, 1, 2]), "y": np.array([0, 1, 1])}, "d")]
-    [('1', [1]), ('2', [0, 1])]
-    """
-    cols = dict(columns)
-    values, inverse = np.unique(cols.pop(by), return_inverse=True)
-    check_group_count(by, values.size)
-    return [(str(values[i].item() if hasattr(values[i], "item") else values[i]),
-             {k: c[inverse == i] for k, c in cols.items()}) for i in natural_order(values)]
-
-
-#: the longest part of a file name that stands for a group's value (bytes of UTF-8)
-MAX_GROUP_NAME_BYTES = 100
-
-
-def group_file_parts(values: Sequence[str]) -> list[str]:
-    """The part of each group's file name that stands for its value (``ref.<part>.bcstats``):
-    safe, readable and distinct.  A value of letters and digits (of any script), ``.``, ``-``
-    and ``_``, in Unicode's composed form (NFC) and at most 100 bytes, is its own part.  Other
-    values keep those characters (the others as ``_``, cut to 100 bytes) and get ``-`` and 8
-    hex digits of the SHA-256 of the value, so that two values never share a file; so do the
-    values that would otherwise be the same name on a filesystem that ignores case or Unicode
-    normalisation (the same after NFKC and case folding: ``A`` and ``a``).
-
-    >>> group_file_parts(["2024-05-01", "café", "東京"])
-    ['2024-05-01', 'café', '東京']
-    >>> group_file_parts(["a/b", "a_b", "A", "a", "x"])
-    ['a_b-c14cddc0', 'a_b', 'A-559aead0', 'a-ca978112', 'x']
-    """
-    named = [part if part == v else f"{part}-{_value_hash(v)}" for v, part in zip(values, map(_readable_part, values))]
-    folded = collections.Counter(_folded(name) for name in named)
-    parts = [name if name != v or folded[_folded(name)] == 1 else f"{name}-{_value_hash(v)}"
-             for v, name in zip(values, named)]
-    if len({_folded(part) for part in parts}) != len(parts):
-        raise InvalidInputError("two groups give the same file name; rename the groups")
-    return parts
-
-
-def _readable_part(value: str) -> str:
-    """``value`` in NFC with its characters other than letters, digits, ``.``, ``-``, ``_`` as
-    ``_``, cut to :data:`MAX_GROUP_NAME_BYTES` bytes of UTF-8 (``_`` for nothing)."""
-    import unicodedata
-
-    part = "".join(c if c.isalnum() or c in "._-" else "_" for c in unicodedata.normalize("NFC", value))
-    while len(part.encode("utf-8")) > MAX_GROUP_NAME_BYTES:
-        part = part[:-1]
-    return part or "_"
-
-
-def _folded(name: str) -> str:
-    """The name as a filesystem that ignores case and Unicode normalisation sees it."""
-    import unicodedata
-
-    return unicodedata.normalize("NFKC", name).casefold()
-
-
-def _value_hash(value: str) -> str:
-    """8 hex digits of the SHA-256 of ``value`` (UTF-8)."""
-    import hashlib
-
-    return hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()[:8]
-
-
-def group_paths(out: Any, values: Sequence[str]) -> list[Any]:
-    """The file of each group's statistics: ``out``'s name with the group's part
-    (:func:`group_file_parts`) before its suffix.
-
-    >>> [p.name for p in group_paths("day.bcstats", ["2024-05-01", "a b"])]
-    ['day.2024-05-01.bcstats', 'day.a_b-c8687a08.bcstats']
-    """
-    from pathlib import Path
-
-    out = Path(out)
-    return [out.with_name(f"{out.stem}.{part}{out.suffix}") for part in group_file_parts(values)]
-
-
-def check_outputs(paths: Sequence[Any], values: Sequence[str | None], *, by: str | None, inputs: Sequence[str],
-                  overwrite: bool) -> None:
-    """Refuse, before any file is written, to write over an input (a file of ``inputs``, through
-    links too) or — for the groups' files (``values`` not None), unless ``overwrite`` — over a
-    file that exists: those files were not named by the user."""
-    import os
-
-    from ..engines.files import input_of
-
-    for path, value in zip(paths, values):
-        source = input_of(path, list(inputs))
-        if source is not None:
-            what = "--out" if value is None else f"--by {by} = {value}:"
-            raise InvalidInputError(f"{what} {path} is an input file ({source}); input files are never "
-                                    "overwritten: choose another --out")
-    folders = [p for p in paths if os.path.isdir(p) and not os.path.islink(p)]
-    if folders:
-        raise InvalidInputError(f"{folders[0]} is a folder; choose another --out")
-    existing = [p for p, v in zip(paths, values) if v is not None and os.path.lexists(p)]
-    if existing and not overwrite:
-        more = f" (and {len(existing) - 1} more files of the groups)" if len(existing) > 1 else ""
-        raise InvalidInputError(f"{existing[0]} exists{more}; give --overwrite to replace the files of the groups, "
-                                "or choose another --out")
-
-
-def save_profiles(files: Sequence[Any], out: Any, *, by: str | None, read: Callable[[Any], dict] | None,
-                  columns: list[str], numeric: list[str], delimiter: str | None, progress: Callable[[str], None],
-                  written: Callable[[Any], None], overwrite: bool = False, **options: Any) -> list[Any]:
-    """The command line's ``beyondchance profile``: :func:`profile` the rows of ``files`` (one
-    table) with ``options``, or each group of one file ``by`` a column, and save each to ``out``
-    — a group's to ``out``'s name with its value before the suffix (``ref.bcstats`` →
-    ``ref.2024-05.bcstats``; :func:`group_paths`).  No file is written over an input, nor over
-    an existing file of a group unless ``overwrite`` (:func:`check_outputs`, before the first
-    write).  ``read``: the columns of a file in memory (the memory engine), else the engine
-    reads the files (``columns``, ``numeric``: those read by ``--by``'s split); ``written`` is
-    told each path.  The grouped bootstrap numbers each group's rows (in file order) after
-    those of the groups written before it, from ``row_offset``: the files of all the groups
-    merge to the statistics of the rows ordered by group."""
-    from pathlib import Path
-
-    from ..engines import get_runner
-
-    runner, split = get_runner(options["engine"]), None
-    offset = options.pop("row_offset", 0)
-    try:
-        if read is not None:
-            progress(f"reading {', '.join(map(str, files))}")
-            tables = [read(f) for f in files]
-            cols = {k: np.concatenate([t[k] for t in tables]) for k in tables[0]}
-            parts: list[tuple[str | None, Any]] = [(None, cols)] if by is None else split_columns(cols, by)
-        elif by is not None:
-            progress(f"splitting {files[0]} by {by} ({runner.name})")
-            split = runner.split_by(files[0], by, session=options.get("session"), delimiter=delimiter, columns=columns,
-                                    numeric=numeric, label=columns[0])
-            parts = []
-            for g in (split.groups[i] for i in natural_order([g.value for g in split.groups])):
-                if g.n_labelled < g.n_rows:
-                    raise InvalidInputError(f"--by {by} = {g.value}: {g.n_rows - g.n_labelled} of {g.n_rows} rows "
-                                            f"have no label in column {columns[0]!r}; profile needs every label")
-                parts.append((str(g.value), split.scan(g, labelled=True, name=str(g.value))))
-        else:
-            parts, options = [(None, files[0] if len(files) == 1 else list(files))], {**options, "delimiter": delimiter}
-        check_group_count(by, len(parts))  # an engine of one's own may split without counting first
-        values = [v for v, _ in parts]
-        try:
-            paths = [Path(out)] if by is None else group_paths(out, values)  # type: ignore[arg-type]
-        except InvalidInputError as exc:
-            raise InvalidInputError(f"--by {by}: {exc}") from None
-        check_outputs(paths, values, by=by, inputs=[str(f) for f in files], overwrite=overwrite)
-        for (value, source), path in zip(parts, paths):
-            progress("profiling" + ("" if value is None else f" {value}"))
-            try:
-                kept = profile(data=source, row_offset=offset, **options)
-                kept.save(path)
-            except InvalidInputError as exc:
-                raise InvalidInputError(str(exc) if value is None else f"--by {by} = {value}: {exc}") from None
-            offset += kept.n_rows
-            written(path)
-    finally:
-        if split is not None:
-            split.close()
-    return paths

@@ -1,19 +1,18 @@
-r"""The one road to a report: a task's sufficient statistics → the task's rows → the assembler.
+r"""The statistics of one report, without the rows: :class:`TaskStatistics` — the task, the
+classes and the task's sufficient statistics — and their file (:func:`read_statistics`,
+:meth:`TaskStatistics.save`, :mod:`beyondchance.statistics.file_format`).
 
-Every report is built here.  :func:`~beyondchance.report.evaluate` on arrays computes the
-statistics with the memory engine (:mod:`beyondchance.engines.memory`), on a table or files
-with the engine of ``engine=`` (:mod:`beyondchance.report.scan`: DuckDB, Spark, memory), or
-takes them as given (:class:`~beyondchance.measures.curves.ThresholdCounts`); then
-:func:`report_from_statistics` turns the :class:`TaskStatistics` into the task's rows
-(:mod:`beyondchance.report.tasks`) and the rows into a :class:`~beyondchance.report.report.Report`
-(:func:`beyondchance.report.assemble._run`: OPS, verdicts, p-values, notes).  So every
-engine's report is the same function of the same statistics.
+Every report is built from one.  :func:`~beyondchance.profile` computes it from arrays, a
+table or files on any engine (:mod:`beyondchance.engines.scan`), or it is read back from its
+file; :func:`beyondchance.report.from_statistics.report_from_statistics` turns it into the
+task's rows and the rows into a report.  So every engine's report is the same function of
+the same statistics.
 
 =====================  ================================================================
 task                   the statistics
 =====================  ================================================================
 binary scores          :class:`~beyondchance.measures.curves.ThresholdCounts` (exact) or
-                       :class:`~beyondchance.statistics.sufficient.BinnedScoreCounts`
+                       :class:`~beyondchance.statistics.BinnedScoreCounts`
                        (``score_bins``, with the stated AUC error bound); weighted: also
                        the counts of the rows of positive weight (the bootstrap's units)
 binary / multi-class   the confusion matrix and the row counts of y_true
@@ -26,16 +25,10 @@ regression             the loss sums, the moments and the exact histogram of y
 Intervals that cannot come from cells come from the per-group sums of the grouped Poisson
 bootstrap (``totals``, :mod:`beyondchance.inference.poisson_bootstrap`); the p-values that
 permute rows read them from the rows in memory (``inputs``) or fetch them from the source
-(``row_source``, :mod:`beyondchance.report.engine_rows`).
+(``row_source``, :mod:`beyondchance.engines.row_source`).
 
-Statistics you can keep.  :func:`~beyondchance.report.scan.profile` computes a
-:class:`TaskStatistics` from arrays or a table (any engine) without the rows;
-:meth:`TaskStatistics.save` writes it to a file and :func:`read_statistics` reads it back
-(:mod:`beyondchance.report.statistics_file`); :meth:`TaskStatistics.merge` (also ``+``) adds
-the statistics of partitions, files or days into those of their union.  The one public
-statistics type of a report is this one — :class:`~beyondchance.SufficientStatistics` is the
-measures' bundle inside it (the ``stats`` of probabilities and regression) — so that what is
-saved is exactly what :func:`report_from_statistics` reads.
+The positive class of a binary task when none is given (:func:`_resolve_positive`) is decided
+here, once, for every door.
 
 Merging is exact for every count (rows, weights, confusion cells, score counts: sums of
 the parts' numbers, so exact for integer or dyadic weights and to rounding otherwise) and
@@ -59,11 +52,12 @@ import dataclasses
 import math
 import os
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
 from .._json import jsonable
+from .._summary_display import _fmt_label, _label
 from .._validation import MAX_CLASSES, merge_from_zero
 from .._warnings import InvalidInputError
 from ..inference.permutation.clt import PermutationCells
@@ -71,22 +65,12 @@ from ..inference.permutation.loss import PermutationLossSums
 from ..inference.permutation.rows import SquaredErrorSums
 from ..inference.poisson_bootstrap import REGRESSION_COLUMNS, GroupTotals, label_columns, probability_columns
 from ..measures.confusion import ConfusionMatrix
-from ..measures.task_metrics import selectable_metrics
 from ..measures.threshold_counts import ThresholdCounts
-from ..statistics.scores import BinnedScoreCounts
-from ..statistics.sufficient import SufficientStatistics, merge_optional
-from .assemble import _run, _select_metrics
-from .detect import _coerce_pos_label, _resolve_positive
-from .evaluation_context import _Context, _single_class
-from .formatting import _fmt_label, _label
-from .report import Report
-from .statistics_file import read_file, write_file
-from .tasks.binary_scores import _binary_scores_from_counts
-from .tasks.labels import labels_rows, replicate_matrices
-from .tasks.probabilities import probabilities_rows
-from .tasks.regression import regression_rows
+from .file_format import read_file, write_file
+from .scores import BinnedScoreCounts
+from .sufficient import SufficientStatistics, merge_optional
 
-__all__ = ["TaskStatistics", "report_from_statistics", "read_statistics", "MAX_ROWS"]
+__all__ = ["TaskStatistics", "read_statistics", "MAX_ROWS"]
 
 #: the most rows statistics kept in a file may count: a report's exact tests hold laws of some
 #: 40·√n_rows points (10¹⁰ rows: 4 million, half a GB and seconds; a forged 10¹³: 7 GB), so a
@@ -224,7 +208,7 @@ class TaskStatistics:
         return self.stats, self.n_rows
 
     def save(self, path: str | os.PathLike) -> Path:
-        """Write the statistics to ``path`` (:mod:`beyondchance.report.statistics_file`: versioned
+        """Write the statistics to ``path`` (:mod:`beyondchance.statistics.file_format`: versioned
         JSON with a SHA-256 checksum, written atomically); returns the path written.  Statistics
         the reader would refuse for their size are refused before anything is written: more than
         ``MAX_ROWS`` (10**10) rows, or more than a statistics file may hold."""
@@ -561,7 +545,7 @@ def _totals_sums_disagreement(p: TaskStatistics, labels: list) -> str | None:
 def read_statistics(path: str | os.PathLike) -> TaskStatistics:
     """The :class:`TaskStatistics` saved by :meth:`TaskStatistics.save`; a file that is not one,
     truncated, corrupted, changed since or of a newer schema is one InvalidInputError line
-    (``beyondchance.report.statistics_file.read_file``: nothing in the file is run).
+    (``beyondchance.statistics.file_format.read_file``: nothing in the file is run).
 
     >>> import tempfile, os, beyondchance as bc
     >>> st = bc.profile([0, 1, 1, 0, 1], [0.1, 0.8, 0.3, 0.4, 0.9], ci=False)
@@ -577,92 +561,49 @@ def _shown(classes: Any) -> str:
     return ", ".join(map(_fmt_label, values[:5])) + (" ..." if len(values) > 5 else "")
 
 
-def report_from_statistics(
-    statistics: TaskStatistics | Callable[[_Context], TaskStatistics], *, engine: str | None = None,
-    pos_label: Any = None, threshold: Any = None, metrics: Any = None, confidence_level: float = 0.95,
-    n_resamples: int = 2000, ci: bool = True, random_state: int = 0, strict: bool = False, name: str | None = None,
-    mc_samples: int | None = None, progress: Callable[[str], None] | None = None,
-) -> Report:
-    """The :class:`~beyondchance.report.report.Report` of a task's statistics (or of a function
-    computing them once the common options are checked: the memory engine's)."""
-    score_statistic = None
-    notes: list[str] = []
+def _coerce_pos_label(pos_label: Any, classes: np.ndarray) -> Any:
+    """A positive label given as text (command line) in the type of the classes."""
+    if pos_label is None:
+        return None
+    values = [_label(c) for c in classes.tolist()]
+    if pos_label in values:
+        return pos_label
+    if isinstance(pos_label, str):
+        for conv in (int, float):
+            try:
+                v = conv(pos_label)
+            except ValueError:
+                continue
+            if v in values:
+                return v
+        low = pos_label.strip().lower()
+        if low in ("true", "false") and any(isinstance(c, (bool, np.bool_)) for c in values):
+            return low == "true"
+    return pos_label
 
-    def compute(ctx: _Context) -> tuple[dict[str, Any], str, str, str]:
-        nonlocal score_statistic
-        p = statistics(ctx) if callable(statistics) else statistics
-        if metrics is not None:
-            _select_metrics(dict.fromkeys(selectable_metrics(p.task, quantile=p.quantile is not None)), metrics, p.task)
-        if p.task == "regression":
-            out = regression_rows(p.stats, ctx, n_rows=p.n_rows, weighted=p.weighted, totals=p.totals,
-                                  quantile=p.quantile)
-        elif p.task == "multiclass-probabilities":
-            out = probabilities_rows(p.stats, ctx, n_rows=p.n_rows, weighted=p.weighted, totals=p.totals,
-                                     counts0=p.counts0)
-        elif p.task == "binary-scores":
-            true_present = p.classes[p.counts0 > 0]
-            if true_present.size < 2:
-                _single_class(true_present, ctx)
-            pl, nl, reason = p.positive if p.positive is not None else _resolve_positive(p.classes, p.counts0,
-                                                                                          pos_label)
-            if pos_label is not None and _coerce_pos_label(pos_label, p.classes) != _label(pl):
-                raise InvalidInputError(f"these statistics count {_fmt_label(pl)} as the positive class, not "
-                                        f"{_fmt_label(pos_label)}: profile again with pos_label=")
-            stat = p.stats
-            tc = stat
-            if isinstance(stat, BinnedScoreCounts):
-                tc = stat.threshold_counts()
-                bounds = {"roc_auc": stat.auc_error_bound("roc"), "pr_auc": stat.auc_error_bound("pr")}
-                score_statistic = {"kind": "binned", "bins": stat.bins, "n_bins": int(stat.keys.size),
-                                   "auc_error_bound": {k: (None if not math.isfinite(v) else v)
-                                                       for k, v in bounds.items()}}
-                notes.append(
-                    f"scores binned into floor(score * {stat.bins}) ({stat.keys.size} occupied bins): "
-                    f"|ROC AUC - exact| <= {bounds['roc_auc']:.3g}, |PR AUC (AP) - exact| <= {bounds['pr_auc']:.3g}; "
-                    "the AUCs, the losses and their p-values are those of the binned scores"
-                )
-            units = p.units.threshold_counts() if isinstance(p.units, BinnedScoreCounts) else p.units
 
-            def label_totals(thr: float) -> Any:
-                if callable(p.totals):  # memory: counted at the threshold when the report needs them
-                    return p.totals(thr)
-                if p.totals is not None and p.totals.info.get("threshold") != thr:
-                    raise InvalidInputError(
-                        f"these weighted statistics were profiled at threshold {p.totals.info.get('threshold')!r} "
-                        f"(their bootstrap sums are counted there): report at it, or profile at {thr!r}")
-                return p.totals
+def _resolve_positive(classes: np.ndarray, counts: np.ndarray, pos_label: Any) -> tuple[Any, Any, str]:
+    """(positive label, negative label, reason) for a binary task.
 
-            given = None
-            if p.given is not None:  # predicted labels given with the scores
-                given = labels_rows(p.given, p.given_counts0, ctx, binary=True, pos_label=pl, n_rows=p.n_rows,
-                                    weighted=p.weighted, replicates=None if not (p.weighted and p.totals is not None
-                                                                                 and ctx.ci)
-                                    else replicate_matrices(p.totals, ctx, np.asarray(p.given.labels)))
-            out = _binary_scores_from_counts(tc, units, threshold, pl, nl, reason, ctx, n_rows=p.n_rows,
-                                             label_totals=label_totals if p.weighted and given is None else None,
-                                             given_labels=given)
-            if p.weighted:
-                out["total_weight"] = float(tc.n)
-        else:
-            replicates = None
-            if p.weighted and p.totals is not None and ctx.ci:
-                replicates = replicate_matrices(p.totals, ctx, np.asarray(p.stats.labels))
-            out = labels_rows(p.stats, p.counts0, ctx, binary=p.task == "binary-labels",
-                              pos_label=p.positive[0] if p.positive is not None else pos_label, n_rows=p.n_rows,
-                              weighted=p.weighted, replicates=replicates)
-        out["notes"] = list(out.get("notes", ())) + notes
-        if p.inputs is None:  # an engine's: the permutation CLTs beyond the row budget
-            out["permutation_cells"] = (p.stats.permutation_cells if p.task == "multiclass-probabilities"
-                                        else p.cells)
-            out["score_permutation_cells"] = p.score_cells
-            out["permutation_loss_sums"] = (p.stats.permutation_loss_sums if p.task == "multiclass-probabilities"
-                                            else p.loss_sums)
-        out.update(inputs=p.inputs, row_source=p.row_source, quantile=p.quantile)
-        return out, p.task, p.source, p.reason
-
-    report = _run(compute, metrics=metrics, confidence_level=confidence_level, n_resamples=n_resamples,
-                  ci=ci, random_state=random_state, strict=strict, name=name,
-                  mc_samples=mc_samples, progress=progress)
-    if engine is None and score_statistic is None:
-        return report
-    return dataclasses.replace(report, engine=engine, score_statistic=score_statistic)
+    >>> _resolve_positive(np.array(["No", "Yes"]), np.array([90, 10]), None)
+    ('Yes', 'No', 'the minority class')
+    >>> _resolve_positive(np.array([0, 1]), np.array([10, 90]), None)
+    (1, 0, 'the label 1')
+    """
+    values = [_label(c) for c in classes.tolist()]
+    if pos_label is not None:
+        p = _coerce_pos_label(pos_label, classes)
+        if p not in values and len(values) >= 2:
+            raise InvalidInputError(f"pos_label={pos_label!r} is not one of the labels {values}")
+        neg = next((v for v in values if v != p), None)
+        return p, neg, "given"
+    if values and all(isinstance(v, (bool, np.bool_)) for v in values):
+        return True, False, "the label True"
+    numeric = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
+    if numeric and (set(values) <= {0, 1} or set(values) <= {-1, 1}):
+        neg = next((v for v in values if v != 1), -1 if -1 in values else 0)
+        return 1, neg, "the label 1"
+    if len(values) == 1:
+        return values[0], None, "the only class"
+    i = int(np.argmin(counts)) if counts[0] != counts[1] else len(values) - 1
+    return values[i], values[1 - i], "the minority class"

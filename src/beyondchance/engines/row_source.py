@@ -9,7 +9,7 @@ the rows fit the draw budget by the rule of memory
 (:func:`~beyondchance.inference.permutation.rows.permutation_draws` with the task's cost), it
 fetches the columns the test needs from the still open source — one query, only those
 columns, in the rows' order (:func:`beyondchance.engines.sql_rows.sql_rows`) — and checks
-them with :func:`~beyondchance.report.detect.check_inputs` as :func:`evaluate` does; the
+them with :func:`~beyondchance.engines.detect.check_inputs` as :func:`evaluate` does; the
 test then runs on them as in memory, so that the p-value is memory's with the same seed
 (a DuckDB relation has no row order: its rows come in their scan order).  Beyond the
 budget nothing is fetched and the reason is the size limit; a regression's absolute and
@@ -33,7 +33,7 @@ __all__ = ["RowSource"]
 
 class RowSource:
     """The rows of one prepared source (``src``: the engine's scan, :class:`~beyondchance.engines.runner.Scan`;
-    ``p``: its :class:`~beyondchance.report.task_statistics.TaskStatistics`), fetched on demand."""
+    ``p``: its :class:`~beyondchance.statistics.task_statistics.TaskStatistics`), fetched on demand."""
 
     def __init__(self, src: Any, p: Any, *, y_true: str, y_score: Sequence[str], y_pred: str | None,
                  weight: str | None, labels: Any, score_bins: int | None = None):
@@ -45,21 +45,13 @@ class RowSource:
         self.described = ""  # what the p-value method adds once they were
         self._inputs: Any = None
 
-    def fetch(self, names: Sequence[str], n_resamples: int) -> tuple[Any, str]:
-        """(the checked rows — :class:`~beyondchance.report.detect.Inputs` — or None, why not):
-        None when no row of ``names`` needs them or they do not fit the draw budget."""
+    def fetch(self, cost: int, n_resamples: int) -> tuple[Any, str]:
+        """(the checked rows — :class:`~beyondchance.engines.detect.Inputs` — or None, why not):
+        None when they do not fit the draw budget of ``n_resamples`` permutations of ``cost``
+        row-draws per row (:func:`~beyondchance.inference.permutation.rows.permutation_draws`)."""
         from ..inference.permutation.rows import permutation_draws
-        from .pvalues import _NEEDS_ROWS, _regression_losses, _row_cost
 
         p = self.p
-        if p.task == "regression":
-            losses = _regression_losses(names, p.quantile)
-            if not losses:  # the squared error's test comes from the statistics
-                return None, _NEEDS_ROWS
-            cost = 2 * len(losses)
-        else:
-            k = len(self.y_score) if p.task == "multiclass-probabilities" else int(np.asarray(p.classes).size)
-            cost = _row_cost(p.task, k)
         try:
             permutation_draws(p.n_rows, n_resamples, cost=cost)
         except InvalidInputError as exc:
@@ -127,7 +119,7 @@ class RowSource:
         rows, or ``of_sql(run, rows, code, classes)`` of an SQL engine's still open source
         (``rows``: the SQL of its checked probability rows, ``code``: the classes' codes of
         an array of labels)."""
-        from ..engines.sql import _probability_rows
+        from .sql import _probability_rows
         from .._validation import as_1d, encode_labels
 
         p = self.p

@@ -22,10 +22,11 @@ from .._validation import (
     class_columns,
     encode_label_arrays,
 )
+from .._summary_display import _fmt_label, _label
 from .._warnings import InvalidInputError
-from ..engines.memory import confusion_counts
+from .memory import confusion_counts
 from ..measures.task_metrics import TASKS
-from .formatting import _fmt_label, _label
+from ..statistics.task_statistics import _coerce_pos_label, _resolve_positive  # noqa: F401  (re-exported)
 
 __all__ = ["detect_task"]
 
@@ -301,51 +302,3 @@ def _targets(yt: np.ndarray, *, given: bool) -> np.ndarray:
         if yt.dtype.kind not in "iu":
             raise
         raise InvalidInputError(f"{exc}; pass task='regression' (--task regression) if they are targets") from None
-
-
-def _coerce_pos_label(pos_label: Any, classes: np.ndarray) -> Any:
-    """A positive label given as text (command line) in the type of the classes."""
-    if pos_label is None:
-        return None
-    values = [_label(c) for c in classes.tolist()]
-    if pos_label in values:
-        return pos_label
-    if isinstance(pos_label, str):
-        for conv in (int, float):
-            try:
-                v = conv(pos_label)
-            except ValueError:
-                continue
-            if v in values:
-                return v
-        low = pos_label.strip().lower()
-        if low in ("true", "false") and any(isinstance(c, (bool, np.bool_)) for c in values):
-            return low == "true"
-    return pos_label
-
-
-def _resolve_positive(classes: np.ndarray, counts: np.ndarray, pos_label: Any) -> tuple[Any, Any, str]:
-    """(positive label, negative label, reason) for a binary task.
-
-    >>> _resolve_positive(np.array(["No", "Yes"]), np.array([90, 10]), None)
-    ('Yes', 'No', 'the minority class')
-    >>> _resolve_positive(np.array([0, 1]), np.array([10, 90]), None)
-    (1, 0, 'the label 1')
-    """
-    values = [_label(c) for c in classes.tolist()]
-    if pos_label is not None:
-        p = _coerce_pos_label(pos_label, classes)
-        if p not in values and len(values) >= 2:
-            raise InvalidInputError(f"pos_label={pos_label!r} is not one of the labels {values}")
-        neg = next((v for v in values if v != p), None)
-        return p, neg, "given"
-    if values and all(isinstance(v, (bool, np.bool_)) for v in values):
-        return True, False, "the label True"
-    numeric = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
-    if numeric and (set(values) <= {0, 1} or set(values) <= {-1, 1}):
-        neg = next((v for v in values if v != 1), -1 if -1 in values else 0)
-        return 1, neg, "the label 1"
-    if len(values) == 1:
-        return values[0], None, "the only class"
-    i = int(np.argmin(counts)) if counts[0] != counts[1] else len(values) - 1
-    return values[i], values[1 - i], "the minority class"
