@@ -323,7 +323,7 @@ def _assert_limit_message(exc: pytest.ExceptionInfo, k: int) -> None:
 
 @pytest.mark.parametrize("task", [None, "multiclass-labels"])
 def test_more_classes_than_the_limit_are_refused_before_the_matrix(monkeypatch, task):
-    from beyondchance.report import detect
+    from beyondchance.engines import detect
 
     def no_matrix(*args, **kwargs):
         raise AssertionError("a k x k matrix was allocated")
@@ -350,7 +350,7 @@ def test_the_limit_is_the_limit():
 def test_the_duckdb_engine_refuses_from_the_label_counts(tmp_path, monkeypatch, task):
     pytest.importorskip("duckdb")
     pd = pytest.importorskip("pandas")
-    from beyondchance.report import scan
+    from beyondchance.engines import scan
 
     def no_matrix(*args, **kwargs):
         raise AssertionError("the confusion matrix was scanned")
