@@ -419,8 +419,8 @@ def test_door_gives_the_arrays_answer(case: str, door: str, tmp_path: Path) -> N
     assert_same_outcome(ref, DOORS[door](CASES[case], tmp_path))
 
 
-#: the Spark cells (each Spark query costs seconds; weighted binary scores cost minutes, so their
-#: weights are tried on the labels and the regression): one per task, a shuffled and a missing case
+#: the Spark cells, few (each Spark query costs seconds, the session's first one minutes on a busy
+#: machine): one per task, weights on the labels and the regression, a shuffled and a missing case
 SPARK_CASES = ("binary-scores-str-unweighted", "binary-labels-bool-unweighted", "multiclass-labels-int-weighted",
                "multiclass-probabilities-str-unweighted-shuffled", "regression-float-weighted",
                "binary-scores-str-weighted-missing")
