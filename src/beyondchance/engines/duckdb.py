@@ -108,6 +108,8 @@ class DuckDBRunner:
         self._snapshot: str | None = None
         self.row_index: str | None = None  # SQL expression of the file-order row index (load(row_index=True))
         self._ordered = not isinstance(source, duckdb.DuckDBPyRelation)  # rows have an order (files, frames)
+        # a lazy frame other than a relation (a polars LazyFrame) runs its plan at every query: copied once
+        self._copied = self._ordered and is_lazy(as_narwhals(source, keep_lazy=True))
         if isinstance(source, duckdb.DuckDBPyRelation) and connection is None:
             # a relation lives in the connection that made it, which it does not expose: without
             # that connection its rows are read once into Arrow (its view in a new connection
@@ -204,7 +206,9 @@ class DuckDBRunner:
         columns read are UTF-8 (:func:`.files.check_utf8`: the line of every engine, where
         DuckDB's own names no column), and that the ``numeric`` ones hold numbers (else
         the error names the line).
-        In-memory sources are only checked.  Called once; later calls check the columns.
+        In-memory tables are only checked; a polars LazyFrame has its needed columns copied
+        (its plan, with the projection pushed into it, runs once instead of at every query).
+        Called once; later calls check the columns.
         ``row_index``: the copy keeps the file order (files in sorted order, as the glob
         expands them), so that :attr:`row_index` — the table's ``rowid`` — is each row's
         position 0 … n−1 in the files; a DataFrame or Arrow table is copied in its row
@@ -231,7 +235,7 @@ class DuckDBRunner:
             hint = "" if self._files is None or self._parquet else delimiter_hint(available, self._delimiter)
             where = f" in {self._files[0]}" if self._files else ""
             raise InvalidInputError(f"column {missing[0]!r} not found{where}; available columns: {available}{hint}")
-        if self._loaded is not None or (self._files is None and not row_index):
+        if self._loaded is not None or (self._files is None and not row_index and not self._copied):
             return
         table = f"bc_snapshot_{uuid.uuid4().hex}"
         cols = ", ".join(self.quote(c) for c in dict.fromkeys(columns))
