@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from beyondchance import InvalidInputError
-from beyondchance._validation import _frame_column, as_1d, encode_labels
+from beyondchance._validation import as_1d, encode_labels, text_values
 from beyondchance.report import evaluate
 
 FAST = dict(n_resamples=200, mc_samples=1024)
@@ -67,7 +67,7 @@ def test_text_columns_share_their_strings_instead_of_one_object_per_row(multicla
     for kind, col in _text_columns(y).items():
         if kind == "pandas object":  # numpy's own object array: already as given
             continue
-        arr = _frame_column(col)
+        arr = text_values(col)
         assert arr is not None and arr.dtype == object, kind
         assert arr.tolist() == y.tolist(), kind
         assert len({id(v) for v in arr}) == 3, kind  # one object per distinct label

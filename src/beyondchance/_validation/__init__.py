@@ -20,12 +20,13 @@ Sample weights: finite, non-negative, with a positive total of at most
 :data:`MAX_WEIGHT_TOTAL`.
 
 What the door reads (:func:`as_array` and what reads through it): arrays, lists, tuples, the
-columns of pandas, polars and pyarrow; a one-column table where one value per row is expected
-(more columns refused).  Refused: masked elements of a ``numpy.ma.MaskedArray`` (counted; no
+columns and tables of every dataframe library narwhals knows (pandas, polars, pyarrow, modin,
+cuDF …; a lazy frame is collected) or that speaks Arrow's PyCapsule interface (:mod:`.frames`);
+a one-column table where one value per row is expected (more columns refused).  Refused: masked elements of a ``numpy.ma.MaskedArray`` (counted; no
 row is skipped: ``.compressed()`` the rows, or ``.filled(value)``); iterators and generators,
 not materialised, as a function may read an input twice and a one-shot iterator is then empty
 (pass ``list(x)``); sets, mappings, dictionary views; datetime, timedelta and
-``decimal.Decimal`` values; pandas objects given together with different indexes
+``decimal.Decimal`` values; pandas-like objects given together with different indexes
 (:func:`check_aligned`: rows are paired by position).  Class probabilities in a table whose
 column names are the classes are read in the class order (:func:`class_columns`).
 """
@@ -33,10 +34,6 @@ column names are the classes are read in the class order (:func:`class_columns`)
 from .arrays import (  # noqa: F401 (the door re-exports every helper)
     MAX_WEIGHT_TOTAL,
     _EXACT_INTEGERS,
-    _frame_column,
-    _frame_names,
-    _frame_column_at,
-    _default_names,
     _REFUSED_KINDS,
     _check_value_types,
     _check_types_of,
@@ -63,6 +60,16 @@ from .arrays import (  # noqa: F401 (the door re-exports every helper)
     _of_kind,
     _check_missing,
     check_probabilities,
+)
+from .frames import (  # noqa: F401 (the door re-exports every helper)
+    as_narwhals,
+    frame_names,
+    column_at,
+    default_names,
+    text_values,
+    column_values,
+    index_of,
+    is_lazy,
 )
 from .labels import (  # noqa: F401 (the door re-exports every helper)
     InexactLabelError,

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from .._warnings import InvalidInputError
+from .frames import as_narwhals, column_at, column_values, default_names, frame_names, index_of
 
 __all__ = ['as_array', 'as_1d', 'check_aligned', 'class_columns', 'positive_column', 'is_score_matrix', 'as_float_1d', 'check_consistent_length', 'check_sample_weight', 'check_probabilities']
 
@@ -28,79 +29,6 @@ MAX_WEIGHT_TOTAL = 1e75
 
 #: float64 holds every integer up to 2**53 exactly, and not every one beyond
 _EXACT_INTEGERS = 2.0**53
-
-
-def _frame_column(x: Any) -> np.ndarray | None:
-    """A text or categorical column of pandas, polars or pyarrow as a numpy object array
-    without a Python object per row: the column's own library dictionary-encodes it and the
-    (small) dictionary is expanded by a numpy take, the rows sharing its strings.  None for
-    anything else (numbers convert through ``__array__`` without copying) and for columns
-    with nulls (the generic path then names the first missing value and its row).
-
-    >>> import pyarrow as pa
-    >>> _frame_column(pa.chunked_array([["b", "a"], ["b"]])).tolist()
-    ['b', 'a', 'b']
-    """
-    lib = type(x).__module__.partition(".")[0]
-    if lib == "polars":
-        import polars as pl
-
-        if not isinstance(x, pl.Series) or not (x.dtype == pl.String or isinstance(x.dtype, (pl.Categorical, pl.Enum))):
-            return None
-        x, lib = x.to_arrow(), "pyarrow"
-    if lib == "pyarrow":
-        import pyarrow as pa
-
-        if isinstance(x, pa.ChunkedArray):
-            x = x.combine_chunks()
-        if not isinstance(x, pa.Array) or x.null_count:
-            return None
-        t = x.type
-
-        def text(kind: Any) -> bool:
-            return pa.types.is_string(kind) or pa.types.is_large_string(kind)
-
-        if pa.types.is_dictionary(t) and text(t.value_type):
-            codes, values = x.indices, x.dictionary
-        elif text(t):
-            enc = x.dictionary_encode()
-            codes, values = enc.indices, enc.dictionary
-        else:
-            return None
-        return values.to_numpy(zero_copy_only=False)[codes.to_numpy(zero_copy_only=False)]
-    if lib == "pandas":
-        import pandas as pd
-
-        if not isinstance(x, pd.Series):
-            return None
-        text_categories = isinstance(x.dtype, pd.CategoricalDtype) and x.dtype.categories.dtype.kind in "OUT"
-        if not (text_categories or isinstance(x.dtype, pd.StringDtype)):
-            return None
-        codes, uniques = pd.factorize(x)
-        if codes.size and codes.min() < 0:  # a missing value
-            return None
-        return np.asarray(uniques, dtype=object)[codes]
-    return None
-
-
-def _frame_names(x: Any) -> list[Any] | None:
-    """The column names of a table (pandas or polars DataFrame, pyarrow Table), else None."""
-    lib, kind = type(x).__module__.partition(".")[0], type(x).__name__
-    if kind == "DataFrame" and lib in ("pandas", "polars"):
-        return list(x.columns)
-    return list(x.column_names) if lib == "pyarrow" and kind in ("Table", "RecordBatch") else None
-
-
-def _frame_column_at(x: Any, i: int = 0) -> Any:
-    """Column ``i`` of a table (:func:`_frame_names`) as a column (Series, Array)."""
-    lib = type(x).__module__.partition(".")[0]
-    return x.iloc[:, i] if lib == "pandas" else x.to_series(i) if lib == "polars" else x.column(i)
-
-
-def _default_names(x: Any) -> bool:
-    """Names that say nothing: 0, 1, …, k−1 in a pandas ``RangeIndex`` (not ``{1: a, 0: b}``'s)."""
-    c = getattr(x, "columns", None)
-    return type(c).__name__ == "RangeIndex" and c.start == 0 and c.step == 1
 
 
 _REFUSED_KINDS = (  # the values that are no score, label or weight, and what to give instead
@@ -149,21 +77,17 @@ def _readable(x: Any, name: str, *, one_column: bool) -> Any:
     if isinstance(x, (AbstractSet, Mapping)) or type(x).__name__.startswith("dict_"):
         raise InvalidInputError(f"{name} is a {type(x).__name__}, not a sequence (its elements have no positions "
                                 "to pair with the rows of the other arguments); pass a list or an array")
-    names = _frame_names(x) if one_column else None
+    names = frame_names(x) if one_column else None
     if names is not None and len(names) != 1:
         raise InvalidInputError(f"{name} is a table with {len(names)} columns where one column (one value per row) "
                                 "is expected" + (f"; select the column, e.g. {name}[{names[0]!r}]" if names else ""))
-    return x if names is None else _frame_column_at(x)
+    return x if names is None else column_at(x)
 
 
 def _to_array(x: Any, name: str, *, one_column: bool = False) -> np.ndarray:
     x = _readable(x, name, one_column=one_column)
-    native = _frame_column(x)
-    if native is not None:
-        return native
-    # pandas / polars / pyarrow objects all support __array__
-    try:
-        arr = np.asarray(x)
+    try:  # any dataframe library's column or table through narwhals, other array-likes by numpy
+        arr = column_values(x)
     except Exception as exc:  # pragma: no cover - exotic inputs
         raise InvalidInputError(f"{name} could not be converted to an array: {exc}") from exc
     if isinstance(x, (list, tuple)) and arr.dtype.kind in "US" and arr.ndim == 1 and not all(
@@ -209,6 +133,8 @@ def as_float(x: Any, name: str, *, finite: bool = True, exact: bool = True) -> n
     engines cast them: targets given as such)."""
     if not isinstance(x, np.ndarray) or isinstance(x, np.ma.MaskedArray):
         x = _readable(x, name, one_column=False)
+        frame = as_narwhals(x)
+        x = x if frame is None else frame.to_numpy()
     _check_types_of(x, name)
     try:
         arr = np.asarray(x, dtype=np.float64)
@@ -272,11 +198,10 @@ def is_score_matrix(y_score: Any) -> bool:
 
 
 def check_aligned(**inputs: Any) -> None:
-    """Refuse pandas objects (Series, DataFrames) given together whose indexes differ: every
+    """Refuse pandas-like objects (Series, DataFrames of pandas, modin, cuDF) given together whose indexes differ: every
     function pairs the rows by position, pandas would pair them by index.  Other inputs, and
     pandas objects of different lengths (the length check names those), pass."""
-    indexes = [(name, x.index) for name, x in inputs.items()
-               if type(x).__module__.startswith("pandas") and type(x).__name__ in ("Series", "DataFrame")]
+    indexes = [(name, index) for name, x in inputs.items() if (index := index_of(x)) is not None]
     for name, index in indexes[1:]:
         name0, index0 = indexes[0]
         if len(index) != len(index0) or index.equals(index0):
@@ -320,8 +245,8 @@ def class_columns(
     >>> class_columns(frame, frame.to_numpy(), np.array(["a", "b"]), "y_score").tolist()
     [[0.1, 0.9], [0.8, 0.2]]
     """
-    names = _frame_names(y_score)
-    if names is None or _default_names(y_score) or p.ndim != 2:
+    names = frame_names(y_score)
+    if names is None or default_names(names) or p.ndim != 2:
         return p
     cols, keys = _keys(names, classes)
     if not set(cols) & set(keys):
@@ -343,14 +268,14 @@ def positive_column(y_score: Any, name: str, y_true: Any, pos_label: Any) -> Any
     """The positive class's column of a two-column table of binary scores whose column names
     are the classes (``pos_label`` resolved; ``y_true`` read again only for such a table);
     anything else unchanged."""
-    names = _frame_names(y_score)
-    if names is None or len(names) != 2 or _default_names(y_score):
+    names = frame_names(y_score)
+    if names is None or len(names) != 2 or default_names(names):
         return y_score
     cols, keys = _keys(names, [pos_label, *np.unique(as_1d(y_true, "y_true")).tolist()])
     if not set(cols) & set(keys):
         return y_score
     if keys[0] in cols and set(keys) <= set(cols) and cols[0] != cols[1]:
-        return _frame_column_at(y_score, cols.index(keys[0]))
+        return column_at(y_score, cols.index(keys[0]))
     raise InvalidInputError(
         f"{name}'s column names {_shown(cols)} look like class labels but do not match the positive class "
         f"{keys[0]!r} and the classes of y_true {_shown(keys[1:])}; name the columns by the two classes, "

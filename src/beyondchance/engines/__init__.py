@@ -3,18 +3,24 @@ r"""Engines: compute the sufficient statistics of :mod:`beyondchance.statistics.
 =========  ==============================================  =====================================
 engine     sources                                         how
 =========  ==============================================  =====================================
-memory     numpy arrays; pandas / polars DataFrames,       numpy (one pass per statistic)
-           pyarrow Tables, mappings of columns; files
-           (read whole with pyarrow)
+memory     numpy arrays; mappings of columns; the tables   numpy (one pass per statistic) on the
+           of every library narwhals knows (pandas,        needed columns; a lazy frame's are
+           polars, pyarrow, modin, cuDF …) and its lazy    selected where it lives, then read
+           frames; files (read whole with pyarrow)         into memory
 duckdb     CSV / Parquet files, glob patterns, lists of    the SQL of :mod:`.sql`, out of core,
-           files, directories of Parquet; DataFrames /     embedded (no server)
-           Arrow tables / DuckDB relations
+           files, directories of Parquet; eager tables;    embedded (no server); a polars
+           DuckDB relations, polars ``LazyFrame`` s        LazyFrame is queried in place
 spark      ``pyspark.sql.DataFrame``; paths read by Spark  the same SQL in Spark SQL; only the
                                                            statistics are collected
 =========  ==============================================  =====================================
 
-``engine="auto"`` picks memory for arrays and in-memory tables, duckdb for paths and
-DuckDB relations, spark for Spark DataFrames.  Every engine returns the same
+Tables and frames come in through narwhals (:mod:`beyondchance._validation.frames`).  Where an
+engine cannot aggregate a lazy frame where it lives, it says so in one line: DuckDB refuses
+the lazy frames it cannot scan (Spark, Dask, Ibis …) naming the engine that reads them;
+the memory engine reads the needed columns of any lazy frame into memory.
+
+``engine="auto"`` picks memory for arrays and in-memory tables, duckdb for paths, DuckDB
+relations and polars LazyFrames, spark for Spark DataFrames.  Every engine returns the same
 :class:`~beyondchance.statistics.sufficient.SufficientStatistics`: identical counts, sums equal to
 rounding (the order of floating-point summation differs).
 
@@ -28,6 +34,7 @@ from __future__ import annotations
 import os
 from typing import Any, Literal
 
+from .._validation import as_narwhals, is_lazy
 from .._warnings import InvalidInputError
 from ..statistics.sufficient import SufficientStatistics
 from .runner import BUILTIN_ENGINES, Runner, Scan, engine_names, get_runner, register, unregister
@@ -39,11 +46,20 @@ __all__ = ["compute_statistics", "compute_group_totals", "ENGINES", "detect_engi
 ENGINES: tuple[str, ...] = BUILTIN_ENGINES
 #: the default engine of a report from a source (:func:`beyondchance.report.evaluate` with ``data=``)
 SOURCE_ENGINE = "duckdb"
+#: the lazy frames (their narwhals implementation) that DuckDB scans where they live: its own
+#: relations, and polars ``LazyFrame`` s (through Arrow, each query's projection and filters
+#: pushed into the polars plan, whose result polars collects)
+DUCKDB_SCANS = frozenset({"DUCKDB", "POLARS"})
 Engine = Literal["auto", "memory", "duckdb", "spark"]
 
 
 def detect_engine(source: Any) -> str:
-    """The default engine of a source (see the module docstring)."""
+    """The default engine of a source (see the module docstring).
+
+    >>> import polars as pl
+    >>> detect_engine(pl.DataFrame({"y": [0, 1]})), detect_engine(pl.LazyFrame({"y": [0, 1]}))
+    ('memory', 'duckdb')
+    """
     from .spark import is_spark_dataframe
 
     if source is None:
@@ -54,7 +70,8 @@ def detect_engine(source: Any) -> str:
         return "duckdb"
     if is_spark_dataframe(source):
         return "spark"
-    if type(source).__module__.startswith("duckdb"):
+    frame = as_narwhals(source, keep_lazy=True)
+    if is_lazy(frame) and frame.implementation.name in DUCKDB_SCANS:
         return "duckdb"
     return "memory"
 
@@ -85,9 +102,10 @@ def compute_statistics(
 
     Parameters
     ----------
-    source : None (then ``y_true`` … are arrays), an in-memory table (pandas / polars
-        DataFrame, pyarrow Table, mapping of columns), a path / glob pattern / list of
-        paths to CSV or Parquet files, a DuckDB relation or a Spark DataFrame
+    source : None (then ``y_true`` … are arrays), an in-memory table (any narwhals-supported
+        DataFrame: pandas, polars, pyarrow …; a mapping of columns), a path / glob pattern / list of
+        paths to CSV or Parquet files, a lazy frame (a polars LazyFrame, a DuckDB relation …) or a
+        Spark DataFrame
     y_true, y_score, y_pred, y_proba, sample_weight : column names (with a ``source``) or
         arrays (without).  ``y_score``: score of the positive class (binary-scores task);
         ``y_pred``: predicted labels or real predictions; ``y_proba``: a list of

@@ -37,7 +37,7 @@ import numpy as np
 from .._validation import merge_from_zero
 from .._warnings import InvalidInputError
 from .spec import Spec, make_spec, resolve_task
-from .memory import _column, compute
+from .memory import compute, read_columns
 from ..statistics.sufficient import SufficientStatistics
 
 __all__ = ["StatisticsAccumulator"]
@@ -124,15 +124,12 @@ class StatisticsAccumulator:
                 "this accumulator has no column names: make it with y_true='...' and a prediction column, "
                 "or pass arrays to update() as keywords"
             )
-        out: dict[str, Any] = {}
-        for key, name in self.columns.items():
-            if name is None:
-                out[key] = None
-            elif key == "y_proba":
-                names = [name] if isinstance(name, str) else list(name)
-                out[key] = np.column_stack([_column(batch, c) for c in names])
-            else:
-                out[key] = _column(batch, name)
+        roles = {key: ([name] if isinstance(name, str) else list(name)) if key == "y_proba" else name
+                 for key, name in self.columns.items() if name is not None}
+        cols = read_columns(batch, [c for name in roles.values() for c in (name if isinstance(name, list) else [name])])
+        out: dict[str, Any] = dict.fromkeys(self.columns)
+        for key, name in roles.items():
+            out[key] = np.column_stack([cols[c] for c in name]) if isinstance(name, list) else cols[name]
         return out
 
     def update(

@@ -13,11 +13,13 @@ from typing import Any
 
 import numpy as np
 
+from .._validation import as_narwhals, is_lazy
 from .._warnings import InvalidInputError
 from .files import (
     CSV_SUFFIXES, PARQUET_SUFFIXES, check_quotes, check_unique_columns, check_utf8, csv_delimiter, delimiter_hint,
     escape_glob, MAX_BLOCK_SIZE, available_memory, is_remote, local_files,
 )
+from .spark import is_spark_dataframe
 from .sql_engine import SQLEngine
 
 __all__ = ["DuckDBRunner", "DuckDBEngine", "duckdb_statistics", "RUNNER"]
@@ -80,8 +82,8 @@ class DuckDBRunner:
     ----------
     source : a path, a glob pattern or a list of paths (Parquet or CSV, by extension;
         a directory is read as ``dir/**/*.parquet``; a path that exists is that file,
-        even with ``[`` in its name), or a pandas / polars DataFrame, a pyarrow Table
-        or a DuckDB relation
+        even with ``[`` in its name), a data frame of any library narwhals knows (pandas,
+        polars, pyarrow …), a polars LazyFrame (queried in place) or a DuckDB relation
     connection : an open ``duckdb`` connection (its settings — memory_limit, threads,
         temp_directory, extensions — apply); default: a new in-memory connection that
         never installs or loads an extension, so remote paths (``s3://``, ``https://``)
@@ -106,6 +108,8 @@ class DuckDBRunner:
         self._snapshot: str | None = None
         self.row_index: str | None = None  # SQL expression of the file-order row index (load(row_index=True))
         self._ordered = not isinstance(source, duckdb.DuckDBPyRelation)  # rows have an order (files, frames)
+        # a lazy frame other than a relation (a polars LazyFrame) runs its plan at every query: copied once
+        self._copied = self._ordered and is_lazy(as_narwhals(source, keep_lazy=True))
         if isinstance(source, duckdb.DuckDBPyRelation) and connection is None:
             # a relation lives in the connection that made it, which it does not expose: without
             # that connection its rows are read once into Arrow (its view in a new connection
@@ -139,9 +143,33 @@ class DuckDBRunner:
             if isinstance(source, duckdb.DuckDBPyRelation):
                 source.create_view(name)
             else:
-                self.con.register(name, source)
+                self._register(name, source)
             self._view = name
             self.relation = self.quote(name)
+
+    def _register(self, name: str, source: Any) -> None:
+        """``source`` as the view ``name``: what DuckDB scans itself (pandas, polars, Arrow, a polars
+        LazyFrame: each query's projection and filters pushed into its plan) in place; another
+        eager table of a library narwhals knows (modin, cuDF …) read into Arrow; a lazy frame
+        DuckDB cannot scan refused in one line naming the engine that reads it."""
+        if is_spark_dataframe(source):  # DuckDB would read it through Arrow, all of it, on the driver
+            raise InvalidInputError("engine 'duckdb' cannot scan a Spark DataFrame where it lives: engine='spark' "
+                                    "aggregates it in Spark")
+        try:
+            self.con.register(name, source)
+            return
+        except self._duckdb.InvalidInputException as exc:
+            error = exc
+        frame = as_narwhals(source, keep_lazy=True)
+        if frame is None or not hasattr(frame, "collect_schema"):
+            raise InvalidInputError(f"engine 'duckdb' reads files, data frames and lazy frames, got a "
+                                    f"{type(source).__name__}") from error
+        if is_lazy(frame):
+            raise InvalidInputError(
+                f"engine 'duckdb' cannot scan a {frame.implementation.name.lower()} lazy frame "
+                f"({type(source).__name__}) where it lives: engine='memory' reads its needed columns into memory"
+            ) from error
+        self.con.register(name, frame.to_arrow())
 
     def _limit_memory(self) -> None:
         """DuckDB's memory limit (80% of the machine's RAM by default) lowered to half the memory
@@ -178,7 +206,9 @@ class DuckDBRunner:
         columns read are UTF-8 (:func:`.files.check_utf8`: the line of every engine, where
         DuckDB's own names no column), and that the ``numeric`` ones hold numbers (else
         the error names the line).
-        In-memory sources are only checked.  Called once; later calls check the columns.
+        In-memory tables are only checked; a polars LazyFrame has its needed columns copied
+        (its plan, with the projection pushed into it, runs once instead of at every query).
+        Called once; later calls check the columns.
         ``row_index``: the copy keeps the file order (files in sorted order, as the glob
         expands them), so that :attr:`row_index` — the table's ``rowid`` — is each row's
         position 0 … n−1 in the files; a DataFrame or Arrow table is copied in its row
@@ -205,7 +235,7 @@ class DuckDBRunner:
             hint = "" if self._files is None or self._parquet else delimiter_hint(available, self._delimiter)
             where = f" in {self._files[0]}" if self._files else ""
             raise InvalidInputError(f"column {missing[0]!r} not found{where}; available columns: {available}{hint}")
-        if self._loaded is not None or (self._files is None and not row_index):
+        if self._loaded is not None or (self._files is None and not row_index and not self._copied):
             return
         table = f"bc_snapshot_{uuid.uuid4().hex}"
         cols = ", ".join(self.quote(c) for c in dict.fromkeys(columns))

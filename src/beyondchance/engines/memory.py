@@ -14,6 +14,9 @@ from typing import Any
 import numpy as np
 
 from .._validation import (
+    as_narwhals,
+    column_values,
+    is_lazy,
     as_1d,
     as_float_1d,
     binary_target,
@@ -334,35 +337,43 @@ def regression_statistics(
 # =====================================================================================
 
 
-def _column(source: Any, name: Any) -> np.ndarray:
-    """One column of a pandas / polars DataFrame, a pyarrow Table / RecordBatch or a mapping."""
-    if not isinstance(name, str):
-        raise InvalidInputError(f"column names must be strings, got {name!r}")
-    try:
-        col = source[name]
-    except Exception as exc:  # KeyError (pandas, pyarrow, mappings), polars ColumnNotFoundError ...
-        raise InvalidInputError(f"column {name!r} not found; available columns: {_column_names(source)}") from exc
-    if hasattr(col, "to_numpy"):
-        try:
-            return np.asarray(decimal_as_float(col).to_numpy(zero_copy_only=False))  # pyarrow
-        except TypeError:
-            return np.asarray(col.to_numpy())  # pandas / polars
-    return np.asarray(col)
+def _table(source: Any, names: list[Any]) -> Any:
+    """A mapping of columns as it is, or ``source`` as a narwhals eager table (any library
+    narwhals knows, :func:`~beyondchance._validation.as_narwhals`) whose ``names`` are checked:
+    of a lazy frame only the named columns are collected (``select`` runs where it lives)."""
+    for name in names:
+        if not isinstance(name, str):
+            raise InvalidInputError(f"column names must be strings, got {name!r}")
+    if isinstance(source, Mapping):
+        frame, available = source, list(source.keys())
+    else:
+        frame = as_narwhals(source, keep_lazy=True)
+        if frame is None or not hasattr(frame, "collect_schema"):
+            raise InvalidInputError(f"engine 'memory' reads a mapping of columns, a data frame (eager or lazy) or "
+                                    f"CSV / Parquet files, got a {type(source).__name__}")
+        available = frame.collect_schema().names()
+    missing = [c for c in names if c not in available]
+    if missing:
+        raise InvalidInputError(f"column {missing[0]!r} not found; available columns: {[str(c) for c in available]}")
+    return frame.select(*dict.fromkeys(names)).collect() if is_lazy(frame) else frame
 
 
-def _column_names(source: Any) -> list[str]:
-    for attr in ("column_names", "columns"):
-        names = getattr(source, attr, None)
-        if names is not None:
-            return [str(c) for c in list(names)]
-    return [str(k) for k in source.keys()] if isinstance(source, Mapping) else []
+def _column(table: Any, name: str) -> np.ndarray:
+    """One column of :func:`_table` as numpy (decimals as the nearest doubles, as DuckDB and Spark cast them)."""
+    if isinstance(table, Mapping):
+        return column_values(table[name])
+    col = table.get_column(name)
+    if col.dtype.is_decimal():
+        return np.asarray(decimal_as_float(col.to_arrow()).to_numpy(zero_copy_only=False))
+    return column_values(col)
 
 
 def read_columns(source: Any, names: list[str], delimiter: str | None = None) -> dict[str, np.ndarray]:
-    """The named columns of an in-memory table, or of CSV / Parquet files read with pyarrow."""
+    """The named columns of an in-memory table or lazy frame, or of CSV / Parquet files read with pyarrow."""
     if isinstance(source, (str, os.PathLike)):
         source = _read_file(os.fspath(source), list(dict.fromkeys(names)), delimiter)
-    return {name: _column(source, name) for name in names}
+    table = _table(source, names)
+    return {name: _column(table, name) for name in names}
 
 
 def _read_file(path: str, names: list[str], delimiter: str | None) -> Any:
@@ -493,10 +504,7 @@ class MemoryScan:
         self.delimiter = delimiter
 
     def open(self, columns: Any, numeric: Any, row_index: bool = False) -> dict[str, str]:
-        if not isinstance(self.source, Mapping):  # a DataFrame, a pyarrow Table, CSV / Parquet files
-            if not isinstance(self.source, (str, os.PathLike)) and not hasattr(self.source, "__getitem__"):
-                raise InvalidInputError(f"engine={self.engine!r} takes a mapping of columns, a data frame or "
-                                        "CSV / Parquet files here")
+        if not isinstance(self.source, Mapping):  # a data frame (eager or lazy), CSV / Parquet files
             self.source = read_columns(self.source, list(dict.fromkeys(columns)), self.delimiter)
         kinds = {str(k): _numpy_kind(np.asarray(v)) for k, v in self.source.items()}
         check_columns(kinds, columns, self.name or "input")
