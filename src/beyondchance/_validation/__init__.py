@@ -68,8 +68,10 @@ from .labels import (  # noqa: F401 (the door re-exports every helper)
     InexactLabelError,
     infinite_label,
     inexact_label,
+    continuous_label,
     _INT_FAST_SPAN,
     _check_label_values,
+    _fractional,
     check_label_pair,
     _check_label_arrays,
     encode_labels,
@@ -131,4 +133,5 @@ __all__ = [
     "InexactLabelError",
     "infinite_label",
     "inexact_label",
+    "continuous_label",
 ]

@@ -14,7 +14,7 @@ from .._warnings import InvalidInputError
 from .arrays import _EXACT_INTEGERS, _check_missing, _of_kind, _where, as_1d, check_aligned, check_consistent_length
 
 __all__ = ['check_label_pair', 'encode_labels', 'binary_target', 'union_labels', 'InexactLabelError', 'infinite_label',
-           'inexact_label']
+           'inexact_label', 'continuous_label']
 
 
 #: Largest span (max - min + 1) of integer labels for which the integer fast path
@@ -47,8 +47,38 @@ def inexact_label(name: str, where: str) -> str:
             f"or pass task='regression' (--task regression) if they are targets")
 
 
+def continuous_label(name: str, where: str) -> str:
+    """The error of a label that is not a whole number (scores or real-valued targets given
+    where classes are expected): ``where`` its value and row.  Whole numbers as floats
+    (``0.0``, ``1.0``) are labels; any other real value is continuous, as for
+    ``sklearn.utils.multiclass.type_of_target``.
+
+    >>> continuous_label("y_pred", "0.731 in row 1 (index 0)")
+    'y_pred holds continuous values, not labels: 0.731 in row 1 (index 0); threshold the scores into labels (e.g. y_score >= 0.5) or use a function of scores'
+    """
+    if "pred" in name:  # predictions: scores given where labels are expected
+        hint = "threshold the scores into labels (e.g. y_score >= 0.5) or use a function of scores"
+    else:
+        hint = "classes are expected (real-valued targets need a regression loss or task='regression')"
+    return f"{name} holds continuous values, not labels: {where}; {hint}"
+
+
+def _fractional(arr: np.ndarray) -> np.ndarray | None:
+    """Where the finite numeric labels ``arr`` are not whole numbers (None if nowhere): a float
+    array's values, or the Python and numpy floats of an object array."""
+    if arr.dtype.kind == "f":
+        hit = arr != np.trunc(arr)
+    elif arr.dtype.kind == "O":
+        hit = np.frompyfunc(lambda v: isinstance(v, (float, np.floating)) and not float(v).is_integer(), 1, 1)(arr)
+        hit = hit.astype(bool)
+    else:
+        return None
+    return hit if hit.any() else None
+
+
 def _check_label_values(arr: np.ndarray, name: str) -> str:
-    """Refuse missing, infinite and complex labels and a mix of strings and numbers.
+    """Refuse missing, infinite, continuous (not whole: :func:`continuous_label`) and complex
+    labels and a mix of strings and numbers.
 
     Returns the kind of the labels: ``"number"``, ``"string"`` or ``"other"``.
     """
@@ -60,6 +90,9 @@ def _check_label_values(arr: np.ndarray, name: str) -> str:
     if arr.dtype.kind == "f" and (np.abs(arr) > _EXACT_INTEGERS).any():
         # integers beyond the 64-bit range are read from files as floats, where neighbours merge
         raise InexactLabelError(inexact_label(name, _where(arr, np.abs(arr) > _EXACT_INTEGERS)), name)
+    fractional = _fractional(arr) if kinds == {"number"} else None
+    if fractional is not None:
+        raise InvalidInputError(continuous_label(name, _where(arr, fractional)))
     if {"string", "number"} <= kinds:
         raise InvalidInputError(
             f"{name} mixes string and numeric labels: {_where(arr, _of_kind(arr, 'string'))}, "
@@ -301,15 +334,13 @@ def binary_target(y_true: Any, *, pos_label: Any = None, name: str = "y_true") -
     if kind in "iuf" and numeric_pos:
         # fast path for {0, 1} and {-1, 1} labels: no sorting, no encoding
         lo, hi = y.min(), y.max()
-        if lo >= 0 and hi <= 1:
-            if kind == "f" and not ((y == 0) | (y == 1)).all():
-                raise InvalidInputError(f"{name} must hold binary labels, got non-integer values")
+        if lo >= 0 and hi <= 1:  # whole numbers (checked above): 0 and 1
             if pos_label is None or pos_label == 1:
                 return y == 1, 1
             if pos_label == 0:
                 return y == 0, pos_label
         elif pos_label is None and lo == -1 and hi == 1:
-            if not ((y == 0).any() or (kind == "f" and not ((y == -1) | (y == 1)).all())):
+            if not (y == 0).any():
                 return y == 1, 1
     codes, _, classes = encode_labels(y, names=(name, "y_pred"))
     if classes.size > 2:
