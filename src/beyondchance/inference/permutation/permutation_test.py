@@ -181,7 +181,10 @@ def permutation_test(
         Scores (the AUCs; a labeling metric of labels score ≥ ``threshold``).  Given
         positionally, predicted labels are read as labels.
     y_pred : array-like (n,), optional
-        Predicted labels (labeling metrics), instead of ``y_score``.
+        Predicted labels (labeling metrics), instead of ``y_score``: continuous values
+        (scores, not whole numbers) are refused with an
+        :class:`~beyondchance.InvalidInputError` naming ``y_pred`` — pass them as
+        ``y_score`` to have them thresholded.
     sample_weight : array-like (n,), optional
         Non-negative weights.  Whole numbers are frequencies: a row of weight 3 stands for
         three rows, and the tests above apply to the rows they stand for.  Other weights are
