@@ -39,6 +39,12 @@ def _value(result):
     return float(result)
 
 
+def _scorer_function(name):
+    """The function a scikit-learn scorer of ``get_scorer(name)`` calls on (y_true, response)."""
+    scorer = bc.get_scorer(name)
+    return lambda t, p: scorer._score_func(t, p, **scorer._kwargs)
+
+
 #: every public function of class labels (y_true, y_pred): name -> call
 LABELING = {
     "prediction_advantage (0/1 loss)": lambda t, p: bc.prediction_advantage(t, p),
@@ -58,7 +64,8 @@ LABELING = {
         "accuracy", t, p, n_resamples=40, method="percentile", random_state=0),
     "permutation_test (labeling metric)": lambda t, p: bc.permutation_test(
         "accuracy", t, y_pred=p, n_resamples=99, method="monte-carlo", random_state=0),
-    "scorer pure_accuracy": lambda t, p: bc.get_scorer("pure_accuracy")._score_func(t, p),
+    "scorer pure_accuracy": lambda t, p: _scorer_function("pure_accuracy")(t, p),
+    "scorer ops_f1 (labeling OPS)": lambda t, p: _scorer_function("ops_f1")(t, p),
 }
 
 #: functions whose y_true only is labels (the other argument scores or probabilities)
@@ -67,6 +74,7 @@ TRUTH_ONLY = {
     "bayes_marginal_prediction (0/1 loss)": lambda t: bc.bayes_marginal_prediction(t, loss="zero_one").risk,
     "roc_auc": lambda t: bc.roc_auc(t, SCORES),
     "delong_test": lambda t: bc.delong_test(t, SCORES, SCORES[::-1]).pvalue,
+    "scorer prediction_advantage_log_loss": lambda t: _scorer_function("prediction_advantage_log_loss")(t, SCORES),
 }
 
 
