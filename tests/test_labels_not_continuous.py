@@ -120,8 +120,8 @@ def test_only_classification_losses_refuse_real_values():
     for loss in ("squared", "absolute", bc.PinballLoss(0.3)):
         assert np.isfinite(bc.prediction_advantage(y, y + 0.25, loss=loss))
     for loss in ("zero_one", bc.CostMatrixLoss([[0, 1], [1, 0]])):
-        assert _one_line_error(lambda: bc.prediction_advantage(y, y + 0.25, loss=loss)).startswith(
-            "y_true holds continuous values, not labels: 7.31 in row 5 (index 4)")  # 2.0: a whole number
+        message = _one_line_error(lambda lo: bc.prediction_advantage(y, y + 0.25, loss=lo), loss)
+        assert message.startswith("y_true holds continuous values, not labels: 7.31 in row 5 (index 4)")  # 2.0: whole
 
 
 def test_an_object_array_of_floats_is_read_as_its_values():
@@ -134,7 +134,8 @@ def test_an_object_array_of_floats_is_read_as_its_values():
 @given(
     st.lists(st.tuples(st.integers(-3, 3), st.integers(-3, 3)), min_size=2, max_size=40),
     st.sampled_from(["prediction_advantage (0/1 loss)", "pure_accuracy",
-                     "ConfusionMatrix.from_predictions (labeling metrics)", "multiclass_outperformance_score (labeling OPS)"]),
+                     "ConfusionMatrix.from_predictions (labeling metrics)",
+                     "multiclass_outperformance_score (labeling OPS)"]),
     st.data(),
 )
 def test_whole_float_labels_give_the_value_of_the_int_labels_and_a_fraction_is_refused(pairs, name, data):
@@ -154,4 +155,5 @@ def test_whole_float_labels_give_the_value_of_the_int_labels_and_a_fraction_is_r
     scored = p.astype(float)
     scored[row] += fraction
     message = _one_line_error(call, t, scored)
-    assert message.startswith(f"y_pred holds continuous values, not labels: {scored[row].item()!r} in row {row + 1} "), message
+    shown = f"{scored[row].item()!r} in row {row + 1} (index {row})"
+    assert message.startswith(f"y_pred holds continuous values, not labels: {shown}"), message

@@ -53,8 +53,9 @@ def continuous_label(name: str, where: str) -> str:
     (``0.0``, ``1.0``) are labels; any other real value is continuous, as for
     ``sklearn.utils.multiclass.type_of_target``.
 
-    >>> continuous_label("y_pred", "0.731 in row 1 (index 0)")
-    'y_pred holds continuous values, not labels: 0.731 in row 1 (index 0); threshold the scores into labels (e.g. y_score >= 0.5) or use a function of scores'
+    >>> print(continuous_label("y_pred", "0.731 in row 1 (index 0)"))  # doctest: +NORMALIZE_WHITESPACE
+    y_pred holds continuous values, not labels: 0.731 in row 1 (index 0);
+    threshold the scores into labels (e.g. y_score >= 0.5) or use a function of scores
     """
     if "pred" in name:  # predictions: scores given where labels are expected
         hint = "threshold the scores into labels (e.g. y_score >= 0.5) or use a function of scores"
@@ -69,8 +70,8 @@ def _fractional(arr: np.ndarray) -> np.ndarray | None:
     if arr.dtype.kind == "f":
         hit = arr != np.trunc(arr)
     elif arr.dtype.kind == "O":
-        hit = np.frompyfunc(lambda v: isinstance(v, (float, np.floating)) and not float(v).is_integer(), 1, 1)(arr)
-        hit = hit.astype(bool)
+        fraction = np.frompyfunc(lambda v: isinstance(v, (float, np.floating)) and not float(v).is_integer(), 1, 1)
+        hit = fraction(arr).astype(bool)
     else:
         return None
     return hit if hit.any() else None
@@ -339,9 +340,8 @@ def binary_target(y_true: Any, *, pos_label: Any = None, name: str = "y_true") -
                 return y == 1, 1
             if pos_label == 0:
                 return y == 0, pos_label
-        elif pos_label is None and lo == -1 and hi == 1:
-            if not (y == 0).any():
-                return y == 1, 1
+        elif pos_label is None and lo == -1 and hi == 1 and not (y == 0).any():
+            return y == 1, 1
     codes, _, classes = encode_labels(y, names=(name, "y_pred"))
     if classes.size > 2:
         shown = classes[:5].tolist()
