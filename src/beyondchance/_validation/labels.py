@@ -77,7 +77,7 @@ def _fractional(arr: np.ndarray) -> np.ndarray | None:
     return hit if hit.any() else None
 
 
-def _check_label_values(arr: np.ndarray, name: str) -> str:
+def _check_label_values(arr: np.ndarray, name: str, *, allow_continuous: bool = False) -> str:
     """Refuse missing, infinite, continuous (not whole: :func:`continuous_label`) and complex
     labels and a mix of strings and numbers.
 
@@ -91,7 +91,7 @@ def _check_label_values(arr: np.ndarray, name: str) -> str:
     if arr.dtype.kind == "f" and (np.abs(arr) > _EXACT_INTEGERS).any():
         # integers beyond the 64-bit range are read from files as floats, where neighbours merge
         raise InexactLabelError(inexact_label(name, _where(arr, np.abs(arr) > _EXACT_INTEGERS)), name)
-    fractional = _fractional(arr) if kinds == {"number"} else None
+    fractional = _fractional(arr) if kinds == {"number"} and not allow_continuous else None
     if fractional is not None:
         raise InvalidInputError(continuous_label(name, _where(arr, fractional)))
     if {"string", "number"} <= kinds:
@@ -103,23 +103,26 @@ def _check_label_values(arr: np.ndarray, name: str) -> str:
 
 
 def check_label_pair(
-    y_true: Any, y_pred: Any | None, *, names: tuple[str, str] = ("y_true", "y_pred")
+    y_true: Any, y_pred: Any | None, *, names: tuple[str, str] = ("y_true", "y_pred"), allow_continuous: bool = False
 ) -> tuple[np.ndarray, np.ndarray | None]:
-    """Two label arrays: 1-D, same length, no missing values, not mixing strings and numbers;
-    pandas objects with equal indexes (:func:`check_aligned`)."""
+    """Two label arrays: 1-D, same length, no missing values, not mixing strings and numbers,
+    whole numbers (:func:`continuous_label`; unless ``allow_continuous``: distinct values
+    counted, such as a regression's targets); pandas objects with equal indexes
+    (:func:`check_aligned`)."""
     if y_pred is not None:
         check_aligned(**{names[0]: y_true, names[1]: y_pred})
     yt = as_1d(y_true, names[0])
     yp = None if y_pred is None else as_1d(y_pred, names[1])
-    _check_label_arrays(yt, yp, names)
+    _check_label_arrays(yt, yp, names, allow_continuous)
     return yt, yp
 
 
-def _check_label_arrays(yt: np.ndarray, yp: np.ndarray | None, names: tuple[str, str]) -> None:
+def _check_label_arrays(yt: np.ndarray, yp: np.ndarray | None, names: tuple[str, str],
+                        allow_continuous: bool = False) -> None:
     """:func:`check_label_pair` of arrays that :func:`as_1d` returned."""
-    kind_true = _check_label_values(yt, names[0])
+    kind_true = _check_label_values(yt, names[0], allow_continuous=allow_continuous)
     if yp is not None:
-        kind_pred = _check_label_values(yp, names[1])
+        kind_pred = _check_label_values(yp, names[1], allow_continuous=allow_continuous)
         check_consistent_length(**{names[0]: yt, names[1]: yp})
         if "string" in {kind_true, kind_pred} and kind_true != kind_pred:
             raise InvalidInputError(
@@ -134,6 +137,7 @@ def encode_labels(
     *,
     labels: Any | None = None,
     names: tuple[str, str] = ("y_true", "y_pred"),
+    allow_continuous: bool = False,
 ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
     """Map class labels to integer codes ``0..k-1``.
 
@@ -144,12 +148,15 @@ def encode_labels(
         The label set, in the order of the codes.  Labels occurring in the data but
         not in ``labels`` are an error.  By default the sorted union of the labels
         present in ``y_true`` and ``y_pred``.
+    allow_continuous : bool, default False
+        Encode values that are not whole numbers too (the distinct values of a
+        regression's targets); by default they are refused (:func:`continuous_label`).
 
     Returns
     -------
     codes_true, codes_pred, classes
     """
-    yt, yp = check_label_pair(y_true, y_pred, names=names)
+    yt, yp = check_label_pair(y_true, y_pred, names=names, allow_continuous=allow_continuous)
     return _encode(yt, yp, labels, names)
 
 
