@@ -107,8 +107,8 @@ def _relabelled(y, classes):
         (np.array([BIG, BIG + 1, BIG + 1, BIG], dtype=np.uint64), np.array([BIG, BIG + 1, BIG, BIG], dtype=np.uint64)),
         # uint64 with signed integers: numpy's promotion to float64 merged BIG and BIG + 1
         (np.array([BIG, BIG + 1, BIG + 1, BIG], dtype=np.uint64), np.array([0, 1, 0, -1])),
-        # with float predictions
-        (np.array([BIG, BIG + 1, BIG + 1, BIG], dtype=np.uint64), np.array([0.5, 1.5, 0.5, 0.5])),
+        # with float predictions (whole numbers: a fraction is a score, not a label)
+        (np.array([BIG, BIG + 1, BIG + 1, BIG], dtype=np.uint64), np.array([0.0, 1.0, 0.0, 3.0])),
         (np.array([-(2**63), 2**63 - 1, 2**63 - 1, 5]), np.array([2**63 - 1, 2**63 - 1, 5, 5])),
     ],
 )

@@ -10,6 +10,9 @@ The rules for labels:
 * missing values are refused, naming the first one and its row: None, NaN, pandas
   ``NA`` and ``NaT``, blank strings, and the strings ``pandas.read_csv`` reads as
   missing (:data:`MISSING_STRINGS`: ``"NA"``, ``"N/A"``, ``"null"``, ``"NaN"`` …);
+* a number that is not whole (a score such as 0.731, a real-valued target) is not a label:
+  refused, naming the argument and its row (:func:`continuous_label`, scikit-learn's
+  "continuous" targets); whole numbers as floats (0.0, 1.0) are labels;
 * one array may not mix strings and numbers (``"1"`` and ``1`` are different labels
   to numpy, the same to a reader), nor may ``y_true`` and ``y_pred``;
 * integer labels compare exactly whatever their dtypes (numpy would compare uint64
@@ -75,8 +78,10 @@ from .labels import (  # noqa: F401 (the door re-exports every helper)
     InexactLabelError,
     infinite_label,
     inexact_label,
+    continuous_label,
     _INT_FAST_SPAN,
     _check_label_values,
+    _fractional,
     check_label_pair,
     _check_label_arrays,
     encode_labels,
@@ -140,4 +145,5 @@ __all__ = [
     "InexactLabelError",
     "infinite_label",
     "inexact_label",
+    "continuous_label",
 ]

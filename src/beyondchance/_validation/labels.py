@@ -14,7 +14,7 @@ from .._warnings import InvalidInputError
 from .arrays import _EXACT_INTEGERS, _check_missing, _of_kind, _where, as_1d, check_aligned, check_consistent_length
 
 __all__ = ['check_label_pair', 'encode_labels', 'binary_target', 'union_labels', 'InexactLabelError', 'infinite_label',
-           'inexact_label']
+           'inexact_label', 'continuous_label']
 
 
 #: Largest span (max - min + 1) of integer labels for which the integer fast path
@@ -47,8 +47,39 @@ def inexact_label(name: str, where: str) -> str:
             f"or pass task='regression' (--task regression) if they are targets")
 
 
-def _check_label_values(arr: np.ndarray, name: str) -> str:
-    """Refuse missing, infinite and complex labels and a mix of strings and numbers.
+def continuous_label(name: str, where: str) -> str:
+    """The error of a label that is not a whole number (scores or real-valued targets given
+    where classes are expected): ``where`` its value and row.  Whole numbers as floats
+    (``0.0``, ``1.0``) are labels; any other real value is continuous, as for
+    ``sklearn.utils.multiclass.type_of_target``.
+
+    >>> print(continuous_label("y_pred", "0.731 in row 1 (index 0)"))  # doctest: +NORMALIZE_WHITESPACE
+    y_pred holds continuous values, not labels: 0.731 in row 1 (index 0);
+    threshold the scores into labels (e.g. y_score >= 0.5) or use a function of scores
+    """
+    if "pred" in name:  # predictions: scores given where labels are expected
+        hint = "threshold the scores into labels (e.g. y_score >= 0.5) or use a function of scores"
+    else:
+        hint = "classes are expected (real-valued targets need a regression loss or task='regression')"
+    return f"{name} holds continuous values, not labels: {where}; {hint}"
+
+
+def _fractional(arr: np.ndarray) -> np.ndarray | None:
+    """Where the finite numeric labels ``arr`` are not whole numbers (None if nowhere): a float
+    array's values, or the Python and numpy floats of an object array."""
+    if arr.dtype.kind == "f":
+        hit = arr != np.trunc(arr)
+    elif arr.dtype.kind == "O":
+        fraction = np.frompyfunc(lambda v: isinstance(v, (float, np.floating)) and not float(v).is_integer(), 1, 1)
+        hit = fraction(arr).astype(bool)
+    else:
+        return None
+    return hit if hit.any() else None
+
+
+def _check_label_values(arr: np.ndarray, name: str, *, allow_continuous: bool = False) -> str:
+    """Refuse missing, infinite, continuous (not whole: :func:`continuous_label`) and complex
+    labels and a mix of strings and numbers.
 
     Returns the kind of the labels: ``"number"``, ``"string"`` or ``"other"``.
     """
@@ -60,6 +91,9 @@ def _check_label_values(arr: np.ndarray, name: str) -> str:
     if arr.dtype.kind == "f" and (np.abs(arr) > _EXACT_INTEGERS).any():
         # integers beyond the 64-bit range are read from files as floats, where neighbours merge
         raise InexactLabelError(inexact_label(name, _where(arr, np.abs(arr) > _EXACT_INTEGERS)), name)
+    fractional = _fractional(arr) if kinds == {"number"} and not allow_continuous else None
+    if fractional is not None:
+        raise InvalidInputError(continuous_label(name, _where(arr, fractional)))
     if {"string", "number"} <= kinds:
         raise InvalidInputError(
             f"{name} mixes string and numeric labels: {_where(arr, _of_kind(arr, 'string'))}, "
@@ -69,23 +103,26 @@ def _check_label_values(arr: np.ndarray, name: str) -> str:
 
 
 def check_label_pair(
-    y_true: Any, y_pred: Any | None, *, names: tuple[str, str] = ("y_true", "y_pred")
+    y_true: Any, y_pred: Any | None, *, names: tuple[str, str] = ("y_true", "y_pred"), allow_continuous: bool = False
 ) -> tuple[np.ndarray, np.ndarray | None]:
-    """Two label arrays: 1-D, same length, no missing values, not mixing strings and numbers;
-    pandas objects with equal indexes (:func:`check_aligned`)."""
+    """Two label arrays: 1-D, same length, no missing values, not mixing strings and numbers,
+    whole numbers (:func:`continuous_label`; unless ``allow_continuous``: distinct values
+    counted, such as a regression's targets); pandas objects with equal indexes
+    (:func:`check_aligned`)."""
     if y_pred is not None:
         check_aligned(**{names[0]: y_true, names[1]: y_pred})
     yt = as_1d(y_true, names[0])
     yp = None if y_pred is None else as_1d(y_pred, names[1])
-    _check_label_arrays(yt, yp, names)
+    _check_label_arrays(yt, yp, names, allow_continuous)
     return yt, yp
 
 
-def _check_label_arrays(yt: np.ndarray, yp: np.ndarray | None, names: tuple[str, str]) -> None:
+def _check_label_arrays(yt: np.ndarray, yp: np.ndarray | None, names: tuple[str, str],
+                        allow_continuous: bool = False) -> None:
     """:func:`check_label_pair` of arrays that :func:`as_1d` returned."""
-    kind_true = _check_label_values(yt, names[0])
+    kind_true = _check_label_values(yt, names[0], allow_continuous=allow_continuous)
     if yp is not None:
-        kind_pred = _check_label_values(yp, names[1])
+        kind_pred = _check_label_values(yp, names[1], allow_continuous=allow_continuous)
         check_consistent_length(**{names[0]: yt, names[1]: yp})
         if "string" in {kind_true, kind_pred} and kind_true != kind_pred:
             raise InvalidInputError(
@@ -100,6 +137,7 @@ def encode_labels(
     *,
     labels: Any | None = None,
     names: tuple[str, str] = ("y_true", "y_pred"),
+    allow_continuous: bool = False,
 ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
     """Map class labels to integer codes ``0..k-1``.
 
@@ -110,12 +148,15 @@ def encode_labels(
         The label set, in the order of the codes.  Labels occurring in the data but
         not in ``labels`` are an error.  By default the sorted union of the labels
         present in ``y_true`` and ``y_pred``.
+    allow_continuous : bool, default False
+        Encode values that are not whole numbers too (the distinct values of a
+        regression's targets); by default they are refused (:func:`continuous_label`).
 
     Returns
     -------
     codes_true, codes_pred, classes
     """
-    yt, yp = check_label_pair(y_true, y_pred, names=names)
+    yt, yp = check_label_pair(y_true, y_pred, names=names, allow_continuous=allow_continuous)
     return _encode(yt, yp, labels, names)
 
 
@@ -301,16 +342,13 @@ def binary_target(y_true: Any, *, pos_label: Any = None, name: str = "y_true") -
     if kind in "iuf" and numeric_pos:
         # fast path for {0, 1} and {-1, 1} labels: no sorting, no encoding
         lo, hi = y.min(), y.max()
-        if lo >= 0 and hi <= 1:
-            if kind == "f" and not ((y == 0) | (y == 1)).all():
-                raise InvalidInputError(f"{name} must hold binary labels, got non-integer values")
+        if lo >= 0 and hi <= 1:  # whole numbers (checked above): 0 and 1
             if pos_label is None or pos_label == 1:
                 return y == 1, 1
             if pos_label == 0:
                 return y == 0, pos_label
-        elif pos_label is None and lo == -1 and hi == 1:
-            if not ((y == 0).any() or (kind == "f" and not ((y == -1) | (y == 1)).all())):
-                return y == 1, 1
+        elif pos_label is None and lo == -1 and hi == 1 and not (y == 0).any():
+            return y == 1, 1
     codes, _, classes = encode_labels(y, names=(name, "y_pred"))
     if classes.size > 2:
         shown = classes[:5].tolist()

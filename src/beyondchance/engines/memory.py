@@ -186,7 +186,8 @@ def _labels(spec: Spec, y_true: Any, y_pred: Any, sample_weight: Any) -> Suffici
     else:
         yt = as_1d(y_true, "y_true")
         check_consistent_length(y_true=yt, y_pred=as_1d(y_pred, "y_pred"))
-        codes, _, classes = encode_labels(yt, labels=spec.labels)
+        # y_true alone: its distinct values, also a regression's targets (the task's detection counts them)
+        codes, _, classes = encode_labels(yt, labels=spec.labels, allow_continuous=True)
         w = check_sample_weight(sample_weight, codes.shape[0])
         out["label_counts"] = LabelCounts(classes, np.bincount(codes, weights=w, minlength=classes.shape[0]))
     return SufficientStatistics(spec.task, **out)

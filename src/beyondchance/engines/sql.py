@@ -637,7 +637,8 @@ def _labels(runner: Runner, spec: Spec, q, rel, kinds, y_true: str, y_pred: str,
                                                                    classes=cm.labels, rows=_f64(r["n_rows"]),
                                                                    squares=_f64(r["w2"]))
     else:
-        codes, _, classes = encode_labels(r["y"], labels=spec.labels)
+        # y_true alone: its distinct values, also a regression's targets (the task's detection counts them)
+        codes, _, classes = encode_labels(r["y"], labels=spec.labels, allow_continuous=True)
         out["label_counts"] = LabelCounts(classes, np.bincount(codes, weights=w, minlength=classes.shape[0]))
     return SufficientStatistics(spec.task, **out)
 

@@ -318,7 +318,9 @@ def bootstrap_ci(
         :func:`~beyondchance.prediction_advantage` (``loss``, ``labels``, ``prior``,
         ``multioutput``, ``normalize``, ``strict``) and is then computed for that loss.
     y_true, y_pred : array-like, one entry (or row, e.g. class probabilities for a
-        callable) per sample.
+        callable) per sample.  Labels for a labeling metric (and the prediction advantage
+        of a classification loss): continuous values (scores, not whole numbers) are
+        refused with an :class:`~beyondchance.InvalidInputError` naming the argument.
     sample_weight : array-like of shape (n,), optional
         Non-negative weights; see ``weight_type``.
     n_resamples : int, default 2000

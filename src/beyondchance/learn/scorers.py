@@ -45,6 +45,7 @@ from typing import Any
 
 import numpy as np
 
+from .._validation import union_labels
 from .._warnings import InvalidInputError
 from ..measures.registry import METRICS, get_metric
 
@@ -70,7 +71,7 @@ def scorer_names() -> list[str]:
 
 def _binary_target(y_true: np.ndarray, pos_label: Any) -> np.ndarray:
     """y_true == positive class (default: the last of the sorted classes, scikit-learn's)."""
-    classes = np.unique(y_true)
+    classes = union_labels(y_true, names=("y_true",))  # labels: a score is refused (continuous_label)
     if classes.size > 2:
         raise InvalidInputError(f"this scorer needs a binary task; y_true has {classes.size} classes")
     pos = classes[-1] if pos_label is None else pos_label
@@ -110,7 +111,7 @@ def _ops_labeling(y_true: Any, y_pred: Any, *, metric: str, pos_label: Any = Non
     from ..outperformance import outperformance_score
     from ..outperformance.multiclass import multiclass_outperformance_score
 
-    classes = np.unique(np.concatenate([np.asarray(y_true).ravel(), np.asarray(y_pred).ravel()]))
+    classes = union_labels(y_true, y_pred, names=("y_true", "y_pred"))  # labels: a score is refused
     if classes.size > 2:
         return float(multiclass_outperformance_score(metric, y_true, y_pred, sample_weight=sample_weight,
                                                      **options).score)

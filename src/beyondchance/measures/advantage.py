@@ -553,6 +553,16 @@ def prediction_advantage(
     -------
     float, or an array of one PA per output with ``multioutput="raw_values"``
 
+    Raises
+    ------
+    InvalidInputError
+        With a classification loss, when ``y_true`` (or ``y_pred``, label losses) holds
+        continuous values where labels are expected — a number that is not whole, such as
+        a probability 0.731 given to the 0/1 loss — in one line naming the argument and
+        the first such row (scikit-learn's "continuous" targets).  Whole numbers as floats
+        (0.0, 1.0) are labels, with the value of the integers; regression losses take
+        real values.
+
     Notes
     -----
     Closed forms: 0/1 loss 1 − err / (1 − max_k p_k) (section 2.4), computed from the
@@ -666,6 +676,12 @@ def pa_coverage_curve(
     Returns
     -------
     PACoverageCurve
+
+    Raises
+    ------
+    InvalidInputError
+        As :func:`prediction_advantage`: continuous values where a classification loss
+        expects labels (``y_true``, or ``y_pred`` of a label loss), naming the argument.
 
     Notes
     -----

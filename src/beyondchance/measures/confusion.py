@@ -133,6 +133,10 @@ class ConfusionMatrix(GridDisplay):
     ) -> "ConfusionMatrix":
         """Count (weighted) pairs of true and predicted labels in one pass.
 
+        Labels that are not whole numbers (scores such as 0.731) are refused with an
+        :class:`~beyondchance.InvalidInputError` naming ``y_true`` or ``y_pred``; whole floats (0.0,
+        1.0) are labels.
+
         >>> ConfusionMatrix.from_predictions(["a", "b", "b"], ["a", "a", "b"], pos_label="b").matrix
         array([[1., 0.],
                [1., 1.]])

@@ -42,7 +42,10 @@ def _chance_terms(y_true: Any, y_pred: Any, sample_weight: Any) -> tuple[float, 
 def random_accuracy(y_true: Any, y_pred: Any, *, sample_weight: Any = None) -> float:
     """Expected accuracy of a random labeling with the classifier's label rates.
 
-    RA = Σ_k p_k q_k (Pure Accuracy paper, Lemma 1 and section 4).
+    RA = Σ_k p_k q_k (Pure Accuracy paper, Lemma 1 and section 4).  ``y_true`` and
+    ``y_pred`` are class labels: continuous values (a score such as 0.731, not a whole
+    number) are refused with an :class:`~beyondchance.InvalidInputError` naming the argument; 0.0 and
+    1.0 are the labels 0 and 1.
 
     >>> random_accuracy([1, 1, 0, 0, 0], [1, 0, 0, 0, 0])   # p = 0.4, q = 0.2
     0.56
@@ -58,7 +61,9 @@ def pure_accuracy(
 
     Undefined (nan with an :class:`UndefinedMeasureWarning`, or an error under
     ``strict=True``) when RA = 1, i.e. when truth and prediction are the same
-    constant.
+    constant.  Continuous values in ``y_true`` or ``y_pred`` (scores, not whole
+    numbers) are refused with an :class:`~beyondchance.InvalidInputError` naming the argument:
+    threshold the scores into labels first.
 
     >>> round(pure_accuracy([1, 1, 0, 0, 0], [1, 0, 0, 0, 0]), 12)   # A = 0.8, RA = 0.56: 6/11
     0.545454545455
@@ -73,7 +78,7 @@ def pure_accuracy(
 
 
 def pure_loss(y_true: Any, y_pred: Any, *, sample_weight: Any = None, strict: bool = False) -> float:
-    """Pure loss PL = (1 − A) / (1 − RA) = 1 − pure accuracy.
+    """Pure loss PL = (1 − A) / (1 − RA) = 1 − pure accuracy (labels as in :func:`pure_accuracy`).
 
     >>> round(pure_loss([1, 1, 0, 0, 0], [1, 0, 0, 0, 0]), 12)    # 1 - 6/11
     0.454545454545

@@ -175,8 +175,9 @@ def outperformance_score_ci(
     y_true : array-like of shape (n,)
         Binary true labels.
     y_pred : array-like of shape (n,)
-        Predicted labels (labeling metric) or scores, higher meaning more likely
-        positive (scoring metric).
+        Predicted labels (labeling metric: continuous values, such as scores, are refused
+        with an :class:`~beyondchance.InvalidInputError` naming ``y_pred``; 0.0/1.0 are
+        labels) or scores, higher meaning more likely positive (scoring metric).
     sample_weight : array-like of shape (n,), optional
         Importance weights: rows are resampled and keep their weights.
     n_resamples : int, default 2000

@@ -162,7 +162,9 @@ def multiclass_outperformance_score(
         class's column of scores.
     y_true : array-like of shape (n,) (class labels) or (n, L) (0/1 indicators)
     y_pred : array-like
-        Predicted labels, of the shape of ``y_true`` (labeling metric); or scores of
+        Predicted labels, of the shape of ``y_true`` (labeling metric: continuous values,
+        such as scores, are refused with an :class:`~beyondchance.InvalidInputError`
+        naming ``y_pred``, as in ``y_true``; 0.0/1.0 are labels); or scores of
         shape (n, K), column k for the k-th class of ``labels`` (default: the sorted
         classes of ``y_true``, as scikit-learn) or for label column k (scoring metric).
     sample_weight : array-like of shape (n,), optional

@@ -54,6 +54,7 @@ from ..._validation import (
     as_float_1d,
     binary_target,
     check_consistent_length,
+    check_label_pair,
     check_sample_weight,
     check_option,
     check_positive_int,
@@ -180,7 +181,10 @@ def permutation_test(
         Scores (the AUCs; a labeling metric of labels score ≥ ``threshold``).  Given
         positionally, predicted labels are read as labels.
     y_pred : array-like (n,), optional
-        Predicted labels (labeling metrics), instead of ``y_score``.
+        Predicted labels (labeling metrics), instead of ``y_score``: continuous values
+        (scores, not whole numbers) are refused with an
+        :class:`~beyondchance.InvalidInputError` naming ``y_pred`` — pass them as
+        ``y_score`` to have them thresholded.
     sample_weight : array-like (n,), optional
         Non-negative weights.  Whole numbers are frequencies: a row of weight 3 stands for
         three rows, and the tests above apply to the rows they stand for.  Other weights are
@@ -265,8 +269,10 @@ def permutation_test(
     is_pos, pos = binary_target(y_true, pos_label=pos_label)
     if (y_score is None) == (y_pred is None):
         raise InvalidInputError("permutation_test needs one of y_score (scores) or y_pred (predicted labels)")
-    y, y_name = (y_score, "y_score") if y_score is not None else (y_pred, "y_pred")
-    yv = as_1d(y, y_name)
+    if y_pred is not None:  # labels: a score is refused (continuous_label), not thresholded
+        y_name, yv = "y_pred", check_label_pair(y_true, y_pred)[1]
+    else:
+        y_name, yv = "y_score", as_1d(y_score, "y_score")
     n = check_consistent_length(**{"y_true": is_pos, y_name: yv})
     w = check_sample_weight(sample_weight, n)
     if w is not None and _are_frequencies(w):  # a row of weight 3 is three rows
