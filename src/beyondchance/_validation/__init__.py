@@ -80,6 +80,7 @@ from .labels import (  # noqa: F401 (the door re-exports every helper)
     _label_dtype,
     union_labels,
     binary_target,
+    default_pos_label,
 )
 from .options import (  # noqa: F401 (the door re-exports every helper)
     MAX_CLASSES,
@@ -118,6 +119,7 @@ __all__ = [
     "check_prevalence",
     "check_rate_curves",
     "binary_target",
+    "default_pos_label",
     "as_samples",
     "check_positive_int",
     "check_n_resamples",

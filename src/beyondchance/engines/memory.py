@@ -159,10 +159,10 @@ def _binary(spec: Spec, y_true: Any, y_score: Any, sample_weight: Any) -> Suffic
         out["permutation_loss_sums"] = PermutationLossSums.of_scores(yb, s, w)
     if spec.wants("scores"):
         if spec.score_bins is None:
-            out["scores"] = threshold_counts(y_true, s, sample_weight=w, pos_label=spec.pos_label)
+            out["scores"] = threshold_counts(y_true, s, sample_weight=w, pos_label=pos_label)
         else:
             out["scores"] = BinnedScoreCounts.from_scores(
-                y_true, s, sample_weight=w, pos_label=spec.pos_label, bins=spec.score_bins
+                y_true, s, sample_weight=w, pos_label=pos_label, bins=spec.score_bins
             )
     return SufficientStatistics("binary-scores", threshold=spec.threshold, pos_label=pos_label, **out)
 

@@ -555,7 +555,7 @@ def _binary(runner: Runner, spec: Spec, q, rel, kinds, y_true: str, y_score: str
     r = runner.run(q1)
     _check_rows(r, weight, bad_y="y_true", bad_s="y_score")
     labels = as_1d(r["y"], "y_true")
-    is_pos, pos_label = binary_target(labels, pos_label=spec.pos_label)
+    is_pos, pos_label = binary_target(labels, pos_label=spec.pos_label, counts=_f64(r["n_rows"]))
     w = _f64(r["w"])
     out: dict[str, Any] = {}
     if spec.wants("confusion"):
@@ -582,9 +582,9 @@ def _binary(runner: Runner, spec: Spec, q, rel, kinds, y_true: str, y_score: str
     if spec.wants("scores") or cells:
         r2 = runner.run(q2)
         if spec.wants("scores"):
-            out["scores"] = score_statistic(r2, spec.pos_label, pos_label, spec.score_bins)
+            out["scores"] = score_statistic(r2, pos_label, pos_label, spec.score_bins)
         if cells:
-            row_pos, _ = binary_target(as_1d(r2["y"], "y_true"), pos_label=spec.pos_label)
+            row_pos, _ = binary_target(as_1d(r2["y"], "y_true"), pos_label=pos_label)
             out["permutation_cells"] = PermutationCells.of_scores(row_pos, _f64(r2["s"]), _f64(r2["w"]),
                                                                   rows=_f64(r2["n_rows"]), squares=_f64(r2["w2"]))
     return SufficientStatistics("binary-scores", threshold=spec.threshold, pos_label=pos_label, **out)
