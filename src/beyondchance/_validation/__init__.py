@@ -63,6 +63,8 @@ from .arrays import (  # noqa: F401 (the door re-exports every helper)
     _of_kind,
     _check_missing,
     check_probabilities,
+    missing_values,
+    non_finite_value,
 )
 from .labels import (  # noqa: F401 (the door re-exports every helper)
     InexactLabelError,
@@ -115,6 +117,8 @@ __all__ = [
     "check_label_pair",
     "encode_labels",
     "check_probabilities",
+    "missing_values",
+    "non_finite_value",
     "check_unit_interval",
     "check_prevalence",
     "check_rate_curves",
