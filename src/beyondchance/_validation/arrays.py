@@ -490,8 +490,12 @@ def _check_missing(arr: np.ndarray, name: str) -> set[str]:
         return {"number"} if kind in "biu" else {"other"}
     kinds = _value_kinds(arr, name)
     if "missing" in kinds:
-        raise InvalidInputError(f"{_missing_in(arr, _of_kind(arr, 'missing'), name)}; a class spelled like a "
-                                "missing value, such as 'NA', needs another name")
+        missing = _of_kind(arr, "missing")
+        line = _missing_in(arr, missing, name)
+        first = arr.ravel()[int(np.argmax(missing.ravel()))]
+        if isinstance(first, str):  # text that spells a missing value: shown, as it may be meant as a class
+            line += f": {first!r}; a class spelled like a missing value, such as 'NA', needs another name"
+        raise InvalidInputError(line)
     return kinds
 
 

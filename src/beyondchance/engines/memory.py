@@ -21,6 +21,7 @@ from .._validation import (
     check_probabilities,
     check_sample_weight,
     encode_labels,
+    missing_values,
 )
 from .._warnings import InvalidInputError
 from ..measures.losses import get_loss
@@ -384,6 +385,20 @@ def _read_file(path: str, names: list[str], delimiter: str | None) -> Any:
         raise InvalidInputError(f"cannot read {path!r}: {' '.join(str(exc).split())}") from exc
 
 
+def _missing_lines(table: Any, names: list[str], path: str) -> dict[str, str]:
+    """The line (:func:`~beyondchance._validation.missing_values`) of each column of a file
+    read that holds missing values (nulls): the column, the file and the first data row."""
+    import pyarrow.compute as pc
+
+    out = {}
+    for name in names:
+        column = table.column(name)
+        if column.null_count:
+            first = int(pc.index(pc.is_null(column), True).as_py())
+            out[name] = missing_values(f"column {name!r} of {path}", column.null_count, first + 1)
+    return out
+
+
 def _bounded(path: str) -> Any:
     """A CSV file to read in memory: a regular file checked against the memory available
     (:func:`.files.check_memory`); a pipe or device read once, bounded, as bytes."""
@@ -491,18 +506,30 @@ class MemoryScan:
         self.engine = engine
         self.name = name
         self.delimiter = delimiter
+        self._missing: dict[str, str] = {}  # a file's column -> the line of its missing values
 
     def open(self, columns: Any, numeric: Any, row_index: bool = False) -> dict[str, str]:
         if not isinstance(self.source, Mapping):  # a DataFrame, a pyarrow Table, CSV / Parquet files
             if not isinstance(self.source, (str, os.PathLike)) and not hasattr(self.source, "__getitem__"):
                 raise InvalidInputError(f"engine={self.engine!r} takes a mapping of columns, a data frame or "
                                         "CSV / Parquet files here")
-            self.source = read_columns(self.source, list(dict.fromkeys(columns)), self.delimiter)
+            names = list(dict.fromkeys(columns))
+            if isinstance(self.source, (str, os.PathLike)):  # a file's missing values: named as every engine names them
+                path = os.fspath(self.source)
+                table = _read_file(path, names, self.delimiter)
+                self._missing = _missing_lines(table, names, path)
+                self.source = {name: _column(table, name) for name in names}
+            else:
+                self.source = read_columns(self.source, names, self.delimiter)
         kinds = {str(k): _numpy_kind(np.asarray(v)) for k, v in self.source.items()}
         check_columns(kinds, columns, self.name or "input")
         return kinds
 
     def statistics(self, **kwargs: Any) -> SufficientStatistics:
+        roles = [kwargs.get(k) for k in ("y_true", "y_score", "y_pred")]
+        for column in [*roles, *_proba_columns(kwargs.get("y_proba")), kwargs.get("weight")]:
+            if column in self._missing:
+                raise InvalidInputError(self._missing[column])
         return statistics_from_table(self.source, **kwargs)
 
     def group_totals(self, **kwargs: Any) -> Any:
