@@ -143,7 +143,7 @@ def test_a_missing_value_in_a_file_is_one_line_on_every_engine(tmp_path, missing
 @pytest.mark.parametrize("missing", list(ROLES))
 def test_a_missing_value_in_arrays_and_frames_is_the_same_line(missing):
     frame = _frame(missing)
-    expected = f"{ROLES[missing]} has 1 missing value(s) (first in data row 3)"
+    expected = f"{ROLES[missing]} has 1 missing value(s) (first in data row 3: NaN)"
     assert _error(lambda: bc.evaluate(frame.y.to_numpy(), frame.s.to_numpy(), sample_weight=frame.w.to_numpy())) \
         == expected
     for engine in ("memory", "duckdb"):

@@ -204,16 +204,19 @@ def as_1d(x: Any, name: str, *, allow_empty: bool = False) -> np.ndarray:
     return arr
 
 
-def missing_values(what: str, count: int, row: int) -> str:
+def missing_values(what: str, count: int, row: int, shown: str | None = None) -> str:
     """The one line of a missing value (NULL, NaN, None …) at every door — arrays, data
     frames, files on every engine: ``what`` holds them (an argument, ``"column 'y' of
     data.csv"``), ``count`` of them, the first in data ``row`` (1 = the first row, after a
-    file's header).
+    file's header); ``shown``: the first one when it has a spelling (``NaN``, ``'NA'``; a
+    null has none).
 
     >>> missing_values("column 'y' of data.csv", 1, 3)
     "column 'y' of data.csv has 1 missing value(s) (first in data row 3)"
+    >>> missing_values("y_score", 2, 3, "NaN")
+    'y_score has 2 missing value(s) (first in data row 3: NaN)'
     """
-    return f"{what} has {count} missing value(s) (first in data row {row})"
+    return f"{what} has {count} missing value(s) (first in data row {row}{': ' + shown if shown else ''})"
 
 
 def non_finite_value(what: str, value: float, row: int) -> str:
@@ -233,14 +236,19 @@ def _missing_in(arr: np.ndarray, hit: np.ndarray, name: str, non_finite: bool = 
     >>> _missing_in(np.array([[0.1, 0.9], [0.2, np.inf]]), np.array([[0, 0], [0, 1]], bool), "y_proba", True)
     'column 2 of y_proba holds a non-finite value (inf in data row 2)'
     """
-    if arr.ndim == 0:
-        arr, hit = arr.reshape(1), hit.reshape(1)
+    if arr.ndim == 0:  # a scalar argument has no rows
+        return f"{name} contains NaN or infinite values: {float(arr)!r}".replace("nan", "NaN")
     j = int(np.argmax(hit.ravel()))
     row, col = divmod(j, max(1, arr.size // arr.shape[0]))
     what, count = name, int(hit.sum())
     if arr.ndim == 2:
         what, count = f"column {col + 1} of {name}", int(hit[:, col].sum())
-    return non_finite_value(what, float(arr.ravel()[j]), row + 1) if non_finite else missing_values(what, count, row + 1)
+    value = arr.ravel()[j]
+    if non_finite:
+        return non_finite_value(what, float(value), row + 1)
+    shown = "NaN" if isinstance(value, (float, np.floating)) and value != value else (
+        repr(value) if isinstance(value, str) else None)
+    return missing_values(what, count, row + 1, shown)
 
 
 def as_float(x: Any, name: str, *, finite: bool = True, exact: bool = True) -> np.ndarray:
@@ -492,9 +500,8 @@ def _check_missing(arr: np.ndarray, name: str) -> set[str]:
     if "missing" in kinds:
         missing = _of_kind(arr, "missing")
         line = _missing_in(arr, missing, name)
-        first = arr.ravel()[int(np.argmax(missing.ravel()))]
-        if isinstance(first, str):  # text that spells a missing value: shown, as it may be meant as a class
-            line += f": {first!r}; a class spelled like a missing value, such as 'NA', needs another name"
+        if isinstance(arr.ravel()[int(np.argmax(missing.ravel()))], str):  # text that spells a missing value
+            line += "; a class spelled like a missing value, such as 'NA', needs another name"
         raise InvalidInputError(line)
     return kinds
 

@@ -235,8 +235,8 @@ def bad_values_line(runner: Any, role: str, kwargs: dict[str, Any]) -> str | Non
             files[0] if len(files) == 1 else f"{len(files)} files ({files[0]}, …)")
         # a file's NaN number is not missing (memory reads it as a non-finite value), a label's or a frame's is
         hit = first_row(runner, column, missing_or_nan(number and (label or files is None)))
-        if hit is not None:
-            return missing_values(what, hit[0], hit[1] + 1)
+        if hit is not None:  # a frame's missing number is a NaN in memory (DuckDB reads pandas' NaN as NULL)
+            return missing_values(what, hit[0], hit[1] + 1, "NaN" if number and files is None else None)
         if label and number:
             where = first_bad_label(runner, column, False)
             if where is not None:
