@@ -88,9 +88,9 @@ def _results() -> dict:
 
 @pytest.mark.parametrize("kind", list(_results()))
 def test_str_fits_the_terminal(monkeypatch, kind):
-    """COLUMNS=80: every line within 80 columns; COLUMNS=120: within 120 (rich's reading)."""
+    """COLUMNS=60, 80, 120: every line within that many columns (as rich reads it)."""
     texts = {}
-    for columns in (80, 120):
+    for columns in (60, 80, 120):
         monkeypatch.setenv("COLUMNS", str(columns))
         texts[columns] = str(_results()[kind]())
         widest = max(len(line) for line in texts[columns].splitlines())
