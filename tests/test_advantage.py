@@ -524,7 +524,7 @@ def test_multi_output_with_one_constant_output():
         ([], [], {}, "empty"),
         ([], [], {"loss": "squared"}, "empty"),
         ([0.0, np.nan], [0.0, 1.0], {}, "NaN"),
-        ([0.0, 1.0], [0.0, np.inf], {"loss": "squared"}, "NaN or infinite"),
+        ([0.0, 1.0], [0.0, np.inf], {"loss": "squared"}, "non-finite value"),
         ([0.0, 1.0], [0.0, 1.0], {"loss": "squared", "sample_weight": [1, np.nan]}, "NaN"),
         ([0, 1], [0, 1], {"sample_weight": [1, -1]}, "negative"),
         ([0, 1], [0.5, np.nan], {"loss": "log_loss"}, "NaN"),

@@ -118,7 +118,7 @@ def test_missing_values_in_frames_are_refused_with_their_row():
                 pa.array(["a", None, "b"]), pa.array(["a", None, "b"]).dictionary_encode()):
         with pytest.raises(InvalidInputError, match=r"missing value.*row 2"):
             evaluate(col, ["a", "b", "b"], ci=False)
-    with pytest.raises(InvalidInputError, match="missing value.*'NA' in row 1"):
+    with pytest.raises(InvalidInputError, match=r"missing value\(s\) \(first in data row 1: 'NA'\)"):
         evaluate(pa.array(["NA", "a", "b"]), ["a", "b", "b"], ci=False)
 
 

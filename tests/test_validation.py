@@ -59,7 +59,9 @@ def test_a_missing_label_is_named_with_its_row(value, strings):
         with pytest.raises(InvalidInputError) as err:
             call()
         message = str(err.value)
-        assert "holds a missing value: " + shown + " in row 17 (index 16)" in message, (route, message)
+        assert "has 1 missing value(s) (first in data row 17" in message, (route, message)
+        if isinstance(value, (str, float)):  # NaN, or text spelling a missing value: shown
+            assert f"row 17: {shown})" in message, (route, message)
         assert "\n" not in message
 
 
@@ -75,7 +77,7 @@ def test_pandas_boolean_with_a_missing_value():
     y = pd.Series([True, False, None, True, False], dtype="boolean")
     score = [0.9, 0.1, 0.5, 0.8, 0.2]
     for route, call in _entry_points(y, y.fillna(True), score).items():
-        with pytest.raises(InvalidInputError, match=r"holds a missing value: <NA> in row 3 \(index 2\)"):
+        with pytest.raises(InvalidInputError, match=r"has 1 missing value\(s\) \(first in data row 3\)"):
             call()
 
 
@@ -185,9 +187,8 @@ def test_cli_names_a_missing_string_label_and_its_row(tmp_path, cell):
     lines = out.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("beyondchance: error:"), out.stderr
     if cell:  # text: the validation layer names it
-        assert lines[0] == (f"beyondchance: error: y_true holds a missing value: {cell!r} in row 17 (index 16); "
-                            "drop or fill the rows without a value (a class spelled like a missing value, "
-                            "such as 'NA', needs another name)")
+        assert lines[0] == (f"beyondchance: error: y_true has 1 missing value(s) (first in data row 17: {cell!r}); "
+                            "a class spelled like a missing value, such as 'NA', needs another name")
     else:  # an empty cell is a null for every engine's CSV reader (engines/_files.py)
         assert lines[0] == f"beyondchance: error: column 'y' of {path} has 1 missing value(s) (first in data row 17)"
 
@@ -197,10 +198,9 @@ def test_a_nan_score_is_refused_with_its_row():
     import beyondchance as bc
     from beyondchance._validation import as_float
 
-    with pytest.raises(InvalidInputError, match=r"y_score contains NaN or infinite values: the first is NaN in "
-                                                r"row 3 \(index 2\); drop or fill"):
+    with pytest.raises(InvalidInputError, match=r"^y_score has 2 missing value\(s\) \(first in data row 3: NaN\)$"):
         bc.evaluate([0, 1, 0, 1], [0.1, 0.2, np.nan, np.nan], ci=False)
-    with pytest.raises(InvalidInputError, match=r"the first is inf in row 2 \(index 1\)$"):
+    with pytest.raises(InvalidInputError, match=r"^y_score holds a non-finite value \(inf in data row 2\)$"):
         as_float([0.1, np.inf, 0.3], "y_score")
-    with pytest.raises(InvalidInputError, match=r"the first is NaN in row 2 \(index 1\), column 2"):
+    with pytest.raises(InvalidInputError, match=r"^column 2 of y_score has 1 missing value\(s\) \(first in data row 2: NaN\)$"):
         as_float(np.array([[0.1, 0.9], [0.5, np.nan]]), "y_score")

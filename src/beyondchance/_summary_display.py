@@ -20,6 +20,7 @@ import html
 import json
 import os
 import re
+import shutil
 import textwrap
 from pathlib import Path
 from typing import Any, Sequence
@@ -31,10 +32,22 @@ from ._warnings import InvalidInputError
 
 __all__ = ["Writable", "SummaryDisplay", "GridDisplay", "format_number", "format_interval", "printable",
            "markdown_text", "html_text", "display_name", "text_table", "html_page", "TITLES", "SUFFIXES", "WIDTH",
-           "Progress"]
+           "Progress", "terminal_width"]
 
-#: the columns of a summary's text (``print(result)``)
+#: the columns of a summary's text (``print(result)``), narrower in a narrower terminal
 WIDTH = 80
+
+
+def terminal_width(fallback: int = 100) -> int:
+    """The columns of ``str(result)``: those of the terminal it runs in, as rich reads them
+    for the command line — ``COLUMNS`` when set, else the size of the terminal of stdout,
+    else ``fallback`` (a pipe, a notebook); at least 20.
+
+    >>> import os; os.environ["COLUMNS"] = "72"; terminal_width()
+    72
+    >>> del os.environ["COLUMNS"]
+    """
+    return max(shutil.get_terminal_size((fallback, 24)).columns, 20)
 
 #: the display names of the measures, used by every rendering: the report's rows, the
 #: comparisons' tables and verdicts, the small results' summaries
@@ -361,14 +374,16 @@ class SummaryDisplay(Writable):
         return html_page((self._summary_title().splitlines() or [""])[0], self._html_fragment())
 
     def _text(self) -> str:
+        full = min(WIDTH, terminal_width())
         lines = [w for t in self._summary_title().splitlines()
-                 for w in textwrap.wrap(printable(t), WIDTH, subsequent_indent="  ") or [""]]
+                 for w in textwrap.wrap(printable(t), full, subsequent_indent="  ") or [""]]
         rows = [(printable(k), printable(format_number(v))) for k, v in self._summary_rows()]
-        width = min(max((len(k) for k, _ in rows), default=0), WIDTH // 2)
-        lines += [_clip(f"  {_clip(k, width).ljust(width)}  {v}", WIDTH) for k, v in rows]
+        width = min(max((len(k) for k, _ in rows), default=0), full // 2)
+        lines += [_clip(f"  {_clip(k, width).ljust(width)}  {v}", full) for k, v in rows]
         for caption, header, cells in self._summary_tables():
-            lines += ["", _clip(printable(caption), WIDTH), *text_table(header, cells, wrap_first=(0, len(header) - 1))]
-        lines += [w for t in self._summary_notes() for w in textwrap.wrap(printable(t), WIDTH, subsequent_indent="  ")]
+            lines += ["", _clip(printable(caption), full),
+                      *text_table(header, cells, width=full, wrap_first=(0, len(header) - 1))]
+        lines += [w for t in self._summary_notes() for w in textwrap.wrap(printable(t), full, subsequent_indent="  ")]
         return "\n".join(lines)
 
     def _html_fragment(self) -> str:

@@ -792,7 +792,7 @@ def check(file: str, requirements: tuple[str, ...], **opts: Any) -> None:
 @click.option("--y-pred", "y_pred", multiple=True, metavar="COL",
               help="Column of one model's predicted labels; repeat it.")
 @click.option("--weight", metavar="COL", help="Column of non-negative sample weights.")
-@click.option("--pos-label", metavar="LABEL", help="Positive class [default: 1].")
+@click.option("--pos-label", metavar="LABEL", help="Positive class [default: 1 for 0/1 labels, else the minority class].")
 @click.option("--threshold", type=float, metavar="T",
               help="Scores: score >= T is predicted positive [default: 0.5 for scores in [0, 1], else 0].")
 @click.option("--metrics", metavar="M1,M2,...", help="The measures to compare.")

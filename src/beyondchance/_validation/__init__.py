@@ -63,6 +63,8 @@ from .arrays import (  # noqa: F401 (the door re-exports every helper)
     _of_kind,
     _check_missing,
     check_probabilities,
+    missing_values,
+    non_finite_value,
 )
 from .frames import (  # noqa: F401 (the door re-exports every helper)
     as_narwhals,
@@ -92,6 +94,7 @@ from .labels import (  # noqa: F401 (the door re-exports every helper)
     _label_dtype,
     union_labels,
     binary_target,
+    default_pos_label,
 )
 from .options import (  # noqa: F401 (the door re-exports every helper)
     MAX_CLASSES,
@@ -127,10 +130,13 @@ __all__ = [
     "check_label_pair",
     "encode_labels",
     "check_probabilities",
+    "missing_values",
+    "non_finite_value",
     "check_unit_interval",
     "check_prevalence",
     "check_rate_curves",
     "binary_target",
+    "default_pos_label",
     "as_samples",
     "check_positive_int",
     "check_n_resamples",

@@ -19,7 +19,8 @@ import numpy as np
 from .._warnings import InvalidInputError
 from .frames import as_narwhals, column_at, column_values, default_names, frame_names, index_of
 
-__all__ = ['as_array', 'as_1d', 'check_aligned', 'class_columns', 'positive_column', 'is_score_matrix', 'as_float_1d', 'check_consistent_length', 'check_sample_weight', 'check_probabilities']
+__all__ = ['as_array', 'as_1d', 'check_aligned', 'class_columns', 'positive_column', 'is_score_matrix', 'as_float_1d', 'check_consistent_length', 'check_sample_weight', 'check_probabilities',
+           'missing_values', 'non_finite_value']
 
 
 #: Largest accepted total of the sample weights: the measures multiply up to four
@@ -127,6 +128,53 @@ def as_1d(x: Any, name: str, *, allow_empty: bool = False) -> np.ndarray:
     return arr
 
 
+def missing_values(what: str, count: int, row: int, shown: str | None = None) -> str:
+    """The one line of a missing value (NULL, NaN, None …) at every door — arrays, data
+    frames, files on every engine: ``what`` holds them (an argument, ``"column 'y' of
+    data.csv"``), ``count`` of them, the first in data ``row`` (1 = the first row, after a
+    file's header); ``shown``: the first one when it has a spelling (``NaN``, ``'NA'``; a
+    null has none).
+
+    >>> missing_values("column 'y' of data.csv", 1, 3)
+    "column 'y' of data.csv has 1 missing value(s) (first in data row 3)"
+    >>> missing_values("y_score", 2, 3, "NaN")
+    'y_score has 2 missing value(s) (first in data row 3: NaN)'
+    """
+    return f"{what} has {count} missing value(s) (first in data row {row}{': ' + shown if shown else ''})"
+
+
+def non_finite_value(what: str, value: float, row: int) -> str:
+    """The one line of an infinite (or, in a file, NaN) number at every door: ``what``
+    holds it (an argument, ``"column 's' of data.csv"``), in data ``row`` (from 1).
+
+    >>> non_finite_value("y_score", float("inf"), 2)
+    'y_score holds a non-finite value (inf in data row 2)'
+    """
+    return f"{what} holds a non-finite value ({value!r} in data row {row})"
+
+
+def _missing_in(arr: np.ndarray, hit: np.ndarray, name: str, non_finite: bool = False) -> str:
+    """:func:`missing_values` (``non_finite``: :func:`non_finite_value`) of the first value
+    of ``arr`` where ``hit`` holds: its row (first axis), and the column of a 2-D array.
+
+    >>> _missing_in(np.array([[0.1, 0.9], [0.2, np.inf]]), np.array([[0, 0], [0, 1]], bool), "y_proba", True)
+    'column 2 of y_proba holds a non-finite value (inf in data row 2)'
+    """
+    if arr.ndim == 0:  # a scalar argument has no rows
+        return f"{name} contains NaN or infinite values: {float(arr)!r}".replace("nan", "NaN")
+    j = int(np.argmax(hit.ravel()))
+    row, col = divmod(j, max(1, arr.size // arr.shape[0]))
+    what, count = name, int(hit.sum())
+    if arr.ndim == 2:
+        what, count = f"column {col + 1} of {name}", int(hit[:, col].sum())
+    value = arr.ravel()[j]
+    if non_finite:
+        return non_finite_value(what, float(value), row + 1)
+    shown = "NaN" if isinstance(value, (float, np.floating)) and value != value else (
+        repr(value) if isinstance(value, str) else None)
+    return missing_values(what, count, row + 1, shown)
+
+
 def as_float(x: Any, name: str, *, finite: bool = True, exact: bool = True) -> np.ndarray:
     """Return ``x`` (any shape) as a float64 array; with ``finite``, refuse NaN and ±inf; with
     ``exact``, refuse integers beyond 2**53 (else rounded to the nearest float64, as the SQL
@@ -142,7 +190,9 @@ def as_float(x: Any, name: str, *, finite: bool = True, exact: bool = True) -> n
         got = f"dtype {x.dtype}" if isinstance(x, np.ndarray) else repr(x)
         raise InvalidInputError(f"{name} must be numeric, got {got}") from exc
     if finite and not np.isfinite(arr).all():
-        raise InvalidInputError(f"{name} contains NaN or infinite values{_first_nonfinite(arr)}")
+        nan = np.isnan(arr)
+        raise InvalidInputError(_missing_in(arr, nan, name) if nan.any() else _missing_in(arr, ~np.isfinite(arr), name,
+                                                                                         non_finite=True))
     if exact and isinstance(x, np.ndarray) and x.dtype.kind in "iu" and x.size:
         big = np.abs(arr) > _EXACT_INTEGERS
         if big.any():
@@ -151,24 +201,6 @@ def as_float(x: Any, name: str, *, finite: bool = True, exact: bool = True) -> n
                 f"{_where(x, big)}"
             )
     return arr
-
-
-def _first_nonfinite(arr: np.ndarray) -> str:
-    """Where the first NaN or infinite value of ``arr`` lies: its row (first axis) and
-    column, for the error of :func:`as_float`.
-
-    >>> _first_nonfinite(np.array([0.1, 0.2, np.nan]))
-    ': the first is NaN in row 3 (index 2); drop or fill the rows without a value'
-    >>> _first_nonfinite(np.array([[0.1, 0.9], [0.2, np.inf]]))
-    ': the first is inf in row 2 (index 1), column 2'
-    """
-    bad = ~np.isfinite(arr)
-    if arr.ndim == 0:
-        return ": NaN" if np.isnan(arr) else f": {arr.item()!r}"
-    where = _where(arr, bad)
-    if arr.ndim == 2:
-        where += f", column {int(np.argmax(bad.ravel())) % arr.shape[1] + 1}"
-    return f": the first is {where}" + ("; drop or fill the rows without a value" if where.startswith("NaN") else "")
 
 
 def as_float_1d(x: Any, name: str) -> np.ndarray:
@@ -385,19 +417,17 @@ def _check_missing(arr: np.ndarray, name: str) -> set[str]:
     if kind == "f":
         nan = np.isnan(arr)
         if nan.any():
-            raise InvalidInputError(
-                f"{name} holds a missing value: {_where(arr, nan)}; drop or fill the rows without a value"
-            )
+            raise InvalidInputError(_missing_in(arr, nan, name))
         return {"number"}
     if kind not in "USO":
         return {"number"} if kind in "biu" else {"other"}
     kinds = _value_kinds(arr, name)
     if "missing" in kinds:
-        raise InvalidInputError(
-            f"{name} holds a missing value: {_where(arr, _of_kind(arr, 'missing'))}; "
-            "drop or fill the rows without a value (a class spelled like a missing value, "
-            "such as 'NA', needs another name)"
-        )
+        missing = _of_kind(arr, "missing")
+        line = _missing_in(arr, missing, name)
+        if isinstance(arr.ravel()[int(np.argmax(missing.ravel()))], str):  # text that spells a missing value
+            line += "; a class spelled like a missing value, such as 'NA', needs another name"
+        raise InvalidInputError(line)
     return kinds
 
 

@@ -13,8 +13,8 @@ import numpy as np
 from .._warnings import InvalidInputError
 from .arrays import _EXACT_INTEGERS, _check_missing, _of_kind, _where, as_1d, check_aligned, check_consistent_length
 
-__all__ = ['check_label_pair', 'encode_labels', 'binary_target', 'union_labels', 'InexactLabelError', 'infinite_label',
-           'inexact_label', 'continuous_label']
+__all__ = ['check_label_pair', 'encode_labels', 'binary_target', 'default_pos_label', 'union_labels', 'InexactLabelError',
+           'infinite_label', 'inexact_label', 'continuous_label']
 
 
 #: Largest span (max - min + 1) of integer labels for which the integer fast path
@@ -318,14 +318,46 @@ def union_labels(*arrays: Any, names: tuple[str, ...] | None = None) -> np.ndarr
         raise InvalidInputError(f"labels of incompatible types: {exc}") from exc
 
 
-def binary_target(y_true: Any, *, pos_label: Any = None, name: str = "y_true") -> tuple[np.ndarray, Any]:
+def default_pos_label(classes: Any, counts: Any) -> tuple[Any, str]:
+    """The positive class when none is given, and why: the one rule of every door.
+
+    True for boolean labels; 1 for labels in {0, 1} or {-1, 1}; the only class when
+    there is one; otherwise the minority class (fewest rows), a tie going to the last
+    class in sorted order.  ``classes`` are sorted, ``counts`` their row counts.
+
+    >>> default_pos_label(np.array(["No", "Yes"]), np.array([90, 10]))
+    ('Yes', 'the minority class')
+    >>> default_pos_label(np.array([0, 1]), np.array([10, 90]))
+    (1, 'the label 1')
+    >>> default_pos_label(np.array(["a", "b"]), np.array([5, 5]))
+    ('b', 'the minority class')
+    """
+    values = np.asarray(classes).tolist()
+    if values and all(isinstance(v, bool) for v in values):
+        return True, "the label True"
+    numeric = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
+    if numeric and (set(values) <= {0, 1} or set(values) <= {-1, 1}):
+        return 1, "the label 1"
+    if len(values) == 1:
+        return values[0], "the only class"
+    c = np.asarray(counts, dtype=np.float64)
+    i = int(np.flatnonzero(c == c.min())[-1])
+    return values[i], "the minority class"
+
+
+def binary_target(y_true: Any, *, pos_label: Any = None, name: str = "y_true",
+                  counts: Any = None) -> tuple[np.ndarray, Any]:
     """``y_true`` as a boolean array (True = positive class) for score-based measures.
 
-    With ``pos_label=None`` the labels must be a subset of {0, 1}, {-1, 1} or
-    {False, True} and the positive class is 1 (True), as in scikit-learn; other
-    label sets need an explicit ``pos_label``.  More than two distinct labels is an
-    error.  A single class is accepted here (measures that need both classes report
+    With ``pos_label=None`` the positive class is :func:`default_pos_label`'s: 1 (True)
+    for labels in {0, 1}, {-1, 1} or {False, True}, as in scikit-learn, else the
+    minority class.  ``counts``: the rows each element of ``y_true`` stands for (an
+    engine's aggregated labels; default one each).  More than two distinct labels is
+    an error.  A single class is accepted here (measures that need both classes report
     themselves undefined).  Returns ``(is_positive, pos_label)``.
+
+    >>> binary_target(["a", "b", "b"])[1]
+    'a'
     """
     y = as_1d(y_true, name)
     _check_label_values(y, name)
@@ -335,7 +367,7 @@ def binary_target(y_true: Any, *, pos_label: Any = None, name: str = "y_true") -
             return y, True
         if not isinstance(pos_label, str) and pos_label == 0:
             return ~y, False
-        raise InvalidInputError(f"pos_label={pos_label!r} is not a label of {name} (True/False)")
+        raise InvalidInputError(f"pos_label={pos_label!r} (--pos-label {pos_label}) is not a label of {name} (True/False)")
     numeric_pos = pos_label is None or (
         isinstance(pos_label, (int, float, np.integer, np.floating)) and not isinstance(pos_label, bool)
     )
@@ -356,9 +388,9 @@ def binary_target(y_true: Any, *, pos_label: Any = None, name: str = "y_true") -
             f"{name} must be binary, got {classes.size} classes (first: {shown})"
         )
     if pos_label is None:
-        raise InvalidInputError(
-            f"{name} has labels {classes.tolist()}; pass pos_label to say which one is positive"
-        )
+        rows = np.bincount(codes, weights=None if counts is None else np.asarray(counts, dtype=np.float64),
+                           minlength=classes.size)
+        pos_label = default_pos_label(classes, rows)[0]
     try:
         hit = np.flatnonzero(classes == pos_label)
     except (TypeError, ValueError):  # pragma: no cover - incomparable types
@@ -366,7 +398,7 @@ def binary_target(y_true: Any, *, pos_label: Any = None, name: str = "y_true") -
     if hit.size == 0:
         if classes.size == 2:
             raise InvalidInputError(
-                f"pos_label={pos_label!r} is not one of the labels of {name} {classes.tolist()}"
+                f"pos_label={pos_label!r} (--pos-label {pos_label}) is not one of the labels of {name} {classes.tolist()}"
             )
         # one class present, and it is not pos_label: every sample is negative
         return np.zeros(codes.shape[0], dtype=bool), pos_label

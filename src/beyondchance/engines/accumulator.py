@@ -29,6 +29,7 @@ distinct scores.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
@@ -54,7 +55,10 @@ class StatisticsAccumulator:
         decides the task (y_score, y_pred or y_proba).
     task, threshold, pos_label, labels, statistics, score_bins, target_bin_width,
     pinball_alphas, normalize : as in :func:`beyondchance.compute_statistics`;
-        with ``task="auto"`` the task is fixed by the first batch.
+        with ``task="auto"`` the task is fixed by the first batch.  Without ``pos_label``
+        the positive class follows the rule of every door (1 or True for 0/1, -1/1 and
+        boolean labels, else the minority class, ties to the last class) applied to the
+        first batch, and is kept for the stream (``compute().pos_label`` states it).
 
     Notes
     -----
@@ -180,6 +184,8 @@ class StatisticsAccumulator:
             y_proba=arrays["y_proba"], sample_weight=arrays["sample_weight"],
         )
         state = stats if self._state is None else self._state.merge(stats)
+        if spec.task == "binary-scores" and spec.pos_label is None:  # the rule's choice holds for the stream
+            spec = dataclasses.replace(spec, pos_label=stats.pos_label)
         self._spec, self._state = spec, state  # only after the batch is known to be valid
         self.n_batches += 1
         return self

@@ -284,6 +284,11 @@ class DuckDBRunner:
                     f"USING ({self.quote(c)} IN ({', '.join(map(_sql_string, _TRUE))}))"
                 )
 
+    @property
+    def files(self) -> list[str] | None:
+        """The paths read (None: a table in memory)."""
+        return self._files
+
     def quote(self, name: str) -> str:
         return '"' + name.replace('"', '""') + '"'
 

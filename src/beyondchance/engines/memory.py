@@ -24,6 +24,7 @@ from .._validation import (
     check_probabilities,
     check_sample_weight,
     encode_labels,
+    missing_values,
 )
 from .._warnings import InvalidInputError
 from ..measures.losses import get_loss
@@ -162,10 +163,10 @@ def _binary(spec: Spec, y_true: Any, y_score: Any, sample_weight: Any) -> Suffic
         out["permutation_loss_sums"] = PermutationLossSums.of_scores(yb, s, w)
     if spec.wants("scores"):
         if spec.score_bins is None:
-            out["scores"] = threshold_counts(y_true, s, sample_weight=w, pos_label=spec.pos_label)
+            out["scores"] = threshold_counts(y_true, s, sample_weight=w, pos_label=pos_label)
         else:
             out["scores"] = BinnedScoreCounts.from_scores(
-                y_true, s, sample_weight=w, pos_label=spec.pos_label, bins=spec.score_bins
+                y_true, s, sample_weight=w, pos_label=pos_label, bins=spec.score_bins
             )
     return SufficientStatistics("binary-scores", threshold=spec.threshold, pos_label=pos_label, **out)
 
@@ -396,6 +397,20 @@ def _read_file(path: str, names: list[str], delimiter: str | None) -> Any:
         raise InvalidInputError(f"cannot read {path!r}: {' '.join(str(exc).split())}") from exc
 
 
+def _missing_lines(table: Any, names: list[str], path: str) -> dict[str, str]:
+    """The line (:func:`~beyondchance._validation.missing_values`) of each column of a file
+    read that holds missing values (nulls): the column, the file and the first data row."""
+    import pyarrow.compute as pc
+
+    out = {}
+    for name in names:
+        column = table.column(name)
+        if column.null_count:
+            first = int(pc.index(pc.is_null(column), True).as_py())
+            out[name] = missing_values(f"column {name!r} of {path}", column.null_count, first + 1)
+    return out
+
+
 def _bounded(path: str) -> Any:
     """A CSV file to read in memory: a regular file checked against the memory available
     (:func:`.files.check_memory`); a pipe or device read once, bounded, as bytes."""
@@ -503,15 +518,28 @@ class MemoryScan:
         self.engine = engine
         self.name = name
         self.delimiter = delimiter
+        self._missing: dict[str, str] = {}  # a file's column -> the line of its missing values
 
     def open(self, columns: Any, numeric: Any, row_index: bool = False) -> dict[str, str]:
         if not isinstance(self.source, Mapping):  # a data frame (eager or lazy), CSV / Parquet files
-            self.source = read_columns(self.source, list(dict.fromkeys(columns)), self.delimiter)
+            names = list(dict.fromkeys(columns))
+            if isinstance(self.source, (str, os.PathLike)):  # a file's missing values: named as every engine names them
+                path = os.fspath(self.source)
+                raw = _read_file(path, names, self.delimiter)
+                self._missing = _missing_lines(raw, names, path)
+                table = _table(raw, names)
+                self.source = {name: _column(table, name) for name in names}
+            else:
+                self.source = read_columns(self.source, names, self.delimiter)
         kinds = {str(k): _numpy_kind(np.asarray(v)) for k, v in self.source.items()}
         check_columns(kinds, columns, self.name or "input")
         return kinds
 
     def statistics(self, **kwargs: Any) -> SufficientStatistics:
+        roles = [kwargs.get(k) for k in ("y_true", "y_score", "y_pred")]
+        for column in [*roles, *_proba_columns(kwargs.get("y_proba")), kwargs.get("weight")]:
+            if column in self._missing:
+                raise InvalidInputError(self._missing[column])
         return statistics_from_table(self.source, **kwargs)
 
     def group_totals(self, **kwargs: Any) -> Any:

@@ -139,6 +139,11 @@ class SparkRunner:
         df.createOrReplaceTempView(self.view)
         self.relation = self.quote(self.view)
 
+    @property
+    def files(self) -> list[str] | None:
+        """The paths read (None: a DataFrame)."""
+        return self._paths
+
     def quote(self, name: str) -> str:
         return quote_identifier(name)
 

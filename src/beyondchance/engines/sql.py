@@ -72,6 +72,7 @@ class Runner(Protocol):
 
     relation: str  # the FROM item
     row_index: str | None  # the file-order row index, after load(..., row_index=True)
+    files: list[str] | None  # the paths read, in the order of the row index (None: a table in memory)
     integer_division: str  # the dialect's integer division operator
 
     def quote(self, name: str) -> str: ...
@@ -461,11 +462,38 @@ def _check_rows(r: dict[str, np.ndarray], weight: str | None, **columns: str) ->
             raise BadValuesError(f"{name} contains NULL, NaN or infinite values ({int(n)} rows)", name)
     if weight is not None:
         if _total(r, "w_nan"):
-            raise InvalidInputError("sample_weight contains NaN or infinite values")
+            raise BadValuesError("sample_weight contains NULL, NaN or infinite values", "sample_weight")
         if _total(r, "w_neg"):
             raise InvalidInputError("sample_weight contains negative weights")
         if not _total(r, "w") > 0:
             raise InvalidInputError("sample_weight sums to zero: there is nothing to evaluate")
+
+
+def first_row(runner: Runner, column: str, condition: Callable[[str], str]) -> tuple[int, int, Any] | None:
+    """(how many rows, the first one's index in file order, its value) of the rows of
+    ``column`` where the SQL ``condition(x)`` holds (``x``: the column), by
+    ``runner.row_index``; None when no row does.  One query, for an error's line."""
+    i, x = runner.row_index, runner.quote(column)
+    r = runner.run(f"SELECT COUNT(*) OVER () AS k, i, x FROM (SELECT {i} AS i, {x} AS x FROM {runner.relation}) t "
+                   f"WHERE {condition('x')} ORDER BY i LIMIT 1")
+    if not r["i"].size:
+        return None
+    value = r["x"][0]
+    return int(r["k"][0]), int(r["i"][0]), value.item() if isinstance(value, np.generic) else value
+
+
+def missing_or_nan(number: bool) -> Callable[[str], str]:
+    """The condition of :func:`first_row` for a missing value: NULL, and NaN too when
+    ``number`` (x − x = 0 fails for NaN and ±inf; |x| = inf keeps the infinities out)."""
+    inf = lit(float("inf"))
+    if not number:
+        return lambda x: f"{x} IS NULL"
+    return lambda x: f"{x} IS NULL OR NOT (CAST({x} AS DOUBLE) - CAST({x} AS DOUBLE) = 0 OR ABS(CAST({x} AS DOUBLE)) = {inf})"
+
+
+def non_finite(x: str) -> str:
+    """The condition of :func:`first_row` for a NaN or an infinity of a number column."""
+    return f"{x} IS NOT NULL AND NOT (CAST({x} AS DOUBLE) - CAST({x} AS DOUBLE) = 0)"
 
 
 def first_bad_label(runner: Runner, column: str, inexact: bool) -> str | None:
@@ -555,7 +583,7 @@ def _binary(runner: Runner, spec: Spec, q, rel, kinds, y_true: str, y_score: str
     r = runner.run(q1)
     _check_rows(r, weight, bad_y="y_true", bad_s="y_score")
     labels = as_1d(r["y"], "y_true")
-    is_pos, pos_label = binary_target(labels, pos_label=spec.pos_label)
+    is_pos, pos_label = binary_target(labels, pos_label=spec.pos_label, counts=_f64(r["n_rows"]))
     w = _f64(r["w"])
     out: dict[str, Any] = {}
     if spec.wants("confusion"):
@@ -582,9 +610,9 @@ def _binary(runner: Runner, spec: Spec, q, rel, kinds, y_true: str, y_score: str
     if spec.wants("scores") or cells:
         r2 = runner.run(q2)
         if spec.wants("scores"):
-            out["scores"] = score_statistic(r2, spec.pos_label, pos_label, spec.score_bins)
+            out["scores"] = score_statistic(r2, pos_label, pos_label, spec.score_bins)
         if cells:
-            row_pos, _ = binary_target(as_1d(r2["y"], "y_true"), pos_label=spec.pos_label)
+            row_pos, _ = binary_target(as_1d(r2["y"], "y_true"), pos_label=pos_label)
             out["permutation_cells"] = PermutationCells.of_scores(row_pos, _f64(r2["s"]), _f64(r2["w"]),
                                                                   rows=_f64(r2["n_rows"]), squares=_f64(r2["w2"]))
     return SufficientStatistics("binary-scores", threshold=spec.threshold, pos_label=pos_label, **out)

@@ -41,25 +41,30 @@ class SQLScan:
         return self._runner.column_kinds()
 
     def statistics(self, **kwargs: Any) -> Any:
-        from .._validation import InexactLabelError, inexact_label, infinite_label
+        from .._validation import InexactLabelError, inexact_label
         from .sql import BadValuesError, first_bad_label, sql_statistics
 
         try:
             return sql_statistics(self._runner, **kwargs)
-        except (BadValuesError, InexactLabelError) as exc:  # a label named as in memory: its value and row
-            column, inexact = kwargs.get("y_true"), isinstance(exc, InexactLabelError)
+        except InexactLabelError as exc:  # a label named as in memory: its value and row
+            column = kwargs.get("y_true")
             if exc.name != "y_true" or kwargs.get("task") == "regression" or \
                     self._runner.column_kinds().get(column) != "float":
                 raise
 
             def locate(runner: Any) -> Any:  # a second, ordered read only when the first had no row order
                 runner.load([column], [], row_index=True)
-                return first_bad_label(runner, column, inexact)
+                return first_bad_label(runner, column, True)
 
             where = self._ordered_runner(locate)
             if where is None:
                 raise
-            raise InvalidInputError((inexact_label if inexact else infinite_label)("y_true", where)) from None
+            raise InvalidInputError(inexact_label("y_true", where)) from None
+        except BadValuesError as exc:  # the line of memory: the column, its first bad row
+            line = self._ordered_runner(lambda runner: bad_values_line(runner, exc.name, kwargs))
+            if line is None:
+                raise
+            raise InvalidInputError(line) from None
 
     def _ordered_runner(self, compute: Any) -> Any:
         """``compute(runner)`` on a runner that keeps the row positions: this one, or (when the
@@ -203,3 +208,41 @@ class SQLEngine:
         except BaseException:
             parent.close()
             raise
+
+
+def bad_values_line(runner: Any, role: str, kwargs: dict[str, Any]) -> str | None:
+    """The line memory gives for the NULL, NaN or infinite values that the scan counted in
+    the column(s) of ``role`` (``y_true``, ``y_score``, ``sample_weight`` …): a missing value
+    (:func:`~beyondchance._validation.missing_values`: a file's column and data row, or the
+    argument and row of a data frame), else an infinity; found by one more query (on a
+    runner that keeps the row order), or None when the rows have no order."""
+    from .._validation import infinite_label, missing_values, non_finite_value
+    from .memory import _proba_columns
+    from .sql import first_bad_label, first_row, missing_or_nan, non_finite
+
+    key = {"sample_weight": "weight", "proba": "y_proba"}.get(role, role)
+    columns = _proba_columns(kwargs.get(key)) if key == "y_proba" else [kwargs.get(key)]
+    columns = [c for c in columns if c is not None]
+    if not columns:
+        return None
+    runner.load(columns, [], row_index=True)
+    files = runner.files
+    kinds = runner.column_kinds()
+    label = role in ("y_true", "y_pred") and kwargs.get("task") != "regression"
+    for column in columns:
+        number = kinds.get(column) in ("float", "int")
+        what = role if files is None else f"column {column!r} of " + (
+            files[0] if len(files) == 1 else f"{len(files)} files ({files[0]}, …)")
+        # a file's NaN number is not missing (memory reads it as a non-finite value), a label's or a frame's is
+        hit = first_row(runner, column, missing_or_nan(number and (label or files is None)))
+        if hit is not None:  # a frame's missing number is a NaN in memory (DuckDB reads pandas' NaN as NULL)
+            return missing_values(what, hit[0], hit[1] + 1, "NaN" if number and files is None else None)
+        if label and number:
+            where = first_bad_label(runner, column, False)
+            if where is not None:
+                return infinite_label(role, where)
+        elif number:
+            hit = first_row(runner, column, non_finite)
+            if hit is not None:
+                return non_finite_value(what, float(hit[2]), hit[1] + 1)
+    return None

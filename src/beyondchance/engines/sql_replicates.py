@@ -145,8 +145,8 @@ def sql_group_totals(runner: Any, *, kind: str, y_true: str, y_pred: str | None 
     w, _, _ = c.weight(weight)
     inner = (f"SELECT {group} AS g, {y} AS y, CASE WHEN {c.number(y_score)} >= {lit(float(threshold))} "
              f"THEN 1 ELSE 0 END AS p, {w} AS w FROM {rel}")
-    r = runner.run(f"SELECT g, y, p, SUM(w) AS w FROM ({inner}) t GROUP BY g, y, p")
-    is_pos, _ = binary_target(as_1d(r["y"], "y_true"), pos_label=pos_label)
+    r = runner.run(f"SELECT g, y, p, SUM(w) AS w, COUNT(*) AS n_rows FROM ({inner}) t GROUP BY g, y, p")
+    is_pos, _ = binary_target(as_1d(r["y"], "y_true"), pos_label=pos_label, counts=_f64(r["n_rows"]))
     x = np.zeros((is_pos.shape[0], 4))
     x[np.arange(is_pos.shape[0]), 2 * is_pos + np.asarray(r["p"], dtype=np.intp)] = _f64(r["w"])
     return GroupTotals(group_sums(r["g"], x, groups), label_columns(2), groups, seed,

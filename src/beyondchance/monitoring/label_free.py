@@ -563,7 +563,8 @@ def estimate_performance(
     scores_window : the new window's scores (no labels)
     threshold : a score ≥ threshold is predicted positive (default 0.5 for scores in
         [0, 1], else 0)
-    pos_label : the positive class of ``y_reference`` (as in scikit-learn)
+    pos_label : the positive class of ``y_reference`` (default: 1 or True for 0/1, -1/1 and boolean
+        labels, else the minority class, as in every command)
     sample_weight, window_sample_weight : weights of the reference's and of the window's rows
     method : ``"acc"`` — adjusted classify-and-count (Lipton et al. 2018); ``"em"`` —
         Saerens et al. (2002) with posteriors calibrated on the reference's score bins

@@ -38,6 +38,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from .._validation import _check_label_values, as_1d, as_float, check_sample_weight, encode_labels
+from .._summary_display import terminal_width
 from .._warnings import InvalidInputError
 from ..inference.significance import rejects
 from ..monitoring.label_free import LabelFreeEstimate
@@ -88,7 +89,7 @@ class Comparison(Exportable):
                 "print() it, or show it in a notebook>")
 
     def _text(self) -> str:
-        return render_comparison_text(self, hint="comparison.details()")
+        return render_comparison_text(self, width=terminal_width(), hint="comparison.details()")
 
     def details(self, *, width: int = 160) -> str:
         """The full account as plain text, ``width`` columns wide: the verdict for every test

@@ -62,6 +62,7 @@ from .._validation import (
     check_random_state,
     check_sample_weight,
     check_unit_interval,
+    default_pos_label,
     union_labels,
 )
 from .._warnings import InvalidInputError
@@ -147,6 +148,8 @@ class ModelComparison(SummaryDisplay):
     differences : one :class:`ModelDifference` per pair (a before b in ``models``) and measure
     verdict : the headline lines
     correction, confidence_level, n_resamples, n, kind, threshold, positive_label, notes
+    positive_reason : why ``positive_label`` is positive ("given", or the rule of
+        :func:`~beyondchance._validation.default_pos_label`, e.g. "the minority class")
     """
 
     models: tuple[str, ...]
@@ -162,6 +165,7 @@ class ModelComparison(SummaryDisplay):
     threshold: float | None
     positive_label: Any
     notes: tuple[str, ...] = field(default=())
+    positive_reason: str = "given"
 
     def difference(self, model_a: str, model_b: str, metric: str) -> ModelDifference:
         """The row of ``metric`` for the pair (model_a, model_b), in either order."""
@@ -182,6 +186,7 @@ class ModelComparison(SummaryDisplay):
             "n_resamples": self.n_resamples, "n": self.n, "kind": self.kind, "threshold": self.threshold,
             "positive_label": self.positive_label.item() if isinstance(self.positive_label, np.generic)
             else self.positive_label,
+            "positive_reason": self.positive_reason,
             "notes": list(self.notes),
         }
 
@@ -195,7 +200,9 @@ class ModelComparison(SummaryDisplay):
         return "\n".join(self.verdict)
 
     def _summary_rows(self) -> list[tuple[str, Any]]:
-        rows: list[tuple[str, Any]] = [("rows", f"{self.n:,}"), ("predictions", self.kind)]
+        label = self.positive_label.item() if isinstance(self.positive_label, np.generic) else self.positive_label
+        rows: list[tuple[str, Any]] = [("rows", f"{self.n:,}"), ("predictions", self.kind),
+                                       ("positive class", f"{shorten(repr(label))} ({self.positive_reason})")]
         if self.threshold is not None:
             rows.append(("threshold", f"{self.threshold:g}"))
         return rows + [("paired bootstrap", f"{self.n_resamples:,} resamples (the same rows for every model)"),
@@ -358,7 +365,8 @@ def compare_models(
         What the predictions are.  ``"auto"``: labels when every prediction is one of
         y_true's labels, else scores.
     pos_label : optional
-        Positive class (default 1 / True).
+        Positive class; default: 1 (or True) for 0/1, -1/1 and boolean labels, else the
+        minority class (a tie: the last class in sorted order), as in every command.
     threshold : float, optional
         Scores: a score ≥ threshold is predicted positive (default 0.5 for scores in
         [0, 1], else 0).
@@ -413,6 +421,7 @@ def compare_models(
     if kind == "auto":
         kind = "labels" if all(is_labels(yt, p) for p in preds.values()) else "scores"
     is_pos, pos = binary_target(yt, pos_label=pos_label)
+    reason = "given" if pos_label is not None else default_pos_label(*np.unique(yt, return_counts=True))[1]
     if is_pos.all() or not is_pos.any():
         raise InvalidInputError("y_true holds a single class: no measure can tell the models apart")
     notes: list[str] = []
@@ -511,7 +520,7 @@ def compare_models(
     comparison = ModelComparison(
         models=tuple(names), metrics=chosen_t, values=values, differences=tuple(diffs), verdict=(),
         correction=correction, confidence_level=level, n_resamples=int(n_resamples), n=int(n), kind=kind,
-        threshold=thr, positive_label=pos, notes=tuple(notes),
+        threshold=thr, positive_label=pos, notes=tuple(notes), positive_reason=reason,
     )
     return _with_verdict(comparison, len(rows))
 

@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from .._summary_display import terminal_width
 from .._warnings import InvalidInputError
 from ..measures.binary_scores import CoverageCurve, compress_counts, pa_coverage_from_counts
 from ..measures.confusion import ConfusionMatrix
@@ -90,7 +91,7 @@ class Report(Exportable):
     # --- renderings (print, notebooks, files: see beyondchance.report.export) ----
 
     def _text(self) -> str:
-        return render_report_text(self, hint="report.details()")
+        return render_report_text(self, width=terminal_width(), hint="report.details()")
 
     def details(self, *, width: int = 100) -> str:
         """The full account as plain text, ``width`` columns wide: the verdict, the table, each
