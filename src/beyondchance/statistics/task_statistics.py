@@ -298,8 +298,7 @@ class TaskStatistics(SummaryDisplay):
                      "from the kept bootstrap sums)" if totals is not None else
                      "the intervals the cells give (no bootstrap sums were kept: profile with ci=True for the "
                      "others)" if needs_sums else "the intervals of the cells")
-        return ["",
-                f"Without the rows: the report (evaluate(statistics)) with every metric, {intervals} and the "
+        return [f"Without the rows: the report (evaluate(statistics)) with every metric, {intervals} and the "
                 "p-values of the cells; save, read back and merge (a + b).",
                 "Not without the rows: the Monte Carlo tests that permute the rows (the report uses the "
                 "permutation CLT of the kept cells beyond its budget instead), and plots of single rows."]
