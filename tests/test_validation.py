@@ -29,7 +29,7 @@ def _entry_points(y_true, y_pred, score):
         "pr_auc": lambda: bc.measures.pr_auc(y_true, score),
         "prediction_advantage": lambda: bc.prediction_advantage(y_true, y_pred),
         "evaluate": lambda: bc.evaluate(y_true, score, ci=False),
-        "compute_statistics": lambda: bc.compute_statistics(y_true=y_true, y_score=score),
+        "profile": lambda: bc.profile(y_true, score, ci=False),
     }
 
 

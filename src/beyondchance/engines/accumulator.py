@@ -50,6 +50,7 @@ import numpy as np
 from .._summary_display import _fmt_label, _label
 from .._validation import merge_from_zero
 from .._warnings import InvalidInputError
+from ..statistics.sufficient import check_task
 from ..statistics.task_statistics import TaskStatistics, _resolve_positive
 from .scan import profile
 
@@ -106,6 +107,8 @@ class StatisticsAccumulator:
             if not _is_name(role, value):
                 raise InvalidInputError(f"{role} must be a column name (pass arrays to update()), got "
                                         f"{type(value).__name__}")
+        if task is not None:
+            check_task(task)  # the names of 0.1 refused naming the new one, before any batch
         self.options = dict(task=task, threshold=threshold, pos_label=pos_label, labels=labels,
                             score_bins=score_bins, quantile=quantile, ci=ci, random_state=random_state)
         self.row_offset = row_offset
