@@ -32,7 +32,7 @@ probabilities); exact score counts grow with the number of distinct scores.
 ...     _ = acc.update({"label": y, "score": np.clip(0.3 * y + rng.random(200) * 0.7, 0, 1)})
 >>> st = acc.compute()
 >>> st
-TaskStatistics(binary-scores, 1,000 rows, classes 0/1, prevalence 0.5, 100 score bins)
+TaskStatistics(binary-scores, 1,000 rows, 0/1, prevalence 0.53, 100 score bins)
 >>> round(st.stats.auc("roc"), 3), round(st.stats.auc_error_bound("roc"), 4)
 (0.845, 0.0039)
 >>> acc.update(y_true=[1, 0], y_score=[0.9, 0.2]).compute().n_rows   # arrays as keywords
