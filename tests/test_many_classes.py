@@ -350,7 +350,7 @@ def test_the_limit_is_the_limit():
 def test_the_duckdb_engine_refuses_from_the_label_counts(tmp_path, monkeypatch, task):
     pytest.importorskip("duckdb")
     pd = pytest.importorskip("pandas")
-    from beyondchance.report import scan
+    from beyondchance.engines import scan
 
     def no_matrix(*args, **kwargs):
         raise AssertionError("the confusion matrix was scanned")
