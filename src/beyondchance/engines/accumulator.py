@@ -6,14 +6,14 @@ accumulators (workers, shards, time windows), ``compute()`` returns the state: t
 :class:`~beyondchance.TaskStatistics` that :func:`~beyondchance.profile` gives for all the
 batches' rows at once, which :func:`~beyondchance.evaluate` reports, ``save`` keeps and ``+``
 merges.  Each batch is profiled (:func:`~beyondchance.profile`, its rows numbered after the
-rows before it: ``row_offset``) and the profiles are merged (:meth:`TaskStatistics.merge`:
+rows before it: ``row_offset``) and the profiles are merged (:meth:`~beyondchance.TaskStatistics.merge`:
 exact for every count, to rounding for the sums of real numbers).
 
 The first batch fixes the task, the classes, the positive class and the decision threshold of
 the bootstrap's sums; the later batches are profiled with them, so that the parts merge.  A
 later batch with a class the first did not have is refused in one line: give ``labels=`` (every
 class) up front.  With string labels and no ``pos_label`` the positive class is profile's
-(the minority class, :func:`~beyondchance.statistics.task_statistics._resolve_positive`), taken
+(the minority class, ``_resolve_positive`` of :mod:`beyondchance.statistics.task_statistics`), taken
 from the first batch; when it is not the minority of all the rows, :meth:`compute` says so in
 one line (give ``pos_label=``).  A regression's bootstrap sums do not merge (they hold the
 deviations about the median of all the rows): its accumulator keeps none, so its statistics

@@ -225,8 +225,8 @@ class TaskStatistics(SummaryDisplay):
 
     def __eq__(self, other: object) -> bool:
         """The same statistics: the same task, classes, positive class, weighting, rows, quantile
-        and statistics, compared in their saved form
-        (:func:`~beyondchance.statistics.file_format.saved_form`: exact, NaN equal to NaN); how
+        and statistics, compared in their saved form (``saved_form`` of
+        :mod:`~beyondchance.statistics.file_format`: exact, NaN equal to NaN); how
         they were made (``source``, ``reason``, ``columns``) is not compared.  Sums computed in
         another order (a merge of parts against the whole: loss sums, moments, non-integer
         weights) may differ in their last bits, and then the statistics are not equal: compare
@@ -244,8 +244,8 @@ class TaskStatistics(SummaryDisplay):
 
     def to_dict(self) -> dict[str, Any]:
         """JSON values: ``metadata``, what the statistics are of (as their file says it), and
-        ``statistics``, the statistics in their saved form
-        (:func:`~beyondchance.statistics.file_format.saved_form`).
+        ``statistics``, the statistics in their saved form (``saved_form`` of
+        :mod:`~beyondchance.statistics.file_format`: the file's tagged values).
 
         >>> import json, beyondchance as bc
         >>> d = bc.profile([0, 1, 1, 0], [0.2, 0.7, 0.4, 0.1], ci=False).to_dict()
@@ -296,10 +296,10 @@ class TaskStatistics(SummaryDisplay):
         needs_sums = self.task in ("multiclass-probabilities", "regression") or self.weighted
         intervals = (f"the intervals of evaluate on the rows with the same seed (random_state={totals.seed}, "
                      "from the kept bootstrap sums)" if totals is not None else
-                     "the intervals the cells give (no bootstrap sums were kept: profile with ci=True for the "
-                     "others)" if needs_sums else "the intervals of the cells")
+                     "the intervals the counts give (no bootstrap sums were kept: profile with ci=True for the "
+                     "others)" if needs_sums else "the intervals of the counts")
         return [f"Without the rows: the report (evaluate(statistics)) with every metric, {intervals} and the "
-                "p-values of the cells; save, read back and merge (a + b).",
+                "p-values of the counts; save, read back and merge (a + b).",
                 "Not without the rows: the Monte Carlo tests that permute the rows (the report uses the "
                 "permutation CLT of the kept cells beyond its budget instead), and plots of single rows."]
 
