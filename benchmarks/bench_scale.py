@@ -10,7 +10,7 @@ float32, continuous: almost every score is distinct).  Each measurement runs in 
 own Python process, which reports its wall time and its peak resident set size
 (``resource.getrusage(RUSAGE_SELF).ru_maxrss``; for Spark also the JVM's peak, VmHWM).
 
-The "report-equivalent computation" is ``compute_statistics(...)`` followed by
+The "report-equivalent computation" is the engines' ``compute_statistics(...)`` followed by
 ``summary()``: the confusion matrix at threshold 0.5 and its metrics, the prediction
 advantage for the 0/1 loss, log loss and Brier score, and the ROC / PR / lift / gain
 AUCs — binned (``--bins`` per unit score, with the stated AUC error bounds) and, on
@@ -72,14 +72,14 @@ def worker(args: argparse.Namespace) -> None:
     t0 = time.perf_counter()
     extra: dict = {}
     if args.worker == "duckdb":
-        from beyondchance import compute_statistics
+        from beyondchance.engines import compute_statistics  # the engines' bundle (internal)
 
         src = files if len(files) > 1 else files[0]
         st = compute_statistics(src, y_true="label", y_score="score", engine="duckdb", score_bins=bins)
     elif args.worker == "memory":
         import pyarrow.parquet as pq
 
-        from beyondchance import compute_statistics
+        from beyondchance.engines import compute_statistics  # the engines' bundle (internal)
 
         table = pq.read_table(files, columns=["label", "score"]) if len(files) > 1 else pq.read_table(files[0])
         y = table.column("label").to_numpy()
@@ -90,7 +90,7 @@ def worker(args: argparse.Namespace) -> None:
     else:
         from pyspark.sql import SparkSession
 
-        from beyondchance import compute_statistics
+        from beyondchance.engines import compute_statistics  # the engines' bundle (internal)
 
         spark = (
             SparkSession.builder.master("local[2]")

@@ -23,7 +23,8 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from beyondchance import InvalidInputError, compute_statistics
+from beyondchance import InvalidInputError
+from beyondchance.engines import compute_statistics
 from beyondchance.cli import main
 from beyondchance.engines import (
     ENGINES, Runner, Scan, compute_group_totals, engine_names, get_runner, register, unregister,

@@ -15,7 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import beyondchance as bc
-from beyondchance import InvalidInputError, compute_statistics
+from beyondchance import InvalidInputError
+from beyondchance.engines import compute_statistics
 from beyondchance.measures.curves import ThresholdCounts
 from beyondchance.engines import detect_engine
 from beyondchance.statistics.sufficient import SufficientStatistics
@@ -258,8 +259,10 @@ def test_files_are_not_modified(parquet_dir):
 
 
 def test_top_level_exports():
-    for name in ("compute_statistics", "SufficientStatistics", "StatisticsAccumulator"):
-        assert hasattr(bc, name) and name in bc.__all__
+    assert hasattr(bc, "StatisticsAccumulator") and "StatisticsAccumulator" in bc.__all__
+    for name in ("compute_statistics", "SufficientStatistics"):  # issue 36: one statistics type, TaskStatistics
+        assert name not in bc.__all__ and name not in bc.engines.__all__
+    assert "SufficientStatistics" in bc.statistics.__all__  # the stats inside TaskStatistics, documented there
     assert "BinnedScoreCounts" in bc.statistics.__all__ and "BinnedScoreCounts" not in bc.__all__
 
 
@@ -412,8 +415,8 @@ def test_duckdb_reads_csv_yes_no_labels_as_text_like_pyarrow(tmp_path):
         assert runner.column_kinds() == {"label": "string", "flag": "bool", "score": "float"}
     finally:
         runner.close()
-    stats = bc.compute_statistics(str(path), y_true="label", y_score="score", pos_label="yes", engine="duckdb")
-    memory = bc.compute_statistics(
+    stats = compute_statistics(str(path), y_true="label", y_score="score", pos_label="yes", engine="duckdb")
+    memory = compute_statistics(
         {"label": np.array(["yes", "no", "no", "yes"]), "score": np.array([0.9, 0.2, 0.4, 0.7])},
         y_true="label", y_score="score", pos_label="yes", engine="memory",
     )

@@ -16,6 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 import beyondchance as bc
+from beyondchance.engines import compute_statistics
 from beyondchance._warnings import InvalidInputError
 from beyondchance.cli import main
 from conftest import one_line_error, spark_unavailable
@@ -148,9 +149,9 @@ def test_spark_refuses_replacement_characters_of_a_remote_csv(spark, files):
     """A remote file's bytes are Spark's to read: a U+FFFD in a column read is refused."""
     url = files["latin1"].as_uri()  # file://, read by Spark, not checked byte by byte here
     with pytest.raises(InvalidInputError, match=r"column 'y' of file://.* is not UTF-8 text: .*U\+FFFD"):
-        bc.compute_statistics(url, y_true="y", y_pred="p", engine="spark", spark=spark)
+        compute_statistics(url, y_true="y", y_pred="p", engine="spark", spark=spark)
     with pytest.raises(InvalidInputError, match="U\\+FFFD"):
-        bc.compute_statistics(files["replacement"].as_uri(), y_true="y", y_pred="p", engine="spark", spark=spark)
+        compute_statistics(files["replacement"].as_uri(), y_true="y", y_pred="p", engine="spark", spark=spark)
     # a local file with a genuine U+FFFD is text like any other, on every engine
     reports = [_json("report", files["replacement"], "--y-true", "y", "--y-pred", "p", "--engine", engine, "--no-ci")
                for engine in ENGINES]

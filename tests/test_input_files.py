@@ -22,6 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import beyondchance as bc
+from beyondchance.engines import compute_statistics
 from beyondchance import InvalidInputError
 from conftest import spark_unavailable
 
@@ -60,7 +61,7 @@ def _same_report(a: dict, b: dict) -> None:
 
 def _stats(path, engine: str, spark=None, **kwargs):
     extra = {"spark": spark} if engine == "spark" else {}
-    return bc.compute_statistics(str(path), engine=engine, **extra, **kwargs)
+    return compute_statistics(str(path), engine=engine, **extra, **kwargs)
 
 
 def _engine(request, engine: str):
@@ -255,7 +256,7 @@ def test_doubled_quotes_rfc4180(tmp_path, request, engine):
     mem, other = _stats(path, "memory", **args), _stats(path, engine, spark, **args)
     assert mem.confusion.matrix.tolist() == other.confusion.matrix.tolist()
     assert mem.auc("roc") == other.auc("roc")
-    notes = bc.compute_statistics(str(path), engine=engine, **({"spark": spark} if spark else {}),
+    notes = compute_statistics(str(path), engine=engine, **({"spark": spark} if spark else {}),
                                   y_true="note", y_pred="note", task="multiclass-labels", statistics=("label_counts",))
     assert 'he said "q0", ,ok' in notes.label_counts.labels.tolist()
 
@@ -373,7 +374,7 @@ def test_duckdb_never_downloads_extensions(tmp_path):
         runner.close()
     assert settings_ == (False, False)
     with pytest.raises(InvalidInputError, match="remote path.*connection"):
-        bc.compute_statistics("https://example.invalid/scores.csv", y_true="y", y_score="s", engine="duckdb")
+        compute_statistics("https://example.invalid/scores.csv", y_true="y", y_score="s", engine="duckdb")
 
 
 def test_cli_remote_path_one_line(tmp_path):

@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import beyondchance as bc
+from beyondchance.engines import compute_statistics
 from beyondchance.engines.memory import statistics_from_arrays
 from beyondchance import (
     CostMatrixLoss,
@@ -471,7 +472,7 @@ def test_statistics_follow_the_zero_baseline_rule_of_the_rows(y):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         rows = bc.prediction_advantage(y, f, loss="squared")
-        stats = bc.compute_statistics(pd.DataFrame({"y": y, "f": f}), y_true="y", y_pred="f")
+        stats = compute_statistics(pd.DataFrame({"y": y, "f": f}), y_true="y", y_pred="f")
         value = stats.prediction_advantage("squared").value
     assert (np.isnan(rows) and np.isnan(value)) or value == pytest.approx(rows, rel=1e-12)
 

@@ -16,7 +16,6 @@ if _is_command_line():  # before the heavy imports: a Ctrl-C during them is one 
     _exit_quietly_on_interrupt()
 
 from ._warnings import BeyondChanceWarning, InvalidInputError, UndefinedMeasureError, UndefinedMeasureWarning
-from .engines import compute_statistics
 from .engines.accumulator import StatisticsAccumulator
 from .inference import (
     BootstrapResult,
@@ -88,7 +87,6 @@ from .report import (
     Comparison, MetricResult, ModelComparison, Report, TaskStatistics, compare, compare_models, evaluate, profile,
     read_statistics,
 )
-from .statistics import SufficientStatistics
 from ._version import __version__ as __version__
 
 #: the documented subpackages: everything public that is not a name of ``__all__`` lives in one of them
@@ -122,10 +120,8 @@ __all__ = [
     # inference
     "bootstrap_ci", "BootstrapResult", "ConfidenceInterval", "delong_test", "DeLongResult", "permutation_test",
     "PermutationTestResult",
-    # statistics you can keep: profile once, save, merge, report anywhere
-    "profile", "TaskStatistics", "read_statistics",
-    # sufficient statistics
-    "compute_statistics", "SufficientStatistics", "StatisticsAccumulator",
+    # statistics you can keep: profile once (or batch by batch), save, merge, report anywhere
+    "profile", "TaskStatistics", "read_statistics", "StatisticsAccumulator",
     # calibration, precision-recall-gain, decision curves
     "reliability_table", "expected_calibration_error", "brier_score_decomposition",
     "precision_recall_gain_curve", "prg_auc", "net_benefit", "decision_curve",

@@ -1,4 +1,6 @@
-r"""Engines: compute the sufficient statistics of :mod:`beyondchance.statistics.sufficient` from a source.
+r"""Engines: compute the statistics of a source — the :class:`~beyondchance.TaskStatistics` of
+:func:`~beyondchance.profile` (:mod:`.scan`) and, inside it, the sufficient statistics of
+:mod:`beyondchance.statistics.sufficient`.
 
 =========  ==============================================  =====================================
 engine     sources                                         how
@@ -19,10 +21,9 @@ engine cannot aggregate a lazy frame where it lives, it says so in one line: Duc
 the lazy frames it cannot scan (Spark, Dask, Ibis …) naming the engine that reads them;
 the memory engine reads the needed columns of any lazy frame into memory.
 
-``engine="auto"`` picks memory for arrays and in-memory tables, duckdb for paths, DuckDB
-relations and polars LazyFrames, spark for Spark DataFrames.  Every engine returns the same
-:class:`~beyondchance.statistics.sufficient.SufficientStatistics`: identical counts, sums equal to
-rounding (the order of floating-point summation differs).
+:func:`detect_engine` picks memory for arrays and in-memory tables, duckdb for paths, DuckDB
+relations and polars LazyFrames, spark for Spark DataFrames.  Every engine computes the same
+statistics: identical counts, sums equal to rounding (the order of floating-point summation differs).
 
 Each engine is a runner (:mod:`.runner`): :func:`get_runner` gives the runner of a name,
 :func:`engine_names` the registered names; an engine of one's own is one class
@@ -39,7 +40,7 @@ from .._warnings import InvalidInputError
 from ..statistics.sufficient import SufficientStatistics
 from .runner import BUILTIN_ENGINES, Runner, Scan, engine_names, get_runner, register, unregister
 
-__all__ = ["compute_statistics", "compute_group_totals", "ENGINES", "detect_engine", "Runner", "Scan", "get_runner",
+__all__ = ["compute_group_totals", "ENGINES", "detect_engine", "Runner", "Scan", "get_runner",
            "engine_names", "register", "unregister", "SOURCE_ENGINE"]
 
 #: the engines that come with the library (:func:`engine_names`: every registered engine)
@@ -98,7 +99,11 @@ def compute_statistics(
     spark: Any = None,
     delimiter: str | None = None,
 ) -> SufficientStatistics:
-    r"""The sufficient statistics of predictions, computed by an engine.
+    r"""The sufficient statistics of predictions, computed by an engine: the engines' internal
+    entry (the tests compare the engines through it), not public — the public road is
+    :func:`~beyondchance.profile`, whose :class:`~beyondchance.TaskStatistics` holds these as
+    its ``stats`` (class probabilities, regression); the CHANGELOG's migration table maps the
+    arguments.
 
     Parameters
     ----------

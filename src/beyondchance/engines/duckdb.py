@@ -361,7 +361,7 @@ def _conversion_error(message: str) -> str:
 
 
 def duckdb_statistics(source: Any, *, connection: Any = None, delimiter: str | None = None, **kwargs: Any):
-    """:func:`beyondchance.compute_statistics` with ``engine="duckdb"``."""
+    """``beyondchance.engines.compute_statistics`` with ``engine="duckdb"``."""
     from .sql import sql_statistics
 
     runner = DuckDBRunner(source, connection=connection, delimiter=delimiter)

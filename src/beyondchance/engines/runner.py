@@ -48,7 +48,7 @@ class Scan(Protocol):
 
     def statistics(self, **kwargs: Any) -> Any:
         """The :class:`~beyondchance.statistics.sufficient.SufficientStatistics` (the options of
-        :func:`beyondchance.compute_statistics`)."""
+        ``beyondchance.engines.compute_statistics``, the engines' internal entry)."""
 
     def group_totals(self, **kwargs: Any) -> Any:
         """The ``GroupTotals`` (:mod:`beyondchance.inference.poisson_bootstrap`) of the grouped bootstrap,
@@ -104,7 +104,7 @@ class Runner(Protocol):
 
     def statistics(self, source: Any, *, delimiter: str | None = None, connection: Any = None, spark: Any = None,
                    **kwargs: Any) -> Any:
-        """:func:`beyondchance.compute_statistics` of a source on this engine."""
+        """``beyondchance.engines.compute_statistics`` of a source on this engine."""
 
     def group_totals(self, source: Any, *, delimiter: str | None = None, connection: Any = None, spark: Any = None,
                      **kwargs: Any) -> Any:

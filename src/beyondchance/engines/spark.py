@@ -399,7 +399,7 @@ def _infinities_as_numbers(df: Any, names: list[str]) -> Any:
 
 
 def spark_statistics(source: Any, *, spark: Any = None, delimiter: str | None = None, **kwargs: Any):
-    """:func:`beyondchance.compute_statistics` with ``engine="spark"``."""
+    """``beyondchance.engines.compute_statistics`` with ``engine="spark"``."""
     from .sql import sql_statistics
 
     runner = SparkRunner(source, spark=spark, delimiter=delimiter)

@@ -1,8 +1,8 @@
 """The tasks and the metrics a report of each computes: :data:`TASKS`,
 :func:`metrics_for_task`, :func:`selectable_metrics` (below the report, so that the
 monitoring estimates use the same list).  :data:`TASKS` is the one list of task names of
-the package: the report's ``task=`` and the statistics layer's (``compute_statistics``,
-``StatisticsAccumulator``, ``SufficientStatistics.task``: the same object)."""
+the package: the report's ``task=`` and the statistics layer's (``profile``, ``StatisticsAccumulator``,
+``SufficientStatistics.task``: the same object)."""
 
 from __future__ import annotations
 

@@ -77,8 +77,8 @@ from .scores import BinnedScoreCounts, ClassScoreCounts
 from .sufficient import SufficientStatistics
 from .values import LossSums, Moments, ValueHistogram
 
-__all__ = ["write_file", "read_file", "is_statistics_file", "size_refusal", "encoded_bytes", "FORMAT", "SCHEMA_VERSION",
-           "MAX_FILE_BYTES", "MAX_DEPTH", "MAX_VALUES", "TYPES"]
+__all__ = ["write_file", "read_file", "saved_form", "is_statistics_file", "size_refusal", "encoded_bytes", "FORMAT",
+           "SCHEMA_VERSION", "MAX_FILE_BYTES", "MAX_DEPTH", "MAX_VALUES", "TYPES"]
 
 #: the value of the file's ``"format"`` key
 FORMAT = "beyondchance-statistics"
@@ -162,6 +162,13 @@ def _encode_array(a: np.ndarray, where: str) -> dict[str, Any]:
     raise InvalidInputError(f"cannot save {where}: arrays of dtype {a.dtype} are not a value of the statistics file")
 
 
+def saved_form(statistics: Any) -> Any:
+    """The dataclass ``statistics`` (made of :data:`TYPES`) as its file holds it: the JSON values
+    of the module docstring (NaN as ``{"$float": "nan"}``, arrays as their bytes), so two
+    statistics with the same saved form write the same file (but for the date of writing)."""
+    return _encode(statistics, "the statistics", {**TYPES, type(statistics).__name__: type(statistics)})
+
+
 def _canonical(document: dict) -> bytes:
     return json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False).encode()
 
@@ -213,7 +220,7 @@ def write_file(statistics: Any, metadata: dict[str, Any], path: str | os.PathLik
     document = {
         "format": FORMAT, "schema_version": SCHEMA_VERSION, "library_version": __version__,
         "created": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "metadata": metadata, "statistics": _encode(statistics, "the statistics", types),
+        "metadata": metadata, "statistics": saved_form(statistics),
     }
     document["sha256"] = hashlib.sha256(_canonical(document)).hexdigest()
     # "format" first, so that a truncated file is still recognised as one of ours

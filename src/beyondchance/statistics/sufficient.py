@@ -208,9 +208,10 @@ def _check_parts(s: "SufficientStatistics") -> None:
 class SufficientStatistics(SummaryDisplay):
     r"""The statistics of one evaluation task, mergeable, with every measure as a method.
 
-    Built by :func:`beyondchance.compute_statistics` (any engine), by
-    ``beyondchance.engines.memory.statistics_from_arrays`` (in memory) or by a
-    :class:`~beyondchance.engines.accumulator.StatisticsAccumulator`.
+    The ``stats`` of the :class:`~beyondchance.TaskStatistics` of class probabilities and of a
+    regression (:func:`~beyondchance.profile`, :class:`~beyondchance.StatisticsAccumulator`);
+    built inside the engines (``beyondchance.engines.compute_statistics``, any engine;
+    ``beyondchance.engines.memory.statistics_from_arrays``, in memory).
 
     Attributes
     ----------

@@ -57,7 +57,7 @@ from typing import Any
 import numpy as np
 
 from .._json import jsonable
-from .._summary_display import _fmt_label, _label
+from .._summary_display import SummaryDisplay, _fmt_label, _label, shorten
 from .._validation import MAX_CLASSES, merge_from_zero
 from .._warnings import InvalidInputError
 from ..inference.permutation.clt import PermutationCells
@@ -66,7 +66,7 @@ from ..inference.permutation.rows import SquaredErrorSums
 from ..inference.poisson_bootstrap import REGRESSION_COLUMNS, GroupTotals, label_columns, probability_columns
 from ..measures.confusion import ConfusionMatrix
 from ..measures.threshold_counts import ThresholdCounts
-from .file_format import read_file, write_file
+from .file_format import read_file, saved_form, write_file
 from .scores import BinnedScoreCounts
 from .sufficient import SufficientStatistics, merge_optional
 
@@ -80,6 +80,8 @@ MAX_ROWS = 10**10
 #: the fields that are the statistics themselves (saved, merged); the others say what they are
 #: of (task, classes, …) or reach the rows (``inputs``, ``row_source``: never saved)
 MERGED_FIELDS: tuple[str, ...] = ("stats", "units", "given", "cells", "score_cells", "loss_sums")
+#: the saved fields that say how the statistics were made, not what they are: ``==`` passes them by
+PROVENANCE_FIELDS: tuple[str, ...] = ("source", "reason", "columns")
 
 
 def _same_labels(a: Any, b: Any) -> bool:
@@ -88,8 +90,8 @@ def _same_labels(a: Any, b: Any) -> bool:
                                        == [_label(x) for x in np.asarray(b).tolist()])
 
 
-@dataclasses.dataclass
-class TaskStatistics:
+@dataclasses.dataclass(eq=False, repr=False)
+class TaskStatistics(SummaryDisplay):
     """What an engine computed for one report: the task, the classes and the task's statistics.
 
     Made by :func:`~beyondchance.profile` (or by :func:`~beyondchance.evaluate` on the way to
@@ -102,9 +104,13 @@ class TaskStatistics:
     >>> both = a + b
     >>> both.task, both.n_rows, both.counts0.tolist()
     ('binary-scores', 8, [4.0, 4.0])
-    >>> both.stats.auc("roc") == bc.profile([0, 1, 1, 0, 1, 0, 0, 1], [.2, .7, .4, .1, .9, .3, .6, .8],
-    ...                                     ci=False).stats.auc("roc")
+    >>> both == bc.profile([0, 1, 1, 0, 1, 0, 0, 1], [.2, .7, .4, .1, .9, .3, .6, .8], ci=False)
     True
+    >>> both
+    TaskStatistics(binary-scores, 8 rows, classes 0/1, prevalence 0.5, exact scores)
+
+    ``print(both)`` (and a notebook cell) shows what they are and what they give without the
+    rows; :meth:`to_dict` gives them as JSON values.
     """
 
     task: str
@@ -216,6 +222,131 @@ class TaskStatistics:
             raise InvalidInputError(f"cannot save statistics of {self.n_rows:,} rows: a statistics file counts at "
                                     f"most {MAX_ROWS:,} (the exact tests of its report grow with the rows)")
         return write_file(self, _metadata(self), path)
+
+    def __eq__(self, other: object) -> bool:
+        """The same statistics: the same task, classes, positive class, weighting, rows, quantile
+        and statistics, compared in their saved form (``saved_form`` of
+        :mod:`~beyondchance.statistics.file_format`: exact, NaN equal to NaN); how
+        they were made (``source``, ``reason``, ``columns``) is not compared.  Sums computed in
+        another order (a merge of parts against the whole: loss sums, moments, non-integer
+        weights) may differ in their last bits, and then the statistics are not equal: compare
+        their reports' values.  The statistics of a report in memory (with its rows) equal only
+        themselves."""
+        if not isinstance(other, TaskStatistics):
+            return NotImplemented
+        try:
+            mine, theirs = (saved_form(p)["fields"] for p in (self, other))
+        except InvalidInputError:  # a report's statistics in memory: a function of the threshold, the rows
+            return self is other
+        return all(mine[name] == theirs[name] for name in mine if name not in PROVENANCE_FIELDS)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, compared by value
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON values: ``metadata``, what the statistics are of (as their file says it), and
+        ``statistics``, the statistics in their saved form (``saved_form`` of
+        :mod:`~beyondchance.statistics.file_format`: the file's tagged values).
+
+        >>> import json, beyondchance as bc
+        >>> d = bc.profile([0, 1, 1, 0], [0.2, 0.7, 0.4, 0.1], ci=False).to_dict()
+        >>> d["metadata"]["task"], d["metadata"]["n_rows"], len(json.dumps(d)) > 0
+        ('binary-scores', 4, True)
+        """
+        return {"metadata": _metadata(self), "statistics": saved_form(self)}
+
+    def __repr__(self) -> str:
+        """One line of at most 80 characters: the task, the rows, the classes, the prevalence and
+        the kind of score counts (the words ``classes``, then the kind, left out to fit)."""
+        shown, prevalence = _classes_shown(self.classes), _prevalence(self)
+        head = [self.task, f"{self.n_rows:,} {'weighted ' if self.weighted else ''}rows"]
+        tail = [f"prevalence {prevalence:.2g}"] if prevalence is not None else []
+        kind = [k for k in _kind_of_stats(self) if k != "bootstrap sums"]
+        named = shown if shown.endswith(" classes") else f"classes {shown}"
+        for classes, last in (([named], kind), ([shown], kind), ([shown], [])):
+            text = f"TaskStatistics({', '.join([*head, *(classes if shown else []), *tail, *last])})"
+            if len(text) <= 80:
+                return text
+        return shorten(text, 80)
+
+    def _summary_title(self) -> str:
+        return f"Statistics of a {self.task} task: {self.n_rows:,} rows, kept without the rows"
+
+    def _summary_rows(self) -> list[tuple[str, Any]]:
+        rows: list[tuple[str, Any]] = [("task", f"{self.task} ({self.source}: {self.reason})"), ("rows", self.n_rows)]
+        if self.weighted:
+            rows.append(("total weight", _metadata(self)["total_weight"]))
+        if np.asarray(self.classes).size:
+            rows.append(("classes", _shown(self.classes)))
+        positive = _positive_of(self)
+        if positive is not None:
+            rows.append(("positive class", f"{_fmt_label(positive[0])} ({positive[2]})"))
+        prevalence = _prevalence(self)
+        if prevalence is not None:
+            rows.append(("prevalence", prevalence))
+        rows.append(("statistics", ", ".join(_kind_of_stats(self)) or type(self.stats).__name__))
+        totals = self.totals if isinstance(self.totals, GroupTotals) else None
+        rows.append(("bootstrap sums", "none" if totals is None else
+                     f"{totals.groups:,} groups, random_state={totals.seed}"))
+        if self.columns:
+            rows.append(("columns", ", ".join(f"{k}={v}" for k, v in self.columns.items())))
+        return rows
+
+    def _summary_notes(self) -> list[str]:
+        totals = self.totals if isinstance(self.totals, GroupTotals) else None
+        needs_sums = self.task in ("multiclass-probabilities", "regression") or self.weighted
+        intervals = (f"the intervals of evaluate on the rows with the same seed (random_state={totals.seed}, "
+                     "from the kept bootstrap sums)" if totals is not None else
+                     "the intervals the counts give (no bootstrap sums were kept: profile with ci=True for the "
+                     "others)" if needs_sums else "the intervals of the counts")
+        return [f"Without the rows: the report (evaluate(statistics)) with every metric, {intervals} and the "
+                "p-values of the counts; save, read back and merge (a + b).",
+                "Not without the rows: the Monte Carlo tests that permute the rows (the report uses the "
+                "permutation CLT of the kept cells beyond its budget instead), and plots of single rows."]
+
+
+def _classes_shown(classes: Any) -> str:
+    """Up to four classes as ``a/b/c``, else their number (a short ``repr``)."""
+    values = np.asarray(classes).tolist()
+    if not values:
+        return ""
+    return "/".join(shorten(_label(v), 12) for v in values) if len(values) <= 4 else f"{len(values)} classes"
+
+
+def _positive_of(p: TaskStatistics) -> tuple | None:
+    """(positive, negative, why) of a binary task: the one profiled, else by :func:`_resolve_positive`."""
+    if p.positive is not None:
+        return p.positive
+    if p.task != "binary-labels" or np.asarray(p.classes).size != 2:
+        return None
+    return _resolve_positive(np.asarray(p.classes), np.asarray(p.counts0), None)
+
+
+def _prevalence(p: TaskStatistics) -> float | None:
+    """The (weighted) share of the positive class of a binary task, None for others or no rows."""
+    positive = _positive_of(p)
+    if positive is None or p.stats is None:
+        return None
+    if p.task == "binary-scores":
+        n, n_pos = float(p.stats.n), float(p.stats.n_pos)
+    else:
+        weights = np.asarray(p.stats.matrix, dtype=np.float64).sum(axis=1)
+        n, n_pos = float(weights.sum()), float(weights[_labels_of(p.stats.labels).index(_label(positive[0]))])
+    return n_pos / n if n > 0 else None
+
+
+def _kind_of_stats(p: TaskStatistics) -> list[str]:
+    """What the score statistics are (exact or in bins) and whether the bootstrap's sums were kept."""
+    stats, out = p.stats, []
+    if isinstance(stats, ThresholdCounts):
+        out.append("exact scores")
+    elif isinstance(stats, BinnedScoreCounts):
+        out.append(f"{stats.bins} score bins")
+    elif isinstance(stats, SufficientStatistics) and stats.class_scores is not None:
+        out.append("exact scores" if stats.class_scores.exact else
+                   f"{stats.class_scores.counts[0].bins} score bins")
+    if isinstance(p.totals, GroupTotals):
+        out.append("bootstrap sums")
+    return out
 
 
 #: the type of the ``stats`` of each task
