@@ -59,6 +59,7 @@ import numpy as np
 from .._json import jsonable
 from .._summary_display import SummaryDisplay, _fmt_label, _label, shorten
 from .._validation import MAX_CLASSES, merge_from_zero
+from .._validation.labels import default_pos_label
 from .._warnings import InvalidInputError
 from ..inference.permutation.clt import PermutationCells
 from ..inference.permutation.loss import PermutationLossSums
@@ -725,16 +726,10 @@ def _resolve_positive(classes: np.ndarray, counts: np.ndarray, pos_label: Any) -
     if pos_label is not None:
         p = _coerce_pos_label(pos_label, classes)
         if p not in values and len(values) >= 2:
-            raise InvalidInputError(f"pos_label={pos_label!r} is not one of the labels {values}")
+            raise InvalidInputError(f"pos_label={pos_label!r} (--pos-label {pos_label}) is not one of the labels {values}")
         neg = next((v for v in values if v != p), None)
         return p, neg, "given"
-    if values and all(isinstance(v, (bool, np.bool_)) for v in values):
-        return True, False, "the label True"
-    numeric = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
-    if numeric and (set(values) <= {0, 1} or set(values) <= {-1, 1}):
-        neg = next((v for v in values if v != 1), -1 if -1 in values else 0)
-        return 1, neg, "the label 1"
-    if len(values) == 1:
-        return values[0], None, "the only class"
-    i = int(np.argmin(counts)) if counts[0] != counts[1] else len(values) - 1
-    return values[i], values[1 - i], "the minority class"
+    pos, why = default_pos_label(np.asarray(values, dtype=object), counts)  # the one rule of every door
+    if why == "the label 1":
+        return 1, next((v for v in values if v != 1), -1 if -1 in values else 0), why
+    return pos, next((v for v in values if v != pos), None), why
