@@ -34,10 +34,8 @@ from ..statistics.labels import LabelCounts
 from ..statistics.values import LossSums, Moments, ValueHistogram
 from ..statistics.scores import BinnedScoreCounts, ClassScoreCounts
 from .spec import Spec, make_spec, resolve_task
-from .files import (
-    CSV_SUFFIXES, check_memory, csv_delimiter, decimal_as_float, is_glob, local_files, non_regular_kind,
-    read_csv_table, read_stream,
-)
+from .files import decimal_as_float, read_file_columns
+from .groups import Group, check_group_count
 
 __all__ = [
     "statistics_from_arrays", "statistics_from_table", "read_columns",
@@ -358,48 +356,20 @@ def _column_names(source: Any) -> list[str]:
     return [str(k) for k in source.keys()] if isinstance(source, Mapping) else []
 
 
-def read_columns(source: Any, names: list[str], delimiter: str | None = None) -> dict[str, np.ndarray]:
-    """The named columns of an in-memory table, or of CSV / Parquet files read with pyarrow."""
-    if isinstance(source, (str, os.PathLike)):
-        source = _read_file(os.fspath(source), list(dict.fromkeys(names)), delimiter)
+def _is_files(source: Any) -> bool:
+    """A path, a glob pattern, ``"-"`` (stdin) or a list of paths: files the engine reads itself."""
+    return isinstance(source, (str, os.PathLike)) or (
+        isinstance(source, (list, tuple)) and bool(source) and all(isinstance(p, (str, os.PathLike)) for p in source))
+
+
+def read_columns(source: Any, names: list[str], delimiter: str | None = None,
+                 numeric: Any = ()) -> dict[str, np.ndarray]:
+    """The named columns of an in-memory table, or of CSV / Parquet files, glob patterns, lists of
+    files or stdin (``"-"``) read with pyarrow by :func:`.files.read_file_columns` (its checks:
+    a missing value or a non-numeric ``numeric`` value is refused naming its data row)."""
+    if _is_files(source):
+        return read_file_columns(source, list(dict.fromkeys(names)), numeric=numeric, delimiter=delimiter).columns
     return {name: _column(source, name) for name in names}
-
-
-def _read_file(path: str, names: list[str], delimiter: str | None) -> Any:
-    """A file or glob pattern by the CSV rules of :mod:`._files` (Parquet: pyarrow.dataset)."""
-    import pyarrow as pa
-    import pyarrow.dataset as ds
-
-    files = _glob(path) if is_glob(path) else [path]
-    try:
-        if path.lower().endswith(CSV_SUFFIXES):
-            tables = [read_csv_table(_bounded(f), names, f, csv_delimiter(f, delimiter)) for f in files]
-            return pa.concat_tables(tables, promote_options="permissive")
-        return ds.dataset(files, format="parquet").to_table(columns=names)
-    except (InvalidInputError, MemoryError):  # memory exhausted is not a bad file (exit 3)
-        raise
-    except (FileNotFoundError, OSError) as exc:
-        raise InvalidInputError(f"cannot read {path!r}: {exc}") from exc
-    except Exception as exc:  # pyarrow.lib.ArrowInvalid: missing columns, bad files
-        raise InvalidInputError(f"cannot read {path!r}: {' '.join(str(exc).split())}") from exc
-
-
-def _bounded(path: str) -> Any:
-    """A CSV file to read in memory: a regular file checked against the memory available
-    (:func:`.files.check_memory`); a pipe or device read once, bounded, as bytes."""
-    if non_regular_kind(path) is not None:
-        with open(path, "rb") as fh:
-            return read_stream(fh, path)
-    if not path.lower().endswith((".gz", ".bz2", ".zst")) and os.path.isfile(path):
-        check_memory(os.path.getsize(path), path)
-    return path
-
-
-def _glob(pattern: str) -> list[str]:
-    files = local_files([pattern])
-    if not files:
-        raise InvalidInputError(f"no file matches {pattern!r}")
-    return files
 
 
 def statistics_from_table(
@@ -493,11 +463,11 @@ class MemoryScan:
         self.delimiter = delimiter
 
     def open(self, columns: Any, numeric: Any, row_index: bool = False) -> dict[str, str]:
-        if not isinstance(self.source, Mapping):  # a DataFrame, a pyarrow Table, CSV / Parquet files
-            if not isinstance(self.source, (str, os.PathLike)) and not hasattr(self.source, "__getitem__"):
+        if not isinstance(self.source, Mapping):  # a DataFrame, a pyarrow Table, CSV / Parquet files, stdin
+            if not _is_files(self.source) and not hasattr(self.source, "__getitem__"):
                 raise InvalidInputError(f"engine={self.engine!r} takes a mapping of columns, a data frame or "
                                         "CSV / Parquet files here")
-            self.source = read_columns(self.source, list(dict.fromkeys(columns)), self.delimiter)
+            self.source = read_columns(self.source, list(dict.fromkeys(columns)), self.delimiter, numeric)
         kinds = {str(k): _numpy_kind(np.asarray(v)) for k, v in self.source.items()}
         check_columns(kinds, columns, self.name or "input")
         return kinds
@@ -539,7 +509,8 @@ class MemoryScan:
         from .._validation import as_float, check_sample_weight
         from ..statistics.sufficient import ValueHistogram
 
-        data = read_columns(self.source, [y_score, *([weight] if weight else [])], self.delimiter)
+        numbers = [y_score, *([weight] if weight else [])]  # a window without labels: read here, not by open
+        data = read_columns(self.source, numbers, self.delimiter, numbers)
         scores = as_float(data[y_score], "y_score")
         w = check_sample_weight(data[weight] if weight else None, scores.shape[0])
         return ValueHistogram.of_checked(scores, w), int(scores.shape[0])
@@ -565,10 +536,9 @@ class MemoryEngine:
     """The runner of the memory engine (:mod:`.runner`): numpy on columns in memory."""
 
     name = "memory"
-    reads_files = False  # the command line reads the columns (pyarrow) and stdin
+    reads_files = False  # files by path, and stdin ("-"), pipes and devices, read once into memory
     reads_directories = False
-    evaluates_rows = True
-    splits_by_column = False
+    splits_by_column = True
 
     def session(self, options: Any) -> Any:
         return None
@@ -585,8 +555,41 @@ class MemoryEngine:
              delimiter: str | None = None) -> MemoryScan:
         return MemoryScan(source, name=name, delimiter=delimiter)
 
-    def split_by(self, source: Any, by: str, **kwargs: Any) -> Any:
-        raise InvalidInputError("the memory engine does not split a source by a column")
+    def split_by(self, source: Any, by: str, *, session: Any = None, delimiter: str | None = None,
+                 columns: Any, numeric: Any, label: str) -> "MemorySplit":
+        return MemorySplit(source, by, delimiter=delimiter, columns=columns, numeric=numeric, label=label)
+
+
+class MemorySplit:
+    """One source's rows in memory split by the values of column ``by`` (``compare --by``,
+    ``profile --by``; the SQL engines': :class:`.groups.GroupSplit`): ``groups`` (:class:`.groups.Group`,
+    the label column ``label`` counted where present), ``scan(group, labelled=, name=)`` a
+    :class:`MemoryScan` of a group's rows, in their order (so a group's grouped bootstrap numbers
+    its rows from 0), ``close()``.  Files are read once; a missing label is allowed (a group
+    without labels is a window), a missing value elsewhere is refused naming its data row."""
+
+    def __init__(self, source: Any, by: str, *, delimiter: str | None, columns: Any, numeric: Any, label: str):
+        self.label = label
+        wanted = list(dict.fromkeys([*columns, by]))
+        if _is_files(source):
+            table = read_file_columns(source, wanted, numeric=numeric, delimiter=delimiter, nullable=[label])
+            cols, missing = table.columns, table.missing.get(label)
+        else:
+            cols, missing = read_columns(source, wanted), None
+        values, inverse = np.unique(cols[by], return_inverse=True)
+        check_group_count(by, values.size)
+        self.columns = {c: v for c, v in cols.items() if c != by}
+        self.rows = [np.flatnonzero(inverse == i) for i in range(values.size)]
+        self.groups = [Group(values[i].item() if hasattr(values[i], "item") else values[i], int(idx.size),
+                             int(idx.size - (0 if missing is None else missing[idx].sum())), i)
+                       for i, idx in enumerate(self.rows)]
+
+    def scan(self, group: Group, *, labelled: bool, name: str | None = None) -> MemoryScan:
+        idx = self.rows[group.index]
+        return MemoryScan({c: v[idx] for c, v in self.columns.items() if labelled or c != self.label}, name=name)
+
+    def close(self) -> None:
+        pass
 
 
 RUNNER = MemoryEngine()
