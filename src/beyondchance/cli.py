@@ -126,7 +126,9 @@ def _evaluation_options(func: Callable[..., Any], skip: tuple[str, ...] = ()) ->
                      help="Bootstrap resamples."),
         click.option("--no-ci", is_flag=True, help="Skip the confidence intervals."),
         click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap."),
-        click.option("--normalize", is_flag=True, help="Rescale probability rows that do not sum to 1."),
+        click.option("--normalize", is_flag=True,
+                     help="Refused: the probability columns of a file are read as they are (rescale rows that "
+                          "do not sum to 1 in Python: evaluate(..., normalize=True))."),
         click.option("--mc-samples", type=click.IntRange(min=64, max=MAX_MC_SAMPLES), default=None, metavar="G",
                      help="Size of the Monte Carlo reference of the OPS: random Directed-Binary-Tree curves "
                           "for the OPS of the AUCs; standard "
