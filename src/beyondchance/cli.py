@@ -1,7 +1,8 @@
 """The ``beyondchance`` command line: a thin layer over the library.
 
-Every command parses its arguments, calls :mod:`beyondchance.report` (or the demo),
-and renders.  Bad input — a missing file or column, a non-numeric score column, an
+Every command parses its arguments, calls the library — ``evaluate`` / ``compare`` /
+``profile`` with ``data=FILE`` on ``--engine`` (the engine reads the file, glob pattern or
+stdin), ``compare_models``, the demo — and renders; it reads no file and types no label itself.  Bad input — a missing file or column, a non-numeric score column, an
 unreadable Parquet file, and every case of SPEC §6 — is answered with one line
 ``beyondchance: error: ...`` on stderr and exit status 2, never a traceback.  Input
 files are only read.
