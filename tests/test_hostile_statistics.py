@@ -30,7 +30,7 @@ from test_statistics_file import _case, _data
 
 import beyondchance as bc
 from beyondchance.cli import main
-from beyondchance.report import statistics_file
+from beyondchance.statistics import file_format as statistics_file
 from beyondchance.statistics.file_format import _canonical, _decode, _encode
 
 pytestmark = pytest.mark.hostile

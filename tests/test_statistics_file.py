@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 
 import beyondchance as bc
 from beyondchance.inference.permutation.rows import SquaredErrorSums
-from beyondchance.report import report_from_statistics, statistics_file
+from beyondchance.report import report_from_statistics
+from beyondchance.statistics import file_format as statistics_file
 from beyondchance.statistics.file_format import TYPES, _canonical, _encode
 from beyondchance.statistics.task_statistics import TaskStatistics
 
