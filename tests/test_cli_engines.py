@@ -288,10 +288,11 @@ def test_compare_by_partially_labelled_group_duckdb(by_data, fmt):
         assert "--by month = 2024-02-01: 3 of" in line and "have no label in column 'y'" in line, line
 
 
-def test_compare_by_score_bins_needs_an_engine(by_data):
-    line = _error("compare", by_data["by", "parquet"], "--by", "month", "--y-true", "y", "--y-score", "s",
-                  "--score-bins", "10")
-    assert "--engine duckdb or spark" in line
+def test_compare_by_score_bins_on_the_memory_engine(by_data):
+    """The memory engine splits a file --by a column too (it needed duckdb or spark before)."""
+    result = _run("compare", by_data["by", "parquet"], "--by", "month", "--y-true", "y", "--y-score", "s",
+                  "--score-bins", "10", *FAST)
+    assert result.returncode == 0, result.stderr
 
 
 PROBABILITIES = ["--by", "month", "--y-true", "cls", "--y-score", "qa", "--y-score", "qb", "--y-score", "qc",

@@ -551,7 +551,7 @@ def _compare_files(files: tuple[str, ...], by: str | None, reference: str | None
     """``compare`` of FILEs (or of one FILE split ``--by`` a column) aggregated by the engine
     (:func:`beyondchance.report.compare` with ``y_true=``), or of statistics files beside them."""
     from .engines import get_runner
-    from .report import compare
+    from .report.compare import compare
     from .statistics.file_format import is_statistics_file
 
     engine = opts["engine"]
@@ -576,7 +576,7 @@ def _compare_engine_by(file: str, by: str, reference: str | None, opts: dict[str
     """``compare FILE --by COL`` on an engine: the file read once, each group a source of its own
     rows inside the engine (:mod:`beyondchance.engines.groups`); groups in their natural order."""
     from .engines import engine_names, get_runner
-    from .report import compare
+    from .report.compare import compare
 
     engine = opts["engine"]
     runner = get_runner(engine)
@@ -686,7 +686,7 @@ def compare_models_command(file: str, y_true: str, y_score: tuple[str, ...], y_p
       beyondchance compare-models preds.csv --y-true y --y-pred a --y-pred b --metrics accuracy,f1 --format json
       beyondchance compare-models scores.csv --y-true y --y-score a --y-score b --format html --out models.html
     """
-    from .engines import get_runner
+    from .engines import detect_engine, get_runner
     from .engines.scan import typed_labels
     from .report.model_comparison import compare_models, rows_file
 
@@ -700,7 +700,8 @@ def compare_models_command(file: str, y_true: str, y_score: tuple[str, ...], y_p
     _check_out(out, [file])
     with _Progress() as progress:
         progress(f"reading {file}")
-        scan = get_runner("memory").open(_engine_source(rows_file(file), "memory"), name=file, delimiter=delimiter)
+        engine = detect_engine(None)  # the engine of rows in memory: the models are paired row by row
+        scan = get_runner(engine).open(_engine_source(rows_file(file), engine), name=file, delimiter=delimiter)
         weights = [weight] if weight else []
         kinds = scan.open([y_true, *cols, *weights], [*y_score, *weights])
         c = scan.rows([y_true, *cols, *weights], [])[0]
