@@ -66,7 +66,6 @@ class ToyEngine:
     name = TOY
     reads_files = True  # the command line hands it the path
     reads_directories = False
-    evaluates_rows = False  # no fast path: the command line always goes through the engine
     splits_by_column = False
 
     def session(self, options: Mapping[str, Any]) -> Any:
@@ -206,7 +205,7 @@ def test_cli_toy_refuses_stdin_and_by_with_bins(data, toy):  # noqa: F811
     result = CliRunner().invoke(main, ["compare", str(data["parquet"]), "--by", "cls", "--y-true", "y",
                                        "--y-score", "s", "--score-bins", "10", "--engine", TOY])
     assert result.exit_code == 2
-    assert "--by with --score-bins needs --engine duckdb or spark (the toy engine bins" in result.stderr
+    assert "--by needs --engine memory, duckdb or spark (the toy engine does not split a file" in result.stderr
 
 
 def test_cli_unknown_engine_is_a_usage_error():

@@ -107,7 +107,7 @@ def test_the_python_function_behind_profile_refuses_an_existing_group_file(tmp_p
 
     data = _csv(tmp_path / "rows.csv")
     (tmp_path / "o.y.bcstats").write_text("keep\n")
-    options = dict(by="g", read=None, columns=["y", "s"], numeric=["s"], delimiter=None, progress=lambda _: None,
+    options = dict(by="g", columns=["y", "s"], numeric=["s"], delimiter=None, progress=lambda _: None,
                    written=lambda _: None, y_true="y", y_score=("s",), engine="duckdb", ci=False)
     with pytest.raises(InvalidInputError, match="o.y.bcstats exists"):
         save_profiles([str(data)], tmp_path / "o.bcstats", overwrite=False, **options)

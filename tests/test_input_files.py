@@ -539,7 +539,7 @@ def test_decimal_columns_are_the_nearest_doubles(tmp_path):
     import pyarrow.parquet as pq
 
     from beyondchance.engines.duckdb import DuckDBRunner
-    from beyondchance.report.io import read_columns
+    from beyondchance.engines.files import read_file_columns as read_columns
 
     rng = random.Random(11)
     values = [decimal.Decimal(rng.randrange(10**10)).scaleb(-4) for _ in range(2000)]

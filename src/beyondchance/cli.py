@@ -1,7 +1,8 @@
 """The ``beyondchance`` command line: a thin layer over the library.
 
-Every command parses its arguments, calls :mod:`beyondchance.report` (or the demo),
-and renders.  Bad input — a missing file or column, a non-numeric score column, an
+Every command parses its arguments, calls the library — ``evaluate`` / ``compare`` /
+``profile`` with ``data=FILE`` on ``--engine`` (the engine reads the file, glob pattern or
+stdin), ``compare_models``, the demo — and renders; it reads no file and types no label itself.  Bad input — a missing file or column, a non-numeric score column, an
 unreadable Parquet file, and every case of SPEC §6 — is answered with one line
 ``beyondchance: error: ...`` on stderr and exit status 2, never a traceback.  Input
 files are only read.
@@ -16,7 +17,6 @@ and a broken tool (3).
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import json
 import os
@@ -127,7 +127,9 @@ def _evaluation_options(func: Callable[..., Any], skip: tuple[str, ...] = ()) ->
                      help="Bootstrap resamples."),
         click.option("--no-ci", is_flag=True, help="Skip the confidence intervals."),
         click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap."),
-        click.option("--normalize", is_flag=True, help="Rescale probability rows that do not sum to 1."),
+        click.option("--normalize", is_flag=True,
+                     help="Refused: the probability columns of a file are read as they are (rescale rows that "
+                          "do not sum to 1 in Python: evaluate(..., normalize=True))."),
         click.option("--mc-samples", type=click.IntRange(min=64, max=MAX_MC_SAMPLES), default=None, metavar="G",
                      help="Size of the Monte Carlo reference of the OPS: random Directed-Binary-Tree curves "
                           "for the OPS of the AUCs; standard "
@@ -239,40 +241,6 @@ def _prediction_columns(opts: dict[str, Any], by: str | None = None) -> tuple[li
     return [y_pred], []
 
 
-def _coerce_labels(labels: list[str] | None, y_true: Any) -> Any:
-    """``--labels`` typed like y_true's labels."""
-    if labels is None:
-        return None
-    import numpy as np
-
-    if y_true.dtype.kind in "biuf":
-        try:
-            return np.asarray([float(v) for v in labels]).astype(y_true.dtype)
-        except ValueError:
-            raise InvalidInputError(f"--labels {','.join(labels)} are not numbers but y_true is numeric") from None
-    return np.asarray(labels, dtype=object)
-
-
-def _read_table(source: str, y_true: str, pred_cols: list[str], numeric: list[str], weight: str | None,
-                extra: list[str] = (), nullable: list[str] = ()) -> Any:
-    from .report.io import read_columns
-
-    cols = [y_true, *pred_cols, *([weight] if weight else []), *extra]
-    ctx = click.get_current_context(silent=True)
-    delimiter = ctx.params.get("delimiter") if ctx is not None else None
-    return read_columns(source, cols, numeric=numeric + ([weight] if weight else []), delimiter=delimiter,
-                        nullable=nullable)
-
-
-def _read(source: str, y_true: str, pred_cols: list[str], numeric: list[str], weight: str | None,
-          extra: list[str] = ()) -> tuple[Any, Any, Any, dict]:
-    import numpy as np
-
-    c = _read_table(source, y_true, pred_cols, numeric, weight, extra).columns
-    y = c[pred_cols[0]] if len(pred_cols) == 1 else np.column_stack([c[p] for p in pred_cols])
-    return c[y_true], y, (c[weight] if weight else None), c
-
-
 def _check_out(out: Path | None, inputs: list[str]) -> None:
     """--out must be in an existing directory and must not be an input (by name, link or glob)."""
     if out is None:
@@ -294,67 +262,55 @@ def _write(text: str, out: Path | None, what: str) -> None:
     click.echo(f"{what} written to {printable(out)}", err=True)
 
 
-def _eval_kwargs(opts: dict[str, Any], y_true: Any) -> dict[str, Any]:
-    return dict(
-        task=opts["task"], pos_label=opts["pos_label"], threshold=opts["threshold"], quantile=opts["quantile"],
-        labels=_coerce_labels(_split(opts["labels"]), y_true), metrics=_split(opts["metrics"]),
-        confidence_level=opts["confidence_level"], n_resamples=opts["n_resamples"], ci=not opts["no_ci"],
-        random_state=opts["seed"], normalize=opts["normalize"], mc_samples=opts["mc_samples"],
-    )
-
-
-#: the options of a report that statistics leave open (the others say what the rows are)
-_REPORT_OPTIONS = ("metrics", "confidence_level", "n_resamples", "ci", "random_state", "mc_samples")
+def _report_kwargs(opts: dict[str, Any]) -> dict[str, Any]:
+    """The options of a report that statistics leave open (the others say what the rows are)."""
+    return dict(metrics=_split(opts["metrics"]), confidence_level=opts["confidence_level"],
+                n_resamples=opts["n_resamples"], ci=not opts["no_ci"], random_state=opts["seed"],
+                mc_samples=opts["mc_samples"])
 
 
 def _engine_source(file: str, engine: str) -> str:
-    """A file or glob pattern for an engine that reads the files itself (a file that exists is
-    that file, even with ``[ ]`` in its name: the engines read it literally)."""
+    """FILE for the engine, checked: a file that exists is that file, even with ``[ ]`` in its
+    name (the engines read it literally); a glob pattern is the engine's to expand; standard input
+    (``-``) and pipes only for an engine that reads them once into memory (``reads_files`` False)."""
     from .engines import get_runner
     from .engines.files import file_not_found, is_glob, non_regular_kind
 
+    runner = get_runner(engine)
+    kind = None if file == "-" else non_regular_kind(file)
+    if (file == "-" or kind is not None) and not runner.reads_files:
+        return file
     if file == "-":
         raise InvalidInputError(f"--engine {engine} reads files, not stdin; use --engine memory for '-'")
-    kind = non_regular_kind(file)
     if kind is not None:  # a pipe or device: the engine would open it more than once, or never stop
         raise InvalidInputError(f"{file} is not a regular file ({kind}); use --engine memory or write it to a file")
     if not is_glob(file):
         path = Path(file)
         if not path.exists():
             raise InvalidInputError(file_not_found(file))
-        if path.is_dir() and not get_runner(engine).reads_directories:
+        if path.is_dir() and not runner.reads_directories:
             raise InvalidInputError(f"{file} is a directory; give a glob pattern such as {file}/*.parquet")
     return file
 
 
 def _engine_kwargs(opts: dict[str, Any]) -> dict[str, Any]:
-    """Options of :func:`beyondchance.report.evaluate` with ``data=`` from the command line (the
-    --labels as text: the scan types them like y_true's column, :func:`~.engines.scan.typed_labels`)."""
+    """The options of :func:`beyondchance.report.evaluate` with ``data=`` from the command line, one
+    for one (the --labels as text: the scan types them like y_true's column,
+    :func:`~.engines.scan.typed_labels`)."""
     if opts["normalize"]:
-        raise InvalidInputError("--normalize applies to probability columns, which need --engine memory")
+        raise InvalidInputError("--normalize applies to class-probability arrays in Python (evaluate(..., "
+                                "normalize=True)); the probability columns of a file are read as they are")
     return dict(
         y_true=opts["y_true"], y_score=tuple(opts["y_score"]), y_pred=opts["y_pred"], sample_weight=opts["weight"],
         score_bins=opts["score_bins"], task=opts["task"], pos_label=opts["pos_label"],
         threshold=opts["threshold"], quantile=opts["quantile"], labels=_split(opts["labels"]),
-        metrics=_split(opts["metrics"]),
-        confidence_level=opts["confidence_level"], n_resamples=opts["n_resamples"], ci=not opts["no_ci"],
-        random_state=opts["seed"], mc_samples=opts["mc_samples"], delimiter=opts["delimiter"],
+        delimiter=opts["delimiter"], **_report_kwargs(opts),
     )
 
 
-def _memory_columns(file: str, opts: dict[str, Any]) -> dict[str, Any]:
-    """The columns of a file read in memory, as a mapping (for the statistics path)."""
-    pred_cols, numeric = _prediction_columns(opts)
-    try:
-        return _read(file, opts["y_true"], pred_cols[:1], numeric, opts["weight"], extra=pred_cols[1:])[3]
-    except InvalidInputError as exc:
-        if not _no_label_column(exc, opts, pred_cols):
-            raise
-        return _read(file, pred_cols[0], pred_cols, numeric, opts["weight"])[3]  # a window without labels
-
-
 def _evaluate_file(file: str, opts: dict[str, Any], progress: Any) -> Any:
-    """The report of one FILE with the options of :func:`_evaluation_options`, on the chosen engine."""
+    """The report of one FILE with the options of :func:`_evaluation_options`:
+    ``evaluate(data=FILE, engine=--engine, ...)``, or of the statistics kept in FILE."""
     from .engines import get_runner
     from .report import evaluate
 
@@ -363,30 +319,12 @@ def _evaluate_file(file: str, opts: dict[str, Any], progress: Any) -> Any:
     if kept is not None:  # the statistics of the rows, kept by `beyondchance profile`
         progress(f"reading {file}")
         return evaluate(kept, name=name, progress=progress, strict=True, pos_label=opts["pos_label"],
-                        threshold=opts["threshold"], **{k: v for k, v in _eval_kwargs(opts, None).items()
-                                                        if k in _REPORT_OPTIONS})
+                        threshold=opts["threshold"], **_report_kwargs(opts))
     _needs_y_true(opts, file)
-    pred_cols, numeric = _prediction_columns(opts)
-    engine = opts["engine"]
-    runner = get_runner(engine)
-    if runner.evaluates_rows and opts["score_bins"] is None:
-        progress(f"reading {file}")
-        given = opts["y_pred"] if opts["y_score"] else None  # labels given with the scores
-        y_true, y, w, cols = _read(file, opts["y_true"], pred_cols[:1] if given else pred_cols, numeric,
-                                   opts["weight"], extra=[given] if given else [])
-        columns = {"y_score": y, "y_pred": cols[given] if given else None} if opts["y_score"] else {"y_pred": y}
-        result = evaluate(y_true, **columns, sample_weight=w, name=name, progress=progress, strict=True,
-                          **_eval_kwargs(opts, y_true))
-        return dataclasses.replace(result, engine=runner.name)
-
-    if not runner.reads_files:
-        progress(f"reading {file}")
-        source = _memory_columns(file, opts)
-    else:
-        source = _engine_source(file, engine)
-    session = runner.session(opts)
-    return evaluate(data=source, engine=engine, session=session, name=name, progress=progress, strict=True,
-                    **_engine_kwargs(opts))
+    _prediction_columns(opts)
+    runner = get_runner(opts["engine"])
+    return evaluate(data=_engine_source(file, runner.name), engine=runner.name, session=runner.session(opts),
+                    name=name, progress=progress, strict=True, **_engine_kwargs(opts))
 
 
 # ======================================================================================
@@ -498,10 +436,8 @@ def profile(files: tuple[str, ...], out: Path, by: str | None, overwrite: bool, 
                   threshold=opts["threshold"], quantile=opts["quantile"], labels=_split(opts["labels"]),
                   ci=not opts["no_ci"], random_state=opts["seed"], row_offset=row_offset)
     weight = [opts["weight"]] if opts["weight"] else []
-    read = None if runner.reads_files else (lambda f: _read_table(f, opts["y_true"], pred_cols, numeric, opts["weight"],
-                                                                  [by] if by else []).columns)
     with _Progress() as progress:
-        save_profiles([f if read else _engine_source(f, runner.name) for f in files], out, by=by, read=read,
+        save_profiles([_engine_source(f, runner.name) for f in files], out, by=by,
                       columns=[opts["y_true"], *pred_cols, *weight], numeric=[*numeric, *weight],
                       delimiter=opts["delimiter"], progress=progress, overwrite=overwrite,
                       written=lambda path: click.echo(f"statistics written to {printable(path)}", err=True), **kwargs)
@@ -546,8 +482,6 @@ def compare(files: tuple[str, ...], by: str | None, reference: str | None, detai
       beyondchance compare examples/credit_default_monthly.csv --by month --y-true default --y-score score --details
       beyondchance compare jan.parquet feb.parquet --y-true label --y-score score --format html --out drift.html
     """
-    from .engines import get_runner
-    from .report.compare import compare as compare_sets
     from .statistics.file_format import is_statistics_file
 
     kept = [f for f in files if is_statistics_file(f)]
@@ -558,7 +492,7 @@ def compare(files: tuple[str, ...], by: str | None, reference: str | None, detai
         _statistics_file(kept[0], opts)  # refuses the options of rows
     else:
         _needs_y_true(opts, next(f for f in files if f not in kept))
-        pred_cols, numeric = _prediction_columns(opts, by)
+        _prediction_columns(opts, by)
     if opts["y_score"] and opts["y_pred"]:
         raise InvalidInputError("compare takes --y-score or --y-pred, not both (report takes both)")
     if by is not None and len(files) != 1:
@@ -570,31 +504,8 @@ def compare(files: tuple[str, ...], by: str | None, reference: str | None, detai
         out = Path("beyondchance-compare.html")
     _check_out(out, list(files))
     engine = opts["engine"]
-    runner = get_runner(engine)
     with _Progress() as progress:
-        sets: dict[str, tuple] = {}
-        if kept or not runner.evaluates_rows or opts["score_bins"] is not None:
-            comparison = _compare_engine(files, by, reference, opts, progress)
-        elif by is not None:
-            progress(f"reading {files[0]}")
-            sets = _by_groups(files[0], by, opts, pred_cols, numeric)
-        else:
-            stems = [Path(f).stem for f in files]
-            names = stems if len(set(stems)) == len(stems) else list(files)
-            if len(set(names)) != len(names):
-                raise InvalidInputError("the same file is given twice")
-            for name, f in zip(names, files):
-                progress(f"reading {f}")
-                y_true, y, w = _read_window(f, opts, pred_cols, numeric)
-                sets[name] = (y_true, y) + ((w,) if w is not None else ())
-            if all(s[0] is None for s in sets.values()):  # a misspelt --y-true, most likely
-                _read(files[0], opts["y_true"], pred_cols, numeric, opts["weight"])  # raises, naming the columns
-        if sets:
-            first_true = next((s[0] for s in sets.values() if s[0] is not None), None)
-            kwargs = _eval_kwargs(opts, first_true)
-            comparison = compare_sets(sets, reference=reference, progress=progress, strict=True, **kwargs)
-            comparison = dataclasses.replace(
-                comparison, reports=tuple(dataclasses.replace(r, engine=runner.name) for r in comparison.reports))
+        comparison = _compare_files(files, by, reference, opts, progress)
         if opts["fmt"] == "html":
             from .report.render_html import comparison_html
 
@@ -612,33 +523,6 @@ def compare(files: tuple[str, ...], by: str | None, reference: str | None, detai
             render_comparison(comparison, details=details)
         else:
             _write(render_comparison_text(comparison, details=details), out, "comparison")
-
-
-def _by_groups(source: str, by: str, opts: dict[str, Any], pred_cols: list[str], numeric: list[str]) -> dict:
-    """The test sets of one file split ``--by`` a column: name -> (y_true, y[, w]).  A group whose
-    labels are all missing is a window without labels (y_true None; one score column); a group
-    with some labels missing is refused, naming the group and the count (rows are never dropped)."""
-    import numpy as np
-
-    y_col = opts["y_true"]
-    table = _read_table(source, y_col, pred_cols, numeric, opts["weight"], [by], nullable=[y_col])
-    c = table.columns
-    y_true, w = c[y_col], (c[opts["weight"]] if opts["weight"] else None)
-    y = c[pred_cols[0]] if len(pred_cols) == 1 else np.column_stack([c[p] for p in pred_cols])
-    missing = table.missing.get(y_col)
-    groups, inverse = np.unique(c[by], return_inverse=True)
-    _check_group_count(by, groups.size)
-    sets: dict[str, tuple] = {}
-    from .engines.profile_files import natural_order
-
-    for g in natural_order(groups):
-        value = groups[g]
-        idx = np.flatnonzero(inverse == g)
-        value = value.item() if hasattr(value, "item") else value
-        n_missing = 0 if missing is None else int(missing[idx].sum())
-        labels = None if _group_is_window(by, value, n_missing, idx.size, y_col, pred_cols) else y_true[idx]
-        sets[str(value)] = (labels, y[idx]) + ((w[idx],) if w is not None else ())
-    return sets
 
 
 def _check_group_count(by: str, n_groups: int) -> None:
@@ -662,29 +546,12 @@ def _group_is_window(by: str, value: Any, n_missing: int, n_rows: int, y_col: st
     return n_missing > 0
 
 
-def _read_window(source: str, opts: dict[str, Any], pred_cols: list[str], numeric: list[str]) -> tuple[Any, Any, Any]:
-    """(y_true, scores, weights) of a file; y_true None when the file has scores but no --y-true
-    column (a window whose labels have not arrived: compare estimates it under label shift)."""
-    try:
-        return _read(source, opts["y_true"], pred_cols, numeric, opts["weight"])[:3]
-    except InvalidInputError as exc:
-        if not _no_label_column(exc, opts, pred_cols):
-            raise
-    _, y, w, _ = _read(source, pred_cols[0], pred_cols, numeric, opts["weight"])
-    return None, y, w
-
-
-def _no_label_column(exc: InvalidInputError, opts: dict[str, Any], pred_cols: list[str]) -> bool:
-    """The error is the missing --y-true column of a file with one score column: a window."""
-    return len(pred_cols) == 1 and not opts["y_pred"] and str(exc).startswith(f"column {opts['y_true']!r} not found")
-
-
-def _compare_engine(files: tuple[str, ...], by: str | None, reference: str | None, opts: dict[str, Any],
+def _compare_files(files: tuple[str, ...], by: str | None, reference: str | None, opts: dict[str, Any],
                     progress: Any) -> Any:
-    """``compare`` of FILEs aggregated by an engine (:func:`beyondchance.report.compare` with ``y_true=``),
-    or of statistics files beside them."""
+    """``compare`` of FILEs (or of one FILE split ``--by`` a column) aggregated by the engine
+    (:func:`beyondchance.report.compare` with ``y_true=``), or of statistics files beside them."""
     from .engines import get_runner
-    from .report import compare
+    from .report.compare import compare
     from .statistics.file_format import is_statistics_file
 
     engine = opts["engine"]
@@ -698,13 +565,8 @@ def _compare_engine(files: tuple[str, ...], by: str | None, reference: str | Non
         raise InvalidInputError("the same file is given twice")
     sources: dict[str, Any] = {}
     for name, f in zip(names, files):
-        if is_statistics_file(f):  # read by compare, which knows them by their content
-            sources[name] = f
-        elif not runner.reads_files:
-            progress(f"reading {f}")
-            sources[name] = _memory_columns(f, opts)
-        else:
-            sources[name] = _engine_source(f, engine)
+        # a statistics file is read by compare, which knows them by their content
+        sources[name] = f if is_statistics_file(f) else _engine_source(f, engine)
     return compare(sources, engine=engine, session=session, reference=reference, progress=progress,
                    strict=True, **_engine_kwargs(opts))
 
@@ -714,16 +576,16 @@ def _compare_engine_by(file: str, by: str, reference: str | None, opts: dict[str
     """``compare FILE --by COL`` on an engine: the file read once, each group a source of its own
     rows inside the engine (:mod:`beyondchance.engines.groups`); groups in their natural order."""
     from .engines import engine_names, get_runner
-    from .report import compare
+    from .report.compare import compare
 
     engine = opts["engine"]
     runner = get_runner(engine)
     pred_cols, numeric = _prediction_columns(opts, by)
     weight = opts["weight"]
     if not runner.splits_by_column:
-        splitting = " or ".join(n for n in engine_names() if get_runner(n).splits_by_column)
-        raise InvalidInputError(f"--by with --score-bins needs --engine {splitting} (the {engine} engine bins "
-                                "the scores of one FILE per test set)")
+        splitting = [n for n in engine_names() if get_runner(n).splits_by_column]
+        raise InvalidInputError(f"--by needs --engine {', '.join(splitting[:-1])} or {splitting[-1]} (the {engine} "
+                                "engine does not split a file by a column)")
     source = _engine_source(file, engine)
     progress(f"splitting {file} by {by} ({engine})")
     split = runner.split_by(source, by, session=session, delimiter=opts["delimiter"],
@@ -824,6 +686,8 @@ def compare_models_command(file: str, y_true: str, y_score: tuple[str, ...], y_p
       beyondchance compare-models preds.csv --y-true y --y-pred a --y-pred b --metrics accuracy,f1 --format json
       beyondchance compare-models scores.csv --y-true y --y-score a --y-score b --format html --out models.html
     """
+    from .engines import detect_engine, get_runner
+    from .engines.scan import typed_labels
     from .report.model_comparison import compare_models, rows_file
 
     if bool(y_score) == bool(y_pred):
@@ -836,10 +700,15 @@ def compare_models_command(file: str, y_true: str, y_score: tuple[str, ...], y_p
     _check_out(out, [file])
     with _Progress() as progress:
         progress(f"reading {file}")
-        truth, _, w, c = _read(rows_file(file), y_true, cols, list(y_score), weight)
-        pos = None if pos_label is None else _coerce_labels([pos_label], truth)[0]
+        engine = detect_engine(None)  # the engine of rows in memory: the models are paired row by row
+        scan = get_runner(engine).open(_engine_source(rows_file(file), engine), name=file, delimiter=delimiter)
+        weights = [weight] if weight else []
+        kinds = scan.open([y_true, *cols, *weights], [*y_score, *weights])
+        c = scan.rows([y_true, *cols, *weights], [])[0]
+        pos = None if pos_label is None else typed_labels([pos_label], kinds[y_true])[0]
         progress("bootstrapping the models")
-        result = compare_models(truth, {k: c[k] for k in cols}, sample_weight=w, metrics=_split(metrics),
+        result = compare_models(c[y_true], {k: c[k] for k in cols}, sample_weight=c[weight] if weight else None,
+                                metrics=_split(metrics),
                                 kind="scores" if y_score else "labels", pos_label=pos, threshold=threshold,
                                 confidence_level=confidence_level, n_resamples=n_resamples, correction=correction,
                                 random_state=seed)

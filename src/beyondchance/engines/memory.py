@@ -24,7 +24,6 @@ from .._validation import (
     check_probabilities,
     check_sample_weight,
     encode_labels,
-    missing_values,
 )
 from .._warnings import InvalidInputError
 from ..measures.losses import get_loss
@@ -38,10 +37,8 @@ from ..statistics.labels import LabelCounts
 from ..statistics.values import LossSums, Moments, ValueHistogram
 from ..statistics.scores import BinnedScoreCounts, ClassScoreCounts
 from .spec import Spec, make_spec, resolve_task
-from .files import (
-    CSV_SUFFIXES, check_memory, csv_delimiter, decimal_as_float, is_glob, local_files, non_regular_kind,
-    read_csv_table, read_stream,
-)
+from .files import decimal_as_float, read_file_columns
+from .groups import Group, check_group_count
 
 __all__ = [
     "statistics_from_arrays", "statistics_from_table", "read_columns",
@@ -370,63 +367,22 @@ def _column(table: Any, name: str) -> np.ndarray:
     return column_values(col)
 
 
-def read_columns(source: Any, names: list[str], delimiter: str | None = None) -> dict[str, np.ndarray]:
-    """The named columns of an in-memory table or lazy frame, or of CSV / Parquet files read with pyarrow."""
-    if isinstance(source, (str, os.PathLike)):
-        source = _read_file(os.fspath(source), list(dict.fromkeys(names)), delimiter)
+def _is_files(source: Any) -> bool:
+    """A path, a glob pattern, ``"-"`` (stdin) or a list of paths: files the engine reads itself."""
+    return isinstance(source, (str, os.PathLike)) or (
+        isinstance(source, (list, tuple)) and bool(source) and all(isinstance(p, (str, os.PathLike)) for p in source))
+
+
+def read_columns(source: Any, names: list[str], delimiter: str | None = None,
+                 numeric: Any = ()) -> dict[str, np.ndarray]:
+    """The named columns of an in-memory table or lazy frame (through narwhals: :func:`_table`), or
+    of CSV / Parquet files, glob patterns, lists of files or stdin (``"-"``) read with pyarrow by
+    :func:`.files.read_file_columns` (its checks: a missing value or a non-numeric ``numeric``
+    value is refused naming its data row)."""
+    if _is_files(source):
+        return read_file_columns(source, list(dict.fromkeys(names)), numeric=numeric, delimiter=delimiter).columns
     table = _table(source, names)
     return {name: _column(table, name) for name in names}
-
-
-def _read_file(path: str, names: list[str], delimiter: str | None) -> Any:
-    """A file or glob pattern by the CSV rules of :mod:`._files` (Parquet: pyarrow.dataset)."""
-    import pyarrow as pa
-    import pyarrow.dataset as ds
-
-    files = _glob(path) if is_glob(path) else [path]
-    try:
-        if path.lower().endswith(CSV_SUFFIXES):
-            tables = [read_csv_table(_bounded(f), names, f, csv_delimiter(f, delimiter)) for f in files]
-            return pa.concat_tables(tables, promote_options="permissive")
-        return ds.dataset(files, format="parquet").to_table(columns=names)
-    except (InvalidInputError, MemoryError):  # memory exhausted is not a bad file (exit 3)
-        raise
-    except (FileNotFoundError, OSError) as exc:
-        raise InvalidInputError(f"cannot read {path!r}: {exc}") from exc
-    except Exception as exc:  # pyarrow.lib.ArrowInvalid: missing columns, bad files
-        raise InvalidInputError(f"cannot read {path!r}: {' '.join(str(exc).split())}") from exc
-
-
-def _missing_lines(table: Any, names: list[str], path: str) -> dict[str, str]:
-    """The line (:func:`~beyondchance._validation.missing_values`) of each column of a file
-    read that holds missing values (nulls): the column, the file and the first data row."""
-    import pyarrow.compute as pc
-
-    out = {}
-    for name in names:
-        column = table.column(name)
-        if column.null_count:
-            first = int(pc.index(pc.is_null(column), True).as_py())
-            out[name] = missing_values(f"column {name!r} of {path}", column.null_count, first + 1)
-    return out
-
-
-def _bounded(path: str) -> Any:
-    """A CSV file to read in memory: a regular file checked against the memory available
-    (:func:`.files.check_memory`); a pipe or device read once, bounded, as bytes."""
-    if non_regular_kind(path) is not None:
-        with open(path, "rb") as fh:
-            return read_stream(fh, path)
-    if not path.lower().endswith((".gz", ".bz2", ".zst")) and os.path.isfile(path):
-        check_memory(os.path.getsize(path), path)
-    return path
-
-
-def _glob(pattern: str) -> list[str]:
-    files = local_files([pattern])
-    if not files:
-        raise InvalidInputError(f"no file matches {pattern!r}")
-    return files
 
 
 def statistics_from_table(
@@ -518,28 +474,15 @@ class MemoryScan:
         self.engine = engine
         self.name = name
         self.delimiter = delimiter
-        self._missing: dict[str, str] = {}  # a file's column -> the line of its missing values
 
     def open(self, columns: Any, numeric: Any, row_index: bool = False) -> dict[str, str]:
-        if not isinstance(self.source, Mapping):  # a data frame (eager or lazy), CSV / Parquet files
-            names = list(dict.fromkeys(columns))
-            if isinstance(self.source, (str, os.PathLike)):  # a file's missing values: named as every engine names them
-                path = os.fspath(self.source)
-                raw = _read_file(path, names, self.delimiter)
-                self._missing = _missing_lines(raw, names, path)
-                table = _table(raw, names)
-                self.source = {name: _column(table, name) for name in names}
-            else:
-                self.source = read_columns(self.source, names, self.delimiter)
+        if not isinstance(self.source, Mapping):  # a data frame (eager or lazy), CSV / Parquet files, stdin
+            self.source = read_columns(self.source, list(dict.fromkeys(columns)), self.delimiter, numeric)
         kinds = {str(k): _numpy_kind(np.asarray(v)) for k, v in self.source.items()}
         check_columns(kinds, columns, self.name or "input")
         return kinds
 
     def statistics(self, **kwargs: Any) -> SufficientStatistics:
-        roles = [kwargs.get(k) for k in ("y_true", "y_score", "y_pred")]
-        for column in [*roles, *_proba_columns(kwargs.get("y_proba")), kwargs.get("weight")]:
-            if column in self._missing:
-                raise InvalidInputError(self._missing[column])
         return statistics_from_table(self.source, **kwargs)
 
     def group_totals(self, **kwargs: Any) -> Any:
@@ -576,7 +519,8 @@ class MemoryScan:
         from .._validation import as_float, check_sample_weight
         from ..statistics.sufficient import ValueHistogram
 
-        data = read_columns(self.source, [y_score, *([weight] if weight else [])], self.delimiter)
+        numbers = [y_score, *([weight] if weight else [])]  # a window without labels: read here, not by open
+        data = read_columns(self.source, numbers, self.delimiter, numbers)
         scores = as_float(data[y_score], "y_score")
         w = check_sample_weight(data[weight] if weight else None, scores.shape[0])
         return ValueHistogram.of_checked(scores, w), int(scores.shape[0])
@@ -602,10 +546,9 @@ class MemoryEngine:
     """The runner of the memory engine (:mod:`.runner`): numpy on columns in memory."""
 
     name = "memory"
-    reads_files = False  # the command line reads the columns (pyarrow) and stdin
+    reads_files = False  # files by path, and stdin ("-"), pipes and devices, read once into memory
     reads_directories = False
-    evaluates_rows = True
-    splits_by_column = False
+    splits_by_column = True
 
     def session(self, options: Any) -> Any:
         return None
@@ -622,8 +565,41 @@ class MemoryEngine:
              delimiter: str | None = None) -> MemoryScan:
         return MemoryScan(source, name=name, delimiter=delimiter)
 
-    def split_by(self, source: Any, by: str, **kwargs: Any) -> Any:
-        raise InvalidInputError("the memory engine does not split a source by a column")
+    def split_by(self, source: Any, by: str, *, session: Any = None, delimiter: str | None = None,
+                 columns: Any, numeric: Any, label: str) -> "MemorySplit":
+        return MemorySplit(source, by, delimiter=delimiter, columns=columns, numeric=numeric, label=label)
+
+
+class MemorySplit:
+    """One source's rows in memory split by the values of column ``by`` (``compare --by``,
+    ``profile --by``; the SQL engines': :class:`.groups.GroupSplit`): ``groups`` (:class:`.groups.Group`,
+    the label column ``label`` counted where present), ``scan(group, labelled=, name=)`` a
+    :class:`MemoryScan` of a group's rows, in their order (so a group's grouped bootstrap numbers
+    its rows from 0), ``close()``.  Files are read once; a missing label is allowed (a group
+    without labels is a window), a missing value elsewhere is refused naming its data row."""
+
+    def __init__(self, source: Any, by: str, *, delimiter: str | None, columns: Any, numeric: Any, label: str):
+        self.label = label
+        wanted = list(dict.fromkeys([*columns, by]))
+        if _is_files(source):
+            table = read_file_columns(source, wanted, numeric=numeric, delimiter=delimiter, nullable=[label])
+            cols, missing = table.columns, table.missing.get(label)
+        else:
+            cols, missing = read_columns(source, wanted), None
+        values, inverse = np.unique(cols[by], return_inverse=True)
+        check_group_count(by, values.size)
+        self.columns = {c: v for c, v in cols.items() if c != by}
+        self.rows = [np.flatnonzero(inverse == i) for i in range(values.size)]
+        self.groups = [Group(values[i].item() if hasattr(values[i], "item") else values[i], int(idx.size),
+                             int(idx.size - (0 if missing is None else missing[idx].sum())), i)
+                       for i, idx in enumerate(self.rows)]
+
+    def scan(self, group: Group, *, labelled: bool, name: str | None = None) -> MemoryScan:
+        idx = self.rows[group.index]
+        return MemoryScan({c: v[idx] for c, v in self.columns.items() if labelled or c != self.label}, name=name)
+
+    def close(self) -> None:
+        pass
 
 
 RUNNER = MemoryEngine()

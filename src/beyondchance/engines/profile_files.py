@@ -1,23 +1,20 @@
 """The files of ``profile --by``: one statistics file per group of rows, named after the
 group's value (:func:`group_paths`, :func:`group_file_parts`), checked before the first is
 written (:func:`check_outputs`: never over an input, never over an existing file unless
-asked), and written (:func:`save_profiles`).  The groups are split by the engine
-(:mod:`beyondchance.engines.groups`) or in memory (:func:`split_columns`) and profiled by
+asked), and written (:func:`save_profiles`).  The groups are split by the engine (its runner's
+``split_by``: :mod:`beyondchance.engines.groups`, the memory engine's ``MemorySplit``) and profiled by
 :func:`beyondchance.engines.scan.profile`."""
 
 from __future__ import annotations
 
 import collections
-from collections.abc import Mapping
 from typing import Any, Callable, Sequence
-
-import numpy as np
 
 from .._warnings import InvalidInputError
 from .groups import check_group_count
 from .scan import profile
 
-__all__ = ["natural_order", "save_profiles", "split_columns", "group_paths", "group_file_parts", "check_outputs"]
+__all__ = ["natural_order", "save_profiles", "group_paths", "group_file_parts", "check_outputs"]
 
 
 def natural_order(values: Any) -> list[int]:
@@ -32,21 +29,6 @@ def natural_order(values: Any) -> list[int]:
     if keys.isna().any():
         keys = pd.Series(texts)
     return sorted(range(len(texts)), key=lambda i: (keys[i], texts[i]))
-
-
-def split_columns(columns: Mapping[str, np.ndarray], by: str) -> list[tuple[str, dict[str, np.ndarray]]]:
-    """The columns in memory split by the values of column ``by`` (in :func:`natural_order`):
-    [(value, columns)].  The distinct values are counted first (one ``np.unique``): more than
-    :data:`~beyondchance.engines.groups.MAX_GROUPS` is refused before any per-group work.
-
-    >>> [(v, c["y"].tolist()) for v, c in split_columns({"d": np.array([2, 1, 2]), "y": np.array([0, 1, 1])}, "d")]
-    [('1', [1]), ('2', [0, 1])]
-    """
-    cols = dict(columns)
-    values, inverse = np.unique(cols.pop(by), return_inverse=True)
-    check_group_count(by, values.size)
-    return [(str(values[i].item() if hasattr(values[i], "item") else values[i]),
-             {k: c[inverse == i] for k, c in cols.items()}) for i in natural_order(values)]
 
 
 #: the longest part of a file name that stands for a group's value (bytes of UTF-8)
@@ -139,7 +121,7 @@ def check_outputs(paths: Sequence[Any], values: Sequence[str | None], *, by: str
                                 "or choose another --out")
 
 
-def save_profiles(files: Sequence[Any], out: Any, *, by: str | None, read: Callable[[Any], dict] | None,
+def save_profiles(files: Sequence[Any], out: Any, *, by: str | None,
                   columns: list[str], numeric: list[str], delimiter: str | None, progress: Callable[[str], None],
                   written: Callable[[Any], None], overwrite: bool = False, **options: Any) -> list[Any]:
     """The command line's ``beyondchance profile``: :func:`profile` the rows of ``files`` (one
@@ -147,8 +129,8 @@ def save_profiles(files: Sequence[Any], out: Any, *, by: str | None, read: Calla
     — a group's to ``out``'s name with its value before the suffix (``ref.bcstats`` →
     ``ref.2024-05.bcstats``; :func:`group_paths`).  No file is written over an input, nor over
     an existing file of a group unless ``overwrite`` (:func:`check_outputs`, before the first
-    write).  ``read``: the columns of a file in memory (the memory engine), else the engine
-    reads the files (``columns``, ``numeric``: those read by ``--by``'s split); ``written`` is
+    write).  The engine reads the files (``columns``, ``numeric``: those read by ``--by``'s
+    split, :meth:`~beyondchance.engines.runner.Runner.split_by`); ``written`` is
     told each path.  The grouped bootstrap numbers each group's rows (in file order) after
     those of the groups written before it, from ``row_offset``: the files of all the groups
     merge to the statistics of the rows ordered by group."""
@@ -159,12 +141,8 @@ def save_profiles(files: Sequence[Any], out: Any, *, by: str | None, read: Calla
     runner, split = get_runner(options["engine"]), None
     offset = options.pop("row_offset", 0)
     try:
-        if read is not None:
-            progress(f"reading {', '.join(map(str, files))}")
-            tables = [read(f) for f in files]
-            cols = {k: np.concatenate([t[k] for t in tables]) for k in tables[0]}
-            parts: list[tuple[str | None, Any]] = [(None, cols)] if by is None else split_columns(cols, by)
-        elif by is not None:
+        parts: list[tuple[str | None, Any]]
+        if by is not None:
             progress(f"splitting {files[0]} by {by} ({runner.name})")
             split = runner.split_by(files[0], by, session=options.get("session"), delimiter=delimiter, columns=columns,
                                     numeric=numeric, label=columns[0])

@@ -87,14 +87,12 @@ class Runner(Protocol):
 
     #: the name of ``engine=`` and ``--engine``
     name: str
-    #: the engine reads the files itself: the command line gives it the path or glob pattern
-    #: (not stdin); otherwise the command line reads the columns (pyarrow) and gives it those
+    #: the engine opens files by their path, and only regular files: the command line refuses
+    #: stdin and pipes for it (False: the engine reads stdin ``"-"``, pipes and devices too,
+    #: once, into memory, as the memory engine does)
     reads_files: bool
     #: a directory is a source of the engine (otherwise the command line asks for a glob pattern)
     reads_directories: bool
-    #: the command line's fast path applies: without ``--score-bins`` it evaluates the rows it
-    #: read (:func:`~beyondchance.report.evaluate`) instead of the engine's statistics
-    evaluates_rows: bool
     #: :meth:`split_by` is available (``compare FILE --by COL`` inside the engine)
     splits_by_column: bool
 

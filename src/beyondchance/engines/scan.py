@@ -215,6 +215,10 @@ def _task_statistics(
     if detected == "multiclass-probabilities":
         if len(y_score) < 2:
             raise InvalidInputError("a multiclass-probabilities report needs one probability column per class")
+        if labels is None and len(y_score) != classes.size:  # every engine's line, as for arrays (engines.detect)
+            raise InvalidInputError(f"y_score has {len(y_score)} probability column(s) but y_true has {classes.size} "
+                                    f"classes ({', '.join(map(_fmt_label, classes[:6]))}); pass labels= naming the "
+                                    "class of each column")
         p.stats = src.statistics(y_true=y_true, y_proba=list(y_score), weight=weight, task="multiclass-probabilities",
                                  labels=labels, score_bins=score_bins)
         return p

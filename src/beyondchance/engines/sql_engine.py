@@ -161,7 +161,6 @@ class SQLEngine:
     name: str = ""
     reads_files = True
     reads_directories = True
-    evaluates_rows = False
     splits_by_column = True
 
     def connect(self, source: Any, *, session: Any = None, connection: Any = None,
