@@ -19,7 +19,7 @@ from .._validation import (
     check_option,
     check_probabilities,
     check_sample_weight,
-    class_columns,
+    in_class_order,
     encode_label_arrays,
 )
 from .._summary_display import _fmt_label, _label
@@ -217,7 +217,7 @@ def check_inputs(
     ``y_name``: the name of ``y`` in the messages (the caller's argument, e.g. ``y_score``).
     pandas inputs must share their index (``beyondchance._validation.check_aligned``); the
     columns of class probabilities named by the classes are put in the class order
-    (``beyondchance._validation.class_columns``)."""
+    (``beyondchance._validation.in_class_order``)."""
     check_aligned(**{"y_true": y_true, y_name: y, "sample_weight": sample_weight,
                      **({"y_pred": y_pred} if y_pred is not None and y_name != "y_pred" else {})})
     out = _check_inputs(y_true, y, sample_weight, task=task, labels=labels, normalize=normalize, name=y_name)
@@ -273,13 +273,13 @@ def _check_inputs(
                     raise InvalidInputError(f"binary scores: {name} has {ya.shape[1]} columns, expected 1 or 2")
                 if k != 2:
                     raise InvalidInputError("two probability columns need two classes in y_true (pass labels=)")
-                ya = class_columns(y, ya, out.classes, name, labels_given=labels is not None)
+                ya = in_class_order(y, ya, out.classes, name, labels_given=labels is not None)
                 out.scores = check_probabilities(ya, name, normalize=normalize)
             else:
                 out.scores = as_float(ya, name)
             y_checked = out.scores
         else:
-            ya = class_columns(y, ya, out.classes, name, labels_given=labels is not None)
+            ya = in_class_order(y, ya, out.classes, name, labels_given=labels is not None)
             if ya.ndim != 2 or ya.shape[1] != k:
                 cols = 1 if ya.ndim == 1 else ya.shape[1]
                 raise InvalidInputError(

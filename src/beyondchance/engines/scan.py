@@ -49,7 +49,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from .._summary_display import _fmt_label, _label
-from .._validation import check_n_classes, check_quantile_option
+from .._validation import check_n_classes, check_quantile_option, class_column_order, score_column_names
 from .._warnings import InvalidInputError
 from ..inference.poisson_bootstrap import DEFAULT_GROUPS, check_row_offset
 from ..measures.losses import PinballLoss
@@ -87,6 +87,9 @@ def _detect(
     values of a numeric score column of a numeric y_true that are not classes of y_true
     (:func:`_score_values_outside`; empty: every value is a class, so the column holds
     predicted labels; None: not looked at)."""
+    if len(y_score) == 2 and classes.size <= 2:
+        return ("binary-scores", "y has 2 probability columns and y_true 2 classes: the positive class's column "
+                "is the score")
     if len(y_score) > 1:
         return "multiclass-probabilities", f"y has {len(y_score)} columns of class probabilities"
     col = y_score[0] if y_score else y_pred
@@ -161,10 +164,14 @@ def typed_labels(labels: Any, kind: str | None) -> Any:
 def _prepare(
     src: Any, *, y_true: str, y_score: Sequence[str], y_pred: str | None, weight: str | None,
     task: str | None, labels: Any, score_bins: int | None, quantile: float | None = None, ci: bool = False,
-) -> tuple[TaskStatistics, Any]:
+    score_names: Any = True,
+) -> tuple[TaskStatistics, Any, tuple[str, ...]]:
     """Detect the task and scan the labels (one cheap ``GROUP BY y_true``); ``ci``: keep the
-    row order for the grouped bootstrap of the tasks that need it.  Returns the statistics and
-    ``labels`` typed like y_true's column (:func:`typed_labels`), for the later scans."""
+    row order for the grouped bootstrap of the tasks that need it.  Returns the statistics,
+    ``labels`` typed like y_true's column (:func:`typed_labels`) and the ``y_score`` columns of
+    class probabilities in the order of the classes, for the later scans.  ``score_names``: the
+    names that those columns carry (True: their column names; None: none, the columns of an
+    array), matched to the classes by :func:`~beyondchance._validation.class_column_order`."""
     if not y_score and not y_pred:
         raise InvalidInputError("give y_score (scores or probability columns) or y_pred")
     if y_score and y_pred and len(y_score) != 1:  # scores with predicted labels: a binary-scores report
@@ -178,15 +185,20 @@ def _prepare(
         if kinds[c] not in ("float", "int"):
             raise InvalidInputError(f"{src.name or 'input'}: column {c!r} is not numeric ({kinds[c]})")
     labels = typed_labels(labels, kinds.get(y_true))
-    return _task_statistics(src, kinds, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=weight, task=task,
-                            labels=labels, score_bins=score_bins, quantile=quantile), labels
+    ordered = [tuple(y_score)]
+    p = _task_statistics(src, kinds, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=weight, task=task,
+                         labels=labels, score_bins=score_bins, quantile=quantile,
+                         score_names=list(y_score) if score_names is True else score_names, ordered=ordered)
+    return p, labels, ordered[0]
 
 
 def _task_statistics(
     src: Any, kinds: dict[str, str], *, y_true: str, y_score: Sequence[str], y_pred: str | None, weight: str | None,
-    task: str | None, labels: Any, score_bins: int | None, quantile: float | None,
+    task: str | None, labels: Any, score_bins: int | None, quantile: float | None, score_names: Any,
+    ordered: list[tuple[str, ...]],
 ) -> TaskStatistics:
-    """The task detected from the column ``kinds`` and its statistics (:func:`_prepare`)."""
+    """The task detected from the column ``kinds`` and its statistics (:func:`_prepare`; the
+    probability columns in the order of the classes put in ``ordered[0]``)."""
     both = bool(y_score) and bool(y_pred)
     if task == "regression":  # y_true holds targets: not scanned as labels (nor checked as labels), as in memory
         return _prepare_regression(src, y_true=y_true, y_pred=y_pred if y_pred is not None else y_score[0],
@@ -209,9 +221,15 @@ def _task_statistics(
         _check_exact_targets(kinds.get(y_true), classes)
     n_rows = int(round(float(counts0.sum())))
     p = TaskStatistics(detected, how, reason, n_rows, weight is not None, classes, counts0, classes)
-    if detected == "binary-scores" and len(y_score) != 1:
-        raise InvalidInputError("a binary-scores report from an engine takes one score column (y_score); "
-                                "several columns are class probabilities (task='multiclass-probabilities')")
+    if detected == "binary-scores" and len(y_score) > 2:
+        raise InvalidInputError(f"a binary-scores report takes one score column or two probability columns "
+                                f"(y_score), got {len(y_score)}: several columns are class probabilities "
+                                "(task='multiclass-probabilities')")
+    if detected == "binary-scores" and len(y_score) == 2 and classes.size != 2:
+        raise InvalidInputError("two probability columns need two classes in y_true (pass labels=)")
+    if len(y_score) > 1:
+        order = class_column_order(score_names, classes, labels_given=labels is not None)
+        y_score = ordered[0] = tuple(y_score) if order is None else tuple(y_score[j] for j in order)
     if detected == "multiclass-probabilities":
         if len(y_score) < 2:
             raise InvalidInputError("a multiclass-probabilities report needs one probability column per class")
@@ -252,6 +270,14 @@ def _task_statistics(
                 f"({', '.join(map(_fmt_label, union[:5]))}); use task='multiclass-labels'"
             )
     return p
+
+
+def positive_column(y_score: tuple[str, ...], classes: np.ndarray, positive: Any) -> tuple[str, ...]:
+    """The score column of binary scores: the one given, or of two probability columns in the
+    order of the ``classes``, the ``positive`` class's."""
+    if len(y_score) != 2:
+        return y_score
+    return (y_score[[_label(c) for c in classes.tolist()].index(_label(positive))],)
 
 
 def _check_exact_targets(kind: str | None, classes: np.ndarray) -> None:
@@ -394,22 +420,25 @@ def _scan(
     src: Any, *, engine: str, y_true: str, y_score: Sequence[str], y_pred: str | None, weight: str | None,
     score_bins: int | None, task: str | None, pos_label: Any, threshold: Any, labels: Any, quantile: float | None,
     ci: bool, random_state: int, progress: Callable[[str], None] | None, keep_rows: bool, row_offset: int = 0,
-    for_file: bool = False,
+    for_file: bool = False, score_names: Any = True,
 ) -> TaskStatistics:
     """The :class:`TaskStatistics` of an opened source: the labels, the task, its statistics and,
     when ``ci``, the grouped bootstrap's sums (seed ``random_state``; the rows numbered from
     ``row_offset``, recorded in their ``rows``); ``keep_rows``: the rows stay reachable for the
     row permutation tests (the source must then stay open); ``for_file``: statistics to keep (a
-    profile), refused before their bootstrap sums when a statistics file could not hold those."""
+    profile), refused before their bootstrap sums when a statistics file could not hold those;
+    ``score_names``: as :func:`_prepare`'s."""
     step = progress or (lambda message: None)
     step(f"scanning the labels ({engine})")
-    p, labels = _prepare(src, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=weight, task=task,
-                         labels=labels, score_bins=score_bins, ci=ci, quantile=quantile)
+    p, labels, y_score = _prepare(src, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=weight, task=task,
+                                  labels=labels, score_bins=score_bins, ci=ci, quantile=quantile,
+                                  score_names=score_names)
     if score_bins is not None and p.task not in ("binary-scores", "multiclass-probabilities"):
         raise InvalidInputError(f"score_bins applies to scores and class probabilities, not to a {p.task} report")
     pos = None
     if p.task == "binary-scores":
         pos = p.positive = _resolve_positive(p.classes, p.counts0, pos_label)
+        y_score = positive_column(y_score, p.classes, pos[0])
         step(f"aggregating the scores ({engine})")
         _scan_scores(src, p, y_true=y_true, y_score=y_score[0], weight=weight, pos=pos[0], score_bins=score_bins)
     if ci:
@@ -426,14 +455,18 @@ def _scan(
     return p
 
 
-def _array_columns(y_true: Any, y_score: Any, y_pred: Any, sample_weight: Any) -> tuple[dict[str, Any], dict[str, Any]]:
-    """(columns in memory, the names of the columns of each role) for arrays: y_score of two
-    dimensions is one column of probabilities per class (``y_score[j]``)."""
+def _array_columns(y_true: Any, y_score: Any, y_pred: Any,
+                   sample_weight: Any) -> tuple[dict[str, Any], dict[str, Any], list[Any] | None]:
+    """(columns in memory, the names of the columns of each role, the names that the columns of
+    y_score carry) for arrays: y_score of two dimensions is one column of probabilities per class
+    (``y_score[j]``), named by the columns of a table (None: an array, matched by position)."""
     cols: dict[str, Any] = {"y_true": np.asarray(y_true)}
     names: dict[str, Any] = {"y_true": "y_true", "y_score": (), "y_pred": None, "sample_weight": None}
+    score_names = None
     if y_score is not None:
         s = np.asarray(y_score)
         if s.ndim == 2:
+            score_names = score_column_names(y_score)
             names["y_score"] = tuple(f"y_score[{j}]" for j in range(s.shape[1]))
             cols.update({c: s[:, j] for j, c in enumerate(names["y_score"])})
         else:
@@ -443,7 +476,7 @@ def _array_columns(y_true: Any, y_score: Any, y_pred: Any, sample_weight: Any) -
         if value is not None:
             names[role] = role
             cols[role] = np.asarray(value)
-    return cols, names
+    return cols, names, score_names
 
 
 def profile(
@@ -479,18 +512,20 @@ def profile(
         for option, value in (("engine", engine), ("session", session), ("delimiter", delimiter)):
             if value is not None:
                 raise InvalidInputError(f"{option} applies to data= (a table or files that an engine aggregates)")
-        source, names = _array_columns(y_true, y_score, y_pred, sample_weight)
+        source, names, score_names = _array_columns(y_true, y_score, y_pred, sample_weight)
         engine = detect_engine(source)  # columns in memory: the engine of arrays
     else:
         yt, ys = _column_names(y_true, () if y_score is None else y_score, y_pred, sample_weight)
         source, names = data, {"y_true": yt, "y_score": ys, "y_pred": y_pred, "sample_weight": sample_weight}
+        score_names = True
         engine = SOURCE_ENGINE if engine is None else engine
     src = _as_source(source, engine, session, None, delimiter)
     try:
         p = _scan(src, engine=engine, y_true=names["y_true"], y_score=names["y_score"], y_pred=names["y_pred"],
                   weight=names["sample_weight"], score_bins=score_bins, task=task, pos_label=pos_label,
                   threshold=threshold, labels=labels, quantile=quantile, ci=ci, random_state=random_state,
-                  progress=None, keep_rows=False, row_offset=check_row_offset(row_offset), for_file=True)
+                  progress=None, keep_rows=False, row_offset=check_row_offset(row_offset), for_file=True,
+                  score_names=score_names)
     finally:
         src.close()
     if p.task == "regression":  # the engine's label scan counted each distinct target: not the report's
@@ -512,11 +547,13 @@ def _is_statistics(value: Any) -> bool:
     return isinstance(value, TaskStatistics) or is_statistics_file(value)
 
 
-def _as_columns(test_sets: Mapping[str, Any]) -> tuple[str, tuple[str, ...], str | None, dict[str, Any]]:
-    """(y_true, y_score, sample_weight column names, the test sets) with each (y_true, y[, w]) of
-    arrays as a mapping of columns (``scan._array_columns``); y_true None: a window without labels."""
+def _as_columns(test_sets: Mapping[str, Any]) -> tuple[str, tuple[str, ...], str | None, dict[str, Any], Any]:
+    """(y_true, y_score, sample_weight column names, the test sets, the names that the probability
+    columns carry) with each (y_true, y[, w]) of arrays as a mapping of columns
+    (``scan._array_columns``); y_true None: a window without labels."""
     out: dict[str, Any] = {}
     names: dict[str, Any] = {}
+    score_names = None
     for name, value in test_sets.items():
         if _is_statistics(value):
             out[name] = value
@@ -525,7 +562,7 @@ def _as_columns(test_sets: Mapping[str, Any]) -> tuple[str, tuple[str, ...], str
         if len(data) not in (2, 3):
             raise InvalidInputError(f"test set {name!r} must be statistics, (y_true, y_score) or "
                                     f"(y_true, y_score, sample_weight), got {len(data)} items")
-        cols, these = _array_columns(np.zeros(0) if data[0] is None else data[0], data[1], None,
+        cols, these, score_names = _array_columns(np.zeros(0) if data[0] is None else data[0], data[1], None,
                                      data[2] if len(data) == 3 else None)
         if data[0] is None:
             del cols["y_true"]
@@ -533,7 +570,7 @@ def _as_columns(test_sets: Mapping[str, Any]) -> tuple[str, tuple[str, ...], str
             raise InvalidInputError(f"test set {name!r}: every test set of arrays needs the same columns (scores or "
                                     "probabilities of the same classes, weights everywhere or nowhere)")
         names, out[name] = these, cols
-    return "y_true", names.get("y_score", ()), names.get("sample_weight"), out
+    return "y_true", names.get("y_score", ()), names.get("sample_weight"), out, score_names
 
 
 def _kept(name: str, value: Any, task: str | None) -> TaskStatistics:
