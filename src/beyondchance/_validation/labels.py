@@ -338,23 +338,25 @@ def binary_target(y_true: Any, *, pos_label: Any = None, name: str = "y_true") -
 #: how a class-probability column may carry its class besides the class itself (case-insensitive)
 CLASS_PREFIXES = ("p_", "proba_", "prob_", "prob-", "score_")
 CLASS_SUFFIXES = ("_proba", "_prob", "_score")
+#: and a numeric class, also without a separator (``p0``, ``proba1``)
+NUMBER_PREFIXES = ("p", "proba", "prob")
 
 
-def _class_keys(c: Any) -> set[str]:
-    """The spellings of a class in a column name: its text (a whole float also as an integer)."""
+def _class_names(c: Any) -> set[str]:
+    """The column names that carry the class ``c``: its text (a whole float also as an integer)
+    alone or with a prefix or suffix, lower-case."""
     c = c.item() if isinstance(c, np.generic) else c
     keys = {str(c).lower()}
     if isinstance(c, float) and c.is_integer():
         keys.add(str(int(c)))
-    return keys
+    prefixes = CLASS_PREFIXES + (NUMBER_PREFIXES if isinstance(c, (int, float)) and not isinstance(c, bool) else ())
+    return keys | {p + k for p in prefixes for k in keys} | {k + s for s in CLASS_SUFFIXES for k in keys}
 
 
 def _named_class(name: Any, classes: list[set[str]]) -> int | None:
-    """The one class whose spelling the column ``name`` carries, or None (none, or several)."""
+    """The one class whose name the column ``name`` carries, or None (none, or several)."""
     text = str(name.item() if isinstance(name, np.generic) else name).lower()
-    hits = [j for j, keys in enumerate(classes)
-            if text in keys or any(text == p + k for p in CLASS_PREFIXES for k in keys)
-            or any(text == k + s for s in CLASS_SUFFIXES for k in keys)]
+    hits = [j for j, names in enumerate(classes) if text in names]
     return hits[0] if len(hits) == 1 else None
 
 
@@ -365,8 +367,9 @@ def class_column_order(names: Any, classes: Any, *, labels_given: bool = False,
 
     1. Every column carries a distinct class by name — the class itself, or the class with a
        prefix ``p_``, ``proba_``, ``prob_``, ``prob-``, ``score_`` or a suffix ``_proba``,
-       ``_prob``, ``_score`` (case-insensitive; a numeric class by its text): the columns by
-       name, whatever their order (``p_barolo``, ``Barolo_proba``, ``1``).
+       ``_prob``, ``_score`` (case-insensitive; a numeric class by its text, also after ``p``,
+       ``proba`` or ``prob``: ``p0``): the columns by name, whatever their order
+       (``p_barolo``, ``Barolo_proba``, ``1``, ``p1``).
     2. Else, with ``labels`` given: the columns in the order of the labels (None).
     3. Else, columns without names (``names`` None: a numpy (n, k) array): in the order of
        the sorted classes, scikit-learn's ``predict_proba`` convention (None).
@@ -383,7 +386,7 @@ def class_column_order(names: Any, classes: Any, *, labels_given: bool = False,
     ...
     beyondchance._warnings.InvalidInputError: y_score columns p1, p2 do not name the classes (a, b): name them after the classes (p_a, ...) or give labels= (--labels) in their order
     """
-    keys = [_class_keys(c) for c in np.asarray(classes, dtype=object).tolist()]
+    keys = [_class_names(c) for c in np.asarray(classes, dtype=object).tolist()]
     if names is not None:
         names = list(names)
         order = [_named_class(c, keys) for c in names]

@@ -272,7 +272,7 @@ def _task_statistics(
     return p
 
 
-def positive_column(y_score: tuple[str, ...], classes: np.ndarray, positive: Any) -> tuple[str, ...]:
+def score_column(y_score: tuple[str, ...], classes: np.ndarray, positive: Any) -> tuple[str, ...]:
     """The score column of binary scores: the one given, or of two probability columns in the
     order of the ``classes``, the ``positive`` class's."""
     if len(y_score) != 2:
@@ -438,7 +438,7 @@ def _scan(
     pos = None
     if p.task == "binary-scores":
         pos = p.positive = _resolve_positive(p.classes, p.counts0, pos_label)
-        y_score = positive_column(y_score, p.classes, pos[0])
+        y_score = score_column(y_score, p.classes, pos[0])
         step(f"aggregating the scores ({engine})")
         _scan_scores(src, p, y_true=y_true, y_score=y_score[0], weight=weight, pos=pos[0], score_bins=score_bins)
     if ci:

@@ -61,7 +61,7 @@ from ..engines.detect import _resolve_positive, check_inputs, detect_task
 from ..engines.row_source import RowSource
 from .evaluate import evaluate
 from ..engines.scan import (_as_columns, _as_source, _column_names, _is_statistics, _kept, _prepare, _scan_replicates,
-                            _scan_scores, positive_column)
+                            _scan_scores, score_column)
 from ..statistics.task_statistics import TaskStatistics
 from .from_statistics import report_from_statistics
 from .tasks.binary_scores import _threshold_choice
@@ -639,7 +639,7 @@ def _compare_sources(
                 pooled = pooled.merge(LabelCounts(p.classes, p.counts0))
             pl = pos_label if pos_label is not None else _resolve_positive(pooled.labels, pooled.counts, None)[0]
             if first.task == "binary-scores":  # two probability columns: the positive class's
-                y_score = positive_column(y_score, first.classes, pl)
+                y_score = score_column(y_score, first.classes, pl)
             for nm, src, p in prepared:
                 try:
                     resolved = _resolve_positive(p.classes, p.counts0, pl)
