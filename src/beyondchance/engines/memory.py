@@ -476,6 +476,10 @@ def check_columns(kinds: dict[str, str], columns: Any, name: str) -> None:
             raise InvalidInputError(f"{name}: column {c!r} not found; available columns: {', '.join(kinds)}")
 
 
+#: rows per chunk of :meth:`MemoryScan.values_outside`
+_CHUNK = 1 << 16
+
+
 class MemoryScan:
     """One source of the memory engine: the columns in memory (a mapping of columns, or a data
     frame, pyarrow Table or CSV / Parquet files whose needed columns :meth:`open` reads once).
@@ -545,9 +549,16 @@ class MemoryScan:
         return ValueHistogram.of_checked(scores, w), int(scores.shape[0])
 
     def values_outside(self, column: str, values: Any, limit: int = 5) -> list[float]:
+        """The first ``limit`` distinct values outside ``values`` met in the rows' order, sorted: scores
+        show some at once, so the rows are read in chunks until ``limit`` are found (no sort of them all)."""
         scores = np.asarray(read_columns(self.source, [column], self.delimiter)[column], dtype=np.float64)
-        outside = np.unique(scores[~np.isin(scores, np.asarray(values, dtype=np.float64)) & ~np.isnan(scores)])
-        return outside[:limit].tolist()
+        known, found = np.asarray(values, dtype=np.float64), np.zeros(0)
+        for start in range(0, scores.shape[0], _CHUNK):
+            chunk = scores[start:start + _CHUNK]
+            found = np.unique(np.concatenate([found, chunk[~np.isin(chunk, known) & ~np.isnan(chunk)]]))
+            if found.size >= limit:
+                break
+        return found[:limit].tolist()
 
     def absolute_histograms(self, *, y_true: str, y_pred: str, weight: str | None) -> Any:
         from ..inference.permutation.absolute_error import AbsoluteErrorHistograms

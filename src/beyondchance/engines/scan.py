@@ -49,7 +49,8 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from .._summary_display import _fmt_label, _label
-from .._validation import check_n_classes, check_quantile_option, class_column_order, score_column_names
+from .._validation import (as_1d, as_array, check_aligned, check_n_classes, check_probabilities, check_quantile_option,
+                           class_column_order, score_column_names)
 from .._warnings import InvalidInputError
 from ..inference.poisson_bootstrap import DEFAULT_GROUPS, check_row_offset
 from ..measures.losses import PinballLoss
@@ -57,7 +58,7 @@ from ..measures.task_metrics import TASKS
 from ..statistics.file_format import MAX_FILE_BYTES, encoded_bytes, is_statistics_file
 from ..statistics.task_statistics import TaskStatistics, _resolve_positive, read_statistics
 from . import SOURCE_ENGINE, detect_engine
-from .detect import _MANY_VALUES, OTHER_VALUES, scores_of_many_classes
+from .detect import _detect, _score_values_outside
 from .groups import check_group_count
 from .row_source import RowSource
 from .spec import check_column_roles
@@ -77,67 +78,6 @@ def _open(source: Any, engine: str, *, session: Any = None, name: str | None = N
         names = engine_names()
         raise InvalidInputError(f"engine must be {', '.join(names[:-1])} or {names[-1]}, got {engine!r}") from None
     return runner.open(source, session=session, name=name, delimiter=delimiter)
-
-
-def _detect(
-    kinds: dict[str, str], y_true: str, y_score: Sequence[str], y_pred: str | None, classes: np.ndarray, shown: str,
-    outside: list[float] | None = None,
-) -> tuple[str, str]:
-    """(task, reason) from the column types, the true classes and ``outside``: some
-    values of a numeric score column of a numeric y_true that are not classes of y_true
-    (:func:`_score_values_outside`; empty: every value is a class, so the column holds
-    predicted labels; None: not looked at)."""
-    if len(y_score) == 2 and classes.size <= 2:
-        return ("binary-scores", "y has 2 probability columns and y_true 2 classes: the positive class's column "
-                "is the score")
-    if len(y_score) > 1:
-        return "multiclass-probabilities", f"y has {len(y_score)} columns of class probabilities"
-    col = y_score[0] if y_score else y_pred
-    t_kind, p_kind = kinds.get(y_true), kinds.get(col)  # type: ignore[arg-type]
-    k_true = int(classes.size)
-    true_numeric = t_kind in ("float", "int")
-    if t_kind == "float" and (y_pred is not None and p_kind == "float"):
-        return "regression", "y_true and y_pred are floating-point columns"
-    if outside is not None and (not outside or p_kind == "int"):  # a float column of other values: by its type
-        return _detect_scores(classes, shown, outside)
-    if p_kind == "float" or (y_score and p_kind == "int" and not true_numeric):
-        if k_true <= 2:
-            what = "a floating-point column" if p_kind == "float" else "numbers"
-            return "binary-scores", f"y_true has {k_true} classes ({shown}) and y is {what}: scores"
-        if t_kind == "float" or (true_numeric and k_true > _MANY_VALUES):  # as memory reads many integers
-            return "regression", f"y_true has {k_true} distinct values and y holds floating-point numbers"
-        raise InvalidInputError(
-            f"y_true has {k_true} classes but y holds one number per row; give the class probabilities "
-            f"as {k_true} columns, or predicted labels"
-        )
-    return "labels", "y_true and y hold labels"
-
-
-def _detect_scores(classes: np.ndarray, shown: str, outside: list[float]) -> tuple[str, str]:
-    """(task, reason) of a numeric score column of a numeric y_true of these ``classes`` that holds
-    only classes, or integers: predicted labels when every value is a class, else scores, as
-    :func:`~beyondchance.engines.detect.detect_task` reads them (the rule of
-    :func:`beyondchance.engines.detect._detect`)."""
-    k = int(classes.size)
-    if any(not float(c).is_integer() for c in classes.tolist()):
-        return "regression", "y_true holds non-integer numbers"
-    if not outside:
-        return "labels", "y_true and y hold labels"
-    if k <= 2:
-        return "binary-scores", f"y_true has {k} classes ({shown}) and y holds {OTHER_VALUES}: scores"
-    if k > _MANY_VALUES:
-        return "regression", f"y_true has {k} distinct values and y holds {OTHER_VALUES}"
-    raise InvalidInputError(scores_of_many_classes(k))
-
-
-def _score_values_outside(src: Any, kinds: dict[str, str], y_true: str, col: str | None,
-                          classes: np.ndarray) -> list[float] | None:
-    """Some values of the numeric score column ``col`` that are not classes of a numeric y_true
-    (none: the column holds predicted labels), or None when either column is not numeric (the
-    types decide then)."""
-    if col is None or kinds.get(y_true) not in ("float", "int") or kinds.get(col) not in ("float", "int"):
-        return None
-    return src.values_outside(col, [float(c) for c in classes.tolist()], 4)
 
 
 def typed_labels(labels: Any, kind: str | None) -> Any:
@@ -455,27 +395,31 @@ def _scan(
     return p
 
 
-def _array_columns(y_true: Any, y_score: Any, y_pred: Any,
-                   sample_weight: Any) -> tuple[dict[str, Any], dict[str, Any], list[Any] | None]:
+def _array_columns(y_true: Any, y_score: Any, y_pred: Any, sample_weight: Any,
+                   normalize: bool = False) -> tuple[dict[str, Any], dict[str, Any], list[Any] | None]:
     """(columns in memory, the names of the columns of each role, the names that the columns of
-    y_score carry) for arrays: y_score of two dimensions is one column of probabilities per class
-    (``y_score[j]``), named by the columns of a table (None: an array, matched by position)."""
-    cols: dict[str, Any] = {"y_true": np.asarray(y_true)}
+    y_score carry) for arrays, each read by the rules of :mod:`beyondchance._validation`: y_score
+    of two dimensions is one column of probabilities per class (``y_score[j]``), checked as
+    probabilities (``normalize``: rows rescaled to sum to 1), named by the columns of a table
+    (None: an array, matched by position)."""
+    check_aligned(y_true=y_true, y_score=y_score, y_pred=y_pred, sample_weight=sample_weight)
+    cols: dict[str, Any] = {"y_true": as_1d(y_true, "y_true")}
     names: dict[str, Any] = {"y_true": "y_true", "y_score": (), "y_pred": None, "sample_weight": None}
     score_names = None
     if y_score is not None:
-        s = np.asarray(y_score)
-        if s.ndim == 2:
+        s = as_array(y_score, "y_score", squeeze=True)
+        if s.ndim == 2 and s.shape[1] > 1:
             score_names = score_column_names(y_score)
+            s = check_probabilities(s, "y_score", normalize=normalize)
             names["y_score"] = tuple(f"y_score[{j}]" for j in range(s.shape[1]))
             cols.update({c: s[:, j] for j, c in enumerate(names["y_score"])})
         else:
             names["y_score"] = ("y_score",)
-            cols["y_score"] = s
+            cols["y_score"] = as_1d(s, "y_score")
     for role, value in (("y_pred", y_pred), ("sample_weight", sample_weight)):
         if value is not None:
             names[role] = role
-            cols[role] = np.asarray(value)
+            cols[role] = as_1d(value, role)
     return cols, names, score_names
 
 
