@@ -81,7 +81,15 @@ def _detect(
     """(task, reason) from the column types, the true classes and ``outside``: some
     values of a numeric score column of a numeric y_true that are not classes of y_true
     (:func:`_score_values_outside`; empty: every value is a class, so the column holds
-    predicted labels; None: not looked at)."""
+    predicted labels; None: not looked at).  The one detector of every door: arrays (as the
+    memory engine's columns), tables and files on every engine.
+
+    The rule: two probability columns of (at most) two classes are binary scores, more are
+    class probabilities; a score column holds predicted labels when each of its values is a
+    class of y_true (0/1 predictions, as integers or as 0.0/1.0), else scores, integers
+    included (credit scores 300–850) — with more than two classes a regression when y_true
+    holds more than ``_MANY_VALUES`` numbers, else refused naming ``task=``; floating-point
+    y_true and y_pred are a regression; text labels are labels."""
     if len(y_score) == 2 and classes.size <= 2:
         return ("binary-scores", "y has 2 probability columns and y_true 2 classes: the positive class's column "
                 "is the score")
@@ -112,9 +120,8 @@ def _detect(
 
 def _detect_scores(classes: np.ndarray, shown: str, outside: list[float]) -> tuple[str, str]:
     """(task, reason) of a numeric score column of a numeric y_true of these ``classes`` that holds
-    only classes, or integers: predicted labels when every value is a class, else scores, as
-    :func:`~beyondchance.engines.detect.detect_task` reads them (the rule of
-    :func:`beyondchance.engines.detect._detect`)."""
+    only classes, or integers: predicted labels when every value is a class, else scores (the
+    rule of :func:`_detect`)."""
     k = int(classes.size)
     if any(not float(c).is_integer() for c in classes.tolist()):
         return "regression", "y_true holds non-integer numbers"
@@ -143,7 +150,7 @@ class Inputs:
     """The inputs of one report, each checked and coerced once, and the task.
 
     ``codes`` / ``pred_codes`` index ``classes`` (classification); ``scores`` holds the
-    binary scores ((n,) or (n, 2) probability columns), ``proba`` the (n, k) class
+    binary scores (n,), ``proba`` the (n, k) class
     probabilities, ``target`` / ``prediction`` the regression's float arrays.
     """
 

@@ -33,10 +33,11 @@ The report modules (:mod:`beyondchance.report.tasks`) are the ones
 
 Detection without the rows follows the column *types* (regression when both y_true and
 y_pred are floating point; a text or integer y_pred labels), except for a numeric score
-column of a numeric y_true, read by its values as :func:`evaluate` reads it (the rule of
-``beyondchance.engines.detect._detect``): predicted labels when each value is a class of
-y_true (one query for some values outside them, ``Scan.values_outside``), else scores.
-``task=`` overrides both.
+column of a numeric y_true, read by its values (``beyondchance.engines.detect._detect``, the
+one detector, of arrays too): predicted labels when each value is a class of y_true (one query
+for some values outside them, ``Scan.values_outside``), else scores. ``task=`` overrides both.
+Probability columns are matched to the classes by their names
+(:func:`~beyondchance._validation.class_column_order`).
 """
 
 from __future__ import annotations
