@@ -1,6 +1,7 @@
-"""What a (y_true, y) pair is: the task (:func:`detect_task`, the one detector of every door:
-arrays, tables, files, every engine) and the positive class of a binary task; the checked
-rows of a report whose task is known (:func:`check_inputs`: the row permutation tests)."""
+"""What a (y_true, y) pair is: the task (:func:`_detect`, the one detector of every door —
+arrays, tables, files, every engine — behind :func:`~beyondchance.engines.scan.detect_task`),
+the positive class of a binary task, and the checked rows of a report whose task is known
+(:func:`check_inputs`: the row permutation tests)."""
 
 from __future__ import annotations
 
@@ -28,26 +29,7 @@ from .._warnings import InvalidInputError
 from ..measures.task_metrics import TASKS
 from ..statistics.task_statistics import _coerce_pos_label, _resolve_positive  # noqa: F401  (re-exported)
 
-__all__ = ["detect_task"]
-
-
-def detect_task(y_true: Any, y_score: Any) -> tuple[str, str]:
-    """The task of a (y_true, y_score) pair and the reason, in words (``y_score``: the
-    predictions as :func:`~beyondchance.evaluate` takes them positionally — scores, class
-    probabilities, labels or values): the task of their report, by the one detector of every
-    door (:func:`_detect`, on the columns of the memory engine).
-
-    >>> detect_task([0, 1, 1, 0], [0.2, 0.8, 0.6, 0.1])
-    ('binary-scores', 'y_true has 2 classes (0, 1) and y is a floating-point column: scores')
-    >>> detect_task(["a", "b", "c"], ["a", "c", "c"])[0]
-    'multiclass-labels'
-    >>> detect_task([1.5, 2.0, 3.1], [1.4, 2.2, 2.9])[0]
-    'regression'
-    """
-    from .scan import profile  # the scan runs this module's detector
-
-    p = profile(y_true, y_score, ci=False)
-    return p.task, p.reason
+__all__ = ["check_inputs"]
 
 
 def _as_arrays(y_true: Any, y: Any, name: str = "y") -> tuple[np.ndarray, np.ndarray]:

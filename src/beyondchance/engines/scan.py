@@ -64,7 +64,7 @@ from .groups import check_group_count
 from .row_source import RowSource
 from .spec import check_column_roles
 
-__all__ = ["profile", "typed_labels"]
+__all__ = ["detect_task", "profile", "typed_labels"]
 
 
 def _open(source: Any, engine: str, *, session: Any = None, name: str | None = None,
@@ -414,6 +414,8 @@ def _array_columns(y_true: Any, y_score: Any, y_pred: Any, sample_weight: Any,
             s = check_probabilities(s, "y_score", normalize=normalize)
             names["y_score"] = tuple(f"y_score[{j}]" for j in range(s.shape[1]))
             cols.update({c: s[:, j] for j, c in enumerate(names["y_score"])})
+        elif y_pred is None and (s := as_1d(s, "y_score")).dtype.kind not in "iuf":  # labels: text, booleans
+            names["y_pred"], cols["y_pred"] = "y_pred", s
         else:
             names["y_score"] = ("y_score",)
             cols["y_score"] = as_1d(s, "y_score")
@@ -480,6 +482,23 @@ def profile(
         p.columns = {role: (list(c) if isinstance(c, tuple) else c) for role, c in names.items()
                      if c is not None and c != ()}
     return p
+
+
+def detect_task(y_true: Any, y_score: Any) -> tuple[str, str]:
+    """The task of a (y_true, y_score) pair and the reason, in words (``y_score``: the
+    predictions as :func:`~beyondchance.evaluate` takes them positionally — scores, class
+    probabilities, labels or values): the task of their report, by the one detector of every
+    door (:func:`~beyondchance.engines.detect._detect`, on the columns of the memory engine).
+
+    >>> detect_task([0, 1, 1, 0], [0.2, 0.8, 0.6, 0.1])
+    ('binary-scores', 'y_true has 2 classes (0, 1) and y is a floating-point column: scores')
+    >>> detect_task(["a", "b", "c"], ["a", "c", "c"])[0]
+    'multiclass-labels'
+    >>> detect_task([1.5, 2.0, 3.1], [1.4, 2.2, 2.9])[0]
+    'regression'
+    """
+    p = profile(y_true, y_score, ci=False)
+    return p.task, p.reason
 
 
 # =====================================================================================

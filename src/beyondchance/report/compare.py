@@ -57,11 +57,11 @@ from .render_html import comparison_html, comparison_section
 from .render_markdown import comparison_markdown
 from .render_terminal_comparison import render_comparison_text
 from .report import Report
-from ..engines.detect import _resolve_positive, check_inputs, detect_task
+from ..engines.detect import _resolve_positive, check_inputs
 from ..engines.row_source import RowSource
 from .evaluate import evaluate
 from ..engines.scan import (_as_columns, _as_source, _column_names, _is_statistics, _kept, _prepare, _scan_replicates,
-                            _scan_scores, score_column)
+                            _scan_scores, detect_task, score_column)
 from ..statistics.task_statistics import TaskStatistics
 from .from_statistics import report_from_statistics
 from .tasks.binary_scores import _threshold_choice

@@ -60,8 +60,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from .._warnings import InvalidInputError
-from ..engines.detect import detect_task
-from ..engines.scan import SOURCE_ENGINE, _array_columns, _as_source, _column_names, _scan
+from ..engines.scan import SOURCE_ENGINE, _array_columns, _as_source, _column_names, _scan, detect_task
 from ..measures.curves import ThresholdCounts
 from ..measures.task_metrics import TASKS, Task, metrics_for_task
 from ..statistics.file_format import is_statistics_file
