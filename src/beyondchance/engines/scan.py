@@ -169,7 +169,8 @@ def _task_statistics(
     if detected == "binary-scores" and len(y_score) == 2 and classes.size != 2:
         raise InvalidInputError("two probability columns need two classes in y_true (pass labels=)")
     if len(y_score) > 1:
-        order = class_column_order(score_names, classes, labels_given=labels is not None)
+        order = class_column_order(score_names, classes if labels is None else np.asarray(labels, dtype=object),
+                                   labels_given=labels is not None)  # in the order the statistics read them
         y_score = ordered[0] = tuple(y_score) if order is None else tuple(y_score[j] for j in order)
     if detected == "multiclass-probabilities":
         if len(y_score) < 2:

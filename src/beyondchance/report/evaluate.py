@@ -356,6 +356,8 @@ def evaluate_source(
                   quantile=quantile, ci=ci, random_state=random_state, progress=progress, keep_rows=ci,
                   score_names=score_names)
         # the source stays open while the report is built: its row permutation tests fetch the rows
+        if p.row_source is not None and score_names is not True:  # arrays: the rows are the caller's
+            p.row_source.says_where = False
         return report_from_statistics(p, engine=None if score_names is not True else src.engine, pos_label=pos_label, threshold=threshold, ci=ci,
                                       random_state=random_state, name=name, progress=progress, **options)
     finally:
