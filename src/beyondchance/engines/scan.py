@@ -405,7 +405,7 @@ def _array_columns(y_true: Any, y_score: Any, y_pred: Any, sample_weight: Any,
     probabilities (``normalize``: rows rescaled to sum to 1), named by the columns of a table
     (None: an array, matched by position)."""
     check_aligned(y_true=y_true, y_score=y_score, y_pred=y_pred, sample_weight=sample_weight)
-    cols: dict[str, Any] = {"y_true": as_1d(y_true, "y_true")}
+    cols: dict[str, Any] = {} if y_true is None else {"y_true": as_1d(y_true, "y_true")}  # None: a window
     names: dict[str, Any] = {"y_true": "y_true", "y_score": (), "y_pred": None, "sample_weight": None}
     score_names = None
     if y_score is not None:
@@ -527,10 +527,7 @@ def _as_columns(test_sets: Mapping[str, Any]) -> tuple[str, tuple[str, ...], str
         if len(data) not in (2, 3):
             raise InvalidInputError(f"test set {name!r} must be statistics, (y_true, y_score) or "
                                     f"(y_true, y_score, sample_weight), got {len(data)} items")
-        cols, these, score_names = _array_columns(np.zeros(0) if data[0] is None else data[0], data[1], None,
-                                     data[2] if len(data) == 3 else None)
-        if data[0] is None:
-            del cols["y_true"]
+        cols, these, score_names = _array_columns(data[0], data[1], None, data[2] if len(data) == 3 else None)
         if names and (names["y_score"], names["sample_weight"]) != (these["y_score"], these["sample_weight"]):
             raise InvalidInputError(f"test set {name!r}: every test set of arrays needs the same columns (scores or "
                                     "probabilities of the same classes, weights everywhere or nowhere)")
