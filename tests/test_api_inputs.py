@@ -280,18 +280,19 @@ def test_labels_set_the_class_order_and_named_columns_follow_it():
     assert _multiclass_values(y, named, labels=labels) == pytest.approx(by_labels, abs=1e-12)
 
 
-def test_default_and_foreign_column_names_keep_the_reading_by_position():
+def test_default_column_names_keep_the_reading_by_position_and_foreign_ones_are_refused():
     y, p = _multiclass(classes=(1, 2, 3))
     expected = _multiclass_values(y, p)
     assert _multiclass_values(y, pd.DataFrame(p)) == pytest.approx(expected, abs=1e-12)  # RangeIndex 0, 1, 2
-    assert _multiclass_values(y, pd.DataFrame(p, columns=["p_a", "p_b", "p_c"])) == pytest.approx(expected, abs=1e-12)
+    foreign = pd.DataFrame(p, columns=["p_a", "p_b", "p_c"])
+    assert _multiclass_values(y, foreign, labels=[1, 2, 3]) == pytest.approx(expected, abs=1e-12)
+    with pytest.raises(InvalidInputError, match=r"^y_score columns p_a, p_b, p_c do not name the classes \(1, 2, 3\)"):
+        _evaluate(y, foreign)
 
 
 @pytest.mark.parametrize(
     ("columns", "detail"),
-    [([0, 1, 3], r"no column for \[2\]; \[3\] not a class"),
-     ([2, 1, 1], r"no column for \[0\]; a name used twice"),
-     ([5, 1, 2], r"no column for \[0\]; \[5\] not a class")],
+    [([0, 1, 3], "0, 1, 3"), ([2, 1, 1], "2, 1, 1"), ([5, 1, 2], "5, 1, 2")],
 )
 def test_column_names_that_look_like_classes_but_disagree_are_refused(columns, detail):
     y, p = _multiclass()
@@ -302,16 +303,17 @@ def test_column_names_that_look_like_classes_but_disagree_are_refused(columns, d
     }
     for name, fns in calls.items():
         for call in fns:
-            with pytest.raises(InvalidInputError, match=rf"^{name}'s column names .* look like class labels but do "
-                                                        rf"not match the classes of y_true \[0, 1, 2\] \({detail}\)"):
+            with pytest.raises(InvalidInputError, match=rf"^{name} columns {detail} do not name the classes "
+                                                        r"\(0, 1, 2\): name them after the classes \(p_0, ...\) or give "
+                                                        r"labels= \(--labels\) in their order$"):
                 call()
 
 
 def test_binary_columns_that_disagree_with_the_classes_are_refused():
     y, s = _binary()
-    with pytest.raises(InvalidInputError, match=r"^y_score's column names \[1, 5\] look like class labels"):
+    with pytest.raises(InvalidInputError, match=r"^y_score columns 1, 5 do not name the classes \(0, 1\)"):
         bc.measures.pr_auc(y, pd.DataFrame({1: s, 5: 1 - s}))
-    with pytest.raises(InvalidInputError, match=r"^y_score's column names \[1, 5\] look like class labels"):
+    with pytest.raises(InvalidInputError, match=r"^y_score columns 1, 5 do not name the classes \(0, 1\)"):
         _evaluate(y, pd.DataFrame({1: s, 5: 1 - s}))
 
 

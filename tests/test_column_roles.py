@@ -37,16 +37,16 @@ ALLOWED = {
     "scores = labels": dict(y_true="y", y_score="y"),
     "scores = weight = labels": dict(y_true="y", y_score="y", sample_weight="y"),
     "multi-class predicted = weight = labels": dict(y_true="m", y_pred="m", sample_weight="m"),
-    "weight = a class probability": dict(y_true="m", y_score=("q0", "q1", "q2"), sample_weight="q0"),
-    "weight = multi-class labels": dict(y_true="m", y_score=("q0", "q1", "q2"), sample_weight="m"),
+    "weight = a class probability": dict(y_true="m", y_score=("p_0", "p_1", "p_2"), sample_weight="p_0"),
+    "weight = multi-class labels": dict(y_true="m", y_score=("p_0", "p_1", "p_2"), sample_weight="m"),
     "regression predicted = weight = targets": dict(y_true="t", y_pred="t", sample_weight="t"),
 }
 
 #: the combinations refused: (the API's columns, the command line's message)
 REFUSED = {
-    "a class column twice": (dict(y_true="m", y_score=("q0", "q0", "q2")),
-                             "--y-score names the column 'q0' twice; give each class's column once"),
-    "labels among the class columns": (dict(y_true="m", y_score=("q0", "m", "q2")),
+    "a class column twice": (dict(y_true="m", y_score=("p_0", "p_0", "p_2")),
+                             "--y-score names the column 'p_0' twice; give each class's column once"),
+    "labels among the class columns": (dict(y_true="m", y_score=("p_0", "m", "p_2")),
                                        "--y-true and --y-score name the same column 'm'"),
 }
 
@@ -63,7 +63,7 @@ def _frame() -> pd.DataFrame:
     q[:, 2] = np.round(1 - q[:, 0] - q[:, 1], 3)
     t = np.round(rng.uniform(0.5, 3, n), 3)
     return pd.DataFrame({"y": y, "s": s, "p": (s >= 0.5).astype(int), "g": rng.integers(0, 2, n), "m": m,
-                         "q0": q[:, 0], "q1": q[:, 1], "q2": q[:, 2], "t": t})
+                         "p_0": q[:, 0], "p_1": q[:, 1], "p_2": q[:, 2], "t": t})
 
 
 @pytest.fixture(scope="module")

@@ -53,14 +53,14 @@ def _ids_csv(path, n_groups, rows_per_group=2):
 def test_by_counts_the_groups_before_any_per_group_work(tmp_path, monkeypatch, engine):
     """50 groups over a limit lowered to 20: profile and compare refuse with the same line
     before ordering (or profiling) a single group — an ID column no longer runs for minutes."""
-    import beyondchance.engines.scan as scan
+    import beyondchance.engines.profile_files as profile_files
 
     monkeypatch.setattr("beyondchance.engines.groups.MAX_GROUPS", 20, raising=False)
 
     def no_group_work(values):
         raise AssertionError(f"{len(values)} groups ordered before they were counted")
 
-    monkeypatch.setattr(scan, "natural_order", no_group_work)
+    monkeypatch.setattr(profile_files, "natural_order", no_group_work)
     path = _ids_csv(tmp_path / "ids.csv", 50)
     args = ["--by", "id", "--y-true", "y", "--y-score", "s", "--no-ci", *_engine(engine)]
     profiled = CliRunner().invoke(main, ["profile", str(path), "--out", str(tmp_path / "p.bcstats"), *args])

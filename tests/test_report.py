@@ -531,7 +531,7 @@ def test_any_registry_metric_on_request():
     ([0, 1, 2], [[0.8, 0.1, 0.1], [0.2, 0.7, 0.1], [0.1, 0.1, 0.8]], "multiclass-probabilities"),
     ([0, 1, 1], [[0.8, 0.2], [0.3, 0.7], [0.5, 0.5]], "binary-scores"),
     ([0.5, 1.2, 3.3], [0.4, 1.0, 3.0], "regression"),
-    ([0, 1, 2, 5], [0.4, 1.0, 3.0, 4.2], "regression"),  # integer targets, real predictions
+    (list(range(25)), [v + 0.4 for v in range(25)], "regression"),  # > 20 integer targets, real predictions
 ])
 def test_task_detection(y_true, y, task):
     assert detect_task(y_true, y)[0] == task

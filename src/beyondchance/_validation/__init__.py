@@ -30,8 +30,9 @@ row is skipped: ``.compressed()`` the rows, or ``.filled(value)``); iterators an
 not materialised, as a function may read an input twice and a one-shot iterator is then empty
 (pass ``list(x)``); sets, mappings, dictionary views; datetime, timedelta and
 ``decimal.Decimal`` values; pandas-like objects given together with different indexes
-(:func:`check_aligned`: rows are paired by position).  Class probabilities in a table whose
-column names are the classes are read in the class order (:func:`class_columns`).
+(:func:`check_aligned`: rows are paired by position).  Class probabilities are matched to the
+classes by the names of their columns, else by ``labels``, else (an array) in the sorted classes'
+order, else refused (:func:`class_column_order`, the one rule of every door).
 """
 
 from .arrays import (  # noqa: F401 (the door re-exports every helper)
@@ -95,6 +96,9 @@ from .labels import (  # noqa: F401 (the door re-exports every helper)
     union_labels,
     binary_target,
     default_pos_label,
+    class_column_order,
+    score_column_names,
+    in_class_order,
 )
 from .options import (  # noqa: F401 (the door re-exports every helper)
     MAX_CLASSES,
@@ -122,6 +126,8 @@ __all__ = [
     "as_1d",
     "check_aligned",
     "class_columns",
+    "class_column_order",
+    "in_class_order",
     "positive_column",
     "is_score_matrix",
     "as_float_1d",

@@ -12,9 +12,11 @@ import numpy as np
 
 from .._warnings import InvalidInputError
 from .arrays import _EXACT_INTEGERS, _check_missing, _of_kind, _where, as_1d, check_aligned, check_consistent_length
+from .frames import default_names, frame_names
 
 __all__ = ['check_label_pair', 'encode_labels', 'binary_target', 'default_pos_label', 'union_labels', 'InexactLabelError',
-           'infinite_label', 'inexact_label', 'continuous_label']
+           'infinite_label', 'inexact_label', 'continuous_label', 'class_column_order', 'score_column_names',
+           'in_class_order']
 
 
 #: Largest span (max - min + 1) of integer labels for which the integer fast path
@@ -403,3 +405,92 @@ def binary_target(y_true: Any, *, pos_label: Any = None, name: str = "y_true",
         # one class present, and it is not pos_label: every sample is negative
         return np.zeros(codes.shape[0], dtype=bool), pos_label
     return codes == hit[0], pos_label
+
+
+#: how a class-probability column may carry its class besides the class itself (case-insensitive)
+CLASS_PREFIXES = ("p_", "proba_", "prob_", "prob-", "score_")
+CLASS_SUFFIXES = ("_proba", "_prob", "_score")
+#: and a numeric class, also without a separator (``p0``, ``proba1``)
+NUMBER_PREFIXES = ("p", "proba", "prob")
+
+
+def _class_names(c: Any) -> set[str]:
+    """The column names that carry the class ``c``: its text (a whole float also as an integer)
+    alone or with a prefix or suffix, lower-case."""
+    c = c.item() if isinstance(c, np.generic) else c
+    keys = {str(c).lower()}
+    if isinstance(c, float) and c.is_integer():
+        keys.add(str(int(c)))
+    prefixes = CLASS_PREFIXES + (NUMBER_PREFIXES if isinstance(c, (int, float)) and not isinstance(c, bool) else ())
+    return keys | {p + k for p in prefixes for k in keys} | {k + s for s in CLASS_SUFFIXES for k in keys}
+
+
+def _named_class(name: Any, classes: list[set[str]]) -> int | None:
+    """The one class whose name the column ``name`` carries, or None (none, or several)."""
+    text = str(name.item() if isinstance(name, np.generic) else name).lower()
+    hits = [j for j, names in enumerate(classes) if text in names]
+    return hits[0] if len(hits) == 1 else None
+
+
+def class_column_order(names: Any, classes: Any, *, labels_given: bool = False,
+                       option: str = "y_score") -> list[int] | None:
+    """Which probability column is each class's: the one rule of every door (arrays, tables,
+    files, every engine, the command line).
+
+    1. Every column carries a distinct class by name — the class itself, or the class with a
+       prefix ``p_``, ``proba_``, ``prob_``, ``prob-``, ``score_`` or a suffix ``_proba``,
+       ``_prob``, ``_score`` (case-insensitive; a numeric class by its text, also after ``p``,
+       ``proba`` or ``prob``: ``p0``): the columns by name, whatever their order
+       (``p_barolo``, ``Barolo_proba``, ``1``, ``p1``).
+    2. Else, with ``labels`` given: the columns in the order of the labels (None).
+    3. Else, columns without names (``names`` None: a numpy (n, k) array): in the order of
+       the sorted classes, scikit-learn's ``predict_proba`` convention (None).
+    4. Else refused in one line that says how to name them.
+
+    Returns the column of each class, in the order of ``classes``, or None for the given order.
+
+    >>> class_column_order(["p_grignolino", "P_Barolo", "barbera_proba"], ["barbera", "barolo", "grignolino"])
+    [2, 1, 0]
+    >>> class_column_order(["p1", "p2"], ["a", "b"], labels_given=True) is None
+    True
+    >>> class_column_order(["p1", "p2"], ["a", "b"])
+    Traceback (most recent call last):
+    ...
+    beyondchance._warnings.InvalidInputError: y_score columns p1, p2 do not name the classes (a, b): name them after the classes (p_a, ...) or give labels= (--labels) in their order
+    """
+    keys = [_class_names(c) for c in np.asarray(classes, dtype=object).tolist()]
+    if names is not None:
+        names = list(names)
+        order = [_named_class(c, keys) for c in names]
+        if len(names) == len(keys) and None not in order and len(set(order)) == len(order):
+            return [order.index(j) for j in range(len(keys))]
+    if names is None or labels_given:
+        return None
+    shown = ", ".join(str(c) for c in np.asarray(classes, dtype=object).tolist()[:8])
+    first = str(np.asarray(classes, dtype=object).tolist()[0]) if len(keys) else "a"
+    raise InvalidInputError(
+        f"{option} columns {', '.join(map(str, names[:8]))}{', ...' if len(names) > 8 else ''} do not name the "
+        f"classes ({shown}{', ...' if len(keys) > 8 else ''}): name them after the classes (p_{first}, ...) or give "
+        "labels= (--labels) in their order")
+
+
+def score_column_names(y_score: Any) -> list[Any] | None:
+    """The names that the columns of a table of class probabilities carry, or None: an array, or a
+    table of default names (0, 1, … of a pandas ``RangeIndex``)."""
+    names = frame_names(y_score)
+    return None if names is None or default_names(names) else names
+
+
+def in_class_order(y_score: Any, p: np.ndarray, classes: Any, name: str, *, labels_given: bool) -> np.ndarray:
+    """The probability columns ``p`` (read from ``y_score``) in the order of ``classes``, by
+    :func:`class_column_order`'s rule.
+
+    >>> import pandas as pd
+    >>> frame = pd.DataFrame({"p_b": [0.9, 0.2], "p_a": [0.1, 0.8]})
+    >>> in_class_order(frame, frame.to_numpy(), np.array(["a", "b"]), "y_score", labels_given=False).tolist()
+    [[0.1, 0.9], [0.8, 0.2]]
+    """
+    if p.ndim != 2:
+        return p
+    order = class_column_order(score_column_names(y_score), classes, labels_given=labels_given, option=name)
+    return p if order is None else p[:, order]

@@ -18,6 +18,7 @@ from .._validation import (
     column_values,
     is_lazy,
     as_1d,
+    as_float,
     as_float_1d,
     binary_target,
     check_consistent_length,
@@ -294,8 +295,10 @@ def _as_proba(y_proba: Any, k: int, normalize: bool) -> np.ndarray:
 
 
 def _regression(spec: Spec, y_true: Any, y_pred: Any, sample_weight: Any) -> SufficientStatistics:
-    y = as_float_1d(y_true, "y_true")
-    f = as_float_1d(y_pred, "y_pred")
+    # integers beyond 2**53 rounded to float64 as the SQL engines cast them (a detected regression
+    # of such targets is refused before, naming task=: scan._check_exact_targets)
+    y = as_float(as_1d(y_true, "y_true"), "y_true", exact=False)
+    f = as_float(as_1d(y_pred, "y_pred"), "y_pred", exact=False)
     n = check_consistent_length(y_true=y, y_pred=f)
     w = check_sample_weight(sample_weight, n)
     return regression_statistics(y, f, w, losses=spec.regression_losses(), statistics=spec.statistics,
@@ -459,6 +462,10 @@ def check_columns(kinds: dict[str, str], columns: Any, name: str) -> None:
             raise InvalidInputError(f"{name}: column {c!r} not found; available columns: {', '.join(kinds)}")
 
 
+#: rows per chunk of :meth:`MemoryScan.values_outside`
+_CHUNK = 1 << 16
+
+
 class MemoryScan:
     """One source of the memory engine: the columns in memory (a mapping of columns, or a data
     frame, pyarrow Table or CSV / Parquet files whose needed columns :meth:`open` reads once).
@@ -526,9 +533,16 @@ class MemoryScan:
         return ValueHistogram.of_checked(scores, w), int(scores.shape[0])
 
     def values_outside(self, column: str, values: Any, limit: int = 5) -> list[float]:
+        """The first ``limit`` distinct values outside ``values`` met in the rows' order, sorted: scores
+        show some at once, so the rows are read in chunks until ``limit`` are found (no sort of them all)."""
         scores = np.asarray(read_columns(self.source, [column], self.delimiter)[column], dtype=np.float64)
-        outside = np.unique(scores[~np.isin(scores, np.asarray(values, dtype=np.float64)) & ~np.isnan(scores)])
-        return outside[:limit].tolist()
+        known, found = np.asarray(values, dtype=np.float64), np.zeros(0)
+        for start in range(0, scores.shape[0], _CHUNK):
+            chunk = scores[start:start + _CHUNK]
+            found = np.unique(np.concatenate([found, chunk[~np.isin(chunk, known) & ~np.isnan(chunk)]]))
+            if found.size >= limit:
+                break
+        return found[:limit].tolist()
 
     def absolute_histograms(self, *, y_true: str, y_pred: str, weight: str | None) -> Any:
         from ..inference.permutation.absolute_error import AbsoluteErrorHistograms

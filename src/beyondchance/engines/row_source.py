@@ -43,6 +43,7 @@ class RowSource:
         self.score_bins = score_bins  # class probabilities binned by the engine (the AUC CLT's ranks too)
         self.fetched = False  # the rows were fetched (the p-values of the row tests say so)
         self.described = ""  # what the p-value method adds once they were
+        self.says_where = True  # False: the rows are the caller's arrays (nothing to say about them)
         self._inputs: Any = None
 
     def fetch(self, cost: int, n_resamples: int) -> tuple[Any, str]:
@@ -61,7 +62,8 @@ class RowSource:
             self._inputs, ordered = self._read()
             self.fetched = True
             where = "taken from the columns" if self.src.in_memory else f"fetched from {self.src.engine}"
-            self.described = f"; the {self._inputs.n} rows {where} for the permutation test"
+            if self.says_where:
+                self.described = f"; the {self._inputs.n} rows {where} for the permutation test"
             if not ordered:
                 self.described += " (a DuckDB relation has no row order: in its scan order)"
         return self._inputs, ""

@@ -71,8 +71,9 @@ class Scan(Protocol):
         """(the exact ValueHistogram of the scores, the number of rows) of a window without labels."""
 
     def values_outside(self, column: str, values: Sequence[Any], limit: int = 5) -> list[float]:
-        """Up to ``limit`` distinct values (sorted) of the numeric ``column`` that are not among
-        ``values``: does a score column hold only the classes of y_true (then predicted labels)?"""
+        """Up to ``limit`` distinct values (sorted; some, not necessarily the smallest) of the numeric
+        ``column`` that are not among ``values``: does a score column hold only the classes of y_true
+        (then predicted labels)?"""
 
     def absolute_histograms(self, *, y_true: str, y_pred: str, weight: str | None) -> Any:
         """The exact AbsoluteErrorHistograms of a regression (an engine whose rows are not in memory)."""

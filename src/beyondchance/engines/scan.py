@@ -33,10 +33,11 @@ The report modules (:mod:`beyondchance.report.tasks`) are the ones
 
 Detection without the rows follows the column *types* (regression when both y_true and
 y_pred are floating point; a text or integer y_pred labels), except for a numeric score
-column of a numeric y_true, read by its values as :func:`evaluate` reads it (the rule of
-``beyondchance.engines.detect._detect``): predicted labels when each value is a class of
-y_true (one query for some values outside them, ``Scan.values_outside``), else scores.
-``task=`` overrides both.
+column of a numeric y_true, read by its values (``beyondchance.engines.detect._detect``, the
+one detector, of arrays too): predicted labels when each value is a class of y_true (one query
+for some values outside them, ``Scan.values_outside``), else scores. ``task=`` overrides both.
+Probability columns are matched to the classes by their names
+(:func:`~beyondchance._validation.class_column_order`).
 """
 
 from __future__ import annotations
@@ -49,7 +50,8 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from .._summary_display import _fmt_label, _label
-from .._validation import check_n_classes, check_quantile_option
+from .._validation import (as_1d, as_array, check_aligned, check_n_classes, check_probabilities, check_quantile_option,
+                           class_column_order, score_column_names)
 from .._warnings import InvalidInputError
 from ..inference.poisson_bootstrap import DEFAULT_GROUPS, check_row_offset
 from ..measures.losses import PinballLoss
@@ -57,12 +59,11 @@ from ..measures.task_metrics import TASKS
 from ..statistics.file_format import MAX_FILE_BYTES, encoded_bytes, is_statistics_file
 from ..statistics.task_statistics import TaskStatistics, _resolve_positive, read_statistics
 from . import SOURCE_ENGINE, detect_engine
-from .detect import _MANY_VALUES, OTHER_VALUES, scores_of_many_classes
-from .groups import check_group_count
+from .detect import _detect, _score_values_outside
 from .row_source import RowSource
 from .spec import check_column_roles
 
-__all__ = ["profile", "typed_labels"]
+__all__ = ["detect_task", "profile", "typed_labels"]
 
 
 def _open(source: Any, engine: str, *, session: Any = None, name: str | None = None,
@@ -77,64 +78,6 @@ def _open(source: Any, engine: str, *, session: Any = None, name: str | None = N
         names = engine_names()
         raise InvalidInputError(f"engine must be {', '.join(names[:-1])} or {names[-1]}, got {engine!r}") from None
     return runner.open(source, session=session, name=name, delimiter=delimiter)
-
-
-def _detect(
-    kinds: dict[str, str], y_true: str, y_score: Sequence[str], y_pred: str | None, classes: np.ndarray, shown: str,
-    outside: list[float] | None = None,
-) -> tuple[str, str]:
-    """(task, reason) from the column types, the true classes and ``outside``: some
-    values of a numeric score column of a numeric y_true that are not classes of y_true
-    (:func:`_score_values_outside`; empty: every value is a class, so the column holds
-    predicted labels; None: not looked at)."""
-    if len(y_score) > 1:
-        return "multiclass-probabilities", f"y has {len(y_score)} columns of class probabilities"
-    col = y_score[0] if y_score else y_pred
-    t_kind, p_kind = kinds.get(y_true), kinds.get(col)  # type: ignore[arg-type]
-    k_true = int(classes.size)
-    true_numeric = t_kind in ("float", "int")
-    if t_kind == "float" and (y_pred is not None and p_kind == "float"):
-        return "regression", "y_true and y_pred are floating-point columns"
-    if outside is not None and (not outside or p_kind == "int"):  # a float column of other values: by its type
-        return _detect_scores(classes, shown, outside)
-    if p_kind == "float" or (y_score and p_kind == "int" and not true_numeric):
-        if k_true <= 2:
-            what = "a floating-point column" if p_kind == "float" else "numbers"
-            return "binary-scores", f"y_true has {k_true} classes ({shown}) and y is {what}: scores"
-        if t_kind == "float" or (true_numeric and k_true > _MANY_VALUES):  # as memory reads many integers
-            return "regression", f"y_true has {k_true} distinct values and y holds floating-point numbers"
-        raise InvalidInputError(
-            f"y_true has {k_true} classes but y holds one number per row; give the class probabilities "
-            f"as {k_true} columns, or predicted labels"
-        )
-    return "labels", "y_true and y hold labels"
-
-
-def _detect_scores(classes: np.ndarray, shown: str, outside: list[float]) -> tuple[str, str]:
-    """(task, reason) of a numeric score column of a numeric y_true of these ``classes`` that holds
-    only classes, or integers: predicted labels when every value is a class, else scores, as
-    :func:`~beyondchance.engines.detect.detect_task` reads them (the rule of
-    :func:`beyondchance.engines.detect._detect`)."""
-    k = int(classes.size)
-    if any(not float(c).is_integer() for c in classes.tolist()):
-        return "regression", "y_true holds non-integer numbers"
-    if not outside:
-        return "labels", "y_true and y hold labels"
-    if k <= 2:
-        return "binary-scores", f"y_true has {k} classes ({shown}) and y holds {OTHER_VALUES}: scores"
-    if k > _MANY_VALUES:
-        return "regression", f"y_true has {k} distinct values and y holds {OTHER_VALUES}"
-    raise InvalidInputError(scores_of_many_classes(k))
-
-
-def _score_values_outside(src: Any, kinds: dict[str, str], y_true: str, col: str | None,
-                          classes: np.ndarray) -> list[float] | None:
-    """Some values of the numeric score column ``col`` that are not classes of a numeric y_true
-    (none: the column holds predicted labels), or None when either column is not numeric (the
-    types decide then)."""
-    if col is None or kinds.get(y_true) not in ("float", "int") or kinds.get(col) not in ("float", "int"):
-        return None
-    return src.values_outside(col, [float(c) for c in classes.tolist()], 4)
 
 
 def typed_labels(labels: Any, kind: str | None) -> Any:
@@ -161,10 +104,14 @@ def typed_labels(labels: Any, kind: str | None) -> Any:
 def _prepare(
     src: Any, *, y_true: str, y_score: Sequence[str], y_pred: str | None, weight: str | None,
     task: str | None, labels: Any, score_bins: int | None, quantile: float | None = None, ci: bool = False,
-) -> tuple[TaskStatistics, Any]:
+    score_names: Any = True,
+) -> tuple[TaskStatistics, Any, tuple[str, ...]]:
     """Detect the task and scan the labels (one cheap ``GROUP BY y_true``); ``ci``: keep the
-    row order for the grouped bootstrap of the tasks that need it.  Returns the statistics and
-    ``labels`` typed like y_true's column (:func:`typed_labels`), for the later scans."""
+    row order for the grouped bootstrap of the tasks that need it.  Returns the statistics,
+    ``labels`` typed like y_true's column (:func:`typed_labels`) and the ``y_score`` columns of
+    class probabilities in the order of the classes, for the later scans.  ``score_names``: the
+    names that those columns carry (True: their column names; None: none, the columns of an
+    array), matched to the classes by :func:`~beyondchance._validation.class_column_order`."""
     if not y_score and not y_pred:
         raise InvalidInputError("give y_score (scores or probability columns) or y_pred")
     if y_score and y_pred and len(y_score) != 1:  # scores with predicted labels: a binary-scores report
@@ -178,15 +125,20 @@ def _prepare(
         if kinds[c] not in ("float", "int"):
             raise InvalidInputError(f"{src.name or 'input'}: column {c!r} is not numeric ({kinds[c]})")
     labels = typed_labels(labels, kinds.get(y_true))
-    return _task_statistics(src, kinds, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=weight, task=task,
-                            labels=labels, score_bins=score_bins, quantile=quantile), labels
+    ordered = [tuple(y_score)]
+    p = _task_statistics(src, kinds, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=weight, task=task,
+                         labels=labels, score_bins=score_bins, quantile=quantile,
+                         score_names=list(y_score) if score_names is True else score_names, ordered=ordered)
+    return p, labels, ordered[0]
 
 
 def _task_statistics(
     src: Any, kinds: dict[str, str], *, y_true: str, y_score: Sequence[str], y_pred: str | None, weight: str | None,
-    task: str | None, labels: Any, score_bins: int | None, quantile: float | None,
+    task: str | None, labels: Any, score_bins: int | None, quantile: float | None, score_names: Any,
+    ordered: list[tuple[str, ...]],
 ) -> TaskStatistics:
-    """The task detected from the column ``kinds`` and its statistics (:func:`_prepare`)."""
+    """The task detected from the column ``kinds`` and its statistics (:func:`_prepare`; the
+    probability columns in the order of the classes put in ``ordered[0]``)."""
     both = bool(y_score) and bool(y_pred)
     if task == "regression":  # y_true holds targets: not scanned as labels (nor checked as labels), as in memory
         return _prepare_regression(src, y_true=y_true, y_pred=y_pred if y_pred is not None else y_score[0],
@@ -209,9 +161,16 @@ def _task_statistics(
         _check_exact_targets(kinds.get(y_true), classes)
     n_rows = int(round(float(counts0.sum())))
     p = TaskStatistics(detected, how, reason, n_rows, weight is not None, classes, counts0, classes)
-    if detected == "binary-scores" and len(y_score) != 1:
-        raise InvalidInputError("a binary-scores report from an engine takes one score column (y_score); "
-                                "several columns are class probabilities (task='multiclass-probabilities')")
+    if detected == "binary-scores" and len(y_score) > 2:
+        raise InvalidInputError(f"a binary-scores report takes one score column or two probability columns "
+                                f"(y_score), got {len(y_score)}: several columns are class probabilities "
+                                "(task='multiclass-probabilities')")
+    if detected == "binary-scores" and len(y_score) == 2 and classes.size != 2:
+        raise InvalidInputError("two probability columns need two classes in y_true (pass labels=)")
+    if len(y_score) > 1:
+        order = class_column_order(score_names, classes if labels is None else np.asarray(labels, dtype=object),
+                                   labels_given=labels is not None)  # in the order the statistics read them
+        y_score = ordered[0] = tuple(y_score) if order is None else tuple(y_score[j] for j in order)
     if detected == "multiclass-probabilities":
         if len(y_score) < 2:
             raise InvalidInputError("a multiclass-probabilities report needs one probability column per class")
@@ -256,6 +215,14 @@ def _task_statistics(
                 f"({', '.join(map(_fmt_label, union[:5]))}); use task='multiclass-labels'"
             )
     return p
+
+
+def score_column(y_score: tuple[str, ...], classes: np.ndarray, positive: Any) -> tuple[str, ...]:
+    """The score column of binary scores: the one given, or of two probability columns in the
+    order of the ``classes``, the ``positive`` class's."""
+    if len(y_score) != 2:
+        return y_score
+    return (y_score[[_label(c) for c in classes.tolist()].index(_label(positive))],)
 
 
 def _check_exact_targets(kind: str | None, classes: np.ndarray) -> None:
@@ -398,22 +365,25 @@ def _scan(
     src: Any, *, engine: str, y_true: str, y_score: Sequence[str], y_pred: str | None, weight: str | None,
     score_bins: int | None, task: str | None, pos_label: Any, threshold: Any, labels: Any, quantile: float | None,
     ci: bool, random_state: int, progress: Callable[[str], None] | None, keep_rows: bool, row_offset: int = 0,
-    for_file: bool = False,
+    for_file: bool = False, score_names: Any = True,
 ) -> TaskStatistics:
     """The :class:`TaskStatistics` of an opened source: the labels, the task, its statistics and,
     when ``ci``, the grouped bootstrap's sums (seed ``random_state``; the rows numbered from
     ``row_offset``, recorded in their ``rows``); ``keep_rows``: the rows stay reachable for the
     row permutation tests (the source must then stay open); ``for_file``: statistics to keep (a
-    profile), refused before their bootstrap sums when a statistics file could not hold those."""
+    profile), refused before their bootstrap sums when a statistics file could not hold those;
+    ``score_names``: as :func:`_prepare`'s."""
     step = progress or (lambda message: None)
     step(f"scanning the labels ({engine})")
-    p, labels = _prepare(src, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=weight, task=task,
-                         labels=labels, score_bins=score_bins, ci=ci, quantile=quantile)
+    p, labels, y_score = _prepare(src, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=weight, task=task,
+                                  labels=labels, score_bins=score_bins, ci=ci, quantile=quantile,
+                                  score_names=score_names)
     if score_bins is not None and p.task not in ("binary-scores", "multiclass-probabilities"):
         raise InvalidInputError(f"score_bins applies to scores and class probabilities, not to a {p.task} report")
     pos = None
     if p.task == "binary-scores":
         pos = p.positive = _resolve_positive(p.classes, p.counts0, pos_label)
+        y_score = score_column(y_score, p.classes, pos[0])
         step(f"aggregating the scores ({engine})")
         _scan_scores(src, p, y_true=y_true, y_score=y_score[0], weight=weight, pos=pos[0], score_bins=score_bins)
     if ci:
@@ -430,24 +400,34 @@ def _scan(
     return p
 
 
-def _array_columns(y_true: Any, y_score: Any, y_pred: Any, sample_weight: Any) -> tuple[dict[str, Any], dict[str, Any]]:
-    """(columns in memory, the names of the columns of each role) for arrays: y_score of two
-    dimensions is one column of probabilities per class (``y_score[j]``)."""
-    cols: dict[str, Any] = {"y_true": np.asarray(y_true)}
+def _array_columns(y_true: Any, y_score: Any, y_pred: Any, sample_weight: Any,
+                   normalize: bool = False) -> tuple[dict[str, Any], dict[str, Any], list[Any] | None]:
+    """(columns in memory, the names of the columns of each role, the names that the columns of
+    y_score carry) for arrays, each read by the rules of :mod:`beyondchance._validation`: y_score
+    of two dimensions is one column of probabilities per class (``y_score[j]``), checked as
+    probabilities (``normalize``: rows rescaled to sum to 1), named by the columns of a table
+    (None: an array, matched by position)."""
+    check_aligned(y_true=y_true, y_score=y_score, y_pred=y_pred, sample_weight=sample_weight)
+    cols: dict[str, Any] = {} if y_true is None else {"y_true": as_1d(y_true, "y_true")}  # None: a window
     names: dict[str, Any] = {"y_true": "y_true", "y_score": (), "y_pred": None, "sample_weight": None}
+    score_names = None
     if y_score is not None:
-        s = np.asarray(y_score)
-        if s.ndim == 2:
+        s = as_array(y_score, "y_score", squeeze=True)
+        if s.ndim == 2 and s.shape[1] > 1:
+            score_names = score_column_names(y_score)
+            s = check_probabilities(s, "y_score", normalize=normalize)
             names["y_score"] = tuple(f"y_score[{j}]" for j in range(s.shape[1]))
             cols.update({c: s[:, j] for j, c in enumerate(names["y_score"])})
+        elif y_pred is None and (s := as_1d(s, "y_score")).dtype.kind not in "iuf":  # labels: text, booleans
+            names["y_pred"], cols["y_pred"] = "y_pred", s
         else:
             names["y_score"] = ("y_score",)
-            cols["y_score"] = s
+            cols["y_score"] = as_1d(s, "y_score")
     for role, value in (("y_pred", y_pred), ("sample_weight", sample_weight)):
         if value is not None:
             names[role] = role
-            cols[role] = np.asarray(value)
-    return cols, names
+            cols[role] = as_1d(value, role)
+    return cols, names, score_names
 
 
 def profile(
@@ -483,18 +463,20 @@ def profile(
         for option, value in (("engine", engine), ("session", session), ("delimiter", delimiter)):
             if value is not None:
                 raise InvalidInputError(f"{option} applies to data= (a table or files that an engine aggregates)")
-        source, names = _array_columns(y_true, y_score, y_pred, sample_weight)
+        source, names, score_names = _array_columns(y_true, y_score, y_pred, sample_weight)
         engine = detect_engine(source)  # columns in memory: the engine of arrays
     else:
         yt, ys = _column_names(y_true, () if y_score is None else y_score, y_pred, sample_weight)
         source, names = data, {"y_true": yt, "y_score": ys, "y_pred": y_pred, "sample_weight": sample_weight}
+        score_names = True
         engine = SOURCE_ENGINE if engine is None else engine
     src = _as_source(source, engine, session, None, delimiter)
     try:
         p = _scan(src, engine=engine, y_true=names["y_true"], y_score=names["y_score"], y_pred=names["y_pred"],
                   weight=names["sample_weight"], score_bins=score_bins, task=task, pos_label=pos_label,
                   threshold=threshold, labels=labels, quantile=quantile, ci=ci, random_state=random_state,
-                  progress=None, keep_rows=False, row_offset=check_row_offset(row_offset), for_file=True)
+                  progress=None, keep_rows=False, row_offset=check_row_offset(row_offset), for_file=True,
+                  score_names=score_names)
     finally:
         src.close()
     if p.task == "regression":  # the engine's label scan counted each distinct target: not the report's
@@ -504,6 +486,23 @@ def profile(
         p.columns = {role: (list(c) if isinstance(c, tuple) else c) for role, c in names.items()
                      if c is not None and c != ()}
     return p
+
+
+def detect_task(y_true: Any, y_score: Any) -> tuple[str, str]:
+    """The task of a (y_true, y_score) pair and the reason, in words (``y_score``: the
+    predictions as :func:`~beyondchance.evaluate` takes them positionally — scores, class
+    probabilities, labels or values): the task of their report, by the one detector of every
+    door (:func:`~beyondchance.engines.detect._detect`, on the columns of the memory engine).
+
+    >>> detect_task([0, 1, 1, 0], [0.2, 0.8, 0.6, 0.1])
+    ('binary-scores', 'y_true has 2 classes (0, 1) and y is a floating-point column: scores')
+    >>> detect_task(["a", "b", "c"], ["a", "c", "c"])[0]
+    'multiclass-labels'
+    >>> detect_task([1.5, 2.0, 3.1], [1.4, 2.2, 2.9])[0]
+    'regression'
+    """
+    p = profile(y_true, y_score, ci=False)
+    return p.task, p.reason
 
 
 # =====================================================================================
@@ -516,11 +515,13 @@ def _is_statistics(value: Any) -> bool:
     return isinstance(value, TaskStatistics) or is_statistics_file(value)
 
 
-def _as_columns(test_sets: Mapping[str, Any]) -> tuple[str, tuple[str, ...], str | None, dict[str, Any]]:
-    """(y_true, y_score, sample_weight column names, the test sets) with each (y_true, y[, w]) of
-    arrays as a mapping of columns (``scan._array_columns``); y_true None: a window without labels."""
+def _as_columns(test_sets: Mapping[str, Any]) -> tuple[str, tuple[str, ...], str | None, dict[str, Any], Any]:
+    """(y_true, y_score, sample_weight column names, the test sets, the names that the probability
+    columns carry) with each (y_true, y[, w]) of arrays as a mapping of columns
+    (``scan._array_columns``); y_true None: a window without labels."""
     out: dict[str, Any] = {}
     names: dict[str, Any] = {}
+    score_names = None
     for name, value in test_sets.items():
         if _is_statistics(value):
             out[name] = value
@@ -529,15 +530,12 @@ def _as_columns(test_sets: Mapping[str, Any]) -> tuple[str, tuple[str, ...], str
         if len(data) not in (2, 3):
             raise InvalidInputError(f"test set {name!r} must be statistics, (y_true, y_score) or "
                                     f"(y_true, y_score, sample_weight), got {len(data)} items")
-        cols, these = _array_columns(np.zeros(0) if data[0] is None else data[0], data[1], None,
-                                     data[2] if len(data) == 3 else None)
-        if data[0] is None:
-            del cols["y_true"]
+        cols, these, score_names = _array_columns(data[0], data[1], None, data[2] if len(data) == 3 else None)
         if names and (names["y_score"], names["sample_weight"]) != (these["y_score"], these["sample_weight"]):
             raise InvalidInputError(f"test set {name!r}: every test set of arrays needs the same columns (scores or "
                                     "probabilities of the same classes, weights everywhere or nowhere)")
         names, out[name] = these, cols
-    return "y_true", names.get("y_score", ()), names.get("sample_weight"), out
+    return "y_true", names.get("y_score", ()), names.get("sample_weight"), out, score_names
 
 
 def _kept(name: str, value: Any, task: str | None) -> TaskStatistics:

@@ -41,7 +41,7 @@ from .._validation import (
     check_consistent_length,
     check_probabilities,
     check_sample_weight,
-    class_columns,
+    in_class_order,
     encode_labels,
     union_labels,
 )
@@ -319,7 +319,7 @@ def _read_proba(
     """(n, k) probabilities of ``y_pred``: a table's columns named by the classes in the class order, one
     column (the last class's probability) completed for two classes."""
     arr = as_array(y_pred, "y_pred", squeeze=True)
-    arr = class_columns(y_pred, arr, classes, "y_pred", labels_given=labels_given)
+    arr = in_class_order(y_pred, arr, classes, "y_pred", labels_given=labels_given)
     p = check_probabilities(arr, "y_pred", n_classes=k if arr.ndim == 2 else None, normalize=normalize)
     if p.ndim == 1:
         if k != 2:

@@ -36,7 +36,7 @@ from .._validation import (
     check_aligned,
     check_sample_weight,
     check_unit_interval,
-    class_columns,
+    in_class_order,
     encode_labels,
 )
 from .._warnings import InvalidInputError
@@ -75,11 +75,11 @@ def _scores_matrix(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(class codes of y_true, (n, K) float scores, classes) with the columns in the
     order of ``labels`` (default: the sorted classes of y_true); a table's columns named by
-    the classes are put in that order (``beyondchance._validation.class_columns``)."""
+    the classes are put in that order (``beyondchance._validation.in_class_order``)."""
     check_aligned(y_true=y_true, y_score=y_score, sample_weight=sample_weight)
     codes, _, classes = encode_labels(as_1d(y_true, "y_true"), labels=labels)
     p = as_float(as_array(y_score, "y_score"), "y_score", finite=False)
-    p = class_columns(y_score, p, classes, "y_score", labels_given=labels is not None)
+    p = in_class_order(y_score, p, classes, "y_score", labels_given=labels is not None)
     if p.ndim != 2 or p.shape[0] != codes.shape[0]:
         raise InvalidInputError(f"y_score must have shape ({codes.shape[0]}, K), got {p.shape}")
     if p.shape[1] != classes.shape[0]:

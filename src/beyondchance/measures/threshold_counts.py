@@ -13,16 +13,19 @@ import numpy as np
 
 from .._validation import (
     merge_from_zero,
+    as_1d,
     as_float_1d,
     binary_target,
     check_aligned,
     check_consistent_length,
     check_sample_weight,
     check_unit_interval,
-    positive_column,
+    _frame_column_at,
+    class_column_order,
+    score_column_names,
 )
 from .._warnings import InvalidInputError, warn_undefined
-from .._summary_display import SummaryDisplay
+from .._summary_display import SummaryDisplay, _label
 from .._json import jsonable as _jsonable
 from .curve_rates import (
     AucMethod,
@@ -465,6 +468,17 @@ def _counts_weighted(pos: np.ndarray, s: np.ndarray, w: np.ndarray, pos_label: A
     return _new_counts(thr0, tps0, fps0, pos_label)
 
 
+def _positive_column(y_score: Any, y_true: Any, pos_label: Any) -> Any:
+    """The positive class's column of a two-column table of binary scores whose columns name the
+    two classes (:func:`~beyondchance._validation.class_column_order`'s rule); anything else unchanged."""
+    names = score_column_names(y_score)
+    if names is None or len(names) != 2:
+        return y_score
+    classes = np.unique(as_1d(y_true, "y_true")).tolist()
+    order = class_column_order(names, classes)
+    return _frame_column_at(y_score, order[[_label(c) for c in classes].index(_label(pos_label))])
+
+
 def threshold_counts(
     y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: Any = None
 ) -> ThresholdCounts:
@@ -497,7 +511,7 @@ def threshold_counts(
     """
     check_aligned(y_true=y_true, y_score=y_score, sample_weight=sample_weight)
     yb, pos_label = binary_target(y_true, pos_label=pos_label)
-    s = as_float_1d(positive_column(y_score, "y_score", y_true, pos_label), "y_score")
+    s = as_float_1d(_positive_column(y_score, y_true, pos_label), "y_score")
     n = check_consistent_length(y_true=yb, y_score=s)
     w = check_sample_weight(sample_weight, n)
     if w is None:

@@ -16,7 +16,7 @@ report — :mod:`.scan`, :mod:`.evaluate`, :mod:`.compare`).
 
 from ..measures.task_metrics import TASKS, metrics_for_task
 from .compare import Change, Comparison, compare, compare_reports
-from ..engines.detect import detect_task
+from ..engines.scan import detect_task
 from .evaluate import evaluate
 from .metric_rows import MetricCI, MetricResult
 from .model_comparison import ModelComparison, ModelDifference, compare_models

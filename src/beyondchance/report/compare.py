@@ -58,10 +58,11 @@ from .render_html import comparison_html, comparison_section
 from .render_markdown import comparison_markdown
 from .render_terminal_comparison import render_comparison_text
 from .report import Report
-from ..engines.detect import _resolve_positive, check_inputs, detect_task
+from ..engines.detect import _resolve_positive, check_inputs
 from ..engines.row_source import RowSource
 from .evaluate import evaluate
-from ..engines.scan import _as_columns, _as_source, _column_names, _is_statistics, _kept, _prepare, _scan_replicates, _scan_scores
+from ..engines.scan import (_as_columns, _as_source, _column_names, _is_statistics, _kept, _prepare, _scan_replicates,
+                            _scan_scores, detect_task, score_column)
 from ..statistics.task_statistics import TaskStatistics
 from .from_statistics import report_from_statistics
 from .tasks.binary_scores import _threshold_choice
@@ -271,7 +272,7 @@ def compare(
     """
     kept = isinstance(test_sets, Mapping) and any(_is_statistics(v) for v in test_sets.values())
     if y_true is None and kept:  # statistics beside arrays: the arrays as columns of the memory engine
-        y_true, y_score, sample_weight, test_sets = _as_columns(test_sets)
+        y_true, y_score, sample_weight, test_sets, options["score_names"] = _as_columns(test_sets)
         engine = detect_engine(None) if engine is None else engine  # the engine of arrays
     if y_true is not None:
         if not isinstance(test_sets, Mapping):
@@ -583,6 +584,8 @@ def _compare_sources(
     engine = SOURCE_ENGINE if engine is None else engine
     ci = bool(options.get("ci", True))
     quantile = options.pop("quantile", None)  # of every set's scan (the rows follow from it)
+    score_names = options.pop("score_names", True)  # what the probability columns are named by (scan._prepare)
+    orders: set[tuple[str, ...]] = set()  # each set's probability columns in the order of its classes
     names = list(sources)
     step = progress or (lambda message: None)
     prepared: list[tuple[str, Any, TaskStatistics]] = []
@@ -598,9 +601,11 @@ def _compare_sources(
             src = _as_source(sources[nm], engine, session, nm, delimiter)
             opened.append(src)
             try:
-                p, labels = _prepare(src, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=sample_weight,
-                                     task=task if not prepared else prepared[0][2].task, labels=labels,
-                                     score_bins=score_bins, ci=ci, quantile=quantile)
+                p, labels, ordered = _prepare(src, y_true=y_true, y_score=y_score, y_pred=y_pred,
+                                              weight=sample_weight, score_names=score_names,
+                                              task=task if not prepared else prepared[0][2].task, labels=labels,
+                                              score_bins=score_bins, ci=ci, quantile=quantile)
+                orders.add(ordered)
             except InvalidInputError as exc:
                 if not (f"column {y_true!r} not found" in str(exc) and len(y_score) == 1 and y_pred is None):
                     raise InvalidInputError(f"test set {nm!r}: {exc}") from None
@@ -620,6 +625,9 @@ def _compare_sources(
             known = labelled + [f"{nm} (no labels)" for nm, _, _ in windows]
             raise InvalidInputError(f"reference {reference!r} is not a test set with labels; test sets: "
                                     f"{', '.join(known)}")
+        if len(orders) > 1:
+            raise InvalidInputError("the test sets' probability columns name different classes: give labels=")
+        y_score = orders.pop() if orders else y_score
         first = prepared[0][2]
         detected = (first.task, first.reason) if first.source == "detected" else None
         assumed = None
@@ -631,6 +639,8 @@ def _compare_sources(
             for _, _, p in prepared[1:]:
                 pooled = pooled.merge(LabelCounts(p.classes, p.counts0))
             pl = pos_label if pos_label is not None else _resolve_positive(pooled.labels, pooled.counts, None)[0]
+            if first.task == "binary-scores":  # two probability columns: the positive class's
+                y_score = score_column(y_score, first.classes, pl)
             for nm, src, p in prepared:
                 try:
                     resolved = _resolve_positive(p.classes, p.counts0, pl)

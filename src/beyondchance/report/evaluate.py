@@ -60,21 +60,12 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from .._warnings import InvalidInputError
-from ..engines.detect import Inputs, _resolve_positive, check_inputs, detect_task
-from ..engines.memory import confusion_counts, probability_statistics, regression_statistics, score_counts
-from ..engines.scan import SOURCE_ENGINE, _as_source, _column_names, _scan
-from ..inference.poisson_bootstrap import (GroupTotals, label_group_totals, probability_group_totals,
-                                           regression_group_totals)
-from ..measures.confusion import ConfusionMatrix
+from ..engines.scan import SOURCE_ENGINE, _array_columns, _as_source, _column_names, _scan, detect_task
 from ..measures.curves import ThresholdCounts
-from ..measures.losses import PinballLoss, get_loss
-from ..measures.task_metrics import TASKS, Task, metrics_for_task, selectable_metrics
+from ..measures.task_metrics import TASKS, Task, metrics_for_task
 from ..statistics.file_format import is_statistics_file
-from ..statistics.sufficient import STATISTICS
 from ..statistics.task_statistics import TaskStatistics, read_statistics
-from .assemble import _select_metrics, check_quantile_option
-from .evaluation_context import _Context
-from .formatting import _label, fmt_value, shorten
+from .formatting import fmt_value, shorten
 from .from_statistics import report_from_statistics
 from .metric_rows import MetricCI, MetricResult
 from .report import Report
@@ -296,27 +287,16 @@ def evaluate(
     if y_true is None:
         raise InvalidInputError("evaluate needs y_true (the true labels or targets), or data= (a table or "
                                 "files with y_true naming a column, or ThresholdCounts)")
-    if y_score is None:
-        if y_pred is None:
-            raise InvalidInputError("evaluate needs y_score (scores or class probabilities) or y_pred "
-                                    "(predicted labels or values)")
-        y, y_pred, y_name = y_pred, None, "y_pred"
-    else:
-        y, y_name = y_score, "y_score"
-
-    def statistics(ctx: _Context) -> TaskStatistics:
-        ctx.step("checking the input")
-        inp = check_inputs(y_true, y, sample_weight, task=task, labels=labels, normalize=normalize, y_pred=y_pred,
-                           y_name=y_name)
-        level = check_quantile_option(quantile, inp.task)
-        if metrics is not None:  # unknown names fail before any computation
-            _select_metrics(dict.fromkeys(selectable_metrics(inp.task, quantile=level is not None)), metrics, inp.task)
-        return _memory_statistics(inp, ctx, pos_label=pos_label, quantile=level)
-
-    return report_from_statistics(
-        statistics, pos_label=pos_label, threshold=threshold, metrics=metrics, confidence_level=confidence_level,
-        n_resamples=n_resamples, ci=ci, random_state=random_state, strict=strict, name=name,
-        mc_samples=mc_samples, progress=progress)
+    if y_score is None and y_pred is None:
+        raise InvalidInputError("evaluate needs y_score (scores or class probabilities) or y_pred "
+                                "(predicted labels or values)")
+    source, names, score_names = _array_columns(y_true, y_score, y_pred, sample_weight, normalize=normalize)
+    return evaluate_source(
+        source, y_true=names["y_true"], y_score=names["y_score"], y_pred=names["y_pred"],
+        sample_weight=names["sample_weight"], engine="memory", score_names=score_names, task=task,
+        pos_label=pos_label, threshold=threshold, labels=labels, quantile=quantile, metrics=metrics,
+        confidence_level=confidence_level, n_resamples=n_resamples, ci=ci, random_state=random_state,
+        strict=strict, name=name, mc_samples=mc_samples, progress=progress)
 
 
 def _evaluate_statistics(statistics: TaskStatistics, *, given: dict[str, Any], task: Any, normalize: bool,
@@ -360,94 +340,25 @@ def evaluate_source(
     sample_weight: str | None = None, engine: str | None = None, score_bins: int | None = None, session: Any = None,
     delimiter: str | None = None, task: str | None = None, pos_label: Any = None, threshold: float | None = None,
     labels: Any = None, quantile: float | None = None, ci: bool = True, random_state: int = 0,
-    progress: Callable[[str], None] | None = None, name: str | None = None, **options: Any,
+    progress: Callable[[str], None] | None = None, name: str | None = None, score_names: Any = True,
+    **options: Any,
 ) -> Report:
     """The report of ``evaluate(y_true, y_score, …, data=source, engine=engine)`` (the options
-    as there): the source scanned into its task's statistics, the report built from them."""
+    as there): the source scanned into its task's statistics, the report built from them.
+    ``score_names``: the names that the probability columns carry (``scan._prepare``; None: the
+    columns of an array, whose report has no engine)."""
     y_true, y_score = _column_names(y_true, y_score, y_pred, sample_weight)
     engine = SOURCE_ENGINE if engine is None else engine
     src = _as_source(source, engine, session, name, delimiter)
     try:
         p = _scan(src, engine=engine, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=sample_weight,
                   score_bins=score_bins, task=task, pos_label=pos_label, threshold=threshold, labels=labels,
-                  quantile=quantile, ci=ci, random_state=random_state, progress=progress, keep_rows=ci)
+                  quantile=quantile, ci=ci, random_state=random_state, progress=progress, keep_rows=ci,
+                  score_names=score_names)
         # the source stays open while the report is built: its row permutation tests fetch the rows
-        return report_from_statistics(p, engine=src.engine, pos_label=pos_label, threshold=threshold, ci=ci,
+        if p.row_source is not None and score_names is not True:  # arrays: the rows are the caller's
+            p.row_source.says_where = False
+        return report_from_statistics(p, engine=None if score_names is not True else src.engine, pos_label=pos_label, threshold=threshold, ci=ci,
                                       random_state=random_state, name=name, progress=progress, **options)
     finally:
         src.close()
-
-
-# =====================================================================================
-# checked arrays -> the memory engine's statistics (one pass each)
-# =====================================================================================
-
-
-def _memory_statistics(inp: Inputs, ctx: _Context, *, pos_label: Any, quantile: float | None) -> TaskStatistics:
-    """The task's statistics of checked rows, computed by the memory engine."""
-    w = inp.weight
-    weighted = w is not None
-    p = TaskStatistics(inp.task, inp.source, inp.reason, inp.n, weighted, inp.classes, np.zeros(0), inp.classes,
-                       inputs=inp, quantile=quantile)
-    if inp.task == "regression":
-        losses = ("squared", "absolute") + (() if quantile is None else (PinballLoss(quantile),))
-        p.stats = regression_statistics(inp.target, inp.prediction, w, losses=[get_loss(lo) for lo in losses])
-        if ctx.ci:
-            median = p.stats.prediction_advantage("absolute").baseline.prediction
-            level = None if quantile is None else (
-                quantile, p.stats.prediction_advantage(PinballLoss(quantile)).baseline.prediction)
-            p.totals = regression_group_totals(inp.target, inp.prediction, w, median, quantile=level, seed=ctx.seed)
-        return p
-    k = inp.classes.size
-    if inp.task == "multiclass-probabilities":
-        # the loss CLT's sums only where the report needs them (beyond the row budget: report.pvalues)
-        wanted = tuple(s for s in STATISTICS["multiclass-probabilities"] if s != "permutation_loss_sums")
-        p.stats = probability_statistics(inp.codes, inp.proba, inp.classes, w, pos_label=None, statistics=wanted)
-        p.counts0 = np.bincount(inp.codes, minlength=k).astype(np.float64)
-        if ctx.ci:
-            p.totals = probability_group_totals(inp.codes, inp.proba, inp.classes, w, seed=ctx.seed)
-        return p
-    if inp.task == "binary-scores":
-        return _binary_scores(inp, ctx, p, pos_label=pos_label)
-    ctx.step("counting")
-    p.stats, p.counts0, p.totals = _confusion(inp.codes, inp.pred_codes, inp.classes, w, ctx, rows=inp.row_confusion)
-    return p
-
-
-def _confusion(codes: np.ndarray, pred_codes: np.ndarray, classes: np.ndarray, w: Any, ctx: _Context,
-               rows: Any = None) -> tuple[ConfusionMatrix, np.ndarray, GroupTotals | None]:
-    """(the confusion matrix, the row counts of y_true, weighted: the grouped bootstrap's totals);
-    ``rows``: the unweighted matrix, when the detection counted it."""
-    k = classes.size
-    mat = rows if w is None and rows is not None else confusion_counts(codes, pred_codes, k, w)
-    if w is None:
-        counts0 = mat.sum(axis=1)
-    else:
-        counts0 = rows.sum(axis=1) if rows is not None else np.bincount(codes, minlength=k).astype(np.float64)
-    totals = label_group_totals(codes, pred_codes, classes, w, seed=ctx.seed) if w is not None and ctx.ci else None
-    return ConfusionMatrix(mat, classes, pos_label=None), counts0, totals
-
-
-def _binary_scores(inp: Inputs, ctx: _Context, p: TaskStatistics, *, pos_label: Any) -> TaskStatistics:
-    classes, codes, w = inp.classes, inp.codes, inp.weight
-    ones = np.count_nonzero(codes)  # codes are 0 and 1: the rows of each class without a bincount pass
-    p.counts0 = np.array([codes.shape[0] - ones, ones])[: classes.size]
-    pos, neg, _ = p.positive = _resolve_positive(classes, p.counts0, pos_label)
-    values = [_label(c) for c in classes.tolist()]
-    pos_idx = values.index(pos) if pos in values else -1
-    s = inp.scores if inp.scores.ndim == 1 else inp.scores[:, pos_idx]
-    is_pos = codes == pos_idx
-    ctx.step("sorting the scores")
-    p.stats = score_counts(is_pos, s, w)
-    if w is not None:
-        p.units = score_counts(is_pos, s, (w > 0).astype(np.float64))
-    if inp.given is not None:  # predicted labels given with the scores
-        g_codes, g_pred, g_classes = inp.given
-        p.given, p.given_counts0, p.totals = _confusion(g_codes, g_pred, g_classes, w, ctx)
-    elif w is not None:
-        def label_totals(thr: float) -> GroupTotals:
-            return label_group_totals(is_pos.view(np.int8), (s >= thr).view(np.int8),
-                                      np.array([neg, pos], dtype=object), w, seed=ctx.seed)
-
-        p.totals = label_totals
-    return p
