@@ -17,9 +17,9 @@ from typing import Any
 import numpy as np
 
 from .._warnings import InvalidInputError
-from .frames import as_narwhals, column_at, column_values, default_names, frame_names, index_of
+from .frames import as_narwhals, column_at, column_values, frame_names, index_of
 
-__all__ = ['as_array', 'as_1d', 'check_aligned', 'class_columns', 'positive_column', 'is_score_matrix', 'as_float_1d', 'check_consistent_length', 'check_sample_weight', 'check_probabilities',
+__all__ = ['as_array', 'as_1d', 'check_aligned', 'is_score_matrix', 'as_float_1d', 'check_consistent_length', 'check_sample_weight', 'check_probabilities',
            'missing_values', 'non_finite_value']
 
 
@@ -247,71 +247,6 @@ def check_aligned(**inputs: Any) -> None:
             f"({'the same labels in another order' if same else 'different labels'}): the rows are paired by "
             f"position, not by index; align them (e.g. {name}.loc[{name0}.index]) or, when the positions already "
             f"match, drop the indexes ({name}.to_numpy(), or reset_index(drop=True) on both)")
-
-
-def _keys(names: list[Any], classes: Any) -> tuple[list[Any], list[Any]]:
-    """Comparable keys of column names and of classes: text names against the classes' text."""
-    keys = [c.item() if isinstance(c, np.generic) else c for c in classes]
-    if names and all(isinstance(c, str) for c in names) and not all(isinstance(k, str) for k in keys):
-        keys = [str(k) for k in keys]
-    return [c.item() if isinstance(c, np.generic) else c for c in names], keys
-
-
-def _shown(values: list[Any]) -> str:  # the first eight
-    return "[" + ", ".join(map(repr, values[:8])) + (", ..." if len(values) > 8 else "") + "]"
-
-
-def class_columns(
-    y_score: Any, p: np.ndarray, classes: np.ndarray, name: str, *, labels_given: bool = False
-) -> np.ndarray:
-    """The columns of class scores ``p`` (read from ``y_score``) in the order of ``classes``.
-
-    A table whose column names are the classes (every one once, in any order; text names
-    match the classes' text, as in a CSV header) has its columns put in the class order.
-    Names that look like classes (some are) but disagree with them are refused, naming them.
-    Default names (0, 1, …, k−1 of a pandas ``RangeIndex``, or names none of which is a
-    class) and arrays keep the reading by position.
-
-    >>> import pandas as pd
-    >>> frame = pd.DataFrame({"b": [0.9, 0.2], "a": [0.1, 0.8]})
-    >>> class_columns(frame, frame.to_numpy(), np.array(["a", "b"]), "y_score").tolist()
-    [[0.1, 0.9], [0.8, 0.2]]
-    """
-    names = frame_names(y_score)
-    if names is None or default_names(names) or p.ndim != 2:
-        return p
-    cols, keys = _keys(names, classes)
-    if not set(cols) & set(keys):
-        return p
-    if len(set(cols)) == len(cols) == len(keys) and set(cols) == set(keys):
-        return p[:, [cols.index(k) for k in keys]]
-    issues = [f"no column for {_shown([k for k in keys if k not in cols])}" * any(k not in cols for k in keys),
-              f"{_shown([c for c in cols if c not in keys])} not a class" * any(c not in keys for c in cols),
-              "a name used twice" * (len(set(cols)) < len(cols))]
-    raise InvalidInputError(
-        f"{name}'s column names {_shown(cols)} look like class labels but do not match "
-        f"{'labels=' if labels_given else 'the classes of y_true'} {_shown(keys)} "
-        f"({'; '.join(i for i in issues if i)}); name each column by its class (every class once), "
-        f"{'fix labels=' if labels_given else 'pass labels= with every class'}, or drop the names "
-        f"({name}.to_numpy()) to read the columns by position")
-
-
-def positive_column(y_score: Any, name: str, y_true: Any, pos_label: Any) -> Any:
-    """The positive class's column of a two-column table of binary scores whose column names
-    are the classes (``pos_label`` resolved; ``y_true`` read again only for such a table);
-    anything else unchanged."""
-    names = frame_names(y_score)
-    if names is None or len(names) != 2 or default_names(names):
-        return y_score
-    cols, keys = _keys(names, [pos_label, *np.unique(as_1d(y_true, "y_true")).tolist()])
-    if not set(cols) & set(keys):
-        return y_score
-    if keys[0] in cols and set(keys) <= set(cols) and cols[0] != cols[1]:
-        return column_at(y_score, cols.index(keys[0]))
-    raise InvalidInputError(
-        f"{name}'s column names {_shown(cols)} look like class labels but do not match the positive class "
-        f"{keys[0]!r} and the classes of y_true {_shown(keys[1:])}; name the columns by the two classes, "
-        "or give the positive class's column alone")
 
 
 def check_consistent_length(**arrays: Any) -> int:

@@ -20,7 +20,7 @@ from .._validation import (
     check_consistent_length,
     check_sample_weight,
     check_unit_interval,
-    _frame_column_at,
+    column_at,
     class_column_order,
     score_column_names,
 )
@@ -476,7 +476,7 @@ def _positive_column(y_score: Any, y_true: Any, pos_label: Any) -> Any:
         return y_score
     classes = np.unique(as_1d(y_true, "y_true")).tolist()
     order = class_column_order(names, classes)
-    return _frame_column_at(y_score, order[[_label(c) for c in classes].index(_label(pos_label))])
+    return column_at(y_score, order[[_label(c) for c in classes].index(_label(pos_label))])
 
 
 def threshold_counts(
