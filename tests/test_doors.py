@@ -60,30 +60,16 @@ _MISSING = ("binary-scores-int-unweighted-missing", "binary-scores-str-weighted-
 _PROBABILITIES = [f"multiclass-probabilities-{kind}-{w}{edge}" for kind in ("int", "str")
                   for w in ("unweighted", "weighted") for edge in ("", "-shuffled")]
 
-#: cell id -> why it fails on the base of issue 36 (strict xfail: remove the entry when fixed)
+#: cell id -> why it does not give the arrays' answer (strict xfail: remove the entry when fixed); the
+#: cells that failed on the base of issue 36 and pass since are listed in its closing note
 KNOWN_FAILING: dict[str, str] = {
-    **{f"{case}-{door}": "issue 36: class-probability columns are taken by position as the sorted classes, "
-       "not matched to the classes by their names p_<class> (accuracy 0.125 for 0.758)"
-       for case in _PROBABILITIES if case.endswith("shuffled") for door in _TABLES},
-    "multiclass-probabilities-str-unweighted-shuffled-spark": "issue 36: class-probability columns are taken by "
-    "position as the sorted classes, not matched to the classes by their names p_<class>",
     **{f"{case}-{door}": "issue 36: from statistics the log loss and Brier p-values are the permutation CLT's "
        "(asymptotic, ~1e-22), the rows' are the Monte Carlo permutation test's (1/201)"
        for case in _PROBABILITIES for door in ("statistics-file", "merged-halves")},
+    **{f"{case}-duckdb-relation": "a DuckDB relation has no row order: its line says so and names no row"
+       for case in _MISSING},
     **{f"regression-float-{w}-merged-halves": "issue 36: merging two regression profiles with intervals is "
        "refused (their |y - median| sums need the median of all the rows)" for w in ("unweighted", "weighted")},
-    **{f"{case}-{door}": "issue 36: the DuckDB engine says 'y_true contains NULL, NaN or infinite values "
-       "(1 rows)', naming no row" for case in _MISSING for door in _DUCKDB},
-    **{f"{case}-cli-json": "issue 36: the CLI's own reader says \"column 'y' of FILE has 1 missing value(s) "
-       "(first in data row 6)\", not the library's line" for case in _MISSING},
-    **{f"binary-scores-int-unweighted-missing-{door}": "issue 36: arrays of binary scores say 'contains NaN or "
-       "infinite values: the first is NaN in row 6', the memory engine 'holds a missing value: NaN in row 6'"
-       for door in ("pandas-memory", "csv-memory", "parquet-memory", "statistics-file", "merged-halves")},
-    **{f"{case}-pandas-memory": "issue 36: the memory engine reads a pandas None label as NaN ('NaN in row 6'), "
-       "arrays say 'None in row 6'"
-       for case in ("binary-scores-str-weighted-missing", "multiclass-labels-str-unweighted-missing")},
-    "binary-scores-str-weighted-missing-spark": "issue 36: the Spark engine says 'y_true contains NULL, NaN or "
-    "infinite values (1 rows)', naming no row",
 }
 
 
@@ -368,7 +354,12 @@ def normalized_error(line: str) -> str:
     """A refusal's line without what names the door: a file's path and the word "data" of
     "data row"."""
     line = re.sub(r"(?:'[^']*[/\\][^']*'|\S+[/\\]\S+?)(?=[:\s,)]|$)", "<path>", line)
-    return line.replace("data row", "row")
+    line = line.replace("data row", "row")
+    # a file's line names its column and file where arrays name the argument, and a file's
+    # missing value is a null where an array holds a NaN
+    line = re.sub(r"^column '[^']*' of <path>", "<column>", line)
+    line = re.sub(r"^(?:y_true|y_score|y_pred|sample_weight)\b", "<column>", line)
+    return re.sub(r"(first in row \d+): NaN\)", r"\1)", line)
 
 
 def assert_same_outcome(ref: Outcome, got: Outcome) -> None:
@@ -446,9 +437,10 @@ def test_spark_door_gives_the_arrays_answer(case: str, spark) -> None:
 
 def test_a_refusal_is_compared_without_its_path_and_data_wording() -> None:
     line = "column 'y' of /tmp/x/rows.csv has 1 missing value(s) (first in data row 6)"
-    assert normalized_error(line) == "column 'y' of <path> has 1 missing value(s) (first in row 6)"
+    assert normalized_error(line) == "<column> has 1 missing value(s) (first in row 6)"
+    assert normalized_error("y_true has 1 missing value(s) (first in data row 6: NaN)") == normalized_error(line)
     assert normalized_error("'/tmp/a b/rows.csv': y_true holds") == "<path>: y_true holds"
-    assert normalized_error("y_true holds a missing value: NaN in row 6") == "y_true holds a missing value: NaN in row 6"
+    assert normalized_error("y_score has 1 missing value(s) (first in data row 7)") != normalized_error(line)
 
 
 def test_known_failing_names_cells_of_the_grid() -> None:

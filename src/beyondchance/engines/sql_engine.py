@@ -62,6 +62,8 @@ class SQLScan:
             raise InvalidInputError(inexact_label("y_true", where)) from None
         except BadValuesError as exc:  # the line of memory: the column, its first bad row
             line = self._ordered_runner(lambda runner: bad_values_line(runner, exc.name, kwargs))
+            if line is None and not getattr(self._runner, "_ordered", True):
+                line = f"{exc}: a DuckDB relation has no row order, so no row can be named"
             if line is None:
                 raise
             raise InvalidInputError(line) from None
