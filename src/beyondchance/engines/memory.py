@@ -22,13 +22,15 @@ from .._validation import (
     as_float_1d,
     binary_target,
     check_consistent_length,
+    check_n_classes,
     check_probabilities,
     check_sample_weight,
     encode_labels,
 )
+from .._validation.labels import _check_label_values, _encode
 from .._warnings import InvalidInputError
 from ..measures.losses import get_loss
-from ..measures.confusion import ConfusionMatrix, _weighted_bincount
+from ..measures.confusion import ConfusionMatrix, _default_pos_label, _weighted_bincount
 from ..inference.permutation.clt import PermutationCells
 from ..inference.permutation.loss import MAX_LOSS_CLASSES, PermutationLossSums
 from ..inference.permutation.rows import SquaredErrorSums
@@ -466,6 +468,15 @@ def check_columns(kinds: dict[str, str], columns: Any, name: str) -> None:
 _CHUNK = 1 << 16
 
 
+class CheckedColumns(dict):
+    """Columns of arrays that their door checked 1-D already (``scan._array_columns``): the
+    memory engine reads them as they are, not through :func:`~beyondchance._validation.as_1d` again."""
+
+
+#: the statistics of binary scores that :meth:`MemoryScan.statistics` computes from its checked columns
+_SCORE_STATISTICS = frozenset({"scores", "permutation_cells", "permutation_loss_sums"})
+
+
 class MemoryScan:
     """One source of the memory engine: the columns in memory (a mapping of columns, or a data
     frame, pyarrow Table or CSV / Parquet files whose needed columns :meth:`open` reads once).
@@ -481,6 +492,7 @@ class MemoryScan:
         self.engine = engine
         self.name = name
         self.delimiter = delimiter
+        self._checked: dict[tuple[str, str], Any] = {}  # (what, column): checked or encoded once per scan
 
     def open(self, columns: Any, numeric: Any, row_index: bool = False) -> dict[str, str]:
         if not isinstance(self.source, Mapping):  # a data frame (eager or lazy), CSV / Parquet files, stdin
@@ -490,7 +502,134 @@ class MemoryScan:
         return kinds
 
     def statistics(self, **kwargs: Any) -> SufficientStatistics:
+        """The statistics of the columns (:func:`statistics_from_table`); the scan's label counts,
+        binary scores and regression read each column checked once (:meth:`_once`: the labels
+        encoded once, the scores and weights checked once), whichever statistic asks first."""
+        if isinstance(self.source, Mapping):
+            fast = self._from_checked(**kwargs)
+            if fast is not None:
+                return fast
         return statistics_from_table(self.source, **kwargs)
+
+    def _once(self, what: str, column: str, make: Any) -> Any:
+        """``make(column values)`` computed once per scan (``what``: its kind)."""
+        key = (what, column)
+        if key not in self._checked:
+            self._checked[key] = make(self.source[column])
+        return self._checked[key]
+
+    def _vector(self, column: str, role: str) -> np.ndarray:
+        """A column 1-D (as it is when its door checked it: :class:`CheckedColumns`)."""
+        return self._once("1d", column, lambda v: v if isinstance(self.source, CheckedColumns) else as_1d(v, role))
+
+    def _labels(self, column: str) -> tuple[np.ndarray, np.ndarray]:
+        """(codes, classes) of a label column (also a regression's targets: their distinct values)."""
+        return self._once("labels", column, lambda v: encode_labels(
+            self._vector(column, "y_true"), labels=None, allow_continuous=True)[::2])
+
+    def _numbers(self, column: str, role: str, exact: bool = True) -> np.ndarray:
+        """A column as finite float64 (``exact``: integers beyond 2**53 refused)."""
+        return self._once(f"float{exact}", column, lambda v: as_float(self._vector(column, role), role, exact=exact))
+
+    def _weight(self, column: str | None, n: int) -> np.ndarray | None:
+        return None if column is None else self._once("weight", column,
+                                                      lambda v: check_sample_weight(self._vector(column, "sample_weight"), n))
+
+    def _from_checked(self, *, y_true: str, y_score: str | None = None, y_pred: str | None = None,
+                      weight: str | None = None, task: str = "auto", statistics: Any = None, labels: Any = None,
+                      score_bins: Any = None, pos_label: Any = None, **options: Any) -> SufficientStatistics | None:
+        """The statistics of the scan's common requests from the columns checked once, or None
+        (any other request: :func:`statistics_from_table` checks its columns itself)."""
+        if labels is not None:
+            return None
+        if task == "multiclass-labels" and y_pred == y_true and statistics == ("label_counts",) and weight is None:
+            codes, classes = self._labels(y_true)
+            return SufficientStatistics(task, label_counts=LabelCounts(
+                classes, np.bincount(codes, minlength=classes.shape[0])))
+        if task == "multiclass-labels" and y_pred is not None and y_pred != y_true and y_score is None \
+                and statistics is not None and set(statistics) <= {"confusion", "permutation_cells"} and not options:
+            return self._confusion(y_true, y_pred, weight, statistics)
+        if task == "multiclass-probabilities" and options.keys() <= {"y_proba"} and options.get("y_proba") \
+                and y_score is None and y_pred is None:
+            return self._probabilities(y_true, list(options["y_proba"]), weight, statistics, score_bins)
+        if task == "binary-scores" and y_score is not None and score_bins is None and y_pred is None \
+                and statistics is not None and set(statistics) <= _SCORE_STATISTICS and not options.keys() - {"threshold"}:
+            return self._scores(y_true, y_score, weight, pos_label, statistics, **options)
+        if task == "regression" and y_pred is not None and not options.keys() - {"pinball_alphas", "target_bin_width"}:
+            y, f = self._numbers(y_true, "y_true", exact=False), self._numbers(y_pred, "y_pred", exact=False)
+            n = check_consistent_length(y_true=y, y_pred=f)
+            spec = make_spec("regression", statistics=statistics, **options)
+            return regression_statistics(y, f, self._weight(weight, n), losses=spec.regression_losses(),
+                                         statistics=spec.statistics, target_bin_width=spec.target_bin_width)
+        return None
+
+    def _whole_labels(self, y_true: str) -> tuple[np.ndarray, np.ndarray] | None:
+        """:meth:`_labels` when they are labels (whole numbers, text …), else None (the checks of
+        :func:`statistics_from_table` then name the row of a value that is not)."""
+        codes, classes = self._labels(y_true)
+        return None if classes.dtype.kind == "f" and not np.all(classes % 1 == 0) else (codes, classes)
+
+    def _confusion(self, y_true: str, y_pred: str, weight: str | None, statistics: Any) -> SufficientStatistics | None:
+        """The confusion matrix (and weighted, the PermutationCells) over the union of the labels
+        of y_true (encoded once) and y_pred, as :meth:`ConfusionMatrix.from_predictions` counts it."""
+        true = self._whole_labels(y_true)
+        if true is None:
+            return None
+        (ct, classes_t), yp = true, self._vector(y_pred, "y_pred")
+        n = check_consistent_length(y_true=ct, y_pred=yp)
+        cp, _, classes_p = encode_labels(yp, names=("y_pred", "y_true"))
+        if "string" in (kinds := {_check_label_values(classes_t, "y_true"), _check_label_values(classes_p, "y_pred")}) \
+                and len(kinds) > 1:
+            raise InvalidInputError(f"y_true and y_pred mix string and numeric labels "
+                                    f"({self._vector(y_true, 'y_true').dtype} and {yp.dtype})")
+        to_t, to_p, classes = _encode(classes_t, classes_p, None, ("y_true", "y_pred"))
+        ct, cp, k = to_t[ct], to_p[cp], check_n_classes(classes.shape[0])
+        w = self._weight(weight, n)
+        out: dict[str, Any] = {"confusion": ConfusionMatrix(confusion_counts(ct, cp, k, w), classes,
+                                                            pos_label=_default_pos_label(classes, 1))}
+        if "permutation_cells" in statistics and w is not None:
+            out["permutation_cells"] = PermutationCells.from_codes(cp, ct, w, keys=classes, classes=classes)
+        return SufficientStatistics("multiclass-labels", **out)
+
+    def _probabilities(self, y_true: str, proba: list[str], weight: str | None, statistics: Any,
+                       score_bins: Any) -> SufficientStatistics | None:
+        """:func:`statistics_from_arrays`'s class probabilities from the labels encoded once."""
+        true = self._whole_labels(y_true)
+        if true is None or true[1].shape[0] < 2:
+            return None
+        (codes, classes), k = true, true[1].shape[0]
+        spec = make_spec("multiclass-probabilities", statistics=statistics, score_bins=score_bins)
+        y_proba = _as_proba(np.column_stack([self.source[c] for c in proba]), k, False)
+        w = self._weight(weight, check_consistent_length(y_true=codes, y_proba=y_proba))
+        return probability_statistics(codes, y_proba, classes, w, statistics=spec.statistics, pos_label=1,
+                                      score_bins=spec.score_bins)
+
+    def _scores(self, y_true: str, y_score: str, weight: str | None, pos_label: Any, statistics: Any,
+                **options: Any) -> SufficientStatistics | None:
+        """:func:`statistics_from_arrays`'s binary scores from the encoded labels: None when they are
+        not two whole-number classes, or ``pos_label`` is not one of them (its checks then say why)."""
+        codes, classes = self._labels(y_true)
+        if classes.size > 2 or pos_label is None or (classes.dtype.kind == "f" and not np.all(classes % 1 == 0)):
+            return None
+        try:
+            hit = np.flatnonzero(classes == pos_label)
+        except (TypeError, ValueError):  # pragma: no cover - incomparable types
+            return None
+        if hit.size == 0 and classes.size == 2:
+            return None
+        spec = make_spec("binary-scores", statistics=statistics, pos_label=pos_label, **options)
+        is_pos = codes == hit[0] if hit.size else np.zeros(codes.shape[0], dtype=bool)
+        s = self._numbers(y_score, "y_score")
+        w = self._weight(weight, check_consistent_length(y_true=codes, y_score=s))
+        out: dict[str, Any] = {}
+        if spec.wants("scores"):
+            out["scores"] = _counts_unweighted(is_pos, s, pos_label) if w is None else \
+                _counts_weighted(is_pos, s, w, pos_label)
+        if spec.wants("permutation_cells") and w is not None:
+            out["permutation_cells"] = PermutationCells.of_scores(is_pos, s, w)
+        if spec.wants("permutation_loss_sums") and s.min() >= 0 and s.max() <= 1:
+            out["permutation_loss_sums"] = PermutationLossSums.of_scores(is_pos, s, w)
+        return SufficientStatistics("binary-scores", threshold=spec.threshold, pos_label=pos_label, **out)
 
     def group_totals(self, **kwargs: Any) -> Any:
         from ..inference.poisson_bootstrap import DEFAULT_GROUPS

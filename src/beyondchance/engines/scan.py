@@ -60,6 +60,7 @@ from ..statistics.file_format import MAX_FILE_BYTES, encoded_bytes, is_statistic
 from ..statistics.task_statistics import TaskStatistics, _resolve_positive, read_statistics
 from . import SOURCE_ENGINE, detect_engine
 from .detect import _detect, _score_values_outside
+from .memory import CheckedColumns
 from .row_source import RowSource
 from .spec import check_column_roles
 
@@ -402,13 +403,14 @@ def _scan(
 
 def _array_columns(y_true: Any, y_score: Any, y_pred: Any, sample_weight: Any,
                    normalize: bool = False) -> tuple[dict[str, Any], dict[str, Any], list[Any] | None]:
-    """(columns in memory, the names of the columns of each role, the names that the columns of
+    """(columns in memory, checked 1-D here once (:class:`~.memory.CheckedColumns`: the engine does
+    not re-read them), the names of the columns of each role, the names that the columns of
     y_score carry) for arrays, each read by the rules of :mod:`beyondchance._validation`: y_score
     of two dimensions is one column of probabilities per class (``y_score[j]``), checked as
     probabilities (``normalize``: rows rescaled to sum to 1), named by the columns of a table
     (None: an array, matched by position)."""
     check_aligned(y_true=y_true, y_score=y_score, y_pred=y_pred, sample_weight=sample_weight)
-    cols: dict[str, Any] = {} if y_true is None else {"y_true": as_1d(y_true, "y_true")}  # None: a window
+    cols = CheckedColumns() if y_true is None else CheckedColumns(y_true=as_1d(y_true, "y_true"))  # None: a window
     names: dict[str, Any] = {"y_true": "y_true", "y_score": (), "y_pred": None, "sample_weight": None}
     score_names = None
     if y_score is not None:
@@ -422,7 +424,7 @@ def _array_columns(y_true: Any, y_score: Any, y_pred: Any, sample_weight: Any,
             names["y_pred"], cols["y_pred"] = "y_pred", s
         else:
             names["y_score"] = ("y_score",)
-            cols["y_score"] = as_1d(s, "y_score")
+            cols["y_score"] = s if y_pred is None else as_1d(s, "y_score")  # 1-D already without y_pred
     for role, value in (("y_pred", y_pred), ("sample_weight", sample_weight)):
         if value is not None:
             names[role] = role

@@ -194,11 +194,11 @@ class PermutationLossSums(SummaryDisplay):
     @classmethod
     def of_proba(cls, codes: Any, proba: Any, w: Any, classes: Any = None,
                  losses: tuple[str, ...] = LOSS_NAMES) -> "PermutationLossSums":
-        """From the rows of class probabilities (n, K) (classes default 0..K−1), in chunks."""
+        """From the rows of class probabilities (n, K) (classes default 0..K−1), in chunks; ``w``
+        checked weights or None (:meth:`of_losses` refuses negative ones)."""
         proba = np.asarray(proba, dtype=np.float64)
         n, k = proba.shape
         codes = np.asarray(codes, dtype=np.intp)
-        w = check_sample_weight(w, n)
         classes = np.arange(k) if classes is None else np.asarray(classes)
         out = None
         for start in range(0, max(n, 1), _CHUNK):
