@@ -38,6 +38,8 @@ def make_frame(n: int = 600, seed: int = 0) -> pd.DataFrame:
         "label": rng.choice(["a", "b", "c"], n),
         "pred": rng.choice(["a", "b", "c", "d"], n),
         "p0": P[:, 0], "p1": P[:, 1], "p2": P[:, 2],
+        # the same probabilities named by their classes, as a report reads class-probability columns
+        "p_a": P[:, 0], "p_b": P[:, 1], "p_c": P[:, 2],
         "yr": np.round(yr, 1),
         "fr": yr + rng.normal(size=n),
         "ys": np.where(y == 1, "pos", "neg"),
@@ -237,9 +239,9 @@ def test_null_labels_and_files(tmp_path):
     t = pa.table({"y": pa.array([0, None, 1]), "s": [0.1, 0.2, 0.3]})
     path = tmp_path / "nulls.parquet"
     pq.write_table(t, path)
-    with pytest.raises(InvalidInputError, match="y_true"):
+    with pytest.raises(InvalidInputError, match="y_true|column 'y' of .* missing value"):
         compute_statistics(str(path), y_true="y", y_score="s")
-    with pytest.raises(InvalidInputError, match="y_true"):
+    with pytest.raises(InvalidInputError, match="y_true|column 'y' of .* missing value"):
         compute_statistics(str(path), y_true="y", y_score="s", engine="memory")
     empty = tmp_path / "empty.parquet"
     pq.write_table(t.slice(0, 0), empty)
@@ -284,7 +286,7 @@ REPORT_CASES = {
     "binary-scores": (dict(y_true="y", y_score="score"), ["y", "score"]),
     "binary-labels": (dict(y_true="y", y_pred="bl"), ["y", "bl"]),
     "multiclass-labels": (dict(y_true="label", y_pred="pred"), ["label", "pred"]),
-    "multiclass-probabilities": (dict(y_true="label", y_score=["p0", "p1", "p2"]), ["label", ["p0", "p1", "p2"]]),
+    "multiclass-probabilities": (dict(y_true="label", y_score=["p_a", "p_b", "p_c"]), ["label", ["p_a", "p_b", "p_c"]]),
     "regression": (dict(y_true="yr", y_pred="fr"), ["yr", "fr"]),
 }
 _ROW_INTERVALS = ("log_loss", "brier", "mse", "mae", "r2", "d2_absolute_error", "pinball_loss", "d2_pinball_score")

@@ -60,6 +60,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from .._warnings import InvalidInputError
+from ..engines import detect_engine
 from ..engines.scan import SOURCE_ENGINE, _array_columns, _as_source, _column_names, _scan, detect_task
 from ..measures.curves import ThresholdCounts
 from ..measures.task_metrics import TASKS, Task, metrics_for_task
@@ -293,7 +294,7 @@ def evaluate(
     source, names, score_names = _array_columns(y_true, y_score, y_pred, sample_weight, normalize=normalize)
     return evaluate_source(
         source, y_true=names["y_true"], y_score=names["y_score"], y_pred=names["y_pred"],
-        sample_weight=names["sample_weight"], engine="memory", score_names=score_names, task=task,
+        sample_weight=names["sample_weight"], engine=detect_engine(source), score_names=score_names, task=task,
         pos_label=pos_label, threshold=threshold, labels=labels, quantile=quantile, metrics=metrics,
         confidence_level=confidence_level, n_resamples=n_resamples, ci=ci, random_state=random_state,
         strict=strict, name=name, mc_samples=mc_samples, progress=progress)
