@@ -192,8 +192,9 @@ def test_report_multiclass_probabilities_and_regression(tmp_path):
     p = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
     path = tmp_path / "probs.csv"
     pd.DataFrame({"species": y, "pa": p[:, 0], "pb": p[:, 1], "pc": p[:, 2]}).to_csv(path, index=False)
+    # columns that do not name the classes are taken in the order of --labels (else refused)
     result = run("report", str(path), "--y-true", "species", "--y-score", "pa", "--y-score", "pb", "--y-score", "pc",
-                 "--format", "json", "--n-resamples", "100")
+                 "--labels", "setosa,versicolor,virginica", "--format", "json", "--n-resamples", "100")
     assert result.returncode == 0, result.stderr
     d = json.loads(result.stdout)
     read = pd.read_csv(path)[["pa", "pb", "pc"]].to_numpy()
@@ -287,8 +288,8 @@ def bad_files(tmp_path_factory):
     (d / "text_score.csv").write_text("y,s\n0,0.2\n1,high\n0,0.4\n")
     (d / "negw.csv").write_text("y,s,w\n0,0.2,1\n1,0.8,-1\n0,0.4,1\n")
     (d / "one_class.csv").write_text("y,s\n1,0.2\n1,0.8\n1,0.4\n")
-    (d / "rows.csv").write_text("y,p1,p2,p3\na,0.5,0.5,0.5\nb,0.2,0.7,0.1\nc,0.1,0.1,0.8\n")
-    (d / "range.csv").write_text("y,p1,p2,p3\na,1.5,-0.5,0.0\nb,0.2,0.7,0.1\nc,0.1,0.1,0.8\n")
+    (d / "rows.csv").write_text("y,p_a,p_b,p_c\na,0.5,0.5,0.5\nb,0.2,0.7,0.1\nc,0.1,0.1,0.8\n")
+    (d / "range.csv").write_text("y,p_a,p_b,p_c\na,1.5,-0.5,0.0\nb,0.2,0.7,0.1\nc,0.1,0.1,0.8\n")
     (d / "bad.parquet").write_bytes(b"PAR1 this is not parquet PAR1")
     return d
 
@@ -306,8 +307,8 @@ def _cases(d: Path) -> list[tuple[list[str], str]]:
         ([str(d / "nan.csv"), "--y-true", "y", "--y-score", "s"], "missing value"),
         ([str(d / "negw.csv"), "--y-true", "y", "--y-score", "s", "--weight", "w"], "negative"),
         ([str(d / "one_class.csv"), "--y-true", "y", "--y-score", "s"], "single class"),
-        ([str(d / "rows.csv"), "--y-true", "y", "--y-score", "p1", "--y-score", "p2", "--y-score", "p3"], "sum to 1"),
-        ([str(d / "range.csv"), "--y-true", "y", "--y-score", "p1", "--y-score", "p2", "--y-score", "p3"], "[0, 1]"),
+        ([str(d / "rows.csv"), "--y-true", "y", "--y-score", "p_a", "--y-score", "p_b", "--y-score", "p_c"], "sum to 1"),
+        ([str(d / "range.csv"), "--y-true", "y", "--y-score", "p_a", "--y-score", "p_b", "--y-score", "p_c"], "[0, 1]"),
         ([ok, "--y-true", "y", "--y-score", "s", "--metrics", "f1,bogus"], "unknown metric 'bogus'"),
         ([ok, "--y-true", "y", "--y-score", "s", "--pos-label", "7"], "pos_label"),
         ([ok, "--y-true", "y"], "give --y-score"),

@@ -63,7 +63,7 @@ def data(tmp_path_factory) -> dict:
         "w": rng.random(n) + 0.5, "ys": np.where(y == 1, "yes", "no"), "t": rng.normal(size=n),
     })
     P = rng.dirichlet(np.ones(3), n)
-    df = df.assign(qa=P[:, 0], qb=P[:, 1], qc=P[:, 2], f=df["t"] + rng.normal(size=n))
+    df = df.assign(p_a=P[:, 0], p_b=P[:, 1], p_c=P[:, 2], f=df["t"] + rng.normal(size=n))
     paths = {"csv": tmp / "d.csv", "parquet": tmp / "d.parquet"}
     df.to_csv(paths["csv"], index=False)
     df.to_parquet(paths["parquet"])
@@ -129,7 +129,7 @@ def test_weighted_values_and_intervals_equal(data):
 
 
 @pytest.mark.parametrize("args", [
-    ["--y-true", "cls", "--y-score", "qa", "--y-score", "qb", "--y-score", "qc"],   # multi-class probabilities
+    ["--y-true", "cls", "--y-score", "p_a", "--y-score", "p_b", "--y-score", "p_c"],   # multi-class probabilities
     ["--y-true", "t", "--y-pred", "f"],                                              # regression
 ])
 @pytest.mark.parametrize("weighted", [False, True])
@@ -238,7 +238,7 @@ def by_data(tmp_path_factory) -> dict:
     q[np.arange(n), np.searchsorted(["a", "b", "c"], cls)] += 0.5
     q = (q / q.sum(1, keepdims=True)).round(2)
     q[:, 2] = 1 - q[:, :2].sum(1)
-    frame["qa"], frame["qb"], frame["qc"] = q[:, 0], q[:, 1], q[:, 2]
+    frame["p_a"], frame["p_b"], frame["p_c"] = q[:, 0], q[:, 1], q[:, 2]
     frame.loc[month == "2024-10-01", "y"] = pd.NA
     partial = frame.copy()
     partial.loc[partial.index[partial["month"] == "2024-02-01"][:3], "y"] = pd.NA
@@ -295,7 +295,7 @@ def test_compare_by_score_bins_on_the_memory_engine(by_data):
     assert result.returncode == 0, result.stderr
 
 
-PROBABILITIES = ["--by", "month", "--y-true", "cls", "--y-score", "qa", "--y-score", "qb", "--y-score", "qc",
+PROBABILITIES = ["--by", "month", "--y-true", "cls", "--y-score", "p_a", "--y-score", "p_b", "--y-score", "p_c",
                  "--weight", "w", "--seed", "4"]
 
 

@@ -272,7 +272,7 @@ def test_compare_by_with_text_scores_is_a_clear_error(tmp_path):
     (tmp_path / "by.csv").write_text("y,p,g\n0,yes,a\n1,no,a\n0,no,b\n1,yes,b\n")
     result = CliRunner().invoke(main, ["compare", str(tmp_path / "by.csv"), "--by", "g", "--y-true", "y",
                                        "--y-pred", "p", "--task", "binary-scores", *FAST])
-    assert_one_line_error(result, "the scores of test set 'a' must be numeric")
+    assert_one_line_error(result, "test set 'a': a: column 'p' is not numeric (string)")
 
 
 @pytest.mark.parametrize("width", [80, 120, 200])

@@ -780,7 +780,7 @@ SCORE_FUNCS = [
         ([0, 1], [0.1, 0.2], [1.0], "sample_weight has length"),
         ([0, 1, 2], [0.1, 0.2, 0.3], None, "binary"),
         ([0, 1, np.nan], [0.1, 0.2, 0.3], None, r"y_true has 1 missing value\(s\) \(first in data row 3: NaN\)"),
-        ([0.0, 0.5], [0.1, 0.2], None, "binary"),
+        ([0.0, 0.5], [0.1, 0.2], None, "continuous values, not labels"),
         ([0, 1], ["x", "y"], None, "numeric"),
     ],
 )

@@ -30,7 +30,8 @@ def report(scores):
         return evaluate(*scores, name="holdout | May", **FAST)
 
 
-def test_report_repr_is_short_and_str_is_the_terminal_table(report):
+def test_report_repr_is_short_and_str_is_the_terminal_table(report, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "100")  # str() fits the terminal: this one is 100 columns wide
     assert len(repr(report)) < 200 and "binary-scores" in repr(report)
     text = str(report)
     assert "\x1b[" not in text  # no colour codes

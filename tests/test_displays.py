@@ -165,8 +165,10 @@ def test_string_labels_and_pos_label():
     c = bc.lift_curve(y, s, pos_label="spam")
     np.testing.assert_array_equal(d.line_.get_ydata(), c.y)
     assert "spam" in d.ax_.get_xlabel()
-    with pytest.raises(bc.InvalidInputError, match="pos_label"):
-        LiftDisplay.from_predictions(y, s)
+    # without pos_label: the one rule of every door, the minority class
+    minority = "spam" if (y == "spam").sum() < (y == "ham").sum() else "ham"
+    np.testing.assert_array_equal(LiftDisplay.from_predictions(y, s).line_.get_ydata(),
+                                  bc.lift_curve(y, s, pos_label=minority).y)
     X = np.c_[s]
     model = LogisticRegression().fit(X, y)
     e = PrecisionRecallGainDisplay.from_estimator(model, X, y)  # positive class: classes_[-1] = "spam"

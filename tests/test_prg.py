@@ -136,8 +136,7 @@ def test_string_labels_and_pos_label():
     y = np.array(["no", "yes", "yes", "no", "yes"])
     s = [0.1, 0.9, 0.8, 0.7, 0.3]
     assert bc.prg_auc(y, s, pos_label="yes") == bc.prg_auc((y == "yes").astype(int), s)
-    with pytest.raises(bc.InvalidInputError, match="pos_label"):
-        bc.prg_auc(y, s)
+    assert bc.prg_auc(y, s) == bc.prg_auc(y, s, pos_label="no")  # without pos_label: the minority class
 
 
 # --- OPS through the Directed Binary Tree reference ---------------------------------

@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 import beyondchance as bc
+from beyondchance.engines import compute_statistics
 from beyondchance.cli import main
 from conftest import one_line_error
 
@@ -31,9 +32,9 @@ def test_every_function_takes_the_minority_class_as_evaluate_does():
     models = bc.compare_models(y, {"a": s, "b": s[::-1]}, n_resamples=50, random_state=0)
     assert (models.positive_label, models.positive_reason) == ("churn", "the minority class")
     assert "positive class    'churn' (the minority class)" in str(models)
-    assert bc.compute_statistics(y_true=y, y_score=s).pos_label == "churn"
+    assert compute_statistics(y_true=y, y_score=s).pos_label == "churn"
     acc = bc.StatisticsAccumulator()
-    assert acc.update(y_true=y[:200], y_score=s[:200]).update(y_true=y[200:], y_score=s[200:]).compute().pos_label == "churn"
+    assert acc.update(y_true=y[:200], y_score=s[:200]).update(y_true=y[200:], y_score=s[200:]).compute().positive[0] == "churn"
     est = bc.estimate_performance(y, s, s[::-1], random_state=0, n_resamples=50)
     assert est.prevalence < 0.5  # the share of 'churn', not of 'stay'
 
@@ -43,7 +44,7 @@ def test_a_tie_goes_to_the_last_class_everywhere():
     s = np.linspace(0, 1, 100)
     assert bc.evaluate(y, s, ci=False).positive_label == "b"
     assert bc.compare_models(y, {"x": s, "z": s[::-1]}, n_resamples=50, random_state=0).positive_label == "b"
-    assert bc.compute_statistics(y_true=y, y_score=s).pos_label == "b"
+    assert compute_statistics(y_true=y, y_score=s).pos_label == "b"
 
 
 @pytest.mark.parametrize("engine", ["memory", "duckdb"])
@@ -52,7 +53,7 @@ def test_files_take_the_minority_class_on_every_engine(tmp_path, engine):
     y, s = _churn()
     path = tmp_path / "churn.csv"
     pd.DataFrame({"y": y, "s": s}).to_csv(path, index=False)
-    assert bc.compute_statistics(str(path), y_true="y", y_score="s", engine=engine).pos_label == "churn"
+    assert compute_statistics(str(path), y_true="y", y_score="s", engine=engine).pos_label == "churn"
 
 
 def test_compare_models_command_states_the_positive_class_and_spells_the_option(tmp_path):

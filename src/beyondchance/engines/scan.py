@@ -149,7 +149,8 @@ def _task_statistics(
     classes, counts0 = lc.labels, lc.counts
     shown = ", ".join(map(_fmt_label, classes[:2]))
     if task is None:
-        outside = _score_values_outside(src, kinds, y_true, y_score[0] if len(y_score) == 1 else None, classes)
+        score = y_score[0] if len(y_score) == 1 else y_pred if not y_score else None  # predictions: read alike
+        outside = _score_values_outside(src, kinds, y_true, score, classes)
         detected, reason = _detect(kinds, y_true, y_score, None if both else y_pred, classes, shown, outside)
         how = "detected"
     else:
@@ -168,6 +169,11 @@ def _task_statistics(
                                 "(task='multiclass-probabilities')")
     if detected == "binary-scores" and len(y_score) == 2 and classes.size != 2:
         raise InvalidInputError("two probability columns need two classes in y_true (pass labels=)")
+    if detected == "multiclass-probabilities" and labels is None and len(y_score) != classes.size:
+        # every engine's line, as for arrays (engines.detect), before the columns' names are read
+        raise InvalidInputError(f"y_score has {len(y_score)} probability column(s) but y_true has {classes.size} "
+                                f"classes ({', '.join(map(_fmt_label, classes[:6]))}); pass labels= naming the "
+                                "class of each column")
     if len(y_score) > 1:
         order = class_column_order(score_names, classes if labels is None else np.asarray(labels, dtype=object),
                                    labels_given=labels is not None)  # in the order the statistics read them
@@ -175,10 +181,6 @@ def _task_statistics(
     if detected == "multiclass-probabilities":
         if len(y_score) < 2:
             raise InvalidInputError("a multiclass-probabilities report needs one probability column per class")
-        if labels is None and len(y_score) != classes.size:  # every engine's line, as for arrays (engines.detect)
-            raise InvalidInputError(f"y_score has {len(y_score)} probability column(s) but y_true has {classes.size} "
-                                    f"classes ({', '.join(map(_fmt_label, classes[:6]))}); pass labels= naming the "
-                                    "class of each column")
         p.stats = src.statistics(y_true=y_true, y_proba=list(y_score), weight=weight, task="multiclass-probabilities",
                                  labels=labels, score_bins=score_bins)
         return p
@@ -382,6 +384,8 @@ def _scan(
     if score_bins is not None and p.task not in ("binary-scores", "multiclass-probabilities"):
         raise InvalidInputError(f"score_bins applies to scores and class probabilities, not to a {p.task} report")
     pos = None
+    if p.task == "binary-scores" and not y_score and y_pred is not None:  # predictions that are scores
+        y_score, y_pred = (y_pred,), None
     if p.task == "binary-scores":
         pos = p.positive = _resolve_positive(p.classes, p.counts0, pos_label)
         y_score = score_column(y_score, p.classes, pos[0])
@@ -494,7 +498,7 @@ def detect_task(y_true: Any, y_score: Any) -> tuple[str, str]:
     """The task of a (y_true, y_score) pair and the reason, in words (``y_score``: the
     predictions as :func:`~beyondchance.evaluate` takes them positionally — scores, class
     probabilities, labels or values): the task of their report, by the one detector of every
-    door (:func:`~beyondchance.engines.detect._detect`, on the columns of the memory engine).
+    door (``beyondchance.engines.detect._detect``, on the columns of the memory engine).
 
     >>> detect_task([0, 1, 1, 0], [0.2, 0.8, 0.6, 0.1])
     ('binary-scores', 'y_true has 2 classes (0, 1) and y is a floating-point column: scores')

@@ -406,10 +406,13 @@ def _with_windows(comparison: Comparison, windows: Sequence[tuple[str, Any, int]
 
 def _check_labels_per_set(items: list[tuple[str, Any, Any, Any]]) -> None:
     """Refuse labels of each test set, then labels whose kinds differ between sets."""
-    kinds = {}
-    for name, yt, _, _ in items:
-        what = f"y_true of test set {name!r}"
-        kinds[name] = _check_label_values(as_1d(yt, what), what)
+    _check_label_kinds({name: as_1d(yt, f"y_true of test set {name!r}") for name, yt, _, _ in items})
+
+
+def _check_label_kinds(labels: Mapping[str, Any]) -> None:
+    """Refuse test sets whose labels (each set's y_true, or its classes) differ in kind."""
+    kinds = {name: _check_label_values(np.asarray(values), f"y_true of test set {name!r}")
+             for name, values in labels.items()}
     if len(set(kinds.values())) > 1:
         shown = ", ".join(f"{name!r}: {kind}" for name, kind in kinds.items())
         raise InvalidInputError(f"the test sets' labels are not of one kind ({shown}); give them the same labels")
@@ -581,6 +584,8 @@ def _compare_sources(
     every engine.
     """
     y_true, y_score = _column_names(y_true, y_score, y_pred, sample_weight)
+    if task == "binary-scores" and not y_score and y_pred is not None:  # the predictions are the scores
+        y_score, y_pred = (y_pred,), None
     engine = SOURCE_ENGINE if engine is None else engine
     ci = bool(options.get("ci", True))
     quantile = options.pop("quantile", None)  # of every set's scan (the rows follow from it)
@@ -629,12 +634,15 @@ def _compare_sources(
             raise InvalidInputError("the test sets' probability columns name different classes: give labels=")
         y_score = orders.pop() if orders else y_score
         first = prepared[0][2]
+        if first.task == "binary-scores" and not y_score and y_pred is not None:  # predictions that are scores
+            y_score, y_pred = (y_pred,), None
         detected = (first.task, first.reason) if first.source == "detected" else None
         assumed = None
         for _, _, p in prepared:  # as compare(): the task is resolved once, then given to every set
             p.source, p.reason = "given", "given"
         pos = None
         if first.task.startswith("binary"):
+            _check_label_kinds({nm: p.classes for nm, _, p in prepared})
             pooled = LabelCounts(prepared[0][2].classes, prepared[0][2].counts0)
             for _, _, p in prepared[1:]:
                 pooled = pooled.merge(LabelCounts(p.classes, p.counts0))

@@ -149,7 +149,7 @@ class ModelComparison(SummaryDisplay):
     verdict : the headline lines
     correction, confidence_level, n_resamples, n, kind, threshold, positive_label, notes
     positive_reason : why ``positive_label`` is positive ("given", or the rule of
-        :func:`~beyondchance._validation.default_pos_label`, e.g. "the minority class")
+        ``beyondchance._validation.default_pos_label``, e.g. "the minority class")
     """
 
     models: tuple[str, ...]
