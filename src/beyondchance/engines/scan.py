@@ -149,7 +149,8 @@ def _task_statistics(
     classes, counts0 = lc.labels, lc.counts
     shown = ", ".join(map(_fmt_label, classes[:2]))
     if task is None:
-        score = y_score[0] if len(y_score) == 1 else y_pred if not y_score else None  # predictions: read alike
+        # a floating-point y_pred alone is read as a score column is: labels when each value is a class
+        score = y_score[0] if len(y_score) == 1 else y_pred if not y_score and kinds.get(y_pred) == "float" else None
         outside = _score_values_outside(src, kinds, y_true, score, classes)
         detected, reason = _detect(kinds, y_true, y_score, None if both else y_pred, classes, shown, outside)
         how = "detected"
