@@ -165,3 +165,12 @@ def spark():
     session.sparkContext.setLogLevel("ERROR")
     yield session
     session.stop()
+
+
+def quiet(f, *args, **kwargs):
+    """``f(*args, **kwargs)`` with its warnings silenced (a report's notes on small test data)."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return f(*args, **kwargs)

@@ -6,7 +6,6 @@ refused in one line."""
 
 from __future__ import annotations
 
-import warnings
 
 import duckdb
 import numpy as np
@@ -16,6 +15,7 @@ import pyarrow as pa
 import pytest
 
 import beyondchance as bc
+from conftest import quiet
 from beyondchance import InvalidInputError
 from beyondchance.engines import detect_engine
 
@@ -23,18 +23,12 @@ FAST = dict(n_resamples=200, mc_samples=1024, random_state=0)
 N = 150
 
 
-def _quiet(f, *args, **kwargs):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return f(*args, **kwargs)
-
-
 @pytest.fixture(scope="module")
 def data():
     rng = np.random.default_rng(36)
     y = rng.integers(0, 2, N)
     s = np.round(np.clip(0.3 * y + 0.7 * rng.random(N), 0, 1), 3)
-    return y, s, _quiet(bc.evaluate, y, s, **FAST).to_dict()["metrics"]
+    return y, s, quiet(bc.evaluate, y, s, **FAST).to_dict()["metrics"]
 
 
 def _frames(y: np.ndarray, s: np.ndarray) -> dict[str, object]:
@@ -73,7 +67,7 @@ def _same(got: dict, expected: dict) -> None:
 def test_columns_of_every_library_give_the_numpy_report(data, kind):
     y, s, expected = data
     yt, ys = _columns(kind, y, s)
-    _same(_quiet(bc.evaluate, yt, ys, **FAST).to_dict()["metrics"], expected)
+    _same(quiet(bc.evaluate, yt, ys, **FAST).to_dict()["metrics"], expected)
 
 
 @pytest.mark.parametrize("engine", ["memory", "duckdb"])
@@ -81,9 +75,9 @@ def test_columns_of_every_library_give_the_numpy_report(data, kind):
 def test_tables_as_data_give_the_numpy_report_on_every_engine(data, kind, engine):
     y, s, expected = data
     source = _frames(y, s)[kind]
-    _same(_quiet(bc.evaluate, "y", "s", data=source, engine=engine, **FAST).to_dict()["metrics"], expected)
-    profiled = _quiet(bc.profile, "y", "s", data=source, engine=engine, ci=False)
-    reference = _quiet(bc.profile, y, s, ci=False)
+    _same(quiet(bc.evaluate, "y", "s", data=source, engine=engine, **FAST).to_dict()["metrics"], expected)
+    profiled = quiet(bc.profile, "y", "s", data=source, engine=engine, ci=False)
+    reference = quiet(bc.profile, y, s, ci=False)
     assert (profiled.task, profiled.n_rows) == (reference.task, reference.n_rows) == ("binary-scores", N)
     assert profiled.stats.auc("roc") == pytest.approx(reference.stats.auc("roc"), abs=1e-12)
 
@@ -102,7 +96,7 @@ def test_a_lazy_frame_runs_its_plan_once_with_only_the_needed_columns(engine):
         y=pl.col("i") % 2, s=((pl.col("i") * 37 % 100) / 100).map_batches(counted, return_dtype=pl.Float64),
         never=pl.col("i").map_batches(lambda c: 1 / 0, return_dtype=pl.Float64))
     assert detect_engine(lazy) == "duckdb"  # the default of compute_statistics(engine="auto")
-    report = _quiet(bc.evaluate, "y", "s", data=lazy, engine=engine, **FAST)
+    report = quiet(bc.evaluate, "y", "s", data=lazy, engine=engine, **FAST)
     assert report.task == "binary-scores" and sum(runs) == N
 
 

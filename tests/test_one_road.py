@@ -13,25 +13,19 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import warnings
 
 import numpy as np
 import pandas as pd
 import pytest
 
 import beyondchance as bc
+from conftest import quiet
 from beyondchance._warnings import InvalidInputError
 from beyondchance.report import detect_task
 
 FAST = {"n_resamples": 200, "mc_samples": 1024, "random_state": 3}
 CULTIVARS = ["barbera", "barolo", "grignolino"]
 COLUMNS = ["p_barolo", "p_grignolino", "p_barbera"]  # not the classes' sorted order
-
-
-def _quiet(fn, *args, **kwargs):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return fn(*args, **kwargs)
 
 
 @pytest.fixture(scope="module")
@@ -53,16 +47,16 @@ def _values(report) -> dict:
 
 @pytest.mark.parametrize("engine", ["memory", "duckdb"])
 def test_probability_columns_are_read_by_their_names_in_any_order(wine, engine):
-    ordered = _quiet(bc.evaluate, "y", [f"p_{c}" for c in CULTIVARS], data=wine, engine=engine, **FAST)
-    shuffled = _quiet(bc.evaluate, "y", COLUMNS, data=wine, engine=engine, **FAST)
+    ordered = quiet(bc.evaluate, "y", [f"p_{c}" for c in CULTIVARS], data=wine, engine=engine, **FAST)
+    shuffled = quiet(bc.evaluate, "y", COLUMNS, data=wine, engine=engine, **FAST)
     assert ordered["accuracy"].value > 0.85
     assert _values(shuffled) == _values(ordered)
 
 
 def test_a_table_of_probabilities_is_read_by_its_column_names(wine):
-    ordered = _quiet(bc.evaluate, wine["y"], wine[[f"p_{c}" for c in CULTIVARS]], **FAST)
+    ordered = quiet(bc.evaluate, wine["y"], wine[[f"p_{c}" for c in CULTIVARS]], **FAST)
     renamed = wine[COLUMNS].rename(columns={"p_barolo": "Barolo_proba", "p_grignolino": "proba_grignolino"})
-    assert _values(_quiet(bc.evaluate, wine["y"], renamed, **FAST)) == _values(ordered)
+    assert _values(quiet(bc.evaluate, wine["y"], renamed, **FAST)) == _values(ordered)
     assert ordered["accuracy"].value > 0.85
 
 
@@ -70,8 +64,8 @@ def test_a_table_of_probabilities_is_read_by_its_column_names(wine):
 def test_the_file_on_each_engine_and_the_command_line_read_the_names(wine, engine, tmp_path):
     path = tmp_path / "wine.csv"
     wine.to_csv(path, index=False)
-    ordered = _quiet(bc.evaluate, "y", [f"p_{c}" for c in CULTIVARS], data=wine, engine=engine, ci=False)
-    from_file = _quiet(bc.evaluate, "y", COLUMNS, data=str(path), engine=engine, ci=False)
+    ordered = quiet(bc.evaluate, "y", [f"p_{c}" for c in CULTIVARS], data=wine, engine=engine, ci=False)
+    from_file = quiet(bc.evaluate, "y", COLUMNS, data=str(path), engine=engine, ci=False)
     assert from_file["accuracy"].value == ordered["accuracy"].value > 0.85
     if engine == "duckdb":  # the command line's memory engine reads its own columns (cli.py)
         args = [str(path), "--y-true", "y", *sum((["--y-score", c] for c in COLUMNS), []), "--no-ci",
@@ -92,7 +86,7 @@ def test_columns_that_do_not_name_the_classes_are_refused_in_one_line(wine, engi
     with pytest.raises(InvalidInputError) as exc:
         bc.evaluate(frame["y"], frame[["a1", "a2", "a3"]], ci=False)
     assert str(exc.value) == line
-    by_labels = _quiet(bc.evaluate, "y", ["a1", "a2", "a3"], data=frame, engine=engine, ci=False,
+    by_labels = quiet(bc.evaluate, "y", ["a1", "a2", "a3"], data=frame, engine=engine, ci=False,
                        labels=["barolo", "grignolino", "barbera"])
     assert by_labels["accuracy"].value > 0.85
 
@@ -134,15 +128,15 @@ def test_arrays_their_profile_and_their_table_make_one_report(case):
     p-values too where those come from the statistics (a row permutation test needs the rows:
     those are compared with the table's, whose rows the engine fetches)."""
     y, s, w = _cases()[case]
-    direct = _quiet(bc.evaluate, y, s, sample_weight=w, **FAST)
+    direct = quiet(bc.evaluate, y, s, sample_weight=w, **FAST)
     assert direct.task == detect_task(y, s)[0]
-    profiled = _quiet(bc.evaluate, _quiet(bc.profile, y, s, sample_weight=w, random_state=FAST["random_state"]),
+    profiled = quiet(bc.evaluate, quiet(bc.profile, y, s, sample_weight=w, random_state=FAST["random_state"]),
                       **FAST)
     _same(direct, profiled, pvalues=w is None and case not in ("probabilities", "regression"))
     if np.ndim(s) == 1:
         frame = pd.DataFrame({"y": y, "s": s, "w": np.ones(len(y)) if w is None else w})
         for engine in ("memory", "duckdb"):
-            table = _quiet(bc.evaluate, "y", "s", sample_weight="w" if w is not None else None, data=frame,
+            table = quiet(bc.evaluate, "y", "s", sample_weight="w" if w is not None else None, data=frame,
                            engine=engine, **FAST)
             _same(direct, table)
 
@@ -150,8 +144,8 @@ def test_arrays_their_profile_and_their_table_make_one_report(case):
 def test_two_probability_columns_of_two_classes_are_binary_scores_on_every_road(tmp_path):
     y, p, _ = _cases()["two probability columns"]
     frame = pd.DataFrame({"y": y, "p_0": p[:, 0], "p_1": p[:, 1]})
-    tasks = {_quiet(bc.evaluate, y, p, ci=False).task, _quiet(bc.profile, y, p, ci=False).task,
-             _quiet(bc.evaluate, "y", ["p_1", "p_0"], data=frame, ci=False).task}
+    tasks = {quiet(bc.evaluate, y, p, ci=False).task, quiet(bc.profile, y, p, ci=False).task,
+             quiet(bc.evaluate, "y", ["p_1", "p_0"], data=frame, ci=False).task}
     assert tasks == {"binary-scores"}
 
 
@@ -167,4 +161,4 @@ def test_integer_classes_with_real_predictions_are_refused_naming_the_task_every
     for call in calls:
         with pytest.raises(InvalidInputError, match=rf"^y_true has {k} classes .*task='regression'"):
             call()
-    assert _quiet(bc.evaluate, y, pred, task="regression", ci=False).task == "regression"
+    assert quiet(bc.evaluate, y, pred, task="regression", ci=False).task == "regression"
