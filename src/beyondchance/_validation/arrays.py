@@ -338,7 +338,8 @@ def _where(arr: np.ndarray, hit: np.ndarray) -> str:
 
 
 def _of_kind(arr: np.ndarray, kind: str) -> np.ndarray:
-    return np.frompyfunc(lambda v: _value_kind(v) == kind, 1, 1)(arr).astype(bool)
+    with np.errstate(invalid="ignore"):  # NaN != NaN raises the floating-point flag in numpy's loop
+        return np.frompyfunc(lambda v: _value_kind(v) == kind, 1, 1)(arr).astype(bool)
 
 
 def _check_missing(arr: np.ndarray, name: str) -> set[str]:
