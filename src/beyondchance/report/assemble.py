@@ -16,11 +16,11 @@ from .._warnings import BeyondChanceWarning, InvalidInputError, UndefinedMeasure
 from ..measures.confusion import ConfusionMatrix
 from ..measures.registry import METRICS, get_metric
 from ..measures.task_metrics import _SCORING
-from ..inference.significance import beats_by_interval
+from ..inference.significance import beats_by_interval, significance_level
 from ..outperformance import outperformance_score
 from .evaluation_context import _Collector, _Context
 from .formatting import fmt_value
-from .metric_rows import MetricCI, MetricResult, _advantage, _ops_of
+from .metric_rows import MetricCI, MetricResult, _advantage, _ops_of, word_of
 from .pvalues import chance_pvalues
 from .report import Report
 
@@ -178,11 +178,33 @@ def _finish_rows(report: dict[str, Any], chosen: list[str], ctx: _Context) -> di
             greater_is_better=bool(spec["greater_is_better"]), ops=ops, ops_ci=ops_ci, ops_method=ops_method,
             ci=ci_obj, pvalue=pvalue, pvalue_method=pvalue_method,
         )
-        r = _with_verdict(r, pi if binary else None)
-        if spec.get("verdict_note"):  # a warning the verdict must carry (scores ranking the classes backwards)
-            r = MetricResult(**{**r.__dict__, "verdict": f"{r.verdict} — {spec['verdict_note']}"})
+        rows[name] = r
+    words = _words(rows, significance_level(ctx.level))
+    for name, r in rows.items():
+        r = _with_verdict(MetricResult(**{**r.__dict__, "word": words[name]}), pi if binary else None, rows)
+        note = report["metrics"][name].get("verdict_note")
+        if note:  # a warning the verdict must carry (scores ranking the classes backwards)
+            r = MetricResult(**{**r.__dict__, "verdict": f"{r.verdict} — {note}"})
         rows[name] = r
     return rows
+
+
+#: rows whose comparison with the best constant is another row's: accuracy above the majority
+#: rate is a prediction advantage above 0, and that row's interval and test hold the majority
+#: rate's own uncertainty (the accuracy row's interval treats it as known)
+SAME_COMPARISON = {"accuracy": "prediction_advantage"}
+
+
+def _words(rows: dict[str, MetricResult], alpha: float) -> dict[str, str]:
+    """Each row's verdict word (:func:`~.metric_rows.word_of`: its interval and its p-value at
+    ``alpha``); a row of :data:`SAME_COMPARISON` takes the word of the row that makes its
+    comparison, so the two never disagree."""
+    words = {name: word_of(r.value, r.baseline, r.ideal, r.ci, greater_is_better=r.greater_is_better,
+                           pvalue=r.pvalue, alpha=alpha) for name, r in rows.items()}
+    for name, same in SAME_COMPARISON.items():
+        if name in words and same in words and words[same] in ("better", "unclear", "worse", "equal"):
+            words[name] = words[same]
+    return words
 
 
 def _attainable(name: str, pi: float) -> tuple[float, float]:
@@ -223,7 +245,22 @@ def _per_class_ops(name: str, values: np.ndarray, prevalences: np.ndarray, ctx: 
     return float(np.average(scores, weights=weights)), f"one-vs-rest OPS per class ({method}), {how}"
 
 
-def _with_verdict(r: MetricResult, pi: float | None) -> MetricResult:
+def _not_shown(r: MetricResult, rows: dict[str, MetricResult]) -> str:
+    """Why an advantage of the point estimate is not shown (its word "unclear"): the interval
+    reaches the constant, the test of chance does not reject, or the row making the same
+    comparison (:data:`SAME_COMPARISON`) does not show it."""
+    same = rows.get(SAME_COMPARISON.get(r.name, ""))
+    if same is not None and same.word == "unclear":
+        return f"but not shown: {_not_shown(same, rows).removeprefix('but not shown: ')} (of the {same.title.lower()})"
+    level = int(round(r.ci.level * 100)) if r.ci is not None else None
+    if r.ci is not None and math.isfinite(r.ci.low + r.ci.high) and beats_by_interval(
+            r.ci.low, r.ci.high, r.baseline, greater_is_better=r.greater_is_better) != "yes":
+        return f"but its {level}% CI reaches the constant's value"
+    return f"but not shown: p (chance) = {r.pvalue:.3g}, the test does not reject"
+
+
+def _with_verdict(r: MetricResult, pi: float | None, rows: dict[str, MetricResult]) -> MetricResult:
+    """The row's verdict line, from its word (:func:`_words`) and its numbers."""
     if not math.isfinite(r.value):
         verdict = "undefined on this test set"
     else:
@@ -236,8 +273,6 @@ def _with_verdict(r: MetricResult, pi: float | None) -> MetricResult:
         elif not beats:
             verdict = f"no better than {r.baseline_prediction} ({fmt_value(r.baseline)})"
         else:
-            ci_reaches = r.ci is not None and math.isfinite(r.ci.low + r.ci.high) and beats_by_interval(
-                r.ci.low, r.ci.high, r.baseline, greater_is_better=r.greater_is_better) != "yes"
             if r.ops is not None:
                 who = "random score curves" if r.kind == "scoring" else "possible classifiers"
                 where = "at this prevalence" if pi is not None else "(one-vs-rest, at each class's prevalence)"
@@ -248,8 +283,8 @@ def _with_verdict(r: MetricResult, pi: float | None) -> MetricResult:
                                f"{100 * r.advantage:.0f}% of the gap to perfect")
                 else:
                     verdict = f"better than {r.baseline_prediction} ({fmt_value(r.baseline)})"
-            if ci_reaches:
-                verdict += f"; but its {int(round(r.ci.level * 100))}% CI reaches the constant's value"
+            if r.word == "unclear":
+                verdict += "; " + _not_shown(r, rows)
     return MetricResult(**{**r.__dict__, "verdict": verdict})
 
 
@@ -286,8 +321,9 @@ def _overall_verdict(task: str, rows: dict[str, MetricResult]) -> tuple[str, ...
             )
         else:
             tail = ""
-            if pa.ci is not None and beats_by_interval(pa.ci.low, pa.ci.high) != "yes":
-                tail = " — but not significantly: the interval includes 0"
+            if pa.word == "unclear":
+                tail = (" — but not significantly: the interval includes 0" if pa.ci is not None and beats_by_interval(
+                    pa.ci.low, pa.ci.high) != "yes" else f" — but not significantly: p (chance) = {pa.pvalue:.3g}")
             lines.append(
                 f"Better than {bp}: accuracy {100 * acc.value:.1f}% vs {100 * acc.baseline:.1f}%, "
                 f"prediction advantage {pa.value:+.3f}{ci_text(pa)}{tail}."

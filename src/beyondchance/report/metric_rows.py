@@ -13,6 +13,7 @@ import numpy as np
 
 from .._warnings import InvalidInputError
 from ..inference.confidence_interval import ConfidenceInterval
+from ..inference.significance import beats_by_interval, rejects
 from ..measures.registry import METRICS
 from ..outperformance import outperformance_score
 from .formatting import _num
@@ -73,6 +74,9 @@ class MetricResult:
     ops_method : how the OPS was computed
     ci : :class:`MetricCI` (a :class:`~beyondchance.ConfidenceInterval`) or None
     verdict : one line
+    word : the verdict in one word (:func:`word_of`: ``"better"``, ``"unclear"``, ``"worse"``,
+        ``"equal"``, ``"moot"``, ``"undefined"`` or ``"n/a"``), from the row's interval and
+        p-value; the accuracy row's is the prediction advantage's (the same comparison)
     pvalue : one-sided p-value of "no better than chance", from the statistics
         (classification reports of unweighted data with intervals, None elsewhere): McNemar's exact test
         against always predicting the majority class for accuracy and PA, the permutation test
@@ -96,6 +100,7 @@ class MetricResult:
     verdict: str = ""
     pvalue: float | None = None
     pvalue_method: str | None = None
+    word: str = ""
 
     @property
     def confidence_bound(self) -> float | None:
@@ -130,7 +135,47 @@ class MetricResult:
             "pvalue": _num(self.pvalue),
             "pvalue_method": self.pvalue_method,
             "verdict": self.verdict,
+            "word": self.word,
         }
+
+
+def word_of(value: float, baseline: float, ideal: float, ci: Any = None, *, greater_is_better: bool = True,
+            pvalue: float | None = None, alpha: float = 0.05) -> str:
+    """A value's verdict against the best constant's in one word: better, worse, unclear,
+    equal, moot (a constant reaches the best value), undefined (the value) or n/a (no constant
+    to compare with).
+
+    "better" needs every piece of evidence the row shows: the interval ``ci`` (low, high)
+    lies on the better side of the constant
+    (:func:`~beyondchance.inference.significance.beats_by_interval`) **and** the one-sided
+    p-value of "no better than chance" rejects at ``alpha`` (p ≤ α,
+    :func:`~beyondchance.inference.significance.rejects`).  Where the two disagree the word is
+    "unclear": a verdict never says more than the row's own test.  "worse" needs the interval
+    on the worse side.  Without an interval (one not computed, or with an end not finite) and
+    without a p-value, the point estimate decides between better and worse.
+
+    >>> word_of(0.05, 0.0, 1.0, (-0.09, 0.26)), word_of(-0.02, 0.0, 1.0, (-0.12, 0.06))
+    ('unclear', 'unclear')
+    >>> word_of(0.05, 0.0, 1.0, (0.01, 0.09)), word_of(-0.2, 0.0, 1.0, (-0.4, -0.05)), word_of(0.9, 1.0, 1.0)
+    ('better', 'worse', 'moot')
+    >>> word_of(0.05, 0.0, 1.0, (0.01, 0.09), pvalue=0.2)   # the interval says better, the test does not
+    'unclear'
+    """
+    if not (math.isfinite(value) and math.isfinite(baseline)):
+        return "undefined" if not math.isfinite(value) else "n/a"
+    beats = value > baseline if greater_is_better else value < baseline
+    if not beats and ideal == baseline:
+        return "moot"
+    if value == baseline:
+        return "equal"
+    if ci is not None and math.isfinite(ci[0]) and math.isfinite(ci[1]):
+        low, high = ci
+        shown = beats_by_interval(low, high, baseline, greater_is_better=greater_is_better)
+        if shown != ("yes" if beats else "no"):
+            return "unclear"
+    if beats and pvalue is not None and not rejects(pvalue, alpha):
+        return "unclear"
+    return "better" if beats else "worse"
 
 
 def _ops_of(name: str, values: np.ndarray, prevalence: float, *, mc_samples: int | None = None,

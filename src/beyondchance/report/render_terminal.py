@@ -22,9 +22,8 @@ import io
 import math
 from typing import Any
 
-from ..inference.significance import beats_by_interval
 from .formatting import MAX_NAME_CHARS, _fmt_label, fmt_interval, fmt_value, shorten
-from .metric_rows import MetricResult
+from .metric_rows import MetricResult, word_of
 from .per_class import MAX_SHOWN_CLASSES, confusion_rates
 
 __all__ = ["render_report", "render_report_text", "describe_task"]
@@ -247,7 +246,7 @@ def _left_out(console: Any, dropped: list[str], what: str = "the table") -> None
 #: the one-word verdicts of the main table, as the legend under the table explains them
 _WORDS = {
     "better": "better (than the best constant)",
-    "unclear": "unclear (the confidence interval reaches the constant)",
+    "unclear": "unclear (the interval reaches the constant, or p (chance) does not reject)",
     "worse": "worse (than the best constant)",
     "equal": "equal (to the best constant)",
     "moot": "moot (a constant reaches the best value: the metric alone cannot show an advantage)",
@@ -262,36 +261,9 @@ def _words_legend(report: Any) -> str:
 
 
 def verdict_word(m: MetricResult) -> str:
-    """The row's verdict in one word (:func:`word_of`)."""
-    return word_of(m.value, m.baseline, m.ideal, m.ci, greater_is_better=m.greater_is_better)
-
-
-def word_of(value: float, baseline: float, ideal: float, ci: Any = None, *, greater_is_better: bool = True) -> str:
-    """A value's verdict against the best constant's in one word, read from its interval
-    ``ci`` (low, high) where there is one (:func:`~beyondchance.inference.significance.beats_by_interval`):
-    better (the interval lies on the better side of the constant), worse (none of it does),
-    unclear (it reaches the constant), equal, moot (a constant reaches the best value),
-    undefined (the value) or n/a (no constant to compare with).  Without an interval the
-    point estimate decides between better and worse (an interval with an end not finite is none).
-
-    >>> word_of(0.05, 0.0, 1.0, (-0.09, 0.26)), word_of(-0.02, 0.0, 1.0, (-0.12, 0.06))
-    ('unclear', 'unclear')
-    >>> word_of(0.05, 0.0, 1.0, (0.01, 0.09)), word_of(-0.2, 0.0, 1.0, (-0.4, -0.05)), word_of(0.9, 1.0, 1.0)
-    ('better', 'worse', 'moot')
-    """
-    if not (math.isfinite(value) and math.isfinite(baseline)):
-        return "undefined" if not math.isfinite(value) else "n/a"
-    beats = value > baseline if greater_is_better else value < baseline
-    if not beats and ideal == baseline:
-        return "moot"
-    if value == baseline:
-        return "equal"
-    if ci is not None and math.isfinite(ci[0]) and math.isfinite(ci[1]):
-        low, high = ci
-        shown = beats_by_interval(low, high, baseline, greater_is_better=greater_is_better)
-        if shown != ("yes" if beats else "no"):
-            return "unclear"
-    return "better" if beats else "worse"
+    """The row's verdict in one word: the one the report decided (:attr:`MetricResult.word`),
+    else :func:`~.metric_rows.word_of` of its value and interval."""
+    return m.word or word_of(m.value, m.baseline, m.ideal, m.ci, greater_is_better=m.greater_is_better)
 
 
 #: the colour of a row's value and verdict: green only for an advantage the interval shows,

@@ -1,0 +1,85 @@
+"""A row's verdict never says more than its own evidence (issue 37, item 1).
+
+"better" (green, and the headline's claim) needs the row's interval on the better side of
+the best constant **and** its p-value of "no better than chance" at most α = 1 − level;
+where they disagree the word is "unclear".  Rows that make the same comparison — accuracy
+above the majority rate and a prediction advantage above 0 — give the same word.  Multi-class
+random predictions are the known case where the interval alone says "better" (the best
+constant scores 0 on every class it never predicts) and the permutation test does not.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import beyondchance as bc
+from beyondchance.inference.significance import beats_by_interval
+
+from conftest import quiet
+
+ALPHA = 0.05
+
+
+def _draw(kind: str, n: int, signal: float, seed: int):
+    """Labels and predictions of ``kind`` with ``signal`` in [0, 1] (0: independent)."""
+    rng = np.random.default_rng(seed)
+    if kind == "multiclass":
+        y = rng.choice(3, n, p=[0.5, 0.3, 0.2])
+        pred = np.where(rng.random(n) < signal, y, rng.choice(3, n))
+        return y, pred
+    y = (rng.random(n) < 0.3).astype(int)
+    score = rng.normal(size=n) + 2 * signal * y
+    if kind == "binary-scores":
+        return y, 1 / (1 + np.exp(-score))
+    return y, (score > 0.6).astype(int)
+
+
+def _headline_claims(report) -> bool:
+    first = report.verdict[0]
+    return first.startswith("Better than") and "not significantly" not in first
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(kind=st.sampled_from(["binary-labels", "binary-scores", "multiclass"]), n=st.integers(30, 160),
+       signal=st.sampled_from([0.0, 0.0, 0.1, 0.3, 0.6]), seed=st.integers(0, 2**32 - 1))
+def test_better_needs_the_interval_and_the_test(kind: str, n: int, signal: float, seed: int) -> None:
+    y, pred = _draw(kind, n, signal, seed)
+    r = quiet(bc.evaluate, y, pred, n_resamples=200, random_state=seed % 1000)
+    for name, m in r.metrics.items():
+        if m.word != "better":
+            continue
+        if m.ci is not None:
+            assert beats_by_interval(m.ci.low, m.ci.high, m.baseline, greater_is_better=m.greater_is_better) == "yes", (
+                name, m.ci, m.baseline)
+        if m.pvalue is not None and name != "accuracy":
+            assert m.pvalue <= ALPHA, (name, m.pvalue)
+    if "accuracy" in r.metrics and "prediction_advantage" in r.metrics:
+        pa = r.metrics["prediction_advantage"]
+        assert r.metrics["accuracy"].word == pa.word, (r.metrics["accuracy"].word, pa.word)
+        if math.isfinite(pa.value):
+            assert _headline_claims(r) == (pa.word == "better"), (r.verdict[0], pa.word)
+
+
+def test_random_multiclass_predictions_are_not_better_than_the_constant() -> None:
+    """The macro precision and F1 of random predictions beat the best constant's (0 on the
+    classes it never predicts) and their intervals lie above it; the permutation test of
+    chance does not reject, so the words are "unclear" and the line says why."""
+    y, pred = _draw("multiclass", 300, 0.0, 1)
+    r = quiet(bc.evaluate, y, pred, n_resamples=200, random_state=0)
+    for name in ("precision", "f1"):
+        m = r.metrics[name]
+        assert m.ci.low > m.baseline and m.pvalue > ALPHA, (name, m.ci, m.baseline, m.pvalue)
+        assert m.word == "unclear" and "p (chance)" in m.verdict, (m.word, m.verdict)
+    assert "better" not in {m.word for m in r.metrics.values()}
+
+
+def test_the_word_is_in_the_json() -> None:
+    y, pred = _draw("binary-labels", 200, 0.6, 3)
+    out = quiet(bc.evaluate, y, pred, n_resamples=200, random_state=0).to_dict()
+    assert {row["word"] for row in out["metrics"].values()} <= {"better", "unclear", "worse", "equal", "moot",
+                                                               "undefined", "n/a"}
+    assert out["metrics"]["accuracy"]["word"] == out["metrics"]["prediction_advantage"]["word"]
