@@ -81,5 +81,41 @@ def test_the_word_is_in_the_json() -> None:
     y, pred = _draw("binary-labels", 200, 0.6, 3)
     out = quiet(bc.evaluate, y, pred, n_resamples=200, random_state=0).to_dict()
     assert {row["word"] for row in out["metrics"].values()} <= {"better", "unclear", "worse", "equal", "moot",
-                                                               "undefined", "n/a"}
+                                                               "too few", "undefined", "n/a"}
     assert out["metrics"]["accuracy"]["word"] == out["metrics"]["prediction_advantage"]["word"]
+
+
+def test_few_positives_decline_the_rows_that_rest_on_them() -> None:
+    """Five positives in 100 rows: the rows resting on the positives give no interval and the
+    word "too few" (their bootstrap intervals do not cover there); accuracy takes the
+    prediction advantage's word; the losses keep theirs; the ROC and PR AUC take the
+    closed-form intervals (Newcombe; Boyd, Eng and Page)."""
+    rng = np.random.default_rng(5)
+    y = np.zeros(100, dtype=int)
+    y[rng.choice(100, 5, replace=False)] = 1
+    p = 1 / (1 + np.exp(-(rng.normal(size=100) + 1.5 * y)))
+    r = quiet(bc.evaluate, y, p, n_resamples=200, random_state=0)
+    for name in ("balanced_accuracy", "precision", "f1", "mcc", "kappa", "prediction_advantage", "lift_auc"):
+        m = r.metrics[name]
+        assert m.ci is None and m.word == "too few" and "5 positive rows" in m.verdict, (name, m.ci, m.word, m.verdict)
+    assert r.metrics["accuracy"].word == "too few" and r.metrics["accuracy"].ci is not None
+    assert r.metrics["roc_auc"].ci.method.startswith("Newcombe") and r.metrics["pr_auc"].ci.method.startswith("binomial")
+    assert r.metrics["log_loss"].word in ("better", "unclear", "worse")
+    assert any("closed-form intervals" in note for note in r.notes)
+
+
+def test_newcombe_interval_ends_solve_its_equation() -> None:
+    """The ends are the roots of (θ̂ − θ)² = z² V(θ) (Hanley–McNeil's variance with
+    N* = (m + n)/2 − 1), computed here independently of the module."""
+    from scipy import stats
+
+    from beyondchance.inference.few_rows_intervals import roc_auc_interval
+
+    for auc, m, n in ((0.8, 5, 95), (0.55, 12, 40), (0.97, 3, 200)):
+        z = stats.norm.ppf(0.975)
+        n_star = (m + n) / 2 - 1
+        for theta in roc_auc_interval(auc, m, n, 0.95):
+            v = theta * (1 - theta) / (m * n) * (1 + n_star * ((1 - theta) / (2 - theta) + theta / (1 + theta)))
+            assert abs((auc - theta) ** 2 - z * z * v) < 1e-10, (auc, m, n, theta)
+        low, high = roc_auc_interval(auc, m, n, 0.95)
+        assert low < auc < high

@@ -9,7 +9,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from .._summary_display import TITLES
+from .._summary_display import TITLES, _label
 from .._validation import check_mc_samples, check_n_resamples, check_resample_cap, check_unit_interval
 from .._validation.options import check_quantile_option  # noqa: F401  (the report's name)
 from .._warnings import BeyondChanceWarning, InvalidInputError, UndefinedMeasureWarning, caller_stacklevel
@@ -179,14 +179,68 @@ def _finish_rows(report: dict[str, Any], chosen: list[str], ctx: _Context) -> di
             ci=ci_obj, pvalue=pvalue, pvalue_method=pvalue_method,
         )
         rows[name] = r
-    words = _words(rows, significance_level(ctx.level))
+    too_few = _too_few_rows(report) if ctx.ci else None
+    if too_few is not None:
+        rows = _without_interval(rows, too_few[0])
+    words = _words(rows, significance_level(ctx.level), declined=too_few[0] if too_few is not None else ())
     for name, r in rows.items():
         r = _with_verdict(MetricResult(**{**r.__dict__, "word": words[name]}), pi if binary else None, rows)
+        if too_few is not None and r.word == "too few":
+            r = MetricResult(**{**r.__dict__, "verdict": too_few[1] if r.beats_baseline else f"{r.verdict}; {too_few[1]}"})
         note = report["metrics"][name].get("verdict_note")
         if note:  # a warning the verdict must carry (scores ranking the classes backwards)
             r = MetricResult(**{**r.__dict__, "verdict": f"{r.verdict} — {note}"})
         rows[name] = r
     return rows
+
+
+#: below this many rows of the rarer class, the rows that rest on it give no interval and no
+#: verdict: their bootstrap intervals cover a recall in 16–42% and an MCC in 38–82% of test
+#: sets with 1–3 positives (``benchmarks/validity_table.py``)
+TOO_FEW_ROWS = 10
+#: the rows that rest on every row, not on the rarer class: kept at any count
+ALL_ROWS = frozenset({"accuracy", "log_loss", "brier"})
+#: the rows kept in a multi-class report (its prediction advantage rests on the majority class)
+ALL_ROWS_MULTICLASS = ALL_ROWS | {"prediction_advantage"}
+
+
+def _too_few_rows(report: dict[str, Any]) -> tuple[list[str], str] | None:
+    """The rows without an interval and a verdict, and why, when the rarer class has fewer
+    than :data:`TOO_FEW_ROWS` rows (weighted rows: its share of the weight times the rows);
+    the ROC and PR AUC of unweighted rows keep their closed-form intervals
+    (:mod:`~beyondchance.inference.few_rows_intervals`).  None where there are enough."""
+    cm: ConfusionMatrix | None = report.get("confusion")
+    counts = report.get("counts")
+    if counts is not None:
+        totals, names = np.array([counts.n_neg, counts.n_pos], dtype=np.float64), ("negative", "positive")
+    elif cm is not None:
+        totals, names = np.asarray(cm.true_counts, dtype=np.float64), None
+    else:
+        return None
+    if totals.sum() <= 0 or (totals > 0).sum() < 2:
+        return None
+    rows_of = totals / totals.sum() * float(report["n"])
+    i = int(np.argmin(np.where(totals > 0, rows_of, np.inf)))
+    fewest = int(round(rows_of[i]))
+    if fewest >= TOO_FEW_ROWS:
+        return None
+    binary = counts is not None or len(totals) == 2
+    if binary:
+        positive = i == 1 if counts is not None else cm is not None and cm._pos_index() == i
+        what = f"{fewest} {'positive' if positive else 'negative'} rows"
+        keep = ALL_ROWS | {"specificity"} if positive else ALL_ROWS  # the specificity rests on the negatives
+    else:
+        what = f"{fewest} rows of class {_label(cm.labels[i])!r}"
+        keep = ALL_ROWS_MULTICLASS
+    closed = {k for k, spec in report["metrics"].items()
+              if spec.get("ci") is not None and spec["ci"].n_resamples == 0}  # closed-form intervals
+    return ([k for k in report["metrics"] if k not in keep and k not in closed],
+            f"too few rows for an interval and a verdict: {what} (at least {TOO_FEW_ROWS})")
+
+
+def _without_interval(rows: dict[str, MetricResult], names: list[str]) -> dict[str, MetricResult]:
+    """The rows with the ``names`` rows' intervals (and their OPS's) taken away."""
+    return {k: (MetricResult(**{**r.__dict__, "ci": None, "ops_ci": None}) if k in names else r) for k, r in rows.items()}
 
 
 #: rows whose comparison with the best constant is another row's: accuracy above the majority
@@ -195,14 +249,15 @@ def _finish_rows(report: dict[str, Any], chosen: list[str], ctx: _Context) -> di
 SAME_COMPARISON = {"accuracy": "prediction_advantage"}
 
 
-def _words(rows: dict[str, MetricResult], alpha: float) -> dict[str, str]:
+def _words(rows: dict[str, MetricResult], alpha: float, declined: Sequence[str] = ()) -> dict[str, str]:
     """Each row's verdict word (:func:`~.metric_rows.word_of`: its interval and its p-value at
-    ``alpha``); a row of :data:`SAME_COMPARISON` takes the word of the row that makes its
-    comparison, so the two never disagree."""
+    ``alpha``; "too few" for the ``declined`` rows); a row of :data:`SAME_COMPARISON` takes the
+    word of the row that makes its comparison, so the two never disagree."""
     words = {name: word_of(r.value, r.baseline, r.ideal, r.ci, greater_is_better=r.greater_is_better,
                            pvalue=r.pvalue, alpha=alpha) for name, r in rows.items()}
+    words.update({name: "too few" for name in declined if words[name] in ("better", "unclear", "worse", "equal")})
     for name, same in SAME_COMPARISON.items():
-        if name in words and same in words and words[same] in ("better", "unclear", "worse", "equal"):
+        if name in words and same in words and words[same] in ("better", "unclear", "worse", "equal", "too few"):
             words[name] = words[same]
     return words
 

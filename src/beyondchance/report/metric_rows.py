@@ -74,8 +74,8 @@ class MetricResult:
     ops_method : how the OPS was computed
     ci : :class:`MetricCI` (a :class:`~beyondchance.ConfidenceInterval`) or None
     verdict : one line
-    word : the verdict in one word (:func:`word_of`: ``"better"``, ``"unclear"``, ``"worse"``,
-        ``"equal"``, ``"moot"``, ``"undefined"`` or ``"n/a"``), from the row's interval and
+    word : the verdict in one word (``"better"``, ``"unclear"``, ``"worse"``,
+        ``"equal"``, ``"moot"``, ``"too few"``, ``"undefined"`` or ``"n/a"``), from the row's interval and
         p-value; the accuracy row's is the prediction advantage's (the same comparison)
     pvalue : one-sided p-value of "no better than chance", from the statistics
         (classification reports of unweighted data with intervals, None elsewhere): McNemar's exact test

@@ -71,6 +71,7 @@ def _e(x: Any) -> str:
 #: moot (grey) where a constant reaches the best value — the metric cannot show an advantage,
 #: which is no fault of the classifier — and undef where the value is undefined
 _WORD_CLASSES = {"better": "good", "worse": "bad", "unclear": "neutral", "equal": "neutral", "moot": "moot",
+                 "too few": "moot",
                  "undefined": "undef", "n/a": "undef"}
 
 

@@ -250,6 +250,7 @@ _WORDS = {
     "worse": "worse (than the best constant)",
     "equal": "equal (to the best constant)",
     "moot": "moot (a constant reaches the best value: the metric alone cannot show an advantage)",
+    "too few": "too few (rows of the rarer class for an interval and a verdict)",
     "undefined": "undefined (on this test set)",
     "n/a": "n/a (no best constant to compare with)",
 }
@@ -269,7 +270,7 @@ def verdict_word(m: MetricResult) -> str:
 #: the colour of a row's value and verdict: green only for an advantage the interval shows,
 #: red only for a shortfall it shows, no colour where it shows neither (unclear, equal), dim
 #: where the metric cannot show one (moot), yellow where the value is undefined
-_WORD_STYLES = {"better": "green", "unclear": "none", "worse": "red", "equal": "none", "moot": "dim",
+_WORD_STYLES = {"better": "green", "unclear": "none", "worse": "red", "equal": "none", "moot": "dim", "too few": "dim",
                 "undefined": "yellow", "n/a": "yellow"}
 
 

@@ -23,6 +23,7 @@ from ...inference.poisson_bootstrap import GroupTotals
 from ...measures.binary_scores import ScoreCells, compress_counts, confusion_at_threshold, loss_baseline, loss_sums, per_threshold
 from ...measures.task_metrics import _PROBA_LOSSES, _SCORING
 from ...measures.threshold_counts import _threshold_choice  # noqa: F401  (the report's name)
+from ...inference.few_rows_intervals import FEW_ROWS, average_precision_interval, roc_auc_interval
 from ..evaluation_context import _Context
 from ..formatting import _label, shorten
 from ..intervals import MAX_SCORE_BINS, one_sided_bounds
@@ -55,6 +56,37 @@ def _backwards_note(roc: dict[str, Any] | None, other: Any) -> str | None:
     label = _label(other)
     return (f"the scores rank the classes backwards (ROC AUC {roc['value']:.3f}): they may be scores of the other "
             f"class; pass pos_label={shorten(repr(label))} / --pos-label {shorten(label)}")
+
+
+def _few_rows_intervals(rows: dict[str, dict[str, Any]], tc: ThresholdCounts, units: ThresholdCounts | None,
+                        ctx: _Context) -> str | None:
+    """Below :data:`~beyondchance.inference.few_rows_intervals.FEW_ROWS` rows of the rarer
+    class the row bootstrap of the curves does not cover: the ROC AUC takes Newcombe's
+    score-type interval and the PR AUC Boyd's binomial interval (unweighted rows; weighted
+    rows get none there).  Returns the note saying so, or None."""
+    m, n = int(round(tc.n_pos)), int(round(tc.n_neg))
+    if units is not None:
+        m, n = int(round(units.n_pos)), int(round(units.n_neg))
+    if min(m, n) >= FEW_ROWS:
+        return None
+    if units is not None:
+        for k in ("roc_auc", "pr_auc"):
+            rows[k]["ci"] = None
+        return (f"ROC AUC and PR AUC have no interval: {min(m, n)} {'positive' if m <= n else 'negative'} rows "
+                f"(below {FEW_ROWS} the bootstrap of weighted rows does not cover)")
+    level = ctx.level
+    closed = {"roc_auc": (lambda v, lv: roc_auc_interval(v, m, n, lv), "Newcombe score-type (method 5)"),
+              "pr_auc": (lambda v, lv: average_precision_interval(v, m, lv), "binomial (Boyd, Eng and Page)")}
+    for k, (interval, method) in closed.items():
+        value = rows[k]["value"]
+        if not math.isfinite(value):
+            continue
+        low, high = interval(value, level)
+        bounds = interval(value, 2 * level - 1) if level > 0.5 else None
+        rows[k]["ci"] = MetricCI(low, high, level, method, 0, f"closed form from {m} positive and {n} negative rows",
+                                 bounds=bounds)
+    return (f"ROC AUC and PR AUC: closed-form intervals (Newcombe; Boyd, Eng and Page): {min(m, n)} "
+            f"{'positive' if m <= n else 'negative'} rows, below {FEW_ROWS} the row bootstrap does not cover")
 
 
 def _binary_scores_from_counts(
@@ -169,6 +201,9 @@ def _binary_scores_from_counts(
             what = f"always predicting the prevalence {pi:.3g}" if math.isfinite(pi) else "the prior"
             rows_out[k] = dict(kind="loss", value=value, baseline=base, ideal=0.0,
                                baseline_prediction=what, greater_is_better=False, ci=ci_obj)
+    few = _few_rows_intervals(rows_out, tc, units, ctx) if ctx.ci and defined else None
+    if few:
+        out["notes"].append(few)
     backwards = _backwards_note(rows_out.get("roc_auc"), neg)
     if backwards:
         out["notes"].append(backwards)
