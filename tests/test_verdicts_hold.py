@@ -88,20 +88,20 @@ def test_the_word_is_in_the_json() -> None:
 def test_few_positives_decline_the_rows_that_rest_on_them() -> None:
     """Five positives in 100 rows: the rows resting on the positives give no interval and the
     word "too few" (their bootstrap intervals do not cover there); accuracy takes the
-    prediction advantage's word; the losses keep theirs; the ROC and PR AUC take the
-    closed-form intervals (Newcombe; Boyd, Eng and Page)."""
+    prediction advantage's word; the losses keep theirs; the ROC AUC takes Newcombe's
+    closed-form interval."""
     rng = np.random.default_rng(5)
     y = np.zeros(100, dtype=int)
     y[rng.choice(100, 5, replace=False)] = 1
     p = 1 / (1 + np.exp(-(rng.normal(size=100) + 1.5 * y)))
     r = quiet(bc.evaluate, y, p, n_resamples=200, random_state=0)
-    for name in ("balanced_accuracy", "precision", "f1", "mcc", "kappa", "prediction_advantage", "lift_auc"):
+    for name in ("balanced_accuracy", "precision", "f1", "mcc", "kappa", "prediction_advantage", "lift_auc", "pr_auc"):
         m = r.metrics[name]
         assert m.ci is None and m.word == "too few" and "5 positive rows" in m.verdict, (name, m.ci, m.word, m.verdict)
     assert r.metrics["accuracy"].word == "too few" and r.metrics["accuracy"].ci is not None
-    assert r.metrics["roc_auc"].ci.method.startswith("Newcombe") and r.metrics["pr_auc"].ci.method.startswith("binomial")
+    assert r.metrics["roc_auc"].ci.method.startswith("Newcombe")
     assert r.metrics["log_loss"].word in ("better", "unclear", "worse")
-    assert any("closed-form intervals" in note for note in r.notes)
+    assert any("Newcombe's score-type interval" in note for note in r.notes)
 
 
 def test_newcombe_interval_ends_solve_its_equation() -> None:

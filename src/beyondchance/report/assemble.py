@@ -179,14 +179,14 @@ def _finish_rows(report: dict[str, Any], chosen: list[str], ctx: _Context) -> di
             ci=ci_obj, pvalue=pvalue, pvalue_method=pvalue_method,
         )
         rows[name] = r
-    too_few = _too_few_rows(report) if ctx.ci else None
-    if too_few is not None:
-        rows = _without_interval(rows, too_few[0])
-    words = _words(rows, significance_level(ctx.level), declined=too_few[0] if too_few is not None else ())
+    declined = _declined(report) if ctx.ci else {}
+    rows = _without_interval(rows, list(declined))
+    words = _words(rows, significance_level(ctx.level), declined=list(declined))
     for name, r in rows.items():
         r = _with_verdict(MetricResult(**{**r.__dict__, "word": words[name]}), pi if binary else None, rows)
-        if too_few is not None and r.word == "too few":
-            r = MetricResult(**{**r.__dict__, "verdict": too_few[1] if r.beats_baseline else f"{r.verdict}; {too_few[1]}"})
+        why = declined.get(name) or declined.get(SAME_COMPARISON.get(name, ""))
+        if r.word == "too few" and why:
+            r = MetricResult(**{**r.__dict__, "verdict": why if r.beats_baseline else f"{r.verdict}; {why}"})
         note = report["metrics"][name].get("verdict_note")
         if note:  # a warning the verdict must carry (scores ranking the classes backwards)
             r = MetricResult(**{**r.__dict__, "verdict": f"{r.verdict} — {note}"})
@@ -202,6 +202,16 @@ TOO_FEW_ROWS = 10
 ALL_ROWS = frozenset({"accuracy", "log_loss", "brier"})
 #: the rows kept in a multi-class report (its prediction advantage rests on the majority class)
 ALL_ROWS_MULTICLASS = ALL_ROWS | {"prediction_advantage"}
+
+
+def _declined(report: dict[str, Any]) -> dict[str, str]:
+    """The rows that give no interval and no verdict, each with why: those of
+    :func:`_too_few_rows`, and those a task declined (its row's ``"too_few"``)."""
+    out = {name: spec["too_few"] for name, spec in report["metrics"].items() if spec.get("too_few")}
+    few = _too_few_rows(report)
+    if few is not None:
+        out.update({name: few[1] for name in few[0] if name not in out})
+    return out
 
 
 def _too_few_rows(report: dict[str, Any]) -> tuple[list[str], str] | None:
@@ -374,6 +384,9 @@ def _overall_verdict(task: str, rows: dict[str, MetricResult]) -> tuple[str, ...
                 f"Accuracy {100 * acc.value:.1f}% is no better than {bp} ({100 * acc.baseline:.1f}%): "
                 f"prediction advantage {pa.value:+.3f}{ci_text(pa)}."
             )
+        elif pa.word == "too few":
+            lines.append(f"Accuracy {100 * acc.value:.1f}% against {bp} ({100 * acc.baseline:.1f}%), prediction "
+                         f"advantage {pa.value:+.3f}: {pa.verdict}.")
         else:
             tail = ""
             if pa.word == "unclear":
