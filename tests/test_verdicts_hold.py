@@ -101,7 +101,19 @@ def test_few_positives_decline_the_rows_that_rest_on_them() -> None:
     assert r.metrics["accuracy"].word == "too few" and r.metrics["accuracy"].ci is not None
     assert r.metrics["roc_auc"].ci.method.startswith("Newcombe")
     assert r.metrics["log_loss"].word in ("better", "unclear", "worse")
-    assert any("Newcombe's score-type interval" in note for note in r.notes)
+    assert any("the ROC AUC's is Newcombe's interval; the PR AUC has none" in note for note in r.notes), r.notes
+
+
+def test_between_30_and_100_rows_the_curve_areas_take_the_closed_forms() -> None:
+    rng = np.random.default_rng(6)
+    y = (np.arange(200) < 50).astype(int)
+    p = 1 / (1 + np.exp(-(rng.normal(size=200) + 1.0 * y)))
+    r = quiet(bc.evaluate, y, p, n_resamples=200, random_state=0)
+    assert r.metrics["roc_auc"].ci.method.startswith("Newcombe") and r.metrics["pr_auc"].ci.method.startswith("logit")
+    assert r.metrics["roc_auc"].word == "better" and r.metrics["pr_auc"].word == "better"
+    big = (np.arange(400) < 150).astype(int)
+    q = 1 / (1 + np.exp(-(rng.normal(size=400) + 1.0 * big)))
+    assert quiet(bc.evaluate, big, q, n_resamples=200, random_state=0).metrics["roc_auc"].ci.method == "percentile"
 
 
 def test_newcombe_interval_ends_solve_its_equation() -> None:

@@ -23,7 +23,7 @@ from ...inference.poisson_bootstrap import GroupTotals
 from ...measures.binary_scores import ScoreCells, compress_counts, confusion_at_threshold, loss_baseline, loss_sums, per_threshold
 from ...measures.task_metrics import _PROBA_LOSSES, _SCORING
 from ...measures.threshold_counts import _threshold_choice  # noqa: F401  (the report's name)
-from ...inference.few_rows_intervals import FEW_ROWS, roc_auc_interval
+from ...inference.few_rows_intervals import FEW_ROWS, TOO_FEW_FOR_AP, average_precision_interval, roc_auc_interval
 from ..evaluation_context import _Context
 from ..formatting import _label, shorten
 from ..intervals import MAX_SCORE_BINS, one_sided_bounds
@@ -60,30 +60,40 @@ def _backwards_note(roc: dict[str, Any] | None, other: Any) -> str | None:
 
 def _few_rows_intervals(rows: dict[str, dict[str, Any]], tc: ThresholdCounts, units: ThresholdCounts | None,
                         ctx: _Context) -> str | None:
-    """Below :data:`~beyondchance.inference.few_rows_intervals.FEW_ROWS` rows of the rarer
-    class the row bootstrap of the curves does not cover: the ROC AUC of unweighted rows
-    takes Newcombe's score-type interval; the PR AUC (and a weighted ROC AUC) declines, as no
-    interval studied covers there (``benchmarks/few_rows_intervals.py``).  Returns the note
-    saying so, or None."""
+    """The curve areas' intervals below :data:`~beyondchance.inference.few_rows_intervals.FEW_ROWS`
+    rows of the rarer class, where the row bootstrap covers too little
+    (:mod:`~beyondchance.inference.few_rows_intervals`): unweighted rows take Newcombe's
+    interval of the ROC AUC and Boyd, Eng and Page's logit interval of the PR AUC; below
+    ``TOO_FEW_FOR_AP`` rows of the rarer class the PR AUC — and a weighted ROC AUC — has none
+    and no verdict.  Returns the note saying so, or None."""
     rows_of = tc if units is None else units  # weighted: the rows, not their weights
     m, n = int(round(rows_of.n_pos)), int(round(rows_of.n_neg))
-    fewest = min(m, n)
+    fewest, which = min(m, n), "positive" if m <= n else "negative"
     if fewest >= FEW_ROWS:
         return None
-    why = (f"too few rows for an interval and a verdict: {fewest} {'positive' if m <= n else 'negative'} rows "
-           f"(at least {FEW_ROWS})")
-    declined = ["pr_auc"] if units is None else ["roc_auc", "pr_auc"]
-    for k in declined:
-        rows[k]["ci"], rows[k]["too_few"] = None, why
-    value = rows["roc_auc"]["value"]
-    if units is None and math.isfinite(value):
-        low, high = roc_auc_interval(value, m, n, ctx.level)
-        bounds = roc_auc_interval(value, m, n, 2 * ctx.level - 1) if ctx.level > 0.5 else None
-        rows["roc_auc"]["ci"] = MetricCI(low, high, ctx.level, "Newcombe score-type (method 5)", 0,
-                                         f"closed form from {m} positive and {n} negative rows", bounds=bounds)
-    return (f"{fewest} {'positive' if m <= n else 'negative'} rows: the ROC AUC's interval is Newcombe's score-type "
-            f"interval (below {FEW_ROWS} the row bootstrap does not cover), the PR AUC has none"
-            if units is None else None)
+    declined = []
+    if fewest < TOO_FEW_FOR_AP:
+        declined = ["pr_auc"] if units is None else ["roc_auc", "pr_auc"]
+        why = f"too few rows for an interval and a verdict: {fewest} {which} rows (at least {TOO_FEW_FOR_AP})"
+        for k in declined:
+            rows[k]["ci"], rows[k]["too_few"] = None, why
+    if units is not None:
+        return None
+    closed = {"roc_auc": (lambda v, lv: roc_auc_interval(v, m, n, lv), "Newcombe score-type (method 5)"),
+              "pr_auc": (lambda v, lv: average_precision_interval(v, m, lv), "logit (Boyd, Eng and Page)")}
+    done = []
+    for k, (interval, method) in closed.items():
+        value = rows[k]["value"]
+        ends = interval(value, ctx.level) if k not in declined and math.isfinite(value) else None
+        if ends is None:
+            continue
+        bounds = interval(value, 2 * ctx.level - 1) if ctx.level > 0.5 else None
+        rows[k]["ci"] = MetricCI(*ends, ctx.level, method, 0, f"closed form from {m} positive and {n} negative rows",
+                                 bounds=bounds)
+        done.append(k)
+    titles = {"roc_auc": "the ROC AUC's is Newcombe's", "pr_auc": "the PR AUC's Boyd, Eng and Page's logit one"}
+    return (f"{fewest} {which} rows, below {FEW_ROWS} the row bootstrap of the curves covers too little: "
+            + ", ".join(titles[k] for k in done) + " interval" + ("; the PR AUC has none" if declined else ""))
 
 
 def _binary_scores_from_counts(
