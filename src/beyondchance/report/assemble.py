@@ -196,7 +196,7 @@ def _finish_rows(report: dict[str, Any], chosen: list[str], ctx: _Context) -> di
 
 #: below this many rows of the rarer class, the rows that rest on it give no interval and no
 #: verdict: their bootstrap intervals cover a recall in 16–42% and an MCC in 38–82% of test
-#: sets with 1–3 positives (``benchmarks/validity_table.py``)
+#: sets with 1–3 positives (``benchmarks/validity_table.py``, 50 test sets per cell)
 TOO_FEW_ROWS = 10
 #: the rows that rest on every row, not on the rarer class: kept at any count
 ALL_ROWS = frozenset({"accuracy", "log_loss", "brier"})
