@@ -182,8 +182,9 @@ def _finish_rows(report: dict[str, Any], chosen: list[str], ctx: _Context) -> di
     declined = _declined(report) if ctx.ci else {}
     rows = _without_interval(rows, list(declined))
     words = _words(rows, significance_level(ctx.level), declined=list(declined))
-    for name, r in rows.items():
-        r = _with_verdict(MetricResult(**{**r.__dict__, "word": words[name]}), pi if binary else None, rows)
+    rows = {name: MetricResult(**{**r.__dict__, "word": words[name]}) for name, r in rows.items()}
+    for name, r in list(rows.items()):
+        r = _with_verdict(r, pi if binary else None, rows)
         why = declined.get(name) or declined.get(SAME_COMPARISON.get(name, ""))
         if r.word == "too few" and why:
             r = MetricResult(**{**r.__dict__, "verdict": why if r.beats_baseline else f"{r.verdict}; {why}"})
@@ -311,17 +312,16 @@ def _per_class_ops(name: str, values: np.ndarray, prevalences: np.ndarray, ctx: 
 
 
 def _not_shown(r: MetricResult, rows: dict[str, MetricResult]) -> str:
-    """Why an advantage of the point estimate is not shown (its word "unclear"): the interval
-    reaches the constant, the test of chance does not reject, or the row making the same
-    comparison (:data:`SAME_COMPARISON`) does not show it."""
+    """Why an advantage of the point estimate is not shown (its word "unclear"): the row making
+    the same comparison (:data:`SAME_COMPARISON`) does not show it, the interval reaches the
+    constant, or the test of chance does not reject."""
     same = rows.get(SAME_COMPARISON.get(r.name, ""))
     if same is not None and same.word == "unclear":
-        return f"but not shown: {_not_shown(same, rows).removeprefix('but not shown: ')} (of the {same.title.lower()})"
-    level = int(round(r.ci.level * 100)) if r.ci is not None else None
+        return f"{_not_shown(same, rows)} (of the {same.title.lower()}, the same comparison)"
     if r.ci is not None and math.isfinite(r.ci.low + r.ci.high) and beats_by_interval(
             r.ci.low, r.ci.high, r.baseline, greater_is_better=r.greater_is_better) != "yes":
-        return f"but its {level}% CI reaches the constant's value"
-    return f"but not shown: p (chance) = {r.pvalue:.3g}, the test does not reject"
+        return f"its {int(round(r.ci.level * 100))}% CI reaches the constant's value"
+    return f"p (chance) = {r.pvalue:.3g}, the test does not reject"
 
 
 def _with_verdict(r: MetricResult, pi: float | None, rows: dict[str, MetricResult]) -> MetricResult:
@@ -349,7 +349,7 @@ def _with_verdict(r: MetricResult, pi: float | None, rows: dict[str, MetricResul
                 else:
                     verdict = f"better than {r.baseline_prediction} ({fmt_value(r.baseline)})"
             if r.word == "unclear":
-                verdict += "; " + _not_shown(r, rows)
+                verdict += "; but not shown: " + _not_shown(r, rows)
     return MetricResult(**{**r.__dict__, "verdict": verdict})
 
 
