@@ -34,14 +34,17 @@ the bias of its own plug-in variance (the reference's noisy bin frequencies make
 look more separable than they are; ``_variance_bias_scale`` of the delta-method variance
 ``_em_variance``, about 2% on caravan's 320 positives), for
 ACC percentile intervals (its clip at 0 and 1 leaves an atom in the bootstrap
-distribution near the ends, which distorts BCa's bias correction).  The assumption is tested:
-Pearson's chi-square between the window's counts in 20 bins of adjacent scores (equal
-reference weight) and the fitted mixture :math:`\hat\pi \hat F_1 + (1-\hat\pi)\hat F_0`,
-calibrated by a parametric bootstrap (windows drawn from the fitted mixture, the
-reference resampled, the prevalence re-estimated in each — so the estimation of π and
-the reference's own noise are accounted for).  A small p-value says the scores changed in a way a
-change of prevalence alone does not explain, and that the estimates are not to be
-trusted.
+distribution near the ends, which distorts BCa's bias correction).  The assumption is tested
+(:mod:`beyondchance.monitoring.label_shift_test`): the Anderson–Darling statistic between the
+window's distribution on 20 bins of adjacent scores (equal reference weight) and the mixture
+:math:`\hat\pi \hat F_1 + (1-\hat\pi)\hat F_0` fitted by maximum likelihood (EM, whatever
+``method``), calibrated by a parametric bootstrap (windows drawn from the fitted mixture, the
+reference resampled, the prevalence re-estimated in each — so the estimation of π and the
+reference's own noise are accounted for).  A small p-value says the scores changed in a way a
+change of prevalence alone does not explain, and that the estimates are not to be trusted.  A
+large one proves nothing when the window is too small to see a concept shift: the test's power
+against the positives' scores moved 25% of the way to the negatives' is estimated with it, and
+below 80% the verdict says the window cannot tell the two apart.
 
 **A binned reference** (statistics profiled with ``score_bins``:
 :class:`~beyondchance.statistics.scores.BinnedScoreCounts`, each bin ``floor(score · bins)``
@@ -94,6 +97,7 @@ from ..statistics.scores import BinnedScoreCounts
 from .decomposition import (JACKKNIFE_BINS, SetStatistics, _exact, _interval, _leave_one_out_cells, _rates, check_reference,
                     metrics_at)
 from ..statistics.values import ValueHistogram
+from .label_shift_test import CONCEPT_SHIFT, POWER_TARGET, label_shift_test
 
 __all__ = ["LabelFreeEstimate", "ProjectedMetric", "estimate_performance", "estimate_from_statistics",
            "MIN_WINDOW_ROWS"]
@@ -141,8 +145,9 @@ class LabelFreeEstimate(SummaryDisplay):
     estimates : every estimator's prevalence (``"acc"`` and ``"em"``)
     reference_prevalence : the reference's prevalence
     metrics : name -> :class:`ProjectedMetric` at the estimated prevalence
-    assumption_statistic, assumption_pvalue : Pearson's chi-square between the window and the
-        fitted mixture on 20 score bins (``TEST_BINS``), and its parametric-bootstrap p-value
+    assumption_statistic, assumption_pvalue : the Anderson–Darling statistic between the window
+        and the mixture fitted by EM on 20 score bins (``TEST_BINS``), and its
+        parametric-bootstrap p-value (:mod:`beyondchance.monitoring.label_shift_test`)
     assumption_holds : neither test rejects (the package's rule, p ≤ α rejects:
         :mod:`beyondchance.inference.significance`): ``assumption_pvalue > 1 − confidence_level``
         and ``support_pvalue > SUPPORT_LEVEL``
@@ -153,6 +158,12 @@ class LabelFreeEstimate(SummaryDisplay):
     binned_error_bound : a binned reference's bounds on ``|binned − exact|`` (module
         docstring): ``"prevalence"`` and metric -> bound, None where none is stated; None
         for an exact reference
+    assumption_power : the test's power against the positives' scores moved
+        :data:`~beyondchance.monitoring.label_shift_test.CONCEPT_SHIFT` (25%) of the way to the
+        negatives' in a window of the same rows (nan when the reference does not rank the
+        positives above the negatives); below
+        :data:`~beyondchance.monitoring.label_shift_test.POWER_TARGET` (80%) a window that
+        passes the test cannot tell label shift from that concept shift, and the verdict says so
 
     The assumption's p-value is a Monte Carlo p-value from ``n_resamples`` draws: wherever it is
     shown (:attr:`assumption_pvalue_text`), the number of draws is shown with it.  The same
@@ -176,6 +187,7 @@ class LabelFreeEstimate(SummaryDisplay):
     n_resamples: int
     support_pvalue: float = 1.0
     binned_error_bound: dict | None = None
+    assumption_power: float = float("nan")
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -189,6 +201,7 @@ class LabelFreeEstimate(SummaryDisplay):
             "assumption_pvalue": self.assumption_pvalue,
             "assumption_holds": self.assumption_holds,
             "support_pvalue": self.support_pvalue,
+            "assumption_power": None if not math.isfinite(self.assumption_power) else self.assumption_power,
             "binned_error_bound": None if self.binned_error_bound is None else dict(self.binned_error_bound),
             "caveats": list(self.caveats),
             "n_reference": self.n_reference,
@@ -205,8 +218,9 @@ class LabelFreeEstimate(SummaryDisplay):
                 (f"{self.confidence_level:.0%} CI", format_interval(self.prevalence_ci)),
                 ("every estimate", ", ".join(f"{k} {format_number(v)}" for k, v in self.estimates.items())),
                 ("reference prevalence", self.reference_prevalence),
-                ("label shift: chi-square, p", f"{format_number(self.assumption_statistic)}, "
-                                               f"{format_number(self.assumption_pvalue)}"),
+                ("label shift: Anderson–Darling, p", f"{format_number(self.assumption_statistic)}, "
+                                                     f"{format_number(self.assumption_pvalue)}"),
+                (f"its power against {CONCEPT_SHIFT:.0%} weaker positives", self.assumption_power),
                 ("beyond the reference's scores: p", self.support_pvalue),
                 ("rows: reference, window", f"{self.n_reference:,}, {self.n_window:,}")]
 
@@ -237,9 +251,15 @@ class LabelFreeEstimate(SummaryDisplay):
                     "not to be trusted.")
         if not self.assumption_holds:
             return (f"The window's scores changed in a way a change of prevalence alone does not explain "
-                    f"(chi-square to the label-shift fit {self.assumption_statistic:.1f} on {TEST_BINS} bins, "
-                    f"{self.assumption_pvalue_text}): the estimated prevalence {pi} and the projected metrics are "
-                    "not to be trusted.")
+                    f"(Anderson–Darling to the label-shift fit {self.assumption_statistic:.2f} on {TEST_BINS} bins, "
+                    f"{self.assumption_pvalue_text}): the label-shift assumption fails, and the estimated prevalence "
+                    f"{pi} and the projected metrics are not to be trusted.")
+        if self.assumption_power < POWER_TARGET:
+            return (f"Estimated prevalence {pi} (reference {100 * self.reference_prevalence:.1f}%) if only the "
+                    f"prevalence changed, which this window cannot tell from a weaker classifier: its test "
+                    f"({self.assumption_pvalue_text}) would catch positives scoring {CONCEPT_SHIFT:.0%} closer to the "
+                    f"negatives in only {100 * self.assumption_power:.0f}% of such windows, and then the estimate "
+                    "would be off.")
         return (f"Estimated prevalence {pi} (reference {100 * self.reference_prevalence:.1f}%), assuming only the "
                 f"prevalence changed; the scores are consistent with that ({self.assumption_pvalue_text}), "
                 "which does not prove it.")
@@ -410,17 +430,6 @@ def _coarse(ref: SetStatistics, bins: int) -> np.ndarray:
     cum = np.cumsum(ref.pos + ref.neg)
     edges = np.searchsorted(cum, cum[-1] * np.arange(1, bins) / bins, side="left") + 1
     return np.unique(np.r_[0, edges[edges < cum.shape[0]]])
-
-
-def _mixture_chi2(ref_pos: np.ndarray, ref_neg: np.ndarray, window: np.ndarray, pi: Any) -> Any:
-    """Pearson's chi-square between the window's weights per bin and the fitted mixture
-    π F1 + (1 − π) F0 of the reference's class-conditional bin probabilities, scaled to the
-    window's total.  Arrays (B, K) or (K,); returns (B,) (or a float)."""
-    rp, rn, w = (np.atleast_2d(x) for x in (ref_pos, ref_neg, window))
-    p = np.atleast_1d(np.asarray(pi, dtype=np.float64))[:, None]
-    expected = w.sum(1, keepdims=True) * (p * rp / rp.sum(1, keepdims=True) + (1 - p) * rn / rn.sum(1, keepdims=True))
-    stat = np.sum((w - expected) ** 2 / np.maximum(expected, 1e-12), axis=1)
-    return stat if np.ndim(pi) else float(stat[0])
 
 
 def _em_jackknife(ref: SetStatistics, window: np.ndarray, n_window: int, groups: np.ndarray,
@@ -725,7 +734,6 @@ def estimate_from_statistics(
     estimates["em"] = float(_estimator("em", groups)(ref, window)[0])
     pi_hat = estimates[method]
     exact = metrics_at(_exact(ref), _inside(pi_hat), names)
-    stat = _mixture_chi2(*(np.add.reduceat(x, test_groups) for x in (ref.pos, ref.neg, window)), pi_hat)
 
     rng = check_random_state(random_state)
     n_new = int(n_window_rows)
@@ -749,13 +757,9 @@ def estimate_from_statistics(
         ci = _interval(value, float(np.squeeze(boot.m_binned[m])), boot.m_star[m], level, boot.jack_metrics.get(m))
         projected[m] = ProjectedMetric(m, value, ci)
 
-    # the assumption: windows drawn from the fitted mixture, the reference resampled
-    mix = pi_hat * ref.pos / ref.pos.sum() + (1 - pi_hat) * ref.neg / ref.neg.sum()
-    null_win = rng.multinomial(n_new, mix / mix.sum(), size=n_resamples).astype(np.float64)
-    null_ref = ref.resample(n_resamples, rng)
-    null_cells = (np.add.reduceat(x, test_groups, axis=1) for x in (null_ref.pos, null_ref.neg, null_win))
-    null_stat = _mixture_chi2(*null_cells, _estimator(method, groups)(null_ref, null_win))
-    pvalue = float((1 + np.sum(null_stat >= stat)) / (1 + n_resamples))
+    # the assumption: the window against the fitted mixture, and the test's power against a weaker classifier
+    test = label_shift_test(ref, window, n_new, groups, test_groups, n_resamples, rng, significance_level(level))
+    stat, pvalue = test.statistic, test.pvalue
     holds = not rejects(pvalue, significance_level(level)) and not rejects(support_p, SUPPORT_LEVEL)
     if not holds:
         caveats.append("the window's scores are not a mixture of the reference's class-conditional score "
@@ -767,7 +771,7 @@ def estimate_from_statistics(
         caveats.append(_binned_caveat(binned, bound))
     return LabelFreeEstimate(
         float(pi_hat), pi_ci, method, estimates, ref.prevalence, projected, stat, pvalue, bool(holds),
-        tuple(caveats), int(ref.n_rows), int(n_new), level, int(n_resamples), support_p, bound,
+        tuple(caveats), int(ref.n_rows), int(n_new), level, int(n_resamples), support_p, bound, test.power,
     )
 
 
