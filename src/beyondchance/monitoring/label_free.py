@@ -36,7 +36,7 @@ look more separable than they are; ``_variance_bias_scale`` of the delta-method 
 ACC percentile intervals (its clip at 0 and 1 leaves an atom in the bootstrap
 distribution near the ends, which distorts BCa's bias correction).  The assumption is tested
 (:mod:`beyondchance.monitoring.label_shift_test`): the Anderson–Darling statistic between the
-window's distribution on 20 bins of adjacent scores (equal reference weight) and the mixture
+window's distribution on 20 bins of adjacent scores (equal weight under (F1 + F0)/2) and the mixture
 :math:`\hat\pi \hat F_1 + (1-\hat\pi)\hat F_0` fitted by maximum likelihood (EM, whatever
 ``method``), calibrated by a parametric bootstrap (windows drawn from the fitted mixture, the
 reference resampled, the prevalence re-estimated in each — so the estimation of π and the
@@ -97,7 +97,7 @@ from ..statistics.scores import BinnedScoreCounts
 from .decomposition import (JACKKNIFE_BINS, SetStatistics, _exact, _interval, _leave_one_out_cells, _rates, check_reference,
                     metrics_at)
 from ..statistics.values import ValueHistogram
-from .label_shift_test import CONCEPT_SHIFT, POWER_TARGET, label_shift_test
+from .label_shift_test import CONCEPT_SHIFT, POWER_TARGET, class_balanced_bins, label_shift_test
 
 __all__ = ["LabelFreeEstimate", "ProjectedMetric", "estimate_performance", "estimate_from_statistics",
            "MIN_WINDOW_ROWS"]
@@ -730,7 +730,7 @@ def estimate_from_statistics(
     window = _window_counts(ref, s_new, w_new)
     q_exact = float(w_new[s_new >= thr].sum() / w_new.sum())
     estimates = {"acc": float(_acc(ref, q_exact))}
-    groups, test_groups = _coarse(ref, EM_BINS), _coarse(ref, TEST_BINS)
+    groups, test_groups = _coarse(ref, EM_BINS), class_balanced_bins(ref, TEST_BINS)
     estimates["em"] = float(_estimator("em", groups)(ref, window)[0])
     pi_hat = estimates[method]
     exact = metrics_at(_exact(ref), _inside(pi_hat), names)
