@@ -109,7 +109,7 @@ EM_BINS = 10
 #: the test of the label-shift assumption compares the window with the fit on this many bins
 TEST_BINS = 20
 #: a window with more scores beyond the reference's range than label shift allows at this
-#: level fails the assumption whatever the chi-square says (``_support_pvalue``)
+#: level fails the assumption whatever the Anderson–Darling test says (``_support_pvalue``)
 SUPPORT_LEVEL = 1e-3
 _EM_TOL = 1e-8
 _EM_MAX_ITER = 1000
