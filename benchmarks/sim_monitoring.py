@@ -38,11 +38,16 @@ distributions F1, F0.  A threshold predicts as many positives as the pool holds.
              ``monitoring.label_shift_test``) on the same windows; with the new test's stated
              power against 25% weaker positives and the share of passing windows whose verdict
              says they cannot tell label shift from concept shift.
+* label-shift-verdict — the same reference and concept shifts in windows of 2,000 rows through
+             ``estimate_performance`` (ACC, 95%): the share of windows whose estimate is
+             confidently wrong — the prevalence interval excludes the true 0.2 while the verdict
+             carries no warning — under the old test (it passed) and the new one (it passed with
+             a stated power ≥ 80%, so the verdict neither rejects nor says "cannot tell").
 
 Usage::
 
     PYTHONPATH=src python benchmarks/sim_monitoring.py [--reps 200] [--n 5000] [--resamples 500] [--quick] [--seed 0]
-        [--datasets credit,default,caravan] [--parts type1,familywise,power,coverage,label-free,assumption,false-claim,label-shift-test]
+        [--datasets credit,default,caravan] [--parts type1,familywise,power,coverage,label-free,assumption,false-claim,label-shift-test,label-shift-verdict]
 
 The full run (200 replicates, n = 5000, 500 resamples): see docs/monitoring.md for its output and wall times.
 """
@@ -69,7 +74,8 @@ from beyondchance.measures.registry import METRICS as REGISTRY
 DATASETS = {"credit": "modeldata_credit_data", "default": "islr_default", "caravan": "islr_caravan"}
 PREVALENCES = (0.02, 0.05, 0.1, 0.2, 0.35, 0.5)
 METRICS = ("accuracy", "precision", "recall", "f1", "mcc", "roc_auc", "pr_auc", "brier")
-PARTS = ("type1", "familywise", "power", "coverage", "label-free", "assumption", "false-claim", "label-shift-test")
+PARTS = ("type1", "familywise", "power", "coverage", "label-free", "assumption", "false-claim", "label-shift-test",
+         "label-shift-verdict")
 #: the false-claim study: the reference's false negatives, the windows' prevalences, the sizes
 CLAIM_ERRORS = (0, 1, 2, 5)
 CLAIM_PREVALENCES = (0.1, 0.3, 0.5, 0.7, 0.9)
@@ -273,6 +279,41 @@ def label_shift_test_table(reps: int, resamples: int, seed: int = 0) -> None:
               flush=True)
 
 
+def confidently_wrong_rates(drop: float, m: int, reps: int, resamples: int, seed: int, n_ref: int = 5000,
+                            d: float = 2.0) -> dict[str, float]:
+    """Windows at prevalence 0.2 with the positives' separation dropped by ``drop``: the share whose
+    prevalence interval (``estimate_performance``, ACC) excludes 0.2 while the verdict carries no
+    warning, under the old test and the new; and the share whose interval excludes 0.2 at all."""
+    rng = np.random.default_rng(seed)
+    out = {"excludes": 0, "old": 0, "new": 0}
+    for r in range(reps):
+        y = (rng.random(n_ref) < 0.2).astype(int)
+        s = np.round(rng.normal(d * y, 1.0), 2)
+        s_new = np.round(rng.normal(d * (1 - drop) * (rng.random(m) < 0.2), 1.0), 2)
+        est = estimate_performance(y, s, s_new, threshold=d / 2, metrics=("f1",), n_resamples=resamples,
+                                   random_state=r)
+        wrong = not est.prevalence_ci[0] <= 0.2 <= est.prevalence_ci[1]
+        ref = SetStatistics.from_counts(threshold_counts(y, s), threshold=d / 2)
+        old_passes = _old_label_shift_pvalue(ref, _window_counts(ref, s_new, np.ones(m)), m, resamples, rng) > 0.05
+        out["excludes"] += wrong
+        out["old"] += wrong and old_passes
+        out["new"] += wrong and est.assumption_holds and est.assumption_power >= POWER_TARGET
+    return {k: v / reps for k, v in out.items()}
+
+
+def confidently_wrong_table(reps: int, resamples: int, seed: int = 0, m: int = 2000) -> None:
+    print(f"\nconfidently wrong (binormal d = 2, reference 5000 rows at π = 0.2, windows of {m} rows at 0.2; {reps} "
+          f"replicates per row, {resamples} bootstrap draws, seed {seed} + 30 + row index; ± Monte Carlo SE):")
+    print("  drop of d | interval excludes 0.2 | ... with no warning: old test | new test (and power >= 80%)")
+    for i, drop in enumerate((0.1, 0.25, 0.5)):
+        t = time.time()
+        r = confidently_wrong_rates(drop, m, reps, resamples, seed + 30 + i)
+        se = {k: np.sqrt(v * (1 - v) / reps) for k, v in r.items()}
+        print(f"  {drop:4.0%}      | {r['excludes']:.3f} ± {se['excludes']:.3f}         | "
+              f"{r['old']:.3f} ± {se['old']:.3f}                 | {r['new']:.3f} ± {se['new']:.3f}   "
+              f"[{time.time() - t:.0f} s]", flush=True)
+
+
 def _excludes_zero(ci) -> bool:
     return ci is not None and (ci[0] > 0 or ci[1] < 0)
 
@@ -371,7 +412,10 @@ def main() -> None:
     if "label-shift-test" in parts:
         label_shift_test_table(reps, B, seed=args.seed)
         print(f"[{time.time() - t0:.0f} s]")
-    for key in args.datasets.split(",") if parts - {"false-claim", "label-shift-test"} else ():
+    if "label-shift-verdict" in parts:
+        confidently_wrong_table(reps, B, seed=args.seed)
+        print(f"[{time.time() - t0:.0f} s]")
+    for key in args.datasets.split(",") if parts - {"false-claim", "label-shift-test", "label-shift-verdict"} else ():
         pool = make_pool(key)
         print(f"\n== {key}: pool {pool.y.size} rows, prevalence {pool.y.mean():.3f}, threshold {pool.threshold:.3f}")
         if "type1" in parts:

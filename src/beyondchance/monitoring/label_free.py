@@ -97,6 +97,7 @@ from ..statistics.scores import BinnedScoreCounts
 from .decomposition import (JACKKNIFE_BINS, SetStatistics, _exact, _interval, _leave_one_out_cells, _rates, check_reference,
                     metrics_at)
 from ..statistics.values import ValueHistogram
+from .mixture_bins import _em, _window_bins
 from .label_shift_test import CONCEPT_SHIFT, POWER_TARGET, class_balanced_bins, label_shift_test
 
 __all__ = ["LabelFreeEstimate", "ProjectedMetric", "estimate_performance", "estimate_from_statistics",
@@ -111,8 +112,6 @@ TEST_BINS = 20
 #: a window with more scores beyond the reference's range than label shift allows at this
 #: level fails the assumption whatever the Anderson–Darling test says (``_support_pvalue``)
 SUPPORT_LEVEL = 1e-3
-_EM_TOL = 1e-8
-_EM_MAX_ITER = 1000
 
 
 @dataclass(frozen=True)
@@ -256,24 +255,14 @@ class LabelFreeEstimate(SummaryDisplay):
                     f"{pi} and the projected metrics are not to be trusted.")
         if self.assumption_power < POWER_TARGET:
             return (f"Estimated prevalence {pi} (reference {100 * self.reference_prevalence:.1f}%) if only the "
-                    f"prevalence changed, which this window cannot tell from a weaker classifier: its test "
-                    f"({self.assumption_pvalue_text}) would catch positives scoring {CONCEPT_SHIFT:.0%} closer to the "
-                    f"negatives in only {100 * self.assumption_power:.0f}% of such windows, and then the estimate "
-                    "would be off.")
+                    f"prevalence changed, which this window cannot tell from a weaker classifier: were the positives' "
+                    f"scores {CONCEPT_SHIFT:.0%} closer to the negatives', the estimate would be off and its test "
+                    f"({self.assumption_pvalue_text}) would notice in {100 * self.assumption_power:.0f}% of such "
+                    f"windows (fewer than {POWER_TARGET:.0%}).")
         return (f"Estimated prevalence {pi} (reference {100 * self.reference_prevalence:.1f}%), assuming only the "
                 f"prevalence changed; the scores are consistent with that ({self.assumption_pvalue_text}), "
                 "which does not prove it.")
 
-
-def _window_bins(s: SetStatistics, scores: np.ndarray) -> np.ndarray:
-    """Bin index (the reference's bins, by decreasing score) of each window score: the
-    boundary between two bins is the threshold where it separates them, else the midpoint."""
-    hi, lo = s.bin_scores[:, 0], s.bin_scores[:, 1]
-    bounds = (lo[:-1] + hi[1:]) / 2
-    if 0 < s.cut < hi.shape[0]:
-        bounds[s.cut - 1] = s.threshold
-    # bin = number of boundaries strictly above the score
-    return bounds.shape[0] - np.searchsorted(bounds[::-1], scores, side="right")
 
 
 def _inside(pi: Any) -> Any:
@@ -367,28 +356,6 @@ def _acc(ref: SetStatistics, q: Any) -> Any:
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.clip((q - a) / (tpr - a), 0.0, 1.0)
 
-
-def _em(ref_pos: np.ndarray, ref_neg: np.ndarray, window: np.ndarray) -> Any:
-    """Saerens et al. (2002) EM of the prior, the posteriors calibrated on the reference:
-    within each bin, p_r(1 | bin) = the reference's share of positives there.  Arrays (B, K)
-    or (K,): the reference's class weights and the window's weights per bin; returns (B,)."""
-    rp, rn, w = (np.atleast_2d(x) for x in (ref_pos, ref_neg, window))
-    P, N = rp.sum(1, keepdims=True), rn.sum(1, keepdims=True)
-    pr = P / (P + N)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        like1, like0 = rp / P, rn / N  # the class-conditional bin probabilities
-    w = w / w.sum(axis=1, keepdims=True)
-    pi = pr.copy()
-    for _ in range(_EM_MAX_ITER):
-        num = pi * like1
-        den = num + (1 - pi) * like0
-        post = np.divide(num, den, out=np.zeros_like(num), where=den > 0)
-        new = (w * post).sum(axis=1, keepdims=True)
-        if np.max(np.abs(new - pi)) < _EM_TOL:
-            pi = new
-            break
-        pi = new
-    return pi[:, 0]
 
 
 def _em_variance(ref_pos: np.ndarray, ref_neg: np.ndarray, window: np.ndarray, pi: Any, n_reference: int,

@@ -54,6 +54,7 @@ from typing import Any
 import numpy as np
 
 from .decomposition import SetStatistics
+from .mixture_bins import _em, _window_bins
 
 __all__ = ["LabelShiftTest", "class_balanced_bins", "label_shift_test", "mixture_anderson_darling", "mixture_chi2", "weaker_positives",
            "CONCEPT_SHIFT", "POWER_TARGET"]
@@ -152,8 +153,6 @@ def weaker_positives(ref: SetStatistics, shift: float = CONCEPT_SHIFT) -> np.nda
     >>> float(f1.sum()), float(f1[:5].sum()), float(f1[5:15].sum())   # bins by decreasing score
     (1.0, 0.0, 1.0)
     """
-    from .label_free import _window_bins
-
     mid = ref.bin_scores.mean(axis=1)[::-1]  # increasing score
     levels = (np.arange(_QUANTILE_LEVELS) + 0.5) / _QUANTILE_LEVELS
 
@@ -209,8 +208,6 @@ def label_shift_test(ref: SetStatistics, window: np.ndarray, n_window: int, em_g
     >>> 0.1 < tests[0].power < 0.8   # but 2,000 rows catch a 25% weakening only sometimes
     True
     """
-    from .label_free import _em
-
     # every draw on the union of both sets of bins (a window's counts per bin are multinomial
     # whatever the grouping, and fewer cells are cheaper); the reference is resampled row by row
     starts = np.union1d(test_groups, em_groups).astype(np.intp)
