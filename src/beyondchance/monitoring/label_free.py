@@ -158,10 +158,10 @@ class LabelFreeEstimate(SummaryDisplay):
         docstring): ``"prevalence"`` and metric -> bound, None where none is stated; None
         for an exact reference
     assumption_power : the test's power against the positives' scores moved
-        :data:`~beyondchance.monitoring.label_shift_test.CONCEPT_SHIFT` (25%) of the way to the
+        ``label_shift_test.CONCEPT_SHIFT`` (25%) of the way to the
         negatives' in a window of the same rows (nan when the reference does not rank the
         positives above the negatives); below
-        :data:`~beyondchance.monitoring.label_shift_test.POWER_TARGET` (80%) a window that
+        ``label_shift_test.POWER_TARGET`` (80%) a window that
         passes the test cannot tell label shift from that concept shift, and the verdict says so
 
     The assumption's p-value is a Monte Carlo p-value from ``n_resamples`` draws: wherever it is
