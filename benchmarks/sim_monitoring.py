@@ -66,7 +66,8 @@ from sklearn.preprocessing import StandardScaler
 
 from beyondchance.measures.curves import ThresholdCounts, threshold_counts
 from beyondchance.datasets import load_r
-from beyondchance.monitoring.label_free import EM_BINS, TEST_BINS, _coarse, _estimator, _window_counts, estimate_performance
+from beyondchance.monitoring.label_free import (EM_BINS, TEST_BINS, _coarse, _estimator, _window_counts,
+                                                estimate_performance)
 from beyondchance.monitoring.label_shift_test import POWER_TARGET, class_balanced_bins, label_shift_test, mixture_chi2
 from beyondchance.monitoring.decomposition import SetStatistics, compare_classifiers, decompose, metrics_at
 from beyondchance.measures.registry import METRICS as REGISTRY
@@ -250,7 +251,8 @@ def label_shift_test_rates(pi: float, drop: float, m: int, reps: int, resamples:
         s_new = np.round(rng.normal(d * (1 - drop) * y_new, 1.0), 2)
         window = _window_counts(ref, s_new, np.ones(m))
         out["old"] += _old_label_shift_pvalue(ref, window, m, resamples, rng) <= 0.05
-        test = label_shift_test(ref, window, m, _coarse(ref, EM_BINS), class_balanced_bins(ref, TEST_BINS), resamples, rng)
+        test = label_shift_test(ref, window, m, _coarse(ref, EM_BINS), class_balanced_bins(ref, TEST_BINS), resamples,
+                                rng)
         out["new"] += test.pvalue <= 0.05
         out["power"] += test.power
         if test.pvalue > 0.05:

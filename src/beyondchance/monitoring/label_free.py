@@ -264,7 +264,6 @@ class LabelFreeEstimate(SummaryDisplay):
                 "which does not prove it.")
 
 
-
 def _inside(pi: Any) -> Any:
     """An estimated prevalence of 0 or 1 moved inside by 1e-9: the metrics there are their limits
     (recall stays the reference's TPR, not 0/0), so no bootstrap resample is dropped."""
