@@ -41,17 +41,19 @@ def _rejections(window_pi, drop, m, reps=REPS, seed=SEED, resamples=200):
 
 
 def test_the_level_holds_under_pure_label_shift():
-    # P(X >= 11 | Bin(80, 0.05)) ≈ 0.003: a level of 5% passes, a level of 15% fails with probability 0.94
+    # measured 4 and 4 of 80 (seed 37); P(X >= 11 | Bin(80, 0.05)) = 0.002, and a level of 15% fails with
+    # probability 0.67 per prevalence
     for pi in (0.1, 0.4):
         hits = _rejections(pi, 0.0, 1000)
         assert hits <= 10, (pi, hits, binom.sf(hits - 1, REPS, 0.05))
 
 
 def test_a_strong_concept_shift_is_caught():
-    # the positives' separation halved, prevalence unchanged: the benchmark measured power ≥ 0.9 at 2,000 rows;
-    # 60 of 80 fails with probability P(Bin(80, 0.9) < 60) < 0.001
+    # the positives' separation halved, prevalence unchanged, a 2,000-row reference: measured 63 of 80 (seed 37;
+    # the benchmark, with a 5,000-row reference, 0.96); a power of 0.79 falls below 50 of 80 with probability 0.0002,
+    # a power of 0.5 reaches it with probability 0.016
     hits = _rejections(0.2, 0.5, 2000)
-    assert hits >= 60, hits
+    assert hits >= 50, hits
 
 
 def _estimate(m, window_pi, drop, seed, n_reference=3000):
