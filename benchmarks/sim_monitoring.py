@@ -28,11 +28,26 @@ distributions F1, F0.  A threshold predicts as many positives as the pool holds.
              300 rows at 5 prevalences from the same classifier (predicted labels; the
              breast-cancer case's sizes); the share of windows whose verdict claims a change,
              and whose classifier-effect intervals exclude 0 (no data set: the counts are drawn).
+* label-shift-test — the label-free estimate's assumption test against concept shift (issue
+             37; binormal scores, no data set): a reference of 5,000 rows at prevalence 0.2,
+             F0 = N(0, 1), F1 = N(2, 1), scores rounded to 0.01; windows of 500, 2,000 and
+             10,000 rows either at prevalence 0.1 or 0.4 (pure label shift: type-I error) or at
+             0.2 with the positives' separation d = 2 dropped by 10%, 25%, 50% (concept shift:
+             power).  The old test (Pearson's chi-square on 20 bins at ACC's π̂, its bootstrap
+             refitting ACC) and the new one (Anderson–Darling at EM's π̂,
+             ``monitoring.label_shift_test``) on the same windows; with the new test's stated
+             power against 25% weaker positives and the share of passing windows whose verdict
+             says they cannot tell label shift from concept shift.
+* label-shift-verdict — the same reference and concept shifts in windows of 2,000 rows through
+             ``estimate_performance`` (ACC, 95%): the share of windows whose estimate is
+             confidently wrong — the prevalence interval excludes the true 0.2 while the verdict
+             carries no warning — under the old test (it passed) and the new one (it passed with
+             a stated power ≥ 80%, so the verdict neither rejects nor says "cannot tell").
 
 Usage::
 
     PYTHONPATH=src python benchmarks/sim_monitoring.py [--reps 200] [--n 5000] [--resamples 500] [--quick] [--seed 0]
-        [--datasets credit,default,caravan] [--parts type1,familywise,power,coverage,label-free,assumption,false-claim]
+        [--datasets credit,default,caravan] [--parts type1,familywise,power,coverage,label-free,assumption,false-claim,label-shift-test,label-shift-verdict]
 
 The full run (200 replicates, n = 5000, 500 resamples): see docs/monitoring.md for its output and wall times.
 """
@@ -51,14 +66,17 @@ from sklearn.preprocessing import StandardScaler
 
 from beyondchance.measures.curves import ThresholdCounts, threshold_counts
 from beyondchance.datasets import load_r
-from beyondchance.monitoring.label_free import estimate_performance
+from beyondchance.monitoring.label_free import (EM_BINS, TEST_BINS, _coarse, _estimator, _window_counts,
+                                                estimate_performance)
+from beyondchance.monitoring.label_shift_test import POWER_TARGET, class_balanced_bins, label_shift_test, mixture_chi2
 from beyondchance.monitoring.decomposition import SetStatistics, compare_classifiers, decompose, metrics_at
 from beyondchance.measures.registry import METRICS as REGISTRY
 
 DATASETS = {"credit": "modeldata_credit_data", "default": "islr_default", "caravan": "islr_caravan"}
 PREVALENCES = (0.02, 0.05, 0.1, 0.2, 0.35, 0.5)
 METRICS = ("accuracy", "precision", "recall", "f1", "mcc", "roc_auc", "pr_auc", "brier")
-PARTS = ("type1", "familywise", "power", "coverage", "label-free", "assumption", "false-claim")
+PARTS = ("type1", "familywise", "power", "coverage", "label-free", "assumption", "false-claim", "label-shift-test",
+         "label-shift-verdict")
 #: the false-claim study: the reference's false negatives, the windows' prevalences, the sizes
 CLAIM_ERRORS = (0, 1, 2, 5)
 CLAIM_PREVALENCES = (0.1, 0.3, 0.5, 0.7, 0.9)
@@ -199,6 +217,105 @@ def covariate_shift_flag_rate(pool: Pool, reps: int, n: int, resamples: int, gam
     return flagged / reps
 
 
+#: the label-shift test study: (window prevalence, drop of the positives' separation) per row
+SHIFT_CELLS = ((0.1, 0.0), (0.4, 0.0), (0.2, 0.1), (0.2, 0.25), (0.2, 0.5))
+SHIFT_WINDOWS = (500, 2000, 10000)
+
+
+def _old_label_shift_pvalue(ref: SetStatistics, window: np.ndarray, n_new: int, resamples: int,
+                            rng: np.random.Generator) -> float:
+    """The test before issue 37: Pearson's chi-square on 20 bins at ACC's π̂, its parametric
+    bootstrap refitting ACC (the code it replaced, verbatim in substance)."""
+    test_groups, acc = _coarse(ref, TEST_BINS), _estimator("acc", _coarse(ref, EM_BINS))
+    pi = float(acc(ref, window)[0])
+    stat = mixture_chi2(*(np.add.reduceat(x, test_groups) for x in (ref.pos, ref.neg, window)), pi)
+    mix = pi * ref.pos / ref.pos.sum() + (1 - pi) * ref.neg / ref.neg.sum()
+    null_win = rng.multinomial(n_new, mix / mix.sum(), size=resamples).astype(np.float64)
+    null_ref = ref.resample(resamples, rng)
+    null = mixture_chi2(*(np.add.reduceat(x, test_groups, axis=1) for x in (null_ref.pos, null_ref.neg, null_win)),
+                        acc(null_ref, null_win))
+    return float((1 + np.sum(null >= stat)) / (1 + resamples))
+
+
+def label_shift_test_rates(pi: float, drop: float, m: int, reps: int, resamples: int, seed: int,
+                           n_ref: int = 5000, d: float = 2.0) -> dict[str, float]:
+    """Binormal windows (see the module docstring): the old and new tests' rejection rates at 5%,
+    the new test's mean stated power, and the share of windows passing the new test whose stated
+    power is below ``POWER_TARGET`` (the verdict's "cannot tell" line)."""
+    rng = np.random.default_rng(seed)
+    out = {"old": 0, "new": 0, "power": 0.0, "cannot_tell": 0, "passed": 0}
+    for _ in range(reps):
+        y = (rng.random(n_ref) < 0.2).astype(int)
+        ref = SetStatistics.from_counts(threshold_counts(y, np.round(rng.normal(d * y, 1.0), 2)), threshold=d / 2)
+        y_new = rng.random(m) < pi
+        s_new = np.round(rng.normal(d * (1 - drop) * y_new, 1.0), 2)
+        window = _window_counts(ref, s_new, np.ones(m))
+        out["old"] += _old_label_shift_pvalue(ref, window, m, resamples, rng) <= 0.05
+        test = label_shift_test(ref, window, m, _coarse(ref, EM_BINS), class_balanced_bins(ref, TEST_BINS), resamples,
+                                rng)
+        out["new"] += test.pvalue <= 0.05
+        out["power"] += test.power
+        if test.pvalue > 0.05:
+            out["passed"] += 1
+            out["cannot_tell"] += test.power < POWER_TARGET
+    return {"old": out["old"] / reps, "new": out["new"] / reps, "power": out["power"] / reps,
+            "cannot_tell": out["cannot_tell"] / max(out["passed"], 1), "passed": out["passed"]}
+
+
+def label_shift_test_table(reps: int, resamples: int, seed: int = 0) -> None:
+    """The table of docs/monitoring.md ("The label-shift test's power"): rows (prevalence,
+    separation drop), columns window rows; Monte Carlo standard errors sqrt(p(1 − p)/reps)."""
+    print(f"\nlabel-shift test (binormal d = 2, reference 5000 rows at π = 0.2; {reps} replicates per cell, "
+          f"{resamples} bootstrap draws, seed {seed} + 7 + cell index; rejection at 5%, ± Monte Carlo SE):")
+    print("  window π, drop of d | rows  | old chi-square  | new Anderson-Darling | stated power (25%) | "
+          "passing windows told 'cannot tell'")
+    for i, ((pi, drop), m) in enumerate((c, m) for c in SHIFT_CELLS for m in SHIFT_WINDOWS):
+        t = time.time()
+        r = label_shift_test_rates(pi, drop, m, reps, resamples, seed + 7 + i)
+
+        def se(p: float) -> str:
+            return f"{p:.3f} ± {np.sqrt(p * (1 - p) / reps):.3f}"
+
+        print(f"  {pi:.1f}, {drop:4.0%}           | {m:5d} | {se(r['old'])}   | {se(r['new'])}        | "
+              f"{r['power']:.3f}              | {r['cannot_tell']:.3f} of {r['passed']}   [{time.time() - t:.0f} s]",
+              flush=True)
+
+
+def confidently_wrong_rates(drop: float, m: int, reps: int, resamples: int, seed: int, n_ref: int = 5000,
+                            d: float = 2.0) -> dict[str, float]:
+    """Windows at prevalence 0.2 with the positives' separation dropped by ``drop``: the share whose
+    prevalence interval (``estimate_performance``, ACC) excludes 0.2 while the verdict carries no
+    warning, under the old test and the new; and the share whose interval excludes 0.2 at all."""
+    rng = np.random.default_rng(seed)
+    out = {"excludes": 0, "old": 0, "new": 0}
+    for r in range(reps):
+        y = (rng.random(n_ref) < 0.2).astype(int)
+        s = np.round(rng.normal(d * y, 1.0), 2)
+        s_new = np.round(rng.normal(d * (1 - drop) * (rng.random(m) < 0.2), 1.0), 2)
+        est = estimate_performance(y, s, s_new, threshold=d / 2, metrics=("f1",), n_resamples=resamples,
+                                   random_state=r)
+        wrong = not est.prevalence_ci[0] <= 0.2 <= est.prevalence_ci[1]
+        ref = SetStatistics.from_counts(threshold_counts(y, s), threshold=d / 2)
+        old_passes = _old_label_shift_pvalue(ref, _window_counts(ref, s_new, np.ones(m)), m, resamples, rng) > 0.05
+        out["excludes"] += wrong
+        out["old"] += wrong and old_passes
+        out["new"] += wrong and est.assumption_holds and est.assumption_power >= POWER_TARGET
+    return {k: v / reps for k, v in out.items()}
+
+
+def confidently_wrong_table(reps: int, resamples: int, seed: int = 0, m: int = 2000) -> None:
+    print(f"\nconfidently wrong (binormal d = 2, reference 5000 rows at π = 0.2, windows of {m} rows at 0.2; {reps} "
+          f"replicates per row, {resamples} bootstrap draws, seed {seed} + 30 + row index; ± Monte Carlo SE):")
+    print("  drop of d | interval excludes 0.2 | ... with no warning: old test | new test (and power >= 80%)")
+    for i, drop in enumerate((0.1, 0.25, 0.5)):
+        t = time.time()
+        r = confidently_wrong_rates(drop, m, reps, resamples, seed + 30 + i)
+        se = {k: np.sqrt(v * (1 - v) / reps) for k, v in r.items()}
+        print(f"  {drop:4.0%}      | {r['excludes']:.3f} ± {se['excludes']:.3f}         | "
+              f"{r['old']:.3f} ± {se['old']:.3f}                 | {r['new']:.3f} ± {se['new']:.3f}   "
+              f"[{time.time() - t:.0f} s]", flush=True)
+
+
 def _excludes_zero(ci) -> bool:
     return ci is not None and (ci[0] > 0 or ci[1] < 0)
 
@@ -294,7 +411,13 @@ def main() -> None:
     if "false-claim" in parts:
         false_claim_table(reps, B, seed=args.seed)
         print(f"[{time.time() - t0:.0f} s]")
-    for key in args.datasets.split(",") if parts - {"false-claim"} else ():
+    if "label-shift-test" in parts:
+        label_shift_test_table(reps, B, seed=args.seed)
+        print(f"[{time.time() - t0:.0f} s]")
+    if "label-shift-verdict" in parts:
+        confidently_wrong_table(reps, B, seed=args.seed)
+        print(f"[{time.time() - t0:.0f} s]")
+    for key in args.datasets.split(",") if parts - {"false-claim", "label-shift-test", "label-shift-verdict"} else ():
         pool = make_pool(key)
         print(f"\n== {key}: pool {pool.y.size} rows, prevalence {pool.y.mean():.3f}, threshold {pool.threshold:.3f}")
         if "type1" in parts:

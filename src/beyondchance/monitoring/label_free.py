@@ -34,14 +34,17 @@ the bias of its own plug-in variance (the reference's noisy bin frequencies make
 look more separable than they are; ``_variance_bias_scale`` of the delta-method variance
 ``_em_variance``, about 2% on caravan's 320 positives), for
 ACC percentile intervals (its clip at 0 and 1 leaves an atom in the bootstrap
-distribution near the ends, which distorts BCa's bias correction).  The assumption is tested:
-Pearson's chi-square between the window's counts in 20 bins of adjacent scores (equal
-reference weight) and the fitted mixture :math:`\hat\pi \hat F_1 + (1-\hat\pi)\hat F_0`,
-calibrated by a parametric bootstrap (windows drawn from the fitted mixture, the
-reference resampled, the prevalence re-estimated in each — so the estimation of π and
-the reference's own noise are accounted for).  A small p-value says the scores changed in a way a
-change of prevalence alone does not explain, and that the estimates are not to be
-trusted.
+distribution near the ends, which distorts BCa's bias correction).  The assumption is tested
+(:mod:`beyondchance.monitoring.label_shift_test`): the Anderson–Darling statistic between the
+window's distribution on 20 bins of adjacent scores (equal weight under (F1 + F0)/2) and the mixture
+:math:`\hat\pi \hat F_1 + (1-\hat\pi)\hat F_0` fitted by maximum likelihood (EM, whatever
+``method``), calibrated by a parametric bootstrap (windows drawn from the fitted mixture, the
+reference resampled, the prevalence re-estimated in each — so the estimation of π and the
+reference's own noise are accounted for).  A small p-value says the scores changed in a way a
+change of prevalence alone does not explain, and that the estimates are not to be trusted.  A
+large one proves nothing when the window is too small to see a concept shift: the test's power
+against the positives' scores moved 25% of the way to the negatives' is estimated with it, and
+below 80% the verdict says the window cannot tell the two apart.
 
 **A binned reference** (statistics profiled with ``score_bins``:
 :class:`~beyondchance.statistics.scores.BinnedScoreCounts`, each bin ``floor(score · bins)``
@@ -94,6 +97,8 @@ from ..statistics.scores import BinnedScoreCounts
 from .decomposition import (JACKKNIFE_BINS, SetStatistics, _exact, _interval, _leave_one_out_cells, _rates, check_reference,
                     metrics_at)
 from ..statistics.values import ValueHistogram
+from .mixture_bins import _em, _window_bins
+from .label_shift_test import CONCEPT_SHIFT, POWER_TARGET, class_balanced_bins, label_shift_test
 
 __all__ = ["LabelFreeEstimate", "ProjectedMetric", "estimate_performance", "estimate_from_statistics",
            "MIN_WINDOW_ROWS"]
@@ -105,10 +110,8 @@ EM_BINS = 10
 #: the test of the label-shift assumption compares the window with the fit on this many bins
 TEST_BINS = 20
 #: a window with more scores beyond the reference's range than label shift allows at this
-#: level fails the assumption whatever the chi-square says (``_support_pvalue``)
+#: level fails the assumption whatever the Anderson–Darling test says (``_support_pvalue``)
 SUPPORT_LEVEL = 1e-3
-_EM_TOL = 1e-8
-_EM_MAX_ITER = 1000
 
 
 @dataclass(frozen=True)
@@ -141,8 +144,9 @@ class LabelFreeEstimate(SummaryDisplay):
     estimates : every estimator's prevalence (``"acc"`` and ``"em"``)
     reference_prevalence : the reference's prevalence
     metrics : name -> :class:`ProjectedMetric` at the estimated prevalence
-    assumption_statistic, assumption_pvalue : Pearson's chi-square between the window and the
-        fitted mixture on 20 score bins (``TEST_BINS``), and its parametric-bootstrap p-value
+    assumption_statistic, assumption_pvalue : the Anderson–Darling statistic between the window
+        and the mixture fitted by EM on 20 score bins (``TEST_BINS``), and its
+        parametric-bootstrap p-value (:mod:`beyondchance.monitoring.label_shift_test`)
     assumption_holds : neither test rejects (the package's rule, p ≤ α rejects:
         :mod:`beyondchance.inference.significance`): ``assumption_pvalue > 1 − confidence_level``
         and ``support_pvalue > SUPPORT_LEVEL``
@@ -153,6 +157,12 @@ class LabelFreeEstimate(SummaryDisplay):
     binned_error_bound : a binned reference's bounds on ``|binned − exact|`` (module
         docstring): ``"prevalence"`` and metric -> bound, None where none is stated; None
         for an exact reference
+    assumption_power : the test's power against the positives' scores moved
+        ``label_shift_test.CONCEPT_SHIFT`` (25%) of the way to the
+        negatives' in a window of the same rows (nan when the reference does not rank the
+        positives above the negatives); below
+        ``label_shift_test.POWER_TARGET`` (80%) a window that
+        passes the test cannot tell label shift from that concept shift, and the verdict says so
 
     The assumption's p-value is a Monte Carlo p-value from ``n_resamples`` draws: wherever it is
     shown (:attr:`assumption_pvalue_text`), the number of draws is shown with it.  The same
@@ -176,6 +186,7 @@ class LabelFreeEstimate(SummaryDisplay):
     n_resamples: int
     support_pvalue: float = 1.0
     binned_error_bound: dict | None = None
+    assumption_power: float = float("nan")
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -189,6 +200,7 @@ class LabelFreeEstimate(SummaryDisplay):
             "assumption_pvalue": self.assumption_pvalue,
             "assumption_holds": self.assumption_holds,
             "support_pvalue": self.support_pvalue,
+            "assumption_power": None if not math.isfinite(self.assumption_power) else self.assumption_power,
             "binned_error_bound": None if self.binned_error_bound is None else dict(self.binned_error_bound),
             "caveats": list(self.caveats),
             "n_reference": self.n_reference,
@@ -205,8 +217,9 @@ class LabelFreeEstimate(SummaryDisplay):
                 (f"{self.confidence_level:.0%} CI", format_interval(self.prevalence_ci)),
                 ("every estimate", ", ".join(f"{k} {format_number(v)}" for k, v in self.estimates.items())),
                 ("reference prevalence", self.reference_prevalence),
-                ("label shift: chi-square, p", f"{format_number(self.assumption_statistic)}, "
-                                               f"{format_number(self.assumption_pvalue)}"),
+                ("label shift: Anderson–Darling, p", f"{format_number(self.assumption_statistic)}, "
+                                                     f"{format_number(self.assumption_pvalue)}"),
+                (f"its power against {CONCEPT_SHIFT:.0%} weaker positives", self.assumption_power),
                 ("beyond the reference's scores: p", self.support_pvalue),
                 ("rows: reference, window", f"{self.n_reference:,}, {self.n_window:,}")]
 
@@ -237,23 +250,18 @@ class LabelFreeEstimate(SummaryDisplay):
                     "not to be trusted.")
         if not self.assumption_holds:
             return (f"The window's scores changed in a way a change of prevalence alone does not explain "
-                    f"(chi-square to the label-shift fit {self.assumption_statistic:.1f} on {TEST_BINS} bins, "
-                    f"{self.assumption_pvalue_text}): the estimated prevalence {pi} and the projected metrics are "
-                    "not to be trusted.")
+                    f"(Anderson–Darling to the label-shift fit {self.assumption_statistic:.2f} on {TEST_BINS} bins, "
+                    f"{self.assumption_pvalue_text}): the label-shift assumption fails, and the estimated prevalence "
+                    f"{pi} and the projected metrics are not to be trusted.")
+        if self.assumption_power < POWER_TARGET:
+            return (f"Estimated prevalence {pi} (reference {100 * self.reference_prevalence:.1f}%) if only the "
+                    f"prevalence changed, which this window cannot tell from a weaker classifier: were the positives' "
+                    f"scores {CONCEPT_SHIFT:.0%} closer to the negatives', the estimate would be off and its test "
+                    f"({self.assumption_pvalue_text}) would notice in {100 * self.assumption_power:.0f}% of such "
+                    f"windows (fewer than {POWER_TARGET:.0%}).")
         return (f"Estimated prevalence {pi} (reference {100 * self.reference_prevalence:.1f}%), assuming only the "
                 f"prevalence changed; the scores are consistent with that ({self.assumption_pvalue_text}), "
                 "which does not prove it.")
-
-
-def _window_bins(s: SetStatistics, scores: np.ndarray) -> np.ndarray:
-    """Bin index (the reference's bins, by decreasing score) of each window score: the
-    boundary between two bins is the threshold where it separates them, else the midpoint."""
-    hi, lo = s.bin_scores[:, 0], s.bin_scores[:, 1]
-    bounds = (lo[:-1] + hi[1:]) / 2
-    if 0 < s.cut < hi.shape[0]:
-        bounds[s.cut - 1] = s.threshold
-    # bin = number of boundaries strictly above the score
-    return bounds.shape[0] - np.searchsorted(bounds[::-1], scores, side="right")
 
 
 def _inside(pi: Any) -> Any:
@@ -348,28 +356,6 @@ def _acc(ref: SetStatistics, q: Any) -> Any:
         return np.clip((q - a) / (tpr - a), 0.0, 1.0)
 
 
-def _em(ref_pos: np.ndarray, ref_neg: np.ndarray, window: np.ndarray) -> Any:
-    """Saerens et al. (2002) EM of the prior, the posteriors calibrated on the reference:
-    within each bin, p_r(1 | bin) = the reference's share of positives there.  Arrays (B, K)
-    or (K,): the reference's class weights and the window's weights per bin; returns (B,)."""
-    rp, rn, w = (np.atleast_2d(x) for x in (ref_pos, ref_neg, window))
-    P, N = rp.sum(1, keepdims=True), rn.sum(1, keepdims=True)
-    pr = P / (P + N)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        like1, like0 = rp / P, rn / N  # the class-conditional bin probabilities
-    w = w / w.sum(axis=1, keepdims=True)
-    pi = pr.copy()
-    for _ in range(_EM_MAX_ITER):
-        num = pi * like1
-        den = num + (1 - pi) * like0
-        post = np.divide(num, den, out=np.zeros_like(num), where=den > 0)
-        new = (w * post).sum(axis=1, keepdims=True)
-        if np.max(np.abs(new - pi)) < _EM_TOL:
-            pi = new
-            break
-        pi = new
-    return pi[:, 0]
-
 
 def _em_variance(ref_pos: np.ndarray, ref_neg: np.ndarray, window: np.ndarray, pi: Any, n_reference: int,
                  n_window: int) -> np.ndarray:
@@ -410,17 +396,6 @@ def _coarse(ref: SetStatistics, bins: int) -> np.ndarray:
     cum = np.cumsum(ref.pos + ref.neg)
     edges = np.searchsorted(cum, cum[-1] * np.arange(1, bins) / bins, side="left") + 1
     return np.unique(np.r_[0, edges[edges < cum.shape[0]]])
-
-
-def _mixture_chi2(ref_pos: np.ndarray, ref_neg: np.ndarray, window: np.ndarray, pi: Any) -> Any:
-    """Pearson's chi-square between the window's weights per bin and the fitted mixture
-    π F1 + (1 − π) F0 of the reference's class-conditional bin probabilities, scaled to the
-    window's total.  Arrays (B, K) or (K,); returns (B,) (or a float)."""
-    rp, rn, w = (np.atleast_2d(x) for x in (ref_pos, ref_neg, window))
-    p = np.atleast_1d(np.asarray(pi, dtype=np.float64))[:, None]
-    expected = w.sum(1, keepdims=True) * (p * rp / rp.sum(1, keepdims=True) + (1 - p) * rn / rn.sum(1, keepdims=True))
-    stat = np.sum((w - expected) ** 2 / np.maximum(expected, 1e-12), axis=1)
-    return stat if np.ndim(pi) else float(stat[0])
 
 
 def _em_jackknife(ref: SetStatistics, window: np.ndarray, n_window: int, groups: np.ndarray,
@@ -721,11 +696,10 @@ def estimate_from_statistics(
     window = _window_counts(ref, s_new, w_new)
     q_exact = float(w_new[s_new >= thr].sum() / w_new.sum())
     estimates = {"acc": float(_acc(ref, q_exact))}
-    groups, test_groups = _coarse(ref, EM_BINS), _coarse(ref, TEST_BINS)
+    groups, test_groups = _coarse(ref, EM_BINS), class_balanced_bins(ref, TEST_BINS)
     estimates["em"] = float(_estimator("em", groups)(ref, window)[0])
     pi_hat = estimates[method]
     exact = metrics_at(_exact(ref), _inside(pi_hat), names)
-    stat = _mixture_chi2(*(np.add.reduceat(x, test_groups) for x in (ref.pos, ref.neg, window)), pi_hat)
 
     rng = check_random_state(random_state)
     n_new = int(n_window_rows)
@@ -749,13 +723,9 @@ def estimate_from_statistics(
         ci = _interval(value, float(np.squeeze(boot.m_binned[m])), boot.m_star[m], level, boot.jack_metrics.get(m))
         projected[m] = ProjectedMetric(m, value, ci)
 
-    # the assumption: windows drawn from the fitted mixture, the reference resampled
-    mix = pi_hat * ref.pos / ref.pos.sum() + (1 - pi_hat) * ref.neg / ref.neg.sum()
-    null_win = rng.multinomial(n_new, mix / mix.sum(), size=n_resamples).astype(np.float64)
-    null_ref = ref.resample(n_resamples, rng)
-    null_cells = (np.add.reduceat(x, test_groups, axis=1) for x in (null_ref.pos, null_ref.neg, null_win))
-    null_stat = _mixture_chi2(*null_cells, _estimator(method, groups)(null_ref, null_win))
-    pvalue = float((1 + np.sum(null_stat >= stat)) / (1 + n_resamples))
+    # the assumption: the window against the fitted mixture, and the test's power against a weaker classifier
+    test = label_shift_test(ref, window, n_new, groups, test_groups, n_resamples, rng, significance_level(level))
+    stat, pvalue = test.statistic, test.pvalue
     holds = not rejects(pvalue, significance_level(level)) and not rejects(support_p, SUPPORT_LEVEL)
     if not holds:
         caveats.append("the window's scores are not a mixture of the reference's class-conditional score "
@@ -767,7 +737,7 @@ def estimate_from_statistics(
         caveats.append(_binned_caveat(binned, bound))
     return LabelFreeEstimate(
         float(pi_hat), pi_ci, method, estimates, ref.prevalence, projected, stat, pvalue, bool(holds),
-        tuple(caveats), int(ref.n_rows), int(n_new), level, int(n_resamples), support_p, bound,
+        tuple(caveats), int(ref.n_rows), int(n_new), level, int(n_resamples), support_p, bound, test.power,
     )
 
 
