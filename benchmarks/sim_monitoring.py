@@ -310,7 +310,7 @@ def ceiling_coverage(auc: float, n: int, pi: float, reps: int, resamples: int,
     return {m: (h[0], h[1]) for m, h in hits.items()}
 
 
-def ceiling_table(reps: int, resamples: int, seed: int = 0, aucs=CEILING_AUCS) -> None:
+def ceiling_table(reps: int, resamples: int, seed: int = 0, aucs=CEILING_AUCS, sizes=CEILING_SIZES) -> None:
     """:func:`ceiling_coverage` of every (AUC, n, π) cell, printed as it goes; cell i's seed is
     ``seed + 700 + i`` (i over every cell of :data:`CEILING_AUCS`, whichever are run)."""
     print(f"coverage of 0 by the classifier-effect interval, no change (binormal, reference and window alike); "
@@ -318,7 +318,7 @@ def ceiling_table(reps: int, resamples: int, seed: int = 0, aucs=CEILING_AUCS) -
     print("    AUC      n     π  cell seed   " + "   ".join(f"{m:>16s}" for m in CEILING_METRICS))
     cells = [(a, n, pi) for a in CEILING_AUCS for n in CEILING_SIZES for pi in CEILING_PREVALENCES]
     for i, (a, n, pi) in enumerate(cells):
-        if a not in aucs:
+        if a not in aucs or n not in sizes:
             continue
         t = time.time()
         cov = ceiling_coverage(a, n, pi, reps, resamples, seed=seed + 700 + i)
@@ -342,6 +342,8 @@ def main() -> None:
     ap.add_argument("--parts", default=",".join(PARTS), help="comma-separated, among " + ", ".join(PARTS))
     ap.add_argument("--ceiling-aucs", default=",".join(map(str, CEILING_AUCS)),
                     help="the ceiling part's ROC AUCs, among " + ", ".join(map(str, CEILING_AUCS)))
+    ap.add_argument("--ceiling-sizes", default=",".join(map(str, CEILING_SIZES)),
+                    help="the ceiling part's numbers of rows, among " + ", ".join(map(str, CEILING_SIZES)))
     args = ap.parse_args()
     parts = set(args.parts.split(","))
     if args.quick:
@@ -353,7 +355,8 @@ def main() -> None:
         false_claim_table(reps, B, seed=args.seed)
         print(f"[{time.time() - t0:.0f} s]")
     if "ceiling" in parts:
-        ceiling_table(reps, B, seed=args.seed, aucs=tuple(float(a) for a in args.ceiling_aucs.split(",")))
+        ceiling_table(reps, B, seed=args.seed, aucs=tuple(float(a) for a in args.ceiling_aucs.split(",")),
+                      sizes=tuple(int(n) for n in args.ceiling_sizes.split(",")))
         print(f"[{time.time() - t0:.0f} s]")
     for key in args.datasets.split(",") if parts - {"false-claim", "ceiling"} else ():
         pool = make_pool(key)

@@ -147,8 +147,7 @@ def empirical_logit(value: Any, pairs: float) -> np.ndarray:
     return logit(np.clip(np.asarray(value, dtype=np.float64), eps, 1 - eps))
 
 
-def _logit_jackknife(jackknife: Sequence[tuple[Any, Any]] | None,
-                     pairs: tuple[float, float]) -> list[tuple[Any, Any]] | None:
+def _logit_jackknife(jackknife: Any, pairs: tuple[float, float]) -> list[tuple[Any, Any]] | None:
     """The jackknife of δ per sample from that of d ("clf") and A_exp ("exp"):
     ``jackknife`` = {"clf": [(d, w), ...], "exp": [(A_exp, w), ...]}, A_obs = d + A_exp."""
     if jackknife is None:
@@ -170,13 +169,17 @@ def logit_difference_interval(value: float, expected: float, binned_value: float
     Method ``"bca-logit"`` (``"percentile-logit"``); None where :func:`_interval` gives none.
     """
     pr, pt = pairs
+    if not (math.isfinite(value) and math.isfinite(expected)):
+        return None
+    # each AUC's replicates shifted onto its exact estimate first: pooled scores add ties to both
+    # sets alike, which the logit would compress, so the binning error is removed on the AUC scale
+    shift_o = value - binned_value if math.isfinite(binned_value) else 0.0
+    shift_e = expected - binned_expected if math.isfinite(binned_expected) else 0.0
     with np.errstate(invalid="ignore"):
         delta = float(empirical_logit(value, pt) - empirical_logit(expected, pr))
-        binned = float(empirical_logit(binned_value, pt) - empirical_logit(binned_expected, pr))
-        draws = empirical_logit(obs_draws, pt) - empirical_logit(exp_draws, pr)
-    if not math.isfinite(expected):
-        return None
-    ci = _interval(delta, binned, draws, level, _logit_jackknife(jackknife, pairs))
+        draws = (empirical_logit(np.asarray(obs_draws, float) + shift_o, pt)
+                 - empirical_logit(np.asarray(exp_draws, float) + shift_e, pr))
+    ci = _interval(delta, delta, draws, level, _logit_jackknife(jackknife, pairs))
     if ci is None:
         return None
     anchor = float(empirical_logit(expected, pr))
