@@ -510,7 +510,7 @@ def decompose(
     difference scale at the expected value
     (:func:`~beyondchance.monitoring.decomposition_intervals.logit_difference_interval`, method
     ``"bca-logit"``): near an AUC of 1 the difference's own BCa interval held 0 in only
-    0.84–0.88 of windows with no change (docs/monitoring.md).
+    0.815–0.943 of windows with no change (0.905–0.975 on the logit scale; docs/monitoring.md).
 
     >>> from beyondchance.measures.curves import threshold_counts
     >>> rng = np.random.default_rng(0)
