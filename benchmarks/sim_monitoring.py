@@ -43,11 +43,17 @@ distributions F1, F0.  A threshold predicts as many positives as the pool holds.
              confidently wrong — the prevalence interval excludes the true 0.2 while the verdict
              carries no warning — under the old test (it passed) and the new one (it passed with
              a stated power ≥ 80%, so the verdict neither rejects nor says "cannot tell").
+* ceiling  — no change near the ceiling (issue 37, item 5): binormal scores (negatives N(0, 1),
+             positives N(δ, 1), δ = √2·Φ⁻¹(AUC), so the ROC AUC is 0.9994, or 0.8 away from the
+             ceiling), reference and window of n rows from the same population (Bin(n, π)
+             positives), threshold δ/2; coverage of 0 by the classifier-effect intervals of
+             the ROC AUC and the PR AUC (no data set: the scores are drawn).
 
 Usage::
 
     PYTHONPATH=src python benchmarks/sim_monitoring.py [--reps 200] [--n 5000] [--resamples 500] [--quick] [--seed 0]
-        [--datasets credit,default,caravan] [--parts type1,familywise,power,coverage,label-free,assumption,false-claim,label-shift-test,label-shift-verdict]
+        [--datasets credit,default,caravan] [--parts type1,familywise,power,coverage,label-free,assumption,false-claim,label-shift-test,label-shift-verdict,ceiling]
+        [--ceiling-aucs 0.9994,0.8]
 
 The full run (200 replicates, n = 5000, 500 resamples): see docs/monitoring.md for its output and wall times.
 """
@@ -76,7 +82,12 @@ DATASETS = {"credit": "modeldata_credit_data", "default": "islr_default", "carav
 PREVALENCES = (0.02, 0.05, 0.1, 0.2, 0.35, 0.5)
 METRICS = ("accuracy", "precision", "recall", "f1", "mcc", "roc_auc", "pr_auc", "brier")
 PARTS = ("type1", "familywise", "power", "coverage", "label-free", "assumption", "false-claim", "label-shift-test",
-         "label-shift-verdict")
+         "label-shift-verdict", "ceiling")
+#: the ceiling study: the ROC AUCs, window sizes and prevalences (reference and window alike)
+CEILING_AUCS = (0.9994, 0.8)
+CEILING_SIZES = (1000, 5000)
+CEILING_PREVALENCES = (0.2, 0.05)
+CEILING_METRICS = ("roc_auc", "pr_auc")
 #: the false-claim study: the reference's false negatives, the windows' prevalences, the sizes
 CLAIM_ERRORS = (0, 1, 2, 5)
 CLAIM_PREVALENCES = (0.1, 0.3, 0.5, 0.7, 0.9)
@@ -392,6 +403,51 @@ def false_claim_table(reps: int, resamples: int, seed: int = 0, errors=CLAIM_ERR
     return rows
 
 
+def ceiling_coverage(auc: float, n: int, pi: float, reps: int, resamples: int,
+                     seed: int = 0) -> dict[str, tuple[int, int]]:
+    """metric -> (windows whose classifier-effect interval holds 0, windows with an interval):
+    reference and window of n rows each from one binormal population of ROC AUC ``auc``."""
+    from scipy.stats import norm
+
+    delta = float(np.sqrt(2) * norm.ppf(auc))
+    rng = np.random.default_rng(seed)
+
+    def sample() -> SetStatistics:
+        y = (rng.random(n) < pi).astype(int)
+        return SetStatistics.from_counts(threshold_counts(y, rng.normal(0, 1, n) + delta * y), threshold=delta / 2)
+
+    hits = {m: [0, 0] for m in CEILING_METRICS}
+    for r in range(reps):
+        ref, new = sample(), sample()
+        for m, d in decompose(ref, new, CEILING_METRICS, n_resamples=resamples, random_state=r).items():
+            ci = d.classifier_effect_ci
+            if ci is not None:
+                hits[m][0] += ci[0] <= 0 <= ci[1]
+                hits[m][1] += 1
+    return {m: (h[0], h[1]) for m, h in hits.items()}
+
+
+def ceiling_table(reps: int, resamples: int, seed: int = 0, aucs=CEILING_AUCS, sizes=CEILING_SIZES) -> None:
+    """:func:`ceiling_coverage` of every (AUC, n, π) cell, printed as it goes; cell i's seed is
+    ``seed + 700 + i`` (i over every cell of :data:`CEILING_AUCS`, whichever are run)."""
+    print(f"coverage of 0 by the classifier-effect interval, no change (binormal, reference and window alike); "
+          f"{reps} replicates per cell, {resamples} resamples, 95% intervals; Monte Carlo s.e. in brackets")
+    print("    AUC      n     π  cell seed   " + "   ".join(f"{m:>16s}" for m in CEILING_METRICS))
+    cells = [(a, n, pi) for a in CEILING_AUCS for n in CEILING_SIZES for pi in CEILING_PREVALENCES]
+    for i, (a, n, pi) in enumerate(cells):
+        if a not in aucs or n not in sizes:
+            continue
+        t = time.time()
+        cov = ceiling_coverage(a, n, pi, reps, resamples, seed=seed + 700 + i)
+        cols = []
+        for m in CEILING_METRICS:
+            k, of = cov[m]
+            p = k / max(of, 1)
+            cols.append(f"{p:.3f} [{np.sqrt(p * (1 - p) / max(of, 1)):.3f}] /{of}")
+        print(f"  {a:.4f}  {n:5d}  {pi:.2f}  {seed + 700 + i:9d}   " + "   ".join(f"{c:>16s}" for c in cols)
+              + f"   [{time.time() - t:.0f} s]", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--reps", type=int, default=200)
@@ -401,6 +457,10 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0, help="added to every cell's seed (a rerun on other draws)")
     ap.add_argument("--datasets", default=",".join(DATASETS), help="comma-separated, among " + ", ".join(DATASETS))
     ap.add_argument("--parts", default=",".join(PARTS), help="comma-separated, among " + ", ".join(PARTS))
+    ap.add_argument("--ceiling-aucs", default=",".join(map(str, CEILING_AUCS)),
+                    help="the ceiling part's ROC AUCs, among " + ", ".join(map(str, CEILING_AUCS)))
+    ap.add_argument("--ceiling-sizes", default=",".join(map(str, CEILING_SIZES)),
+                    help="the ceiling part's numbers of rows, among " + ", ".join(map(str, CEILING_SIZES)))
     args = ap.parse_args()
     parts = set(args.parts.split(","))
     if args.quick:
@@ -417,7 +477,11 @@ def main() -> None:
     if "label-shift-verdict" in parts:
         confidently_wrong_table(reps, B, seed=args.seed)
         print(f"[{time.time() - t0:.0f} s]")
-    for key in args.datasets.split(",") if parts - {"false-claim", "label-shift-test", "label-shift-verdict"} else ():
+    if "ceiling" in parts:
+        ceiling_table(reps, B, seed=args.seed, aucs=tuple(float(a) for a in args.ceiling_aucs.split(",")),
+                      sizes=tuple(int(n) for n in args.ceiling_sizes.split(",")))
+        print(f"[{time.time() - t0:.0f} s]")
+    for key in args.datasets.split(",") if parts - {"false-claim", "label-shift-test", "label-shift-verdict", "ceiling"} else ():
         pool = make_pool(key)
         print(f"\n== {key}: pool {pool.y.size} rows, prevalence {pool.y.mean():.3f}, threshold {pool.threshold:.3f}")
         if "type1" in parts:

@@ -319,18 +319,32 @@ def test_decomposition_intervals_are_scipys_bca_on_the_same_resamples(monkeypatc
         pi = yt[j].mean()
         return pi * tpr / (pi * tpr + (1 - pi) * a_r)
 
-    def auc_difference(i, j):
-        return skm.roc_auc_score(yt[j], st_[j]) - skm.roc_auc_score(yr[i], sr[i])
+    # the ROC AUC's classifier effect: BCa on the logit scale, carried back at the expected value
+    from scipy.special import expit
 
-    cases = [(expected_precision, boot["precision"][1], d["precision"].expected_ci),
-             (auc_difference, boot["roc_auc"][0] - boot["roc_auc"][1], d["roc_auc"].classifier_effect_ci)]
-    for statistic, draws, ours in cases:
+    from beyondchance.monitoring.decomposition_intervals import empirical_logit
+
+    pairs_r, pairs_t = yr.sum() * (1 - yr).sum(), yt.sum() * (1 - yt).sum()
+
+    def logit_auc_difference(i, j):
+        return float(empirical_logit(skm.roc_auc_score(yt[j], st_[j]), pairs_t)
+                     - empirical_logit(skm.roc_auc_score(yr[i], sr[i]), pairs_r))
+
+    anchor = float(empirical_logit(skm.roc_auc_score(yr, sr), pairs_r))
+
+    def to_difference(ends):
+        return tuple(float(expit(anchor + e) - expit(anchor)) for e in ends)
+
+    logit_draws = empirical_logit(boot["roc_auc"][0], pairs_t) - empirical_logit(boot["roc_auc"][1], pairs_r)
+    cases = [(expected_precision, boot["precision"][1], d["precision"].expected_ci, tuple),
+             (logit_auc_difference, logit_draws, d["roc_auc"].classifier_effect_ci, to_difference)]
+    for statistic, draws, ours, back in cases:
         prior = SimpleNamespace(bootstrap_distribution=np.asarray(draws, float).reshape(-1))  # our resamples
         res = sps.bootstrap((np.arange(yr.size), np.arange(yt.size)), statistic, n_resamples=0, vectorized=False,
                             method="BCa", confidence_level=0.95, bootstrap_result=prior)
-        assert ours == pytest.approx(tuple(res.confidence_interval), abs=1e-12)
+        assert ours == pytest.approx(back(res.confidence_interval), abs=1e-12)
         # and it is not the percentile interval
-        assert ours != pytest.approx(tuple(np.percentile(draws, [2.5, 97.5])), abs=1e-6)
+        assert ours != pytest.approx(back(np.percentile(draws, [2.5, 97.5])), abs=1e-6)
 
 
 def test_the_reference_replicates_are_shared_and_change_nothing():

@@ -34,7 +34,9 @@ class ConfidenceInterval:
         Nominal coverage in (0, 1), e.g. 0.95.
     method : str
         How the interval was computed: ``"bca"``, ``"percentile"`` or ``"basic"`` for
-        bootstrap intervals, ``"wald"`` for normal-approximation intervals.
+        bootstrap intervals, ``"wald"`` for normal-approximation intervals (``"bca-logit"``:
+        computed on the logit scale and carried back, the classifier effect of an AUC in
+        ``beyondchance.monitoring.decomposition_intervals``).
 
     Notes
     -----

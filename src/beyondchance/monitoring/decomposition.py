@@ -22,7 +22,9 @@ prevalence, so
 Intervals come from a bootstrap of both sets' sufficient statistics (the cells
 (score bin, class) of each set resampled, never the rows): BCa intervals, the
 acceleration from the jackknife of the cells (one row left out of each non-empty cell),
-shifted onto the exact estimates as in :mod:`beyondchance.measures.binary_scores`.
+shifted onto the exact estimates as in :mod:`beyondchance.measures.binary_scores`; the
+classifier effect of the ROC and PR AUCs on the logit scale, where their intervals near 1
+cover (:mod:`beyondchance.monitoring.decomposition_intervals`).
 
 Whether the classifier changed is tested on the prevalence-free quantities only:
 Fisher's exact test of the false-positive rate and of the false-negative rate at the
@@ -69,10 +71,9 @@ from ..measures.registry import METRICS
 from ..inference.delong import delong_variance_of_counts
 from ..measures.binary_scores import _CURVE_OF, class_loss_sums, per_threshold
 from ..inference.bootstrap_resampling import _draw_counts
-from ..inference.bootstrap import _interval as _bca_interval
-from ..inference.bootstrap import _acceleration_of_samples
 from ..inference.confidence_interval import ConfidenceInterval
 from ..inference.significance import rejects, significance_level
+from .decomposition_intervals import LOGIT_SCALE, _interval, bca_pvalue, logit_difference_interval
 
 __all__ = ["SetStatistics", "Decomposition", "ClassifierTest", "ClassifierChange", "decompose",
            "classifier_change_tests", "compare_classifiers", "auc_permutation_pvalue", "newcombe_interval",
@@ -374,80 +375,6 @@ class Decomposition(SummaryDisplay):
         return rows + [("resamples", self.n_resamples)]
 
 
-def _interval(exact: float, binned: float, draws: np.ndarray, level: float,
-              jackknife: Sequence[tuple[Any, Any]] | None = None) -> ConfidenceInterval | None:
-    """BCa interval of the binned statistic, shifted by the binning error; None when the
-    statistic is undefined in more than a tenth of the resamples.
-
-    ``jackknife``: per independent sample, (jackknife values, multiplicities) for the
-    acceleration (``uncertainty._acceleration_of_samples``); ẑ₀ counts the resamples below
-    the binned estimate (Efron & Tibshirani 1993, ch. 14.3).  None: the percentile interval."""
-    draws = np.asarray(draws, dtype=np.float64).reshape(-1)
-    n = draws.size
-    draws = draws[np.isfinite(draws)]
-    if not math.isfinite(exact) or draws.size < max(0.9 * n, 10):
-        return None
-    centre = binned if math.isfinite(binned) else exact
-    if jackknife is None:
-        method = "percentile"
-        lo, hi, _ = _bca_interval(draws, centre, level, method, None)
-    else:
-        method = "bca"
-        lo, hi, _ = _bca_interval(draws, centre, level, method, _acceleration_of_samples(jackknife))
-    return ConfidenceInterval(float(lo + exact - centre), float(hi + exact - centre), float(level), method)
-
-
-def bca_pvalue(exact: float, binned: float, draws: np.ndarray,
-                jackknife: Sequence[tuple[Any, Any]] | None = None) -> float:
-    r"""Two-sided p-value of "the quantity is 0" that inverts :func:`_interval`: the smallest
-    1 − level at which its (shifted) BCa interval excludes 0.
-
-    0 sits at :math:`v = \hat\theta_{binned} - \hat\theta` in the bootstrap distribution
-    :math:`G^*`; with :math:`w = \Phi^{-1}(G^*(v)) - \hat z_0` the BCa level that maps to it is
-    :math:`\Phi(z)`, :math:`z = w / (1 + a w) - \hat z_0` (inverting
-    :math:`\Phi(\hat z_0 + (\hat z_0 + z)/(1 - a(\hat z_0 + z)))`, Efron & Tibshirani 1993,
-    ch. 14.3), and :math:`p = 2\min(\Phi(z), 1 - \Phi(z))`; :math:`G^*` and
-    :math:`\hat z_0` count ties ½ as :func:`_interval` does, and both are kept within ½ draw
-    of 0 and 1 (every draw on one side of 0 gives about 1 / B, not 0; every draw on one side
-    of the estimate, where :func:`_interval` falls back to an end of the distribution, a
-    finite ẑ₀).  nan where :func:`_interval` gives no interval (the estimate undefined, or
-    the statistic in fewer than 90% of the draws), and where 1 + â·w ≤ 0 (an acceleration
-    so large that the BCa map does not reach 0).
-
-    >>> rng = np.random.default_rng(0)
-    >>> draws = rng.normal(0.03, 0.01, 4000)
-    >>> p = bca_pvalue(0.03, 0.03, draws)
-    >>> bool(0.002 < p < 0.004)  # 3 standard errors: 2·Φ(−3) = 0.0027
-    True
-    """
-    draws = np.asarray(draws, dtype=np.float64).reshape(-1)
-    n = draws.size
-    draws = draws[np.isfinite(draws)]
-    if not math.isfinite(exact) or draws.size < max(0.9 * n, 10):
-        return float("nan")
-    centre = binned if math.isfinite(binned) else exact
-
-    def below(x: float) -> float:
-        return (np.count_nonzero(draws < x) + np.count_nonzero(draws <= x)) / (2 * draws.size)
-
-    half = 0.5 / draws.size  # every draw on one side: as if half of one were beyond
-
-    def level(x: float) -> float:
-        return float(sps.norm.ppf(min(max(below(x), half), 1 - half)))
-
-    z0 = 0.0
-    a = 0.0
-    if jackknife is not None:
-        z0 = level(centre)
-        a = _acceleration_of_samples(jackknife)
-        a = a if math.isfinite(a) else 0.0
-    w = level(centre - exact) - z0
-    if 1 + a * w <= 0:  # beyond the range of the BCa map (|â| ≥ 1/|w|): no level maps to 0
-        return float("nan")
-    z = w / (1 + a * w) - z0
-    return float(min(1.0, 2 * min(sps.norm.cdf(z), sps.norm.sf(z))))
-
-
 def _exact(s: SetStatistics) -> SetStatistics:
     """The set with one bin per distinct score (exact point estimates)."""
     if s.counts is None or s.counts.thresholds.shape[0] == s.pos.shape[0]:
@@ -577,6 +504,23 @@ def decompose(
     the reference's binomial uncertainty and includes 0 when the data are consistent with
     no change.
 
+    The ROC AUC and the PR AUC (:data:`~beyondchance.monitoring.decomposition_intervals.LOGIT_SCALE`):
+    the classifier effect's interval is the BCa interval of
+    :math:`\operatorname{logit} A_{obs} - \operatorname{logit} A_{exp}`, carried back to the
+    difference scale at the expected value
+    (:func:`~beyondchance.monitoring.decomposition_intervals.logit_difference_interval`, method
+    ``"bca-logit"``): near an AUC of 1 the difference's own BCa interval held 0 in only
+    0.815–0.943 of windows with no change (0.905–0.975 on the logit scale; docs/monitoring.md).
+
+    >>> from beyondchance.measures.curves import threshold_counts
+    >>> rng = np.random.default_rng(0)
+    >>> def near_one(n=1000):  # binormal scores 4.58 apart: a ROC AUC of 0.9994
+    ...     y = (rng.random(n) < 0.2).astype(int)
+    ...     return SetStatistics.from_counts(threshold_counts(y, rng.normal(0, 1, n) + 4.58 * y), threshold=2.29)
+    >>> ci = decompose(near_one(), near_one(), ["roc_auc"], n_resamples=200)["roc_auc"].classifier_effect_ci
+    >>> ci.method, bool(ci.low < 0 < ci.high)
+    ('bca-logit', True)
+
     Parameters
     ----------
     reference, test_set : :class:`SetStatistics`
@@ -634,6 +578,9 @@ def decompose(
                 "prev": _interval(expected - ref_value, be - br, exp_b - ref_b, confidence_level, jk.get("prev")),
                 "clf": _interval(value - expected, bv - be, obs_b - exp_b, confidence_level, jk.get("clf")),
             }
+            if m in LOGIT_SCALE:  # near 1 the difference's BCa interval undercovers: on the logit scale
+                ci["clf"] = logit_difference_interval(value, expected, bv, be, obs_b, exp_b, confidence_level,
+                                                      jack[m], (_pairs(reference), _pairs(test_set)))
         out[m] = Decomposition(
             m, value, ref_value, expected, ci.get("exp"), expected - ref_value, ci.get("prev"),
             value - expected, ci.get("clf"), float(confidence_level), int(n_resamples),
@@ -684,6 +631,12 @@ def _row_counts(s: SetStatistics) -> tuple[int, int, int, int]:
     tp, fp, fn, tn = s.exact_rates
     scale = s.n_rows / (tp + fp + fn + tn)
     return tuple(int(round(x * scale)) for x in (tp, fp, fn, tn))  # type: ignore[return-value]
+
+
+def _pairs(s: SetStatistics) -> float:
+    """P·N: the set's pairs of a positive and a negative row."""
+    tp, fp, fn, tn = _row_counts(s)
+    return float((tp + fn) * (fp + tn))
 
 
 def _wilson(x: float, n: float, z: float) -> tuple[float, float]:
