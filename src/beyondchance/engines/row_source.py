@@ -41,10 +41,16 @@ class RowSource:
     arrays of the rows' length) and the scan's columns alive after the report is built, until
     the garbage collector happens to run.
 
-    >>> from types import SimpleNamespace
-    >>> p = SimpleNamespace(task="binary-scores", n_rows=3)
+    >>> import weakref
+    >>> class Statistics:  # a stand-in for TaskStatistics
+    ...     task, n_rows = "binary-scores", 3
+    >>> p = Statistics()
     >>> p.row_source = RowSource(None, p, y_true="y", y_score=["s"], y_pred=None, weight=None, labels=None)
     >>> p.row_source.p is p
+    True
+    >>> gone = weakref.ref(p)
+    >>> del p  # freed at once, without the garbage collector: no cycle
+    >>> gone() is None
     True
     """
 
