@@ -5,7 +5,7 @@
     accuracy on the same arrays: target ≥ 50×.
 (b) ``evaluate(y, y_score)`` (intervals and OPS) against scikit-learn's roc_auc_score +
     average_precision_score + roc_curve + precision_recall_curve: target ≥ 20×, and the
-    peak memory of a process doing only that (ru_maxrss of a child): target ≤ 1.5 GB.
+    peak memory of a process doing only that (the high-water mark of a child): target ≤ 1.5 GB.
 (c) ``threshold_counts`` + ROC and PR curves + both AUCs from that one statistic, against
     ``np.sort`` of the scores: target ≤ 2.5×.
 (d) ``beyondchance demo`` with an empty cache directory, wall time: target ≤ 8 s.
@@ -30,14 +30,28 @@ import numpy as np
 
 os.environ.setdefault("BEYONDCHANCE_CACHE_DIR", tempfile.mkdtemp(prefix="bc-bench12-"))
 
+# the child's own high-water mark: VmHWM (ru_maxrss keeps the parent's across fork/exec on Linux,
+# so it reported this process's peak after the timings, not the child's)
 _PEAK = """
 import resource, sys, numpy as np
 from beyondchance.report import evaluate
 rng = np.random.default_rng(0); n = int(sys.argv[1])
 y = (rng.random(n) < 0.1).astype(np.int8); s = rng.random(n) * 0.6 + 0.4 * y
 evaluate(y, s)
-print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+try:
+    print(next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmHWM:")))
+except OSError:
+    print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 """
+
+
+def own_peak() -> float | None:
+    """This process's resident high-water mark in GB (None where /proc is absent)."""
+    try:
+        with open("/proc/self/status") as f:
+            return next(int(line.split()[1]) for line in f if line.startswith("VmHWM:")) * 1024 / 1e9
+    except OSError:
+        return None
 
 
 def best(fn, repeat: int) -> float:
@@ -89,6 +103,8 @@ def main() -> None:
     out = subprocess.run([sys.executable, "-c", _PEAK, str(n)], check=True, capture_output=True, text=True)
     peak = int(out.stdout.split()[-1]) * 1024 / 1e9
     print(f"{'    peak memory of evaluate(y, y_score)':<44} {peak:9.2f} GB{'':>24}target <= 1.5 GB {'PASS' if peak <= 1.5 else 'FAIL'}")
+    if (mine := own_peak()) is not None:
+        print(f"{'    (this process so far, all the calls above)':<44} {mine:9.2f} GB")
 
     def curves():
         tc = threshold_counts(y, s)

@@ -494,6 +494,13 @@ class MemoryScan:
         self.delimiter = delimiter
         self._checked: dict[tuple[str, str], Any] = {}  # (what, column): checked or encoded once per scan
 
+    def release_checked(self) -> None:
+        """Drop the columns checked or encoded once (:meth:`_once`: the labels' codes, the scores as
+        float64, the weights) once the scan's statistics are computed (``scan._scan``), so that the
+        report is built without them (the codes of 10 million labels are 80 MB); the row tests
+        read their rows from the source (:meth:`rows`).  A later statistic checks its columns again."""
+        self._checked.clear()
+
     def open(self, columns: Any, numeric: Any, row_index: bool = False) -> dict[str, str]:
         if not isinstance(self.source, Mapping):  # a data frame (eager or lazy), CSV / Parquet files, stdin
             self.source = read_columns(self.source, list(dict.fromkeys(columns)), self.delimiter, numeric)
@@ -692,7 +699,7 @@ class MemoryScan:
                                                None if weight is None else np.asarray(data[weight], dtype=np.float64))
 
     def close(self) -> None:
-        pass
+        self.release_checked()
 
 
 class MemoryEngine:

@@ -22,6 +22,7 @@ queries of the bins' crosstabs and sums).
 
 from __future__ import annotations
 
+import weakref
 from typing import Any, Sequence
 
 import numpy as np
@@ -33,11 +34,29 @@ __all__ = ["RowSource"]
 
 class RowSource:
     """The rows of one prepared source (``src``: the engine's scan, :class:`~beyondchance.engines.runner.Scan`;
-    ``p``: its :class:`~beyondchance.statistics.task_statistics.TaskStatistics`), fetched on demand."""
+    ``p``: its :class:`~beyondchance.statistics.task_statistics.TaskStatistics`), fetched on demand.
+
+    The statistics own their row source (``p.row_source``), not the reverse: it reaches them by a
+    weak reference, so that no reference cycle keeps the statistics (the score counts: three
+    arrays of the rows' length) and the scan's columns alive after the report is built, until
+    the garbage collector happens to run.
+
+    >>> import weakref
+    >>> class Statistics:  # a stand-in for TaskStatistics
+    ...     task, n_rows = "binary-scores", 3
+    >>> p = Statistics()
+    >>> p.row_source = RowSource(None, p, y_true="y", y_score=["s"], y_pred=None, weight=None, labels=None)
+    >>> p.row_source.p is p
+    True
+    >>> gone = weakref.ref(p)
+    >>> del p  # freed at once, without the garbage collector: no cycle
+    >>> gone() is None
+    True
+    """
 
     def __init__(self, src: Any, p: Any, *, y_true: str, y_score: Sequence[str], y_pred: str | None,
                  weight: str | None, labels: Any, score_bins: int | None = None):
-        self.src, self.p = src, p
+        self.src, self._p = src, weakref.ref(p)
         self.y_true, self.y_score, self.y_pred = y_true, tuple(y_score), y_pred
         self.weight, self.labels = weight, labels
         self.score_bins = score_bins  # class probabilities binned by the engine (the AUC CLT's ranks too)
@@ -45,6 +64,15 @@ class RowSource:
         self.described = ""  # what the p-value method adds once they were
         self.says_where = True  # False: the rows are the caller's arrays (nothing to say about them)
         self._inputs: Any = None
+
+    @property
+    def p(self) -> Any:
+        """The statistics of these rows (the TaskStatistics that holds this row source)."""
+        p = self._p()
+        if p is None:  # pragma: no cover - a report's tests run while its statistics exist
+            raise InvalidInputError("the statistics of these rows are gone: their permutation tests run while "
+                                    "the report is built")
+        return p
 
     def fetch(self, cost: int, n_resamples: int) -> tuple[Any, str]:
         """(the checked rows — :class:`~beyondchance.engines.detect.Inputs` — or None, why not):

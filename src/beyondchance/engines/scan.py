@@ -60,7 +60,7 @@ from ..statistics.file_format import MAX_FILE_BYTES, encoded_bytes, is_statistic
 from ..statistics.task_statistics import TaskStatistics, _resolve_positive, read_statistics
 from . import SOURCE_ENGINE, detect_engine
 from .detect import _detect, _score_values_outside
-from .memory import CheckedColumns
+from .memory import CheckedColumns, MemoryScan
 from .row_source import RowSource
 from .spec import check_column_roles
 
@@ -400,6 +400,8 @@ def _scan(
                          seed=random_state, threshold=threshold, pos=pos, score_bins=score_bins, row_offset=row_offset)
         if p.totals is not None:
             p.totals = dataclasses.replace(p.totals, rows=((row_offset, row_offset + p.n_rows),))
+    if isinstance(src, MemoryScan):  # the statistics are computed: the report is built without the checked columns
+        src.release_checked()
     if keep_rows:
         p.row_source = RowSource(src, p, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=weight,
                                  labels=labels, score_bins=score_bins)

@@ -164,6 +164,7 @@ def _binary_scores_from_counts(
     if ctx.ci and defined:
         ctx.step("bootstrapping the curves")
         cells = ScoreCells.from_counts(tc, units, max_bins=MAX_SCORE_BINS, losses=losses, per=per)
+        per = None  # the weights per distinct score (two arrays of up to n) are in the cells: not kept through the bootstrap
         exact.update({loss: cells.loss_total(loss) / tc.n for loss in losses})
         binned = cells.point_measures(names)
         dists = cells.bootstrap(names, n_resamples=ctx.n_resamples, rng=np.random.default_rng(ctx.seed))
