@@ -2,7 +2,8 @@ r"""The validity table the verdicts rest on (issue 37, item 6): coverage of ever
 interval and the rate of "better" under the null, per test-set size, prevalence and task.
 
     PYTHONPATH=src python benchmarks/validity_table.py [--replicates R] [--seed S]
-        [--cells CELLS | --quick] [--jobs J] [--json PATH]
+        [--cells CELLS | --quick] [--jobs J] [--json PATH] [--markdown PATH]
+    PYTHONPATH=src python benchmarks/validity_table.py --from-json PATH   # the Markdown tables of a run
 
 Everything is measured through the public API (``bc.evaluate`` with its default options
 and ``random_state`` set), so the same script measures any version of the library.
@@ -458,6 +459,48 @@ def format_cell(summary: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def markdown_tables(out: dict[str, Any]) -> str:
+    """The run's numbers as Markdown: per report (binary scores, binary labels, 3-class
+    labels), one table of coverage and one of the rate of "better" under the null — rows the
+    report's rows, columns the cells; a flagged value is in bold (``**``)."""
+    groups: dict[tuple[str, str], list] = {}
+    for c in out["cells"]:
+        for alt, e in c["reports"].items():
+            report = "3-class labels" if c["kind"] != "binary" else f"binary {alt}"
+            label = f"n={c['n']} " + (f"π={c['shares'][0]:g}" if c["kind"] == "binary" else f"p={c['shares'][0]:g}")
+            groups.setdefault((report, "coverage"), []).append((label, e, None))
+            for null in e["nulls"]:
+                groups.setdefault((report, f"better under {null}"), []).append((label, e, null))
+    text = [f"Seed {out['seed']}, {out['replicates']} replicates per scenario, beyondchance {out['version']}.", ""]
+    for (report, what), cols in groups.items():
+        names = list(dict.fromkeys(name for _, e, _ in cols for name in e["rows"]))
+        text += [f"**{report}: {what}**" + (" (share of finite intervals holding the population value)"
+                                             if what == "coverage" else ""), "",
+                 "| row | " + " | ".join(label for label, _, _ in cols) + " |",
+                 "|---|" + "---|" * len(cols)]
+        for name in names:
+            cells = []
+            for _, e, null in cols:
+                r = e["rows"].get(name)
+                if r is None:
+                    cells.append("")
+                    continue
+                v = r["coverage"] if null is None else r["better_null"].get(null, {"m": 0})
+                bad = (null is None and "coverage" in r["flags"]) or (null is not None and v["m"] and
+                                                                       v["rate"] > NULL_MAX)
+                txt = "–" if not v["m"] else f"{v['rate']:.2f}"
+                cells.append(f"**{txt}**" if bad else txt)
+            text.append(f"| {name} | " + " | ".join(cells) + " |")
+        if what != "coverage":
+            heads = []
+            for _, e, null in cols:
+                h = e["nulls"][null]["headline"]
+                heads.append(f"**{h['rate']:.2f}**" if h["rate"] > NULL_MAX else f"{h['rate']:.2f}")
+            text.append("| *headline* | " + " | ".join(heads) + " |")
+        text.append("")
+    return "\n".join(text)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--replicates", type=int, default=1000, help="replicates per scenario (default 1000)")
@@ -466,9 +509,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help="the issue's cells only")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--json", help="save the numbers to this path")
+    ap.add_argument("--markdown", help="also write the Markdown tables (the docs page's) to this path")
+    ap.add_argument("--from-json", nargs="+", metavar="PATH",
+                    help="only render the Markdown tables of saved --json runs (their cells together) to stdout")
     ap.add_argument("--check", action="store_true",
                     help="compare the quadratures with scikit-learn on 2e6 rows, then run")
     a = ap.parse_args(argv)
+    if a.from_json:
+        runs = []
+        for path in a.from_json:
+            with open(path) as fh:
+                runs.append(json.load(fh))
+        if len({(r["seed"], r["replicates"], r["version"]) for r in runs}) > 1:
+            raise SystemExit("the runs differ in seed, replicates or version: render them one by one")
+        print(markdown_tables({**runs[0], "cells": [c for r in runs for c in r["cells"]]}))
+        return 0
     import beyondchance as bc
 
     cells = quick_cells() if a.quick else parse_cells(a.cells) if a.cells else grid_cells()
@@ -494,15 +549,18 @@ def main(argv: list[str] | None = None) -> int:
             summary["seconds"] = round(time.time() - t, 1)
             out["cells"].append(summary)
             print(format_cell(summary) + f"({summary['seconds']} s)\n", flush=True)
+            if a.json:  # after every cell: a run stopped early keeps the cells it finished
+                with open(a.json, "w") as fh:
+                    json.dump(out, fh, indent=1, default=float)
     finally:
         if pool is not None:
             pool.close()
     failing = [c["cell"] for c in out["cells"] if any(e["failures"] for e in c["reports"].values())]
     print(f"{len(failing)} of {len(cells)} cells fail the done-when criteria"
           + (": " + "; ".join(failing) if failing else "") + f"  (total {time.time() - t0:.0f} s, seed {a.seed})")
-    if a.json:
-        with open(a.json, "w") as fh:
-            json.dump(out, fh, indent=1, default=float)
+    if a.markdown:
+        with open(a.markdown, "w") as fh:
+            fh.write(markdown_tables(out))
     return 0
 
 
