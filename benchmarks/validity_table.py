@@ -194,7 +194,10 @@ def binormal_population(pi: float, d: float) -> dict[str, float]:
     joint = np.array([[(1 - pi) * (1 - fpr), (1 - pi) * fpr], [pi * (1 - tpr), pi * tpr]])
     out = labeling_population(joint)
     phi, sf = stats.norm.pdf, stats.norm.sf
-    q = lambda t: pi * sf(t - d) + (1 - pi) * sf(t)  # noqa: E731  predicted-positive rate at threshold t
+
+    def q(t: float) -> float:  # predicted-positive rate at threshold t
+        return pi * sf(t - d) + (1 - pi) * sf(t)
+
     lim = (-12.0, 12.0 + d)
     # average precision: ∫ precision dTPR; lift AUC: ∫ TPR/q dq (dq = −(π φ(t−d) + (1−π) φ(t)) dt)
     out["pr_auc"] = integrate.quad(lambda t: pi * sf(t - d) / q(t) * phi(t - d), *lim, limit=200)[0]
@@ -202,7 +205,9 @@ def binormal_population(pi: float, d: float) -> dict[str, float]:
                                      *lim, limit=200)[0]
     out["roc_auc"] = float(stats.norm.cdf(d / math.sqrt(2)))
     # log loss and Brier score of p = expit(s)
-    softplus = lambda x: np.logaddexp(0.0, x)  # noqa: E731  log(1 + e^x)
+    def softplus(x: float) -> float:  # log(1 + e^x)
+        return float(np.logaddexp(0.0, x))
+
     ll_pos = integrate.quad(lambda s: softplus(-s) * phi(s - d), d - 12, d + 12, limit=200)[0]
     ll_neg = integrate.quad(lambda s: softplus(s) * phi(s), -12, 12, limit=200)[0]
     out["log_loss"] = pi * ll_pos + (1 - pi) * ll_neg
@@ -303,7 +308,7 @@ def run_replicate(cell: Cell, scenario: str, seed: int, replicate: int,
         warnings.simplefilter("ignore")
         try:
             report = bc.evaluate(y, pred, task=task, random_state=int(ss.generate_state(1)[0]))
-        except Exception as exc:  # a failing report is counted, not fatal
+        except Exception as exc:  # noqa: BLE001  a failing report is counted, not fatal
             return {"error": f"{type(exc).__name__}: {exc}"}
     rows = {}
     for name, m in report.metrics.items():
