@@ -96,9 +96,9 @@ def _check_coverage(t: dict, name: str, what: str):
 
 # --- binary scores, n = 100, prevalence 0.05: "better" under the null ----------------------------
 
-RARE_NULL_XFAIL = {"roc_auc": "ROC AUC 'better' at 5 positives under the null",
-                   "pr_auc": "PR AUC 'better' at 5 positives under the null",
-                   "lift_auc": "lift AUC 'better' at 5 positives under the null"}
+#: the issue's named failure; on main it measured 3/50 (benchmark) and passed at 40 replicates
+#: here (0.05 + z·s.e. = 0.139 is the most this many replicates can resolve)
+RARE_NULL_XFAIL = {"roc_auc": "ROC AUC 'better' at 5 positives under the null"}
 
 
 @pytest.mark.parametrize("name", [pytest.param(n, marks=_issue(RARE_NULL_XFAIL[n])) if n in RARE_NULL_XFAIL else n
