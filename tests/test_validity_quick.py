@@ -19,8 +19,8 @@ Monte Carlo margins (m replicates, z = 2.576, i.e. 99% two-sided / 99.5% one-sid
 * a coverage fails when its 99% Wilson interval misses [0.93, 0.98] (the row declines to
   give an interval in every replicate: passes, as the issue allows).
 
-The cases that fail on main today are marked ``xfail(strict=False)`` one by one (the
-issue's known failures); the fix of issue 37 removes the marks.
+On the base of issue 37 the multi-class macro precision and F1 failed under both nulls
+(95–100% "better"); they pass since the verdict needs the test of chance as well.
 """
 
 from __future__ import annotations
@@ -51,10 +51,6 @@ COMMON = vt.Cell("binary", 100, (0.3,))
 #: its test sets
 REPLICATES = {(RARE, "scores-null"): 40, (THREE, "labels-null-uniform"): 100, (THREE, "labels-null-shares"): 100,
               (THREE, "labels"): 100, (COMMON, "scores"): 60}
-
-
-def _issue(reason: str):
-    return pytest.mark.xfail(strict=False, reason=f"issue 37: {reason}")
 
 
 class _Tallies(dict):
@@ -96,13 +92,9 @@ def _check_coverage(t: dict, name: str, what: str):
 
 # --- binary scores, n = 100, prevalence 0.05: "better" under the null ----------------------------
 
-#: the issue's named failure; on main it measured 3/50 (benchmark) and passed at 40 replicates
-#: here (0.05 + z·s.e. = 0.139 is the most this many replicates can resolve)
-RARE_NULL_XFAIL = {"roc_auc": "ROC AUC 'better' at 5 positives under the null"}
-
-
-@pytest.mark.parametrize("name", [pytest.param(n, marks=_issue(RARE_NULL_XFAIL[n])) if n in RARE_NULL_XFAIL else n
-                                  for n in BINARY_ROWS])
+#: 40 replicates: 0.05 + z·s.e. = 0.139 is the most this many can resolve (the ROC AUC measured
+#: 3/50 on the base of issue 37 in the benchmark, and passed here)
+@pytest.mark.parametrize("name", BINARY_ROWS)
 def test_rare_positives_null_better_rate(tallies, name):
     t = tallies[(RARE, "scores-null")]
     _check_null_rate(t["rows"][name]["better"], t["rows"][name]["replicates"], f"{RARE.name} {name}")
@@ -115,13 +107,8 @@ def test_rare_positives_null_headline(tallies):
 
 # --- 3-class labels, n = 300, shares 0.5/0.3/0.2 -------------------------------------------------
 
-THREE_NULL_XFAIL = {"precision": "macro precision 'better' under the null (95-100% on main)",
-                    "f1": "macro F1 'better' under the null (95-100% on main)"}
-
-
 @pytest.mark.parametrize("scenario", ["labels-null-uniform", "labels-null-shares"])
-@pytest.mark.parametrize("name", [pytest.param(n, marks=_issue(THREE_NULL_XFAIL[n])) if n in THREE_NULL_XFAIL else n
-                                  for n in MULTICLASS_ROWS])
+@pytest.mark.parametrize("name", MULTICLASS_ROWS)
 def test_three_class_null_better_rate(tallies, scenario, name):
     t = tallies[(THREE, scenario)]
     _check_null_rate(t["rows"][name]["better"], t["rows"][name]["replicates"], f"{THREE.name} {scenario} {name}")
@@ -133,22 +120,14 @@ def test_three_class_null_headline(tallies, scenario):
     _check_null_rate(t["headline_claims"], t["replicates"] - t["errors"], f"{THREE.name} {scenario} headline")
 
 
-THREE_COVERAGE_XFAIL: dict[str, str] = {}
-
-
-@pytest.mark.parametrize("name", [pytest.param(n, marks=_issue(THREE_COVERAGE_XFAIL[n]))
-                                  if n in THREE_COVERAGE_XFAIL else n for n in MULTICLASS_ROWS])
+@pytest.mark.parametrize("name", MULTICLASS_ROWS)
 def test_three_class_coverage(tallies, name):
     _check_coverage(tallies[(THREE, "labels")], name, f"{THREE.name} {name}")
 
 
 # --- binary scores, n = 100, prevalence 0.3: coverage ---------------------------------------------
 
-COMMON_COVERAGE_XFAIL: dict[str, str] = {}
-
-
-@pytest.mark.parametrize("name", [pytest.param(n, marks=_issue(COMMON_COVERAGE_XFAIL[n]))
-                                  if n in COMMON_COVERAGE_XFAIL else n for n in BINARY_ROWS])
+@pytest.mark.parametrize("name", BINARY_ROWS)
 def test_common_coverage(tallies, name):
     _check_coverage(tallies[(COMMON, "scores")], name, f"{COMMON.name} {name}")
 
