@@ -249,7 +249,7 @@ def test_cell_totals_sum_the_pools():
 
 
 def test_intervals_of_300_classes_never_build_a_stack_of_matrices(monkeypatch):
-    """K = 300, n = 600, intervals and p-values on: no (B, k, k) stack anywhere (the matrix
+    """K = 300, n = 3,000, intervals and p-values on: no (B, k, k) stack anywhere (the matrix
     route refuses stacks of more than 10 classes here); the numbers are those of the
     definition (the bootstrap of one metric on its own equals the report's)."""
     import beyondchance.inference.bootstrap_resampling as R
@@ -266,9 +266,9 @@ def test_intervals_of_300_classes_never_build_a_stack_of_matrices(monkeypatch):
 
     for module in (R, P, PC):
         monkeypatch.setattr(module, "metric_from_matrices", refusing(module.metric_from_matrices))
-    k, n = 300, 600
+    k, n = 300, 3000
     rng = np.random.default_rng(SEED)
-    y = rng.integers(0, k, n)
+    y = rng.permutation(np.repeat(np.arange(k), n // k))  # 10 rows per class: below, no interval (issue 37)
     p = np.where(rng.random(n) < 0.6, y, rng.integers(0, k, n))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -131,3 +131,15 @@ def test_newcombe_interval_ends_solve_its_equation() -> None:
             assert abs((auc - theta) ** 2 - z * z * v) < 1e-10, (auc, m, n, theta)
         low, high = roc_auc_interval(auc, m, n, 0.95)
         assert low < auc < high
+
+
+def test_a_rare_class_declines_the_macro_rows_but_not_accuracy() -> None:
+    rng = np.random.default_rng(7)
+    y = np.array([0] * 150 + [1] * 45 + [2] * 5)
+    pred = np.where(rng.random(200) < 0.7, y, rng.choice(3, 200))
+    r = quiet(bc.evaluate, y, pred, n_resamples=200, random_state=0)
+    for name in ("balanced_accuracy", "precision", "recall", "f1", "mcc"):
+        assert r.metrics[name].word == "too few" and "5 rows of class 2 " in r.metrics[name].verdict, (
+            name, r.metrics[name].verdict)
+    assert r.metrics["accuracy"].ci is not None and r.metrics["prediction_advantage"].ci is not None
+    assert r.metrics["accuracy"].word == r.metrics["prediction_advantage"].word != "too few"
