@@ -590,7 +590,10 @@ class MemoryScan:
             raise InvalidInputError(f"y_true and y_pred mix string and numeric labels "
                                     f"({self._vector(y_true, 'y_true').dtype} and {yp.dtype})")
         to_t, to_p, classes = _encode(classes_t, classes_p, None, ("y_true", "y_pred"))
-        ct, cp, k = to_t[ct], to_p[cp], check_n_classes(classes.shape[0])
+        k = check_n_classes(classes.shape[0])
+        # the codes are already the union's where a side holds every class in order (no remap pass)
+        ct = ct if np.array_equal(to_t, np.arange(to_t.shape[0])) else to_t[ct]
+        cp = cp if np.array_equal(to_p, np.arange(to_p.shape[0])) else to_p[cp]
         w = self._weight(weight, n)
         out: dict[str, Any] = {"confusion": ConfusionMatrix(confusion_counts(ct, cp, k, w), classes,
                                                             pos_label=_default_pos_label(classes, 1))}
