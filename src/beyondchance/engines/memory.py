@@ -477,6 +477,16 @@ class CheckedColumns(dict):
 _SCORE_STATISTICS = frozenset({"scores", "permutation_cells", "permutation_loss_sums"})
 
 
+def _integers_within(values: np.ndarray, known: np.ndarray) -> bool:
+    """Whether an integer column's values all lie in ``known`` because every integer from its
+    minimum to its maximum is known (predicted labels 0/1 of classes 0/1: a min and a max,
+    not a membership test of every row)."""
+    if values.dtype.kind not in "iu" or values.size == 0:
+        return False
+    low, high = int(values.min()), int(values.max())
+    return high - low < known.size and bool(np.isin(np.arange(low, high + 1, dtype=np.float64), known).all())
+
+
 class MemoryScan:
     """One source of the memory engine: the columns in memory (a mapping of columns, or a data
     frame, pyarrow Table or CSV / Parquet files whose needed columns :meth:`open` reads once).
@@ -684,8 +694,11 @@ class MemoryScan:
     def values_outside(self, column: str, values: Any, limit: int = 5) -> list[float]:
         """The first ``limit`` distinct values outside ``values`` met in the rows' order, sorted: scores
         show some at once, so the rows are read in chunks until ``limit`` are found (no sort of them all)."""
-        scores = np.asarray(read_columns(self.source, [column], self.delimiter)[column], dtype=np.float64)
+        column_values = np.asarray(read_columns(self.source, [column], self.delimiter)[column])
         known, found = np.asarray(values, dtype=np.float64), np.zeros(0)
+        if _integers_within(column_values, known):  # 0/1 predictions: two passes, no float copy
+            return []
+        scores = column_values.astype(np.float64, copy=False)
         for start in range(0, scores.shape[0], _CHUNK):
             chunk = scores[start:start + _CHUNK]
             found = np.unique(np.concatenate([found, chunk[~np.isin(chunk, known) & ~np.isnan(chunk)]]))
