@@ -134,8 +134,8 @@ def contradictions(r) -> list[str]:
     pattern = "|".join(re.escape(t) for t in sorted(short, key=len, reverse=True))
     for line in r.verdict:
         if "prediction advantage" in line and "prediction_advantage" in r.metrics:
-            m = r.metrics["prediction_advantage"]
-            if _claim(line) != m.beats_baseline:
+            m, claim = r.metrics["prediction_advantage"], _claim(line)
+            if claim is not None and claim != m.beats_baseline:  # None: "too few rows ... for a verdict"
                 found.append(f"headline {line!r} with PA {m.value}")
             continue
         hits = list(re.finditer(rf"(?<![\w(])({pattern}) (-?\d+\.\d+)", line))

@@ -319,25 +319,13 @@ def test_decomposition_intervals_are_scipys_bca_on_the_same_resamples(monkeypatc
         pi = yt[j].mean()
         return pi * tpr / (pi * tpr + (1 - pi) * a_r)
 
-    # the ROC AUC's classifier effect: BCa on the logit scale, carried back at the expected value
-    from scipy.special import expit
-
-    from beyondchance.monitoring.decomposition_intervals import empirical_logit
-
-    pairs_r, pairs_t = yr.sum() * (1 - yr).sum(), yt.sum() * (1 - yt).sum()
-
-    def logit_auc_difference(i, j):
-        return float(empirical_logit(skm.roc_auc_score(yt[j], st_[j]), pairs_t)
-                     - empirical_logit(skm.roc_auc_score(yr[i], sr[i]), pairs_r))
-
-    anchor = float(empirical_logit(skm.roc_auc_score(yr, sr), pairs_r))
-
-    def to_difference(ends):
-        return tuple(float(expit(anchor + e) - expit(anchor)) for e in ends)
-
-    logit_draws = empirical_logit(boot["roc_auc"][0], pairs_t) - empirical_logit(boot["roc_auc"][1], pairs_r)
-    cases = [(expected_precision, boot["precision"][1], d["precision"].expected_ci, tuple),
-             (logit_auc_difference, logit_draws, d["roc_auc"].classifier_effect_ci, to_difference)]
+    # the ROC AUC's classifier effect: the interval of the ROC AUC's test (DeLong's, or the one its
+    # permutation test implies), the same object as classifier_change_tests gives
+    auc_test = [t for t in classifier_change_tests(ref, new, random_state=4) if t.quantity == "roc_auc"][0]
+    assert d["roc_auc"].classifier_effect_ci == auc_test.difference_ci
+    assert d["roc_auc"].classifier_effect == pytest.approx(
+        skm.roc_auc_score(yt, st_) - skm.roc_auc_score(yr, sr), abs=1e-12)
+    cases = [(expected_precision, boot["precision"][1], d["precision"].expected_ci, tuple)]
     for statistic, draws, ours, back in cases:
         prior = SimpleNamespace(bootstrap_distribution=np.asarray(draws, float).reshape(-1))  # our resamples
         res = sps.bootstrap((np.arange(yr.size), np.arange(yt.size)), statistic, n_resamples=0, vectorized=False,

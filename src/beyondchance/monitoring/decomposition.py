@@ -75,7 +75,7 @@ from ..inference.confidence_interval import ConfidenceInterval
 from ..inference.significance import rejects, significance_level
 from .decomposition_intervals import LOGIT_SCALE, _interval, bca_pvalue, logit_difference_interval
 
-__all__ = ["SetStatistics", "Decomposition", "ClassifierTest", "ClassifierChange", "decompose",
+__all__ = ["SetStatistics", "Decomposition", "ClassifierTest", "ClassifierChange", "decompose", "roc_auc_test",
            "classifier_change_tests", "compare_classifiers", "auc_permutation_pvalue", "newcombe_interval",
            "bearing_on", "metrics_at",
            "holm_adjust", "check_reference", "bca_pvalue", "near_degenerate", "NEAR_DEGENERATE", "DECOMPOSABLE"]
@@ -316,7 +316,8 @@ class Decomposition(SummaryDisplay):
     expected_value, expected_ci : the reference classifier at this prevalence, and its interval
     prevalence_effect, prevalence_effect_ci
     classifier_effect, classifier_effect_ci : the rest, and its interval (each interval a
-        :class:`~beyondchance.ConfidenceInterval`, BCa or percentile, or None)
+        :class:`~beyondchance.ConfidenceInterval`, BCa or percentile, or None; the ROC AUC's
+        classifier effect: DeLong's Wald interval, :func:`roc_auc_test`)
     confidence_level, n_resamples
     classifier_effect_pvalue : where computed, the two-sided p-value of "the classifier
         effect is 0" that inverts its interval (``beyondchance.monitoring.decomposition.bca_pvalue``); nan elsewhere
@@ -504,13 +505,16 @@ def decompose(
     the reference's binomial uncertainty and includes 0 when the data are consistent with
     no change.
 
-    The ROC AUC and the PR AUC (:data:`~beyondchance.monitoring.decomposition_intervals.LOGIT_SCALE`):
-    the classifier effect's interval is the BCa interval of
-    :math:`\operatorname{logit} A_{obs} - \operatorname{logit} A_{exp}`, carried back to the
-    difference scale at the expected value
+    The ROC AUC's classifier effect is :math:`A_{test} - A_{reference}` (the ROC AUC does not
+    depend on the prevalence): its interval is the one of the ROC AUC's test of
+    :func:`classifier_change_tests` (:func:`roc_auc_test`: DeLong's Wald interval, or the one
+    the within-class permutation test implies), so the two never disagree.  The PR AUC's is
+    the BCa interval of :math:`\operatorname{logit} A_{obs} - \operatorname{logit} A_{exp}`,
+    carried back to the difference scale at the expected value
     (:func:`~beyondchance.monitoring.decomposition_intervals.logit_difference_interval`, method
-    ``"bca-logit"``): near an AUC of 1 the difference's own BCa interval held 0 in only
-    0.815–0.943 of windows with no change (0.905–0.975 on the logit scale; docs/monitoring.md).
+    ``"bca-logit"``).  Near an AUC of 1 the difference's own BCa interval held 0 in only
+    0.815–0.943 of windows with no change; the ROC AUC's Wald interval 0.97–1.00, the PR AUC's
+    logit interval 0.93–0.98 (docs/monitoring.md).
 
     >>> from beyondchance.measures.curves import threshold_counts
     >>> rng = np.random.default_rng(0)
@@ -519,7 +523,7 @@ def decompose(
     ...     return SetStatistics.from_counts(threshold_counts(y, rng.normal(0, 1, n) + 4.58 * y), threshold=2.29)
     >>> ci = decompose(near_one(), near_one(), ["roc_auc"], n_resamples=200)["roc_auc"].classifier_effect_ci
     >>> ci.method, bool(ci.low < 0 < ci.high)
-    ('bca-logit', True)
+    ('wald', True)
 
     Parameters
     ----------
@@ -578,7 +582,11 @@ def decompose(
                 "prev": _interval(expected - ref_value, be - br, exp_b - ref_b, confidence_level, jk.get("prev")),
                 "clf": _interval(value - expected, bv - be, obs_b - exp_b, confidence_level, jk.get("clf")),
             }
-            if m in LOGIT_SCALE:  # near 1 the difference's BCa interval undercovers: on the logit scale
+            auc_test = roc_auc_test(reference, test_set, float(confidence_level), random_state) \
+                if m == "roc_auc" else None
+            if auc_test is not None:  # near 1 the bootstrap's intervals undercover: DeLong's, as the test's
+                ci["clf"] = auc_test.difference_ci
+            elif m in LOGIT_SCALE:  # likewise: on the logit scale
                 ci["clf"] = logit_difference_interval(value, expected, bv, be, obs_b, exp_b, confidence_level,
                                                       jack[m], (_pairs(reference), _pairs(test_set)))
         out[m] = Decomposition(
@@ -806,34 +814,44 @@ def classifier_change_tests(reference: SetStatistics, test_set: SetStatistics, *
     disagree on whether 0 is excluded, the interval is the one the p-value implies
     (:math:`d \pm z_{1-\alpha/2}\,|d| / z_{1-p/2}`, Altman & Bland 2011), so that it
     excludes 0 exactly when :math:`p \le \alpha`."""
-    z = float(sps.norm.ppf((1 + confidence_level) / 2))
     tp_r, fp_r, fn_r, tn_r = _row_counts(reference)
     tp_t, fp_t, fn_t, tn_t = _row_counts(test_set)
     level = float(confidence_level)
     tests = [_rate_test("fpr", fp_r, fp_r + tn_r, fp_t, fp_t + tn_t, level),
              _rate_test("fnr", fn_r, fn_r + tp_r, fn_t, fn_t + tp_t, level)]
-    if reference.counts is not None and test_set.counts is not None and reference.counts.is_defined \
-            and test_set.counts.is_defined and reference.pos.shape[0] > 2:
-        a_r, v_r = delong_variance_of_counts(reference.counts)
-        a_t, v_t = delong_variance_of_counts(test_set.counts)
-        # the counts are weights; the variance is that of n_rows rows
-        v_r *= reference.counts.n / reference.n_rows
-        v_t *= test_set.counts.n / test_set.n_rows
-        se = math.sqrt(v_r + v_t)
-        d = a_t - a_r
-        p = float(2 * sps.norm.sf(abs(d) / se)) if se > 0 else (0.0 if d != 0 else 1.0)
-        method, kind = "unpaired DeLong z-test", "wald"
-        if _whole_rows(reference) and _whole_rows(test_set) and min(
-                tp_r + fn_r, fp_r + tn_r, tp_t + fn_t, fp_t + tn_t) < PERMUTATION_BELOW:
-            p = auc_permutation_pvalue(reference.counts, test_set.counts, n_permutations,
-                                       check_random_state(random_state))
-            method = "within-class permutation test"
-            alpha = significance_level(level)
-            if d != 0 and (abs(d) > z * se) != rejects(p, alpha):  # the interval the p-value implies
-                se, kind = abs(d) / max(float(sps.norm.isf(p / 2)), 1e-12), "test-based"
-        ci = ConfidenceInterval(max(d - z * se, -1.0), min(d + z * se, 1.0), level, kind)
-        tests.append(ClassifierTest("roc_auc", a_r, a_t, ci, p, method))
-    return tuple(t for t in tests if t is not None)
+    auc_test = roc_auc_test(reference, test_set, level, random_state, n_permutations)
+    return tuple(t for t in (*tests, auc_test) if t is not None)
+
+
+def roc_auc_test(reference: SetStatistics, test_set: SetStatistics, level: float, random_state: Any,
+                 n_permutations: int = PERMUTATIONS) -> ClassifierTest | None:
+    """The ROC AUC's test of :func:`classifier_change_tests` with its interval of the difference
+    A_test − A_reference, which is also the ROC AUC's classifier-effect interval in
+    :func:`decompose` (the ROC AUC does not depend on the prevalence); None without scores."""
+    if reference.counts is None or test_set.counts is None or not reference.counts.is_defined \
+            or not test_set.counts.is_defined or reference.pos.shape[0] <= 2:
+        return None
+    z = float(sps.norm.ppf((1 + level) / 2))
+    a_r, v_r = delong_variance_of_counts(reference.counts)
+    a_t, v_t = delong_variance_of_counts(test_set.counts)
+    # the counts are weights; the variance is that of n_rows rows
+    v_r *= reference.counts.n / reference.n_rows
+    v_t *= test_set.counts.n / test_set.n_rows
+    se = math.sqrt(v_r + v_t)
+    d = a_t - a_r
+    p = float(2 * sps.norm.sf(abs(d) / se)) if se > 0 else (0.0 if d != 0 else 1.0)
+    method, kind = "unpaired DeLong z-test", "wald"
+    tp_r, fp_r, fn_r, tn_r = _row_counts(reference)
+    tp_t, fp_t, fn_t, tn_t = _row_counts(test_set)
+    if _whole_rows(reference) and _whole_rows(test_set) and min(
+            tp_r + fn_r, fp_r + tn_r, tp_t + fn_t, fp_t + tn_t) < PERMUTATION_BELOW:
+        p = auc_permutation_pvalue(reference.counts, test_set.counts, n_permutations,
+                                   check_random_state(random_state))
+        method = "within-class permutation test"
+        if d != 0 and (abs(d) > z * se) != rejects(p, significance_level(level)):  # the interval p implies
+            se, kind = abs(d) / max(float(sps.norm.isf(p / 2)), 1e-12), "test-based"
+    ci = ConfidenceInterval(max(d - z * se, -1.0), min(d + z * se, 1.0), level, kind)
+    return ClassifierTest("roc_auc", a_r, a_t, ci, p, method)
 
 
 @dataclass(frozen=True)
