@@ -66,7 +66,9 @@ import sim_monitoring as S
 from beyondchance.measures.curves import threshold_counts
 from beyondchance.monitoring.label_free import (EM_BINS, _bootstrap, _coarse, _em, _em_variance, _estimator, _inside, _window_bins,
                                       _window_counts)
-from beyondchance.monitoring.decomposition import SetStatistics, _exact, _interval, compare_classifiers, decompose, metrics_at
+from beyondchance.monitoring.decomposition import _exact, _interval, decompose, metrics_at
+from beyondchance.monitoring.set_statistics import SetStatistics
+from beyondchance.monitoring.classifier_change import compare_classifiers
 from beyondchance.inference.bootstrap import _acceleration_of_samples
 from beyondchance.inference.bootstrap import _interval as _bca
 

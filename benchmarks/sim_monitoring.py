@@ -75,7 +75,9 @@ from beyondchance.datasets import load_r
 from beyondchance.monitoring.label_free import (EM_BINS, TEST_BINS, _coarse, _estimator, _window_counts,
                                                 estimate_performance)
 from beyondchance.monitoring.label_shift_test import POWER_TARGET, class_balanced_bins, label_shift_test, mixture_chi2
-from beyondchance.monitoring.decomposition import SetStatistics, compare_classifiers, decompose, metrics_at
+from beyondchance.monitoring.decomposition import decompose, metrics_at
+from beyondchance.monitoring.set_statistics import SetStatistics
+from beyondchance.monitoring.classifier_change import compare_classifiers
 from beyondchance.measures.registry import METRICS as REGISTRY
 
 DATASETS = {"credit": "modeldata_credit_data", "default": "islr_default", "caravan": "islr_caravan"}

@@ -10,7 +10,8 @@ import pytest
 from scipy.stats import norm
 
 from beyondchance.measures.curves import threshold_counts
-from beyondchance.monitoring.decomposition import SetStatistics, decompose
+from beyondchance.monitoring.decomposition import decompose
+from beyondchance.monitoring.set_statistics import SetStatistics
 from beyondchance.monitoring.decomposition_intervals import empirical_logit, logit_difference_interval
 
 SEED = 20261207

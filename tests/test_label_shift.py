@@ -147,7 +147,8 @@ def test_label_free_intervals_em_bca_and_acc_percentile_on_the_same_resamples():
 
     from beyondchance.measures.curves import threshold_counts
     from beyondchance.monitoring.label_free import EM_BINS, _acc, _coarse, _em, _em_variance, _variance_bias_scale, _window_bins
-    from beyondchance.monitoring.decomposition import SetStatistics, _rates
+    from beyondchance.monitoring.decomposition import _rates
+    from beyondchance.monitoring.set_statistics import SetStatistics
 
     rng = np.random.default_rng(9)
     y = (rng.random(400) < 0.3).astype(int)
@@ -209,7 +210,7 @@ def test_the_bootstrap_sd_matches_the_sampling_sd_of_the_estimate():
     # as much as the window (docs/monitoring.md, "Why the label-free intervals fell short").
     from beyondchance.measures.curves import threshold_counts
     from beyondchance.monitoring.label_free import EM_BINS, _bootstrap, _coarse, _estimator, _window_counts
-    from beyondchance.monitoring.decomposition import SetStatistics
+    from beyondchance.monitoring.set_statistics import SetStatistics
 
     rng = np.random.default_rng(11)
     n_ref, n = 1000, 2000
@@ -281,7 +282,7 @@ def test_em_bootstrap_draws_carry_the_variance_bias_scale():
     # are left alone): same resamples, with and without (seed 3).
     from beyondchance.measures.curves import threshold_counts
     from beyondchance.monitoring.label_free import EM_BINS, _bootstrap, _coarse, _window_counts
-    from beyondchance.monitoring.decomposition import SetStatistics
+    from beyondchance.monitoring.set_statistics import SetStatistics
 
     seed = 3
     print(f"seed {seed}")

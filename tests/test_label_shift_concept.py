@@ -11,7 +11,7 @@ from scipy.stats import binom
 
 from beyondchance import estimate_performance
 from beyondchance.measures.curves import threshold_counts
-from beyondchance.monitoring.decomposition import SetStatistics
+from beyondchance.monitoring.set_statistics import SetStatistics
 from beyondchance.monitoring.label_free import EM_BINS, TEST_BINS, _coarse, _window_counts
 from beyondchance.monitoring.label_shift_test import POWER_TARGET, class_balanced_bins, label_shift_test
 

@@ -13,7 +13,7 @@ from beyondchance import InvalidInputError, estimate_performance
 from beyondchance.cli import main
 from beyondchance.measures.curves import threshold_counts
 from beyondchance.monitoring.label_free import SUPPORT_LEVEL, _support_pvalue
-from beyondchance.monitoring.decomposition import SetStatistics
+from beyondchance.monitoring.set_statistics import SetStatistics
 
 
 def _population(rng, pi, n):

@@ -84,7 +84,7 @@ def test_one_significance_rule_p_at_most_alpha(monkeypatch):
     and the monitoring decomposition alike."""
     from beyondchance.inference.significance import rejects, significance_level
     from beyondchance.measures.curves import threshold_counts
-    from beyondchance.monitoring import decomposition
+    from beyondchance.monitoring import classifier_change, set_statistics
 
     assert significance_level(0.95) == 0.05 and significance_level(0.99) == 0.01
     assert rejects(0.05, 0.05) and not rejects(0.05000000000000002, 0.05) and not rejects(float("nan"), 0.05)
@@ -94,10 +94,10 @@ def test_one_significance_rule_p_at_most_alpha(monkeypatch):
         monkeypatch.setattr("beyondchance.report.model_comparison._holm", lambda ps, how, p=p: np.full(len(ps), p))
         c = bc.compare_models(y, {"a": a, "good": good}, metrics=["roc_auc"], n_resamples=200)
         assert c.difference("a", "good", "roc_auc").significant is expected
-        monkeypatch.setattr(decomposition, "holm_adjust", lambda ps, p=p: np.full(len(ps), p))
-        ref = decomposition.SetStatistics.from_counts(threshold_counts(y, a), threshold=0.5)
-        test = decomposition.SetStatistics.from_counts(threshold_counts(y, good), threshold=0.5)
-        (change,) = decomposition.compare_classifiers(ref, {"t": test})
+        monkeypatch.setattr(classifier_change, "holm_adjust", lambda ps, p=p: np.full(len(ps), p))
+        ref = set_statistics.SetStatistics.from_counts(threshold_counts(y, a), threshold=0.5)
+        test = set_statistics.SetStatistics.from_counts(threshold_counts(y, good), threshold=0.5)
+        (change,) = classifier_change.compare_classifiers(ref, {"t": test})
         assert change.changed is expected and change.level == 0.05
 
 

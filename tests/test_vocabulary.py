@@ -274,11 +274,9 @@ def test_result_types_give_confidence_intervals():
 
 def test_decomposition_intervals_are_confidence_intervals():
     from beyondchance.measures.curves import threshold_counts
-    from beyondchance.monitoring.decomposition import (
-        SetStatistics,
-        classifier_change_tests,
-        decompose,
-    )
+    from beyondchance.monitoring.decomposition import decompose
+    from beyondchance.monitoring.set_statistics import SetStatistics
+    from beyondchance.monitoring.classifier_change import classifier_change_tests
 
     rng = np.random.default_rng(20261130)
     print("seed 20261130")

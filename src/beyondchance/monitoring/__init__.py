@@ -10,7 +10,8 @@ the model on a window whose labels have not arrived yet?
   its scores alone.
 """
 
-from .decomposition import ClassifierChange, ClassifierTest, Decomposition
+from .decomposition import Decomposition
+from .classifier_change import ClassifierChange, ClassifierTest
 from .label_free import LabelFreeEstimate, ProjectedMetric, estimate_from_statistics, estimate_performance
 
 __all__ = [

@@ -50,8 +50,9 @@ from .._warnings import InvalidInputError
 from ..measures.confusion import ConfusionMatrix, metric_from_matrices
 from ..inference.significance import rejects, significance_level
 from ..measures.registry import get_metric
-from .decomposition import (ClassifierChange, ClassifierTest, Decomposition, _interval, _jackknife_of_decomposition,
-                    _leave_one_out_cells, bca_pvalue, holm_adjust, newcombe_interval)
+from .decomposition import Decomposition, _interval, _jackknife_of_decomposition, bca_pvalue
+from .set_statistics import _leave_one_out_cells
+from .classifier_change import ClassifierChange, ClassifierTest, holm_adjust, newcombe_interval
 
 __all__ = ["ClassStatistics", "decompose_classes", "decompose_distributions", "class_change_tests",
            "compare_class_classifiers"]
@@ -285,7 +286,7 @@ def class_change_tests(reference: ClassStatistics, test_set: ClassStatistics, *,
     P(predicted | true k) is the same on both sets (unadjusted p-values; see
     :func:`compare_class_classifiers`).  ``quantity`` is ``"class:<label>"``; the values are
     the class's recall P(predicted k | true k), with Newcombe's interval of its difference
-    (``beyondchance.monitoring.decomposition.newcombe_interval``: it keeps its width at 0 or
+    (``beyondchance.monitoring.classifier_change.newcombe_interval``: it keeps its width at 0 or
     every row of a class predicted right)."""
     labels = union_labels(reference, test_set)
     ref, new = _row_counts(reference.aligned(labels)), _row_counts(test_set.aligned(labels))

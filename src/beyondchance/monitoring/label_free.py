@@ -94,8 +94,8 @@ from ..measures.curves import ThresholdCounts, threshold_counts
 from ..measures.registry import METRICS
 from ..measures.task_metrics import metrics_for_task
 from ..statistics.scores import BinnedScoreCounts
-from .decomposition import (JACKKNIFE_BINS, SetStatistics, _exact, _interval, _leave_one_out_cells, _rates, check_reference,
-                    metrics_at)
+from .decomposition import JACKKNIFE_BINS, _exact, _interval, _rates, metrics_at
+from .set_statistics import SetStatistics, _leave_one_out_cells, check_reference
 from ..statistics.values import ValueHistogram
 from .mixture_bins import _em, _window_bins
 from .label_shift_test import CONCEPT_SHIFT, POWER_TARGET, class_balanced_bins, label_shift_test

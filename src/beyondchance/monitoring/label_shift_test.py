@@ -54,7 +54,7 @@ from typing import Any
 
 import numpy as np
 
-from .decomposition import SetStatistics
+from .set_statistics import SetStatistics
 from .mixture_bins import _em, _window_bins
 
 __all__ = ["LabelShiftTest", "class_balanced_bins", "label_shift_test", "mixture_anderson_darling", "mixture_chi2",

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from .decomposition import SetStatistics
+from .set_statistics import SetStatistics
 
 _EM_TOL = 1e-8
 _EM_MAX_ITER = 1000

@@ -223,9 +223,9 @@ def _too_few_rows(report: dict[str, Any]) -> tuple[list[str], str] | None:
     cm: ConfusionMatrix | None = report.get("confusion")
     counts = report.get("counts")
     if counts is not None:
-        totals, names = np.array([counts.n_neg, counts.n_pos], dtype=np.float64), ("negative", "positive")
+        totals = np.array([counts.n_neg, counts.n_pos], dtype=np.float64)
     elif cm is not None:
-        totals, names = np.asarray(cm.true_counts, dtype=np.float64), None
+        totals = np.asarray(cm.true_counts, dtype=np.float64)
     else:
         return None
     if totals.sum() <= 0 or (totals > 0).sum() < 2:

@@ -47,8 +47,9 @@ from ..measures.curves import ThresholdCounts
 from ..statistics.sufficient import BinnedScoreCounts, LabelCounts
 from ..statistics.values import ValueHistogram
 from ..monitoring.probabilities import ProbabilityStatistics
-from ..monitoring.decomposition import (DECOMPOSABLE, ClassifierChange, Decomposition, SetStatistics, check_reference,
-                     compare_classifiers, decompose)
+from ..monitoring.decomposition import DECOMPOSABLE, Decomposition, decompose
+from ..monitoring.set_statistics import SetStatistics, check_reference
+from ..monitoring.classifier_change import ClassifierChange, compare_classifiers
 from .compare_tasks import (MULTICLASS_TASKS, UNDECOMPOSED_NOTE, bearing_tests, undecomposed_note, WEIGHTED_NOTE, TargetShift, multiclass_parts, regression_parts,
                              target_shifts)
 from .compare_verdict import FOCUS_METRICS, Change, _decomposed_verdict, _direction, _title, _verdict
@@ -540,7 +541,7 @@ def compare_reports(reports: Sequence[Report], *, reference: str | None = None, 
 
 
 def _set_statistics(reports: list[Report]) -> dict[str, SetStatistics] | None:
-    """Each binary report's :class:`~beyondchance.monitoring.decomposition.SetStatistics` (None: not a binary task)."""
+    """Each binary report's :class:`~beyondchance.monitoring.set_statistics.SetStatistics` (None: not a binary task)."""
     out = {}
     for r in reports:
         if r.task == "binary-scores" and r.counts is not None and r.threshold is not None:

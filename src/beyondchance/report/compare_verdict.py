@@ -12,7 +12,8 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..inference.significance import rejects, significance_level
-from ..monitoring.decomposition import ClassifierChange, ClassifierTest, Decomposition
+from ..monitoring.decomposition import Decomposition
+from ..monitoring.classifier_change import ClassifierChange, ClassifierTest
 from .compare_tasks import AUC_TEST, MULTICLASS_TASKS, TEST_QUANTITIES, TargetShift, bearing_tests
 from .formatting import fmt_interval, fmt_value, shorten
 from .report import Report
