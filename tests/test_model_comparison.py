@@ -14,7 +14,7 @@ import sklearn.metrics as skm
 from scipy import stats
 
 import beyondchance as bc
-from beyondchance.report.model_comparison import _holm
+from beyondchance.inference.significance import holm_adjust
 
 
 def data(seed=0, n=400):
@@ -71,11 +71,11 @@ def test_paired_bootstrap_uses_the_same_rows():
 
 def test_holm_and_bonferroni():
     p = np.array([0.01, 0.04, 0.03, np.nan, 0.005])
-    holm = _holm(p, "holm")
+    holm = holm_adjust(p, "holm")
     # sorted 0.005, 0.01, 0.03, 0.04 with factors 4, 3, 2, 1: 0.02, 0.03, 0.06, 0.06 (monotone)
     np.testing.assert_allclose(holm[[4, 0, 2, 1]], [0.02, 0.03, 0.06, 0.06])
     assert np.isnan(holm[3])
-    np.testing.assert_allclose(_holm(p, "bonferroni")[[0, 1, 2, 4]], [0.04, 0.16, 0.12, 0.02])
+    np.testing.assert_allclose(holm_adjust(p, "bonferroni")[[0, 1, 2, 4]], [0.04, 0.16, 0.12, 0.02])
 
 
 def test_one_significance_rule_p_at_most_alpha(monkeypatch):
@@ -91,7 +91,7 @@ def test_one_significance_rule_p_at_most_alpha(monkeypatch):
     y, a, _ = data(1)
     good = np.clip(0.5 + 0.45 * (2 * y - 1), 0, 1)
     for p, expected in ((0.05, True), (0.05000000000000002, False)):
-        monkeypatch.setattr("beyondchance.report.model_comparison._holm", lambda ps, how, p=p: np.full(len(ps), p))
+        monkeypatch.setattr("beyondchance.report.model_comparison.holm_adjust", lambda ps, how, p=p: np.full(len(ps), p))
         c = bc.compare_models(y, {"a": a, "good": good}, metrics=["roc_auc"], n_resamples=200)
         assert c.difference("a", "good", "roc_auc").significant is expected
         monkeypatch.setattr(classifier_change, "holm_adjust", lambda ps, p=p: np.full(len(ps), p))

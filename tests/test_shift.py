@@ -22,7 +22,8 @@ from beyondchance.measures.registry import METRICS
 from beyondchance.inference.delong import delong_variance_of_counts
 from beyondchance.monitoring.decomposition import DECOMPOSABLE, decompose
 from beyondchance.monitoring.set_statistics import SetStatistics
-from beyondchance.monitoring.classifier_change import auc_permutation_pvalue, classifier_change_tests, holm_adjust
+from beyondchance.inference.significance import holm_adjust
+from beyondchance.monitoring.classifier_change import auc_permutation_pvalue, classifier_change_tests
 
 ROOT = Path(__file__).resolve().parents[1]
 

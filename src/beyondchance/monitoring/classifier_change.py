@@ -38,14 +38,14 @@ from .._summary_display import SummaryDisplay, format_interval
 from .._validation import check_random_state
 from ..inference.confidence_interval import ConfidenceInterval
 from ..inference.delong import delong_variance_of_counts
-from ..inference.significance import rejects, significance_level
+from ..inference.significance import holm_adjust, rejects, significance_level
 from ..measures.binary_scores import per_threshold
 from ..measures.curves import ThresholdCounts
 from ..measures.registry import METRICS
 from .set_statistics import SetStatistics, _row_counts
 
 __all__ = ["ClassifierTest", "ClassifierChange", "classifier_change_tests", "roc_auc_test", "compare_classifiers",
-           "auc_permutation_pvalue", "newcombe_interval", "bearing_on", "holm_adjust", "PERMUTATION_BELOW",
+           "auc_permutation_pvalue", "newcombe_interval", "bearing_on", "PERMUTATION_BELOW",
            "PERMUTATIONS"]
 
 
@@ -295,7 +295,7 @@ class ClassifierChange(SummaryDisplay):
 
     ``changed`` when one of ``tests`` (false-positive rate, false-negative rate, ROC AUC)
     rejects at α = ``1 − confidence_level`` (adjusted p ≤ α) after Holm's adjustment over every test of every
-    test set compared (``beyondchance.monitoring.classifier_change.holm_adjust``).
+    test set compared (``beyondchance.inference.significance.holm_adjust``).
     """
 
     test_set: str
@@ -377,21 +377,3 @@ def compare_classifiers(reference: SetStatistics, test_sets: dict[str, SetStatis
         ts = tuple(replace(t, pvalue_adjusted=float(next(adjusted))) for t in ts)
         out.append(ClassifierChange(name, ts, any(rejects(t.pvalue_adjusted, alpha) for t in ts), alpha, len(tested)))
     return tuple(out)
-
-
-def holm_adjust(pvalues: Sequence[float]) -> np.ndarray:
-    """Holm's step-down adjusted p-values (Holm 1979): reject where adjusted ≤ level; the
-    family-wise error rate is at most the level for any dependence between the tests.
-
-    >>> holm_adjust([0.01, 0.04, 0.03]).round(2).tolist()
-    [0.03, 0.06, 0.06]
-    """
-    p = np.asarray(pvalues, dtype=np.float64)
-    m = p.size
-    if m == 0:
-        return p
-    order = np.argsort(p)
-    adj = np.maximum.accumulate((m - np.arange(m)) * p[order])
-    out = np.empty(m)
-    out[order] = np.minimum(adj, 1.0)
-    return out

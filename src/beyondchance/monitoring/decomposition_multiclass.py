@@ -48,11 +48,11 @@ from scipy import stats as sps
 from .._validation import check_random_state
 from .._warnings import InvalidInputError
 from ..measures.confusion import ConfusionMatrix, metric_from_matrices
-from ..inference.significance import rejects, significance_level
+from ..inference.significance import holm_adjust, rejects, significance_level
 from ..measures.registry import get_metric
 from .decomposition import Decomposition, _interval, _jackknife_of_decomposition, bca_pvalue
 from .set_statistics import _leave_one_out_cells
-from .classifier_change import ClassifierChange, ClassifierTest, holm_adjust, newcombe_interval
+from .classifier_change import ClassifierChange, ClassifierTest, newcombe_interval
 
 __all__ = ["ClassStatistics", "decompose_classes", "decompose_distributions", "class_change_tests",
            "compare_class_classifiers"]

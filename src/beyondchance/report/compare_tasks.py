@@ -34,7 +34,8 @@ from scipy import stats as sps
 from ..inference.confidence_interval import ConfidenceInterval
 from ..inference.significance import rejects, significance_level
 from ..monitoring.decomposition import Decomposition
-from ..monitoring.classifier_change import ClassifierChange, ClassifierTest, bearing_on, holm_adjust
+from ..inference.significance import holm_adjust
+from ..monitoring.classifier_change import ClassifierChange, ClassifierTest, bearing_on
 from ..monitoring.decomposition_multiclass import (ClassStatistics, check_class_reference, compare_class_classifiers,
                                 decompose_classes, decompose_distributions)
 from ..monitoring.probabilities import DECOMPOSABLE_PROBABILITIES, ProbabilityStatistics, metrics_at_probabilities

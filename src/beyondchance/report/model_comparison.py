@@ -69,7 +69,7 @@ from .._warnings import InvalidInputError
 from ..measures.curves import threshold_counts
 from ..inference.confidence_interval import ConfidenceInterval
 from ..inference.delong import delong_of_arrays
-from ..inference.significance import rejects, significance_level
+from ..inference.significance import holm_adjust, rejects, significance_level
 from ..measures.registry import METRICS, get_metric
 from ..inference.permutation.permutation_test import equals_label, is_labels
 from ..measures.binary_scores import ScoreCells, loss_terms
@@ -269,23 +269,6 @@ class _Model:
             if nm in _PROBA_MEASURES:
                 out[nm] = (w @ self.loss_rows[nm]) / w.sum(axis=1)
         return {nm: out[nm] for nm in names}
-
-
-def _holm(p: np.ndarray, method: str) -> np.ndarray:
-    """Family-wise corrected p-values (nan entries are left out of the family)."""
-    out = np.full(p.shape, np.nan)
-    ok = np.flatnonzero(np.isfinite(p))
-    m = ok.size
-    if method == "none" or m == 0:
-        out[ok] = p[ok]
-        return out
-    if method == "bonferroni":
-        out[ok] = np.minimum(1.0, p[ok] * m)
-        return out
-    order = ok[np.argsort(p[ok], kind="stable")]
-    adj = np.minimum(1.0, np.maximum.accumulate(p[order] * (m - np.arange(m))))
-    out[order] = adj
-    return out
 
 
 def _bootstrap_pvalue(d: np.ndarray) -> float:
@@ -510,7 +493,7 @@ def compare_models(
     if not frequency:
         notes.append("non-integer sample weights: ROC AUC and accuracy are tested with the paired bootstrap "
                      "(DeLong and McNemar need row counts)")
-    adjusted = _holm(np.array([r["pvalue"] for r in rows], dtype=np.float64), correction)
+    adjusted = holm_adjust([r["pvalue"] for r in rows], correction)
     diffs = []
     for r, p_adj in zip(rows, adjusted):
         lo_, hi_ = r["ci"]
