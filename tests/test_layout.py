@@ -157,6 +157,21 @@ def test_no_module_above_a_thousand_lines():
     assert not long, f"modules above {MAX_LINES} lines: {long}"
 
 
+def test_sql_only_in_engines():
+    """Every SQL query is written in ``engines/`` (issue 38, item 6): a string of another
+    package that starts a query (SELECT, WITH ... AS, a window OVER) is a query out of place."""
+    query = ("SELECT ", "WITH r AS", " OVER (")
+    found = []
+    for module, path in _modules().items():
+        if module.startswith("beyondchance.engines"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            text = node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+            if text and any(q in text for q in query):
+                found.append(f"{module}: {text[:60]!r}")
+    assert not found, "SQL outside engines/:\n" + "\n".join(found)
+
+
 def test_every_module_says_what_it_holds():
     """A docstring on every module, and none of the names that say nothing."""
     vague = {"_core", "_results", "_chance", "extensions", "utils", "helpers", "misc", "common", "_common", "_base"}

@@ -190,7 +190,7 @@ def test_queries_give_the_memory_tables():
     """The statistics of ap_query on DuckDB (ties, −0.0 and 0.0, binned scores or not) are
     those of the rows in memory: the same bins, crosstabs, Σw and Σw² per class."""
     duckdb = pytest.importorskip("duckdb")
-    from beyondchance.inference.permutation.average_precision import ap_query, ap_tables_of_query
+    from beyondchance.engines.sql_permutation import ap_query, ap_tables_of_query
 
     frame = _frame(4000, 6)
     frame["p1"] = np.round(frame["p1"], 2)  # ties

@@ -163,7 +163,7 @@ def test_duckdb_binned_ranks_are_the_binned_aucs(monkeypatch):
 def test_rank_query_sums_equal_the_memory_sums():
     """The sums of auc_rank_query on DuckDB are those of the rows in memory."""
     duckdb = pytest.importorskip("duckdb")
-    from beyondchance.inference.permutation.auc import auc_rank_query, auc_sums_of_query
+    from beyondchance.engines.sql_permutation import auc_rank_query, auc_sums_of_query
 
     frame = _frame(1000, 6)
     frame["p1"] = np.round(frame["p1"], 2)  # ties

@@ -114,9 +114,10 @@ class RowSource:
         """The :class:`~beyondchance.inference.permutation.auc.PermutationAUCSums` of the class
         probabilities (the permutation CLT of the one-vs-rest AUCs, at any number of rows):
         the memory engine from its columns, DuckDB and Spark from one query of the still open
-        source (:func:`~beyondchance.inference.permutation.auc.auc_rank_query`); binned as the engine's
+        source (:func:`~beyondchance.engines.sql_permutation.auc_rank_query`); binned as the engine's
         AUC with ``score_bins``."""
-        from ..inference.permutation.auc import PermutationAUCSums, auc_rank_query, auc_sums_of_query
+        from ..inference.permutation.auc import PermutationAUCSums
+        from .sql_permutation import auc_rank_query, auc_sums_of_query
 
         k = len(self.y_score)
         return self._of_probabilities(
@@ -130,10 +131,11 @@ class RowSource:
         """The :class:`~beyondchance.inference.permutation.average_precision.PermutationAPTables` of the class
         probabilities (the joint permutation CLT of the one-vs-rest tables: the average
         precisions at any number of rows): the memory engine from its columns, DuckDB and Spark
-        from one query of the still open source (:func:`~beyondchance.inference.permutation.average_precision.ap_query`:
+        from one query of the still open source (:func:`~beyondchance.engines.sql_permutation.ap_query`:
         the same bins and sums as the rows in memory, so the same draws with the same seed);
         of the binned probabilities with ``score_bins``."""
-        from ..inference.permutation.average_precision import PermutationAPTables, ap_query, ap_tables_of_query
+        from ..inference.permutation.average_precision import PermutationAPTables
+        from .sql_permutation import ap_query, ap_tables_of_query
 
         k = len(self.y_score)
 

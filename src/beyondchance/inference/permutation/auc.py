@@ -82,7 +82,7 @@ n = 200 and 0.0450 / 0.0445 at n = 20,000; unweighted 0.0530 / 0.0510 (n = 200) 
 The ranks need the whole column: unlike :class:`~beyondchance.inference.permutation.loss.PermutationLossSums`
 the sums do not add across chunks.  In memory they come from one sort per column
 (:meth:`PermutationAUCSums.of_proba`); from DuckDB or Spark from one query
-(:func:`auc_rank_query`): per column the row count of each distinct value, its mid-rank by
+(``engines.sql_permutation.auc_rank_query``): per column the row count of each distinct value, its mid-rank by
 a running sum, and every row joined with its columns' ranks.  With ``score_bins`` the score
 of a row is its bin ``floor(p · bins)`` — the binned AUC the report shows.
 
@@ -96,7 +96,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -106,7 +106,7 @@ from ..._warnings import InvalidInputError
 from .result import PermutationTestResult, normal_test
 from .clt import _readonly
 
-__all__ = ["PermutationAUCSums", "AUC_CLT_METHOD", "AUC_NAMES", "mid_rank_fractions", "auc_rank_query"]
+__all__ = ["PermutationAUCSums", "AUC_CLT_METHOD", "AUC_NAMES", "mid_rank_fractions"]
 
 #: the ``method`` of the tests of this module
 AUC_CLT_METHOD = "permutation CLT of the AUC"
@@ -262,43 +262,3 @@ class PermutationAUCSums(SummaryDisplay):
 
     def _summary_rows(self) -> list[tuple[str, Any]]:
         return [("classes", int(self.classes.size)), ("rows", self.n)]
-
-
-def auc_rank_query(rows: str, k: int, score_bins: int | None = None) -> str:
-    """One query (DuckDB and Spark) of the sums of :class:`PermutationAUCSums` from ``rows``,
-    an SQL relation with columns y, w, c0 … c(k−1): per class y the rows ``n_rows``, ``w``
-    Σw, ``w2`` Σw², ``f<j>`` Σ rank_j and ``s<j>_<l>`` Σ rank_j rank_l (j ≤ l), the mid-rank
-    rank_j = #{below} + ½ #{equal} of the row's column j (its bin with ``score_bins``) —
-    divided by n (and n²) they give the sums of the fractions R.  The running sum is a window
-    over a column's distinct values without a partition (Spark computes it in one partition:
-    at most n rows per column); K joins and K(K + 1)/2 sums."""
-    # + 0.0: −0.0 and 0.0 one distinct value (as the engines' class_scores_query)
-    key = (lambda j: f"c{j} + 0.0") if score_bins is None else (lambda j: f"FLOOR(c{j} * {int(score_bins)}) + 0.0")
-    cols = ", ".join(f"{key(j)} AS x{j}" for j in range(k))
-    ranks = []
-    for j in range(k):
-        counts = f"SELECT x{j} AS v, COUNT(*) AS m FROM r GROUP BY x{j}"
-        ranks.append(f"d{j} AS (SELECT v, SUM(m) OVER (ORDER BY v ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)"
-                     f" - 0.5 * m AS rk FROM ({counts}) t{j})")
-    joins = " ".join(f"JOIN d{j} ON r.x{j} = d{j}.v" for j in range(k))
-    sums = "".join(f", SUM(d{j}.rk) AS f{j}" for j in range(k)) + "".join(
-        f", SUM(d{j}.rk * d{m}.rk) AS s{j}_{m}" for j in range(k) for m in range(j, k))
-    return (f"WITH r AS (SELECT y, w, {cols} FROM ({rows}) t), {', '.join(ranks)} "
-            f"SELECT r.y AS y, COUNT(*) AS n_rows, SUM(r.w) AS w, SUM(r.w * r.w) AS w2{sums} FROM r {joins} "
-            "GROUP BY r.y")
-
-
-def auc_sums_of_query(r: dict[str, np.ndarray], k: int, codes_of: Callable[[Any], np.ndarray],
-                      classes: Any) -> PermutationAUCSums:
-    """The :class:`PermutationAUCSums` of the result ``r`` of :func:`auc_rank_query`
-    (``codes_of``: the class index of each group's label); the observed AUCs are left NaN."""
-    codes = np.asarray(codes_of(r["y"]), dtype=np.intp)
-    f64 = (lambda nm: np.asarray(r[nm], dtype=np.float64))
-    n = float(f64("n_rows").sum())
-    first = np.array([f64(f"f{j}").sum() for j in range(k)]) / n
-    second = np.zeros((k, k))
-    for j in range(k):
-        for m in range(j, k):
-            second[j, m] = second[m, j] = f64(f"s{j}_{m}").sum() / (n * n)
-    return PermutationAUCSums(np.asarray(classes), n, np.bincount(codes, weights=f64("w"), minlength=k),
-                              np.bincount(codes, weights=f64("w2"), minlength=k), first, second, np.full(k, np.nan))

@@ -140,7 +140,7 @@ def bins_of_counts(counts: Any, bins: int) -> np.ndarray:
     decreasing score: the bins of :func:`~beyondchance.measures.binary_scores.bin_starts` (a new
     bin starts at the value after the one where the cumulative rows reach i/bins of the
     total, i = 1 … bins − 1; one bin per value when there are no more than ``bins``), by a
-    rule the SQL of :func:`ap_query` computes alike, with the same floating-point
+    rule the SQL of ``engines.sql_permutation.ap_query`` computes alike, with the same floating-point
     operations: value j starts a new bin when G(before_j) > G(before_{j−1}), before_j the
     rows of the values above j and G(x) = min(bins − 1, ⌊x · bins / total⌋) the thresholds
     i · total / bins it reaches.
@@ -354,70 +354,3 @@ def ap_clt_tests(tables: PermutationAPTables, names: tuple[str, ...], *, n_resam
     res = clt_tests(tables, tables.statistic(tuple(names)), dict.fromkeys(names, True),  # type: ignore[arg-type]
                     n_resamples=n_resamples, random_state=random_state)
     return {nm: dataclasses.replace(r, method=AP_CLT_METHOD) for nm, r in res.items()}
-
-
-def _bin_map(j: int, bins: int) -> str:
-    """The CTE d<j> (v, b): the bin of each distinct value v of column x<j> of r, by the rule
-    of :func:`bins_of_counts` (the same floating-point operations)."""
-    run = "ORDER BY v DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW"
-    g = (lambda x: f"LEAST({bins - 1}, FLOOR({x} * {bins} / total))")
-    counts = f"SELECT x{j} AS v, COUNT(*) AS m FROM r GROUP BY x{j}"
-    before = (f"SELECT v, CAST(SUM(m) OVER ({run}) - m AS DOUBLE) AS before, CAST(SUM(m) OVER () AS DOUBLE) AS total, "
-              f"COUNT(*) OVER () AS nv, ROW_NUMBER() OVER (ORDER BY v DESC) AS rn FROM ({counts}) c{j}")
-    lagged = f"SELECT v, before, LAG(before, 1, 0) OVER (ORDER BY v DESC) AS prev, total, nv, rn FROM ({before}) s{j}"
-    flags = (f"SELECT v, CASE WHEN rn = 1 THEN 0 WHEN nv <= {bins} THEN 1 WHEN {g('before')} > {g('prev')} THEN 1 "
-             f"ELSE 0 END AS flag FROM ({lagged}) l{j}")
-    return f"d{j} AS (SELECT v, SUM(flag) OVER ({run}) AS b FROM ({flags}) f{j})"
-
-
-def ap_query(rows: str, k: int, bins: int | None = None, score_bins: int | None = None) -> str:
-    """One query (DuckDB and Spark) of the statistics of :class:`PermutationAPTables` from
-    ``rows``, an SQL relation with columns y, w, c0 … c(k−1): each column's bins from the
-    row counts of its distinct values (its bin ``floor(p · score_bins)`` with
-    ``score_bins``; :func:`bins_of_counts` by running sums, at most ``bins`` — default
-    :func:`ap_bins_per_column` — per column), every row joined with its K bins, then the union
-    of (kind 0) the K(K + 1)/2 crosstabs — columns ``j``, ``l``, ``bj``, ``bl``, ``m`` (rows) —
-    and (kind 1) the sums per column, bin and class — ``j``, ``bj``, ``y``, ``m``, ``sw`` (Σw),
-    ``sw2`` (Σw²).  One query, so the binning and the join are written once (two queries took
-    twice as long on DuckDB: 0.91–1.02 s against 0.40–0.46 s on 2·10⁶ rows of 3 classes).
-    Columns a kind does not use hold 0 (``l``, ``bl``, ``sw``, ``sw2``) or a label of the group
-    (``y`` of the crosstabs), never NULL, so every column keeps its type."""
-    bins = ap_bins_per_column(k) if bins is None else int(bins)
-    # + 0.0: −0.0 and 0.0 one distinct value (as np.unique of −(p + 0.0))
-    key = (lambda j: f"c{j} + 0.0") if score_bins is None else (lambda j: f"FLOOR(c{j} * {int(score_bins)}) + 0.0")
-    cols = ", ".join(f"{key(j)} AS x{j}" for j in range(k))
-    joins = " ".join(f"JOIN d{j} ON r.x{j} = d{j}.v" for j in range(k))
-    binned = f"SELECT r.y AS y, r.w AS w, {', '.join(f'd{j}.b AS b{j}' for j in range(k))} FROM r {joins}"
-    head = (f"WITH r AS (SELECT y, w, {cols} FROM ({rows}) t), {', '.join(_bin_map(j, bins) for j in range(k))}, "
-            f"br AS ({binned}) ")
-    zero = "CAST(0 AS DOUBLE)"
-    cross = [f"SELECT 0 AS kind, {j} AS j, {m} AS l, b{j} AS bj, b{m} AS bl, MIN(y) AS y, COUNT(*) AS m, {zero} AS sw, "
-             f"{zero} AS sw2 FROM br GROUP BY b{j}, b{m}" for j in range(k) for m in range(j, k)]
-    tables = [f"SELECT 1 AS kind, {j} AS j, 0 AS l, b{j} AS bj, 0 AS bl, y, COUNT(*) AS m, SUM(w) AS sw, "
-              f"SUM(w * w) AS sw2 FROM br GROUP BY b{j}, y" for j in range(k)]
-    return head + " UNION ALL ".join(cross + tables)
-
-
-def ap_tables_of_query(result: dict[str, np.ndarray], k: int, codes_of: Any, classes: Any) -> PermutationAPTables:
-    """The :class:`PermutationAPTables` of the result of :func:`ap_query` (``codes_of``: the
-    class index of each group's label)."""
-    kind = np.asarray(result["kind"], dtype=np.float64)
-    f64 = (lambda nm, at: np.asarray(result[nm], dtype=np.float64)[at])
-    i64 = (lambda nm, at: f64(nm, at).astype(np.intp))
-    at_t, at_c = kind == 1, kind == 0
-    tj, tb = i64("j", at_t), i64("bj", at_t)
-    codes = np.asarray(codes_of(np.asarray(result["y"])[at_t]), dtype=np.intp)
-    sizes = np.array([int(tb[tj == j].max()) + 1 if np.any(tj == j) else 1 for j in range(k)])
-    off = np.r_[0, np.cumsum(sizes)]
-    d = int(off[-1])
-    weights = np.zeros((d, k))
-    np.add.at(weights, (off[tj] + tb, codes), f64("sw", at_t))
-    first = tj == 0
-    squares = np.bincount(codes[first], weights=f64("sw2", at_t)[first], minlength=k)
-    x = np.zeros((d, d))
-    cj, cl = i64("j", at_c), i64("l", at_c)
-    rows_at, cols_at, m = off[cj] + i64("bj", at_c), off[cl] + i64("bl", at_c), f64("m", at_c)
-    np.add.at(x, (rows_at, cols_at), m)
-    off_diag = cj != cl
-    np.add.at(x, (cols_at[off_diag], rows_at[off_diag]), m[off_diag])
-    return PermutationAPTables(np.asarray(classes), sizes, x, weights, squares)
