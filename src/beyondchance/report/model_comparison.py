@@ -50,7 +50,6 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Sequence
 
 import numpy as np
-from scipy import stats as _sps
 
 from .._validation import (
     as_1d,
@@ -71,7 +70,7 @@ from ..inference.confidence_interval import ConfidenceInterval
 from ..inference.delong import delong_of_arrays
 from ..inference.significance import holm_adjust, rejects, significance_level
 from ..measures.registry import METRICS, get_metric
-from ..inference.permutation.permutation_test import equals_label, is_labels
+from ..inference.permutation.permutation_test import equals_label, is_labels, mcnemar_exact
 from ..measures.binary_scores import ScoreCells, loss_terms
 from .._summary_display import SummaryDisplay, display_name, format_interval
 from .formatting import _num, fmt_value, shorten
@@ -284,9 +283,7 @@ def _mcnemar(correct_a: np.ndarray, correct_b: np.ndarray, w: np.ndarray | None)
     wt = np.ones(correct_a.shape) if w is None else w
     b01 = int(round(float(wt[correct_a & ~correct_b].sum())))  # a right, b wrong
     b10 = int(round(float(wt[~correct_a & correct_b].sum())))
-    if b01 + b10 == 0:
-        return 1.0
-    return float(_sps.binomtest(b10, b01 + b10, 0.5).pvalue)
+    return mcnemar_exact(b10, b01)
 
 
 # =====================================================================================

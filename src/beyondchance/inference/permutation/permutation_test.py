@@ -69,7 +69,7 @@ from .result import PermutationTestResult, _exact_pvalues, _monte_carlo, _result
 
 __all__ = ["PermutationTestResult", "permutation_test", "permutation_test_of_counts", "permutation_test_of_scores",
            "permutation_tests_of_scores", "permutation_test_of_matrix",
-           "permutation_tests_of_matrix", "SCORE_MEASURES", "permutation_null_of_counts"]
+           "permutation_tests_of_matrix", "SCORE_MEASURES", "permutation_null_of_counts", "mcnemar_exact"]
 
 #: measures of scores the permutation test knows (besides every labeling metric of ``METRICS``)
 SCORE_MEASURES = ("roc_auc", "pr_auc", "lift_auc", "log_loss", "brier")
@@ -398,6 +398,27 @@ def _binomial(name: str, n: int, P: int, Q: int, tp: int) -> PermutationTestResu
                    True)
 
 
+def mcnemar_exact(b: int, c: int, alternative: str = "two-sided", mid_p: bool = False) -> float:
+    """McNemar's exact test (McNemar 1947) of ``b`` discordant pairs of one kind against ``c``
+    of the other: under "no difference" B ~ Bin(b + c, ½) given b + c.  ``"greater"``:
+    P(B ≥ b) (``mid_p``: P(B > b) + ½ P(B = b)); ``"two-sided"``: the sum of the probabilities
+    at most P(B = b) (scipy's ``binomtest``).  1 (½ mid-p) without a discordant pair.
+
+    >>> round(mcnemar_exact(9, 2, "greater"), 4), round(mcnemar_exact(9, 2), 4)
+    (0.0327, 0.0654)
+    """
+    m = int(b) + int(c)
+    if m == 0:
+        return 0.5 if mid_p and alternative == "greater" else 1.0
+    if alternative == "two-sided":
+        return float(_sps.binomtest(int(b), m, 0.5).pvalue)
+    if alternative != "greater":
+        raise ValueError(f"alternative must be 'greater' or 'two-sided', got {alternative!r}")
+    if mid_p:
+        return float(_sps.binom.sf(b, m, 0.5) + 0.5 * _sps.binom.pmf(b, m, 0.5))
+    return float(_sps.binom.sf(b - 1, m, 0.5))
+
+
 def _mcnemar(name: str, matrix: np.ndarray, mid_p: bool = True) -> PermutationTestResult:
     """The model against the best constant (always the majority class) on the rows where they
     differ, McNemar's exact test; ``matrix`` (k, k) row counts, rows true, columns predicted."""
@@ -408,9 +429,8 @@ def _mcnemar(name: str, matrix: np.ndarray, mid_p: bool = True) -> PermutationTe
     # has several best constants: the largest p-value (every one gives the same PA)
     pairs = [(int(diag.sum() - diag[c]), int(true_counts[c] - diag[c]))
              for c in np.flatnonzero(true_counts == true_counts.max())]
-    (p, mid), (b, c) = max(((float(_sps.binom.sf(b - 1, b + c, 0.5)), float(_sps.binom.sf(b, b + c, 0.5)
-                                                                            + 0.5 * _sps.binom.pmf(b, b + c, 0.5)))
-                            if b + c else (1.0, 0.5), (b, c)) for b, c in pairs)
+    (p, mid), (b, c) = max(((mcnemar_exact(b, c, "greater"), mcnemar_exact(b, c, "greater", mid_p=True)), (b, c))
+                           for b, c in pairs)
     m = b + c
     k = _support(0, m, m / 2, m)
     others = n - int(true_counts.max())  # the constant's errors
