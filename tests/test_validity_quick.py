@@ -45,12 +45,11 @@ MULTICLASS_ROWS = ("accuracy", "balanced_accuracy", "precision", "recall", "f1",
 RARE = vt.Cell("binary", 100, (0.05,))
 THREE = vt.Cell("3class", 300, (0.5, 0.3, 0.2))
 COMMON = vt.Cell("binary", 100, (0.3,))
-#: (cell, scenario) -> replicates, about 80 s of CPU in all: a 3-class report costs ~0.06 s, a
-#: binary-scores report at n = 100 ~0.3 s, but ~7 s when it has 3 positives (its permutation
-#: tests enumerate all C(100, 3) = 161,700 arrangements), which the rare cell meets in ~14% of
-#: its test sets
-REPLICATES = {(RARE, "scores-null"): 40, (THREE, "labels-null-uniform"): 100, (THREE, "labels-null-shares"): 100,
-              (THREE, "labels"): 100, (COMMON, "scores"): 60}
+#: (cell, scenario) -> replicates, about a minute of CPU in all: a 3-class report costs ~0.06 s,
+#: a binary-scores report at n = 100 ~0.15 s (3 positives took ~7 s until a report enumerated
+#: at most 10 times its Monte Carlo draws: 40 replicates of the rare cell then)
+REPLICATES = {(RARE, "scores-null"): 150, (THREE, "labels-null-uniform"): 100, (THREE, "labels-null-shares"): 100,
+              (THREE, "labels"): 100, (COMMON, "scores"): 150}
 
 
 class _Tallies(dict):
