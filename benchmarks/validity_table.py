@@ -466,10 +466,20 @@ def format_cell(summary: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _beyond_monte_carlo(r: dict[str, float], coverage: bool) -> bool:
+    """Whether a flagged rate's whole 95% Wilson interval lies outside the criterion (so the
+    miss is not Monte Carlo noise): a coverage's outside [0.93, 0.98], a null rate's above 5%."""
+    if coverage:
+        return r["high"] < COVERAGE_RANGE[0] or r["low"] > COVERAGE_RANGE[1]
+    return r["low"] > NULL_MAX
+
+
 def markdown_tables(out: dict[str, Any]) -> str:
     """The run's numbers as Markdown: per report (binary scores, binary labels, 3-class
     labels), one table of coverage and one of the rate of "better" under the null — rows the
-    report's rows, columns the cells; a flagged value is in bold (``**``)."""
+    report's rows, columns the cells.  A value outside the criteria is in bold (``**``), with
+    `` !`` when its whole Wilson interval is (not Monte Carlo noise); a coverage of fewer test
+    sets than the replicates (the others without an interval) is followed by their number."""
     groups: dict[tuple[str, str], list] = {}
     for c in out["cells"]:
         for alt, e in c["reports"].items():
@@ -495,14 +505,18 @@ def markdown_tables(out: dict[str, Any]) -> str:
                 v = r["coverage"] if null is None else r["better_null"].get(null, {"m": 0})
                 bad = (null is None and "coverage" in r["flags"]) or (null is not None and v["m"] and
                                                                        v["rate"] > NULL_MAX)
-                txt = "–" if not v["m"] else f"{v['rate']:.2f}"
+                txt = "–" if not v["m"] else f"{v['rate']:.3f}"
+                if null is None and 0 < v["m"] < r["no_ci"]["m"]:  # some test sets without an interval
+                    txt += f" ({v['m']})"
+                if bad and _beyond_monte_carlo(v, null is None):
+                    txt += " !"
                 cells.append(f"**{txt}**" if bad else txt)
             text.append(f"| {name} | " + " | ".join(cells) + " |")
         if what != "coverage":
             heads = []
             for _, e, null in cols:
                 h = e["nulls"][null]["headline"]
-                heads.append(f"**{h['rate']:.2f}**" if h["rate"] > NULL_MAX else f"{h['rate']:.2f}")
+                heads.append(f"**{h['rate']:.3f}**" if h["rate"] > NULL_MAX else f"{h['rate']:.3f}")
             text.append("| *headline* | " + " | ".join(heads) + " |")
         text.append("")
     return "\n".join(text)
