@@ -41,7 +41,7 @@ What is measured, per report row
   population value, among the replicates where the row gives a finite interval; the share
   of replicates where it gives none is reported beside it ("no CI").
 * **better**: the share of replicates whose one-word verdict
-  (``beyondchance.report.render_terminal.verdict_word``) is "better" — under the alternative
+  (``beyondchance.report.render.terminal.verdict_word``) is "better" — under the alternative
   (power) and under the null (type-I error).
 * **headline**: the share of replicates whose overall verdict claims an advantage
   (:func:`headline_claims`, the one place that reads the headline).
@@ -299,7 +299,7 @@ def run_replicate(cell: Cell, scenario: str, seed: int, replicate: int,
     """One test set, one report: per row (covered: True / False / None for no interval,
     verdict word), and whether the headline claims an advantage."""
     import beyondchance as bc
-    from beyondchance.report.render_terminal import verdict_word
+    from beyondchance.report.render.terminal import verdict_word
 
     ss = seed_sequence(seed, cell, scenario, replicate)
     rng = np.random.default_rng(ss)

@@ -225,7 +225,7 @@ write_cli_help()
 def run_landing_example(app) -> None:
     """Run the doctest of ``index.rst`` (a warning, an error under -W, when the page does
     not show what the code prints) and draw the verdict of the report it made, the HTML
-    report's first figure (:func:`beyondchance.report.plots.metrics_figure`), into
+    report's first figure (:func:`beyondchance.report.render.plots.metrics_figure`), into
     ``_generated/verdict.png`` (not committed), which the page shows."""
     import doctest
     import io
@@ -247,7 +247,7 @@ def run_landing_example(app) -> None:
     if report is None:
         logger.warning("the example made no `report` to draw", location=("index", 0))
         return
-    from beyondchance.report.plots import metrics_figure
+    from beyondchance.report.render.plots import metrics_figure
 
     png = io.BytesIO()
     metrics_figure(report).savefig(png, format="png", dpi=100, metadata={"Software": None})

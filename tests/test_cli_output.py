@@ -118,7 +118,7 @@ def _title_words_shown(text: str, titles) -> None:
 
 def test_the_report_fits_80_columns_without_truncating(tmp_path):
     from beyondchance.report.example import scored_holdout
-    from beyondchance.report.render_terminal import render_report_text
+    from beyondchance.report.render.terminal import render_report_text
 
     h = scored_holdout()
     y, s = h["default"].to_numpy(), h["score"].to_numpy()
@@ -223,8 +223,8 @@ NAMES = ["$x^2$", "a_b", r"\frac{1}{2}", "$", "$x^$", r"$\frac{1}$", "[/bold]", 
 
 def test_names_are_never_interpreted_in_plots_and_terminal(tmp_path):
     from beyondchance.report.compare import compare
-    from beyondchance.report.plots import compare_figure, figure_png_base64
-    from beyondchance.report.render_terminal_comparison import render_comparison_text
+    from beyondchance.report.render.plots import compare_figure, figure_png_base64
+    from beyondchance.report.render.terminal_comparison import render_comparison_text
 
     sets = {}
     for i, name in enumerate(NAMES):
@@ -280,7 +280,7 @@ def test_comparison_tables_fit_the_terminal_and_cut_no_value(width):
     """Sets that do not fit side by side are split over tables that repeat the reference;
     every line fits the width and every set's value appears whole."""
     from beyondchance.report.compare import compare
-    from beyondchance.report.render_terminal_comparison import render_comparison_text
+    from beyondchance.report.render.terminal_comparison import render_comparison_text
 
     sets = {}
     for i, pi in enumerate([0.3, 0.1, 0.2, 0.4, 0.5, 0.25]):

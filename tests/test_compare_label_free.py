@@ -123,8 +123,8 @@ def test_the_label_shift_row_says_rejected_not_holds(monthly):
 
     from rich.console import Console
 
-    from beyondchance.report.render_html import comparison_html
-    from beyondchance.report.render_terminal_comparison import _label_free_table
+    from beyondchance.report.render.html import comparison_html
+    from beyondchance.report.render.terminal_comparison import _label_free_table
 
     df = monthly["frame"]
     sets = {m: (None if m == "2024-04" else g["y"].astype(int).to_numpy(), g["s"].to_numpy())

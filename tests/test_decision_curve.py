@@ -98,7 +98,7 @@ def test_display():
 
 
 def test_in_the_binary_scores_html_report():
-    from beyondchance.report.plots import report_figures
+    from beyondchance.report.render.plots import report_figures
 
     rng = np.random.default_rng(2)
     y = rng.integers(0, 2, 300)

@@ -27,9 +27,9 @@ from beyondchance.cli import main
 from beyondchance.datasets import load_keel
 from beyondchance.report import compare, evaluate
 from beyondchance.report.demo import HabermanDemo, ModelResult, haberman_html, render_haberman_demo
-from beyondchance.report.plots import report_figures
-from beyondchance.report.render_html import report_html
-from beyondchance.report.render_terminal import render_report_text
+from beyondchance.report.render.plots import report_figures
+from beyondchance.report.render.html import report_html
+from beyondchance.report.render.terminal import render_report_text
 
 #: words of a classification report that have no place in a regression report
 CLASS_WORDS = re.compile(r"accuracy|majority|mcnemar|prevalence|\bOPS\b|outperformance", re.IGNORECASE)
@@ -101,9 +101,9 @@ def test_a_regression_page_has_no_empty_plot(regression_report):
 def test_a_regression_comparison_has_no_ops_or_prevalence_and_no_empty_panel(diabetes):
     """Two halves of the diabetes predictions compared: no OPS line, no prevalence row or plot
     panel; the verdict's one mention says there is no prevalence to adjust for."""
-    from beyondchance.report.plots import compare_figure
-    from beyondchance.report.render_html import comparison_html
-    from beyondchance.report.render_terminal_comparison import render_comparison_text
+    from beyondchance.report.render.plots import compare_figure
+    from beyondchance.report.render.html import comparison_html
+    from beyondchance.report.render.terminal_comparison import render_comparison_text
 
     y, p = diabetes
     c = _quiet(compare, {"first half": (y[:221], p[:221]), "second half": (y[221:], p[221:])}, n_resamples=200,
@@ -190,7 +190,7 @@ def test_green_only_for_a_shown_advantage_red_only_for_a_shown_shortfall(haberma
 
     from rich.console import Console
 
-    from beyondchance.report.render_terminal import render_report
+    from beyondchance.report.render.terminal import render_report
 
     buf = io.StringIO()
     render_report(haberman_rules[4], console=Console(file=buf, width=120, force_terminal=True,
@@ -223,7 +223,7 @@ def test_the_label_shift_test_gives_one_pvalue_and_says_its_draws():
     assert from_compare.assumption_pvalue == e.assumption_pvalue
     line = next(v for v in c.verdict if "(no labels): Estimated prevalence" in v or "label-shift fit" in v)
     assert f"p = {e.assumption_pvalue:.2g}, 400 draws" in line, line
-    from beyondchance.report.render_html import comparison_html
+    from beyondchance.report.render.html import comparison_html
 
     assert "(p from 400 draws)" in comparison_html(c, plots=False)
 

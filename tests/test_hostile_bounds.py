@@ -191,7 +191,7 @@ def test_a_file_beyond_the_cgroup_limit_is_refused_not_killed(tmp_path, fake_pro
 _UNDER_RLIMIT = textwrap.dedent("""
     import resource, sys
     import beyondchance.cli as cli
-    import beyondchance.report, beyondchance.engines.files, beyondchance.report.render_terminal  # mapped before the limit
+    import beyondchance.report, beyondchance.engines.files, beyondchance.report.render.terminal  # mapped before the limit
     import pandas, pyarrow.csv
 
     def vm_size():

@@ -100,7 +100,7 @@ def test_details_give_the_full_account(screens):
 
 def test_the_python_api_short_and_details(months):
     from beyondchance.report.compare import compare
-    from beyondchance.report.render_terminal_comparison import render_comparison_text
+    from beyondchance.report.render.terminal_comparison import render_comparison_text
 
     sets = {}
     for f in months[:3]:

@@ -22,7 +22,7 @@ from click.testing import CliRunner
 
 from beyondchance.cli import main
 from beyondchance.report import evaluate
-from beyondchance.report.render_terminal import render_report_text
+from beyondchance.report.render.terminal import render_report_text
 
 #: what the default report may take at 80 columns
 MAX_LINES = 50
@@ -254,7 +254,7 @@ def test_cannot_show_an_advantage_is_neutral_not_a_warning():
     from rich.console import Console
 
     from beyondchance.report import evaluate
-    from beyondchance.report.render_terminal import render_report
+    from beyondchance.report.render.terminal import render_report
 
     rng = np.random.default_rng(3)
     y = (rng.random(400) < 0.3).astype(int)

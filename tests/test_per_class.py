@@ -190,7 +190,7 @@ def test_print_fits_100_columns():
 
 def test_score_histogram_of_each_class_from_the_counts():
     """The binary-scores HTML's histogram (from the score counts): each class's share per bin."""
-    from beyondchance.report.plots import score_histogram_data
+    from beyondchance.report.render.plots import score_histogram_data
 
     rng = np.random.default_rng(8)
     y = rng.integers(0, 2, 500)

@@ -332,7 +332,7 @@ def test_report_pvalues_from_its_statistics():
     weighted = bc.evaluate(y, s, n_resamples=500, sample_weight=rng.random(300))["f1"]  # rows permuted
     assert 0 < weighted.pvalue <= 1 and "500 Monte Carlo" in weighted.pvalue_method
     # shown beside the interval in every rendering
-    from beyondchance.report.render_terminal import render_report_text
+    from beyondchance.report.render.terminal import render_report_text
 
     f1 = full["f1"]
     cell = f"{f1.pvalue:.3f}" if f1.pvalue >= 0.001 else f"{f1.pvalue:.1e}"

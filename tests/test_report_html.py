@@ -20,7 +20,7 @@ import pytest
 
 from beyondchance.report import compare, evaluate
 from beyondchance.report.example import credit_default_example, scored_holdout
-from beyondchance.report.render_html import comparison_html, report_html
+from beyondchance.report.render.html import comparison_html, report_html
 
 
 def _chromium() -> str | None:

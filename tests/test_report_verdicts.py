@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 
 from beyondchance.report import compare, evaluate
 from beyondchance.report.example import scored_holdout
-from beyondchance.report.render_html import comparison_html, report_html
-from beyondchance.report.render_terminal import render_report_text
-from beyondchance.report.render_terminal_comparison import render_comparison_text
+from beyondchance.report.render.html import comparison_html, report_html
+from beyondchance.report.render.terminal import render_report_text
+from beyondchance.report.render.terminal_comparison import render_comparison_text
 
 DBT = 1024
 

@@ -16,8 +16,8 @@ from beyondchance import ConfusionMatrix
 from beyondchance._summary_display import html_text, markdown_text, printable
 from beyondchance.cli import main
 from beyondchance.report import compare, evaluate
-from beyondchance.report.render_terminal import render_report_text
-from beyondchance.report.render_terminal_comparison import render_comparison_text
+from beyondchance.report.render.terminal import render_report_text
+from beyondchance.report.render.terminal_comparison import render_comparison_text
 
 pytestmark = pytest.mark.hostile
 

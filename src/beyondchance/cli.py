@@ -367,7 +367,7 @@ def report(file: str, details: bool = False, **opts: Any) -> None:
     with _Progress() as progress:
         result = _evaluate_file(file, opts, progress)
         if opts["fmt"] == "html":
-            from .report.render_html import report_html
+            from .report.render.html import report_html
 
             text = report_html(result, progress=progress)
     if opts["fmt"] == "json":
@@ -375,7 +375,7 @@ def report(file: str, details: bool = False, **opts: Any) -> None:
     elif opts["fmt"] == "html":
         _write(text, out, "HTML report")
     else:
-        from .report.render_terminal import render_report, render_report_text
+        from .report.render.terminal import render_report, render_report_text
 
         if out is None:
             render_report(result, details=details)
@@ -507,7 +507,7 @@ def compare(files: tuple[str, ...], by: str | None, reference: str | None, detai
     with _Progress() as progress:
         comparison = _compare_files(files, by, reference, opts, progress)
         if opts["fmt"] == "html":
-            from .report.render_html import comparison_html
+            from .report.render.html import comparison_html
 
             progress("drawing the plots")
             text = comparison_html(comparison)
@@ -517,7 +517,7 @@ def compare(files: tuple[str, ...], by: str | None, reference: str | None, detai
     elif opts["fmt"] == "html":
         _write(text, out, "HTML comparison")
     else:
-        from .report.render_terminal_comparison import render_comparison, render_comparison_text
+        from .report.render.terminal_comparison import render_comparison, render_comparison_text
 
         if out is None:
             render_comparison(comparison, details=details)
@@ -751,7 +751,7 @@ def demo(folds: int, seed: int, out: Path, no_html: bool, mc_samples: int | None
       beyondchance demo --folds 5 --seed 1 --out demo.html
     """
     from .report.demo import run_demo
-    from .report.render_terminal import _console
+    from .report.render.terminal import _console
 
     if not no_html:
         _check_out(out, [])

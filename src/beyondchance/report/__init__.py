@@ -2,16 +2,17 @@
 
 * :func:`evaluate` → :class:`Report` (value, baseline, advantage, OPS, CI, verdict per metric)
 * :func:`compare` → :class:`Comparison` (several test sets side by side)
-* renderers: :mod:`.render_terminal` and :mod:`.render_terminal_comparison` (rich), :mod:`.render_html` (one self-contained page),
-  :mod:`.plots` (matplotlib); reading files: :mod:`.io`; the bundled scored example:
+* renderers, in :mod:`.render`: :mod:`.render.terminal` and :mod:`.render.terminal_comparison`
+  (rich), :mod:`.render.html` (one self-contained page), :mod:`.render.markdown`,
+  :mod:`.render.plots` (matplotlib); the bundled scored example:
   :mod:`.example`.
 
 Imports run downward only: the rows (:mod:`.formatting`, :mod:`.metric_rows`), then the
 statistics of a row (:mod:`.intervals`, :mod:`.pvalues`, :mod:`.per_class`, :mod:`.tasks`),
 the gates and the renderers (functions of a report), then the :class:`Report` type
 (:mod:`.report`, whose conveniences call them), then what builds reports
-(:mod:`.assemble`, :mod:`.task_statistics` — the one road from a task's statistics to a
-report — :mod:`.scan`, :mod:`.evaluate`, :mod:`.compare`).
+(:mod:`.assemble`, :mod:`.from_statistics` — the one road from a task's statistics to a
+report — :mod:`.evaluate`, :mod:`.compare`).
 """
 
 from ..measures.task_metrics import TASKS, metrics_for_task

@@ -55,9 +55,9 @@ from .compare_tasks import (MULTICLASS_TASKS, UNDECOMPOSED_NOTE, bearing_tests, 
 from .compare_verdict import FOCUS_METRICS, Change, _decomposed_verdict, _direction, _title, _verdict
 from .export import Exportable
 from .formatting import _label, fmt_interval, fmt_value, shorten
-from .render_html import comparison_html, comparison_section
-from .render_markdown import comparison_markdown
-from .render_terminal_comparison import render_comparison_text
+from .render.html import comparison_html, comparison_section
+from .render.markdown import comparison_markdown
+from .render.terminal_comparison import render_comparison_text
 from .report import Report
 from ..engines.detect import _resolve_positive, check_inputs
 from ..engines.row_source import RowSource

@@ -199,7 +199,7 @@ def render_haberman_demo(result: HabermanDemo, *, console: Any = None) -> None:
         f"{result.majority_accuracy:.2%} accurate. {result.folds}-fold cross-validation, seed {result.seed}."
     )
     console.print(f"[bold]Verdict:[/bold] {haberman_verdict(result)}", highlight=False)
-    from .render_terminal import _sized
+    from .render.terminal import _sized
 
     from rich import box
 
@@ -274,7 +274,7 @@ def run_demo(
     from .compare import compare
     from .evaluate import evaluate
     from .example import credit_default_example, scored_holdout
-    from .render_terminal import _print_report
+    from .render.terminal import _print_report
 
     step = progress or (lambda message: None)
     console = console or Console()
@@ -303,7 +303,7 @@ def run_demo(
 
     path = None
     if out is not None:
-        from .render_html import comparison_section, page, report_section
+        from .render.html import comparison_section, page, report_section
 
         step("writing the HTML report")
         body = (

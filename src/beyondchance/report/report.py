@@ -1,6 +1,6 @@
 """The :class:`Report` of one test set: plain data (the rows, the task, the statistics),
 with thin conveniences that call the functions of it: the renderers
-(:mod:`.render_terminal`, :mod:`.render_html`, :mod:`.render_markdown`), the gates
+(:mod:`.render.terminal`, :mod:`.render.html`, :mod:`.render.markdown`), the gates
 (:mod:`.gates`) and the per-class rates (:mod:`.per_class`)."""
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ from .formatting import _label, _num, shorten
 from .gates import check_report, report_permutation_test
 from .metric_rows import MetricResult
 from .per_class import confusion_json
-from .render_html import report_html, report_section
-from .render_markdown import report_markdown
-from .render_terminal import render_report_text
+from .render.html import report_html, report_section
+from .render.markdown import report_markdown
+from .render.terminal import render_report_text
 
 
 @dataclass(frozen=True, eq=False)

@@ -5,7 +5,7 @@ best constant, advantage, OPS and a one-word verdict), a legend and a line sayin
 details add. ``details=True`` (``beyondchance report --details``, ``Report.details()``)
 adds each metric's verdict with its bound and p-value, the per-class table, the confusion
 matrix, the method and the notes. Tables never cut a word (see the layout section below).
-Comparisons: :mod:`.render_terminal_comparison`, with the same table layout.
+Comparisons: :mod:`.terminal_comparison`, with the same table layout.
 
 >>> from beyondchance.report import evaluate
 >>> r = evaluate([0, 0, 0, 1, 1, 0, 0, 1], [0, 0, 1, 1, 0, 0, 0, 1], ci=False)
@@ -22,9 +22,9 @@ import io
 import math
 from typing import Any
 
-from .formatting import MAX_NAME_CHARS, _fmt_label, fmt_interval, fmt_value, shorten
-from .metric_rows import MetricResult, word_of
-from .per_class import MAX_SHOWN_CLASSES, confusion_rates
+from ..formatting import MAX_NAME_CHARS, _fmt_label, fmt_interval, fmt_value, shorten
+from ..metric_rows import MetricResult, word_of
+from ..per_class import MAX_SHOWN_CLASSES, confusion_rates
 
 __all__ = ["render_report", "render_report_text", "describe_task"]
 
@@ -96,7 +96,7 @@ def _text(x: Any) -> str:
     which escapes those too)."""
     from rich.markup import escape
 
-    from .._summary_display import printable
+    from ..._summary_display import printable
 
     return escape(printable(x, layout=True))
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .._summary_display import markdown_text
-from .formatting import fmt_interval, fmt_value, shorten
-from .per_class import MAX_SHOWN_CLASSES, confusion_rates
-from .render_terminal import _bound_text, _has_ops, _pvalue_text, chance_legend, columns_legend, describe_task
-from .render_terminal_comparison import describe_comparison, has_ops, has_prevalence
+from ..._summary_display import markdown_text
+from ..formatting import fmt_interval, fmt_value, shorten
+from ..per_class import MAX_SHOWN_CLASSES, confusion_rates
+from .terminal import _bound_text, _has_ops, _pvalue_text, chance_legend, columns_legend, describe_task
+from .terminal_comparison import describe_comparison, has_ops, has_prevalence
 
 __all__ = ["report_markdown", "comparison_markdown"]
 

@@ -4,7 +4,7 @@ One table with a row per window (the headline metric observed against its expect
 the classifier effect, ▲/▼, "estimated" for a window without labels) and three lines at
 most per flagged window; ``details=True`` (``beyondchance compare --details``,
 ``Comparison.details()``) gives the side-by-side tables of every metric.  The table layout
-(no column narrower than its longest word) is :mod:`.render_terminal`'s.
+(no column narrower than its longest word) is :mod:`.terminal`'s.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ import io
 import math
 from typing import Any
 
-from .compare_tasks import AUC_TEST, TEST_QUANTITIES
-from .formatting import fmt_interval, fmt_value, shorten
-from .render_terminal import _and_the_method, _Col, _TASK_WORDS, _console, _fit, _left_out, _ops_text, _style, _styled, _task_text, _text, _threshold_text
+from ..compare_tasks import AUC_TEST, TEST_QUANTITIES
+from ..formatting import fmt_interval, fmt_value, shorten
+from .terminal import _and_the_method, _Col, _TASK_WORDS, _console, _fit, _left_out, _ops_text, _style, _styled, _task_text, _text, _threshold_text
 
 __all__ = ["render_comparison", "render_comparison_text", "describe_comparison", "headline_metric"]
 

@@ -12,15 +12,15 @@ import datetime as _dt
 import math
 from typing import Any, Callable
 
-from .._summary_display import html_text
-from .._version import __version__
-from .formatting import fmt_interval, fmt_value, shorten
-from .metric_rows import word_of
-from .per_class import MAX_SHOWN_CLASSES, confusion_rates
+from ..._summary_display import html_text
+from ..._version import __version__
+from ..formatting import fmt_interval, fmt_value, shorten
+from ..metric_rows import word_of
+from ..per_class import MAX_SHOWN_CLASSES, confusion_rates
 from .plots import compare_figure, figure_png_base64, report_figures
-from .render_terminal import (_bound_text, _class_ci, _has_ops, _pvalue_text, chance_legend, columns_legend, describe_task,
+from .terminal import (_bound_text, _class_ci, _has_ops, _pvalue_text, chance_legend, columns_legend, describe_task,
                               verdict_word)
-from .render_terminal_comparison import _comparison_legend, describe_comparison, has_ops, has_prevalence
+from .terminal_comparison import _comparison_legend, describe_comparison, has_ops, has_prevalence
 
 __all__ = ["report_html", "comparison_html", "page", "report_section", "comparison_section"]
 

@@ -22,8 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from .formatting import shorten
-from .render_terminal import _has_ops
+from ..formatting import shorten
+from .terminal import _has_ops
 
 __all__ = [
     "roc_figure",
@@ -185,7 +185,7 @@ def score_histogram_data(report: Any, *, bins: int = 40) -> dict[str, Any]:
     """Histogram of the scores of each class, from the report's score counts (every engine):
     keys ``edges`` (bins + 1), ``positive`` and ``negative`` (each class's share of its
     weight per bin) and the ``threshold``."""
-    from ..measures.binary_scores import per_threshold
+    from ...measures.binary_scores import per_threshold
 
     scores, pos, neg = per_threshold(report._need_counts("the score histogram"))
     lo, hi = float(scores.min()), float(scores.max())
@@ -218,8 +218,8 @@ def score_histogram_figure(report: Any):
 
 def decision_curve_figure(report: Any):
     """Net benefit with treat-all / treat-none, and the same curve as a prediction advantage."""
-    from ..measures.decision_curve import decision_curve_from_counts
-    from ..display.decision_curve import DecisionCurveDisplay
+    from ...measures.decision_curve import decision_curve_from_counts
+    from ...display.decision_curve import DecisionCurveDisplay
 
     fig, axes = _figure(10.0, 4.2, 2)
     DecisionCurveDisplay(decision_curve_from_counts(report.counts)).plot(axes, advantage=True)
