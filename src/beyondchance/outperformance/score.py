@@ -57,7 +57,7 @@ def outperformance_score(
     *,
     method: Literal["auto", "exact", "closed-form", "monte-carlo"] | str = "auto",
     mc_samples: int | None = None,
-    random_state: Any = None,
+    random_state: Any = 0,
     **options: Any,
 ) -> OPSResult:
     r"""Outperformance score: the share of all possible classifiers at prevalence π that a
@@ -95,7 +95,8 @@ def outperformance_score(
         metric with ``method="monte-carlo"``, Directed-Binary-Tree curves for a scoring
         metric (default: the shipped reference of 114,688 curves).
     random_state : None, int or numpy Generator
-        Seed of the Monte Carlo draws.
+        Seed of the Monte Carlo draws (default 0: for a scoring metric the shipped
+        reference; None: fresh entropy, as everywhere in the package).
     **options
         Metric options: ``beta`` (F-β), ``greater_is_better`` (callables), or the scoring
         module's options (e.g. the recall or rate of a point metric, the DBT depth).
@@ -136,8 +137,7 @@ def outperformance_score(
             kwargs["method"] = method
         if mc_samples is not None:
             kwargs["mc_samples"] = mc_samples
-        if random_state is not None:
-            kwargs["random_state"] = random_state
+        kwargs["random_state"] = random_state
         return module.scoring_outperformance_score(key, value, prevalence, **kwargs)
 
     labeling = ", ".join(METRICS)

@@ -497,8 +497,10 @@ def _check_options(options: dict[str, Any]) -> None:
 
 
 def _check_seed(random_state: Any) -> int:
+    """The reference's seed: an int as given, drawn from a Generator or, for None, from fresh
+    entropy (as scikit-learn's ``random_state=None``)."""
     if random_state is None:
-        return 0
+        random_state = np.random.default_rng()
     if isinstance(random_state, np.random.Generator):
         return int(random_state.integers(0, 2**63 - 1))
     if isinstance(random_state, (int, np.integer)) and not isinstance(random_state, bool) and random_state >= 0:
@@ -506,6 +508,13 @@ def _check_seed(random_state: Any) -> int:
     raise InvalidInputError(
         f"random_state must be None, a non-negative integer or a numpy Generator, got {random_state!r}"
     )
+
+
+def _one_off_in_memory(cache: Any, random_state: Any) -> Any:
+    """``cache``, but in memory only for a seed drawn afresh at each call (None, a Generator):
+    the disk is not filled with one-off reference files."""
+    fresh = random_state is None or isinstance(random_state, np.random.Generator)
+    return "memory" if cache is True and fresh else cache
 
 
 def _check_mc_samples(mc_samples: Any) -> int:
@@ -659,9 +668,9 @@ def scoring_outperformance_score(
         that the standard error is ≤ 0.0015).  The first G curves of a seed do not
         depend on how many are drawn.
     random_state : None, int or numpy Generator
-        Seed of the reference sample (default 0: a fixed, cached reference; None also
-        means 0).  A Generator draws a seed from itself (then nothing is written to the
-        disk cache).
+        Seed of the reference sample (default 0: a fixed, cached reference, the shipped one
+        at the default ``mc_samples``).  None draws a seed from fresh entropy and a
+        Generator from itself (then nothing is written to the disk cache).
     reference : None, int, "uniform" or callable
         None: the DBT of ``depth``; an int: the DBT of that depth; ``"uniform"``:
         :class:`~beyondchance.outperformance.dbt.UniformCurves` with 2^depth − 1 points
@@ -708,9 +717,7 @@ def scoring_outperformance_score(
     sampler = resolve_reference(reference, depth)
     seed = _check_seed(random_state)
     G = _check_mc_samples(mc_samples)
-    cache = _check_cache(cache)
-    if cache is True and isinstance(random_state, np.random.Generator):
-        cache = "memory"  # a fresh seed per call: do not fill the disk with one-off files
+    cache = _one_off_in_memory(_check_cache(cache), random_state)
     if not isinstance(interpolate, (bool, np.bool_)):
         raise InvalidInputError(f"interpolate must be True or False, got {interpolate!r}")
 
@@ -852,7 +859,8 @@ def reference_distribution(
     if at_arr is not None and at_arr.ndim:
         raise InvalidInputError("at must be a scalar here")
     pi = float(check_prevalence(prevalence))
-    ctx = _Context(resolve_reference(reference, depth), _check_mc_samples(mc_samples), _check_seed(random_state), _check_cache(cache))
+    ctx = _Context(resolve_reference(reference, depth), _check_mc_samples(mc_samples), _check_seed(random_state),
+                   _one_off_in_memory(_check_cache(cache), random_state))
     q = spec.quantity(None if at_arr is None else float(at_arr))
     entry = (q, None if q.pi_free else ("exact", pi))
     stored = _ensure(ctx, [entry])[entry]

@@ -186,8 +186,9 @@ def evaluate(
         ⌈2 / (1 − confidence_level)⌉ when ci, as in :func:`~beyondchance.bootstrap_ci`)
     ci : bool
         Compute confidence intervals (default True).
-    random_state : int
-        Seed of every bootstrap (the report is reproducible).
+    random_state : int or None
+        Seed of every bootstrap and Monte Carlo test (default 0: the report is
+        reproducible); None draws fresh entropy, as everywhere in the package.
     normalize : bool
         Rescale probability rows that do not sum to 1 instead of raising.
     strict : bool
