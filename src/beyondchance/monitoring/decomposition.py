@@ -148,7 +148,8 @@ class Decomposition(SummaryDisplay):
     prevalence_effect, prevalence_effect_ci
     classifier_effect, classifier_effect_ci : the rest, and its interval (each interval a
         :class:`~beyondchance.ConfidenceInterval`, BCa or percentile, or None; the ROC AUC's
-        classifier effect: DeLong's Wald interval, :func:`roc_auc_test`)
+        classifier effect: DeLong's Wald interval,
+        ``beyondchance.monitoring.classifier_change.roc_auc_test``)
     confidence_level, n_resamples
     classifier_effect_pvalue : where computed, the two-sided p-value of "the classifier
         effect is 0" that inverts its interval (``beyondchance.monitoring.decomposition.bca_pvalue``); nan elsewhere
@@ -338,7 +339,8 @@ def decompose(
 
     The ROC AUC's classifier effect is :math:`A_{test} - A_{reference}` (the ROC AUC does not
     depend on the prevalence): its interval is the one of the ROC AUC's test of
-    :func:`classifier_change_tests` (:func:`roc_auc_test`: DeLong's Wald interval, or the one
+    :func:`~beyondchance.monitoring.classifier_change.classifier_change_tests`
+    (:func:`~beyondchance.monitoring.classifier_change.roc_auc_test`: DeLong's Wald interval, or the one
     the within-class permutation test implies), so the two never disagree.  The PR AUC's is
     the BCa interval of :math:`\operatorname{logit} A_{obs} - \operatorname{logit} A_{exp}`,
     carried back to the difference scale at the expected value
