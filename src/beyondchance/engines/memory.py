@@ -206,7 +206,34 @@ def confusion_counts(codes_true: np.ndarray, codes_pred: np.ndarray, k: int, w: 
     array([[1., 0.],
            [1., 1.]])
     """
+    if k == 2 and w is None:  # two classes: three counting passes, no array of pair codes
+        return _two_class_confusion(codes_true, codes_pred)
     return _weighted_bincount(codes_true * k + codes_pred, w, k * k).reshape(k, k)
+
+
+def _two_class_confusion(codes_true: np.ndarray, codes_pred: np.ndarray) -> np.ndarray:
+    """The 2 × 2 matrix of unweighted 0/1 codes from the rows true 1, predicted 1 and both.
+
+    >>> _two_class_confusion(np.array([0, 1, 1, 0]), np.array([0, 0, 1, 1]))
+    array([[1., 1.],
+           [1., 1.]])
+    """
+    n = codes_true.shape[0]
+    t1, p1 = np.count_nonzero(codes_true), np.count_nonzero(codes_pred)
+    both = np.count_nonzero(codes_true & codes_pred)
+    return np.array([[n - t1 - p1 + both, p1 - both], [t1 - both, both]], dtype=np.float64)
+
+
+def class_counts(codes: np.ndarray, k: int) -> np.ndarray:
+    """The rows of each of ``k`` classes from their codes (two classes: one counting pass).
+
+    >>> class_counts(np.array([0, 1, 1]), 2).tolist()
+    [1, 2]
+    """
+    if k == 2:
+        ones = np.count_nonzero(codes)
+        return np.array([codes.shape[0] - ones, ones])
+    return np.bincount(codes, minlength=k)
 
 
 def score_counts(is_pos: np.ndarray, s: np.ndarray, w: np.ndarray | None) -> ThresholdCounts:
@@ -561,8 +588,7 @@ class MemoryScan:
             return None
         if task == "multiclass-labels" and y_pred == y_true and statistics == ("label_counts",) and weight is None:
             codes, classes = self._labels(y_true)
-            return SufficientStatistics(task, label_counts=LabelCounts(
-                classes, np.bincount(codes, minlength=classes.shape[0])))
+            return SufficientStatistics(task, label_counts=LabelCounts(classes, class_counts(codes, classes.shape[0])))
         if task == "multiclass-labels" and y_pred is not None and y_pred != y_true and y_score is None \
                 and statistics is not None and set(statistics) <= {"confusion", "permutation_cells"} and not options:
             return self._confusion(y_true, y_pred, weight, statistics)
