@@ -88,7 +88,7 @@ def test_estimate_from_statistics_equals_the_rows_weighted():
     y, s = _scored(rng, 0.3, 2000)
     _, sw = _scored(rng, 0.1, 1500)
     w_ref, w_new = rng.random(2000) + 0.5, rng.random(1500) + 0.5
-    rows = estimate_performance(y, s, sw, sample_weight=w_ref, window_sample_weight=w_new, n_resamples=200,
+    rows = estimate_performance(y, s, sw, sample_weight=w_ref, sample_weight_window=w_new, n_resamples=200,
                                 method="em")
     stats = estimate_from_statistics(threshold_counts(y, s, sample_weight=w_ref),
                                      ValueHistogram.from_values(sw, sample_weight=w_new), n_window_rows=1500,

@@ -46,7 +46,7 @@ def test_an_exact_mixture_gives_back_its_prevalence_with_both_estimators():
     # the window is exactly π F1 + (1 − π) F0 of the reference (as weights)
     w = np.where(y == 1, pi / y.sum(), (1 - pi) / (y.size - y.sum()))
     for method in ("acc", "em"):
-        est = estimate_performance(y, s, s, window_sample_weight=w, method=method, n_resamples=200,
+        est = estimate_performance(y, s, s, sample_weight_window=w, method=method, n_resamples=200,
                                    metrics=["precision", "f1", "pr_auc", "brier"])
         assert est.prevalence == pytest.approx(pi, abs=1e-6), method
         assert est.estimates["acc"] == pytest.approx(pi, abs=1e-9)

@@ -277,7 +277,7 @@ def test_estimate_performance_from_statistics_is_that_of_the_rows(weighted, tmp_
     rows = bc.estimate_performance(d["y"], d["s"], window, sample_weight=w, n_resamples=200)
     kept = _profile(dict(y_true=d["y"], y_score=d["s"], sample_weight=w), "binary-scores", tmp_path, ci=False)
     for est in (bc.estimate_performance(kept, window, n_resamples=200),
-                bc.estimate_performance(kept, scores_window=window, n_resamples=200)):
+                bc.estimate_performance(kept, y_score_window=window, n_resamples=200)):
         assert (est.prevalence, est.prevalence_ci) == (rows.prevalence, rows.prevalence_ci)
         assert {k: (m.value, m.ci) for k, m in est.metrics.items()} == {k: (m.value, m.ci)
                                                                           for k, m in rows.metrics.items()}

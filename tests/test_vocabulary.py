@@ -18,6 +18,9 @@ FORBIDDEN = {
     "y": "y_score / y_pred", "y_prob": "y_proba", "weight": "sample_weight", "weights": "sample_weight",
     "p_value": "pvalue", "adjusted_p_value": "pvalue_adjusted", "p_values": "pvalues",
     "seed": "random_state", "n_bootstrap": "n_resamples", "n_boot": "n_resamples",
+    # the reference's and the window's rows (issue 38, item 5)
+    "y_reference": "y_true", "scores_reference": "y_score", "scores_window": "y_score_window",
+    "window_sample_weight": "sample_weight_window",
 }
 
 #: the same spellings where they mean something else, each with its reason

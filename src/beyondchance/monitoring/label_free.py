@@ -512,14 +512,14 @@ def _bootstrap(ref: SetStatistics, window: np.ndarray, n_new: int, method: str, 
 
 
 def estimate_performance(
-    y_reference: Any,
-    scores_reference: Any = None,
-    scores_window: Any = None,
+    y_true: Any,
+    y_score: Any = None,
+    y_score_window: Any = None,
     *,
     threshold: float | None = None,
     pos_label: Any = None,
     sample_weight: Any = None,
-    window_sample_weight: Any = None,
+    sample_weight_window: Any = None,
     method: Literal["acc", "em"] = "acc",
     metrics: Sequence[str] | None = None,
     confidence_level: float = 0.95,
@@ -530,17 +530,17 @@ def estimate_performance(
 
     Parameters
     ----------
-    y_reference, scores_reference : the labelled reference set (labels and scores); or
-        ``y_reference`` the reference's statistics kept by :func:`~beyondchance.profile`
+    y_true, y_score : the labelled reference set (its labels and scores); or
+        ``y_true`` the reference's statistics kept by :func:`~beyondchance.profile`
         (:class:`~beyondchance.TaskStatistics` of binary scores, their weights included) and
-        the window's scores second: ``estimate_performance(statistics, scores_window)`` gives
+        the window's scores second: ``estimate_performance(statistics, y_score_window)`` gives
         the estimate of the reference's rows (binned scores: of their bins)
-    scores_window : the new window's scores (no labels)
+    y_score_window : the new window's scores (no labels)
     threshold : a score ≥ threshold is predicted positive (default 0.5 for scores in
         [0, 1], else 0)
-    pos_label : the positive class of ``y_reference`` (default: 1 or True for 0/1, -1/1 and boolean
+    pos_label : the positive class of ``y_true`` (default: 1 or True for 0/1, -1/1 and boolean
         labels, else the minority class, as in every command)
-    sample_weight, window_sample_weight : weights of the reference's and of the window's rows
+    sample_weight, sample_weight_window : weights of the reference's and of the window's rows
     method : ``"acc"`` — adjusted classify-and-count (Lipton et al. 2018); ``"em"`` —
         Saerens et al. (2002) with posteriors calibrated on the reference's score bins
     metrics : the metrics projected (default: the binary labeling metrics, the curve AUCs
@@ -572,30 +572,30 @@ def estimate_performance(
     >>> bool(est.prevalence_ci[0] < 0.1 < est.prevalence_ci[1]), est.assumption_holds
     (True, True)
     """
-    kept = getattr(y_reference, "reference_score_counts", None)
-    if callable(kept):  # the reference's kept statistics: estimate_performance(statistics, scores_window)
-        if scores_window is not None and scores_reference is not None:
+    kept = getattr(y_true, "reference_score_counts", None)
+    if callable(kept):  # the reference's kept statistics: estimate_performance(statistics, y_score_window)
+        if y_score_window is not None and y_score is not None:
             raise InvalidInputError("with the reference's statistics, give the window's scores once (the second "
-                                    "argument or scores_window)")
+                                    "argument or y_score_window)")
         if sample_weight is not None:
             raise InvalidInputError("sample_weight does not apply to the reference's statistics (they were "
                                     "profiled with their weights)")
-        s_new = as_float(scores_window if scores_window is not None else scores_reference, "scores_window")
+        s_new = as_float(y_score_window if y_score_window is not None else y_score, "y_score_window")
         tc, n_reference = kept(pos_label)
-        window = ValueHistogram.of_checked(s_new, check_sample_weight(window_sample_weight, s_new.shape[0]))
+        window = ValueHistogram.of_checked(s_new, check_sample_weight(sample_weight_window, s_new.shape[0]))
         return estimate_from_statistics(tc, window, n_window_rows=s_new.shape[0], n_reference_rows=n_reference,
                                         threshold=threshold, method=method, metrics=metrics,
                                         confidence_level=confidence_level, n_resamples=n_resamples,
                                         random_state=random_state)
-    if scores_window is None or scores_reference is None:
+    if y_score_window is None or y_score is None:
         raise InvalidInputError("estimate_performance needs the reference's labels and scores and the window's "
                                 "scores, or the reference's statistics and the window's scores")
-    y, _ = binary_target(y_reference, pos_label=pos_label, name="y_reference")
-    s_ref = as_float(scores_reference, "scores_reference")
-    s_new = as_float(scores_window, "scores_window")
-    check_consistent_length(y_reference=y, scores_reference=s_ref)
+    y, _ = binary_target(y_true, pos_label=pos_label, name="y_true")
+    s_ref = as_float(y_score, "y_score")
+    s_new = as_float(y_score_window, "y_score_window")
+    check_consistent_length(y_true=y, y_score=s_ref)
     w_ref = check_sample_weight(sample_weight, s_ref.shape[0])
-    w_new = check_sample_weight(window_sample_weight, s_new.shape[0])
+    w_new = check_sample_weight(sample_weight_window, s_new.shape[0])
     tc = threshold_counts(y, s_ref, sample_weight=w_ref)
     window = ValueHistogram.of_checked(s_new, w_new)
     return estimate_from_statistics(tc, window, n_window_rows=s_new.shape[0], n_reference_rows=s_ref.shape[0],
