@@ -428,7 +428,8 @@ def test_dispatcher_routes_scoring_names(monkeypatch):
     assert r.method == "dbt"
     assert calls == [("pr_auc", 0.4, 0.1, {"random_state": 3, "depth": 8})]
     outperformance_score("roc_auc", 0.8, 0.2, method="monte-carlo", mc_samples=50)
-    assert calls[-1][3] == {"method": "monte-carlo", "mc_samples": 50}
+    # the dispatcher's default seed is 0 (None: fresh entropy), passed on as every other option
+    assert calls[-1][3] == {"method": "monte-carlo", "mc_samples": 50, "random_state": 0}
     # labeling names never reach the scoring module
     outperformance_score("f1", 0.5, 0.3)
     assert len(calls) == 2
