@@ -398,3 +398,20 @@ def test_false_claim_study_quick(sim):
     assert c["claim"] <= c["old rule"] and c["recall"] <= c["interval"]
     assert c["claim"] <= 5  # 1.3% in the full study; 6 of 30 has probability 0.003 at 5%
     assert c["interval"] <= 4  # 2.5% in the full study (28% before): 5 of 30 has probability 0.0008 at 2.5%
+
+
+def test_compare_gives_the_roc_auc_effect_the_interval_of_its_test():
+    """In a comparison the ROC AUC's classifier-effect interval is the interval of the ROC AUC
+    test shown beside it (the Holm family's permutations): the two never disagree, also with a
+    class below PERMUTATION_BELOW rows, where the test permutes."""
+    rng = np.random.default_rng(11)
+    sets = {}
+    for name, shift in (("ref", 1.2), ("a", 1.2), ("b", 0.6)):
+        y = (rng.random(400) < 0.1).astype(int)
+        sets[name] = (y, 1 / (1 + np.exp(-(rng.normal(0, 1, 400) + shift * y))))
+    c = compare(sets, metrics=["roc_auc"])
+    for name in ("a", "b"):
+        test = next(t for t in c.classifier_change(name).tests if t.quantity == "roc_auc")
+        assert test.method == "within-class permutation test"
+        change = next(ch for ch in c.changes if ch.test_set == name and ch.metric == "roc_auc")
+        assert change.classifier_effect_ci == test.difference_ci

@@ -346,6 +346,24 @@ def compare(
     return comparison
 
 
+#: the decomposition's resamples when every interval of the reference's report is closed-form
+#: (``evaluate``'s default number of resamples)
+CLOSED_FORM_RESAMPLES = 2000
+
+
+def _roc_auc_effect_from_tests(decompositions: dict[str, dict[str, Decomposition]],
+                               changes: Sequence[ClassifierChange]) -> None:
+    """The ROC AUC's classifier-effect interval of each set is its ROC AUC test's interval of
+    the same comparison (the Holm family's permutations, not the decomposition's own draws),
+    so the decomposition and the test shown beside it never disagree."""
+    for change in changes:
+        test = next((t for t in change.tests if t.quantity == "roc_auc"), None)
+        part = decompositions.get(change.test_set, {}).get("roc_auc")
+        if test is not None and part is not None and part.classifier_effect_ci is not None:
+            decompositions[change.test_set]["roc_auc"] = replace(
+                part, classifier_effect_ci=test.difference_ci)
+
+
 def _probability_statistics(y_true: Any, y: Any, w: Any, options: dict[str, Any]) -> ProbabilityStatistics:
     """The ``ProbabilityStatistics`` (:mod:`beyondchance.monitoring.probabilities`) of a test set of
     class probabilities, its inputs checked as :func:`~beyondchance.evaluate` checks them."""
@@ -458,7 +476,10 @@ def compare_reports(reports: Sequence[Report], *, reference: str | None = None, 
     ref = reports[names.index(reference)]
     level = ref.confidence_level
     if n_resamples is None:
-        n_resamples = next((m.ci.n_resamples for m in ref.metrics.values() if m.ci is not None), 0)
+        # the reports' bootstrap; a closed-form interval (few rows: n_resamples 0) does not
+        # mean the intervals are off, so with only those the bootstrap's default count
+        cis = [m.ci for m in ref.metrics.values() if m.ci is not None]
+        n_resamples = max((ci.n_resamples for ci in cis), default=0) or (CLOSED_FORM_RESAMPLES if cis else 0)
     stats = _set_statistics(reports)
     extra_notes: list[str] = []
     decompositions: dict[str, dict[str, Decomposition]] = {}
@@ -482,6 +503,7 @@ def compare_reports(reports: Sequence[Report], *, reference: str | None = None, 
             decompositions[str(r.name)] = decompose(base, new, metric_names, confidence_level=level,
                                                     n_resamples=n_resamples, random_state=random_state)
         classifier_changes = compare_classifiers(base, testable, confidence_level=level, random_state=random_state)
+        _roc_auc_effect_from_tests(decompositions, classifier_changes)
     task = ref.task
     shifts: tuple = ()
     if task in MULTICLASS_TASKS and all(r.confusion is not None for r in reports):
