@@ -24,6 +24,7 @@ from ...measures.registry import get_metric, undefined_case
 from ...inference.poisson_bootstrap import GroupTotals
 from ...inference.bootstrap import bootstrap_cis
 from ...inference.bootstrap_resampling import _UNSET, _MatrixEvaluator
+from ...inference.few_rows_intervals import FEW_ROWS, PROPORTIONS, SUMS, labeling_interval
 from ...measures.task_metrics import _BINARY_LABELING, _MULTICLASS_LABELING
 from ..evaluation_context import _Context, _single_class
 from ..intervals import _ci_from_bootstrap, replicate_interval, replicate_totals
@@ -101,6 +102,8 @@ def _labeling_rows(cm: ConfusionMatrix, ctx: _Context, *, binary: bool,
     out: dict[str, Any] = {"metrics": {}, "notes": [], "confusion": cm}
     ctx.step("bootstrapping the labeling metrics")
     cell_intervals: dict[str, dict[str, Any]] = {}  # name -> options of its cell bootstrap
+    fewest = _fewest_rows(cm) if binary and replicates is None and ctx.ci else None
+    closed_form = []  # the rows whose interval is Wilson's or Newcombe's hybrid
     for name in names:
         m = get_metric(name)
         average = "binary" if binary else ("macro" if m.multiclass == "per-class" else "binary")
@@ -141,6 +144,9 @@ def _labeling_rows(cm: ConfusionMatrix, ctx: _Context, *, binary: bool,
             if replicates is not None:
                 ci_obj = _replicate_interval(name, cm, replicates, ctx, zero_division=zero_division,
                                              average=average if m.multiclass == "per-class" else _UNSET)
+            elif fewest is not None and fewest[0] < FEW_ROWS and m.name in {**PROPORTIONS, **SUMS}:
+                ci_obj = _closed_form_interval(m.name, cm, ctx, fewest)
+                closed_form.append(name)
             elif binary:
                 # cells in the order (negative, positive) = codes (0, 1)
                 cell_intervals[name] = dict(pos_label=1, zero_division="nan")
@@ -155,6 +161,10 @@ def _labeling_rows(cm: ConfusionMatrix, ctx: _Context, *, binary: bool,
         )
     for name, ci_obj in _cell_intervals(cell_intervals, cm, ctx).items():
         out["metrics"][name]["ci"] = ci_obj
+    if closed_form and fewest is not None:
+        out["notes"].append(
+            f"{fewest[0]} {fewest[1]} rows, below {FEW_ROWS} the bootstrap of the cells covers the proportions too "
+            f"little: {', '.join(closed_form)} take Wilson's score interval (a sum of two: Newcombe's hybrid)")
     out["per_class"] = per_class_table(cm, level=ctx.level, replicates=replicates if ctx.ci else None,
                                        seed=ctx.seed, n_resamples=ctx.n_resamples if ctx.ci else 0)
     if replicates is not None:
@@ -169,7 +179,35 @@ def _labeling_rows(cm: ConfusionMatrix, ctx: _Context, *, binary: bool,
             "resamples of the confusion-matrix cells (a resample of the cells is a multinomial draw, exactly "
             "the row bootstrap; baselines and prevalence re-estimated in every resample)"
         )
+        if closed_form:
+            out["ci_description"] += (f"; below {FEW_ROWS} rows of the rarer class {', '.join(closed_form)}: "
+                                      "Wilson's score interval from the counts (a sum of two proportions: "
+                                      "Newcombe's hybrid score interval)")
     return out
+
+
+def _fewest_rows(cm: ConfusionMatrix) -> tuple[int, str]:
+    """(rows, "positive" or "negative") of the rarer class of a binary confusion matrix."""
+    tp, fp, fn, tn = cm.binary_counts()
+    positives, negatives = int(round(tp + fn)), int(round(tn + fp))
+    return (positives, "positive") if positives <= negatives else (negatives, "negative")
+
+
+def _closed_form_interval(name: str, cm: ConfusionMatrix, ctx: _Context, fewest: tuple[int, str]) -> MetricCI | None:
+    """Wilson's interval of a proportion, Newcombe's hybrid of a sum of two
+    (:func:`~beyondchance.inference.few_rows_intervals.labeling_interval`), from the counts of
+    an unweighted binary confusion matrix; one-sided bounds: the interval at 2 · level − 1."""
+    tp, fp, fn, tn = cm.binary_counts()
+    ends = labeling_interval(name, tp=tp, fp=fp, fn=fn, tn=tn, level=ctx.level)
+    if ends is None:
+        return None
+    bounds = (labeling_interval(name, tp=tp, fp=fp, fn=fn, tn=tn, level=2 * ctx.level - 1)
+              if ctx.level > 0.5 else None)
+    method = "Wilson score" if name in PROPORTIONS else "Newcombe hybrid score (MOVER)"
+    positives, negatives = int(round(tp + fn)), int(round(tn + fp))
+    return MetricCI(*ends, ctx.level, method, 0,
+                    f"closed form from the counts ({positives} positive and {negatives} negative rows; "
+                    f"below {FEW_ROWS} rows of the rarer class)", bounds=bounds)
 
 
 def _constant_baseline(
