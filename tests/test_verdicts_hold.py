@@ -87,33 +87,78 @@ def test_the_word_is_in_the_json() -> None:
 
 def test_few_positives_decline_the_rows_that_rest_on_them() -> None:
     """Five positives in 100 rows: the rows resting on the positives give no interval and the
-    word "too few" (their bootstrap intervals do not cover there); accuracy takes the
-    prediction advantage's word; the losses keep theirs; the ROC AUC takes Newcombe's
-    closed-form interval."""
+    word "too few" (their intervals do not cover there; a proportion declines below 10 rows of
+    its own denominator, recall and balanced accuracy here); accuracy takes the prediction
+    advantage's word; the losses keep theirs; the ROC AUC takes Newcombe's closed-form interval,
+    precision (of the predicted positives) and specificity (of the negatives) Wilson's."""
     rng = np.random.default_rng(5)
     y = np.zeros(100, dtype=int)
     y[rng.choice(100, 5, replace=False)] = 1
     p = 1 / (1 + np.exp(-(rng.normal(size=100) + 1.5 * y)))
     r = quiet(bc.evaluate, y, p, n_resamples=200, random_state=0)
-    for name in ("balanced_accuracy", "precision", "f1", "mcc", "kappa", "prediction_advantage", "lift_auc", "pr_auc"):
+    for name in ("balanced_accuracy", "f1", "mcc", "kappa", "prediction_advantage", "lift_auc", "pr_auc"):
         m = r.metrics[name]
         assert m.ci is None and m.word == "too few" and "5 positive rows" in m.verdict, (name, m.ci, m.word, m.verdict)
+    assert r.metrics["recall"].ci is None and r.metrics["recall"].word == "moot"  # moot says more than "too few"
     assert r.metrics["accuracy"].word == "too few" and r.metrics["accuracy"].ci is not None
     assert r.metrics["roc_auc"].ci.method.startswith("Newcombe")
+    for name in ("specificity", "precision"):
+        m = r.metrics[name]
+        assert m.ci.method == "Wilson score" and m.ci.n_resamples == 0 and m.word != "too few", (name, m.ci, m.word)
     assert r.metrics["log_loss"].word in ("better", "unclear", "worse")
     assert any("the ROC AUC's is Newcombe's interval; the PR AUC has none" in note for note in r.notes), r.notes
+    assert any("precision, specificity take Wilson's score interval" in note for note in r.notes), r.notes
+
+
+def test_a_proportion_declines_below_ten_rows_of_its_own_denominator() -> None:
+    """Precision rests on the predicted positives: 8 of them decline it, though there are 40
+    positives; recall of those 40 keeps Wilson's interval."""
+    y = np.r_[np.ones(40, dtype=int), np.zeros(60, dtype=int)]
+    pred = np.zeros(100, dtype=int)
+    pred[:6] = 1
+    pred[40:42] = 1
+    r = quiet(bc.evaluate, y, pred, n_resamples=200, random_state=0)
+    assert r.metrics["precision"].ci is None and r.metrics["precision"].word == "too few"
+    assert "8 predicted positive rows (at least 10)" in r.metrics["precision"].verdict
+    assert r.metrics["recall"].ci.method == "Wilson score"
+
+
+def test_wilson_and_newcombe_hybrid_intervals_match_their_formulas() -> None:
+    """The proportions' ends solve Wilson's (p̂ − p)² = z² p(1 − p)/m, and balanced accuracy's
+    are Newcombe's hybrid of the two Wilson intervals, computed here independently."""
+    from scipy import stats
+
+    from beyondchance.inference.few_rows_intervals import labeling_interval
+
+    z = stats.norm.ppf(0.975)
+
+    def wilson(k: int, m: int) -> tuple[float, float]:
+        centre, half = (k + z * z / 2) / (m + z * z), z * np.sqrt(k * (m - k) / m + z * z / 4) / (m + z * z)
+        return centre - half, centre + half
+
+    for tp, fp, fn, tn in ((12, 5, 3, 30), (5, 40, 0, 55), (1, 2, 9, 38)):
+        assert np.allclose(labeling_interval("recall", tp=tp, fp=fp, fn=fn, tn=tn, level=0.95), wilson(tp, tp + fn))
+        assert np.allclose(labeling_interval("precision", tp=tp, fp=fp, fn=fn, tn=tn, level=0.95), wilson(tp, tp + fp))
+        r, s = tp / (tp + fn), tn / (tn + fp)
+        (lr, ur), (ls, us) = wilson(tp, tp + fn), wilson(tn, tn + fp)
+        expected = ((r + s - np.hypot(r - lr, s - ls)) / 2, (r + s + np.hypot(ur - r, us - s)) / 2)
+        assert np.allclose(labeling_interval("balanced_accuracy", tp=tp, fp=fp, fn=fn, tn=tn, level=0.95), expected)
 
 
 def test_between_30_and_100_rows_the_curve_areas_take_the_closed_forms() -> None:
+    """Between 30 and 100 positives the curve areas take the closed forms; above 100 rows of
+    each class every row keeps its bootstrap interval."""
     rng = np.random.default_rng(6)
     y = (np.arange(200) < 50).astype(int)
     p = 1 / (1 + np.exp(-(rng.normal(size=200) + 1.0 * y)))
     r = quiet(bc.evaluate, y, p, n_resamples=200, random_state=0)
     assert r.metrics["roc_auc"].ci.method.startswith("Newcombe") and r.metrics["pr_auc"].ci.method.startswith("logit")
     assert r.metrics["roc_auc"].word == "better" and r.metrics["pr_auc"].word == "better"
+    assert r.metrics["recall"].ci.method == "Wilson score"
     big = (np.arange(400) < 150).astype(int)
     q = 1 / (1 + np.exp(-(rng.normal(size=400) + 1.0 * big)))
-    assert quiet(bc.evaluate, big, q, n_resamples=200, random_state=0).metrics["roc_auc"].ci.method == "percentile"
+    wide = quiet(bc.evaluate, big, q, n_resamples=200, random_state=0)
+    assert wide.metrics["roc_auc"].ci.method == "percentile" and wide.metrics["recall"].ci.method == "bca"
 
 
 def test_newcombe_interval_ends_solve_its_equation() -> None:

@@ -47,7 +47,9 @@ specificity of the negatives) or of one predicted class's rows (precision, NPV) 
 (balanced accuracy, informedness, markedness) **Newcombe's hybrid score interval**
 (MOVER: the sum's distance to each end from the parts' Wilson ends, squared and added).
 Given the class counts (or the predicted counts) the parts are independent binomials, so
-both hold conditionally on them.  With about 15 positives (n = 50, prevalence 0.3) the
+both hold conditionally on them — and a proportion whose own denominator has fewer than
+``TOO_FEW_ROWS`` rows gets none, a rule that selects test sets by that count only and so
+leaves the coverage of the others intact.  With about 15 positives (n = 50, prevalence 0.3) the
 bootstrap of the confusion-matrix cells covered recall in 0.909 [0.889, 0.926] of 1,000
 test sets (``benchmarks/validity_table.py --cells binary:50:0.3 --replicates 1000
 --seed 38``).  E. B. Wilson, "Probable inference, the law of succession, and statistical
@@ -73,13 +75,19 @@ import math
 
 from scipy import optimize, stats
 
-__all__ = ["FEW_ROWS", "TOO_FEW_FOR_AP", "average_precision_interval", "labeling_interval", "proportion_interval",
-           "roc_auc_interval"]
+__all__ = ["FEW_ROWS", "TOO_FEW_FOR_AP", "TOO_FEW_ROWS", "average_precision_interval", "labeling_interval",
+           "proportion_interval", "proportion_rows", "roc_auc_interval"]
 
 #: below this many rows of the rarer class the curve areas take the closed-form intervals
 FEW_ROWS = 100
 #: below this many positive rows the average precision has no interval
 TOO_FEW_FOR_AP = 30
+#: below this many rows of the rarer class, the rows that rest on it give no interval and no
+#: verdict (their bootstrap intervals cover a recall in 16–42% and an MCC in 38–82% of test
+#: sets with 1–3 positives, ``benchmarks/validity_table.py``, 50 test sets per cell); a
+#: proportion, below this many rows of its own denominator (Wilson's interval of a recall
+#: of one positive covers 0.83 at a recall of 0.83)
+TOO_FEW_ROWS = 10
 
 
 def _hanley_mcneil_variance(theta: float, m: int, n: int) -> float:
@@ -135,6 +143,18 @@ def proportion_interval(successes: int, trials: int, level: float) -> tuple[floa
     the p with (p̂ − p)² ≤ z² p(1 − p)/n."""
     ci = stats.binomtest(successes, trials).proportion_ci(level, method="wilson")
     return float(ci.low), float(ci.high)
+
+
+def proportion_rows(name: str, *, tp: float, fp: float, fn: float, tn: float) -> tuple[int, ...]:
+    """The rows of the denominators a closed-form interval of ``name`` rests on: one for a
+    proportion (:data:`PROPORTIONS`), two for a sum (:data:`SUMS`), none for other metrics.
+
+    >>> proportion_rows("precision", tp=3, fp=9, fn=2, tn=36), proportion_rows("balanced_accuracy", tp=3, fp=9, fn=2, tn=36)
+    ((12,), (5, 45))
+    """
+    cells = {"tp": int(round(tp)), "fp": int(round(fp)), "fn": int(round(fn)), "tn": int(round(tn))}
+    parts = SUMS[name][:2] if name in SUMS else (name,) if name in PROPORTIONS else ()
+    return tuple(sum(cells[c] for c in PROPORTIONS[part][1]) for part in parts)
 
 
 def labeling_interval(name: str, *, tp: float, fp: float, fn: float, tn: float,

@@ -16,6 +16,7 @@ from .._warnings import BeyondChanceWarning, InvalidInputError, UndefinedMeasure
 from ..measures.confusion import ConfusionMatrix
 from ..measures.registry import METRICS, get_metric
 from ..measures.task_metrics import _SCORING
+from ..inference.few_rows_intervals import TOO_FEW_ROWS
 from ..inference.significance import beats_by_interval, significance_level
 from ..outperformance import outperformance_score
 from .evaluation_context import _Collector, _Context
@@ -195,10 +196,6 @@ def _finish_rows(report: dict[str, Any], chosen: list[str], ctx: _Context) -> di
     return rows
 
 
-#: below this many rows of the rarer class, the rows that rest on it give no interval and no
-#: verdict: their bootstrap intervals cover a recall in 16–42% and an MCC in 38–82% of test
-#: sets with 1–3 positives (``benchmarks/validity_table.py``, 50 test sets per cell)
-TOO_FEW_ROWS = 10
 #: the rows that rest on every row, not on the rarer class: kept at any count
 ALL_ROWS = frozenset({"accuracy", "log_loss", "brier"})
 #: the rows kept in a multi-class report (its prediction advantage rests on the majority class)

@@ -24,7 +24,8 @@ from ...measures.registry import get_metric, undefined_case
 from ...inference.poisson_bootstrap import GroupTotals
 from ...inference.bootstrap import bootstrap_cis
 from ...inference.bootstrap_resampling import _UNSET, _MatrixEvaluator
-from ...inference.few_rows_intervals import FEW_ROWS, PROPORTIONS, SUMS, labeling_interval
+from ...inference.few_rows_intervals import (FEW_ROWS, PROPORTIONS, SUMS, TOO_FEW_ROWS, labeling_interval,
+                                              proportion_rows)
 from ...measures.task_metrics import _BINARY_LABELING, _MULTICLASS_LABELING
 from ..evaluation_context import _Context, _single_class
 from ..intervals import _ci_from_bootstrap, replicate_interval, replicate_totals
@@ -139,14 +140,14 @@ def _labeling_rows(cm: ConfusionMatrix, ctx: _Context, *, binary: bool,
                                            0.0 if m.multiclass == "native" else zero_division)
             lo, hi = m.lower, m.upper
         ideal = float(hi if m.greater_is_better else lo)  # a perfect predictor's value
-        ci_obj = None
+        ci_obj, too_few = None, None
         if math.isfinite(value):
             if replicates is not None:
                 ci_obj = _replicate_interval(name, cm, replicates, ctx, zero_division=zero_division,
                                              average=average if m.multiclass == "per-class" else _UNSET)
             elif fewest is not None and fewest[0] < FEW_ROWS and m.name in {**PROPORTIONS, **SUMS}:
-                ci_obj = _closed_form_interval(m.name, cm, ctx, fewest)
-                closed_form.append(name)
+                ci_obj, too_few = _closed_form_interval(m.name, cm, ctx)
+                closed_form += [name] if ci_obj is not None else []
             elif binary:
                 # cells in the order (negative, positive) = codes (0, 1)
                 cell_intervals[name] = dict(pos_label=1, zero_division="nan")
@@ -159,6 +160,8 @@ def _labeling_rows(cm: ConfusionMatrix, ctx: _Context, *, binary: bool,
             baseline_prediction=f"always predicting {_fmt_label(cls)}",
             greater_is_better=m.greater_is_better, ci=ci_obj, average=None if binary else average,
         )
+        if too_few:
+            out["metrics"][name]["too_few"] = too_few
     for name, ci_obj in _cell_intervals(cell_intervals, cm, ctx).items():
         out["metrics"][name]["ci"] = ci_obj
     if closed_form and fewest is not None:
@@ -193,21 +196,33 @@ def _fewest_rows(cm: ConfusionMatrix) -> tuple[int, str]:
     return (positives, "positive") if positives <= negatives else (negatives, "negative")
 
 
-def _closed_form_interval(name: str, cm: ConfusionMatrix, ctx: _Context, fewest: tuple[int, str]) -> MetricCI | None:
-    """Wilson's interval of a proportion, Newcombe's hybrid of a sum of two
-    (:func:`~beyondchance.inference.few_rows_intervals.labeling_interval`), from the counts of
-    an unweighted binary confusion matrix; one-sided bounds: the interval at 2 · level − 1."""
+#: the rows of a proportion's denominator, in words
+_DENOMINATORS = {("tp", "fn"): "positive", ("tn", "fp"): "negative", ("tp", "fp"): "predicted positive",
+                 ("tn", "fn"): "predicted negative"}
+
+
+def _closed_form_interval(name: str, cm: ConfusionMatrix, ctx: _Context) -> tuple[MetricCI | None, str | None]:
+    """(interval, None) of a proportion (Wilson's) or a sum of two (Newcombe's hybrid;
+    :func:`~beyondchance.inference.few_rows_intervals.labeling_interval`) from the counts of an
+    unweighted binary confusion matrix, one-sided bounds the interval at 2 · level − 1; or
+    (None, why) when a denominator has fewer than ``TOO_FEW_ROWS`` rows."""
     tp, fp, fn, tn = cm.binary_counts()
+    rows = proportion_rows(name, tp=tp, fp=fp, fn=fn, tn=tn)
+    parts = SUMS[name][:2] if name in SUMS else (name,)
+    fewest, part = min(zip(rows, parts))
+    if fewest < TOO_FEW_ROWS:
+        what = _DENOMINATORS[PROPORTIONS[part][1]]
+        return None, f"too few rows for an interval and a verdict: {fewest} {what} rows (at least {TOO_FEW_ROWS})"
     ends = labeling_interval(name, tp=tp, fp=fp, fn=fn, tn=tn, level=ctx.level)
     if ends is None:
-        return None
+        return None, None
     bounds = (labeling_interval(name, tp=tp, fp=fp, fn=fn, tn=tn, level=2 * ctx.level - 1)
               if ctx.level > 0.5 else None)
     method = "Wilson score" if name in PROPORTIONS else "Newcombe hybrid score (MOVER)"
     positives, negatives = int(round(tp + fn)), int(round(tn + fp))
     return MetricCI(*ends, ctx.level, method, 0,
                     f"closed form from the counts ({positives} positive and {negatives} negative rows; "
-                    f"below {FEW_ROWS} rows of the rarer class)", bounds=bounds)
+                    f"below {FEW_ROWS} rows of the rarer class)", bounds=bounds), None
 
 
 def _constant_baseline(
