@@ -94,7 +94,7 @@ def test_demo_numbers_are_the_library_numbers():
         # "beats the best constant" reads the interval of the PA, not its point estimate
         lo, hi = m.prediction_advantage_ci
         assert lo <= m.prediction_advantage <= hi
-        assert m.beats_constant == ("yes" if lo > 0 else "no" if hi <= 0 else "undecided")
+        assert m.beats_constant == ("yes" if lo > 0 else "no" if hi <= 0 else "unclear")
     assert demo.majority_accuracy == pytest.approx(accuracy_score([0] * 306, [0] * 225 + [1] * 81))
 
 

@@ -3,7 +3,7 @@
 * a regression report speaks no class language (accuracy, majority class, McNemar,
   prevalence, OPS) in the terminal, Markdown and HTML, and draws no empty plot;
 * the demo explains what it abbreviates and reads each classifier's interval ("beats the
-  best constant": yes / no / undecided);
+  best constant": yes / no / unclear);
 * the colours: green only for an advantage the interval shows, red only for a shortfall it
   shows, neutral otherwise;
 * one label-shift test, one p-value: the same draws wherever it is computed, their number shown;
@@ -129,7 +129,7 @@ def _model(name: str, pa: float, ci: tuple[float, float], beats: str) -> ModelRe
 def demo_result():
     """The demo's numbers of logistic regression (PA > 0, interval across 0), random forest
     (interval below 0) and a classifier whose interval lies above 0 (the demo's seed 0)."""
-    models = (_model("logistic reg.", 0.0494, (-0.073, 0.167), "undecided"),
+    models = (_model("logistic reg.", 0.0494, (-0.073, 0.167), "unclear"),
               _model("random forest", -0.2222, (-0.460, -0.021), "no"),
               _model("good model", 0.30, (0.12, 0.45), "yes"))
     return HabermanDemo(folds=10, seed=0, n=306, n_positive=81, majority_accuracy=225 / 306, models=models)
@@ -151,7 +151,7 @@ def test_the_demo_explains_the_constant_and_reads_the_intervals(demo_result):
     rows = {line.split()[0] + (" " + line.split()[1] if line.split()[0] in ("logistic", "random", "good") else ""):
             line.split()[-1] for line in text.splitlines() if line.split() and line.split()[0] in
             ("logistic", "random", "good")}
-    assert rows == {"logistic reg.": "undecided", "random forest": "no", "good model": "yes"}, rows
+    assert rows == {"logistic reg.": "unclear", "random forest": "no", "good model": "yes"}, rows
     assert "[-0.073, 0.167]" in text and "[-0.460, -0.021]" in text
     assert "1 of 3 classifiers beat" in " ".join(text.split())
     for m in demo_result.models:

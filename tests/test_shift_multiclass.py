@@ -210,7 +210,7 @@ def test_compare_multiclass_verdict_follows_the_tests_and_never_the_ops_interval
     assert "P(predicted | true class)" in c.details()
 
 
-def test_compare_multiclass_probabilities_decomposes_the_labels_and_leaves_average_precision_undecided():
+def test_compare_multiclass_probabilities_decomposes_the_labels_and_leaves_average_precision_unclear():
     rng = np.random.default_rng(6)
 
     def probs(pi, n):

@@ -298,3 +298,16 @@ def test_decomposition_intervals_are_confidence_intervals():
     assert tests and all(isinstance(t.difference_ci, bc.ConfidenceInterval)
                          and t.difference_ci.method == wanted[t.quantity] for t in tests)
     assert d.to_dict()["expected_ci"] == [d.expected_ci.low, d.expected_ci.high]
+
+
+def test_one_word_for_an_interval_that_reaches_the_constant():
+    """The report's rows, the demo and ``beats_by_interval`` say "unclear" where the interval
+    reaches the constant's value; "undecided" was the demo's word for it."""
+    import pathlib
+
+    from beyondchance.inference.significance import beats_by_interval
+
+    assert beats_by_interval(-0.1, 0.2) == "unclear"
+    root = pathlib.Path(bc.__file__).parent
+    wrong = [str(p.relative_to(root)) for p in root.rglob("*.py") if "undecided" in p.read_text(encoding="utf-8")]
+    assert not wrong, f"say 'unclear', not 'undecided': {wrong}"

@@ -11,7 +11,7 @@ report's note on p-values against chance.  A family of tests is adjusted by one 
 
 Whether a value beats a constant's is read from its confidence interval, never from the
 point estimate alone (:func:`beats_by_interval`): *yes* when the whole interval is on the
-better side of the constant, *no* when none of it is, *undecided* when it reaches across.
+better side of the constant, *no* when none of it is, *unclear* when it reaches across.
 
 >>> significance_level(0.95)
 0.05
@@ -44,22 +44,22 @@ def beats_by_interval(low: float, high: float, constant: float = 0.0, *, greater
     """Whether an interval [``low``, ``high``] shows a value beating ``constant``.
 
     Higher is better: ``"yes"`` when low > constant (the interval lies above it), ``"no"``
-    when high ≤ constant (none of it lies above), ``"undecided"`` otherwise (it contains the
+    when high ≤ constant (none of it lies above), ``"unclear"`` otherwise (it contains the
     constant, or an end is not finite).  Lower is better (losses): the mirror image,
     ``"yes"`` when high < constant, ``"no"`` when low ≥ constant.
 
     >>> beats_by_interval(0.02, 0.30), beats_by_interval(-0.40, -0.01), beats_by_interval(-0.09, 0.26)
-    ('yes', 'no', 'undecided')
+    ('yes', 'no', 'unclear')
     >>> beats_by_interval(0.05, 0.07, 0.10, greater_is_better=False)   # a loss below the constant's
     'yes'
     """
     if not (math.isfinite(low) and math.isfinite(high)):
-        return "undecided"
+        return "unclear"
     if not greater_is_better:
         low, high, constant = -high, -low, -constant
     if low > constant:
         return "yes"
-    return "no" if high <= constant else "undecided"
+    return "no" if high <= constant else "unclear"
 
 
 def holm_adjust(pvalues: Sequence[float], method: str = "holm") -> np.ndarray:

@@ -42,7 +42,7 @@ class ModelResult:
     ``prediction_advantage_ci``: its BCa bootstrap interval (``CONFIDENCE_LEVEL``,
     ``N_RESAMPLES``, the majority class re-estimated in every resample);
     ``beats_constant``: what the interval shows, ``"yes"`` (it lies above 0), ``"no"`` (it
-    lies at or below 0) or ``"undecided"`` (it includes 0), by
+    lies at or below 0) or ``"unclear"`` (it includes 0), by
     :func:`~beyondchance.inference.significance.beats_by_interval`."""
 
     model: str
@@ -53,7 +53,7 @@ class ModelResult:
     pure_accuracy: float
     confusion: dict
     prediction_advantage_ci: tuple[float, float] = (float("nan"), float("nan"))
-    beats_constant: str = "undecided"
+    beats_constant: str = "unclear"
 
 
 @dataclass(frozen=True)
@@ -97,9 +97,9 @@ def haberman_demo(*, folds: int = 10, random_state: int = 0) -> HabermanDemo:
     >>> result = haberman_demo(folds=5)
     >>> round(result.majority_accuracy, 4)
     0.7353
-    >>> m = result.models[0]                 # its PA interval includes 0: undecided
+    >>> m = result.models[0]                 # its PA interval includes 0: unclear
     >>> m.model, m.beats_constant, m.prediction_advantage_ci[0] < 0 < m.prediction_advantage_ci[1]
-    ('logistic reg.', 'undecided', True)
+    ('logistic reg.', 'unclear', True)
     """
     from sklearn.model_selection import StratifiedKFold, cross_val_predict
 
@@ -136,9 +136,9 @@ def haberman_demo(*, folds: int = 10, random_state: int = 0) -> HabermanDemo:
 
 #: the words of the "beats the best constant" column, as its legend explains them
 _BEATS_WORDS = {"yes": "its interval lies above 0", "no": "its interval lies at or below 0",
-                "undecided": "its interval includes 0"}
-_BEATS_STYLES = {"yes": "green", "no": "red", "undecided": "none"}
-_BEATS_CLASSES = {"yes": "good", "no": "bad", "undecided": "neutral"}
+                "unclear": "its interval includes 0"}
+_BEATS_STYLES = {"yes": "green", "no": "red", "unclear": "none"}
+_BEATS_CLASSES = {"yes": "good", "no": "bad", "unclear": "neutral"}
 
 
 def _constant_row(result: HabermanDemo) -> tuple[str, ...]:
@@ -160,14 +160,14 @@ _HEADERS = ("classifier", "accuracy", "bal. acc.", "F1", "pred. adv.", f"{int(ro
 
 def haberman_verdict(result: HabermanDemo) -> str:
     """The demo's verdict, read from the intervals of the prediction advantage: how many
-    classifiers beat always predicting 'survived', how many do not, and how many are undecided."""
+    classifiers beat always predicting 'survived', how many do not, and how many are unclear."""
     level = int(round(100 * CONFIDENCE_LEVEL))
-    by = {w: [m.model for m in result.models if m.beats_constant == w] for w in ("yes", "undecided", "no")}
+    by = {w: [m.model for m in result.models if m.beats_constant == w] for w in ("yes", "unclear", "no")}
     n = len(result.models)
     parts = [f"{len(by['yes'])} of {n} classifiers beat always predicting 'survived'"
              + (f" ({', '.join(by['yes'])})" if by["yes"] else "")]
-    if by["undecided"]:
-        parts.append(f"{len(by['undecided'])} undecided, the interval includes 0 ({', '.join(by['undecided'])})")
+    if by["unclear"]:
+        parts.append(f"{len(by['unclear'])} unclear, the interval includes 0 ({', '.join(by['unclear'])})")
     if by["no"]:
         parts.append(f"{len(by['no'])} {'does' if len(by['no']) == 1 else 'do'} not, the interval lies at or below 0 "
                      f"({', '.join(by['no'])})")
