@@ -92,14 +92,11 @@ def _labeling_rows(cm: ConfusionMatrix, ctx: _Context, *, binary: bool,
     """Rows of every labeling metric of a confusion matrix (binary or multi-class).
 
     ``replicates``: the (B, k, k) replicate matrices of weighted data, in the order of
-    ``cm``'s classes (:func:`_replicate_interval`); None: the intervals resample the cells.
+    ``cm``'s classes (:func:`_replicate_interval`); None: the intervals resample the cells,
+    or, below ``FEW_ROWS`` rows of the rarer binary class, the proportions take closed forms.
     """
     defaults = _BINARY_LABELING if binary else _MULTICLASS_LABELING
     names = defaults + tuple(k for k in ctx.extra_metrics if k not in defaults)  # asked for by name
-    classes = cm.labels
-    true_counts = cm.true_counts
-    n = cm.n
-    pi = cm.prevalence if binary and n > 0 else None
     out: dict[str, Any] = {"metrics": {}, "notes": [], "confusion": cm}
     ctx.step("bootstrapping the labeling metrics")
     cell_intervals: dict[str, dict[str, Any]] = {}  # name -> options of its cell bootstrap
@@ -107,61 +104,23 @@ def _labeling_rows(cm: ConfusionMatrix, ctx: _Context, *, binary: bool,
     closed_form = []  # the rows whose interval is Wilson's or Newcombe's hybrid
     for name in names:
         m = get_metric(name)
-        average = "binary" if binary else ("macro" if m.multiclass == "per-class" else "binary")
-        options: dict[str, Any] = {}
-        if m.multiclass == "per-class":
-            options["average"] = average
-        # a macro average counts a class whose value is 0/0 as 0 (scikit-learn's policy), and
-        # its note says so; an undefined single value stays n/a.  For a lower-is-better metric
-        # (FDR, …) 0 is the best value, which would flatter a predictor that never predicts
-        # some classes: such classes are left out of its macro average instead, said in a note
-        averaged = not binary and m.multiclass == "per-class"
-        leave_out = averaged and not m.greater_is_better
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", BeyondChanceWarning)
-            value = float(cm.metric(name, zero_division="warn" if averaged and not leave_out else "nan", **options))
-        zero_division = 0.0 if averaged and not leave_out else "nan"
-        if binary and not math.isfinite(value) and m.multiclass != "native":
-            case = undefined_case(name, *cm.binary_counts())
-            if case != "0/0":  # say which case (LR+ without false positives is x/0, not 0/0)
-                out["notes"].append(f"{name} is undefined: {case}")
-        for w in caught:
-            ctx.collector.add(str(w.message))
-        if leave_out:
-            out["notes"].append(f"{name}: a class whose value is undefined (0/0) is left out of the macro average "
-                                "(counting it as 0, the best value, would flatter the predictor)")
-        if binary:
-            base, cls = _constant_baseline(name, true_counts, classes, cm.pos_label, "binary")
-            lo, hi = m.range_at(pi) if pi is not None and 0 < pi < 1 else (m.lower, m.upper)
+        value, average, zero_division = _metric_value(name, cm, ctx, binary=binary, notes=out["notes"])
+        base, cls, ideal = _baseline_and_ideal(name, cm, binary=binary, average=average, zero_division=zero_division)
+        row = dict(kind="advantage" if name == "prediction_advantage" else "labeling",
+                   value=value, baseline=base, ideal=ideal, baseline_prediction=f"always predicting {_fmt_label(cls)}",
+                   greater_is_better=m.greater_is_better, ci=None, average=None if binary else average)
+        out["metrics"][name] = row
+        if not (math.isfinite(value) and ctx.ci):
+            continue
+        if replicates is not None:
+            row["ci"] = _replicate_interval(name, cm, replicates, ctx, zero_division=zero_division,
+                                            average=average if m.multiclass == "per-class" else _UNSET)
+        elif _takes_closed_form(m.name, fewest):
+            row["ci"], too_few = _closed_form_interval(m.name, cm, ctx)
+            closed_form += [name] if row["ci"] is not None else []
+            row.update({"too_few": too_few} if too_few else {})
         else:
-            # one rule for two or more classes: a constant's undefined native value (MCC's 0/0:
-            # a constant prediction has no variance) is 0, as in the binary report and scikit-learn
-            base, cls = _constant_baseline(name, true_counts, classes, cm.pos_label, average,
-                                           0.0 if m.multiclass == "native" else zero_division)
-            lo, hi = m.lower, m.upper
-        ideal = float(hi if m.greater_is_better else lo)  # a perfect predictor's value
-        ci_obj, too_few = None, None
-        if math.isfinite(value):
-            if replicates is not None:
-                ci_obj = _replicate_interval(name, cm, replicates, ctx, zero_division=zero_division,
-                                             average=average if m.multiclass == "per-class" else _UNSET)
-            elif fewest is not None and fewest[0] < FEW_ROWS and m.name in {**PROPORTIONS, **SUMS}:
-                ci_obj, too_few = _closed_form_interval(m.name, cm, ctx)
-                closed_form += [name] if ci_obj is not None else []
-            elif binary:
-                # cells in the order (negative, positive) = codes (0, 1)
-                cell_intervals[name] = dict(pos_label=1, zero_division="nan")
-            else:
-                cell_intervals[name] = dict(zero_division=zero_division,
-                                            **({"average": average} if m.multiclass == "per-class" else {}))
-        out["metrics"][name] = dict(
-            kind="advantage" if name == "prediction_advantage" else "labeling",
-            value=value, baseline=base, ideal=ideal,
-            baseline_prediction=f"always predicting {_fmt_label(cls)}",
-            greater_is_better=m.greater_is_better, ci=ci_obj, average=None if binary else average,
-        )
-        if too_few:
-            out["metrics"][name]["too_few"] = too_few
+            cell_intervals[name] = _cell_options(name, binary=binary, average=average, zero_division=zero_division)
     for name, ci_obj in _cell_intervals(cell_intervals, cm, ctx).items():
         out["metrics"][name]["ci"] = ci_obj
     if closed_form and fewest is not None:
@@ -170,23 +129,88 @@ def _labeling_rows(cm: ConfusionMatrix, ctx: _Context, *, binary: bool,
             f"little: {', '.join(closed_form)} take Wilson's score interval (a sum of two: Newcombe's hybrid)")
     out["per_class"] = per_class_table(cm, level=ctx.level, replicates=replicates if ctx.ci else None,
                                        seed=ctx.seed, n_resamples=ctx.n_resamples if ctx.ci else 0)
-    if replicates is not None:
-        out["ci_description"] = (
-            f"{int(round(ctx.level * 100))}% intervals. Labeling metrics of weighted data: percentile grouped "
-            f"Poisson bootstrap, {ctx.n_resamples} replicates of the rows (rows keep their weights; baselines "
-            "and prevalence re-estimated in every replicate)"
-        )
-    else:
-        out["ci_description"] = (
-            f"{int(round(ctx.level * 100))}% intervals. Labeling metrics: BCa bootstrap, {ctx.n_resamples} "
-            "resamples of the confusion-matrix cells (a resample of the cells is a multinomial draw, exactly "
-            "the row bootstrap; baselines and prevalence re-estimated in every resample)"
-        )
-        if closed_form:
-            out["ci_description"] += (f"; below {FEW_ROWS} rows of the rarer class {', '.join(closed_form)}: "
-                                      "Wilson's score interval from the counts (a sum of two proportions: "
-                                      "Newcombe's hybrid score interval)")
+    out["ci_description"] = _ci_description(ctx, weighted=replicates is not None, closed_form=closed_form)
     return out
+
+
+def _takes_closed_form(name: str, fewest: tuple[int, str] | None) -> bool:
+    """Whether a binary metric takes a closed-form interval: a proportion or a sum of two,
+    below ``FEW_ROWS`` rows of the rarer class (``fewest``; None: not binary, weighted, or
+    without intervals)."""
+    return fewest is not None and fewest[0] < FEW_ROWS and name in {**PROPORTIONS, **SUMS}
+
+
+def _cell_options(name: str, *, binary: bool, average: Any, zero_division: Any) -> dict[str, Any]:
+    """The options of a metric's cell bootstrap (:func:`_cell_intervals`): binary cells in the
+    order (negative, positive) = codes (0, 1)."""
+    if binary:
+        return dict(pos_label=1, zero_division="nan")
+    per_class = get_metric(name).multiclass == "per-class"
+    return dict(zero_division=zero_division, **({"average": average} if per_class else {}))
+
+
+def _metric_value(name: str, cm: ConfusionMatrix, ctx: _Context, *, binary: bool,
+                  notes: list[str]) -> tuple[float, Any, Any]:
+    """(value, average, zero_division) of a labeling metric of ``cm``; its notes (an undefined
+    binary value's case, a class left out of a macro average) appended to ``notes``, its
+    warnings to the report's collector.
+
+    A macro average counts a class whose value is 0/0 as 0 (scikit-learn's policy), and its
+    note says so; an undefined single value stays n/a.  For a lower-is-better metric (FDR, …)
+    0 is the best value, which would flatter a predictor that never predicts some classes:
+    such classes are left out of its macro average instead, said in a note."""
+    m = get_metric(name)
+    average = "binary" if binary else ("macro" if m.multiclass == "per-class" else "binary")
+    options = {"average": average} if m.multiclass == "per-class" else {}
+    averaged = not binary and m.multiclass == "per-class"
+    leave_out = averaged and not m.greater_is_better
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", BeyondChanceWarning)
+        value = float(cm.metric(name, zero_division="warn" if averaged and not leave_out else "nan", **options))
+    if binary and not math.isfinite(value) and m.multiclass != "native":
+        case = undefined_case(name, *cm.binary_counts())
+        if case != "0/0":  # say which case (LR+ without false positives is x/0, not 0/0)
+            notes.append(f"{name} is undefined: {case}")
+    for w in caught:
+        ctx.collector.add(str(w.message))
+    if leave_out:
+        notes.append(f"{name}: a class whose value is undefined (0/0) is left out of the macro average "
+                     "(counting it as 0, the best value, would flatter the predictor)")
+    return value, average, 0.0 if averaged and not leave_out else "nan"
+
+
+def _baseline_and_ideal(name: str, cm: ConfusionMatrix, *, binary: bool, average: Any,
+                        zero_division: Any) -> tuple[float, Any, float]:
+    """(the best constant's value, its class, a perfect predictor's value) of a labeling
+    metric of ``cm``: binary, at the prevalence (the metric's range there); multi-class, one
+    rule for two or more classes — a constant's undefined native value (MCC's 0/0: a constant
+    prediction has no variance) is 0, as in the binary report and scikit-learn."""
+    m = get_metric(name)
+    pi = cm.prevalence if binary and cm.n > 0 else None
+    if binary:
+        base, cls = _constant_baseline(name, cm.true_counts, cm.labels, cm.pos_label, "binary")
+        lo, hi = m.range_at(pi) if pi is not None and 0 < pi < 1 else (m.lower, m.upper)
+    else:
+        base, cls = _constant_baseline(name, cm.true_counts, cm.labels, cm.pos_label, average,
+                                       0.0 if m.multiclass == "native" else zero_division)
+        lo, hi = m.lower, m.upper
+    return base, cls, float(hi if m.greater_is_better else lo)
+
+
+def _ci_description(ctx: _Context, *, weighted: bool, closed_form: list[str]) -> str:
+    """The method text of the labeling metrics' intervals."""
+    level = int(round(ctx.level * 100))
+    if weighted:
+        return (f"{level}% intervals. Labeling metrics of weighted data: percentile grouped Poisson bootstrap, "
+                f"{ctx.n_resamples} replicates of the rows (rows keep their weights; baselines and prevalence "
+                "re-estimated in every replicate)")
+    text = (f"{level}% intervals. Labeling metrics: BCa bootstrap, {ctx.n_resamples} resamples of the "
+            "confusion-matrix cells (a resample of the cells is a multinomial draw, exactly the row bootstrap; "
+            "baselines and prevalence re-estimated in every resample)")
+    if closed_form:
+        text += (f"; below {FEW_ROWS} rows of the rarer class {', '.join(closed_form)}: Wilson's score interval "
+                 "from the counts (a sum of two proportions: Newcombe's hybrid score interval)")
+    return text
 
 
 def _fewest_rows(cm: ConfusionMatrix) -> tuple[int, str]:
