@@ -226,8 +226,11 @@ class _PARows(_Statistic):
         for start in range(0, present.size, chunk):
             rows = np.arange(start, min(start + chunk, present.size))
             sums = full[None, :] - self.X[present[rows]]
+            def counts_of_rows(r: np.ndarray, rows: np.ndarray = rows) -> np.ndarray:
+                return counts_of(rows[r])
+
             with np.errstate(all="ignore"):
-                values[rows] = self._from_sums(sums, lambda r, rows=rows: counts_of(rows[r]))
+                values[rows] = self._from_sums(sums, counts_of_rows)
         return values, self.m[present]
 
 

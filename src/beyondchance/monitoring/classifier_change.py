@@ -34,7 +34,7 @@ from typing import Any, Sequence
 import numpy as np
 from scipy import stats as sps
 
-from .._summary_display import SummaryDisplay, format_interval
+from .._summary_display import SummaryDisplay, Table, format_interval
 from .._validation import check_random_state
 from ..inference.confidence_interval import ConfidenceInterval
 from ..inference.delong import delong_variance_of_counts
@@ -318,7 +318,7 @@ class ClassifierChange(SummaryDisplay):
     def _summary_rows(self) -> list[tuple[str, Any]]:
         return [("significance level", self.level), ("test sets compared", self.n_sets)]
 
-    def _summary_tables(self) -> list[tuple[str, list[str], list[list[str]]]]:
+    def _summary_tables(self) -> list[Table]:
         rows = [[_QUANTITIES.get(t.quantity, t.quantity), f"{t.reference_value:.3f}", f"{t.value:.3f}",
                  format_interval(t.difference_ci, lambda x: f"{x:+.3f}"), f"{t.pvalue:.3g}", f"{t.pvalue_adjusted:.3g}",
                  t.method] for t in self.tests]

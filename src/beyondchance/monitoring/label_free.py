@@ -86,7 +86,7 @@ import numpy as np
 
 from .._validation import (as_float, binary_target, check_consistent_length, check_n_resamples, check_option,
                           check_random_state, check_sample_weight, check_unit_interval)
-from .._summary_display import SummaryDisplay, display_name, format_interval, format_number
+from .._summary_display import SummaryDisplay, Table, display_name, format_interval, format_number
 from .._warnings import InvalidInputError
 from ..inference.confidence_interval import ConfidenceInterval
 from ..inference.significance import rejects, significance_level
@@ -223,7 +223,7 @@ class LabelFreeEstimate(SummaryDisplay):
                 ("beyond the reference's scores: p", self.support_pvalue),
                 ("rows: reference, window", f"{self.n_reference:,}, {self.n_window:,}")]
 
-    def _summary_tables(self) -> list[tuple[str, list[str], list[list[str]]]]:
+    def _summary_tables(self) -> list[Table]:
         rows = [[display_name(k), format_number(m.value), format_interval(m.ci)] for k, m in self.metrics.items()]
         return [("The metrics at the estimated prevalence", ["measure", "value", f"{self.confidence_level:.0%} CI"],
                  rows)] if rows else []

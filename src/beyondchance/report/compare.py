@@ -100,10 +100,10 @@ class Comparison(Exportable):
         ``print(comparison)``) is the short one: a table with a row per window."""
         return render_comparison_text(self, width=width, details=True)
 
-    def _html_fragment(self, plots: bool) -> str:
+    def _html_fragment(self, plots: bool = False) -> str:
         return comparison_section(self, plots=plots)
 
-    def _html_page(self, plots: bool) -> str:
+    def _html_page(self, plots: bool = True) -> str:
         return comparison_html(self, plots=plots)
 
     def _markdown(self) -> str:

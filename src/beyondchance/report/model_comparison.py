@@ -72,7 +72,7 @@ from ..inference.significance import holm_adjust, rejects, significance_level
 from ..measures.registry import METRICS, get_metric
 from ..inference.permutation.permutation_test import equals_label, is_labels, mcnemar_exact
 from ..measures.binary_scores import ScoreCells, loss_terms
-from .._summary_display import SummaryDisplay, display_name, format_interval
+from .._summary_display import SummaryDisplay, Table, display_name, format_interval
 from .formatting import _num, fmt_value, shorten
 from ..statistics.file_format import is_statistics_file
 from ..statistics.task_statistics import TaskStatistics
@@ -207,7 +207,7 @@ class ModelComparison(SummaryDisplay):
         return rows + [("paired bootstrap", f"{self.n_resamples:,} resamples (the same rows for every model)"),
                        ("correction", self.correction)]
 
-    def _summary_tables(self) -> list[tuple[str, list[str], list[list[str]]]]:
+    def _summary_tables(self) -> list[Table]:
         values = [[display_name(k, short=True), *(fmt_value(self.values[m][k]) for m in self.models)]
                   for k in self.metrics]
         level = int(round(100 * self.confidence_level))

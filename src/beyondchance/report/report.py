@@ -100,10 +100,10 @@ class Report(Exportable):
         the verdict and one table."""
         return render_report_text(self, width=width, details=True)
 
-    def _html_fragment(self, plots: bool) -> str:
+    def _html_fragment(self, plots: bool = False) -> str:
         return report_section(self, plots=plots)
 
-    def _html_page(self, plots: bool) -> str:
+    def _html_page(self, plots: bool = True) -> str:
         return report_html(self, plots=plots)
 
     def _markdown(self) -> str:
