@@ -218,6 +218,7 @@ def replicate_matrices(totals: GroupTotals, ctx: _Context, classes: np.ndarray, 
     k = classes.shape[0]
     reps = replicate_totals(totals, ctx) if replicates is None else replicates
     reps = reps[:, first:first + k * k].reshape(-1, k, k)
+    assert totals.info is not None  # cell totals name their classes
     order = [_label(c) for c in np.asarray(totals.info["classes"]).tolist()]
     wanted = [_label(c) for c in classes.tolist()]
     if order != wanted:
