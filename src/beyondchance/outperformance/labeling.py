@@ -528,7 +528,7 @@ def _check_vectorised(func: Callable[..., Any], p0: float, options: dict) -> Non
 # --- validation -----------------------------------------------------------------------
 
 
-def _check_method(method: Any) -> str:
+def _check_method(method: Any) -> LabelingMethod:
     if method not in _METHODS:
         raise InvalidInputError(f"method must be one of {list(_METHODS)}, got {method!r}")
     return method
