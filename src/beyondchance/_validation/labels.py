@@ -141,6 +141,16 @@ def _check_label_arrays(yt: np.ndarray, yp: np.ndarray | None, names: tuple[str,
             )
 
 
+@overload
+def encode_labels(
+    y_true: Any, y_pred: None = ..., *, labels: Any | None = ..., names: tuple[str, str] = ...,
+    allow_continuous: bool = ...
+) -> tuple[np.ndarray, None, np.ndarray]: ...
+@overload
+def encode_labels(
+    y_true: Any, y_pred: Any, *, labels: Any | None = ..., names: tuple[str, str] = ...,
+    allow_continuous: bool = ...
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
 def encode_labels(
     y_true: Any,
     y_pred: Any | None = None,

@@ -376,6 +376,7 @@ class _PAQuantileRows(_PARows):
         y = _as_targets(base.y_true, "y_true")
         f = _as_targets(base.y_pred, "y_pred")
         lo = self.lo
+        assert isinstance(lo, (AbsoluteLoss, PinballLoss))  # the losses this class is chosen for
         self.alpha = 0.5 if isinstance(lo, AbsoluteLoss) else float(lo.alpha)
         # ρ(d) = up·d for d ≥ 0, −low·d for d < 0 (d = y − q)
         self.up, self.low = (1.0, 1.0) if isinstance(lo, AbsoluteLoss) else (self.alpha, 1 - self.alpha)

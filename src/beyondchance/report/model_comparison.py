@@ -80,7 +80,7 @@ from .tasks.binary_scores import _threshold_choice
 
 __all__ = ["ModelDifference", "ModelComparison", "compare_models", "CORRECTIONS"]
 
-CORRECTIONS = ("holm", "bonferroni", "none")
+CORRECTIONS: tuple[Literal["holm", "bonferroni", "none"], ...] = ("holm", "bonferroni", "none")
 
 #: above this many rows the paired bootstrap draws independent Poisson(1) row counts (the
 #: Poisson bootstrap) instead of a multinomial: the same limit, and far faster to draw
