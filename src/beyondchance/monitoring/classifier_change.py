@@ -29,7 +29,7 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass, replace
-from typing import Any, Sequence
+from typing import Any, Literal, Sequence
 
 import numpy as np
 from scipy import stats as sps
@@ -212,7 +212,8 @@ def auc_permutation_pvalue(reference: ThresholdCounts, test_set: ThresholdCounts
     t = abs(float(_studentized_difference(cells))) * (1 - 1e-12)
     pooled = [cells[0] + cells[2], cells[1] + cells[3]]
     # the count method costs about the class's rows per draw, the marginals one its cells
-    methods = ["count" if c.sum() <= 20 * c.shape[0] else "marginals" for c in pooled]
+    methods: list[Literal["count", "marginals"]] = [
+        "count" if c.sum() <= 20 * c.shape[0] else "marginals" for c in pooled]
     drawn, hits, size = 0, 0, 2 * stop_after
     while drawn < n_permutations:
         size = min(size, n_permutations - drawn)
