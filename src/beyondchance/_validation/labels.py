@@ -180,6 +180,18 @@ def encode_labels(
     return _encode(yt, yp, labels, names)
 
 
+@overload
+def encode_label_arrays(
+    y_true: np.ndarray, y_pred: None = ..., *, labels: Any | None = ..., names: tuple[str, str] = ...
+) -> tuple[np.ndarray, None, np.ndarray]: ...
+@overload
+def encode_label_arrays(
+    y_true: np.ndarray, y_pred: np.ndarray, *, labels: Any | None = ..., names: tuple[str, str] = ...
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
+@overload
+def encode_label_arrays(
+    y_true: np.ndarray, y_pred: np.ndarray | None, *, labels: Any | None = ..., names: tuple[str, str] = ...
+) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]: ...
 def encode_label_arrays(
     y_true: np.ndarray,
     y_pred: np.ndarray | None = None,
@@ -193,6 +205,14 @@ def encode_label_arrays(
     return _encode(y_true, y_pred, labels, names)
 
 
+@overload
+def _encode(yt: np.ndarray, yp: None, labels: Any, names: tuple[str, str]) -> tuple[np.ndarray, None, np.ndarray]: ...
+@overload
+def _encode(yt: np.ndarray, yp: np.ndarray, labels: Any, names: tuple[str, str]
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
+@overload
+def _encode(yt: np.ndarray, yp: np.ndarray | None, labels: Any, names: tuple[str, str]
+            ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]: ...
 def _encode(
     yt: np.ndarray, yp: np.ndarray | None, labels: Any, names: tuple[str, str]
 ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
