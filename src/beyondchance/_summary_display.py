@@ -23,7 +23,7 @@ import re
 import shutil
 import textwrap
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence, overload
 
 import numpy as np
 
@@ -315,16 +315,28 @@ class Writable:
     def _repr_markdown_(self) -> str:
         return self._markdown()
 
+    @overload
+    def to_json(self, path: None = ..., *, indent: int | None = ...) -> str: ...
+    @overload
+    def to_json(self, path: str | os.PathLike, *, indent: int | None = ...) -> None: ...
     def to_json(self, path: str | os.PathLike | None = None, *, indent: int | None = 2) -> str | None:
         """The JSON of :meth:`to_dict` (strict JSON: NaN and infinities as null); written to
         ``path`` when given (then None is returned), else returned."""
         return _written(json.dumps(jsonable(self.to_dict()), indent=indent, allow_nan=False) + "\n", path)
 
+    @overload
+    def to_html(self, path: None = ...) -> str: ...
+    @overload
+    def to_html(self, path: str | os.PathLike) -> None: ...
     def to_html(self, path: str | os.PathLike | None = None) -> str | None:
         """A self-contained HTML page; written to ``path`` when given (then None is
         returned), else returned."""
         return _written(self._html_page(), path)
 
+    @overload
+    def to_markdown(self, path: None = ...) -> str: ...
+    @overload
+    def to_markdown(self, path: str | os.PathLike) -> None: ...
     def to_markdown(self, path: str | os.PathLike | None = None) -> str | None:
         """Markdown; written to ``path`` when given (then None is returned), else returned."""
         return _written(self._markdown(), path)

@@ -9,7 +9,7 @@ The renderers are imported on use (matplotlib only when plots are drawn).
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, overload
 
 from .._summary_display import Writable, _written
 
@@ -29,6 +29,10 @@ class Exportable(Writable):
     def _repr_html_(self) -> str:
         return self._html_fragment(False)
 
+    @overload
+    def to_html(self, path: None = ..., *, plots: bool = ...) -> str: ...
+    @overload
+    def to_html(self, path: str | os.PathLike, *, plots: bool = ...) -> None: ...
     def to_html(self, path: str | os.PathLike | None = None, *, plots: bool = True) -> str | None:
         """A self-contained HTML page (plots as inline PNG unless ``plots=False``);
         written to ``path`` when given (then None is returned), else returned."""
