@@ -605,7 +605,7 @@ def estimate_performance(
 
 
 def estimate_from_statistics(
-    reference: ThresholdCounts,
+    reference: ThresholdCounts | BinnedScoreCounts,
     window: ValueHistogram,
     *,
     n_window_rows: int,
@@ -657,9 +657,9 @@ def estimate_from_statistics(
     n_resamples = check_n_resamples(n_resamples, level)
     if window.bin_width is not None:
         raise InvalidInputError("the window's score histogram must hold its distinct scores (bin_width=None)")
-    binned = reference if isinstance(reference, BinnedScoreCounts) else None
-    if binned is not None:
-        reference = binned.threshold_counts()
+    binned: BinnedScoreCounts | None = None
+    if isinstance(reference, BinnedScoreCounts):
+        binned, reference = reference, reference.threshold_counts()
     if int(n_window_rows) < MIN_WINDOW_ROWS:
         raise InvalidInputError(f"the window has {int(n_window_rows)} rows; estimating its prevalence from its scores "
                                 f"needs at least {MIN_WINDOW_ROWS}")
