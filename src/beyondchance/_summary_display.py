@@ -23,12 +23,15 @@ import re
 import shutil
 import textwrap
 from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence, overload
 
 import numpy as np
 
 from ._json import jsonable, write_atomic
 from ._warnings import InvalidInputError
+
+if TYPE_CHECKING:
+    import rich.progress
 
 __all__ = ["Writable", "SummaryDisplay", "GridDisplay", "format_number", "format_interval", "printable",
            "markdown_text", "html_text", "display_name", "text_table", "html_page", "TITLES", "SUFFIXES", "WIDTH",
@@ -312,21 +315,33 @@ class Writable:
     def _repr_markdown_(self) -> str:
         return self._markdown()
 
+    @overload
+    def to_json(self, path: None = ..., *, indent: int | None = ...) -> str: ...
+    @overload
+    def to_json(self, path: str | os.PathLike, *, indent: int | None = ...) -> None: ...
     def to_json(self, path: str | os.PathLike | None = None, *, indent: int | None = 2) -> str | None:
         """The JSON of :meth:`to_dict` (strict JSON: NaN and infinities as null); written to
         ``path`` when given (then None is returned), else returned."""
         return _written(json.dumps(jsonable(self.to_dict()), indent=indent, allow_nan=False) + "\n", path)
 
+    @overload
+    def to_html(self, path: None = ...) -> str: ...
+    @overload
+    def to_html(self, path: str | os.PathLike) -> None: ...
     def to_html(self, path: str | os.PathLike | None = None) -> str | None:
         """A self-contained HTML page; written to ``path`` when given (then None is
         returned), else returned."""
         return _written(self._html_page(), path)
 
+    @overload
+    def to_markdown(self, path: None = ...) -> str: ...
+    @overload
+    def to_markdown(self, path: str | os.PathLike) -> None: ...
     def to_markdown(self, path: str | os.PathLike | None = None) -> str | None:
         """Markdown; written to ``path`` when given (then None is returned), else returned."""
         return _written(self._markdown(), path)
 
-    def save(self, path: str | os.PathLike) -> None:
+    def save(self, path: str | os.PathLike) -> Path | None:  # None here; a subclass may return the path written
         """Write to ``path`` in the format of its suffix: ``.html``/``.htm``, ``.json``,
         ``.md``/``.markdown`` or ``.txt`` (the text of ``print``), whole or not at all."""
         kind = SUFFIXES.get(Path(path).suffix.lower())
@@ -344,6 +359,7 @@ class Writable:
         else:
             text = self._text()
             _written(text if text.endswith("\n") else text + "\n", path)
+        return None
 
 
 #: a small table of a summary: (caption, header, rows of cells)
@@ -469,8 +485,8 @@ class Progress:
 
         self.console = console if console is not None else Console(stderr=True)
         self.enabled = self.console.is_terminal if enabled is None else enabled
-        self._progress = None
-        self._task = None
+        self._progress: rich.progress.Progress | None = None
+        self._task: rich.progress.TaskID | None = None
 
     def __enter__(self) -> "Progress":
         if self.enabled:
@@ -488,6 +504,7 @@ class Progress:
             from rich.markup import escape
 
             # the message names files and test sets: literal text, control characters as escapes
+            assert self._task is not None  # set with self._progress in __enter__
             self._progress.update(self._task, description=escape(printable(message)))
 
     def __exit__(self, *exc: Any) -> None:

@@ -11,6 +11,7 @@ caller asked for ``strict=True``.
 from __future__ import annotations
 
 import warnings
+from types import FrameType
 
 __all__ = [
     "BeyondChanceWarning",
@@ -52,6 +53,7 @@ def caller_stacklevel() -> int:
     import sys
 
     package = os.path.dirname(os.path.abspath(__file__))
+    frame: FrameType | None
     frame, level = sys._getframe(1), 1
     while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(package + os.sep):
         frame, level = frame.f_back, level + 1

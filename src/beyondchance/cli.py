@@ -22,7 +22,7 @@ import json
 import os
 import warnings
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Literal
 
 from ._interrupt import exit_quietly_on_interrupt
 
@@ -78,7 +78,7 @@ class _EngineChoice(click.Choice):
         super().__init__(())
 
     @property
-    def choices(self) -> tuple[str, ...]:  # type: ignore[override]
+    def choices(self) -> tuple[str, ...]:
         from .engines import engine_names
 
         return engine_names()
@@ -619,7 +619,7 @@ def _compare_engine_by(file: str, by: str, reference: str | None, opts: dict[str
                    "one of value, lower, upper, ops, pvalue, advantage, baseline; OP one of > >= < <=; METRIC a "
                    "metric of the report or of the registry.")
 @_evaluation_options
-def check(file: str, requirements: tuple[str, ...], **opts: Any) -> None:
+def check(file: str, requirements: tuple[str, ...], **opts: Any) -> int:
     """Gate a model: exit 0 when every --require holds on FILE, 1 when one fails, 2 on bad input, 3 on an internal error.
 
     Prints a table of the requirements with the measured quantities (--format json: the same as
@@ -671,7 +671,7 @@ def check(file: str, requirements: tuple[str, ...], **opts: Any) -> None:
 @click.option("--delimiter", metavar="CHAR", help="CSV field delimiter [default: tab for .tsv files, else ','].")
 def compare_models_command(file: str, y_true: str, y_score: tuple[str, ...], y_pred: tuple[str, ...],
                            weight: str | None, pos_label: str | None, threshold: float | None, metrics: str | None,
-                           correction: str, confidence_level: float, n_resamples: int, seed: int, fmt: str,
+                           correction: Literal["holm", "bonferroni", "none"], confidence_level: float, n_resamples: int, seed: int, fmt: str,
                            out: Path | None, delimiter: str | None) -> None:
     """Compare two or more models on the same test set FILE: is one really better?
 

@@ -6,7 +6,7 @@ Part of the one door for inputs, :mod:`beyondchance._validation`.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 
@@ -104,6 +104,14 @@ def _check_label_values(arr: np.ndarray, name: str, *, allow_continuous: bool = 
     return kinds.pop() if len(kinds) == 1 else "other"
 
 
+@overload
+def check_label_pair(
+    y_true: Any, y_pred: None, *, names: tuple[str, str] = ..., allow_continuous: bool = ...
+) -> tuple[np.ndarray, None]: ...
+@overload
+def check_label_pair(
+    y_true: Any, y_pred: Any, *, names: tuple[str, str] = ..., allow_continuous: bool = ...
+) -> tuple[np.ndarray, np.ndarray]: ...
 def check_label_pair(
     y_true: Any, y_pred: Any | None, *, names: tuple[str, str] = ("y_true", "y_pred"), allow_continuous: bool = False
 ) -> tuple[np.ndarray, np.ndarray | None]:
@@ -133,6 +141,16 @@ def _check_label_arrays(yt: np.ndarray, yp: np.ndarray | None, names: tuple[str,
             )
 
 
+@overload
+def encode_labels(
+    y_true: Any, y_pred: None = ..., *, labels: Any | None = ..., names: tuple[str, str] = ...,
+    allow_continuous: bool = ...
+) -> tuple[np.ndarray, None, np.ndarray]: ...
+@overload
+def encode_labels(
+    y_true: Any, y_pred: Any, *, labels: Any | None = ..., names: tuple[str, str] = ...,
+    allow_continuous: bool = ...
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
 def encode_labels(
     y_true: Any,
     y_pred: Any | None = None,
@@ -162,6 +180,18 @@ def encode_labels(
     return _encode(yt, yp, labels, names)
 
 
+@overload
+def encode_label_arrays(
+    y_true: np.ndarray, y_pred: None = ..., *, labels: Any | None = ..., names: tuple[str, str] = ...
+) -> tuple[np.ndarray, None, np.ndarray]: ...
+@overload
+def encode_label_arrays(
+    y_true: np.ndarray, y_pred: np.ndarray, *, labels: Any | None = ..., names: tuple[str, str] = ...
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
+@overload
+def encode_label_arrays(
+    y_true: np.ndarray, y_pred: np.ndarray | None, *, labels: Any | None = ..., names: tuple[str, str] = ...
+) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]: ...
 def encode_label_arrays(
     y_true: np.ndarray,
     y_pred: np.ndarray | None = None,
@@ -175,6 +205,14 @@ def encode_label_arrays(
     return _encode(y_true, y_pred, labels, names)
 
 
+@overload
+def _encode(yt: np.ndarray, yp: None, labels: Any, names: tuple[str, str]) -> tuple[np.ndarray, None, np.ndarray]: ...
+@overload
+def _encode(yt: np.ndarray, yp: np.ndarray, labels: Any, names: tuple[str, str]
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
+@overload
+def _encode(yt: np.ndarray, yp: np.ndarray | None, labels: Any, names: tuple[str, str]
+            ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]: ...
 def _encode(
     yt: np.ndarray, yp: np.ndarray | None, labels: Any, names: tuple[str, str]
 ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
@@ -279,13 +317,13 @@ def _label_dtype(*arrays: np.ndarray | None) -> np.dtype:
     which merges integer labels beyond 2**53; those fall back to uint64, int64 or
     Python objects.
     """
-    arrays = tuple(a for a in arrays if a is not None)
-    dtype = np.result_type(*arrays)
-    ints = [a for a in arrays if a.dtype.kind in "biu" and a.size]
+    given = tuple(a for a in arrays if a is not None)
+    dtype = np.result_type(*given)
+    ints = [a for a in given if a.dtype.kind in "biu" and a.size]
     if dtype.kind != "f" or not ints:
         return dtype
     lo, hi = min(int(a.min()) for a in ints), max(int(a.max()) for a in ints)
-    if len(ints) < len(arrays):  # floats too: float64 is exact up to 2**53
+    if len(ints) < len(given):  # floats too: float64 is exact up to 2**53
         return dtype if max(-lo, hi) <= 2**53 else np.dtype(object)
     if lo >= 0:
         return np.dtype(np.uint64)

@@ -7,12 +7,14 @@ Part of the one door for inputs, :mod:`beyondchance._validation`.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import numpy as np
 
 from .._warnings import InvalidInputError
 from .arrays import _check_missing, _to_array, check_sample_weight
+
+_Option = TypeVar("_Option", bound=str)
 
 __all__ = ['check_unit_interval', 'check_prevalence', 'check_rate_curves', 'as_samples', 'check_positive_int', 'check_n_resamples', 'check_n_classes', 'check_mc_samples', 'check_option', 'check_random_state', 'check_frequency_weights', 'merge_from_zero', 'check_quantile_option']
 
@@ -181,10 +183,10 @@ def check_n_resamples(n_resamples: Any, confidence_level: float) -> int:
     return b
 
 
-def check_option(value: Any, name: str, choices: tuple[str, ...]) -> str:
+def check_option(value: Any, name: str, choices: tuple[_Option, ...]) -> _Option:
     """Check a string option (case-insensitive); return its canonical lower-case form."""
     if isinstance(value, str) and value.lower() in choices:
-        return value.lower()
+        return cast(_Option, value.lower())  # one of the choices
     raise InvalidInputError(f"{name} must be one of {', '.join(map(repr, choices))}; got {value!r}")
 
 

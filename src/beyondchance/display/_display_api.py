@@ -14,7 +14,7 @@ library's functions, which validate the input.
 from __future__ import annotations
 
 import math
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 import numpy as np
 
@@ -54,10 +54,15 @@ class CurveDisplay:
     name: str | None
     pos_label: Any
 
+    if TYPE_CHECKING:
+        # each subclass has its own keyword-only constructor (the keys of ``_compute``'s dict and ``name``)
+        def __init__(self, **kwargs: Any) -> None: ...
+
     # --- to implement -------------------------------------------------------------
 
     @classmethod
-    def _compute(cls, y_true: Any, y_score: Any, *, sample_weight: Any, pos_label: Any, **options: Any) -> dict:
+    def _compute(cls, y_true: Any, y_score: Any, *, sample_weight: Any, pos_label: Any) -> dict:
+        # subclasses add their keyword options (``_options``) as keyword-only parameters
         raise NotImplementedError
 
     def _chance(self) -> tuple[Any, Any, str]:
@@ -80,7 +85,7 @@ class CurveDisplay:
         plot_chance_level: bool = True,
         chance_level_kw: dict | None = None,
         **kwargs: Any,
-    ) -> "CurveDisplay":
+    ) -> Self:
         """Draw the curve (and the constant predictor's line) on ``ax`` (new axes if None).
 
         Parameters
@@ -140,7 +145,7 @@ class CurveDisplay:
         plot_chance_level: bool = True,
         chance_level_kw: dict | None = None,
         **kwargs: Any,
-    ) -> "CurveDisplay":
+    ) -> Self:
         """Compute from labels and scores, then plot.
 
         ``kwargs`` holds the computation's options listed in the class docstring;
@@ -166,7 +171,7 @@ class CurveDisplay:
         plot_chance_level: bool = True,
         chance_level_kw: dict | None = None,
         **kwargs: Any,
-    ) -> "CurveDisplay":
+    ) -> Self:
         """Scores of a fitted binary classifier on ``X`` (``predict_proba`` of the positive
         class, else ``decision_function``; ``response_method`` chooses), then
         ``from_predictions``."""

@@ -90,7 +90,7 @@ class PACoverageDisplay(CurveDisplay):
         return display.plot(ax=ax, plot_chance_level=plot_chance_level, chance_level_kw=chance_level_kw, **kwargs)
 
     @classmethod
-    def from_estimator(  # type: ignore[override]
+    def from_estimator(
         cls,
         estimator: Any,
         X: Any,

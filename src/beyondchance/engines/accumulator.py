@@ -240,9 +240,11 @@ class StatisticsAccumulator:
         if self._state is None:
             raise InvalidInputError("no batch has been added yet")
         st, first = self._state, self._first
+        assert first is not None  # set by the first batch
         if st.positive is not None and self.options["pos_label"] is None:
             rule = _resolve_positive(np.asarray(st.classes), np.asarray(st.counts0), None)
             if _label(rule[0]) != _label(st.positive[0]):
+                assert first.positive is not None  # the positive class was resolved on the first batch
                 raise InvalidInputError(
                     f"the positive class {_fmt_label(st.positive[0])} was taken from the first batch "
                     f"({first.positive[2]} there), but {_fmt_label(rule[0])} is {rule[2]} of all the rows: "

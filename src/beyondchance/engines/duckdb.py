@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import re
 import uuid
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -199,7 +199,7 @@ class DuckDBRunner:
     #: the integer division operator of the dialect
     integer_division = "//"
 
-    def load(self, columns: list[str], numeric: list[str] = (), row_index: bool = False) -> None:
+    def load(self, columns: list[str], numeric: Sequence[str] = (), row_index: bool = False) -> None:
         """Copy ``columns`` of the files into a temporary table, typed from every row.
 
         Checks that they exist, that no quote of a local CSV file is left open, that its

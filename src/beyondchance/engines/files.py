@@ -253,7 +253,9 @@ def _first_invalid_cell(source: Any, delimiter: str, columns: list[str]) -> tupl
     limit = csv.field_size_limit()
     csv.field_size_limit(sys.maxsize)  # a cell may be long: the quotes are checked before
     try:
-        with _open(source) as stream:
+        opened = _open(source)
+        assert opened is not None  # called only once _holds_invalid_utf8 has read the file
+        with opened as stream:
             reader = csv.reader(io.TextIOWrapper(stream, encoding="utf-8-sig", errors="surrogateescape", newline=""),
                                 delimiter=delimiter)
             header = next(reader, [])
@@ -272,8 +274,8 @@ def _first_invalid_cell(source: Any, delimiter: str, columns: list[str]) -> tupl
         pass  # broken quoting: the reader of the engine says so
     finally:
         csv.field_size_limit(limit)
-    column = next((c for _, c in wanted if c in first), None) if first else None
-    return None if column is None else (column, *first[column])
+    found = next((c for _, c in wanted if c in first), None) if first else None
+    return None if found is None else (found, *first[found])
 
 
 def _is_text(cell: str) -> bool:
@@ -481,7 +483,9 @@ def parse_header(line: bytes, name: str, delimiter: str) -> list[str]:
 
 
 def _locate_broken_quote(source: Any, name: str, delimiter: str) -> None:
-    with _open(source) as stream:
+    opened = _open(source)
+    assert opened is not None  # called only once _line_break_inside_quotes has read the file
+    with opened as stream:
         reader = csv.reader(io.TextIOWrapper(stream, encoding="utf-8", errors="replace", newline=""),
                             delimiter=delimiter, strict=True)
         records, line = 0, 1  # records read (the header included), the line where the next one starts

@@ -73,7 +73,7 @@ class GroupSplit:
         return self.parent.rows_of(sql, cols, q(_ROW))
 
 
-def check_group_count(by: str, n_groups: int) -> None:
+def check_group_count(by: str | None, n_groups: int) -> None:
     """Refuse ``--by by`` with more than :data:`MAX_GROUPS` distinct values (the one message of
     ``compare --by`` and ``profile --by`` on every engine)."""
     if n_groups > MAX_GROUPS:

@@ -297,7 +297,7 @@ def class_score_counts(
 ) -> ClassScoreCounts:
     """The one-vs-rest score counts of each class's probability column (checked arrays):
     exact (one sort per class) or ``floor(p · score_bins)`` bins."""
-    counts = []
+    counts: list[ThresholdCounts | BinnedScoreCounts] = []
     for j in range(classes.shape[0]):
         is_j = codes == j
         col = np.ascontiguousarray(proba[:, j], dtype=np.float64)
@@ -307,7 +307,7 @@ def class_score_counts(
             counts.append(BinnedScoreCounts.from_groups(np.floor(col * score_bins), col, is_j,
                                                         np.ones(col.shape[0]) if w is None else w,
                                                         bins=score_bins, pos_label=True))
-    return ClassScoreCounts(classes, counts)
+    return ClassScoreCounts(classes, tuple(counts))
 
 
 def _as_proba(y_proba: Any, k: int, normalize: bool) -> np.ndarray:
@@ -375,6 +375,7 @@ def _table(source: Any, names: list[Any]) -> Any:
     for name in names:
         if not isinstance(name, str):
             raise InvalidInputError(f"column names must be strings, got {name!r}")
+    frame: Any
     if isinstance(source, Mapping):
         frame, available = source, list(source.keys())
     else:

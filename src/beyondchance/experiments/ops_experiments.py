@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import importlib.util
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 import pandas as pd
@@ -46,6 +46,9 @@ from ..outperformance import outperformance_score
 from . import paper_values_ops as paper
 from .registry import ExperimentContext, ExperimentResult, comparison_table, register
 from .ops_common import default_mc_samples, ops_curves, scoring_ops
+
+if TYPE_CHECKING:
+    from ..measures.curve_rates import CurveKind
 
 __all__ = ["run_experiments", "OPS_DATASETS", "protocol_run"]
 
@@ -252,7 +255,7 @@ def _set_label(name: str, role: str, pi: float) -> str:
     return f"{what} (π = {pi:.3f})"
 
 
-def _plot_pair(name: str, scores: dict[str, tuple[np.ndarray, np.ndarray]], curves: pd.DataFrame, kind: str):
+def _plot_pair(name: str, scores: dict[str, tuple[np.ndarray, np.ndarray]], curves: pd.DataFrame, kind: CurveKind):
     import matplotlib.pyplot as plt
 
     fig, (ax0, ax1) = plt.subplots(1, 2, figsize=(11, 4.3))

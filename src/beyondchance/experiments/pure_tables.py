@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import warnings
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -68,7 +68,7 @@ SELECTION_MEASURE: dict[str, str] = {
     "KLR": "accuracy", "p-cut": "balanced_accuracy", "Bisection-F1": "f1", "Grid-search": "pure_accuracy",
     "S2-search": "pure_accuracy", "Bisection-PA": "pure_accuracy", "tau-interval": "pure_accuracy",
 }
-_ID = {name: KEEL_DATASETS[name] for name in TABLE_DATASETS}
+_ID = {name: cast(int, KEEL_DATASETS[name]) for name in TABLE_DATASETS}  # every table dataset has its id
 _MEASURE_FUNCS = {m: get_metric(m).func for m in ("accuracy", "pure_accuracy", "balanced_accuracy", "f1")}
 
 NOTES: tuple[str, ...] = (
@@ -304,6 +304,7 @@ def run_tables_noise_once(ctx: ExperimentContext) -> ExperimentResult:
 def _run_tables(ctx: ExperimentContext, *, noise_once: bool) -> ExperimentResult:
     from scipy.stats import ttest_rel
 
+    datasets: tuple[str, ...]
     if ctx.quick:
         datasets, splits, gammas, taus = ("heart", "bands", "wdbc"), 3, GAMMAS[1:5:2], TAUS
     else:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import IO, Any, Callable, Iterable, Sequence
 
 import pandas as pd
 
@@ -171,7 +171,10 @@ def run_experiment(
     for fig_name, fig in result.figures.items():
         for ext in ("png", "svg"):
             path = target / f"{fig_name}.{ext}"
-            write_atomic(path, lambda f, ext=ext: fig.savefig(f, format=ext, dpi=120, bbox_inches="tight"))
+            def save(f: IO[bytes], ext: str = ext) -> None:
+                fig.savefig(f, format=ext, dpi=120, bbox_inches="tight")
+
+            write_atomic(path, save)
             files.append(path)
         plt.close(fig)
     lines = [f"# {experiment.title}", "", f"Paper: {experiment.paper}", "",

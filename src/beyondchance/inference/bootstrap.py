@@ -146,9 +146,9 @@ Method = Literal["bca", "percentile", "basic"]
 WeightType = Literal["importance", "frequency"]
 NanPolicy = Literal["omit", "propagate", "raise"]
 
-_METHODS = ("bca", "percentile", "basic")
-_WEIGHT_TYPES = ("importance", "frequency")
-_NAN_POLICIES = ("omit", "propagate", "raise")
+_METHODS: tuple[Method, ...] = ("bca", "percentile", "basic")
+_WEIGHT_TYPES: tuple[WeightType, ...] = ("importance", "frequency")
+_NAN_POLICIES: tuple[NanPolicy, ...] = ("omit", "propagate", "raise")
 
 # --- the result -----------------------------------------------------------------------
 
@@ -180,7 +180,7 @@ class BootstrapResult(SummaryDisplay):
     low: float
     high: float
     standard_error: float
-    method: str
+    method: Method
     n_resamples: int
     confidence_level: float
     distribution: np.ndarray

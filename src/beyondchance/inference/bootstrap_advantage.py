@@ -226,8 +226,11 @@ class _PARows(_Statistic):
         for start in range(0, present.size, chunk):
             rows = np.arange(start, min(start + chunk, present.size))
             sums = full[None, :] - self.X[present[rows]]
+            def counts_of_rows(r: np.ndarray, rows: np.ndarray = rows) -> np.ndarray:
+                return counts_of(rows[r])
+
             with np.errstate(all="ignore"):
-                values[rows] = self._from_sums(sums, lambda r, rows=rows: counts_of(rows[r]))
+                values[rows] = self._from_sums(sums, counts_of_rows)
         return values, self.m[present]
 
 
@@ -373,6 +376,7 @@ class _PAQuantileRows(_PARows):
         y = _as_targets(base.y_true, "y_true")
         f = _as_targets(base.y_pred, "y_pred")
         lo = self.lo
+        assert isinstance(lo, (AbsoluteLoss, PinballLoss))  # the losses this class is chosen for
         self.alpha = 0.5 if isinstance(lo, AbsoluteLoss) else float(lo.alpha)
         # ρ(d) = up·d for d ≥ 0, −low·d for d < 0 (d = y − q)
         self.up, self.low = (1.0, 1.0) if isinstance(lo, AbsoluteLoss) else (self.alpha, 1 - self.alpha)

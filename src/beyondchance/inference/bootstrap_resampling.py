@@ -26,6 +26,7 @@ from .._validation import (
 from .._warnings import InvalidInputError
 from ..measures.confusion import (
     CELL_METRICS,
+    Average,
     CellTotals,
     ConfusionMatrix,
     MatrixTotals,
@@ -276,11 +277,11 @@ class _ConfusionStatistic(_Statistic):
                 diag[at, rows] -= np.where(rows == cols, v, 0.0)
                 values[sl] = self.evaluator.of_totals(MatrixTotals(base.n - v, t, p, diag))
             return values, self.m
-        base = self.cm.matrix.ravel()
+        flat = self.cm.matrix.ravel()
         chunk = _chunk_size(self.k * self.k, g)
         for start in range(0, g, chunk):
             sl = slice(start, min(start + chunk, g))
-            mats = np.broadcast_to(base, (sl.stop - start, base.size)).copy()
+            mats = np.broadcast_to(flat, (sl.stop - start, flat.size)).copy()
             mats[np.arange(sl.stop - start), self.cells[sl]] -= self.v[sl]
             np.maximum(mats, 0.0, out=mats)
             values[sl] = self.evaluator(mats.reshape(-1, self.k, self.k))
@@ -332,7 +333,7 @@ class _MatrixEvaluator:
     def __init__(self, cm: ConfusionMatrix, metric: LabelingMetric, average: Any, options: dict,
                  zero_division: Any) -> None:
         self.metric, self.options = metric, options
-        self.average = "binary" if average is _UNSET else average
+        self.average: Average = "binary" if average is _UNSET else average
         needs_pos = metric.multiclass != "native" and self.average == "binary"
         self.pos_index = cm._pos_index() if needs_pos else None
         # the policy of ConfusionMatrix.metric, in every resample: an undefined class of

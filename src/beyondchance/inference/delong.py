@@ -57,7 +57,7 @@ from .confidence_interval import ConfidenceInterval
 
 __all__ = ["DeLongResult", "delong_test", "delong_covariance", "delong_of_arrays", "delong_variance_of_counts"]
 
-_ALTERNATIVES = ("two-sided", "greater", "less")
+_ALTERNATIVES: tuple[Literal["two-sided", "greater", "less"], ...] = ("two-sided", "greater", "less")
 
 
 def delong_covariance(is_pos: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -30,7 +30,7 @@ re-estimated in every replicate.  Intervals are percentile intervals.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 
@@ -301,6 +301,7 @@ def labeling_intervals(totals: GroupTotals, metrics: Any = ("accuracy",), *, n_r
     k = 0 if labels is None else len(labels)
     if k == 0 or totals.columns != label_columns(k):
         raise InvalidInputError("labeling_intervals needs group totals of kind 'labels'")
+    assert labels is not None  # k > 0
     cm = ConfusionMatrix(totals.full().reshape(k, k), labels, pos_label)
     reps = totals.replicate_totals(n_resamples, seed).reshape(-1, k, k)
     out = {}
@@ -338,7 +339,8 @@ def regression_intervals(totals: GroupTotals, *, n_resamples: int = 2000, seed: 
     _check_confidence(confidence)
     if totals.columns != REGRESSION_COLUMNS:
         raise InvalidInputError("regression_intervals needs group totals of kind 'regression'")
-    values = regression_replicate_values(totals.replicate_totals(n_resamples, seed), totals.info["quantile"])
+    # regression totals carry their quantile in the info (None there fails as before)
+    values = regression_replicate_values(totals.replicate_totals(n_resamples, seed), cast(dict, totals.info)["quantile"])
     return Intervals({k: _percentile(v, confidence) for k, v in values.items()},
                      _method(totals, n_resamples, seed, confidence))
 
@@ -501,6 +503,7 @@ def group_totals_from_arrays(kind: str, y_true: Any, *, y_pred: Any = None, prob
     at = dict(seed=seed, groups=groups, row_offset=check_row_offset(row_offset))
     if check_group_totals_kind(kind, y_pred=y_pred, proba=proba, y_score=y_score, threshold=threshold,
                                labels=labels):
+        assert threshold is not None  # checked: y_score comes with its threshold
         is_pos, _ = binary_target(y_true, pos_label=pos_label)
         s = as_1d(y_score, "y_score").astype(np.float64)
         return label_group_totals(is_pos.view(np.int8), (s >= threshold).view(np.int8), np.asarray(labels, dtype=object),

@@ -180,6 +180,7 @@ class _Objective:
                         f"a threshold does not change scores or probabilities: {exc}"
                     ) from exc
             else:
+                assert self.func is not None  # neither a metric nor a scorer: the callable
                 kw = {} if ctx.sample_weight is None else {"sample_weight": ctx.sample_weight}
                 out[i] = float(self.func(ctx.y_true, labels, **kw))
         return out

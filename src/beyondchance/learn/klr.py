@@ -152,8 +152,8 @@ def _fit_penalised_logistic(
     else:
         Y = np.zeros((n, m))
         Y[np.arange(n), codes] = 1.0
-        prior = np.clip(wn @ Y, 1e-300, None)
-        logp = np.log(prior)
+        class_prior = np.clip(wn @ Y, 1e-300, None)
+        logp = np.log(class_prior)
         b0 = logp - logp.mean() if fit_intercept else np.zeros(m)
 
     nb = r * m

@@ -41,13 +41,16 @@ True
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
 from .._validation import union_labels
 from .._warnings import InvalidInputError
 from ..measures.registry import METRICS, get_metric
+
+if TYPE_CHECKING:
+    from ..measures.curve_rates import CurveKind
 
 __all__ = ["make_scorer", "get_scorer", "scorer_names"]
 
@@ -138,7 +141,8 @@ def _ops_scoring(y_true: Any, y_score: Any, *, metric: str, positive: Any = None
 
         value = prg_auc(t, score, sample_weight=sample_weight)
     else:
-        value = curve_auc(t, score, curve=_SCORING_CURVES[metric], sample_weight=sample_weight)
+        curve = cast("CurveKind", _SCORING_CURVES[metric])  # not "prg": prg_auc is above
+        value = curve_auc(t, score, curve=curve, sample_weight=sample_weight)
     w = np.ones(t.shape[0]) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
     prevalence = float(np.dot(w, t) / w.sum())
     return float(scoring_outperformance_score(metric, value, prevalence, **options).score)

@@ -121,6 +121,13 @@ class PluginThresholdClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimat
     True
     """
 
+    # set by fit
+    classes_: np.ndarray
+    _pos_idx: int
+    score_method_: str
+    estimator_: Any
+    threshold_: float
+
     _parameter_constraints: dict = {
         "estimator": [HasMethods(["fit"])],
         "strategy": [StrOptions(set(STRATEGIES))],
@@ -377,6 +384,7 @@ class PluginThresholdClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimat
                                                  self.classes_, self._pos_idx)
         if np.isnan(scores).any():
             raise InvalidInputError("cv must put every sample in exactly one test fold (a partition)")
+        assert method is not None  # two classes, every sample scored: at least one fold ran
         self.score_method_ = method
         return scores
 

@@ -285,6 +285,7 @@ def _evaluate_labels(
     if zero_one:
         risk = (n - float(np.trace(cm.matrix))) / n
     else:
+        assert table is not None  # a loss table unless zero-one
         risk = float(np.sum(cm.matrix * table.T)) / n
 
     if prior is None:
@@ -296,7 +297,9 @@ def _evaluate_labels(
             i0 = int(_positions(np.asarray([prior.bmp.prediction]), classes)[0])
             source_risk = prior.bmp.risk
         else:
+            assert prior.labels is not None  # training labels, or the keys of a distribution
             if prior.source == "distribution":
+                assert prior.probabilities is not None
                 p = np.zeros(classes.shape[0])
                 np.add.at(p, _positions(prior.labels, classes), prior.probabilities)
             else:
@@ -306,6 +309,7 @@ def _evaluate_labels(
         if zero_one:
             r0 = (n - float(counts[i0])) / n
         else:
+            assert table is not None
             r0 = float(table[i0] @ counts) / n
     value = classes[i0]
     value = value.item() if isinstance(value, np.generic) else value
@@ -367,7 +371,9 @@ def _evaluate_proba(
             q[_positions(prior.bmp.classes, classes)] = np.asarray(prior.bmp.prediction, dtype=np.float64)
             source_risk = prior.bmp.risk
         else:
+            assert prior.labels is not None  # training labels, or the keys of a distribution
             if prior.source == "distribution":
+                assert prior.probabilities is not None
                 pp = np.zeros(k)
                 np.add.at(pp, _positions(prior.labels, classes), prior.probabilities)
             else:
@@ -721,7 +727,10 @@ def pa_coverage_curve(
         k = classes.shape[0]
         zero_one = isinstance(lo, ZeroOneLoss)
         table = None if zero_one else lo.loss_matrix(classes)
-        losses = (ct != cp).astype(np.float64) if zero_one else table[cp, ct]
+        if table is None:
+            losses = (ct != cp).astype(np.float64)
+        else:
+            losses = table[cp, ct]
     elif lo.prediction == "probability":
         yt = as_1d(y_true, "y_true")
         ct, _, classes = encode_labels(yt, labels=labels)
@@ -767,6 +776,7 @@ def pa_coverage_curve(
         if zero_one:
             base = (wj - counts.max(axis=1)) / wj
         else:
+            assert table is not None
             base = (counts @ table.T).min(axis=1) / wj  # min_i Σ_t L[i, t] N_t
     elif lo.prediction == "probability":
         counts = _cumulative_class_counts(ct[order], ws, k, idx)

@@ -34,13 +34,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .._json import jsonable
 from .._summary_display import SummaryDisplay
 from .curves import ThresholdCounts, auc_from_rates
+
+if TYPE_CHECKING:
+    from .curve_rates import AucMethod, CurveKind
 
 __all__ = [
     "confusion_at_threshold",
@@ -62,7 +65,7 @@ POISSON_ABOVE = 1_000_000
 
 #: score measures computed from the cells: name -> (curve, method) or a loss
 SCORE_MEASURES = ("roc_auc", "pr_auc", "lift_auc", "log_loss", "brier")
-_CURVE_OF = {"roc_auc": ("roc", "trapezoid"), "pr_auc": ("pr", "ap"), "lift_auc": ("lift", "interpolated")}
+_CURVE_OF: dict[str, tuple[CurveKind, AucMethod]] = {"roc_auc": ("roc", "trapezoid"), "pr_auc": ("pr", "ap"), "lift_auc": ("lift", "interpolated")}
 
 
 def _padded(tc: ThresholdCounts) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -48,8 +48,7 @@ def _weighted_bincount(codes: np.ndarray, weights: np.ndarray | None, size: int)
         out = np.zeros(size)
         out[occupied] = np.bincount(where.reshape(-1), weights=weights, minlength=occupied.shape[0])
         return out
-    out = np.bincount(codes, weights=weights, minlength=size)
-    return out.astype(np.float64, copy=False)
+    return np.bincount(codes, weights=weights, minlength=size).astype(np.float64, copy=False)
 
 
 def _count_zero_one_labels(yt: np.ndarray, yp: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
@@ -412,7 +411,7 @@ def _whole_counts(c: np.ndarray, totals: np.ndarray) -> bool:
     return all(np.array_equal(b, np.floor(b)) for b in (flat[i:i + step] for i in range(0, flat.shape[0], step)))
 
 
-def _per_class_counts(c: np.ndarray) -> tuple[np.ndarray, ...]:
+def _per_class_counts(c: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """One-vs-rest counts of every class, each of shape (..., k), in O(k²) per matrix.
 
     Whole counts (unweighted data, whole weights): from the row, column and grand totals,
@@ -432,7 +431,8 @@ def _per_class_counts(c: np.ndarray) -> tuple[np.ndarray, ...]:
         return tp, cols - tp, rows - tp, total - rows - cols + tp
     if k < DIRECT_SUMS_BELOW:
         counts = [_one_vs_rest_counts(c, i) for i in range(k)]
-        return tuple(np.stack([cls[j] for cls in counts], axis=-1) for j in range(4))
+        tp, fp, fn, tn = (np.stack([cls[j] for cls in counts], axis=-1) for j in range(4))
+        return tp, fp, fn, tn
     off = c.copy()
     off[..., diag, diag] = 0.0
     fn = off.sum(axis=-1)
@@ -698,7 +698,7 @@ def _native_multiclass(name: str, c: np.ndarray) -> Any:
                              np.diagonal(c, axis1=-2, axis2=-1), c)
 
 
-def _native_from_sums(name: str, n: Any, t: np.ndarray, p: np.ndarray, diag: np.ndarray, c: np.ndarray) -> Any:
+def _native_from_sums(name: str, n: Any, t: np.ndarray, p: np.ndarray, diag: np.ndarray, c: np.ndarray | None) -> Any:
     """:func:`_native_multiclass` from the matrices' totals ``n``, true counts ``t``, predicted
     counts ``p`` and diagonals (the cells ``c`` are read by the weighted κ only)."""
     correct = diag.sum(axis=-1)
@@ -719,6 +719,7 @@ def _native_from_sums(name: str, n: Any, t: np.ndarray, p: np.ndarray, diag: np.
         # weighted κ (Cohen 1968) on ordinal classes in label order, as scikit-learn's
         # cohen_kappa_score(weights=...): 1 − Σ w C / Σ w E with E = t pᵀ / n, times n;
         # both sums have non-negative terms (no cancellation): Σ w E = 0 exactly when undefined
+        assert c is not None  # the cells are given: metric_from_totals refuses CELL_METRICS
         k = c.shape[-1]
         d = np.abs(np.subtract.outer(np.arange(k), np.arange(k))).astype(np.float64)
         w = d if name == "kappa_linear" else d * d

@@ -137,8 +137,8 @@ def _native_values(name: str, t: np.ndarray, n: float) -> np.ndarray:
             return np.asarray(1 - _div(observed, expected), dtype=np.float64)
         if name == "mcc":
             cov_ytyp = t * n - t * n
-            cov_ypyp = n**2 - n * n
-            cov_ypyp = np.where(cov_ypyp > 1e-12 * n**2, cov_ypyp, 0.0)
+            var_yp = n**2 - n * n
+            cov_ypyp = np.where(var_yp > 1e-12 * n**2, var_yp, 0.0)
             cov_ytyt = n**2 - (t * t).sum()
             cov_ytyt = cov_ytyt if cov_ytyt > 1e-12 * n**2 else 0.0
             return np.asarray(_div(cov_ytyp, np.sqrt(cov_ytyt * cov_ypyp)), dtype=np.float64) * np.ones(k)

@@ -45,13 +45,13 @@ _PRECISION_TOL = 1e-12
 # =====================================================================================
 
 
-def _check_curve(curve: Any) -> str:
+def _check_curve(curve: Any) -> CurveKind:
     if curve not in CURVES:
         raise InvalidInputError(f"curve must be one of {sorted(CURVES)}, got {curve!r}")
     return curve
 
 
-def _resolve_method(curve: str, method: Any) -> str:
+def _resolve_method(curve: str, method: Any) -> AucMethod:
     if method == "default":
         return _resolve_method(curve, _DEFAULT_METHOD[curve])
     if method not in ("ap", "step", "trapezoid", "interpolated"):
@@ -496,7 +496,7 @@ class Curve(SummaryDisplay):
     0.75
     """
 
-    kind: str
+    kind: CurveKind
     thresholds: np.ndarray
     x: np.ndarray
     y: np.ndarray
@@ -532,7 +532,7 @@ class Curve(SummaryDisplay):
         """The ideal classifier's AUC at this prevalence (OPS paper, Table 3)."""
         if not 0 < self.prevalence < 1:
             return float("nan")
-        return float(ideal_auc(self.prevalence, curve=self.kind))  # type: ignore[arg-type]
+        return float(ideal_auc(self.prevalence, curve=self.kind))
 
     def auc(self, method: AucMethod = "default") -> float:
         """Area under the curve; the estimator of :func:`auc_from_rates` (same kernel)."""

@@ -50,9 +50,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import numpy as np
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
 
 from .._validation import (
     as_1d,
@@ -524,7 +527,7 @@ class PinballLoss(Loss):
     def name(self) -> str:
         return f"pinball(alpha={self.alpha:g})"
 
-    def pointwise(self, y_pred: np.ndarray, y_true: np.ndarray) -> np.ndarray:
+    def pointwise(self, y_pred: npt.ArrayLike, y_true: npt.ArrayLike) -> np.ndarray:
         diff = np.asarray(y_true, dtype=np.float64) - np.asarray(y_pred, dtype=np.float64)
         return np.where(diff >= 0, self.alpha * diff, (self.alpha - 1) * diff)
 
@@ -598,7 +601,7 @@ class CallableLoss(Loss):
             )
         self.func = func
         self.prediction = prediction  # type: ignore[misc]  # instance attribute overrides ClassVar
-        self._name = name or getattr(func, "__name__", "callable")
+        self._name: str = name if name else getattr(func, "__name__", "callable")
 
     @property
     def name(self) -> str:

@@ -416,7 +416,7 @@ def _counts_unweighted(pos: np.ndarray, s: np.ndarray, pos_label: Any) -> Thresh
     first_neg = _first_of_runs(neg)
     distinct_neg = bool(first_neg.all())  # continuous scores: no ties among the negatives
     # #negatives below each distinct negative score (its index when they are distinct)
-    starts_neg = None if distinct_neg else np.flatnonzero(first_neg)
+    starts_neg: Any = None if distinct_neg else np.flatnonzero(first_neg)  # read only when not distinct_neg
     k_neg = n_neg if distinct_neg else starts_neg.shape[0]
     starts_pos = np.flatnonzero(_first_of_runs(p))
     u_pos = p[starts_pos]  # distinct positive scores, ascending
@@ -476,6 +476,7 @@ def _positive_column(y_score: Any, y_true: Any, pos_label: Any) -> Any:
         return y_score
     classes = np.unique(as_1d(y_true, "y_true")).tolist()
     order = class_column_order(names, classes)
+    assert order is not None  # names given and no labels: the order of the columns, or an error
     return column_at(y_score, order[[_label(c) for c in classes].index(_label(pos_label))])
 
 

@@ -29,12 +29,12 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass, replace
-from typing import Any, Sequence
+from typing import Any, Literal, Sequence
 
 import numpy as np
 from scipy import stats as sps
 
-from .._summary_display import SummaryDisplay, format_interval
+from .._summary_display import SummaryDisplay, Table, format_interval
 from .._validation import check_random_state
 from ..inference.confidence_interval import ConfidenceInterval
 from ..inference.delong import delong_variance_of_counts
@@ -212,7 +212,8 @@ def auc_permutation_pvalue(reference: ThresholdCounts, test_set: ThresholdCounts
     t = abs(float(_studentized_difference(cells))) * (1 - 1e-12)
     pooled = [cells[0] + cells[2], cells[1] + cells[3]]
     # the count method costs about the class's rows per draw, the marginals one its cells
-    methods = ["count" if c.sum() <= 20 * c.shape[0] else "marginals" for c in pooled]
+    methods: list[Literal["count", "marginals"]] = [
+        "count" if c.sum() <= 20 * c.shape[0] else "marginals" for c in pooled]
     drawn, hits, size = 0, 0, 2 * stop_after
     while drawn < n_permutations:
         size = min(size, n_permutations - drawn)
@@ -318,7 +319,7 @@ class ClassifierChange(SummaryDisplay):
     def _summary_rows(self) -> list[tuple[str, Any]]:
         return [("significance level", self.level), ("test sets compared", self.n_sets)]
 
-    def _summary_tables(self) -> list[tuple[str, list[str], list[list[str]]]]:
+    def _summary_tables(self) -> list[Table]:
         rows = [[_QUANTITIES.get(t.quantity, t.quantity), f"{t.reference_value:.3f}", f"{t.value:.3f}",
                  format_interval(t.difference_ci, lambda x: f"{x:+.3f}"), f"{t.pvalue:.3g}", f"{t.pvalue_adjusted:.3g}",
                  t.method] for t in self.tests]

@@ -296,9 +296,9 @@ def _jeffreys_draws(s: SetStatistics, boot: SetStatistics, rng: np.random.Genera
 
 
 def _decomposition_jackknife(reference: SetStatistics, test_set: SetStatistics,
-                             names: Sequence[str]) -> dict[str, dict[str, list]]:
+                             names: Sequence[str]) -> dict[str, dict[str, list] | None]:
     """``_jackknife_of_decomposition`` of two sets' cells."""
-    out: dict[str, dict[str, list]] = {}
+    out: dict[str, dict[str, list] | None] = {}
     # the metrics at the threshold read (α, β) only: two bins per class are exact
     at_threshold = [m for m in names if m in METRICS]
     for group, bins in ((at_threshold, 2), ([m for m in names if m not in at_threshold], JACKKNIFE_BINS)):

@@ -40,7 +40,7 @@ False
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 from scipy import stats as sps
@@ -304,7 +304,7 @@ def class_change_tests(reference: ClassStatistics, test_set: ClassStatistics, *,
 
 def compare_class_classifiers(reference: ClassStatistics, test_sets: dict[str, ClassStatistics], *,
                               confidence_level: float = 0.95,
-                              more: dict[str, Sequence[ClassifierTest]] | None = None) -> tuple[ClassifierChange, ...]:
+                              more: Mapping[str, Sequence[ClassifierTest]] | None = None) -> tuple[ClassifierChange, ...]:
     """:func:`class_change_tests` of each test set against ``reference`` and the set's tests
     in ``more`` (set name -> tests), Holm-adjusted over every test of every set; a set
     ``changed`` when one of its adjusted p-values is at most ``1 − confidence_level``."""

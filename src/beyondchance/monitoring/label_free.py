@@ -86,7 +86,7 @@ import numpy as np
 
 from .._validation import (as_float, binary_target, check_consistent_length, check_n_resamples, check_option,
                           check_random_state, check_sample_weight, check_unit_interval)
-from .._summary_display import SummaryDisplay, display_name, format_interval, format_number
+from .._summary_display import SummaryDisplay, Table, display_name, format_interval, format_number
 from .._warnings import InvalidInputError
 from ..inference.confidence_interval import ConfidenceInterval
 from ..inference.significance import rejects, significance_level
@@ -223,7 +223,7 @@ class LabelFreeEstimate(SummaryDisplay):
                 ("beyond the reference's scores: p", self.support_pvalue),
                 ("rows: reference, window", f"{self.n_reference:,}, {self.n_window:,}")]
 
-    def _summary_tables(self) -> list[tuple[str, list[str], list[list[str]]]]:
+    def _summary_tables(self) -> list[Table]:
         rows = [[display_name(k), format_number(m.value), format_interval(m.ci)] for k, m in self.metrics.items()]
         return [("The metrics at the estimated prevalence", ["measure", "value", f"{self.confidence_level:.0%} CI"],
                  rows)] if rows else []
@@ -605,7 +605,7 @@ def estimate_performance(
 
 
 def estimate_from_statistics(
-    reference: ThresholdCounts,
+    reference: ThresholdCounts | BinnedScoreCounts,
     window: ValueHistogram,
     *,
     n_window_rows: int,
@@ -657,9 +657,9 @@ def estimate_from_statistics(
     n_resamples = check_n_resamples(n_resamples, level)
     if window.bin_width is not None:
         raise InvalidInputError("the window's score histogram must hold its distinct scores (bin_width=None)")
-    binned = reference if isinstance(reference, BinnedScoreCounts) else None
-    if binned is not None:
-        reference = binned.threshold_counts()
+    binned: BinnedScoreCounts | None = None
+    if isinstance(reference, BinnedScoreCounts):
+        binned, reference = reference, reference.threshold_counts()
     if int(n_window_rows) < MIN_WINDOW_ROWS:
         raise InvalidInputError(f"the window has {int(n_window_rows)} rows; estimating its prevalence from its scores "
                                 f"needs at least {MIN_WINDOW_ROWS}")
@@ -693,17 +693,17 @@ def estimate_from_statistics(
                        f"{1 - b_r - a_r:.3f}): adjusted classify-and-count is unstable")
 
     # the window's statistic: weights per reference bin, and the exact quantities
-    window = _window_counts(ref, s_new, w_new)
+    window_counts = _window_counts(ref, s_new, w_new)
     q_exact = float(w_new[s_new >= thr].sum() / w_new.sum())
     estimates = {"acc": float(_acc(ref, q_exact))}
     groups, test_groups = _coarse(ref, EM_BINS), class_balanced_bins(ref, TEST_BINS)
-    estimates["em"] = float(_estimator("em", groups)(ref, window)[0])
+    estimates["em"] = float(_estimator("em", groups)(ref, window_counts)[0])
     pi_hat = estimates[method]
     exact = metrics_at(_exact(ref), _inside(pi_hat), names)
 
     rng = check_random_state(random_state)
     n_new = int(n_window_rows)
-    boot = _bootstrap(ref, window, n_new, method, groups, names, n_resamples, rng)
+    boot = _bootstrap(ref, window_counts, n_new, method, groups, names, n_resamples, rng)
     pi_ci = _interval(pi_hat, boot.binned_pi, boot.pi_star, level, boot.jack_pi)
     if pi_ci is not None:
         pi_ci = ConfidenceInterval(float(np.clip(pi_ci.low, 0, 1)), float(np.clip(pi_ci.high, 0, 1)), pi_ci.level,
@@ -724,7 +724,7 @@ def estimate_from_statistics(
         projected[m] = ProjectedMetric(m, value, ci)
 
     # the assumption: the window against the fitted mixture, and the test's power against a weaker classifier
-    test = label_shift_test(ref, window, n_new, groups, test_groups, n_resamples, rng, significance_level(level))
+    test = label_shift_test(ref, window_counts, n_new, groups, test_groups, n_resamples, rng, significance_level(level))
     stat, pvalue = test.statistic, test.pvalue
     holds = not rejects(pvalue, significance_level(level)) and not rejects(support_p, SUPPORT_LEVEL)
     if not holds:

@@ -154,6 +154,7 @@ def weaker_positives(ref: SetStatistics, shift: float = CONCEPT_SHIFT) -> np.nda
     >>> float(f1.sum()), float(f1[:5].sum()), float(f1[5:15].sum())   # bins by decreasing score
     (1.0, 0.0, 1.0)
     """
+    assert ref.bin_scores is not None  # a reference of scores
     mid = ref.bin_scores.mean(axis=1)[::-1]  # increasing score
     levels = (np.arange(_QUANTILE_LEVELS) + 0.5) / _QUANTILE_LEVELS
 

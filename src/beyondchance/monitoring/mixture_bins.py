@@ -17,6 +17,7 @@ _EM_MAX_ITER = 1000
 def _window_bins(s: SetStatistics, scores: np.ndarray) -> np.ndarray:
     """Bin index (the reference's bins, by decreasing score) of each window score: the
     boundary between two bins is the threshold where it separates them, else the midpoint."""
+    assert s.bin_scores is not None  # a reference of scores
     hi, lo = s.bin_scores[:, 0], s.bin_scores[:, 1]
     bounds = (lo[:-1] + hi[1:]) / 2
     if 0 < s.cut < hi.shape[0]:

@@ -163,23 +163,27 @@ class ProbabilityStatistics:
     def binned(self) -> "ProbabilityStatistics":
         """The statistic with the scores pooled in the bootstrap's bins (the groups summed), and its groups."""
         g = self.groups
+        assert g is not None  # not a replicate
         return ProbabilityStatistics(tuple(h.sum(0) for h in g.hists), {m: x.sum(0) for m, x in g.losses.items()},
                                      self.labels, g)
 
     def _weighted(self, groups: np.ndarray) -> "ProbabilityStatistics":
         """A stack (first axis) of the statistic with the groups weighted by the rows of ``groups`` (S, G)."""
         g = self.groups
+        assert g is not None  # not a replicate
         return ProbabilityStatistics(tuple((groups @ h.reshape(h.shape[0], -1)).reshape(-1, *h.shape[1:])
                                            for h in g.hists),
                                      {m: groups @ x for m, x in g.losses.items()}, self.labels)
 
     def resample(self, n_resamples: int, rng: np.random.Generator) -> "ProbabilityStatistics":
         """A stack of ``n_resamples`` replicates: the groups of rows weighed by Poisson(1) draws."""
+        assert self.groups is not None  # not a replicate
         return self._weighted(rng.poisson(1.0, (n_resamples, self.groups.hists[0].shape[0])).astype(np.float64))
 
     def leave_one_out(self) -> tuple["ProbabilityStatistics", np.ndarray]:
         """The jackknife of the groups: a stack with each non-empty group left out, and the
         multiplicity (1) of each."""
+        assert self.groups is not None  # not a replicate
         nonempty = np.flatnonzero(self.groups.hists[0].sum((1, 2)) > 0)
         keep = np.ones((nonempty.shape[0], self.groups.hists[0].shape[0]))
         keep[np.arange(nonempty.shape[0]), nonempty] = 0.0

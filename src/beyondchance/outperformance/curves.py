@@ -48,7 +48,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -57,10 +57,13 @@ from .._warnings import InvalidInputError, warn_undefined
 from ..measures.curves import threshold_counts
 from .._json import jsonable as _jsonable
 
+if TYPE_CHECKING:
+    from ..measures.curve_rates import CurveKind
+
 __all__ = ["OPSCurve", "ops_precision_recall_curve", "ops_lift_curve", "DEFAULT_LEVELS"]
 
 #: Default x levels of both curves: 0.05, 0.10, …, 0.95 and 0.99 (20 points).
-DEFAULT_LEVELS = np.round(np.r_[np.arange(1, 20) / 20, 0.99], 10)
+DEFAULT_LEVELS: np.ndarray = np.r_[np.arange(1, 20) / 20, 0.99].round(10)
 
 
 
@@ -147,7 +150,7 @@ def _ops_curve(
     name = "recall" if kind == "oprc" else "rate"
     x = _levels(levels, name)
     counts = threshold_counts(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label)
-    curve = "pr" if kind == "oprc" else "lift"
+    curve: CurveKind = "pr" if kind == "oprc" else "lift"
     if not counts.is_defined:
         warn_undefined(
             f"the {kind} curve is undefined: y_true holds one class (prevalence must lie in (0, 1))",

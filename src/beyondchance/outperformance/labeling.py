@@ -452,7 +452,10 @@ def _general_area(score: Callable[[np.ndarray, np.ndarray], np.ndarray], thresho
     for a_edge in (_EDGE, 1.0 - _EDGE):
         aa = np.full(n_grid, a_edge)
         ind = beaten(aa, grid)
-        kinks += crossings(ind, lambda b, a_edge=a_edge: float(value(np.array([a_edge]), np.array([b]))[0]))
+        def at_edge(b: float, a_edge: float = a_edge) -> float:
+            return float(value(np.array([a_edge]), np.array([b]))[0])
+
+        kinks += crossings(ind, at_edge)
     pts = np.unique(np.clip(np.concatenate([[0.0, 1.0], kinks]), 0.0, 1.0))
     total = 0.0
     for lo, hi in zip(pts[:-1], pts[1:]):
@@ -525,7 +528,7 @@ def _check_vectorised(func: Callable[..., Any], p0: float, options: dict) -> Non
 # --- validation -----------------------------------------------------------------------
 
 
-def _check_method(method: Any) -> str:
+def _check_method(method: Any) -> LabelingMethod:
     if method not in _METHODS:
         raise InvalidInputError(f"method must be one of {list(_METHODS)}, got {method!r}")
     return method

@@ -193,6 +193,7 @@ def multiclass_outperformance_score(
     if average is not None:
         average = check_option(average, "average", _AVERAGES)  # type: ignore[assignment]
     scoring = _scoring_name(metric)
+    m_ops: str | LabelingMetric
     if scoring is not None:
         name, m_ops = scoring, scoring
         values, prevalences, classes, multilabel = _one_vs_rest_scoring(

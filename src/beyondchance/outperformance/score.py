@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import importlib
 from types import ModuleType
-from typing import Any, Callable, Literal
+from typing import Any, Callable, Literal, cast
 
 from .._warnings import InvalidInputError
 from ..measures.registry import ALIASES, METRICS, LabelingMetric
 from .result import OPSResult
-from .labeling import labeling_outperformance_score
+from .labeling import LabelingMethod, labeling_outperformance_score
 
 __all__ = ["outperformance_score"]
 
@@ -116,9 +116,10 @@ def outperformance_score(
     >>> r.score == outperformance_score("precision", 0.4, 0.1).score
     True
     """
+    labeling_method = cast(LabelingMethod, method)  # checked by labeling_outperformance_score
     if isinstance(metric, LabelingMetric) or callable(metric) and not isinstance(metric, str):
         return labeling_outperformance_score(
-            metric, value, prevalence, method=method, mc_samples=mc_samples, random_state=random_state, **options
+            metric, value, prevalence, method=labeling_method, mc_samples=mc_samples, random_state=random_state, **options
         )
     if not isinstance(metric, str):
         raise InvalidInputError(
@@ -127,7 +128,7 @@ def outperformance_score(
     key = _normalise(metric)
     if _is_labeling_name(key):
         return labeling_outperformance_score(
-            metric, value, prevalence, method=method, mc_samples=mc_samples, random_state=random_state, **options
+            metric, value, prevalence, method=labeling_method, mc_samples=mc_samples, random_state=random_state, **options
         )
 
     module, why = _scoring_module()

@@ -95,13 +95,14 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, cast
 
 import numpy as np
 
 from .._validation import as_float, check_mc_samples, check_prevalence
 from .._warnings import InvalidInputError
 from ..measures.curves import auc_from_rates, value_at_from_rates
+from ..measures.curve_rates import AucMethod, CurveKind
 from ..measures.curve_rates import _resolve_method as _curves_resolve_method
 from ..measures.precision_recall_gain import prg_auc_from_rates, prg_auc_lower
 from .result import OPSResult
@@ -223,8 +224,8 @@ class _Quantity:
     """
 
     kind: str
-    curve: str
-    method: str | None = None
+    curve: CurveKind | Literal["prg"]
+    method: AucMethod | None = None
     at: float | None = None
 
     @property
@@ -239,6 +240,7 @@ class _Quantity:
         if self.kind == "auc" and self.curve == "prg":
             return _logit(_prg_unit(prg_auc_from_rates(a, b, pi, validate=False), pi))
         if self.kind == "auc":
+            assert self.curve != "prg" and self.method is not None  # an AUC of a curve by a resolved method
             v = auc_from_rates(a, b, pi, curve=self.curve, method=self.method, validate=False)
             return v if self.curve == "roc" else _logit(v / _auc_bound(self.curve, self.method, pi))
         raise AssertionError(self.kind)  # point metrics go through compute_at
@@ -264,9 +266,9 @@ class _Spec:
     """A user-facing metric: which quantity it reads and how μ maps onto it."""
 
     name: str
-    curve: str
+    curve: CurveKind | Literal["prg"]
     family: str  # "auc" | "nauc" | "precision_at_recall" | "lift_at_rate" | "precision_at_rate"
-    method: str | None  # resolved AUC method
+    method: AucMethod | None  # resolved AUC method
     gain_via_roc: bool = False
 
     @property
@@ -334,9 +336,10 @@ def _resolve_spec(metric: Any, auc_method: Any) -> _Spec:
     if name in ("precision_at_recall", "lift_at_rate", "precision_at_rate"):
         if auc_method not in (None, "default"):
             raise InvalidInputError(f"auc_method applies to AUC metrics only, not to {name!r}")
-        curve = "pr" if name == "precision_at_recall" else "lift"
-        return _Spec(name, curve, name, None)
-    curve, family = name.split("_")
+        point_curve: CurveKind = "pr" if name == "precision_at_recall" else "lift"
+        return _Spec(name, point_curve, name, None)
+    curve_name, family = name.split("_")
+    curve = cast(CurveKind, curve_name)  # roc, pr, lift or gain: the AUC metrics of SCORING_METRICS
     method = _curves_resolve_method(curve, "default" if auc_method is None else auc_method)
     gain_via_roc = curve == "gain" and method in ("trapezoid", "interpolated")
     return _Spec(name, curve, family, method, gain_via_roc)
@@ -426,7 +429,9 @@ def _ensure(ctx: _Context, entries: list[tuple[_Quantity, Any]]) -> dict[tuple[_
         key = ctx.key(*entry)
         arr = None if key is None else reference_cache.get(key, disk=disk)
         if arr is None and key is not None:  # the default reference ships with the package
-            arr = shipped_values(ctx.reference_key(), entry[0].key(), entry[1])
+            reference = ctx.reference_key()
+            assert reference is not None  # the key holds the reference's
+            arr = shipped_values(reference, entry[0].key(), entry[1])
             if arr is not None:
                 reference_cache.put(key, arr, disk=False)
         if arr is None:
@@ -590,9 +595,11 @@ def scoring_metric_from_rates(
     if spec.curve == "prg":
         return prg_auc_from_rates(alpha, beta, prevalence, validate=validate)
     if not spec.point:
+        assert spec.method is not None  # resolved for every AUC metric
         value = auc_from_rates(alpha, beta, prevalence, curve=spec.curve, method=spec.method, validate=validate)
         return value / _ideal(spec.curve, prevalence) if spec.family == "nauc" else value
-    curve = "pr" if spec.family == "precision_at_recall" else "lift"
+    assert at_arr is not None  # a point metric has its at
+    curve: CurveKind = "pr" if spec.family == "precision_at_recall" else "lift"
     value = value_at_from_rates(alpha, beta, prevalence, curve=curve, at=float(at_arr), validate=validate)
     if spec.family == "precision_at_rate":
         value = value * np.asarray(prevalence, dtype=np.float64)
@@ -750,6 +757,7 @@ def scoring_outperformance_score(
     how: set[str] = set()
 
     # one (quantity, prevalence-key) plan per distinct (π, at) pair
+    uniq_at: list[float | None]
     if ats is None:
         uniq, inverse = np.unique(pi, return_inverse=True)
         uniq_at = [None] * len(uniq)
@@ -794,6 +802,7 @@ def scoring_outperformance_score(
     if isinstance(sampler, DirectedBinaryTree):
         opts["depth"] = sampler.depth
     if spec.point:
+        assert ats is not None and at_arr is not None  # a point metric has its at
         opts["at"] = float(ats[0]) if scalar else np.broadcast_to(at_arr, bshape).copy()
     else:
         opts["auc_method"] = "ap" if spec.curve == "pr" and spec.method == "step" else spec.method
@@ -899,7 +908,7 @@ def warm_reference_cache(
         for p in np.unique(check_prevalence(np.atleast_1d(prevalences))):
             br = _grid_bracket(float(p))
             pikeys += [("exact", float(p))] if br is None else [("grid", i) for i, _ in br]
-    entries = []
+    entries: list[tuple[_Quantity, Any]] = []
     for a in ats:
         q = spec.quantity(a)
         entries += [(q, None)] if q.pi_free else [(q, k) for k in pikeys]

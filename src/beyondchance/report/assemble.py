@@ -140,7 +140,7 @@ def _finish_rows(report: dict[str, Any], chosen: list[str], ctx: _Context) -> di
     binary = report.get("counts") is not None or (pi is not None and report.get("positive_label") is not None)
     cm: ConfusionMatrix | None = report.get("confusion")
     need_ops = [k for k in chosen if k in METRICS or k in _SCORING]
-    pvalues: dict[str, tuple[float, str]] = {}
+    pvalues: dict[str, tuple[float | None, str]] = {}
     if ctx.ci:
         ctx.step("testing against chance")
         pvalues = chance_pvalues(report, chosen, n_resamples=ctx.n_resamples, seed=ctx.seed,
@@ -238,6 +238,7 @@ def _too_few_rows(report: dict[str, Any]) -> tuple[list[str], str] | None:
         what = f"{fewest} {'positive' if positive else 'negative'} rows"
         keep = ALL_ROWS | {"specificity"} if positive else ALL_ROWS  # the specificity rests on the negatives
     else:
+        assert cm is not None  # no score counts: the totals are the confusion matrix's
         what = f"{fewest} rows of class {_label(cm.labels[i])!r}"
         keep = ALL_ROWS_MULTICLASS
     closed = {k for k, spec in report["metrics"].items()

@@ -33,7 +33,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence, cast
 
 import numpy as np
 
@@ -62,6 +62,9 @@ from .report import Report
 from ..engines.detect import _resolve_positive, check_inputs
 from ..engines.row_source import RowSource
 from .evaluate import evaluate
+
+if TYPE_CHECKING:
+    from ..measures.task_metrics import Task
 from ..engines.scan import (_as_columns, _as_source, _column_names, _is_statistics, _kept, _prepare, _scan_replicates,
                             _scan_scores, detect_task, score_column)
 from ..statistics.task_statistics import TaskStatistics
@@ -100,10 +103,10 @@ class Comparison(Exportable):
         ``print(comparison)``) is the short one: a table with a row per window."""
         return render_comparison_text(self, width=width, details=True)
 
-    def _html_fragment(self, plots: bool) -> str:
+    def _html_fragment(self, plots: bool = False) -> str:
         return comparison_section(self, plots=plots)
 
-    def _html_page(self, plots: bool) -> str:
+    def _html_page(self, plots: bool = True) -> str:
         return comparison_html(self, plots=plots)
 
     def _markdown(self) -> str:
@@ -129,6 +132,7 @@ class Comparison(Exportable):
             return None
         adv = missing if not math.isfinite(m.advantage) else f"{m.advantage:+.3f}"
         ops = missing if m.ops is None else f"{m.ops:.3f}"
+        assert report.name is not None  # the reports of a comparison are named after their test sets
         return m, adv, ops, self.flag(report.name, metric)
 
     def classifier_change(self, test_set: str) -> ClassifierChange | None:
@@ -273,6 +277,7 @@ def compare(
     """
     kept = isinstance(test_sets, Mapping) and any(_is_statistics(v) for v in test_sets.values())
     if y_true is None and kept:  # statistics beside arrays: the arrays as columns of the memory engine
+        assert isinstance(test_sets, Mapping)  # kept: a mapping
         y_true, y_score, sample_weight, test_sets, options["score_names"] = _as_columns(test_sets)
         engine = detect_engine(None) if engine is None else engine  # the engine of arrays
     if y_true is not None:
@@ -323,7 +328,7 @@ def compare(
         step(f"evaluating {name}")
         try:
             reports.append(evaluate(
-                yt, y, sample_weight=w, task=task, pos_label=pos_label, threshold=threshold,
+                yt, y, sample_weight=w, task=cast("Task", task), pos_label=pos_label, threshold=threshold,
                 metrics=metrics, name=name, **options,
             ))
         except InvalidInputError as exc:
@@ -369,6 +374,7 @@ def _probability_statistics(y_true: Any, y: Any, w: Any, options: dict[str, Any]
     class probabilities, its inputs checked as :func:`~beyondchance.evaluate` checks them."""
     inp = check_inputs(y_true, y, w, task="multiclass-probabilities", labels=options.get("labels"),
                        normalize=options.get("normalize", False))
+    assert inp.codes is not None and inp.proba is not None and inp.classes is not None  # class probabilities
     return ProbabilityStatistics.from_codes(inp.codes, inp.proba, tuple(inp.classes.tolist()), inp.weight,
                                             seed=groups_seed(options.get("random_state", 0)))
 
@@ -385,7 +391,7 @@ def _check_window_task(name: str, task: str) -> None:
                                 f"needs binary scores, not a {task} task")
 
 
-def _with_windows(comparison: Comparison, windows: Sequence[tuple[str, Any, int]], threshold: float,
+def _with_windows(comparison: Comparison, windows: Sequence[tuple[str, Any, int]], threshold: float | None,
                   step: Callable[[str], None], options: dict[str, Any]) -> Comparison:
     """The comparison with the label-free estimates of the windows without labels: (name, exact
     :class:`~beyondchance.statistics.values.ValueHistogram` of its scores, number of rows) each, estimated
@@ -402,6 +408,7 @@ def _with_windows(comparison: Comparison, windows: Sequence[tuple[str, Any, int]
         step(f"estimating {name} without labels")
         try:
             binned = (ref.score_statistic or {}).get("bins")  # the reference's binned scores state their bound
+            assert ref.counts is not None  # a reference of binary scores (_check_window_task)
             est = estimate_from_statistics(
                 ref.counts if binned is None else BinnedScoreCounts.from_threshold_counts(ref.counts, binned),
                 hist, n_window_rows=n_rows, n_reference_rows=ref.n, threshold=threshold, metrics=names,
@@ -707,7 +714,7 @@ def _compare_sources(
                     raise InvalidInputError(f"test set {nm!r}: {exc}") from None
                 p.row_source = RowSource(src, p, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=sample_weight,
                                          labels=labels, score_bins=score_bins)
-        probabilities = None  # for the decomposition of the AUCs and losses of class probabilities
+        probabilities: dict[str, Any] | None = None  # for the decomposition of the AUCs and losses of class probabilities
         kept = [nm for nm, src, _ in prepared if src is None]
         if first.task == "multiclass-probabilities" and not kept:
             probabilities = {}

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Sequence, cast
 
 import numpy as np
 
@@ -146,6 +146,7 @@ def _title(report: Report, metric: str) -> str:
 def _class_shift(r: Report, ref: Report) -> tuple[float, str]:
     """(total variation distance between the class distributions, the class that moved most, as text)."""
     def dist(rep: Report) -> dict:
+        assert rep.confusion is not None  # a report of labels of several classes
         t = np.asarray(rep.confusion.matrix, dtype=np.float64).sum(1)
         return dict(zip(np.asarray(rep.confusion.labels).tolist(), t / t.sum()))
 
@@ -164,9 +165,9 @@ def _decomposed_verdict(reports: list[Report], ref: Report, changes: list[Change
     task = ref.task
     plural = "s" if len(classifier_changes) != 1 else ""
     if task in MULTICLASS_TASKS:
-        moved = [(_class_shift(r, ref), r) for r in reports if r.name != ref.name]
-        if moved:
-            (tv, what), r = max(moved, key=lambda x: x[0][0])
+        shifted = [(_class_shift(r, ref), r) for r in reports if r.name != ref.name]
+        if shifted:
+            (tv, what), r = max(shifted, key=lambda x: x[0][0])
             aucs = any(t.quantity.startswith(AUC_TEST) for c in classifier_changes for t in c.tests)
             lines.append(f"Across {len(reports)} test sets the class distribution moves by up to {100 * tv:.1f} "
                          f"points (total variation; {shorten(r.name)}: {what}). The classifier is tested on its "
@@ -184,6 +185,7 @@ def _decomposed_verdict(reports: list[Report], ref: Report, changes: list[Change
     else:
         prev = [r.prevalence for r in reports if r.prevalence is not None]
         if prev:
+            assert ref.prevalence is not None  # a binary task: every report has its prevalence
             lines.append(f"Across {len(reports)} test sets the prevalence ranges {100 * min(prev):.1f}%–"
                          f"{100 * max(prev):.1f}% (reference {shorten(ref.name)}: {100 * ref.prevalence:.1f}%). "
                          f"The classifier is tested on its error rates (and ROC AUC), which the prevalence does not "
@@ -201,6 +203,7 @@ def _decomposed_verdict(reports: list[Report], ref: Report, changes: list[Change
         elif task == "regression":
             head = f"{shorten(r.name)}: "
         else:
+            assert r.prevalence is not None  # a binary task: every report has its prevalence
             head = f"{shorten(r.name)} ({100 * r.prevalence:.1f}% prevalence): "
         if cc is None or not cc.tests:
             lines.append(head + {"regression": "no error measure has an interval; nothing is tested."}.get(
@@ -210,6 +213,7 @@ def _decomposed_verdict(reports: list[Report], ref: Report, changes: list[Change
         fc = next((c for c in own if c.metric == focus), None)
         expect = ""
         if fc is not None and math.isfinite(fc.expected_value):
+            assert focus is not None  # fc is the change of the focus metric
             band = f" {fmt_interval(*fc.expected_ci)}" if fc.expected_ci is not None else ""
             expect = (f"the reference classifier would score {_title(r, focus)} {fmt_value(fc.expected_value)}"
                       f"{band} at {where}; observed {fmt_value(fc.value)}")
@@ -229,7 +233,7 @@ def _decomposed_verdict(reports: list[Report], ref: Report, changes: list[Change
                                              f"{fmt_value(c.expected_value)} expected" for c in group) + ".")
                 if not any(c.classifier_effect_ci is not None for c in own):
                     text += (" Confidence intervals are off: the metrics' classifier effects have no interval."
-                             if all(c.decomposition.n_resamples == 0 for c in own) else
+                             if all(c.decomposition is not None and c.decomposition.n_resamples == 0 for c in own) else
                              " The metrics' classifier effects have no interval (undefined here; see the notes).")
                 elif not worse and not better:
                     text += f" No metric's classifier effect has a {pct}% interval excluding 0."
@@ -283,7 +287,7 @@ def _verdict(reports: list[Report], ref: Report, focus: str | None, changes: lis
         return tuple(lines)
     title = ref.metrics[focus].title.split(" (")[0]
     vals = [r.metrics[focus].value for r in reports]
-    ops = [r.metrics[focus].ops for r in reports]
+    ops = cast(list[float], [r.metrics[focus].ops for r in reports])  # the focus has an OPS on every test set
     head = f"Across {len(reports)} test sets"
     if prev:
         head += f" the prevalence ranges {100 * min(prev):.1f}%–{100 * max(prev):.1f}%;"
@@ -298,6 +302,7 @@ def _verdict(reports: list[Report], ref: Report, focus: str | None, changes: lis
         r = next(r for r in reports if r.name == c.test_set)
         nominal = "rose" if c.value > c.reference_value else "fell"
         ops_moved = "higher" if c.direction == "better" else "lower"
+        assert c.ops_ci is not None and c.reference_ops_ci is not None  # moved: the OPS intervals do not overlap
         lines.append(
             f"{shorten(c.test_set)}: OPS({title}) is {ops_moved} — {c.ops:.3f} "
             f"[{c.ops_ci[0]:.3f}, {c.ops_ci[1]:.3f}] vs {c.reference_ops:.3f} "

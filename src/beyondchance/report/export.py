@@ -9,6 +9,7 @@ The renderers are imported on use (matplotlib only when plots are drawn).
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING, overload
 
 from .._summary_display import Writable, _written
 
@@ -20,10 +21,19 @@ class Exportable(Writable):
     renderings ``_text``, ``_html_fragment``, ``_html_page`` and ``_markdown``, the HTML
     ones with or without ``plots``."""
 
-    def _repr_html_(self) -> str:
-        return self._html_fragment(False)  # type: ignore[call-arg]
+    if TYPE_CHECKING:
+        def _html_fragment(self, plots: bool = False) -> str: ...
 
+        def _html_page(self, plots: bool = True) -> str: ...
+
+    def _repr_html_(self) -> str:
+        return self._html_fragment(False)
+
+    @overload
+    def to_html(self, path: None = ..., *, plots: bool = ...) -> str: ...
+    @overload
+    def to_html(self, path: str | os.PathLike, *, plots: bool = ...) -> None: ...
     def to_html(self, path: str | os.PathLike | None = None, *, plots: bool = True) -> str | None:
         """A self-contained HTML page (plots as inline PNG unless ``plots=False``);
         written to ``path`` when given (then None is returned), else returned."""
-        return _written(self._html_page(plots), path)  # type: ignore[call-arg]
+        return _written(self._html_page(plots), path)

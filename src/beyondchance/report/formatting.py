@@ -29,7 +29,7 @@ def fmt_value(x: float | None) -> str:
     return f"{x:.3f}" if abs(x) < 100 else f"{x:.4g}"
 
 
-def fmt_interval(low: float | None, high: float | None, fmt: Callable[[float | None], str] = fmt_value) -> str:
+def fmt_interval(low: float | None, high: float | None, fmt: Callable[[Any], str] = fmt_value) -> str:
     """An interval for display, the one form of every rendering (terminal, Markdown, HTML):
     ``[low, high]``, each end by ``fmt`` (:func:`fmt_value` by default). A dash between the
     ends would read badly beside a negative end ("-0.088–0.442"); the brackets never do.

@@ -58,7 +58,7 @@ from ..outperformance import outperformance_score
 from ..inference.permutation.result import PermutationTestResult
 from .pvalues import chance_test
 from .evaluation_context import _Collector, _Context
-from .._summary_display import SummaryDisplay
+from .._summary_display import SummaryDisplay, Table
 from .formatting import _num, fmt_value, shorten
 from .metric_rows import MetricResult
 from .tasks.labels import _cell_intervals, _constant_baseline
@@ -171,7 +171,7 @@ class CheckResult(SummaryDisplay):
     def _summary_rows(self) -> list[tuple[str, Any]]:
         return []
 
-    def _summary_tables(self) -> list[tuple[str, list[str], list[list[str]]]]:
+    def _summary_tables(self) -> list[Table]:
         rows = [[r.expression,
                  "n/a" if r.measured is None else f"{r.measured:.3g}" if r.function == "pvalue" else fmt_value(r.measured),
                  "pass" if r.passed else f"FAIL{': ' + r.reason if r.reason else ''}"] for r in self.requirements]

@@ -20,7 +20,8 @@ MAX_SCORE_BINS = 1000
 
 def _ci_from_bootstrap(res: Any, resampling: str) -> MetricCI:
     try:  # the one-sided bounds: the interval at level 2L - 1, same method and resamples
-        bounds = tuple(float(v) for v in res.confidence_interval(2 * res.confidence_level - 1))
+        lower, upper = (float(v) for v in res.confidence_interval(2 * res.confidence_level - 1))
+        bounds: tuple[float, float] | None = (lower, upper)
     except InvalidInputError:  # a level below 1/2: no one-sided bound at it
         bounds = None
     return MetricCI(float(res.low), float(res.high), res.confidence_level, res.method, res.n_resamples, resampling,

@@ -178,7 +178,7 @@ def word_of(value: float, baseline: float, ideal: float, ci: Any = None, *, grea
     return "better" if beats else "worse"
 
 
-def _ops_of(name: str, values: np.ndarray, prevalence: float, *, mc_samples: int | None = None,
+def _ops_of(name: str, values: np.ndarray, prevalence: float | np.ndarray, *, mc_samples: int | None = None,
             **options: Any) -> tuple[np.ndarray | None, str | None, str | None]:
     """OPS of several values of one metric at one prevalence: (scores, method, problem)."""
     if name not in METRICS and mc_samples is not None:

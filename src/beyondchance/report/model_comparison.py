@@ -72,7 +72,7 @@ from ..inference.significance import holm_adjust, rejects, significance_level
 from ..measures.registry import METRICS, get_metric
 from ..inference.permutation.permutation_test import equals_label, is_labels, mcnemar_exact
 from ..measures.binary_scores import ScoreCells, loss_terms
-from .._summary_display import SummaryDisplay, display_name, format_interval
+from .._summary_display import SummaryDisplay, Table, display_name, format_interval
 from .formatting import _num, fmt_value, shorten
 from ..statistics.file_format import is_statistics_file
 from ..statistics.task_statistics import TaskStatistics
@@ -80,7 +80,7 @@ from .tasks.binary_scores import _threshold_choice
 
 __all__ = ["ModelDifference", "ModelComparison", "compare_models", "CORRECTIONS"]
 
-CORRECTIONS = ("holm", "bonferroni", "none")
+CORRECTIONS: tuple[Literal["holm", "bonferroni", "none"], ...] = ("holm", "bonferroni", "none")
 
 #: above this many rows the paired bootstrap draws independent Poisson(1) row counts (the
 #: Poisson bootstrap) instead of a multinomial: the same limit, and far faster to draw
@@ -207,12 +207,12 @@ class ModelComparison(SummaryDisplay):
         return rows + [("paired bootstrap", f"{self.n_resamples:,} resamples (the same rows for every model)"),
                        ("correction", self.correction)]
 
-    def _summary_tables(self) -> list[tuple[str, list[str], list[list[str]]]]:
+    def _summary_tables(self) -> list[Table]:
         values = [[display_name(k, short=True), *(fmt_value(self.values[m][k]) for m in self.models)]
                   for k in self.metrics]
         level = int(round(100 * self.confidence_level))
         header = ["measure", "difference", f"{level}% CI", f"p ({self.correction})", "significant", "test"]
-        tables = [("Values", ["measure", *(shorten(m, 20) for m in self.models)], values)]
+        tables: list[Table] = [("Values", ["measure", *(shorten(m, 20) for m in self.models)], values)]
         for a, b in itertools.combinations(self.models, 2):
             rows = [[display_name(d.metric, short=True), f"{d.difference:+.3f}" if math.isfinite(d.difference) else "n/a",
                      format_interval(d.ci, lambda x: f"{x:+.3f}"),
@@ -275,7 +275,7 @@ def _bootstrap_pvalue(d: np.ndarray) -> float:
     d = d[np.isfinite(d)]
     if d.size == 0:
         return float("nan")
-    return float(min(1.0, 2.0 * min(np.mean(d <= 0), np.mean(d >= 0))))
+    return float(min(1.0, 2.0 * min(float(np.mean(d <= 0)), float(np.mean(d >= 0)))))
 
 
 def _mcnemar(correct_a: np.ndarray, correct_b: np.ndarray, w: np.ndarray | None) -> float:
@@ -409,11 +409,11 @@ def compare_models(
     models: dict[str, _Model] = {}
     if kind == "labels":
         union_labels(yt, *preds.values(), names=("y_true", *(f"predictions[{k!r}]" for k in preds)))
-        for name, p in preds.items():
-            if not is_labels(yt, p):
+        for name, pred in preds.items():
+            if not is_labels(yt, pred):
                 raise InvalidInputError(f"predictions[{name!r}] holds labels that are not in y_true; "
                                         "pass kind='scores' for scores")
-            models[name] = _Model(is_pos, equals_label(p, pos), None)
+            models[name] = _Model(is_pos, equals_label(pred, pos), None)
     else:
         scores = {name: as_float_1d(p, f"predictions[{name!r}]") for name, p in preds.items()}
         lo = min(float(s.min()) for s in scores.values())
@@ -461,7 +461,7 @@ def compare_models(
 
     # --- differences and tests
     alpha = 1.0 - level
-    rows = []
+    rows: list[dict[str, Any]] = []
     for a, b in itertools.combinations(names, 2):
         for k in chosen_t:
             va, vb = values[a][k], values[b][k]
@@ -472,6 +472,7 @@ def compare_models(
             test, p = "paired bootstrap", _bootstrap_pvalue(d)
             if k == "roc_auc" and frequency:
                 m_a, m_b = models[a], models[b]
+                assert m_a.scores is not None and m_b.scores is not None  # ROC AUC: models of scores
                 sc = np.vstack([m_a.scores, m_b.scores])
                 ip = is_pos
                 if w is not None:
@@ -533,7 +534,7 @@ def _with_verdict(c: ModelComparison, n_tests: int) -> ModelComparison:
         wins = [d for d in pair if d.significant]
         others = [d for d in pair if not d.significant]
         parts = []
-        by_winner: dict[str, list[ModelDifference]] = {}
+        by_winner: dict[str | None, list[ModelDifference]] = {}
         for d in wins:
             by_winner.setdefault(d.better, []).append(d)
         for winner, ds in by_winner.items():

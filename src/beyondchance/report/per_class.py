@@ -122,7 +122,7 @@ class ClassMetricColumn:
             "ideal": _num(self.ideal[i]),
             "advantage": _num(self.advantage[i]),
             "ops": _num(self.ops[i]),
-            "ci": None if self.ci_low is None else [_num(self.ci_low[i]), _num(self.ci_high[i])],
+            "ci": None if self.ci_low is None or self.ci_high is None else [_num(self.ci_low[i]), _num(self.ci_high[i])],
         }
 
 
@@ -311,9 +311,11 @@ def per_class_table(cm: ConfusionMatrix, *, level: float, replicates: np.ndarray
     if stack is None:
         ci_method = None
     elif replicates is not None:
+        assert isinstance(stack, np.ndarray)  # replicate matrices
         ci_method = (f"percentile, {stack.shape[0]} replicate confusion matrices of the grouped Poisson bootstrap "
                      "of the rows")
     else:
+        assert isinstance(stack, MatrixTotals)  # the totals of resampled cells
         ci_method = f"percentile, {stack.n.shape[0]} multinomial resamples of the confusion-matrix cells"
     return PerClassTable(tuple(_label(c) for c in np.asarray(cm.labels).tolist()), support, prevalence, columns,
                          float(level), ci_method, ops_method)

@@ -84,7 +84,7 @@ on every engine, where nothing is fetched):
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -194,7 +194,7 @@ def _permutation_bins(n_distinct: int) -> int:
 
 
 def chance_pvalues(report: dict[str, Any], names: list[str], *, n_resamples: int, seed: int,
-                   confidence_level: float = 0.95) -> dict[str, tuple[float, str]]:
+                   confidence_level: float = 0.95) -> dict[str, tuple[float | None, str]]:
     """name -> (p-value, method) for the metrics whose test the statistics give (others left
     out); adds to ``report["notes"]`` the chance value of the average precision when it lies
     well above the prevalence (few positives).  The score measures share one set of draws."""
@@ -328,7 +328,8 @@ def _row_cost(task: str, k: int) -> int:
 
 def _regression_losses(names: Any, quantile: float | None) -> dict[str, Any]:
     """The losses whose row permutation test the regression rows ``names`` need."""
-    return {_REGRESSION[name]: ("absolute" if _REGRESSION[name] == "absolute" else PinballLoss(quantile))
+    # a pinball row is kept only with its quantile
+    return {_REGRESSION[name]: ("absolute" if _REGRESSION[name] == "absolute" else PinballLoss(cast(float, quantile)))
             for name in names if name in _REGRESSION and (quantile is not None or "pinball" not in name)}
 
 
@@ -406,7 +407,7 @@ def _from_rows(report: dict[str, Any], names: list[str], *, n_resamples: int, se
     try:
         draws = permutation_draws(n, n_resamples, cost=cost)  # before building anything: a clear refusal
     except InvalidInputError as exc:  # beyond the budget: the permutation CLTs
-        out: dict[str, PermutationTestResult] = {}
+        out = {}
         if w is not None:  # weighted: the cells of the labels and scores
             out = _clt_tests(report, names, *_cells_of_inputs(inp, report), n_resamples=n_resamples, seed=seed,
                              why=why, reason=str(exc))

@@ -6,7 +6,7 @@ with thin conveniences that call the functions of it: the renderers
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
@@ -15,6 +15,9 @@ from .._warnings import InvalidInputError
 from ..measures.binary_scores import CoverageCurve, compress_counts, pa_coverage_from_counts
 from ..measures.confusion import ConfusionMatrix
 from ..measures.curves import ThresholdCounts
+
+if TYPE_CHECKING:
+    from ..measures.curve_rates import CurveKind
 from ..outperformance import outperformance_score
 from .export import Exportable
 from .formatting import _label, _num, shorten
@@ -100,10 +103,10 @@ class Report(Exportable):
         the verdict and one table."""
         return render_report_text(self, width=width, details=True)
 
-    def _html_fragment(self, plots: bool) -> str:
+    def _html_fragment(self, plots: bool = False) -> str:
         return report_section(self, plots=plots)
 
-    def _html_page(self, plots: bool) -> str:
+    def _html_page(self, plots: bool = True) -> str:
         return report_html(self, plots=plots)
 
     def _markdown(self) -> str:
@@ -202,7 +205,7 @@ class Report(Exportable):
             self.__dict__["_compressed"] = cached
         return cached
 
-    def curve(self, kind: str):
+    def curve(self, kind: CurveKind):
         """The ROC / PR / lift / gain curve (:class:`~beyondchance.measures.curves.Curve`)."""
         return self._curve_counts(f"the {kind} curve").curve(kind)
 
@@ -226,18 +229,19 @@ class Report(Exportable):
         return _ops_curve("lift_at_rate", "lift", tc, levels, self.mc_samples)
 
 
-def _ops_curve(metric: str, curve: str, tc: ThresholdCounts, levels: Any, mc_samples: int | None) -> dict[str, Any]:
+def _ops_curve(metric: str, curve: CurveKind, tc: ThresholdCounts, levels: Any, mc_samples: int | None) -> dict[str, Any]:
     """The OPRC (``precision_at_recall``) or OPS(lift) curve (``lift_at_rate``) from the counts.
 
     DBT reference (OPS paper, eq. 10) via :mod:`beyondchance.outperformance.scoring`, as
     :mod:`beyondchance.outperformance.curves` does from rows; without that module, the
     labeling-metric OPS of precision / lift (uniform (α, β) reference), and it says so.
     """
+    scoring_outperformance_score: Callable[..., Any] | None
     try:
         from ..outperformance.curves import DEFAULT_LEVELS
         from ..outperformance.scoring import scoring_outperformance_score
     except ImportError:  # pragma: no cover - scoring module absent
-        DEFAULT_LEVELS, scoring_outperformance_score = np.round(np.r_[np.arange(1, 20) / 20, 0.99], 10), None
+        DEFAULT_LEVELS, scoring_outperformance_score = np.r_[np.arange(1, 20) / 20, 0.99].round(10), None
     x = np.asarray(DEFAULT_LEVELS if levels is None else levels, dtype=np.float64)
     pi = tc.prevalence
     y = np.asarray(tc.value_at(curve, x), dtype=np.float64).reshape(x.shape)

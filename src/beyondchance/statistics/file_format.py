@@ -413,7 +413,9 @@ def _read_regular(path: str) -> bytes:
             if not stat.S_ISREG(info.st_mode):  # replaced since the stat
                 raise _refuse(path, f"{_kind(info.st_mode)}, not a statistics file: give the path of the file itself")
             if info.st_size > MAX_FILE_BYTES:
-                raise _refuse(path, size_refusal(info.st_size, 0, None))
+                why = size_refusal(info.st_size, 0, None)
+                assert why is not None  # over the size limit
+                raise _refuse(path, why)
             raw = fh.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
         raise _refuse(path, f"cannot read the statistics file ({exc.strerror or type(exc).__name__})") from None
@@ -442,7 +444,9 @@ def _load(path: str) -> tuple[dict, int]:
     ours = raw.lstrip()[:40].replace(b" ", b"").startswith(b'{"format":"' + FORMAT.encode())
     values = _json_values(raw)
     if values > MAX_VALUES:
-        raise _refuse(path, size_refusal(len(raw), values, None))
+        why = size_refusal(len(raw), values, None)
+        assert why is not None  # over the limit of values (or of the size)
+        raise _refuse(path, why)
 
     def no_constant(token: str) -> Any:
         raise ValueError(f"the token {token}")
@@ -503,7 +507,7 @@ def read_file(path: str | os.PathLike, top: type, check: Callable[[Any], str | N
                              "after it was written")
     try:
         _depth(document)
-        payload = document.get("statistics")
+        payload: Any = document.get("statistics")  # decoded JSON
         too_large = size_refusal(size, 0, payload)  # before any array is allocated
         if too_large is not None:
             raise _refuse(shown, too_large)

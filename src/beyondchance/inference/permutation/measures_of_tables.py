@@ -39,7 +39,7 @@ def table_measures(tables: np.ndarray, names: Any) -> dict[str, np.ndarray]:
     with np.errstate(all="ignore"):
         for nm in names:
             m = get_metric(nm)
-            options = {"average": "macro", "zero_division": 0.0} if m.multiclass == "per-class" else {}
+            options: dict[str, Any] = {"average": "macro", "zero_division": 0.0} if m.multiclass == "per-class" else {}
             out[nm] = np.asarray(metric_from_matrices(tables, m, **options), dtype=np.float64)
     return out
 

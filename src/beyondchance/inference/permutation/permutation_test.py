@@ -74,7 +74,8 @@ __all__ = ["PermutationTestResult", "permutation_test", "permutation_test_of_cou
 #: measures of scores the permutation test knows (besides every labeling metric of ``METRICS``)
 SCORE_MEASURES = ("roc_auc", "pr_auc", "lift_auc", "log_loss", "brier")
 _LOSSES = ("log_loss", "brier")
-_METHODS = ("auto", "exact", "monte-carlo", "mcnemar", "binomial", "clt")
+_METHODS: tuple[Literal["auto", "exact", "monte-carlo", "mcnemar", "binomial", "clt"], ...] = (
+    "auto", "exact", "monte-carlo", "mcnemar", "binomial", "clt")
 #: the CLT of weighted scores: one cell per distinct score up to this many, else CLT_SCORE_BINS bins
 CLT_SCORE_CELLS = 1000
 CLT_SCORE_BINS = 200
@@ -311,6 +312,7 @@ def permutation_test(
                               method=method, n_resamples=n_resamples, random_state=random_state)
     P = int(is_pos.sum())
     if name in METRICS:
+        assert pred is not None  # set above for a labeling metric
         Q = int(pred.sum())
         tp = int((pred & is_pos).sum())
         return permutation_test_of_counts(name, n, P, Q, tp, method=method, n_resamples=n_resamples,
@@ -341,9 +343,11 @@ def _weighted_test(name: str, is_pos: np.ndarray, w: np.ndarray | None, pred: np
     if method not in ("auto", "monte-carlo", "clt"):
         raise InvalidInputError(f"method={method!r} needs integer (frequency) weights; with other weights the "
                                 "rows are permuted: method='auto', 'monte-carlo' or 'clt'")
-    if name in _LOSSES and (scores.min() < 0 or scores.max() > 1):
-        raise InvalidInputError(f"{name} needs probabilities in [0, 1]; the scores range over "
-                                f"[{scores.min():.4g}, {scores.max():.4g}]")
+    if name in _LOSSES:
+        assert scores is not None  # a loss is tested on the scores
+        if scores.min() < 0 or scores.max() > 1:
+            raise InvalidInputError(f"{name} needs probabilities in [0, 1]; the scores range over "
+                                    f"[{scores.min():.4g}, {scores.max():.4g}]")
     n = is_pos.shape[0]
     if method != "clt":
         try:
@@ -493,8 +497,9 @@ def permutation_tests_of_matrix(
     m_ = _count_matrix(matrix)
     n_resamples = check_positive_int(n_resamples, "n_resamples")
     metrics = {str(name): get_metric(str(name)) for name in measures}  # keyed as asked (aliases too)
-    options = {name: {"average": "macro", "zero_division": 0.0} if m.multiclass == "per-class" else {}
-               for name, m in metrics.items()}
+    options: dict[str, dict[str, Any]] = {
+        name: {"average": "macro", "zero_division": 0.0} if m.multiclass == "per-class" else {}
+        for name, m in metrics.items()}
     rows, cols = m_.sum(axis=1), m_.sum(axis=0)
     cells = any(m.name in CELL_METRICS for m in metrics.values())
     rng = check_random_state(random_state)
@@ -534,8 +539,8 @@ def _null_tables(rows: np.ndarray, cols: np.ndarray, n_resamples: int, rng: np.r
             continue
         diag = np.zeros((b, k))
         diag[:, present] = np.add.reduceat(shuffled == truth, starts, axis=1, dtype=np.float64)
-        margins = (np.broadcast_to(np.asarray(a, dtype=np.float64), (b, k)) for a in (rows, cols))
-        yield MatrixTotals(np.full(b, float(n)), *margins, diag)
+        t, p = (np.broadcast_to(np.asarray(a, dtype=np.float64), (b, k)) for a in (rows, cols))
+        yield MatrixTotals(np.full(b, float(n)), t, p, diag)
 
 
 def permutation_test_of_counts(
@@ -658,7 +663,7 @@ def permutation_tests_of_scores(
     # the rarer class is drawn: item by item ("count", O(drawn) per variate) when it has fewer
     # rows than there are cells, else cell by cell ("marginals", O(K)); the same law
     rare = min(P, n - P)
-    how = "count" if rare < counts.size and n <= 10_000_000 else "marginals"
+    how: Literal["count", "marginals"] = "count" if rare < counts.size and n <= 10_000_000 else "marginals"
     for start in range(0, n_resamples, chunk):
         size = min(chunk, n_resamples - start)
         drawn = rng.multivariate_hypergeometric(counts, rare, size=size, method=how)

@@ -88,15 +88,15 @@ def _summary(values: np.ndarray, prob: np.ndarray) -> tuple[float, float, tuple[
     """Mean, standard deviation and 5/50/95% quantiles of a discrete distribution."""
     ok = np.isfinite(values) & (prob > 0)
     if not ok.any():  # undefined under every permutation (e.g. precision when nothing is predicted positive)
-        return float("nan"), float("nan"), (float("nan"),) * 3  # type: ignore[return-value]
+        return float("nan"), float("nan"), (float("nan"),) * 3
     v, p = values[ok], prob[ok] / prob[ok].sum()
     order = np.argsort(v, kind="stable")
     v, p = v[order], p[order]
     mean = float(np.dot(v, p))
     std = float(math.sqrt(max(np.dot((v - mean) ** 2, p), 0.0)))
     cdf = np.cumsum(p)
-    q = tuple(float(v[min(np.searchsorted(cdf, t - 1e-12), v.size - 1)]) for t in (0.05, 0.5, 0.95))
-    return mean, std, q  # type: ignore[return-value]
+    q5, q50, q95 = (float(v[min(np.searchsorted(cdf, t - 1e-12), v.size - 1)]) for t in (0.05, 0.5, 0.95))
+    return mean, std, (q5, q50, q95)
 
 
 def _tail(values: np.ndarray, observed: float, greater: bool) -> np.ndarray:

@@ -208,7 +208,7 @@ def probabilities_statistic(codes: np.ndarray, proba: np.ndarray, weight: np.nda
         out = {nm: sum(m @ table[:, t] for t, m in enumerate(moved)) / total for nm, table in losses.items()}
         if aucs:
             all_w = w[idx]
-            per_class = {c: [] for c in curves}
+            per_class: dict[str, list[np.ndarray]] = {c: [] for c in curves}
             for t, onehot in enumerate(cols):
                 pos = _cell_sums(moved[t], onehot)
                 res = _cell_measures(pos, _cell_sums(all_w, onehot) - pos, {}, {}, curves)

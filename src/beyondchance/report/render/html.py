@@ -98,7 +98,7 @@ def _metrics_table(report: Any) -> str:
         ci = "–" if m.ci is None else fmt_interval(m.ci.low, m.ci.high)
         adv = "–" if not math.isfinite(m.advantage) else f"{m.advantage:+.3f}"
         ops = "–" if m.ops is None else f"{m.ops:.4f}"
-        ops_ci = "–" if m.ops_ci is None else fmt_interval(*m.ops_ci, lambda x: f"{x:.3f}")
+        ops_ci = "–" if m.ops_ci is None else fmt_interval(m.ops_ci[0], m.ops_ci[1], lambda x: f"{x:.3f}")
         rows.append(
             f"<tr data-metric='{_e(m.name)}'><td class='name'>{_e(m.title)}</td>"
             f"<td class='{_cls(m)}'>{_e(fmt_value(m.value))}</td><td>{_e(ci)}</td>"
@@ -232,7 +232,7 @@ def _label_free_html(comparison: Any) -> str:
     rows.append("<tr><td class='name'>prevalence (est.)</td>" + "".join(
         f"<td>{100 * e.prevalence:.1f}%" + ("" if e.prevalence_ci is None else
                                            f"<br><span class='decomposed'>"
-                                           f"{fmt_interval(*e.prevalence_ci, lambda x: f'{100 * x:.1f}%')}</span>") + "</td>" for _, e in ests)
+                                           f"{fmt_interval(e.prevalence_ci.low, e.prevalence_ci.high, lambda x: f'{100 * x:.1f}%')}</span>") + "</td>" for _, e in ests)
         + "</tr>")
     # a test can reject the assumption, never show that it holds: the row says which
     # the p-values are Monte Carlo: their number of draws is said (the windows share it)

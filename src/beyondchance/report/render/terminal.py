@@ -20,7 +20,10 @@ from __future__ import annotations
 
 import io
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any, Sequence
+
+if TYPE_CHECKING:
+    from rich.text import JustifyMethod
 
 from ..formatting import MAX_NAME_CHARS, _fmt_label, fmt_interval, fmt_value, shorten
 from ..metric_rows import MetricResult, word_of
@@ -139,7 +142,7 @@ def _lines_width(markup: str) -> int:
 class _Col:
     """A column of a fitted table: its key, header, alignment and whether its text wraps."""
 
-    def __init__(self, key: str, header: str, *, justify: str = "right", wrap: bool = False) -> None:
+    def __init__(self, key: str, header: str, *, justify: JustifyMethod = "right", wrap: bool = False) -> None:
         self.key, self.header, self.justify, self.wrap = key, header, justify, wrap
 
 
@@ -162,8 +165,8 @@ def _build(cols: list[_Col], rows: list[tuple[dict[str, str], bool]], console: A
         table.add_column(header, justify=c.justify, no_wrap=not c.wrap, overflow="fold",
                          min_width=max(1, max(measure(x) for x in cells)))
         widest.append(max(1, max(_lines_width(x) for x in cells)))
-    for cells, end in rows:
-        table.add_row(*[cells.get(c.key, "") for c in cols], end_section=end)
+    for row, end in rows:
+        table.add_row(*[row.get(c.key, "") for c in cols], end_section=end)
     if console is not None:
         _sized(console, table, widest)
     return table
@@ -311,7 +314,7 @@ def _main_table(console: Any, report: Any):
     return _fit(console, cols, rows, drop=("ci", "ops", "constant"))
 
 
-def _legend(report: Any, dropped: list[str] = ()) -> str:
+def _legend(report: Any, dropped: Sequence[str] = ()) -> str:
     """What the short report's columns and words mean (no abbreviation left unexplained);
     ``dropped``: the headers left out of the table (not explained)."""
     level = int(round(report.confidence_level * 100))
@@ -468,6 +471,7 @@ def _confusion_tables(console: Any, report: Any) -> list:
         key = (any(_min_width(console, t) > console.width for t in tables), len(tables))
         if best is None or key < best[0]:
             best = (key, tables)
+    assert best is not None  # the loop ran
     return best[1]
 
 

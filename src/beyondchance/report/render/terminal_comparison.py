@@ -133,7 +133,7 @@ def _label_free_table(comparison: Any):
 
     table.add_row("n", *[f"{e.n_window:,}" for e in ests])
     table.add_row("prevalence (est.)", *[
-        f"{100 * e.prevalence:.1f}%" + (f"\n{ci(*e.prevalence_ci, pct=True)}" if e.prevalence_ci else "") for e in ests])
+        f"{100 * e.prevalence:.1f}%" + (f"\n{ci(e.prevalence_ci.low, e.prevalence_ci.high, pct=True)}" if e.prevalence_ci else "") for e in ests])
     # the p-values are Monte Carlo: their number of draws is said (the windows share it)
     table.add_row(f"label shift rejected?\n(p from {ests[0].n_resamples} draws)", *[
         f"no, p = {e.assumption_pvalue:.2g}" if e.assumption_holds

@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import warnings
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -295,7 +295,7 @@ def replicate_matrices(totals: GroupTotals, ctx: _Context, classes: np.ndarray, 
     k = classes.shape[0]
     reps = replicate_totals(totals, ctx) if replicates is None else replicates
     reps = reps[:, first:first + k * k].reshape(-1, k, k)
-    order = [_label(c) for c in np.asarray(totals.info["classes"]).tolist()]
+    order = [_label(c) for c in np.asarray(cast(dict, totals.info)["classes"]).tolist()]  # cells name their classes
     wanted = [_label(c) for c in classes.tolist()]
     if order != wanted:
         idx = np.array([order.index(c) for c in wanted], dtype=np.intp)

@@ -44,6 +44,7 @@ def probabilities_rows(
     count of y_true per class (default: the statistics' label counts).
     """
     cm = stats.confusion
+    assert cm is not None and stats.label_counts is not None  # the statistics of class probabilities hold both
     classes = np.asarray(cm.labels)
     counts0 = stats.label_counts.counts if counts0 is None else counts0
     reps = label_reps = None
@@ -95,7 +96,7 @@ def _auc_rows(scores: ClassScoreCounts, notes: list[str], *, ci: bool) -> dict[s
     if not defined:
         absent = [str(c) for c, p in zip(scores.classes.tolist(), prev) if p <= 0]
         notes.append("one-vs-rest AUCs undefined: no rows of class " + ", ".join(absent))
-    rows = {}
+    rows: dict[str, dict[str, Any]] = {}
     for name, (kind, title) in _AUCS.items():
         values = scores.auc(kind, average=None) if defined else np.full(prev.shape, np.nan)
         rows[name] = dict(

@@ -14,7 +14,7 @@ whose per-group sums every engine computes: the seeded intervals agree across en
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -46,7 +46,8 @@ def regression_rows(
     notes: list[str] = []
     if totals is not None and ctx.ci:
         ctx.step("bootstrapping the regression measures")
-        replicates = regression_replicate_values(replicate_totals(totals, ctx), totals.info["quantile"])
+        # regression totals carry their quantile in the info (None there fails as before)
+        replicates = regression_replicate_values(replicate_totals(totals, ctx), cast(dict, totals.info)["quantile"])
         intervals = {name: replicate_interval(v, ctx) for name, v in replicates.items()
                      if name in values and np.isfinite(values[name])}
     elif ctx.ci:
