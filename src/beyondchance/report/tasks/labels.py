@@ -161,7 +161,7 @@ def _metric_value(name: str, cm: ConfusionMatrix, ctx: _Context, *, binary: bool
     such classes are left out of its macro average instead, said in a note."""
     m = get_metric(name)
     average = "binary" if binary else ("macro" if m.multiclass == "per-class" else "binary")
-    options = {"average": average} if m.multiclass == "per-class" else {}
+    options: dict[str, Any] = {"average": average} if m.multiclass == "per-class" else {}
     averaged = not binary and m.multiclass == "per-class"
     leave_out = averaged and not m.greater_is_better
     with warnings.catch_warnings(record=True) as caught:
