@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -188,3 +189,29 @@ def test_a_rare_class_declines_the_macro_rows_but_not_accuracy() -> None:
             name, r.metrics[name].verdict)
     assert r.metrics["accuracy"].ci is not None and r.metrics["prediction_advantage"].ci is not None
     assert r.metrics["accuracy"].word == r.metrics["prediction_advantage"].word != "too few"
+
+
+def test_lift_auc_takes_bca_with_few_positives_and_its_jackknife_leaves_one_row_out() -> None:
+    """Below 100 rows of the rarer class the lift AUC's interval is BCa (its percentile
+    interval is too short for a right-skewed mean of 20 positives); each jackknife value is
+    the lift AUC of the rows with one row of its cell left out, recomputed here from scratch."""
+    from beyondchance.measures.binary_scores import ScoreCells
+    from beyondchance.measures.curves import ThresholdCounts
+
+    rng = np.random.default_rng(8)
+    y = (rng.random(300) < 0.1).astype(int)
+    s = np.round(rng.normal(size=300) + 1.0 * y, 1)  # ties: cells of several rows
+    r = quiet(bc.evaluate, y, 1 / (1 + np.exp(-s)), n_resamples=300, random_state=0)
+    assert r.metrics["lift_auc"].ci.method == "bca" and r.metrics["roc_auc"].ci.method.startswith("Newcombe")
+    cells = ScoreCells.from_counts(ThresholdCounts.from_scores(y, s))
+    values, multiplicity = cells.jackknife(("lift_auc",))
+    assert multiplicity.sum() == 300
+    order = np.unique(s)[::-1]
+    nonempty = [(i, True) for i in range(order.size) if ((s == order[i]) & (y == 1)).any()] + \
+               [(i, False) for i in range(order.size) if ((s == order[i]) & (y == 0)).any()]
+    for j in rng.choice(len(nonempty), 6, replace=False):
+        i, positive = nonempty[j]
+        drop = np.flatnonzero((s == order[i]) & (y == int(positive)))[0]
+        keep = np.arange(300) != drop
+        direct = bc.evaluate(y[keep], 1 / (1 + np.exp(-s[keep])), ci=False).metrics["lift_auc"].value
+        assert values["lift_auc"][j] == pytest.approx(direct, rel=1e-12), (i, positive)

@@ -140,7 +140,7 @@ from .bootstrap_resampling import (
 from .bootstrap_advantage import _PA_LOSS_ROUTE, _pa_function_options, _pa_statistic
 from .confidence_interval import ConfidenceInterval
 
-__all__ = ["bootstrap_ci", "BootstrapResult"]
+__all__ = ["bootstrap_ci", "BootstrapResult", "bca_interval"]
 
 Method = Literal["bca", "percentile", "basic"]
 WeightType = Literal["importance", "frequency"]
@@ -544,6 +544,26 @@ def _result_of(stat: Any, n_resamples: int, level: float, method: str, weight_ty
 
 
 # --- intervals ----------------------------------------------------------------------------
+
+
+def bca_interval(theta: np.ndarray, estimate: float, level: float, jackknife: np.ndarray,
+                 multiplicity: np.ndarray) -> tuple[float, float]:
+    """The BCa interval at ``level`` of resample values ``theta`` around ``estimate``, its
+    acceleration from leave-one-unit-out values ``jackknife`` counted ``multiplicity`` times
+    (one value per group of identical units: Efron & Tibshirani 1993, eq. 14.15), for a
+    caller that resamples and jackknifes a statistic its own way.
+
+    >>> rng = np.random.default_rng(0)
+    >>> x = rng.exponential(size=30)
+    >>> theta = rng.choice(x, size=(2000, 30)).mean(axis=1)
+    >>> jack = (x.sum() - x) / 29
+    >>> low, high = bca_interval(theta, x.mean(), 0.95, jack, np.ones(30))
+    >>> bool(low < x.mean() < high)
+    True
+    """
+    low, high, _ = _interval(np.asarray(theta, dtype=np.float64), float(estimate), level, "bca",
+                             _acceleration(jackknife, multiplicity))
+    return low, high
 
 
 def _interval(

@@ -23,6 +23,7 @@ from ...inference.poisson_bootstrap import GroupTotals
 from ...measures.binary_scores import ScoreCells, compress_counts, confusion_at_threshold, loss_baseline, loss_sums, per_threshold
 from ...measures.task_metrics import _PROBA_LOSSES, _SCORING
 from ...measures.threshold_counts import _threshold_choice  # noqa: F401  (the report's name)
+from ...inference.bootstrap import bca_interval
 from ...inference.few_rows_intervals import FEW_ROWS, TOO_FEW_FOR_AP, average_precision_interval, roc_auc_interval
 from ..evaluation_context import _Context
 from ..formatting import _label, shorten
@@ -56,6 +57,34 @@ def _backwards_note(roc: dict[str, Any] | None, other: Any) -> str | None:
     label = _label(other)
     return (f"the scores rank the classes backwards (ROC AUC {roc['value']:.3f}): they may be scores of the other "
             f"class; pass pos_label={shorten(repr(label))} / --pos-label {shorten(label)}")
+
+
+#: the curve measures whose percentile interval is too short below ``FEW_ROWS`` rows of the
+#: rarer class and which take the BCa interval there: the lift AUC is the mean over the
+#: positives of −ln Q(score) (Q the predicted-positive rate), right-skewed; with about 20
+#: positives (n = 1000, prevalence 0.02) the percentile interval covered 0.923
+#: [0.906, 0.937] of 1,000 test sets, lying below the population value in 6–7% of them,
+#: the BCa interval 0.933 [0.910, 0.951] of 600
+SKEWED_WITH_FEW_ROWS = ("lift_auc",)
+
+
+def _fewest(tc: ThresholdCounts) -> int:
+    """The rows of the rarer class of unweighted counts."""
+    return int(round(min(tc.n_pos, tc.n_neg)))
+
+
+def _bca_interval(name: str, theta: np.ndarray, binned: float, shift: float, cells: ScoreCells, ctx: _Context,
+                  cells_text: str) -> MetricCI:
+    """The BCa interval of a curve measure from its resample values ``theta`` around the
+    binned sample's value, its acceleration from the jackknife of the rows
+    (:meth:`ScoreCells.jackknife`), shifted by the binning error ``shift``; one-sided bounds
+    the BCa interval at 2 · level − 1."""
+    jack, multiplicity = cells.jackknife((name,))
+    low, high = bca_interval(theta, binned, ctx.level, jack[name], multiplicity)
+    bounds = bca_interval(theta, binned, 2 * ctx.level - 1, jack[name], multiplicity) if ctx.level > 0.5 else None
+    return MetricCI(low + shift, high + shift, ctx.level, "bca", ctx.n_resamples,
+                    f"resamples of the (score, label) cells: {cells_text}; acceleration from the jackknife of the rows",
+                    bounds=None if bounds is None else (bounds[0] + shift, bounds[1] + shift))
 
 
 def _few_rows_intervals(rows: dict[str, dict[str, Any]], tc: ThresholdCounts, units: ThresholdCounts | None,
@@ -190,7 +219,9 @@ def _binary_scores_from_counts(
         if k in dists:
             theta = dists[k]
             theta = theta[np.isfinite(theta)]
-            if theta.size >= 2:
+            if theta.size >= 2 and k in SKEWED_WITH_FEW_ROWS and units is None and _fewest(tc) < FEW_ROWS:
+                ci_obj = _bca_interval(k, theta, exact[k] - shifts[k], shifts[k], cells, ctx, cells_text)
+            elif theta.size >= 2:
                 lo_q, hi_q = np.quantile(theta, [alpha / 2, 1 - alpha / 2])
                 b_lo, b_hi = one_sided_bounds(theta, ctx.level)
                 ci_obj = MetricCI(
