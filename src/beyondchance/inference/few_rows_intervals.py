@@ -71,6 +71,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import math
 
 from scipy import optimize, stats
@@ -137,6 +138,7 @@ SUMS: dict[str, tuple[str, str, float, float]] = {
 }
 
 
+@functools.lru_cache(maxsize=4096)
 def proportion_interval(successes: int, trials: int, level: float) -> tuple[float, float]:
     """Wilson's score interval of ``successes`` of ``trials`` at confidence ``level``
     (two-sided; :meth:`scipy.stats.binomtest`'s ``proportion_ci(method="wilson")``):
