@@ -137,6 +137,11 @@ def test_wilson_and_newcombe_hybrid_intervals_match_their_formulas() -> None:
         centre, half = (k + z * z / 2) / (m + z * z), z * np.sqrt(k * (m - k) / m + z * z / 4) / (m + z * z)
         return centre - half, centre + half
 
+    from beyondchance.inference.few_rows_intervals import proportion_interval
+
+    for k, m in ((0, 178), (3, 15), (15, 15), (7, 10)):  # the one Wilson interval is scipy's
+        expected_ci = stats.binomtest(k, m).proportion_ci(0.9, method="wilson")
+        assert np.allclose(proportion_interval(k, m, 0.9), (expected_ci.low, expected_ci.high), atol=1e-14)
     for tp, fp, fn, tn in ((12, 5, 3, 30), (5, 40, 0, 55), (1, 2, 9, 38)):
         assert np.allclose(labeling_interval("recall", tp=tp, fp=fp, fn=fn, tn=tn, level=0.95), wilson(tp, tp + fn))
         assert np.allclose(labeling_interval("precision", tp=tp, fp=fp, fn=fn, tn=tn, level=0.95), wilson(tp, tp + fp))

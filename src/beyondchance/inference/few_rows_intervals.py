@@ -139,12 +139,25 @@ SUMS: dict[str, tuple[str, str, float, float]] = {
 
 
 @functools.lru_cache(maxsize=4096)
-def proportion_interval(successes: int, trials: int, level: float) -> tuple[float, float]:
+def proportion_interval(successes: float, trials: float, level: float) -> tuple[float, float]:
     """Wilson's score interval of ``successes`` of ``trials`` at confidence ``level``
-    (two-sided; :meth:`scipy.stats.binomtest`'s ``proportion_ci(method="wilson")``):
-    the p with (p̂ − p)² ≤ z² p(1 − p)/n."""
-    ci = stats.binomtest(successes, trials).proportion_ci(level, method="wilson")
-    return float(ci.low), float(ci.high)
+    (two-sided; Wilson 1927): the p with (p̂ − p)² ≤ z² p(1 − p)/n,
+
+    .. math:: \\frac{\\hat p + z^2/2n ± z\\sqrt{\\hat p(1 − \\hat p)/n + z^2/4n^2}}{1 + z^2/n},
+
+    clipped to [0, 1] against rounding (scipy's ``binomtest(k, n).proportion_ci(level,
+    method="wilson")`` for whole counts; the package's one Wilson interval, also of the
+    monitoring's error-rate differences).
+
+    >>> low, high = proportion_interval(0, 178, 0.95)
+    >>> low, round(high, 4)
+    (0.0, 0.0211)
+    """
+    z = float(stats.norm.ppf(0.5 + level / 2))
+    p = successes / trials
+    centre = (p + z * z / (2 * trials)) / (1 + z * z / trials)
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / (1 + z * z / trials)
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def proportion_rows(name: str, *, tp: float, fp: float, fn: float, tn: float) -> tuple[int, ...]:

@@ -37,6 +37,7 @@ from scipy import stats as sps
 from .._summary_display import SummaryDisplay, Table, format_interval
 from .._validation import check_random_state
 from ..inference.confidence_interval import ConfidenceInterval
+from ..inference.few_rows_intervals import proportion_interval
 from ..inference.delong import delong_variance_of_counts
 from ..inference.significance import holm_adjust, rejects, significance_level
 from ..measures.binary_scores import per_threshold
@@ -82,14 +83,6 @@ class ClassifierTest:
                 "pvalue_adjusted": num(self.pvalue_adjusted), "method": self.method}
 
 
-def _wilson(x: float, n: float, z: float) -> tuple[float, float]:
-    """Wilson's score interval of a proportion x / n (Wilson 1927)."""
-    p = x / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
 def newcombe_interval(x_r: float, n_r: float, x_t: float, n_t: float, level: float = 0.95) -> ConfidenceInterval:
     r"""Newcombe's hybrid score interval of the difference of two proportions
     :math:`d = p_t - p_r` (Newcombe 1998, method 10): from Wilson's intervals
@@ -108,9 +101,8 @@ def newcombe_interval(x_r: float, n_r: float, x_t: float, n_t: float, level: flo
     >>> bool(ci.low < 0 < ci.high), ci.method
     (True, 'newcombe')
     """
-    z = float(sps.norm.ppf((1 + level) / 2))
     p_r, p_t = x_r / n_r, x_t / n_t
-    (l_r, u_r), (l_t, u_t) = _wilson(x_r, n_r, z), _wilson(x_t, n_t, z)
+    (l_r, u_r), (l_t, u_t) = proportion_interval(x_r, n_r, level), proportion_interval(x_t, n_t, level)
     d = p_t - p_r
     return ConfidenceInterval(d - math.hypot(p_t - l_t, u_r - p_r), d + math.hypot(u_t - p_t, p_r - l_r),
                               float(level), "newcombe")
