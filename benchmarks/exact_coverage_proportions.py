@@ -29,10 +29,12 @@ import math
 import numpy as np
 from scipy import stats
 
-from beyondchance.inference.few_rows_intervals import TOO_FEW_ROWS, labeling_interval
+from beyondchance.inference.few_rows_intervals import FEW_ROWS, TOO_FEW_ROWS, labeling_interval
 
 TPR, FPR = float(stats.norm.cdf(math.sqrt(2) * stats.norm.ppf(0.75))), 0.5
-CELLS = [(n, pi) for n in (50, 100, 1000) for pi in (0.02, 0.05, 0.3, 0.5)]
+#: the grid's binary cells where the report uses the closed forms (fewer than FEW_ROWS rows of
+#: the rarer class expected); elsewhere it keeps the bootstrap of the cells
+CELLS = [(n, pi) for n in (50, 100, 1000) for pi in (0.02, 0.05, 0.3, 0.5) if n * min(pi, 1 - pi) < FEW_ROWS]
 Z = float(stats.norm.ppf(0.975))
 TAIL = 1e-9  # counts whose probability is below this are left out of the sums
 
@@ -98,7 +100,8 @@ def _balanced_accuracy(n: int, pi: float) -> dict[str, float]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--cells", help="n:prevalence,… (default: the 12 binary cells of the grid)")
+    ap.add_argument("--cells", help="n:prevalence,… (default: the grid's binary cells with fewer than 100 "
+                                    "rows of the rarer class expected)")
     a = ap.parse_args()
     cells = [(int(c.split(":")[0]), float(c.split(":")[1])) for c in a.cells.split(",")] if a.cells else CELLS
     print(f"exact coverage at 95%, TPR {TPR:.4f}, FPR {FPR}; a proportion needs {TOO_FEW_ROWS} rows of its denominator")
