@@ -141,106 +141,21 @@ def _binary_scores_from_counts(
     """
     smax, smin = float(tc.thresholds[0]), float(tc.thresholds[-1])
     probabilities = smin >= 0.0 and smax <= 1.0
-    if given_labels is not None:
-        if threshold is not None:
-            raise InvalidInputError("give either a threshold or predicted labels (y_pred) with the scores, not both: "
-                                    "the labels are the predictions at the model's own cut-off")
-        out = given_labels
-        thr, thr_reason = None, GIVEN_LABELS
-    else:
-        thr, thr_reason, thr_note = _threshold_choice(threshold, smin, smax)
-        tp, fp, fn, tn = confusion_at_threshold(tc, thr)
-        cm = ConfusionMatrix(np.array([[tn, fp], [fn, tp]]), np.array([neg, pos], dtype=object), pos_label=pos)
-        replicates = None
-        label_ctx = ctx
-        if label_totals is not None and ctx.ci:  # weighted: the grouped bootstrap, or no interval
-            totals = label_totals(thr)
-            if totals is not None:
-                replicates = replicate_matrices(totals, ctx, np.array([neg, pos], dtype=object))
-            else:
-                label_ctx = dataclasses.replace(ctx, ci=False)
-        out = _labeling_rows(cm, label_ctx, binary=True, replicates=replicates)
-        if label_ctx is not ctx:
-            out["notes"].append(NO_ROW_ORDER)
-        if thr_note:
-            out["notes"].append(thr_note)
-        if tp + fp == 0 or tn + fn == 0:
-            out["notes"].append(f"at threshold {thr:g} every row is predicted "
-                                f"{'negative' if tp + fp == 0 else 'positive'} (scores range over [{smin:.4g}, {smax:.4g}])")
+    out, thr, thr_reason = _labels_at_threshold(tc, threshold, pos, neg, ctx, label_totals=label_totals,
+                                                given_labels=given_labels)
     pi = tc.prevalence if tc.n > 0 else float("nan")
-    defined = tc.is_defined
-    # --- score measures from the cells
     names = _SCORING + (_PROBA_LOSSES if probabilities else ())
     if not probabilities:
         out["notes"].append(
             f"scores range over [{smin:.4g}, {smax:.4g}], outside [0, 1]: log loss and Brier score "
             "need probabilities and are left out"
         )
-    ctx.step("computing the curves")
-    exact = {}
-    losses = _PROBA_LOSSES if probabilities else ()
-    per = per_threshold(tc) if losses or (ctx.ci and defined) else None
-    if defined:
-        small = compress_counts(tc, pos_weights=None if per is None else per[1])  # the same curves on fewer points
-        exact["roc_auc"] = small.auc("roc")
-        exact["pr_auc"] = small.auc("pr", method="ap")
-        exact["lift_auc"] = small.auc("lift", method="interpolated")
-    else:
-        exact.update({k: float("nan") for k in _SCORING})
-    dists: dict[str, np.ndarray] = {}
-    shifts: dict[str, float] = {}
-    cells_text = ""
-    if ctx.ci and defined:
-        ctx.step("bootstrapping the curves")
-        cells = ScoreCells.from_counts(tc, units, max_bins=MAX_SCORE_BINS, losses=losses, per=per)
-        per = None  # the weights per distinct score (two arrays of up to n) are in the cells: not kept through the bootstrap
-        exact.update({loss: cells.loss_total(loss) / tc.n for loss in losses})
-        binned = cells.point_measures(names)
-        dists = cells.bootstrap(names, n_resamples=ctx.n_resamples, rng=np.random.default_rng(ctx.seed))
-        shifts = {k: exact[k] - binned[k] for k in names}
-        cells_text = cells.describe()
-        out["score_cells"] = cells  # the permutation test's cells too (unweighted: the same pools)
-        if not cells.exact:
-            worst = max(abs(v) for v in shifts.values())
-            out["notes"].append(
-                f"score bootstrap on {cells.n_bins} bins of adjacent scores; intervals are shifted by the "
-                f"binning error (largest {worst:.2g})"
-            )
-    else:
-        for loss in losses:
-            ssum, wsum = loss_sums(tc, loss, per=per)
-            exact[loss] = ssum / wsum
-    del per  # large temporaries
-    alpha = 1 - ctx.level
-    rows_out: dict[str, dict[str, Any]] = {}
-    for k in names:
-        value = exact[k]
-        ci_obj = None
-        if k in dists:
-            theta = dists[k]
-            theta = theta[np.isfinite(theta)]
-            if theta.size >= 2 and k in SKEWED_WITH_FEW_ROWS and units is None and _fewest(tc) < FEW_ROWS:
-                ci_obj = _bca_interval(k, theta, exact[k] - shifts[k], shifts[k], cells, ctx, cells_text)
-            elif theta.size >= 2:
-                lo_q, hi_q = np.quantile(theta, [alpha / 2, 1 - alpha / 2])
-                b_lo, b_hi = one_sided_bounds(theta, ctx.level)
-                ci_obj = MetricCI(
-                    float(lo_q + shifts[k]), float(hi_q + shifts[k]), ctx.level, "percentile", ctx.n_resamples,
-                    f"resamples of the (score, label) cells: {cells_text}",
-                    bounds=(b_lo + shifts[k], b_hi + shifts[k]),
-                )
-        if k in _SCORING:
-            curve = {"roc_auc": "roc", "pr_auc": "pr", "lift_auc": "lift"}[k]
-            base = {"roc_auc": 0.5, "pr_auc": pi, "lift_auc": 1.0}[k]
-            ideal = 1.0 if curve != "lift" else (1.0 - math.log(pi) if 0 < pi < 1 else float("nan"))
-            rows_out[k] = dict(kind="scoring", value=value, baseline=base, ideal=ideal,
-                               baseline_prediction="a constant score", greater_is_better=True, ci=ci_obj)
-        else:
-            base = float(loss_baseline(pi, k))
-            what = f"always predicting the prevalence {pi:.3g}" if math.isfinite(pi) else "the prior"
-            rows_out[k] = dict(kind="loss", value=value, baseline=base, ideal=0.0,
-                               baseline_prediction=what, greater_is_better=False, ci=ci_obj)
-    few = _few_rows_intervals(rows_out, tc, units, ctx) if ctx.ci and defined else None
+    scores = _score_values(tc, units, names, ctx)
+    out["notes"] += scores.notes
+    if scores.cells is not None:
+        out["score_cells"] = scores.cells  # the permutation test's cells too (unweighted: the same pools)
+    rows_out = {k: _score_row(k, scores.exact[k], _score_interval(k, scores, tc, units, ctx), pi) for k in names}
+    few = _few_rows_intervals(rows_out, tc, units, ctx) if ctx.ci and tc.is_defined else None
     if few:
         out["notes"].append(few)
     backwards = _backwards_note(rows_out.get("roc_auc"), neg)
@@ -258,7 +173,126 @@ def _binary_scores_from_counts(
     if ctx.ci:
         desc += (
             f"; AUCs and losses: percentile intervals from {ctx.n_resamples} resamples of the "
-            f"(score, label) cells ({cells_text or 'not computed'})"
+            f"(score, label) cells ({scores.cells_text or 'not computed'})"
         )
     out["ci_description"] = desc
     return out
+
+
+def _labels_at_threshold(
+    tc: ThresholdCounts, threshold: Any, pos: Any, neg: Any, ctx: _Context, *,
+    label_totals: Callable[[float], GroupTotals | None] | None, given_labels: dict[str, Any] | None,
+) -> tuple[dict[str, Any], float | None, str]:
+    """(the labeling metrics' rows, the threshold, why that threshold): of the predicted labels
+    given with the scores, or of the scores at the threshold (chosen by ``_threshold_choice``),
+    with the notes of the threshold."""
+    smax, smin = float(tc.thresholds[0]), float(tc.thresholds[-1])
+    if given_labels is not None:
+        if threshold is not None:
+            raise InvalidInputError("give either a threshold or predicted labels (y_pred) with the scores, not both: "
+                                    "the labels are the predictions at the model's own cut-off")
+        return given_labels, None, GIVEN_LABELS
+    thr, thr_reason, thr_note = _threshold_choice(threshold, smin, smax)
+    tp, fp, fn, tn = confusion_at_threshold(tc, thr)
+    cm = ConfusionMatrix(np.array([[tn, fp], [fn, tp]]), np.array([neg, pos], dtype=object), pos_label=pos)
+    replicates = None
+    label_ctx = ctx
+    if label_totals is not None and ctx.ci:  # weighted: the grouped bootstrap, or no interval
+        totals = label_totals(thr)
+        if totals is not None:
+            replicates = replicate_matrices(totals, ctx, np.array([neg, pos], dtype=object))
+        else:
+            label_ctx = dataclasses.replace(ctx, ci=False)
+    out = _labeling_rows(cm, label_ctx, binary=True, replicates=replicates)
+    if label_ctx is not ctx:
+        out["notes"].append(NO_ROW_ORDER)
+    if thr_note:
+        out["notes"].append(thr_note)
+    if tp + fp == 0 or tn + fn == 0:
+        out["notes"].append(f"at threshold {thr:g} every row is predicted "
+                            f"{'negative' if tp + fp == 0 else 'positive'} (scores range over [{smin:.4g}, {smax:.4g}])")
+    return out, thr, thr_reason
+
+
+@dataclasses.dataclass
+class _ScoreValues:
+    """The score measures' values and resamples: ``exact`` the values of the sample,
+    ``dists`` their resample values, ``shifts`` exact − binned, ``cells`` the bootstrap's
+    (score, label) cells (None without intervals), ``cells_text`` their description."""
+
+    exact: dict[str, float]
+    dists: dict[str, np.ndarray]
+    shifts: dict[str, float]
+    cells: ScoreCells | None
+    cells_text: str
+    notes: list[str]
+
+
+def _score_values(tc: ThresholdCounts, units: ThresholdCounts | None, names: tuple[str, ...],
+                  ctx: _Context) -> _ScoreValues:
+    """The AUCs and losses of the sample (exact) and, with intervals, their resamples of the
+    (score, label) cells, shifted by the binning error where the scores were binned."""
+    ctx.step("computing the curves")
+    losses = tuple(k for k in names if k in _PROBA_LOSSES)
+    defined = tc.is_defined
+    per = per_threshold(tc) if losses or (ctx.ci and defined) else None
+    exact: dict[str, float] = {}
+    if defined:
+        small = compress_counts(tc, pos_weights=None if per is None else per[1])  # the same curves on fewer points
+        exact["roc_auc"] = small.auc("roc")
+        exact["pr_auc"] = small.auc("pr", method="ap")
+        exact["lift_auc"] = small.auc("lift", method="interpolated")
+    else:
+        exact.update({k: float("nan") for k in _SCORING})
+    if not (ctx.ci and defined):
+        for loss in losses:
+            ssum, wsum = loss_sums(tc, loss, per=per)
+            exact[loss] = ssum / wsum
+        return _ScoreValues(exact, {}, {}, None, "", [])
+    ctx.step("bootstrapping the curves")
+    cells = ScoreCells.from_counts(tc, units, max_bins=MAX_SCORE_BINS, losses=losses, per=per)
+    del per  # the weights per distinct score (two arrays of up to n) are in the cells: not kept through the bootstrap
+    exact.update({loss: cells.loss_total(loss) / tc.n for loss in losses})
+    binned = cells.point_measures(names)
+    dists = cells.bootstrap(names, n_resamples=ctx.n_resamples, rng=np.random.default_rng(ctx.seed))
+    shifts = {k: exact[k] - binned[k] for k in names}
+    notes = []
+    if not cells.exact:
+        worst = max(abs(v) for v in shifts.values())
+        notes.append(f"score bootstrap on {cells.n_bins} bins of adjacent scores; intervals are shifted by the "
+                     f"binning error (largest {worst:.2g})")
+    return _ScoreValues(exact, dists, shifts, cells, cells.describe(), notes)
+
+
+def _score_interval(k: str, scores: _ScoreValues, tc: ThresholdCounts, units: ThresholdCounts | None,
+                    ctx: _Context) -> MetricCI | None:
+    """A score measure's interval from its resamples: percentile, or BCa for a skewed one
+    (:data:`SKEWED_WITH_FEW_ROWS`) of unweighted rows below ``FEW_ROWS`` of the rarer class;
+    None without two defined resample values."""
+    if k not in scores.dists or scores.cells is None:
+        return None
+    theta = scores.dists[k]
+    theta = theta[np.isfinite(theta)]
+    if theta.size < 2:
+        return None
+    shift = scores.shifts[k]
+    if k in SKEWED_WITH_FEW_ROWS and units is None and _fewest(tc) < FEW_ROWS:
+        return _bca_interval(k, theta, scores.exact[k] - shift, shift, scores.cells, ctx, scores.cells_text)
+    alpha = 1 - ctx.level
+    lo_q, hi_q = np.quantile(theta, [alpha / 2, 1 - alpha / 2])
+    b_lo, b_hi = one_sided_bounds(theta, ctx.level)
+    return MetricCI(float(lo_q + shift), float(hi_q + shift), ctx.level, "percentile", ctx.n_resamples,
+                    f"resamples of the (score, label) cells: {scores.cells_text}", bounds=(b_lo + shift, b_hi + shift))
+
+
+def _score_row(k: str, value: float, ci: MetricCI | None, pi: float) -> dict[str, Any]:
+    """The row of an AUC (best constant: a constant score) or a loss (best constant: always
+    predicting the prevalence) at prevalence ``pi``."""
+    if k in _SCORING:
+        base = {"roc_auc": 0.5, "pr_auc": pi, "lift_auc": 1.0}[k]
+        ideal = 1.0 if k != "lift_auc" else (1.0 - math.log(pi) if 0 < pi < 1 else float("nan"))
+        return dict(kind="scoring", value=value, baseline=base, ideal=ideal,
+                    baseline_prediction="a constant score", greater_is_better=True, ci=ci)
+    what = f"always predicting the prevalence {pi:.3g}" if math.isfinite(pi) else "the prior"
+    return dict(kind="loss", value=value, baseline=float(loss_baseline(pi, k)), ideal=0.0,
+                baseline_prediction=what, greater_is_better=False, ci=ci)
