@@ -135,57 +135,75 @@ def _pct(x: float) -> str:
 
 
 def _finish_rows(report: dict[str, Any], chosen: list[str], ctx: _Context) -> dict[str, MetricResult]:
+    """The report's rows: each chosen metric's value, constant, advantage, OPS, interval and
+    p-value against chance, then the words and verdicts (:func:`_worded`)."""
     rows: dict[str, MetricResult] = {}
     pi = report.get("prevalence")
     binary = report.get("counts") is not None or (pi is not None and report.get("positive_label") is not None)
-    cm: ConfusionMatrix | None = report.get("confusion")
-    need_ops = [k for k in chosen if k in METRICS or k in _SCORING]
     pvalues: dict[str, tuple[float | None, str]] = {}
     if ctx.ci:
         ctx.step("testing against chance")
         pvalues = chance_pvalues(report, chosen, n_resamples=ctx.n_resamples, seed=ctx.seed,
                                  confidence_level=ctx.level)
-    if need_ops:
+    if any(k in METRICS or k in _SCORING for k in chosen):
         ctx.step("computing the outperformance scores")
     for name in chosen:
         spec = report["metrics"][name]
         value = float(spec["value"])
         ci_obj: MetricCI | None = spec.get("ci")
-        ops = ops_ci = ops_method = None
-        if (name in METRICS or name in _SCORING or "ops_of" in spec) and math.isfinite(value):
-            if binary and pi is not None and 0 < pi < 1:
-                vals = [value]
-                if ci_obj is not None:  # the prevalence varies between resamples: ends may lie beyond
-                    vals += list(np.clip([ci_obj.low, ci_obj.high], *_attainable(name, pi)))
-                scores, ops_method, problem = _ops_of(name, np.array(vals), pi, mc_samples=ctx.mc_samples)
-                if scores is not None:
-                    ops = float(scores[0])
-                    if ci_obj is not None:
-                        ops_ci = (float(scores[1]), float(scores[2]))
-                elif problem:
-                    ctx.collector.add(f"OPS of {name} not computed: {problem.split(';')[0]}")
-            elif not binary and spec.get("per_class") is not None:
-                ops, ops_method = _per_class_ops(spec.get("ops_of", name), spec["per_class"], spec["prevalences"],
-                                                 ctx, weights=spec.get("class_weights"))
-            elif not binary and cm is not None and spec.get("average") == "macro":
-                ops, ops_method = _macro_ops(name, cm, ctx)
+        ops, ops_ci, ops_method = _row_ops(name, spec, value, ci_obj, report, binary=binary, ctx=ctx)
         base = float(spec["baseline"])
         ideal = float(spec["ideal"])
         pvalue, pvalue_method = pvalues.get(name, (None, None))
         adv = _advantage(value, base, ideal) if name != "prediction_advantage" else value
-        r = MetricResult(
+        rows[name] = MetricResult(
             name=name, title=spec.get("title", TITLES.get(name, name)), kind=spec["kind"], value=value, baseline=base,
             baseline_prediction=spec["baseline_prediction"], ideal=ideal, advantage=adv,
             greater_is_better=bool(spec["greater_is_better"]), ops=ops, ops_ci=ops_ci, ops_method=ops_method,
             ci=ci_obj, pvalue=pvalue, pvalue_method=pvalue_method,
         )
-        rows[name] = r
+    return _worded(rows, report, pi if binary else None, ctx)
+
+
+def _row_ops(name: str, spec: dict[str, Any], value: float, ci_obj: MetricCI | None, report: dict[str, Any], *,
+             binary: bool, ctx: _Context) -> tuple[float | None, tuple[float, float] | None, str | None]:
+    """(OPS, its interval, its method) of a row: binary, at the prevalence (the interval's
+    ends clipped to the values attainable there: the prevalence varies between resamples);
+    multi-class, of the per-class values or of the macro average; all None where not defined."""
+    pi = report.get("prevalence")
+    cm: ConfusionMatrix | None = report.get("confusion")
+    if not ((name in METRICS or name in _SCORING or "ops_of" in spec) and math.isfinite(value)):
+        return None, None, None
+    if binary and pi is not None and 0 < pi < 1:
+        vals = [value]
+        if ci_obj is not None:
+            vals += list(np.clip([ci_obj.low, ci_obj.high], *_attainable(name, pi)))
+        scores, ops_method, problem = _ops_of(name, np.array(vals), pi, mc_samples=ctx.mc_samples)
+        if scores is None:
+            if problem:
+                ctx.collector.add(f"OPS of {name} not computed: {problem.split(';')[0]}")
+            return None, None, ops_method
+        return float(scores[0]), (float(scores[1]), float(scores[2])) if ci_obj is not None else None, ops_method
+    if not binary and spec.get("per_class") is not None:
+        ops, method = _per_class_ops(spec.get("ops_of", name), spec["per_class"], spec["prevalences"], ctx,
+                                     weights=spec.get("class_weights"))
+        return ops, None, method
+    if not binary and cm is not None and spec.get("average") == "macro":
+        ops, method = _macro_ops(name, cm, ctx)
+        return ops, None, method
+    return None, None, None
+
+
+def _worded(rows: dict[str, MetricResult], report: dict[str, Any], pi: float | None,
+            ctx: _Context) -> dict[str, MetricResult]:
+    """The rows with their words and verdicts: declined rows (too few rows) lose their
+    interval and say why; a row's warning (``verdict_note``) ends its verdict."""
     declined = _declined(report) if ctx.ci else {}
     rows = _without_interval(rows, list(declined))
     words = _words(rows, significance_level(ctx.level), declined=list(declined))
     rows = {name: MetricResult(**{**r.__dict__, "word": words[name]}) for name, r in rows.items()}
     for name, r in list(rows.items()):
-        r = _with_verdict(r, pi if binary else None, rows)
+        r = _with_verdict(r, pi, rows)
         why = declined.get(name) or declined.get(SAME_COMPARISON.get(name, ""))
         if r.word == "too few" and why:
             r = MetricResult(**{**r.__dict__, "verdict": why if r.beats_baseline else f"{r.verdict}; {why}"})
