@@ -370,51 +370,12 @@ def _with_verdict(r: MetricResult, pi: float | None, rows: dict[str, MetricResul
 
 
 def _overall_verdict(task: str, rows: dict[str, MetricResult]) -> tuple[str, ...]:
-    lines: list[str] = []
-
-    def ci_text(r: MetricResult) -> str:
-        if r.ci is None or not (math.isfinite(r.ci.low) and math.isfinite(r.ci.high)):
-            return ""
-        return f" [{int(round(r.ci.level * 100))}% CI {r.ci.low:+.3f} to {r.ci.high:+.3f}]"
-
+    """The headline's lines: the regression's R² line, or the classifier's accuracy line
+    (read from its prediction advantage) and lines quoting the rows' own verdicts — the
+    headline never says more than the table."""
     if task == "regression":
-        r2 = rows.get("r2")
-        if r2 is not None and math.isfinite(r2.value):
-            mse = rows.get("mse")
-            if r2.value <= 0:
-                lines.append(f"No better than {r2.baseline_prediction}: R² = {r2.value:+.3f}{ci_text(r2)}.")
-            else:
-                lines.append(
-                    f"The model removes {100 * r2.value:.0f}% of the squared error of {r2.baseline_prediction}"
-                    + (f" (MSE {mse.value:.4g} vs {mse.baseline:.4g})" if mse is not None else "")
-                    + f": R² = {r2.value:+.3f}{ci_text(r2)}."
-                )
-        return tuple(lines)
-
-    pa = rows.get("prediction_advantage")
-    acc = rows.get("accuracy")
-    if pa is not None and acc is not None and math.isfinite(pa.value):
-        bp = acc.baseline_prediction
-        if pa.value <= 0:
-            lines.append(
-                f"Accuracy {100 * acc.value:.1f}% is no better than {bp} ({100 * acc.baseline:.1f}%): "
-                f"prediction advantage {pa.value:+.3f}{ci_text(pa)}."
-            )
-        elif pa.word == "too few":
-            lines.append(f"Accuracy {100 * acc.value:.1f}% against {bp} ({100 * acc.baseline:.1f}%), prediction "
-                         f"advantage {pa.value:+.3f}: {pa.verdict}.")
-        else:
-            tail = ""
-            if pa.word == "unclear":
-                tail = (" — but not significantly: the interval includes 0" if pa.ci is not None and beats_by_interval(
-                    pa.ci.low, pa.ci.high) != "yes" else f" — but not significantly: p (chance) = {pa.pvalue:.3g}")
-            lines.append(
-                f"Better than {bp}: accuracy {100 * acc.value:.1f}% vs {100 * acc.baseline:.1f}%, "
-                f"prediction advantage {pa.value:+.3f}{ci_text(pa)}{tail}."
-            )
-    elif pa is not None:
-        lines.append("The prediction advantage is undefined on this test set (a single class).")
-    # the other lines quote the rows' own verdicts: the headline never says more than the table
+        return _regression_headline(rows)
+    lines = _accuracy_headline(rows)
     for key in ("f1", "mcc"):
         r = rows.get(key)
         if r is not None and r.ops is not None and math.isfinite(r.value):
@@ -429,3 +390,47 @@ def _overall_verdict(task: str, rows: dict[str, MetricResult]) -> tuple[str, ...
                          else f"{s}: {r.verdict}")
         lines.append("Ranking: " + "; ".join(parts) + ".")
     return tuple(lines)
+
+
+def _ci_text(r: MetricResult) -> str:
+    """A row's interval as the headline quotes it ("" without a finite one)."""
+    if r.ci is None or not (math.isfinite(r.ci.low) and math.isfinite(r.ci.high)):
+        return ""
+    return f" [{int(round(r.ci.level * 100))}% CI {r.ci.low:+.3f} to {r.ci.high:+.3f}]"
+
+
+def _regression_headline(rows: dict[str, MetricResult]) -> tuple[str, ...]:
+    """The regression's headline: the share of the constant's squared error the model removes (R²)."""
+    r2 = rows.get("r2")
+    if r2 is None or not math.isfinite(r2.value):
+        return ()
+    if r2.value <= 0:
+        return (f"No better than {r2.baseline_prediction}: R² = {r2.value:+.3f}{_ci_text(r2)}.",)
+    mse = rows.get("mse")
+    return (f"The model removes {100 * r2.value:.0f}% of the squared error of {r2.baseline_prediction}"
+            + (f" (MSE {mse.value:.4g} vs {mse.baseline:.4g})" if mse is not None else "")
+            + f": R² = {r2.value:+.3f}{_ci_text(r2)}.",)
+
+
+def _accuracy_headline(rows: dict[str, MetricResult]) -> list[str]:
+    """The classifier's first line: accuracy against the best constant, read from the
+    prediction advantage's value, word and interval."""
+    pa = rows.get("prediction_advantage")
+    acc = rows.get("accuracy")
+    if pa is None:
+        return []
+    if acc is None or not math.isfinite(pa.value):
+        return ["The prediction advantage is undefined on this test set (a single class)."]
+    bp = acc.baseline_prediction
+    if pa.value <= 0:
+        return [f"Accuracy {100 * acc.value:.1f}% is no better than {bp} ({100 * acc.baseline:.1f}%): "
+                f"prediction advantage {pa.value:+.3f}{_ci_text(pa)}."]
+    if pa.word == "too few":
+        return [f"Accuracy {100 * acc.value:.1f}% against {bp} ({100 * acc.baseline:.1f}%), prediction "
+                f"advantage {pa.value:+.3f}: {pa.verdict}."]
+    tail = ""
+    if pa.word == "unclear":
+        tail = (" — but not significantly: the interval includes 0" if pa.ci is not None and beats_by_interval(
+            pa.ci.low, pa.ci.high) != "yes" else f" — but not significantly: p (chance) = {pa.pvalue:.3g}")
+    return [f"Better than {bp}: accuracy {100 * acc.value:.1f}% vs {100 * acc.baseline:.1f}%, "
+            f"prediction advantage {pa.value:+.3f}{_ci_text(pa)}{tail}."]
