@@ -727,9 +727,32 @@ def scoring_outperformance_score(
     cache = _one_off_in_memory(_check_cache(cache), random_state)
     if not isinstance(interpolate, (bool, np.bool_)):
         raise InvalidInputError(f"interpolate must be True or False, got {interpolate!r}")
+    mu_in, pi_in = as_float(value, "value"), check_prevalence(prevalence)
+    bshape, mu, pi, ats = _broadcast_values(spec, mu_in, pi_in, at_arr)
+    plans, inverse, how = _reference_plans(spec, pi, ats, interpolate=bool(interpolate))
+    below = _count_below_plans(_Context(sampler, G, seed, cache), plans, inverse, spec.to_stored(mu, pi))
+    score = below / G
+    se = np.sqrt(score * (1.0 - score) / G)
+    scalar = len(bshape) == 0
+    opts = _ops_options(spec, sampler, seed, how, ats, at_arr, bshape)
+    user = not isinstance(sampler, DirectedBinaryTree)
+    return OPSResult(
+        score=float(score[0]) if scalar else score.reshape(bshape),
+        metric=spec.name,
+        value=float(mu[0]) if scalar else np.broadcast_to(mu_in, bshape).copy(),
+        prevalence=float(pi[0]) if scalar else np.broadcast_to(pi_in, bshape).copy(),
+        method="monte-carlo" if user else "dbt",
+        standard_error=float(se[0]) if scalar else se.reshape(bshape),
+        reference=f"{reference_name(sampler)}; {G} curves, seed {seed}",
+        mc_samples=G,
+        options=opts,
+    )
 
-    mu_in = as_float(value, "value")
-    pi_in = check_prevalence(prevalence)
+
+def _broadcast_values(spec: _Spec, mu_in: np.ndarray, pi_in: np.ndarray, at_arr: np.ndarray | None
+                      ) -> tuple[tuple[int, ...], np.ndarray, np.ndarray, np.ndarray | None]:
+    """(the broadcast shape, then value, prevalence and ``at`` raveled to it), each value
+    checked to lie in the metric's range at its prevalence."""
     arrays = [mu_in, pi_in] + ([at_arr] if at_arr is not None else [])
     try:
         bshape = np.broadcast_shapes(*(x.shape for x in arrays))
@@ -741,7 +764,6 @@ def scoring_outperformance_score(
     mu = np.broadcast_to(mu_in, bshape).ravel()
     pi = np.broadcast_to(pi_in, bshape).ravel()
     ats = np.broadcast_to(at_arr, bshape).ravel() if at_arr is not None else None
-
     upper, lower = spec.upper(pi), spec.lower(pi)
     bad = (mu < lower - 1e-12 * np.abs(lower)) | (mu > upper * (1 + 1e-12))
     if bad.any():
@@ -750,13 +772,15 @@ def scoring_outperformance_score(
             f"value must lie in [{float(lower[j]):.6g}, {float(upper[j]):.6g}] for {spec.name} at prevalence "
             f"{float(pi[j]):.6g}, got {float(mu[j])!r}"
         )
+    return bshape, mu, pi, ats
 
-    ctx = _Context(sampler, G, seed, cache)
-    t = spec.to_stored(mu, pi)
-    below = np.empty(mu.shape)
+
+def _reference_plans(spec: _Spec, pi: np.ndarray, ats: np.ndarray | None, *, interpolate: bool
+                     ) -> tuple[list[list[tuple[tuple[_Quantity, Any], float]]], np.ndarray, set[str]]:
+    """One (quantity, prevalence-key) plan per distinct (π, at) pair: a prevalence-free
+    reference, the exact prevalence, or a blend of two logit-prevalence grid points; each
+    value's plan index; and how the prevalence was handled, in words."""
     how: set[str] = set()
-
-    # one (quantity, prevalence-key) plan per distinct (π, at) pair
     uniq_at: list[float | None]
     if ats is None:
         uniq, inverse = np.unique(pi, return_inverse=True)
@@ -764,8 +788,6 @@ def scoring_outperformance_score(
     else:
         pairs, inverse = np.unique(np.stack([pi, ats], axis=1), axis=0, return_inverse=True)
         uniq, uniq_at = pairs[:, 0], [float(x) for x in pairs[:, 1]]
-    inverse = np.asarray(inverse).ravel()
-
     plans: list[list[tuple[tuple[_Quantity, Any], float]]] = []
     for p, a in zip(uniq, uniq_at):
         q = spec.quantity(a)
@@ -780,7 +802,14 @@ def scoring_outperformance_score(
         else:
             plans.append([((q, ("grid", i)), w) for i, w in bracket])
             how.add("logit-prevalence grid" if len(bracket) > 1 else "exact prevalence (grid point)")
+    return plans, np.asarray(inverse).ravel(), how
 
+
+def _count_below_plans(ctx: _Context, plans: list[list[tuple[tuple[_Quantity, Any], float]]], inverse: np.ndarray,
+                       t: np.ndarray) -> np.ndarray:
+    """How many reference curves each stored value ``t`` beats, from its plan's sorted
+    reference values (a blend of two sorted arrays is sorted)."""
+    below = np.empty(t.shape)
     refs = _ensure(ctx, [entry for plan in plans for entry, _ in plan])
     order = np.argsort(inverse, kind="stable")
     groups = np.split(order, np.cumsum(np.bincount(inverse, minlength=len(plans)))[:-1])
@@ -789,37 +818,26 @@ def scoring_outperformance_score(
             s = refs[plan[0][0]]
         else:
             (e0, w0), (e1, w1) = plan
-            s = w0 * refs[e0] + w1 * refs[e1]  # blend of sorted arrays: sorted
+            s = w0 * refs[e0] + w1 * refs[e1]
         below[idx] = _count_below(s, t[idx])
+    return below
 
-    score = below / G
-    se = np.sqrt(score * (1.0 - score) / G)
-    scalar = len(bshape) == 0
-    opts: dict[str, Any] = {
-        "random_state": seed,
-        "prevalence_handling": ", ".join(sorted(how)),
-    }
+
+def _ops_options(spec: _Spec, sampler: Any, seed: Any, how: set[str], ats: np.ndarray | None,
+                 at_arr: np.ndarray | None, bshape: tuple[int, ...]) -> dict[str, Any]:
+    """The result's ``options``: the seed, how the prevalence was handled, the DBT depth,
+    the point's ``at`` or the AUC method, the grid step."""
+    opts: dict[str, Any] = {"random_state": seed, "prevalence_handling": ", ".join(sorted(how))}
     if isinstance(sampler, DirectedBinaryTree):
         opts["depth"] = sampler.depth
     if spec.point:
         assert ats is not None and at_arr is not None  # a point metric has its at
-        opts["at"] = float(ats[0]) if scalar else np.broadcast_to(at_arr, bshape).copy()
+        opts["at"] = float(ats[0]) if len(bshape) == 0 else np.broadcast_to(at_arr, bshape).copy()
     else:
         opts["auc_method"] = "ap" if spec.curve == "pr" and spec.method == "step" else spec.method
     if "logit-prevalence grid" in how:
         opts["grid_step_logit"] = GRID_STEP
-    user = not isinstance(sampler, DirectedBinaryTree)
-    return OPSResult(
-        score=float(score[0]) if scalar else score.reshape(bshape),
-        metric=spec.name,
-        value=float(mu[0]) if scalar else np.broadcast_to(mu_in, bshape).copy(),
-        prevalence=float(pi[0]) if scalar else np.broadcast_to(pi_in, bshape).copy(),
-        method="monte-carlo" if user else "dbt",
-        standard_error=float(se[0]) if scalar else se.reshape(bshape),
-        reference=f"{reference_name(sampler)}; {G} curves, seed {seed}",
-        mc_samples=G,
-        options=opts,
-    )
+    return opts
 
 
 def _inverse_stored(spec: _Spec, t: np.ndarray, pi: float) -> np.ndarray:
