@@ -401,26 +401,9 @@ def binary_target(y_true: Any, *, pos_label: Any = None, name: str = "y_true",
     """
     y = as_1d(y_true, name)
     _check_label_values(y, name)
-    kind = y.dtype.kind
-    if kind == "b":
-        if pos_label is None or (not isinstance(pos_label, str) and pos_label == 1):
-            return y, True
-        if not isinstance(pos_label, str) and pos_label == 0:
-            return ~y, False
-        raise InvalidInputError(f"pos_label={pos_label!r} (--pos-label {pos_label}) is not a label of {name} (True/False)")
-    numeric_pos = pos_label is None or (
-        isinstance(pos_label, (int, float, np.integer, np.floating)) and not isinstance(pos_label, bool)
-    )
-    if kind in "iuf" and numeric_pos:
-        # fast path for {0, 1} and {-1, 1} labels: no sorting, no encoding
-        lo, hi = y.min(), y.max()
-        if lo >= 0 and hi <= 1:  # whole numbers (checked above): 0 and 1
-            if pos_label is None or pos_label == 1:
-                return y == 1, 1
-            if pos_label == 0:
-                return y == 0, pos_label
-        elif pos_label is None and lo == -1 and hi == 1 and not (y == 0).any():
-            return y == 1, 1
+    fast = _binary_target_fast(y, pos_label, name)
+    if fast is not None:
+        return fast
     codes, _, classes = encode_labels(y, names=(name, "y_pred"))
     if classes.size > 2:
         shown = classes[:5].tolist()
@@ -443,6 +426,32 @@ def binary_target(y_true: Any, *, pos_label: Any = None, name: str = "y_true",
         # one class present, and it is not pos_label: every sample is negative
         return np.zeros(codes.shape[0], dtype=bool), pos_label
     return codes == hit[0], pos_label
+
+
+def _binary_target_fast(y: np.ndarray, pos_label: Any, name: str) -> tuple[np.ndarray, Any] | None:
+    """``binary_target`` without sorting or encoding where the labels allow: booleans, and
+    numbers in {0, 1} or {-1, 1} with a numeric (or no) ``pos_label``; None otherwise."""
+    kind = y.dtype.kind
+    if kind == "b":
+        if pos_label is None or (not isinstance(pos_label, str) and pos_label == 1):
+            return y, True
+        if not isinstance(pos_label, str) and pos_label == 0:
+            return ~y, False
+        raise InvalidInputError(f"pos_label={pos_label!r} (--pos-label {pos_label}) is not a label of {name} (True/False)")
+    numeric_pos = pos_label is None or (
+        isinstance(pos_label, (int, float, np.integer, np.floating)) and not isinstance(pos_label, bool)
+    )
+    if kind not in "iuf" or not numeric_pos:
+        return None
+    lo, hi = y.min(), y.max()
+    if lo >= 0 and hi <= 1:  # whole numbers (checked by the caller): 0 and 1
+        if pos_label is None or pos_label == 1:
+            return y == 1, 1
+        if pos_label == 0:
+            return y == 0, pos_label
+    elif pos_label is None and lo == -1 and hi == 1 and not (y == 0).any():
+        return y == 1, 1
+    return None
 
 
 #: how a class-probability column may carry its class besides the class itself (case-insensitive)
