@@ -55,6 +55,7 @@ from .compare_tasks import (MULTICLASS_TASKS, UNDECOMPOSED_NOTE, bearing_tests, 
 from .compare_verdict import FOCUS_METRICS, Change, _decomposed_verdict, _direction, _title, _verdict
 from .export import Exportable
 from .formatting import _label, fmt_interval, fmt_value, shorten
+from .metric_rows import MetricResult
 from .render.html import comparison_html, comparison_section
 from .render.markdown import comparison_markdown
 from .render.terminal_comparison import render_comparison_text
@@ -458,6 +459,116 @@ def _resolved_once(reports: list[Report], detected: tuple[str, str] | None,
     return [replace(r, **changes, notes=((note,) if note else ()) + r.notes) for r in reports]
 
 
+def _default_resamples(ref: Report) -> int:
+    """The decomposition's resamples: the reports' bootstrap; a closed-form interval (few rows: n_resamples 0)
+    does not mean the intervals are off, so with only those the bootstrap's default count (0: intervals off)."""
+    cis = [m.ci for m in ref.metrics.values() if m.ci is not None]
+    return max((ci.n_resamples for ci in cis), default=0) or (CLOSED_FORM_RESAMPLES if cis else 0)
+
+
+def _binary_parts(reports: list[Report], ref: Report, reference: str, stats: dict[str, SetStatistics],
+                  metric_names: tuple[str, ...], *, level: float, n_resamples: int, random_state: int
+                  ) -> tuple[dict[str, dict[str, Decomposition]], tuple[ClassifierChange, ...], list[str]]:
+    """(each set's decomposition of every metric, the tests of the classifier, notes) of binary sets: the
+    sets of a single class decomposed without resamples and not tested."""
+    notes: list[str] = []
+    decompositions: dict[str, dict[str, Decomposition]] = {}
+    if any(r.total_weight is not None for r in reports):
+        notes.append(WEIGHTED_NOTE)
+    base = stats[str(ref.name)]
+    check_reference(base, f"the reference set {shorten(ref.name)!r}")
+    testable = {}
+    for r in reports:
+        if r.name == reference:
+            continue
+        new = stats[str(r.name)]
+        if not (new.pos.sum() > 0 and new.neg.sum() > 0):
+            notes.append(f"{shorten(r.name)}: a single class, so its error rates are undefined and the "
+                         "classifier is not tested there")
+            decompositions[str(r.name)] = decompose(base, new, metric_names, n_resamples=0)
+            continue
+        testable[str(r.name)] = new
+        decompositions[str(r.name)] = decompose(base, new, metric_names, confidence_level=level,
+                                                n_resamples=n_resamples, random_state=random_state)
+    classifier_changes = compare_classifiers(base, testable, confidence_level=level, random_state=random_state)
+    _roc_auc_effect_from_tests(decompositions, classifier_changes)
+    return decompositions, classifier_changes, notes
+
+
+def _ops_direction(a: MetricResult, b: MetricResult) -> str | None:
+    """How a metric's OPS interval lies against the reference's ("worse", "better", ...; None: no OPS)."""
+    if a.ops is None or b.ops is None:
+        return None
+    if a.ops_ci is None or b.ops_ci is None:
+        return "no interval"
+    if a.ops_ci[1] < b.ops_ci[0]:
+        return "worse"
+    if a.ops_ci[0] > b.ops_ci[1]:
+        return "better"
+    return "no significant change"
+
+
+def _tested_direction(d: Decomposition, a: MetricResult, test_set: str, metric: str, task: str,
+                      classifier_changes: Sequence[ClassifierChange], changed_sets: set[str]) -> str:
+    """The direction of a decomposed metric's classifier effect, flagged only where a rejected test bears
+    on what the metric reads."""
+    changed = test_set in changed_sets
+    if changed:  # a flag rests on a rejected test of what the metric reads
+        cc = next(c for c in classifier_changes if c.test_set == test_set)
+        changed = any(rejects(t.pvalue_adjusted, cc.level) for t in bearing_tests(task, metric, cc.tests))
+    return _direction(d, a.greater_is_better, changed)
+
+
+def _metric_change(r: Report, ref: Report, m: str, decompositions: Mapping[str, Mapping[str, Decomposition]],
+                   classifier_changes: Sequence[ClassifierChange], changed_sets: set[str],
+                   set_statistics: bool) -> Change | None:
+    """How metric ``m`` moved on set ``r`` against the reference (None: not in both, or nothing to compare);
+    ``set_statistics``: the sets are binary (their statistics decomposed)."""
+    a, b = r.metrics.get(m), ref.metrics.get(m)
+    if a is None or b is None:
+        return None
+    d = decompositions.get(str(r.name), {}).get(m)
+    direction: str | None
+    if d is not None:
+        direction = _tested_direction(d, a, str(r.name), m, ref.task, classifier_changes, changed_sets)
+    elif not set_statistics and ref.task not in ("binary-scores", "binary-labels") and decompositions:
+        direction = "not decomposed"  # no OPS-interval verdict beside a decomposition
+    else:
+        direction = _ops_direction(a, b)
+        if direction is None:
+            return None
+    return Change(str(r.name), m, a.value, b.value, a.ops, b.ops, a.ops_ci, b.ops_ci, direction, d)
+
+
+def _changes(reports: list[Report], ref: Report, reference: str, metric_names: tuple[str, ...],
+             decompositions: Mapping[str, Mapping[str, Decomposition]],
+             classifier_changes: Sequence[ClassifierChange], set_statistics: bool) -> list[Change]:
+    """How every metric moved on every set against the reference."""
+    changed_sets = {c.test_set for c in classifier_changes if c.changed}
+    changes = []
+    for r in reports:
+        if r.name == reference:
+            continue
+        for m in metric_names:
+            change = _metric_change(r, ref, m, decompositions, classifier_changes, changed_sets, set_statistics)
+            if change is not None:
+                changes.append(change)
+    return changes
+
+
+def _shared_notes(reports: list[Report]) -> list[str]:
+    """Each report's notes once, led by the sets that have it ("all test sets" when every one does)."""
+    where: dict[str, list[str]] = {}
+    for r in reports:
+        for note in r.notes:
+            where.setdefault(note, []).append(str(r.name))
+    notes = []
+    for note, sets_ in where.items():
+        which = "all test sets" if len(sets_) == len(reports) > 1 else ", ".join(map(shorten, sets_))
+        notes.append(f"{which}: {note}")
+    return notes
+
+
 def compare_reports(reports: Sequence[Report], *, reference: str | None = None, n_resamples: int | None = None,
                     random_state: int = 0, targets: Mapping[str, Any] | None = None,
                     probabilities: Mapping[str, ProbabilityStatistics] | None = None,
@@ -483,34 +594,14 @@ def compare_reports(reports: Sequence[Report], *, reference: str | None = None, 
     ref = reports[names.index(reference)]
     level = ref.confidence_level
     if n_resamples is None:
-        # the reports' bootstrap; a closed-form interval (few rows: n_resamples 0) does not
-        # mean the intervals are off, so with only those the bootstrap's default count
-        cis = [m.ci for m in ref.metrics.values() if m.ci is not None]
-        n_resamples = max((ci.n_resamples for ci in cis), default=0) or (CLOSED_FORM_RESAMPLES if cis else 0)
+        n_resamples = _default_resamples(ref)
     stats = _set_statistics(reports)
     extra_notes: list[str] = []
     decompositions: dict[str, dict[str, Decomposition]] = {}
     classifier_changes: tuple[ClassifierChange, ...] = ()
     if stats is not None:
-        if any(r.total_weight is not None for r in reports):
-            extra_notes.append(WEIGHTED_NOTE)
-        base = stats[str(ref.name)]
-        check_reference(base, f"the reference set {shorten(ref.name)!r}")
-        testable = {}
-        for r in reports:
-            if r.name == reference:
-                continue
-            new = stats[str(r.name)]
-            if not (new.pos.sum() > 0 and new.neg.sum() > 0):
-                extra_notes.append(f"{shorten(r.name)}: a single class, so its error rates are undefined and the "
-                                   "classifier is not tested there")
-                decompositions[str(r.name)] = decompose(base, new, metric_names, n_resamples=0)
-                continue
-            testable[str(r.name)] = new
-            decompositions[str(r.name)] = decompose(base, new, metric_names, confidence_level=level,
-                                                    n_resamples=n_resamples, random_state=random_state)
-        classifier_changes = compare_classifiers(base, testable, confidence_level=level, random_state=random_state)
-        _roc_auc_effect_from_tests(decompositions, classifier_changes)
+        decompositions, classifier_changes, extra_notes = _binary_parts(
+            reports, ref, reference, stats, metric_names, level=level, n_resamples=n_resamples, random_state=random_state)
     task = ref.task
     shifts: tuple = ()
     if task in MULTICLASS_TASKS and all(r.confusion is not None for r in reports):
@@ -522,49 +613,14 @@ def compare_reports(reports: Sequence[Report], *, reference: str | None = None, 
         decompositions, classifier_changes = regression_parts(reports, ref, metric_names, level=level)
         if targets is not None:
             shifts = target_shifts(reports, ref, targets)
-    changed_sets = {c.test_set for c in classifier_changes if c.changed}
-    changes = []
-    for r in reports:
-        if r.name == reference:
-            continue
-        for m in metric_names:
-            a, b = r.metrics.get(m), ref.metrics.get(m)
-            if a is None or b is None:
-                continue
-            d = decompositions.get(str(r.name), {}).get(m)
-            if d is not None:
-                changed = str(r.name) in changed_sets
-                if changed:  # a flag rests on a rejected test of what the metric reads
-                    cc = next(c for c in classifier_changes if c.test_set == str(r.name))
-                    changed = any(rejects(t.pvalue_adjusted, cc.level) for t in bearing_tests(task, m, cc.tests))
-                direction = _direction(d, a.greater_is_better, changed)
-            elif stats is None and task not in ("binary-scores", "binary-labels") and decompositions:
-                direction = "not decomposed"  # no OPS-interval verdict beside a decomposition
-            elif a.ops is None or b.ops is None:
-                continue
-            elif a.ops_ci is None or b.ops_ci is None:
-                direction = "no interval"
-            elif a.ops_ci[1] < b.ops_ci[0]:
-                direction = "worse"
-            elif a.ops_ci[0] > b.ops_ci[1]:
-                direction = "better"
-            else:
-                direction = "no significant change"
-            changes.append(Change(str(r.name), m, a.value, b.value, a.ops, b.ops, a.ops_ci, b.ops_ci, direction, d))
+    changes = _changes(reports, ref, reference, metric_names, decompositions, classifier_changes, stats is not None)
     focus = next((m for m in FOCUS_METRICS if m in metric_names
                   and all(r.metrics[m].ops is not None for r in reports)), None)
     if stats is not None or decompositions:
         verdict = _decomposed_verdict(reports, ref, changes, classifier_changes, level, shifts)
     else:
         verdict = _verdict(reports, ref, focus, changes)
-    where: dict[str, list[str]] = {}
-    for r in reports:
-        for note in r.notes:
-            where.setdefault(note, []).append(str(r.name))
-    notes = []
-    for note, sets_ in where.items():
-        which = "all test sets" if len(sets_) == len(reports) > 1 else ", ".join(map(shorten, sets_))
-        notes.append(f"{which}: {note}")
+    notes = _shared_notes(reports)
     return Comparison(tuple(reports), str(reference), metric_names, focus, tuple(changes), verdict,
                       tuple(notes + extra_notes), classifier_changes, target_shifts=shifts)
 
