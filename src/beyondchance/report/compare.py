@@ -216,6 +216,96 @@ def _as_sets(test_sets: Any) -> list[tuple[str, Any, Any, Any]]:
     return items
 
 
+def _refuse_column_options(**values: Any) -> None:
+    """Refuse the options of tables or files (``y_score``, ``engine``, ...) given with arrays."""
+    for option, value in values.items():
+        if value is not None:
+            raise InvalidInputError(f"{option} applies to test sets that are tables or files: give y_true as the "
+                                    "name of their label column")
+
+
+def _labelled_and_windows(test_sets: Any) -> tuple[list[tuple[str, Any, Any, Any]], list[tuple[str, Any, Any, Any]]]:
+    """(the test sets with labels, the windows without labels: y_true None), refusing a comparison without
+    a set with labels."""
+    items = _as_sets(test_sets)
+    windows = [it for it in items if it[1] is None]
+    items = [it for it in items if it[1] is not None]
+    if not items:
+        raise InvalidInputError("compare needs a test set with labels (y_true) as the reference")
+    return items, windows
+
+
+def _reference_of(items: list[tuple[str, Any, Any, Any]], windows: list[tuple[str, Any, Any, Any]],
+                  reference: str | None) -> str:
+    """The reference: the one given, which must be a set with labels, else the first set with labels."""
+    names = [n for n, *_ in items]
+    if reference is None:
+        return names[0]
+    if reference not in names:
+        known = names + [f"{n} (no labels)" for n, *_ in windows]
+        raise InvalidInputError(f"reference {reference!r} is not a test set with labels; test sets: {', '.join(known)}")
+    return reference
+
+
+def _pooled_positive_of_arrays(items: list[tuple[str, Any, Any, Any]]) -> Any:
+    """The positive class of binary sets from their pooled labels (labels that cannot be pooled refused,
+    naming the test set and its row)."""
+    pooled = np.concatenate([as_1d(yt, f"y_true of {n}") for n, yt, _, _ in items])
+    try:
+        codes, _, classes = encode_labels(pooled)
+    except InvalidInputError:
+        _check_labels_per_set(items)  # names the test set and its row
+        raise
+    return _resolve_positive(classes, np.bincount(codes, minlength=classes.size), None)[0]
+
+
+def _default_threshold_of_arrays(items: list[tuple[str, Any, Any, Any]]) -> tuple[float, str, str | None]:
+    """(threshold, why, note): the default threshold of binary scores from every set's score range."""
+    scores = [as_float(y, f"the scores of test set {n!r}") for n, _, y, _ in items]
+    scores = [a for a in scores if a.size] or [np.zeros(1)]
+    return _threshold_choice(None, min(a.min() for a in scores), max(a.max() for a in scores))
+
+
+def _binary_choices(items: list[tuple[str, Any, Any, Any]], task: str, pos_label: Any, threshold: float | None
+                    ) -> tuple[Any, float | None, tuple[float, str, str | None] | None]:
+    """(pos_label, threshold, the default threshold's (threshold, why, note) or None) resolved once for
+    every set: the positive class from the pooled labels, the threshold from every set's scores."""
+    assumed = None
+    if task.startswith("binary"):
+        if pos_label is None:
+            pos_label = _pooled_positive_of_arrays(items)
+        if task == "binary-scores" and threshold is None:
+            assumed = _default_threshold_of_arrays(items)
+            threshold = assumed[0]
+    return pos_label, threshold, assumed
+
+
+def _evaluate_arrays(items: list[tuple[str, Any, Any, Any]], *, task: str, pos_label: Any,
+                     threshold: float | None, metrics: Sequence[str] | None, step: Callable[[str], None],
+                     options: dict[str, Any]) -> list[Report]:
+    """Each set's report, evaluated with the settings resolved once."""
+    reports = []
+    for name, yt, y, w in items:
+        step(f"evaluating {name}")
+        try:
+            reports.append(evaluate(
+                yt, y, sample_weight=w, task=cast("Task", task), pos_label=pos_label, threshold=threshold,
+                metrics=metrics, name=name, **options,
+            ))
+        except InvalidInputError as exc:
+            raise InvalidInputError(f"test set {name!r}: {exc}") from None
+    return reports
+
+
+def _window_histograms(windows: list[tuple[str, Any, Any, Any]]) -> list[tuple[str, Any, int]]:
+    """(name, exact histogram of its scores, rows) of each window without labels."""
+    hists = []
+    for name, _, y, w in windows:
+        s = as_float(y, f"the scores of test set {name!r}")
+        hists.append((name, ValueHistogram.of_checked(s, check_sample_weight(w, s.shape[0])), s.shape[0]))
+    return hists
+
+
 def compare(
     test_sets: Mapping[str, Any] | Sequence[tuple],
     *,
@@ -288,52 +378,19 @@ def compare(
                                 sample_weight=sample_weight, engine=engine, score_bins=score_bins, session=session,
                                 delimiter=delimiter, reference=reference, task=task, pos_label=pos_label,
                                 threshold=threshold, metrics=metrics, progress=progress, **options)
-    for option, value in (("y_score", y_score or None), ("y_pred", y_pred), ("sample_weight", sample_weight),
-                          ("engine", engine), ("score_bins", score_bins), ("session", session), ("delimiter", delimiter)):
-        if value is not None:
-            raise InvalidInputError(f"{option} applies to test sets that are tables or files: give y_true as the "
-                                    "name of their label column")
-    items = _as_sets(test_sets)
-    windows = [it for it in items if it[1] is None]
-    items = [it for it in items if it[1] is not None]
-    if not items:
-        raise InvalidInputError("compare needs a test set with labels (y_true) as the reference")
-    names = [n for n, *_ in items]
-    if reference is None:
-        reference = names[0]
-    elif reference not in names:
-        known = names + [f"{n} (no labels)" for n, *_ in windows]
-        raise InvalidInputError(f"reference {reference!r} is not a test set with labels; test sets: {', '.join(known)}")
+    _refuse_column_options(y_score=y_score or None, y_pred=y_pred, sample_weight=sample_weight, engine=engine,
+                           score_bins=score_bins, session=session, delimiter=delimiter)
+    items, windows = _labelled_and_windows(test_sets)
+    reference = _reference_of(items, windows, reference)
     step = progress or (lambda message: None)
     detected = None  # (task, reason) when the task is detected rather than given
-    assumed = None  # (threshold, reason, note) when the threshold is a default
     if task is None:
         task, reason = detect_task(items[0][1], items[0][2])
         detected = (task, reason)
-    if task.startswith("binary"):
-        if pos_label is None:
-            pooled = np.concatenate([as_1d(yt, f"y_true of {n}") for n, yt, _, _ in items])
-            try:
-                codes, _, classes = encode_labels(pooled)
-            except InvalidInputError:
-                _check_labels_per_set(items)  # names the test set and its row
-                raise
-            pos_label, _, _ = _resolve_positive(classes, np.bincount(codes, minlength=classes.size), None)
-        if task == "binary-scores" and threshold is None:
-            scores = [as_float(y, f"the scores of test set {n!r}") for n, _, y, _ in items]
-            scores = [a for a in scores if a.size] or [np.zeros(1)]
-            assumed = _threshold_choice(None, min(a.min() for a in scores), max(a.max() for a in scores))
-            threshold = assumed[0]
-    reports = []
-    for name, yt, y, w in items:
-        step(f"evaluating {name}")
-        try:
-            reports.append(evaluate(
-                yt, y, sample_weight=w, task=cast("Task", task), pos_label=pos_label, threshold=threshold,
-                metrics=metrics, name=name, **options,
-            ))
-        except InvalidInputError as exc:
-            raise InvalidInputError(f"test set {name!r}: {exc}") from None
+    # assumed: (threshold, reason, note) when the threshold is a default
+    pos_label, threshold, assumed = _binary_choices(items, task, pos_label, threshold)
+    reports = _evaluate_arrays(items, task=task, pos_label=pos_label, threshold=threshold, metrics=metrics,
+                               step=step, options=options)
     targets = probabilities = None
     if task == "regression":  # the targets' histograms, for the test of a shift of the target
         targets = {name: ValueHistogram.from_values(yt, sample_weight=w) for name, yt, _, w in items}
@@ -344,11 +401,7 @@ def compare(
                                  probabilities=probabilities)
     if windows:
         _check_window_task(windows[0][0], task)
-        hists = []
-        for name, _, y, w in windows:
-            s = as_float(y, f"the scores of test set {name!r}")
-            hists.append((name, ValueHistogram.of_checked(s, check_sample_weight(w, s.shape[0])), s.shape[0]))
-        comparison = _with_windows(comparison, hists, threshold, step, options)
+        comparison = _with_windows(comparison, _window_histograms(windows), threshold, step, options)
     return comparison
 
 
