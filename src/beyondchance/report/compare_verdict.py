@@ -351,51 +351,71 @@ def _decomposed_verdict(reports: list[Report], ref: Report, changes: list[Change
     return tuple(lines)
 
 
-def _verdict(reports: list[Report], ref: Report, focus: str | None, changes: list[Change]) -> tuple[str, ...]:
-    lines: list[str] = []
-    prev = [r.prevalence for r in reports if r.prevalence is not None and math.isfinite(r.prevalence)]
-    if focus is None:
-        if prev:
-            lines.append(f"Prevalence ranges {100 * min(prev):.1f}%–{100 * max(prev):.1f}% across the test sets.")
-        lines.append("No metric has an outperformance score on every test set; compare the advantages.")
-        return tuple(lines)
-    title = ref.metrics[focus].title.split(" (")[0]
+def _prevalence_range(prev: list[float]) -> str:
+    """The prevalences' range in percent ("a%–b%")."""
+    return f"{100 * min(prev):.1f}%–{100 * max(prev):.1f}%"
+
+
+def _focus_head(reports: list[Report], focus: str, title: str, prev: list[float]) -> str:
+    """The verdict's first line: the prevalences', the focus metric's and its OPS's ranges across the sets."""
     vals = [r.metrics[focus].value for r in reports]
     ops = cast(list[float], [r.metrics[focus].ops for r in reports])  # the focus has an OPS on every test set
     head = f"Across {len(reports)} test sets"
     if prev:
-        head += f" the prevalence ranges {100 * min(prev):.1f}%–{100 * max(prev):.1f}%;"
-    head += (f" nominal {title} ranges {fmt_value(min(vals))}–{fmt_value(max(vals))}, "
-             f"its OPS {min(ops):.3f}–{max(ops):.3f}.")
-    lines.append(head)
+        head += f" the prevalence ranges {_prevalence_range(prev)};"
+    return head + (f" nominal {title} ranges {fmt_value(min(vals))}–{fmt_value(max(vals))}, "
+                   f"its OPS {min(ops):.3f}–{max(ops):.3f}.")
+
+
+def _ops_moved_line(c: Change, reports: list[Report], ref: Report, title: str) -> str:
+    """A set whose OPS interval of the focus metric lies beside the reference's, and how the nominal value moved."""
+    r = next(r for r in reports if r.name == c.test_set)
+    nominal = "rose" if c.value > c.reference_value else "fell"
+    ops_moved = "higher" if c.direction == "better" else "lower"
+    assert c.ops_ci is not None and c.reference_ops_ci is not None  # moved: the OPS intervals do not overlap
+    return (
+        f"{shorten(c.test_set)}: OPS({title}) is {ops_moved} — {c.ops:.3f} "
+        f"[{c.ops_ci[0]:.3f}, {c.ops_ci[1]:.3f}] vs {c.reference_ops:.3f} "
+        f"[{c.reference_ops_ci[0]:.3f}, {c.reference_ops_ci[1]:.3f}] in {shorten(ref.name)}, the OPS intervals do "
+        f"not overlap — while nominal {title} {nominal} from {fmt_value(c.reference_value)} to {fmt_value(c.value)}"
+        + (f" (prevalence {100 * r.prevalence:.1f}% vs {100 * ref.prevalence:.1f}%)."
+           if r.prevalence is not None and ref.prevalence is not None else ".")
+    )
+
+
+def _overlap_line(same: list[Change], ref: Report, title: str) -> str:
+    """The sets whose OPS intervals of the focus metric overlap the reference's, with the largest nominal move."""
+    biggest = max(same, key=lambda c: abs(c.value - c.reference_value))
+    return (
+        f"{', '.join(shorten(c.test_set) for c in same)}: nominal {title} moved by up to "
+        f"{biggest.value - biggest.reference_value:+.3f} ({shorten(biggest.test_set)}) against "
+        f"{shorten(ref.name)}, but the OPS({title}) intervals overlap: no significant change on this sample."
+    )
+
+
+def _verdict(reports: list[Report], ref: Report, focus: str | None, changes: list[Change]) -> tuple[str, ...]:
+    """The verdict without a decomposition: the ranges across the sets, and how the focus metric's OPS
+    intervals lie against the reference's."""
+    lines: list[str] = []
+    prev = [r.prevalence for r in reports if r.prevalence is not None and math.isfinite(r.prevalence)]
+    if focus is None:
+        if prev:
+            lines.append(f"Prevalence ranges {_prevalence_range(prev)} across the test sets.")
+        lines.append("No metric has an outperformance score on every test set; compare the advantages.")
+        return tuple(lines)
+    title = ref.metrics[focus].title.split(" (")[0]
+    lines.append(_focus_head(reports, focus, title, prev))
     focus_changes = [c for c in changes if c.metric == focus]
     moved = [c for c in focus_changes if c.direction in ("worse", "better")]
     # the OPS intervals are compared, not the classifier: OPS ranks a value among the classifiers
     # at each set's own prevalence, so it moves with π too, and "the model got worse" is not read from it
-    for c in moved:
-        r = next(r for r in reports if r.name == c.test_set)
-        nominal = "rose" if c.value > c.reference_value else "fell"
-        ops_moved = "higher" if c.direction == "better" else "lower"
-        assert c.ops_ci is not None and c.reference_ops_ci is not None  # moved: the OPS intervals do not overlap
-        lines.append(
-            f"{shorten(c.test_set)}: OPS({title}) is {ops_moved} — {c.ops:.3f} "
-            f"[{c.ops_ci[0]:.3f}, {c.ops_ci[1]:.3f}] vs {c.reference_ops:.3f} "
-            f"[{c.reference_ops_ci[0]:.3f}, {c.reference_ops_ci[1]:.3f}] in {shorten(ref.name)}, the OPS intervals do "
-            f"not overlap — while nominal {title} {nominal} from {fmt_value(c.reference_value)} to {fmt_value(c.value)}"
-            + (f" (prevalence {100 * r.prevalence:.1f}% vs {100 * ref.prevalence:.1f}%)."
-               if r.prevalence is not None and ref.prevalence is not None else ".")
-        )
+    lines += [_ops_moved_line(c, reports, ref, title) for c in moved]
     if moved:
         lines.append(f"OPS({title}) ranks each value among the classifiers at its own set's prevalence: it moves with "
                      f"the prevalence too, so this is not a test that the classifier changed.")
     same = [c for c in focus_changes if c.direction == "no significant change"]
     if same:
-        biggest = max(same, key=lambda c: abs(c.value - c.reference_value))
-        lines.append(
-            f"{', '.join(shorten(c.test_set) for c in same)}: nominal {title} moved by up to "
-            f"{biggest.value - biggest.reference_value:+.3f} ({shorten(biggest.test_set)}) against "
-            f"{shorten(ref.name)}, but the OPS({title}) intervals overlap: no significant change on this sample."
-        )
+        lines.append(_overlap_line(same, ref, title))
     if not moved and not same and len(reports) > 1:
         lines.append(f"Confidence intervals are off: changes of OPS({title}) are not tested.")
     return tuple(lines)
