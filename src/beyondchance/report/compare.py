@@ -43,7 +43,6 @@ from .._warnings import InvalidInputError
 from ..inference.significance import rejects
 from ..monitoring.label_free import LabelFreeEstimate
 from ..engines import SOURCE_ENGINE, detect_engine
-from ..measures.curves import ThresholdCounts
 from ..statistics.sufficient import BinnedScoreCounts, LabelCounts
 from ..statistics.values import ValueHistogram
 from ..monitoring.probabilities import ProbabilityStatistics
@@ -52,23 +51,22 @@ from ..monitoring.set_statistics import SetStatistics, check_reference
 from ..monitoring.classifier_change import ClassifierChange, compare_classifiers
 from .compare_tasks import (MULTICLASS_TASKS, UNDECOMPOSED_NOTE, bearing_tests, undecomposed_note, WEIGHTED_NOTE, TargetShift, multiclass_parts, regression_parts,
                              target_shifts)
+from .compare_sources import (_Prepared, _check_scanned, _resolve_binary_sets, _scan_bootstrap_groups, _scan_sources,
+                              _scanned_score_columns, _source_reports, _task_given_once)
 from .compare_verdict import FOCUS_METRICS, Change, _decomposed_verdict, _direction, _title, _verdict
 from .export import Exportable
-from .formatting import _label, fmt_interval, fmt_value, shorten
+from .formatting import fmt_interval, fmt_value, shorten
+from .metric_rows import MetricResult
 from .render.html import comparison_html, comparison_section
 from .render.markdown import comparison_markdown
 from .render.terminal_comparison import render_comparison_text
 from .report import Report
 from ..engines.detect import _resolve_positive, check_inputs
-from ..engines.row_source import RowSource
 from .evaluate import evaluate
 
 if TYPE_CHECKING:
     from ..measures.task_metrics import Task
-from ..engines.scan import (_as_columns, _as_source, _column_names, _is_statistics, _kept, _prepare, _scan_replicates,
-                            _scan_scores, detect_task, score_column)
-from ..statistics.task_statistics import TaskStatistics
-from .from_statistics import report_from_statistics
+from ..engines.scan import _as_columns, _column_names, _is_statistics, detect_task
 from .tasks.binary_scores import _threshold_choice
 
 __all__ = ["Comparison", "Change", "compare"]
@@ -215,6 +213,96 @@ def _as_sets(test_sets: Any) -> list[tuple[str, Any, Any, Any]]:
     return items
 
 
+def _refuse_column_options(**values: Any) -> None:
+    """Refuse the options of tables or files (``y_score``, ``engine``, ...) given with arrays."""
+    for option, value in values.items():
+        if value is not None:
+            raise InvalidInputError(f"{option} applies to test sets that are tables or files: give y_true as the "
+                                    "name of their label column")
+
+
+def _labelled_and_windows(test_sets: Any) -> tuple[list[tuple[str, Any, Any, Any]], list[tuple[str, Any, Any, Any]]]:
+    """(the test sets with labels, the windows without labels: y_true None), refusing a comparison without
+    a set with labels."""
+    items = _as_sets(test_sets)
+    windows = [it for it in items if it[1] is None]
+    items = [it for it in items if it[1] is not None]
+    if not items:
+        raise InvalidInputError("compare needs a test set with labels (y_true) as the reference")
+    return items, windows
+
+
+def _reference_of(items: list[tuple[str, Any, Any, Any]], windows: list[tuple[str, Any, Any, Any]],
+                  reference: str | None) -> str:
+    """The reference: the one given, which must be a set with labels, else the first set with labels."""
+    names = [n for n, *_ in items]
+    if reference is None:
+        return names[0]
+    if reference not in names:
+        known = names + [f"{n} (no labels)" for n, *_ in windows]
+        raise InvalidInputError(f"reference {reference!r} is not a test set with labels; test sets: {', '.join(known)}")
+    return reference
+
+
+def _pooled_positive_of_arrays(items: list[tuple[str, Any, Any, Any]]) -> Any:
+    """The positive class of binary sets from their pooled labels (labels that cannot be pooled refused,
+    naming the test set and its row)."""
+    pooled = np.concatenate([as_1d(yt, f"y_true of {n}") for n, yt, _, _ in items])
+    try:
+        codes, _, classes = encode_labels(pooled)
+    except InvalidInputError:
+        _check_labels_per_set(items)  # names the test set and its row
+        raise
+    return _resolve_positive(classes, np.bincount(codes, minlength=classes.size), None)[0]
+
+
+def _default_threshold_of_arrays(items: list[tuple[str, Any, Any, Any]]) -> tuple[float, str, str | None]:
+    """(threshold, why, note): the default threshold of binary scores from every set's score range."""
+    scores = [as_float(y, f"the scores of test set {n!r}") for n, _, y, _ in items]
+    scores = [a for a in scores if a.size] or [np.zeros(1)]
+    return _threshold_choice(None, min(a.min() for a in scores), max(a.max() for a in scores))
+
+
+def _binary_choices(items: list[tuple[str, Any, Any, Any]], task: str, pos_label: Any, threshold: float | None
+                    ) -> tuple[Any, float | None, tuple[float, str, str | None] | None]:
+    """(pos_label, threshold, the default threshold's (threshold, why, note) or None) resolved once for
+    every set: the positive class from the pooled labels, the threshold from every set's scores."""
+    assumed = None
+    if task.startswith("binary"):
+        if pos_label is None:
+            pos_label = _pooled_positive_of_arrays(items)
+        if task == "binary-scores" and threshold is None:
+            assumed = _default_threshold_of_arrays(items)
+            threshold = assumed[0]
+    return pos_label, threshold, assumed
+
+
+def _evaluate_arrays(items: list[tuple[str, Any, Any, Any]], *, task: str, pos_label: Any,
+                     threshold: float | None, metrics: Sequence[str] | None, step: Callable[[str], None],
+                     options: dict[str, Any]) -> list[Report]:
+    """Each set's report, evaluated with the settings resolved once."""
+    reports = []
+    for name, yt, y, w in items:
+        step(f"evaluating {name}")
+        try:
+            reports.append(evaluate(
+                yt, y, sample_weight=w, task=cast("Task", task), pos_label=pos_label, threshold=threshold,
+                metrics=metrics, name=name, **options,
+            ))
+        except InvalidInputError as exc:
+            raise InvalidInputError(f"test set {name!r}: {exc}") from None
+    return reports
+
+
+def _window_histograms(windows: list[tuple[str, Any, Any, Any]]) -> list[tuple[str, Any, int]]:
+    """(name, exact histogram of its scores, rows) of each window without labels."""
+    hists = []
+    for name, _, y, w in windows:
+        s = as_float(y, f"the scores of test set {name!r}")
+        hists.append((name, ValueHistogram.of_checked(s, check_sample_weight(w, s.shape[0])), s.shape[0]))
+    return hists
+
+
 def compare(
     test_sets: Mapping[str, Any] | Sequence[tuple],
     *,
@@ -287,52 +375,19 @@ def compare(
                                 sample_weight=sample_weight, engine=engine, score_bins=score_bins, session=session,
                                 delimiter=delimiter, reference=reference, task=task, pos_label=pos_label,
                                 threshold=threshold, metrics=metrics, progress=progress, **options)
-    for option, value in (("y_score", y_score or None), ("y_pred", y_pred), ("sample_weight", sample_weight),
-                          ("engine", engine), ("score_bins", score_bins), ("session", session), ("delimiter", delimiter)):
-        if value is not None:
-            raise InvalidInputError(f"{option} applies to test sets that are tables or files: give y_true as the "
-                                    "name of their label column")
-    items = _as_sets(test_sets)
-    windows = [it for it in items if it[1] is None]
-    items = [it for it in items if it[1] is not None]
-    if not items:
-        raise InvalidInputError("compare needs a test set with labels (y_true) as the reference")
-    names = [n for n, *_ in items]
-    if reference is None:
-        reference = names[0]
-    elif reference not in names:
-        known = names + [f"{n} (no labels)" for n, *_ in windows]
-        raise InvalidInputError(f"reference {reference!r} is not a test set with labels; test sets: {', '.join(known)}")
+    _refuse_column_options(y_score=y_score or None, y_pred=y_pred, sample_weight=sample_weight, engine=engine,
+                           score_bins=score_bins, session=session, delimiter=delimiter)
+    items, windows = _labelled_and_windows(test_sets)
+    reference = _reference_of(items, windows, reference)
     step = progress or (lambda message: None)
     detected = None  # (task, reason) when the task is detected rather than given
-    assumed = None  # (threshold, reason, note) when the threshold is a default
     if task is None:
         task, reason = detect_task(items[0][1], items[0][2])
         detected = (task, reason)
-    if task.startswith("binary"):
-        if pos_label is None:
-            pooled = np.concatenate([as_1d(yt, f"y_true of {n}") for n, yt, _, _ in items])
-            try:
-                codes, _, classes = encode_labels(pooled)
-            except InvalidInputError:
-                _check_labels_per_set(items)  # names the test set and its row
-                raise
-            pos_label, _, _ = _resolve_positive(classes, np.bincount(codes, minlength=classes.size), None)
-        if task == "binary-scores" and threshold is None:
-            scores = [as_float(y, f"the scores of test set {n!r}") for n, _, y, _ in items]
-            scores = [a for a in scores if a.size] or [np.zeros(1)]
-            assumed = _threshold_choice(None, min(a.min() for a in scores), max(a.max() for a in scores))
-            threshold = assumed[0]
-    reports = []
-    for name, yt, y, w in items:
-        step(f"evaluating {name}")
-        try:
-            reports.append(evaluate(
-                yt, y, sample_weight=w, task=cast("Task", task), pos_label=pos_label, threshold=threshold,
-                metrics=metrics, name=name, **options,
-            ))
-        except InvalidInputError as exc:
-            raise InvalidInputError(f"test set {name!r}: {exc}") from None
+    # assumed: (threshold, reason, note) when the threshold is a default
+    pos_label, threshold, assumed = _binary_choices(items, task, pos_label, threshold)
+    reports = _evaluate_arrays(items, task=task, pos_label=pos_label, threshold=threshold, metrics=metrics,
+                               step=step, options=options)
     targets = probabilities = None
     if task == "regression":  # the targets' histograms, for the test of a shift of the target
         targets = {name: ValueHistogram.from_values(yt, sample_weight=w) for name, yt, _, w in items}
@@ -343,11 +398,7 @@ def compare(
                                  probabilities=probabilities)
     if windows:
         _check_window_task(windows[0][0], task)
-        hists = []
-        for name, _, y, w in windows:
-            s = as_float(y, f"the scores of test set {name!r}")
-            hists.append((name, ValueHistogram.of_checked(s, check_sample_weight(w, s.shape[0])), s.shape[0]))
-        comparison = _with_windows(comparison, hists, threshold, step, options)
+        comparison = _with_windows(comparison, _window_histograms(windows), threshold, step, options)
     return comparison
 
 
@@ -458,6 +509,116 @@ def _resolved_once(reports: list[Report], detected: tuple[str, str] | None,
     return [replace(r, **changes, notes=((note,) if note else ()) + r.notes) for r in reports]
 
 
+def _default_resamples(ref: Report) -> int:
+    """The decomposition's resamples: the reports' bootstrap; a closed-form interval (few rows: n_resamples 0)
+    does not mean the intervals are off, so with only those the bootstrap's default count (0: intervals off)."""
+    cis = [m.ci for m in ref.metrics.values() if m.ci is not None]
+    return max((ci.n_resamples for ci in cis), default=0) or (CLOSED_FORM_RESAMPLES if cis else 0)
+
+
+def _binary_parts(reports: list[Report], ref: Report, reference: str, stats: dict[str, SetStatistics],
+                  metric_names: tuple[str, ...], *, level: float, n_resamples: int, random_state: int
+                  ) -> tuple[dict[str, dict[str, Decomposition]], tuple[ClassifierChange, ...], list[str]]:
+    """(each set's decomposition of every metric, the tests of the classifier, notes) of binary sets: the
+    sets of a single class decomposed without resamples and not tested."""
+    notes: list[str] = []
+    decompositions: dict[str, dict[str, Decomposition]] = {}
+    if any(r.total_weight is not None for r in reports):
+        notes.append(WEIGHTED_NOTE)
+    base = stats[str(ref.name)]
+    check_reference(base, f"the reference set {shorten(ref.name)!r}")
+    testable = {}
+    for r in reports:
+        if r.name == reference:
+            continue
+        new = stats[str(r.name)]
+        if not (new.pos.sum() > 0 and new.neg.sum() > 0):
+            notes.append(f"{shorten(r.name)}: a single class, so its error rates are undefined and the "
+                         "classifier is not tested there")
+            decompositions[str(r.name)] = decompose(base, new, metric_names, n_resamples=0)
+            continue
+        testable[str(r.name)] = new
+        decompositions[str(r.name)] = decompose(base, new, metric_names, confidence_level=level,
+                                                n_resamples=n_resamples, random_state=random_state)
+    classifier_changes = compare_classifiers(base, testable, confidence_level=level, random_state=random_state)
+    _roc_auc_effect_from_tests(decompositions, classifier_changes)
+    return decompositions, classifier_changes, notes
+
+
+def _ops_direction(a: MetricResult, b: MetricResult) -> str | None:
+    """How a metric's OPS interval lies against the reference's ("worse", "better", ...; None: no OPS)."""
+    if a.ops is None or b.ops is None:
+        return None
+    if a.ops_ci is None or b.ops_ci is None:
+        return "no interval"
+    if a.ops_ci[1] < b.ops_ci[0]:
+        return "worse"
+    if a.ops_ci[0] > b.ops_ci[1]:
+        return "better"
+    return "no significant change"
+
+
+def _tested_direction(d: Decomposition, a: MetricResult, test_set: str, metric: str, task: str,
+                      classifier_changes: Sequence[ClassifierChange], changed_sets: set[str]) -> str:
+    """The direction of a decomposed metric's classifier effect, flagged only where a rejected test bears
+    on what the metric reads."""
+    changed = test_set in changed_sets
+    if changed:  # a flag rests on a rejected test of what the metric reads
+        cc = next(c for c in classifier_changes if c.test_set == test_set)
+        changed = any(rejects(t.pvalue_adjusted, cc.level) for t in bearing_tests(task, metric, cc.tests))
+    return _direction(d, a.greater_is_better, changed)
+
+
+def _metric_change(r: Report, ref: Report, m: str, decompositions: Mapping[str, Mapping[str, Decomposition]],
+                   classifier_changes: Sequence[ClassifierChange], changed_sets: set[str],
+                   set_statistics: bool) -> Change | None:
+    """How metric ``m`` moved on set ``r`` against the reference (None: not in both, or nothing to compare);
+    ``set_statistics``: the sets are binary (their statistics decomposed)."""
+    a, b = r.metrics.get(m), ref.metrics.get(m)
+    if a is None or b is None:
+        return None
+    d = decompositions.get(str(r.name), {}).get(m)
+    direction: str | None
+    if d is not None:
+        direction = _tested_direction(d, a, str(r.name), m, ref.task, classifier_changes, changed_sets)
+    elif not set_statistics and ref.task not in ("binary-scores", "binary-labels") and decompositions:
+        direction = "not decomposed"  # no OPS-interval verdict beside a decomposition
+    else:
+        direction = _ops_direction(a, b)
+        if direction is None:
+            return None
+    return Change(str(r.name), m, a.value, b.value, a.ops, b.ops, a.ops_ci, b.ops_ci, direction, d)
+
+
+def _changes(reports: list[Report], ref: Report, reference: str, metric_names: tuple[str, ...],
+             decompositions: Mapping[str, Mapping[str, Decomposition]],
+             classifier_changes: Sequence[ClassifierChange], set_statistics: bool) -> list[Change]:
+    """How every metric moved on every set against the reference."""
+    changed_sets = {c.test_set for c in classifier_changes if c.changed}
+    changes = []
+    for r in reports:
+        if r.name == reference:
+            continue
+        for m in metric_names:
+            change = _metric_change(r, ref, m, decompositions, classifier_changes, changed_sets, set_statistics)
+            if change is not None:
+                changes.append(change)
+    return changes
+
+
+def _shared_notes(reports: list[Report]) -> list[str]:
+    """Each report's notes once, led by the sets that have it ("all test sets" when every one does)."""
+    where: dict[str, list[str]] = {}
+    for r in reports:
+        for note in r.notes:
+            where.setdefault(note, []).append(str(r.name))
+    notes = []
+    for note, sets_ in where.items():
+        which = "all test sets" if len(sets_) == len(reports) > 1 else ", ".join(map(shorten, sets_))
+        notes.append(f"{which}: {note}")
+    return notes
+
+
 def compare_reports(reports: Sequence[Report], *, reference: str | None = None, n_resamples: int | None = None,
                     random_state: int = 0, targets: Mapping[str, Any] | None = None,
                     probabilities: Mapping[str, ProbabilityStatistics] | None = None,
@@ -483,34 +644,14 @@ def compare_reports(reports: Sequence[Report], *, reference: str | None = None, 
     ref = reports[names.index(reference)]
     level = ref.confidence_level
     if n_resamples is None:
-        # the reports' bootstrap; a closed-form interval (few rows: n_resamples 0) does not
-        # mean the intervals are off, so with only those the bootstrap's default count
-        cis = [m.ci for m in ref.metrics.values() if m.ci is not None]
-        n_resamples = max((ci.n_resamples for ci in cis), default=0) or (CLOSED_FORM_RESAMPLES if cis else 0)
+        n_resamples = _default_resamples(ref)
     stats = _set_statistics(reports)
     extra_notes: list[str] = []
     decompositions: dict[str, dict[str, Decomposition]] = {}
     classifier_changes: tuple[ClassifierChange, ...] = ()
     if stats is not None:
-        if any(r.total_weight is not None for r in reports):
-            extra_notes.append(WEIGHTED_NOTE)
-        base = stats[str(ref.name)]
-        check_reference(base, f"the reference set {shorten(ref.name)!r}")
-        testable = {}
-        for r in reports:
-            if r.name == reference:
-                continue
-            new = stats[str(r.name)]
-            if not (new.pos.sum() > 0 and new.neg.sum() > 0):
-                extra_notes.append(f"{shorten(r.name)}: a single class, so its error rates are undefined and the "
-                                   "classifier is not tested there")
-                decompositions[str(r.name)] = decompose(base, new, metric_names, n_resamples=0)
-                continue
-            testable[str(r.name)] = new
-            decompositions[str(r.name)] = decompose(base, new, metric_names, confidence_level=level,
-                                                    n_resamples=n_resamples, random_state=random_state)
-        classifier_changes = compare_classifiers(base, testable, confidence_level=level, random_state=random_state)
-        _roc_auc_effect_from_tests(decompositions, classifier_changes)
+        decompositions, classifier_changes, extra_notes = _binary_parts(
+            reports, ref, reference, stats, metric_names, level=level, n_resamples=n_resamples, random_state=random_state)
     task = ref.task
     shifts: tuple = ()
     if task in MULTICLASS_TASKS and all(r.confusion is not None for r in reports):
@@ -522,49 +663,14 @@ def compare_reports(reports: Sequence[Report], *, reference: str | None = None, 
         decompositions, classifier_changes = regression_parts(reports, ref, metric_names, level=level)
         if targets is not None:
             shifts = target_shifts(reports, ref, targets)
-    changed_sets = {c.test_set for c in classifier_changes if c.changed}
-    changes = []
-    for r in reports:
-        if r.name == reference:
-            continue
-        for m in metric_names:
-            a, b = r.metrics.get(m), ref.metrics.get(m)
-            if a is None or b is None:
-                continue
-            d = decompositions.get(str(r.name), {}).get(m)
-            if d is not None:
-                changed = str(r.name) in changed_sets
-                if changed:  # a flag rests on a rejected test of what the metric reads
-                    cc = next(c for c in classifier_changes if c.test_set == str(r.name))
-                    changed = any(rejects(t.pvalue_adjusted, cc.level) for t in bearing_tests(task, m, cc.tests))
-                direction = _direction(d, a.greater_is_better, changed)
-            elif stats is None and task not in ("binary-scores", "binary-labels") and decompositions:
-                direction = "not decomposed"  # no OPS-interval verdict beside a decomposition
-            elif a.ops is None or b.ops is None:
-                continue
-            elif a.ops_ci is None or b.ops_ci is None:
-                direction = "no interval"
-            elif a.ops_ci[1] < b.ops_ci[0]:
-                direction = "worse"
-            elif a.ops_ci[0] > b.ops_ci[1]:
-                direction = "better"
-            else:
-                direction = "no significant change"
-            changes.append(Change(str(r.name), m, a.value, b.value, a.ops, b.ops, a.ops_ci, b.ops_ci, direction, d))
+    changes = _changes(reports, ref, reference, metric_names, decompositions, classifier_changes, stats is not None)
     focus = next((m for m in FOCUS_METRICS if m in metric_names
                   and all(r.metrics[m].ops is not None for r in reports)), None)
     if stats is not None or decompositions:
         verdict = _decomposed_verdict(reports, ref, changes, classifier_changes, level, shifts)
     else:
         verdict = _verdict(reports, ref, focus, changes)
-    where: dict[str, list[str]] = {}
-    for r in reports:
-        for note in r.notes:
-            where.setdefault(note, []).append(str(r.name))
-    notes = []
-    for note, sets_ in where.items():
-        which = "all test sets" if len(sets_) == len(reports) > 1 else ", ".join(map(shorten, sets_))
-        notes.append(f"{which}: {note}")
+    notes = _shared_notes(reports)
     return Comparison(tuple(reports), str(reference), metric_names, focus, tuple(changes), verdict,
                       tuple(notes + extra_notes), classifier_changes, target_shifts=shifts)
 
@@ -580,6 +686,33 @@ def _set_statistics(reports: list[Report]) -> dict[str, SetStatistics] | None:
         else:
             return None
     return out
+
+
+def _pooled_positive(prepared: list[_Prepared], pos_label: Any) -> Any:
+    """The positive class of binary sets: the one given, else resolved from the pooled label counts (after
+    refusing labels whose kinds differ between sets)."""
+    _check_label_kinds({nm: p.classes for nm, _, p in prepared})
+    pooled = LabelCounts(prepared[0][2].classes, prepared[0][2].counts0)
+    for _, _, p in prepared[1:]:
+        pooled = pooled.merge(LabelCounts(p.classes, p.counts0))
+    return pos_label if pos_label is not None else _resolve_positive(pooled.labels, pooled.counts, None)[0]
+
+
+def _source_probabilities(prepared: list[_Prepared], *, y_true: str, y_score: tuple[str, ...],
+                          sample_weight: str | None, labels: Any, score_bins: int | None, engine: str,
+                          step: Callable[[str], None], options: dict[str, Any]) -> dict[str, Any] | None:
+    """Each source's ``ProbabilityStatistics`` of class probabilities, aggregated by its engine (None: some
+    source cannot give them)."""
+    probabilities = {}
+    for nm, src, p in prepared:
+        step(f"aggregating the class scores of {nm} ({engine})")
+        probabilities[nm] = src.probability_statistics(
+            y_true=y_true, proba=list(y_score), weight=sample_weight,
+            classes=p.classes if labels is None else labels, normalize=bool(options.get("normalize", False)),
+            score_bins=score_bins, seed=groups_seed(options.get("random_state", 0)))
+    if any(v is None for v in probabilities.values()):
+        return None
+    return probabilities
 
 
 def _compare_sources(
@@ -613,128 +746,43 @@ def _compare_sources(
     (:func:`~beyondchance.monitoring.label_free.estimate_from_statistics`) — the same numbers on
     every engine.
     """
-    y_true, y_score = _column_names(y_true, y_score, y_pred, sample_weight)
-    if task == "binary-scores" and not y_score and y_pred is not None:  # the predictions are the scores
-        y_score, y_pred = (y_pred,), None
+    y_true, scores = _column_names(y_true, y_score, y_pred, sample_weight)
+    if task == "binary-scores" and not scores and y_pred is not None:  # the predictions are the scores
+        scores, y_pred = (y_pred,), None
     engine = SOURCE_ENGINE if engine is None else engine
     ci = bool(options.get("ci", True))
     quantile = options.pop("quantile", None)  # of every set's scan (the rows follow from it)
     score_names = options.pop("score_names", True)  # what the probability columns are named by (scan._prepare)
-    orders: set[tuple[str, ...]] = set()  # each set's probability columns in the order of its classes
-    names = list(sources)
     step = progress or (lambda message: None)
-    prepared: list[tuple[str, Any, TaskStatistics]] = []
-    windows: list[tuple[str, Any, int]] = []  # (name, score histogram, rows) of the sources without labels
-    no_labels: list[str] = []  # why each of those has none (the column not found, with the columns it has)
     opened: list[Any] = []
     try:
-        for nm in names:
-            if _is_statistics(sources[nm]):
-                prepared.append((nm, None, _kept(nm, sources[nm], task if not prepared else prepared[0][2].task)))
-                continue
-            step(f"scanning {nm} ({engine})")
-            src = _as_source(sources[nm], engine, session, nm, delimiter)
-            opened.append(src)
-            try:
-                p, labels, ordered = _prepare(src, y_true=y_true, y_score=y_score, y_pred=y_pred,
-                                              weight=sample_weight, score_names=score_names,
-                                              task=task if not prepared else prepared[0][2].task, labels=labels,
-                                              score_bins=score_bins, ci=ci, quantile=quantile)
-                orders.add(ordered)
-            except InvalidInputError as exc:
-                if not (f"column {y_true!r} not found" in str(exc) and len(y_score) == 1 and y_pred is None):
-                    raise InvalidInputError(f"test set {nm!r}: {exc}") from None
-                no_labels.append(str(exc))
-                step(f"aggregating the scores of {nm} ({engine}; no labels)")
-                try:
-                    windows.append((nm, *src.score_histogram(y_score=y_score[0], weight=sample_weight)))
-                except InvalidInputError as exc2:
-                    raise InvalidInputError(f"test set {nm!r} (no labels): {exc2}") from None
-                continue
-            prepared.append((nm, src, p))
-        if not prepared:
-            raise InvalidInputError(f"compare needs a test set with labels as the reference, and none has the "
-                                    f"column {y_true!r}: {no_labels[0]}")
-        labelled = [nm for nm, _, _ in prepared]
-        if reference is not None and reference not in labelled:
-            known = labelled + [f"{nm} (no labels)" for nm, _, _ in windows]
-            raise InvalidInputError(f"reference {reference!r} is not a test set with labels; test sets: "
-                                    f"{', '.join(known)}")
-        if len(orders) > 1:
-            raise InvalidInputError("the test sets' probability columns name different classes: give labels=")
-        y_score = orders.pop() if orders else y_score
+        prepared, windows, no_labels, orders, labels = _scan_sources(
+            sources, opened, y_score=scores, y_pred=y_pred, session=session, delimiter=delimiter, task=task,
+            labels=labels, ci=ci, quantile=quantile, score_names=score_names, y_true=y_true,
+            sample_weight=sample_weight, engine=engine, score_bins=score_bins, step=step)
+        _check_scanned(prepared, windows, no_labels, orders, reference, y_true)
         first = prepared[0][2]
-        if first.task == "binary-scores" and not y_score and y_pred is not None:  # predictions that are scores
-            y_score, y_pred = (y_pred,), None
-        detected = (first.task, first.reason) if first.source == "detected" else None
+        scores, y_pred = _scanned_score_columns(orders, scores, y_pred, first.task)
+        detected = _task_given_once(prepared)
         assumed = None
-        for _, _, p in prepared:  # as compare(): the task is resolved once, then given to every set
-            p.source, p.reason = "given", "given"
-        pos = None
         if first.task.startswith("binary"):
-            _check_label_kinds({nm: p.classes for nm, _, p in prepared})
-            pooled = LabelCounts(prepared[0][2].classes, prepared[0][2].counts0)
-            for _, _, p in prepared[1:]:
-                pooled = pooled.merge(LabelCounts(p.classes, p.counts0))
-            pl = pos_label if pos_label is not None else _resolve_positive(pooled.labels, pooled.counts, None)[0]
-            if first.task == "binary-scores":  # two probability columns: the positive class's
-                y_score = score_column(y_score, first.classes, pl)
-            for nm, src, p in prepared:
-                try:
-                    resolved = _resolve_positive(p.classes, p.counts0, pl)
-                except InvalidInputError as exc:
-                    raise InvalidInputError(f"test set {nm!r}: {exc}") from None
-                if src is None and p.positive is not None and _label(p.positive[0]) != _label(resolved[0]):
-                    raise InvalidInputError(f"test set {nm!r}: these statistics count {p.positive[0]!r} as the "
-                                            f"positive class, not {resolved[0]!r}: profile again with pos_label=")
-                if src is not None and first.task == "binary-scores":
-                    step(f"aggregating the scores of {nm} ({engine})")
-                    _scan_scores(src, p, y_true=y_true, y_score=y_score[0], weight=sample_weight, pos=resolved[0],
-                                 score_bins=score_bins)
-            pos_label = pl
-            if first.task == "binary-scores" and threshold is None and y_pred is None:
-                ranges = []
-                for _, _, p in prepared:
-                    tc = p.stats.threshold_counts() if isinstance(p.stats, BinnedScoreCounts) else p.stats
-                    assert isinstance(tc, ThresholdCounts)
-                    if tc.thresholds.size:
-                        ranges.append((float(tc.thresholds[-1]), float(tc.thresholds[0])))
-                ranges = ranges or [(0.0, 0.0)]
-                assumed = _threshold_choice(None, min(r[0] for r in ranges), max(r[1] for r in ranges))
-                threshold = assumed[0]
+            pos_label = _pooled_positive(prepared, pos_label)
+            scores, threshold, assumed = _resolve_binary_sets(
+                prepared, pos_label, threshold=threshold, y_true=y_true, y_score=scores, y_pred=y_pred,
+                sample_weight=sample_weight, engine=engine, score_bins=score_bins, step=step)
         if ci:
-            for nm, src, p in [x for x in prepared if x[1] is not None]:  # kept statistics hold their sums
-                step(f"summing the bootstrap groups of {nm} ({engine})")
-                pos = _resolve_positive(p.classes, p.counts0, pos_label) if p.task == "binary-scores" else None
-                try:
-                    _scan_replicates(src, p, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=sample_weight,
-                                     labels=labels, seed=options.get("random_state", 0), threshold=threshold,
-                                     pos=pos, score_bins=score_bins)
-                except InvalidInputError as exc:
-                    raise InvalidInputError(f"test set {nm!r}: {exc}") from None
-                p.row_source = RowSource(src, p, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=sample_weight,
-                                         labels=labels, score_bins=score_bins)
+            _scan_bootstrap_groups(prepared, y_true=y_true, y_score=scores, y_pred=y_pred,
+                                   sample_weight=sample_weight, labels=labels, threshold=threshold,
+                                   pos_label=pos_label, score_bins=score_bins, engine=engine, step=step,
+                                   options=options)
         probabilities: dict[str, Any] | None = None  # for the decomposition of the AUCs and losses of class probabilities
         kept = [nm for nm, src, _ in prepared if src is None]
         if first.task == "multiclass-probabilities" and not kept:
-            probabilities = {}
-            for nm, src, p in prepared:
-                step(f"aggregating the class scores of {nm} ({engine})")
-                probabilities[nm] = src.probability_statistics(
-                    y_true=y_true, proba=list(y_score), weight=sample_weight,
-                    classes=p.classes if labels is None else labels, normalize=bool(options.get("normalize", False)),
-                    score_bins=score_bins, seed=groups_seed(options.get("random_state", 0)))
-            if any(v is None for v in probabilities.values()):
-                probabilities = None
-        reports = []  # built while the sources are open: their row permutation tests fetch the rows
-        for nm, src, p in prepared:
-            step(f"evaluating {nm}")
-            try:
-                reports.append(report_from_statistics(p, engine=getattr(src, "engine", None), pos_label=pos_label,
-                                                      threshold=threshold, metrics=metrics, name=nm,
-                                                      progress=progress, **options))
-            except InvalidInputError as exc:
-                raise InvalidInputError(f"test set {nm!r}: {exc}") from None
+            probabilities = _source_probabilities(prepared, y_true=y_true, y_score=scores,
+                                                  sample_weight=sample_weight, labels=labels,
+                                                  score_bins=score_bins, engine=engine, step=step, options=options)
+        reports = _source_reports(prepared, pos_label=pos_label, threshold=threshold, metrics=metrics,
+                                  progress=progress, step=step, options=options)
     finally:
         for src in opened:
             src.close()

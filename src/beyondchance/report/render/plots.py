@@ -312,14 +312,70 @@ def _expected_band(ax: Any, comparison: Any, name: str, x: np.ndarray) -> None:
     ax.plot(x, exp, "d:", color="#555555", lw=1.2, ms=4)
 
 
+def _compare_metrics(comparison: Any) -> tuple[str, ...]:
+    """The metrics a comparison's figure shows by default: up to three, the focus first."""
+    prefer = [comparison.focus, "f1", "pr_auc", "prediction_advantage", "mcc", "accuracy", "r2"]
+    return tuple(dict.fromkeys(m for m in prefer if m and m in comparison.metric_names))[:3]
+
+
+def _ops_bound(r: Any, name: str, side: int) -> float:
+    """One bound (0: lower, 1: upper) of a report's OPS interval of a metric (NaN: none)."""
+    return np.nan if name not in r.metrics or r.metrics[name].ops_ci is None else r.metrics[name].ops_ci[side]
+
+
+def _flag_marks(ax: Any, comparison: Any, name: str, x: np.ndarray, vals: np.ndarray) -> None:
+    """The flags (the classifier effect: ▲ / ▼) under each set's nominal value."""
+    for xi, r in zip(x, comparison.reports):  # the flags: the classifier effect, at the nominal value
+        flag = comparison.flag(r.name, name)
+        if flag and np.isfinite(vals[xi]):
+            ax.annotate(flag, (xi, vals[xi]), textcoords="offset points", xytext=(0, -14),
+                        ha="center", color=_GREEN if flag == "▲" else _RED, fontsize=12)
+
+
+def _ops_line(ax: Any, reports: Any, name: str, title: str, x: np.ndarray, ops: np.ndarray) -> None:
+    """The OPS of a metric across the sets, with its intervals as error bars (nothing without an OPS)."""
+    if not np.isfinite(ops).any():
+        return
+    lo = np.array([_ops_bound(r, name, 0) for r in reports])
+    hi = np.array([_ops_bound(r, name, 1) for r in reports])
+    ax.plot(x, ops, "s--", color=_GREEN, lw=2, label=f"OPS({title})")
+    ok = np.isfinite(lo) & np.isfinite(hi)
+    if ok.any():
+        ax.errorbar(x[ok], ops[ok], yerr=[ops[ok] - lo[ok], hi[ok] - ops[ok]], fmt="none",
+                    ecolor=_GREEN, capsize=3, lw=1)
+
+
+def _panel_limits(vals: np.ndarray, ops: np.ndarray) -> tuple[float, float]:
+    """The y range of a metric's panel: [0, 1] widened to every finite value and OPS (with a margin)."""
+    finite = np.concatenate([vals[np.isfinite(vals)], ops[np.isfinite(ops)]])
+    low = min(0.0, float(finite.min()) - 0.05) if finite.size else 0.0
+    high = max(1.0, float(finite.max()) + 0.05) if finite.size else 1.0
+    return low, high
+
+
+def _metric_panel(ax: Any, comparison: Any, name: str, x: np.ndarray) -> None:
+    """One metric's panel: its nominal value, the reference classifier's expected band, the flags and the OPS."""
+    reports = comparison.reports
+    vals = np.array([r.metrics[name].value if name in r.metrics else np.nan for r in reports])
+    ops = np.array([np.nan if name not in r.metrics or r.metrics[name].ops is None else r.metrics[name].ops
+                    for r in reports])
+    title = reports[0].metrics[name].title.split(" (")[0]
+    ax.plot(x, vals, "o-", color=_BLUE, lw=2, label=f"nominal {title}")
+    _expected_band(ax, comparison, name, x)
+    _flag_marks(ax, comparison, name, x, vals)
+    _ops_line(ax, reports, name, title, x, ops)
+    ax.set(title=title, ylim=_panel_limits(vals, ops))
+    ax.legend(loc="lower left", fontsize=8)
+    ax.grid(alpha=0.3)
+
+
 def compare_figure(comparison: Any, *, metrics: tuple[str, ...] | None = None):
     """Prevalence, nominal value and OPS (with its interval) of a few metrics across test sets, and
     (binary tasks) what the reference classifier would score at each set's prevalence (a band)."""
     reports = comparison.reports
     names = [str(r.name) for r in reports]
     if metrics is None:
-        prefer = [comparison.focus, "f1", "pr_auc", "prediction_advantage", "mcc", "accuracy", "r2"]
-        metrics = tuple(dict.fromkeys(m for m in prefer if m and m in comparison.metric_names))[:3]
+        metrics = _compare_metrics(comparison)
     prev = [np.nan if r.prevalence is None else r.prevalence for r in reports]
     with_prevalence = bool(np.isfinite(prev).any())  # no empty panel where no set has one (regression)
     n = len(metrics) + with_prevalence
@@ -329,34 +385,9 @@ def compare_figure(comparison: Any, *, metrics: tuple[str, ...] | None = None):
         axes[0].bar(x, prev, color=_GREY)
         axes[0].set(title="Prevalence", ylim=(0, max(0.05, np.nanmax(prev) * 1.2)))
     for ax, name in zip(axes[int(with_prevalence):], metrics):
-        vals = np.array([r.metrics[name].value if name in r.metrics else np.nan for r in reports])
-        ops = np.array([np.nan if name not in r.metrics or r.metrics[name].ops is None else r.metrics[name].ops
-                        for r in reports])
-        title = reports[0].metrics[name].title.split(" (")[0]
-        ax.plot(x, vals, "o-", color=_BLUE, lw=2, label=f"nominal {title}")
-        _expected_band(ax, comparison, name, x)
-        for xi, r in zip(x, reports):  # the flags: the classifier effect, at the nominal value
-            flag = comparison.flag(r.name, name)
-            if flag and np.isfinite(vals[xi]):
-                ax.annotate(flag, (xi, vals[xi]), textcoords="offset points", xytext=(0, -14),
-                            ha="center", color=_GREEN if flag == "▲" else _RED, fontsize=12)
-        if np.isfinite(ops).any():
-            lo = np.array([np.nan if name not in r.metrics or r.metrics[name].ops_ci is None
-                           else r.metrics[name].ops_ci[0] for r in reports])
-            hi = np.array([np.nan if name not in r.metrics or r.metrics[name].ops_ci is None
-                           else r.metrics[name].ops_ci[1] for r in reports])
-            ax.plot(x, ops, "s--", color=_GREEN, lw=2, label=f"OPS({title})")
-            ok = np.isfinite(lo) & np.isfinite(hi)
-            if ok.any():
-                ax.errorbar(x[ok], ops[ok], yerr=[ops[ok] - lo[ok], hi[ok] - ops[ok]], fmt="none",
-                            ecolor=_GREEN, capsize=3, lw=1)
-        finite = np.concatenate([vals[np.isfinite(vals)], ops[np.isfinite(ops)]])
-        low = min(0.0, float(finite.min()) - 0.05) if finite.size else 0.0
-        high = max(1.0, float(finite.max()) + 0.05) if finite.size else 1.0
-        ax.set(title=title, ylim=(low, high))
-        ax.legend(loc="lower left", fontsize=8)
-        ax.grid(alpha=0.3)
+        _metric_panel(ax, comparison, name, x)
+    tilted = len(names) > 4
     for ax in axes:
-        ax.set_xticks(x, [shorten(n) for n in names], rotation=45 if len(names) > 4 else 0,
-                      ha="right" if len(names) > 4 else "center", fontsize=8, **_LITERAL)
+        ax.set_xticks(x, [shorten(n) for n in names], rotation=45 if tilted else 0,
+                      ha="right" if tilted else "center", fontsize=8, **_LITERAL)
     return fig

@@ -295,11 +295,54 @@ def _window_table(console: Any, comparison: Any, metric: str | None):
     return table, dropped
 
 
+def _test_name(t: Any, titles: dict[str, str]) -> str:
+    """What a test of the classifier is of, in a flag's words ("recall of true class 2", a metric's title ...)."""
+    if t.quantity.startswith("class:"):
+        return f"recall of true class {t.quantity[6:]}"
+    if t.quantity.startswith(AUC_TEST):
+        return titles.get(t.quantity[len(AUC_TEST):], t.quantity[len(AUC_TEST):])
+    return TEST_QUANTITIES.get(t.quantity) or titles.get(t.quantity, t.quantity)
+
+
+def _test_change(t: Any) -> str:
+    """A test's reference value → value (rates in percent)."""
+    if t.quantity in ("fpr", "fnr") or t.quantity.startswith("class:"):
+        return f"{100 * t.reference_value:.2f}% → {100 * t.value:.2f}%"
+    return f"{fmt_value(t.reference_value)} → {fmt_value(t.value)}"
+
+
+def _flag_mark(flag: str, worse: list[str], better: list[str]) -> str:
+    """The mark of a flagged window: the headline's flag, else ▼ / ▲ when its metrics moved one way only, else •."""
+    return flag or ("▼" if worse and not better else "▲" if better and not worse else "•")
+
+
+def _beyond_prevalence(worse: list[str], better: list[str]) -> str:
+    """The metrics worse and better beyond the prevalence effect, as sentences ("" when none)."""
+    text = ""
+    for label, group in (("worse", worse), ("better", better)):
+        if group:
+            text += (f" {label.capitalize()} beyond the prevalence effect"
+                     + (f" in {len(group)} metrics: " if len(group) > 1 else ": ") + ", ".join(group) + ".")
+    return text
+
+
+def _changed_window_text(comparison: Any, r: Any, cc: Any, metric: str | None, titles: dict[str, str]) -> str:
+    """The flag of a window whose classifier changed: its mark, the tests that reject, the metrics that moved."""
+    own = [c for c in comparison.changes if c.test_set == r.name]
+    worse = [titles.get(c.metric, c.metric) for c in own if c.direction == "worse"]
+    better = [titles.get(c.metric, c.metric) for c in own if c.direction == "better"]
+    mark = _flag_mark(comparison.flag(r.name, metric) if metric else "", worse, better)
+    moved = [t for t in cc.tests if t.pvalue_adjusted <= cc.level]
+    parts = [f"{_test_name(t, titles)} {_test_change(t)} (adjusted p = {t.pvalue_adjusted:.2g})" for t in moved]
+    what = ("evidence that the error measures changed" if r.task == "regression"
+            else "evidence that the classifier changed")
+    return f"{mark} {shorten(r.name)}: {what} — " + "; ".join(parts) + "." + _beyond_prevalence(worse, better)
+
+
 def _flag_lines(comparison: Any, metric: str | None, width: int) -> list[str]:
     """At most three plain lines per flagged window: a window whose classifier changed (the
     headline flag, or another metric's), or without labels where label shift is doubtful."""
     import textwrap
-
 
     out: list[str] = []
     titles = {n: _metric_title(comparison, n) for n in comparison.metric_names}
@@ -307,33 +350,7 @@ def _flag_lines(comparison: Any, metric: str | None, width: int) -> list[str]:
         cc = comparison.classifier_change(r.name)
         if cc is None or not cc.changed:
             continue
-        own = [c for c in comparison.changes if c.test_set == r.name]
-        worse = [titles.get(c.metric, c.metric) for c in own if c.direction == "worse"]
-        better = [titles.get(c.metric, c.metric) for c in own if c.direction == "better"]
-        flag = comparison.flag(r.name, metric) if metric else ""
-        mark = flag or ("▼" if worse and not better else "▲" if better and not worse else "•")
-        moved = [t for t in cc.tests if t.pvalue_adjusted <= cc.level]
-        parts = []
-        for t in moved:
-            if t.quantity.startswith("class:"):
-                name = f"recall of true class {t.quantity[6:]}"
-            elif t.quantity.startswith(AUC_TEST):
-                name = titles.get(t.quantity[len(AUC_TEST):], t.quantity[len(AUC_TEST):])
-            else:
-                name = TEST_QUANTITIES.get(t.quantity) or titles.get(t.quantity, t.quantity)
-            if t.quantity in ("fpr", "fnr") or t.quantity.startswith("class:"):
-                change = f"{100 * t.reference_value:.2f}% → {100 * t.value:.2f}%"
-            else:
-                change = f"{fmt_value(t.reference_value)} → {fmt_value(t.value)}"
-            parts.append(f"{name} {change} (adjusted p = {t.pvalue_adjusted:.2g})")
-        what = ("evidence that the error measures changed" if r.task == "regression"
-                else "evidence that the classifier changed")
-        text = f"{mark} {shorten(r.name)}: {what} — " + "; ".join(parts) + "."
-        for label, group in (("worse", worse), ("better", better)):
-            if group:
-                text += (f" {label.capitalize()} beyond the prevalence effect"
-                         + (f" in {len(group)} metrics: " if len(group) > 1 else ": ") + ", ".join(group) + ".")
-        out += _three_lines(text, width, textwrap)
+        out += _three_lines(_changed_window_text(comparison, r, cc, metric, titles), width, textwrap)
     for name, e in comparison.label_free:
         if not e.assumption_holds:
             text = (f"! {shorten(name)}: the scores do not look like the reference's classes mixed anew "
