@@ -214,16 +214,34 @@ class DuckDBRunner:
         position 0 … n−1 in the files; a DataFrame or Arrow table is copied in its row
         order for it (a DuckDB relation has no row order).
         """
+        self._check_row_order(row_index)
+        if self._files is not None and self._loaded is None and not self._parquet:
+            self._check_csv_files(self._files, columns)
+        self._check_columns_exist(columns)
+        if self._loaded is not None or (self._files is None and not row_index and not self._copied):
+            return
+        self._copy_columns(columns, row_index)
+        if self._files is not None and not self._parquet:
+            self._type_booleans()
+            self._check_numbers(numeric)
+
+    def _check_row_order(self, row_index: bool) -> None:
+        """Refuses row indices of a source without a row order (a DuckDB relation)."""
         if row_index and (not self._ordered or (self._loaded is not None and self.row_index is None)):
             raise InvalidInputError(
                 "row indices need files or a data frame (a DuckDB relation has no row order): "
                 "use engine='memory' or write the relation to a file"
             )
-        if self._files is not None and self._loaded is None and not self._parquet:
-            for path in local_files(self._files):
-                check_quotes(path, path, self._delimiter)
-                check_unique_columns(path, path, self._delimiter, columns)
-                check_utf8(path, path, self._delimiter, columns)
+
+    def _check_csv_files(self, files: list[str], columns: list[str]) -> None:
+        """Checks the local CSV ``files``: no quote left open, unique and UTF-8 ``columns``."""
+        for path in local_files(files):
+            check_quotes(path, path, self._delimiter)
+            check_unique_columns(path, path, self._delimiter, columns)
+            check_utf8(path, path, self._delimiter, columns)
+
+    def _check_columns_exist(self, columns: list[str]) -> None:
+        """Refuses a column not among the source's, naming those available."""
         if self._loaded is not None:
             available = sorted(self._loaded)
         elif self._files is not None:
@@ -235,8 +253,9 @@ class DuckDBRunner:
             hint = "" if self._files is None or self._parquet else delimiter_hint(available, self._delimiter)
             where = f" in {self._files[0]}" if self._files else ""
             raise InvalidInputError(f"column {missing[0]!r} not found{where}; available columns: {available}{hint}")
-        if self._loaded is not None or (self._files is None and not row_index and not self._copied):
-            return
+
+    def _copy_columns(self, columns: list[str], row_index: bool) -> None:
+        """Copies ``columns`` into a temporary table (in the scan order with ``row_index``), the relation read after."""
         table = f"bc_snapshot_{uuid.uuid4().hex}"
         cols = ", ".join(self.quote(c) for c in dict.fromkeys(columns))
         scan = self._reader() if self._files is not None else self.relation
@@ -254,12 +273,15 @@ class DuckDBRunner:
         self.relation = self.quote(table)
         self._snapshot = table
         self._loaded = set(columns)
-        if self._files is not None and not self._parquet:
-            self._type_booleans()
-            kinds = self.column_kinds()
-            text = {c: "DOUBLE" for c in numeric if kinds.get(c) not in ("float", "int")}
-            if text:  # read them as numbers, for DuckDB's error naming the line of the first non-number
-                self._execute(f"SELECT {', '.join(f'COUNT({self.quote(c)})' for c in text)} FROM {self._reader(text)}")
+
+    def _check_numbers(self, numeric: Sequence[str]) -> None:
+        """Reads the ``numeric`` columns typed as text as numbers, for DuckDB's error naming the
+        line of the first non-number."""
+        kinds = self.column_kinds()
+        text = {c: "DOUBLE" for c in numeric if kinds.get(c) not in ("float", "int")}
+        if text:  # read them as numbers, for DuckDB's error naming the line of the first non-number
+            self._execute(f"SELECT {', '.join(f'COUNT({self.quote(c)})' for c in text)} FROM {self._reader(text)}")
+
 
     def _header(self) -> list[str]:
         """The column names of the files (a short sniff: the header is enough)."""

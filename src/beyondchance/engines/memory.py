@@ -515,6 +515,32 @@ def _integers_within(values: np.ndarray, known: np.ndarray) -> bool:
     return high - low < known.size and bool(np.isin(np.arange(low, high + 1, dtype=np.float64), known).all())
 
 
+def _is_label_counts_request(task: str, y_true: str, y_pred: str | None, statistics: Any, weight: str | None) -> bool:
+    """Whether the scan asks for the unweighted row counts of y_true's classes alone."""
+    return task == "multiclass-labels" and y_pred == y_true and statistics == ("label_counts",) and weight is None
+
+
+def _is_confusion_request(task: str, y_true: str, y_score: str | None, y_pred: str | None, statistics: Any,
+                          options: dict[str, Any]) -> bool:
+    """Whether the scan asks for the confusion matrix (and cells) of predicted labels alone."""
+    return bool(task == "multiclass-labels" and y_pred is not None and y_pred != y_true and y_score is None
+                and statistics is not None and set(statistics) <= {"confusion", "permutation_cells"} and not options)
+
+
+def _is_probabilities_request(task: str, y_score: str | None, y_pred: str | None, options: dict[str, Any]) -> bool:
+    """Whether the scan asks for the statistics of class probability columns alone."""
+    return bool(task == "multiclass-probabilities" and options.keys() <= {"y_proba"} and options.get("y_proba")
+                and y_score is None and y_pred is None)
+
+
+def _is_scores_request(task: str, y_score: str | None, y_pred: str | None, score_bins: Any, statistics: Any,
+                       options: dict[str, Any]) -> bool:
+    """Whether the scan asks for the unbinned statistics of a binary score column alone."""
+    return bool(task == "binary-scores" and y_score is not None and score_bins is None and y_pred is None
+                and statistics is not None and set(statistics) <= _SCORE_STATISTICS
+                and not options.keys() - {"threshold"})
+
+
 class MemoryScan:
     """One source of the memory engine: the columns in memory (a mapping of columns, or a data
     frame, pyarrow Table or CSV / Parquet files whose needed columns :meth:`open` reads once).
@@ -587,25 +613,35 @@ class MemoryScan:
         (any other request: :func:`statistics_from_table` checks its columns itself)."""
         if labels is not None:
             return None
-        if task == "multiclass-labels" and y_pred == y_true and statistics == ("label_counts",) and weight is None:
-            codes, classes = self._labels(y_true)
-            return SufficientStatistics(task, label_counts=LabelCounts(classes, class_counts(codes, classes.shape[0])))
-        if task == "multiclass-labels" and y_pred is not None and y_pred != y_true and y_score is None \
-                and statistics is not None and set(statistics) <= {"confusion", "permutation_cells"} and not options:
+        if _is_label_counts_request(task, y_true, y_pred, statistics, weight):
+            return self._label_counts(y_true)
+        if _is_confusion_request(task, y_true, y_score, y_pred, statistics, options):
+            assert y_pred is not None  # a confusion request names y_pred
             return self._confusion(y_true, y_pred, weight, statistics)
-        if task == "multiclass-probabilities" and options.keys() <= {"y_proba"} and options.get("y_proba") \
-                and y_score is None and y_pred is None:
+        if _is_probabilities_request(task, y_score, y_pred, options):
             return self._probabilities(y_true, list(options["y_proba"]), weight, statistics, score_bins)
-        if task == "binary-scores" and y_score is not None and score_bins is None and y_pred is None \
-                and statistics is not None and set(statistics) <= _SCORE_STATISTICS and not options.keys() - {"threshold"}:
+        if _is_scores_request(task, y_score, y_pred, score_bins, statistics, options):
+            assert y_score is not None  # a scores request names y_score
             return self._scores(y_true, y_score, weight, pos_label, statistics, **options)
         if task == "regression" and y_pred is not None and not options.keys() - {"pinball_alphas", "target_bin_width"}:
-            y, f = self._numbers(y_true, "y_true", exact=False), self._numbers(y_pred, "y_pred", exact=False)
-            n = check_consistent_length(y_true=y, y_pred=f)
-            spec = make_spec("regression", statistics=statistics, **options)
-            return regression_statistics(y, f, self._weight(weight, n), losses=spec.regression_losses(),
-                                         statistics=spec.statistics, target_bin_width=spec.target_bin_width)
+            return self._regression(y_true, y_pred, weight, statistics, options)
         return None
+
+    def _label_counts(self, y_true: str) -> SufficientStatistics:
+        """The row counts of the classes of y_true (encoded once)."""
+        codes, classes = self._labels(y_true)
+        return SufficientStatistics("multiclass-labels",
+                                    label_counts=LabelCounts(classes, class_counts(codes, classes.shape[0])))
+
+    def _regression(self, y_true: str, y_pred: str, weight: str | None, statistics: Any,
+                    options: dict[str, Any]) -> SufficientStatistics:
+        """:func:`regression_statistics` of the target and prediction columns (checked once)."""
+        y, f = self._numbers(y_true, "y_true", exact=False), self._numbers(y_pred, "y_pred", exact=False)
+        n = check_consistent_length(y_true=y, y_pred=f)
+        spec = make_spec("regression", statistics=statistics, **options)
+        return regression_statistics(y, f, self._weight(weight, n), losses=spec.regression_losses(),
+                                     statistics=spec.statistics, target_bin_width=spec.target_bin_width)
+
 
     def _whole_labels(self, y_true: str) -> tuple[np.ndarray, np.ndarray] | None:
         """:meth:`_labels` when they are labels (whole numbers, text …), else None (the checks of

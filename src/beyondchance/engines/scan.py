@@ -147,49 +147,40 @@ def _task_statistics(
     lc = src.statistics(y_true=y_true, y_pred=y_true, task="multiclass-labels", statistics=("label_counts",),
                         labels=labels if y_pred is None else None).label_counts
     classes, counts0 = lc.labels, lc.counts
-    shown = ", ".join(map(_fmt_label, classes[:2]))
-    if task is None:
-        # a floating-point y_pred alone is read as a score column is: labels when each value is a class
-        score = y_score[0] if len(y_score) == 1 else y_pred if not y_score and y_pred is not None and kinds.get(y_pred) == "float" else None
-        outside = _score_values_outside(src, kinds, y_true, score, classes)
-        detected, reason = _detect(kinds, y_true, y_score, None if both else y_pred, classes, shown, outside)
-        how = "detected"
-    else:
-        if task not in TASKS:
-            raise InvalidInputError(f"task must be one of {', '.join(TASKS)}, got {task!r}")
-        detected, reason, how = task, "given", "given"
+    detected, reason, how = _task_of(src, kinds, y_true=y_true, y_score=y_score, y_pred=y_pred, task=task,
+                                     classes=classes, both=both)
     if detected != "regression":  # before any k × k matrix
         check_n_classes(int(classes.size), what="y_true holds")
     elif how == "detected":
         _check_exact_targets(kinds.get(y_true), classes)
     n_rows = int(round(float(counts0.sum())))
     p = TaskStatistics(detected, how, reason, n_rows, weight is not None, classes, counts0, classes)
-    if detected == "binary-scores" and len(y_score) > 2:
-        raise InvalidInputError(f"a binary-scores report takes one score column or two probability columns "
-                                f"(y_score), got {len(y_score)}: several columns are class probabilities "
-                                "(task='multiclass-probabilities')")
-    if detected == "binary-scores" and len(y_score) == 2 and classes.size != 2:
-        raise InvalidInputError("two probability columns need two classes in y_true (pass labels=)")
-    if detected == "multiclass-probabilities" and labels is None and len(y_score) != classes.size:
-        # every engine's line, as for arrays (engines.detect), before the columns' names are read
-        raise InvalidInputError(f"y_score has {len(y_score)} probability column(s) but y_true has {classes.size} "
-                                f"classes ({', '.join(map(_fmt_label, classes[:6]))}); pass labels= naming the "
-                                "class of each column")
+    _check_score_columns(detected, y_score, classes, labels)
     if len(y_score) > 1:
         order = class_column_order(score_names, classes if labels is None else np.asarray(labels, dtype=object),
                                    labels_given=labels is not None)  # in the order the statistics read them
         y_score = ordered[0] = tuple(y_score) if order is None else tuple(y_score[j] for j in order)
+    _add_task_statistics(p, src, y_true=y_true, y_score=y_score, y_pred=y_pred, weight=weight, labels=labels,
+                         score_bins=score_bins, quantile=quantile, both=both)
+    return p
+
+
+def _add_task_statistics(p: TaskStatistics, src: Any, *, y_true: str, y_score: Sequence[str], y_pred: str | None,
+                         weight: str | None, labels: Any, score_bins: int | None, quantile: float | None,
+                         both: bool) -> None:
+    """Puts in ``p`` the statistics of its task (``p.task``) over the rows of ``src``."""
+    detected, reason, classes, counts0 = p.task, p.reason, p.classes, p.counts0
     if detected == "multiclass-probabilities":
         if len(y_score) < 2:
             raise InvalidInputError("a multiclass-probabilities report needs one probability column per class")
         p.stats = src.statistics(y_true=y_true, y_proba=list(y_score), weight=weight, task="multiclass-probabilities",
                                  labels=labels, score_bins=score_bins)
-        return p
+        return
     p.quantile = check_quantile_option(quantile, detected)
     if detected == "regression":
         p.stats = src.statistics(y_true=y_true, y_pred=y_pred if y_pred is not None else y_score[0], weight=weight,
                                  task="regression", pinball_alphas=() if p.quantile is None else (p.quantile,))
-        return p
+        return
     if detected == "binary-scores" and classes.size > 2:
         raise InvalidInputError(
             f"a binary report needs two classes; y_true has {classes.size} "
@@ -202,25 +193,61 @@ def _task_statistics(
                                     f"{detected} report ({reason})")
         p.given, p.given_counts0, p.cells = _union_confusion(src, classes, counts0, y_true=y_true, y_pred=y_pred,
                                                              weight=weight, labels=labels)
-        return p
-    if detected in ("labels", "binary-labels", "multiclass-labels") and y_pred is None:
-        y_pred = y_score[0]  # a score column holding labels (an integer column: as evaluate() reads it)
+        return
     if detected in ("labels", "binary-labels", "multiclass-labels"):
-        assert y_pred is not None  # given, or the score column holding labels (above)
-        cm, full, p.cells = _union_confusion(src, classes, counts0, y_true=y_true, y_pred=y_pred, weight=weight,
-                                             labels=labels)
-        union = np.asarray(cm.labels)
-        p.classes, p.counts0, p.stats = union, full, cm
-        if detected == "labels":
-            p.task = "binary-labels" if union.size <= 2 else "multiclass-labels"
-            p.reason = f"y_true and y hold {union.size} labels ({', '.join(map(_fmt_label, union[:5]))})" \
-                if union.size <= 2 else f"y_true has {classes.size} classes and y holds labels"
-        elif detected == "binary-labels" and union.size > 2:
-            raise InvalidInputError(
-                f"a binary report needs two classes; y_true and y hold {union.size} "
-                f"({', '.join(map(_fmt_label, union[:5]))}); use task='multiclass-labels'"
-            )
-    return p
+        # y_pred given, or a score column holding labels (an integer column: as evaluate() reads it)
+        _add_label_statistics(p, src, y_true=y_true, y_pred=y_score[0] if y_pred is None else y_pred,
+                              weight=weight, labels=labels)
+
+
+def _task_of(src: Any, kinds: dict[str, str], *, y_true: str, y_score: Sequence[str], y_pred: str | None,
+             task: str | None, classes: np.ndarray, both: bool) -> tuple[str, str, str]:
+    """(task, reason, how): the task given (checked), or detected from the columns and classes."""
+    if task is not None:
+        if task not in TASKS:
+            raise InvalidInputError(f"task must be one of {', '.join(TASKS)}, got {task!r}")
+        return task, "given", "given"
+    shown = ", ".join(map(_fmt_label, classes[:2]))
+    # a floating-point y_pred alone is read as a score column is: labels when each value is a class
+    score = y_score[0] if len(y_score) == 1 else y_pred if not y_score and y_pred is not None and kinds.get(y_pred) == "float" else None
+    outside = _score_values_outside(src, kinds, y_true, score, classes)
+    detected, reason = _detect(kinds, y_true, y_score, None if both else y_pred, classes, shown, outside)
+    return detected, reason, "detected"
+
+
+def _check_score_columns(detected: str, y_score: Sequence[str], classes: np.ndarray, labels: Any) -> None:
+    """Refuses score columns whose number does not fit the task and the classes."""
+    if detected == "binary-scores" and len(y_score) > 2:
+        raise InvalidInputError(f"a binary-scores report takes one score column or two probability columns "
+                                f"(y_score), got {len(y_score)}: several columns are class probabilities "
+                                "(task='multiclass-probabilities')")
+    if detected == "binary-scores" and len(y_score) == 2 and classes.size != 2:
+        raise InvalidInputError("two probability columns need two classes in y_true (pass labels=)")
+    if detected == "multiclass-probabilities" and labels is None and len(y_score) != classes.size:
+        # every engine's line, as for arrays (engines.detect), before the columns' names are read
+        raise InvalidInputError(f"y_score has {len(y_score)} probability column(s) but y_true has {classes.size} "
+                                f"classes ({', '.join(map(_fmt_label, classes[:6]))}); pass labels= naming the "
+                                "class of each column")
+
+
+def _add_label_statistics(p: TaskStatistics, src: Any, *, y_true: str, y_pred: str, weight: str | None,
+                          labels: Any) -> None:
+    """Puts in ``p`` the confusion matrix of predicted labels over the union of the labels (the
+    task of detected labels then binary or multi-class by their number)."""
+    classes, counts0 = p.classes, p.counts0
+    cm, full, p.cells = _union_confusion(src, classes, counts0, y_true=y_true, y_pred=y_pred, weight=weight,
+                                         labels=labels)
+    union = np.asarray(cm.labels)
+    p.classes, p.counts0, p.stats = union, full, cm
+    if p.task == "labels":
+        p.task = "binary-labels" if union.size <= 2 else "multiclass-labels"
+        p.reason = f"y_true and y hold {union.size} labels ({', '.join(map(_fmt_label, union[:5]))})" \
+            if union.size <= 2 else f"y_true has {classes.size} classes and y holds labels"
+    elif p.task == "binary-labels" and union.size > 2:
+        raise InvalidInputError(
+            f"a binary report needs two classes; y_true and y hold {union.size} "
+            f"({', '.join(map(_fmt_label, union[:5]))}); use task='multiclass-labels'"
+        )
 
 
 def score_column(y_score: tuple[str, ...], classes: np.ndarray, positive: Any) -> tuple[str, ...]:

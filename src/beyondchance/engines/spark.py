@@ -161,12 +161,28 @@ class SparkRunner:
         if row_index and self._loaded and self.row_index is None:
             raise InvalidInputError("row indices must be requested by the first load of a Spark runner")
         if not self._loaded and self._csv:
-            assert self._paths is not None  # a CSV source is paths
-            for path in _local_files(self._paths):
-                check_quotes(path, path, self._delimiter)
-                check_unique_columns(path, path, self._delimiter, columns)
-                check_utf8(path, path, self._delimiter, columns)
+            self._check_csv_files(columns)
         kinds = self.column_kinds()
+        self._check_columns(columns, kinds)
+        self._check_numeric(numeric, kinds)
+        if self._loaded or (self._paths is None and not row_index):
+            return
+        not_utf8 = self._keep_columns(columns, kinds, row_index)
+        if not_utf8:
+            raise InvalidInputError(not_utf8)
+        self.df.createOrReplaceTempView(self.view)
+        self._loaded = True
+
+    def _check_csv_files(self, columns: list[str]) -> None:
+        """Checks the local CSV files: no quote left open, unique and UTF-8 ``columns``."""
+        assert self._paths is not None  # a CSV source is paths
+        for path in _local_files(self._paths):
+            check_quotes(path, path, self._delimiter)
+            check_unique_columns(path, path, self._delimiter, columns)
+            check_utf8(path, path, self._delimiter, columns)
+
+    def _check_columns(self, columns: list[str], kinds: dict[str, str]) -> None:
+        """Refuses a missing column, or one holding nested values."""
         missing = [c for c in columns if c not in kinds]
         if missing:
             raise InvalidInputError(f"column {missing[0]!r} not found; available columns: {list(kinds)}")
@@ -175,6 +191,9 @@ class SparkRunner:
             if type(dtype).__name__ in ("ArrayType", "StructType", "MapType"):
                 raise InvalidInputError(f"column {c!r} holds nested values ({dtype.simpleString()[:80]}): a label, "
                                         "score or weight column holds one plain value per row")
+
+    def _check_numeric(self, numeric: Sequence[str], kinds: dict[str, str]) -> None:
+        """Refuses a ``numeric`` column that is not numeric, naming a value that is not a number."""
         for c in numeric:
             if kinds[c] not in ("float", "int"):
                 bad = self.df.filter(f"{self.quote(c)} IS NOT NULL AND try_cast({self.quote(c)} AS DOUBLE) IS NULL")
@@ -183,8 +202,10 @@ class SparkRunner:
                     f"column {c!r} must be numeric; it holds {str(example[0])[:60]!r}" if example
                     else f"column {c!r} must be numeric, it is {kinds[c]}"
                 )
-        if self._loaded or (self._paths is None and not row_index):
-            return
+
+    def _keep_columns(self, columns: list[str], kinds: dict[str, str], row_index: bool) -> str:
+        """Keeps ``columns`` (with the rows' index when asked) in a checkpointed DataFrame; the
+        error of text columns that are not UTF-8, else ''."""
         not_utf8 = ""
         try:
             if row_index:
@@ -203,10 +224,8 @@ class SparkRunner:
         except Exception as exc:
             # kept as is: with a DataFrame source (no paths) this line raises a TypeError (a known gap)
             raise InvalidInputError(f"Spark cannot read {self._paths[0]!r}: {_one_line(exc)}") from exc  # type: ignore[index]
-        if not_utf8:
-            raise InvalidInputError(not_utf8)
-        self.df.createOrReplaceTempView(self.view)
-        self._loaded = True
+        return not_utf8
+
 
     def _remote_not_utf8(self, text: list[str]) -> str:
         """The error for remote CSV files whose text columns read hold U+FFFD, else ''.

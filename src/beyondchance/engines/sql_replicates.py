@@ -87,6 +87,31 @@ def sql_group_totals(runner: Any, *, kind: str, y_true: str, y_pred: str | None 
     at_threshold = check_group_totals_kind(kind, y_pred=y_pred, proba=proba, y_score=y_score, threshold=threshold,
                                            labels=labels)
     proba = None if proba is None else _proba_columns(proba)
+    _load_group_columns(runner, kind, y_true=y_true, y_pred=y_pred, y_score=y_score, weight=weight, proba=proba)
+    group = hash_sql(f"CAST({runner.row_index} AS BIGINT) + {check_row_offset(row_offset)}", seed, groups,
+                     runner.integer_division)
+    if kind == "labels" and not at_threshold:
+        assert y_pred is not None  # checked: kind 'labels' takes y_pred or y_score
+        return _labels_group_totals(runner, group, y_true=y_true, y_pred=y_pred, weight=weight, labels=labels,
+                                    seed=seed, groups=groups)
+    if kind == "probabilities":
+        return _probabilities_group_totals(runner, group, y_true=y_true, proba=proba, weight=weight, labels=labels,
+                                           seed=seed, groups=groups)
+    if kind == "regression":
+        assert y_pred is not None  # checked: kind 'regression' needs y_pred
+        return _regression_group_totals(runner, group, y_true=y_true, y_pred=y_pred, weight=weight, seed=seed,
+                                        groups=groups, median=median, quantile=quantile,
+                                        quantile_value=quantile_value)
+    # kind "labels" of binary scores at the threshold
+    assert y_score is not None and threshold is not None  # checked: y_score comes with its threshold
+    return _threshold_group_totals(runner, group, y_true=y_true, y_score=y_score, threshold=threshold,
+                                   weight=weight, labels=labels, pos_label=pos_label, seed=seed, groups=groups)
+
+
+def _load_group_columns(runner: Any, kind: str, *, y_true: str, y_pred: str | None, y_score: str | None,
+                        weight: str | None, proba: Any) -> None:
+    """Loads the columns of the grouped aggregation (names checked as strings, the numeric ones
+    read as numbers) with the rows' index."""
     wanted = [c for c in (y_true, y_pred, y_score, weight, *(proba or [])) if c is not None]
     for col in wanted:
         if not isinstance(col, str):
@@ -95,63 +120,77 @@ def sql_group_totals(runner: Any, *, kind: str, y_true: str, y_pred: str | None 
     if kind == "regression":
         numeric += [y_true, y_pred]
     runner.load(wanted, numeric, row_index=True)
-    group = hash_sql(f"CAST({runner.row_index} AS BIGINT) + {check_row_offset(row_offset)}", seed, groups,
-                     runner.integer_division)
+
+
+def _labels_group_totals(runner: Any, group: str, *, y_true: str, y_pred: str, weight: str | None, labels: Any,
+                         seed: int, groups: int) -> GroupTotals:
+    """The per-group confusion cells of predicted labels."""
     q, rel, kinds = runner.quote, runner.relation, runner.column_kinds()
-    if kind == "labels" and not at_threshold:
-        assert y_pred is not None  # checked: kind 'labels' takes y_pred or y_score
-        r = runner.run(labels_query(q, rel, kinds, y_true=y_true, y_pred=y_pred, weight=weight, group=group))
-        _check_rows(r, weight, bad_y="y_true", bad_p="y_pred")
-        codes_t, codes_p, classes = encode_labels(r["y"], r["p"], labels=labels)
-        k = classes.shape[0]
-        x = np.zeros((codes_t.shape[0], k * k))
-        x[np.arange(codes_t.shape[0]), codes_t * k + codes_p] = _f64(r["w"])
-        return GroupTotals(group_sums(r["g"], x, groups), label_columns(k), groups, seed, {"classes": classes})
-    if kind == "probabilities":
-        r = runner.run(probabilities_query(q, rel, kinds, y_true=y_true, y_proba=proba, weight=weight,
-                                           normalize=False, group=group))
-        _check_rows(r, weight, bad_y="y_true", bad_c="proba")
-        if _total(r, "neg_c") or _total(r, "gt1_c"):
-            raise InvalidInputError("proba must hold finite probabilities in [0, 1]")
-        if _total(r, "off_c"):
-            raise InvalidInputError("proba rows must sum to 1")
-        codes, _, classes = encode_labels(as_1d(r["y"], "y_true"), labels=labels)
-        k = classes.shape[0]
-        if len(proba) != k:
-            raise InvalidInputError(f"proba must have shape (n, {k}) (rows, classes), got {len(proba)} columns")
-        rows, w = np.arange(codes.shape[0]), _f64(r["w"])
-        x = np.zeros((codes.shape[0], len(probability_columns(k))))
-        x[rows, codes] = w
-        x[:, k] = np.column_stack([_f64(r[f"ce{j}"]) for j in range(k)])[rows, codes]
-        x[:, k + 1] = np.column_stack([_f64(r[f"br{j}"]) for j in range(k)])[rows, codes]
-        x[rows, k + 2 + codes * k + np.asarray(r["a"], dtype=np.intp)] = w
-        return GroupTotals(group_sums(r["g"], x, groups), probability_columns(k), groups, seed, {"classes": classes})
-    if kind == "regression":
-        assert y_pred is not None  # checked: kind 'regression' needs y_pred
-        values, per_group = regression_group_queries(q, rel, kinds, y_true=y_true, y_pred=y_pred, weight=weight,
-                                                     group=group)
-        if median is None or (quantile is not None and quantile_value is None):
-            r = runner.run(values)
-            _check_rows(r, weight, bad_y="y_true", bad_f="y_pred")
-            ys, ws = _f64(r["y"]), _f64(r["w"])
-            median = weighted_quantile(ys, 0.5, ws) if median is None else median
-            quantile_value = None if quantile is None else weighted_quantile(ys, quantile, ws)
-        if quantile is None:
-            tau, q = 0.5, median
-        else:
-            assert quantile_value is not None  # given, or computed above
-            tau, q = float(quantile), float(quantile_value)
-        r = runner.run(per_group(median, q))
-        x = np.column_stack([_f64(r[c]) for c in REGRESSION_COLUMNS])
-        return GroupTotals(group_sums(r["g"], x, groups), REGRESSION_COLUMNS, groups, seed,
-                           {"median": median, "quantile": (tau, q)})
-    # kind "labels" of binary scores at the threshold
-    assert y_score is not None and threshold is not None  # checked: y_score comes with its threshold
-    c = _Cols(q, kinds)
+    r = runner.run(labels_query(q, rel, kinds, y_true=y_true, y_pred=y_pred, weight=weight, group=group))
+    _check_rows(r, weight, bad_y="y_true", bad_p="y_pred")
+    codes_t, codes_p, classes = encode_labels(r["y"], r["p"], labels=labels)
+    k = classes.shape[0]
+    x = np.zeros((codes_t.shape[0], k * k))
+    x[np.arange(codes_t.shape[0]), codes_t * k + codes_p] = _f64(r["w"])
+    return GroupTotals(group_sums(r["g"], x, groups), label_columns(k), groups, seed, {"classes": classes})
+
+
+def _probabilities_group_totals(runner: Any, group: str, *, y_true: str, proba: Any, weight: str | None,
+                                labels: Any, seed: int, groups: int) -> GroupTotals:
+    """The per-group sums of class probabilities: class weights, losses and arg-max cells."""
+    q, rel, kinds = runner.quote, runner.relation, runner.column_kinds()
+    r = runner.run(probabilities_query(q, rel, kinds, y_true=y_true, y_proba=proba, weight=weight,
+                                       normalize=False, group=group))
+    _check_rows(r, weight, bad_y="y_true", bad_c="proba")
+    if _total(r, "neg_c") or _total(r, "gt1_c"):
+        raise InvalidInputError("proba must hold finite probabilities in [0, 1]")
+    if _total(r, "off_c"):
+        raise InvalidInputError("proba rows must sum to 1")
+    codes, _, classes = encode_labels(as_1d(r["y"], "y_true"), labels=labels)
+    k = classes.shape[0]
+    if len(proba) != k:
+        raise InvalidInputError(f"proba must have shape (n, {k}) (rows, classes), got {len(proba)} columns")
+    rows, w = np.arange(codes.shape[0]), _f64(r["w"])
+    x = np.zeros((codes.shape[0], len(probability_columns(k))))
+    x[rows, codes] = w
+    x[:, k] = np.column_stack([_f64(r[f"ce{j}"]) for j in range(k)])[rows, codes]
+    x[:, k + 1] = np.column_stack([_f64(r[f"br{j}"]) for j in range(k)])[rows, codes]
+    x[rows, k + 2 + codes * k + np.asarray(r["a"], dtype=np.intp)] = w
+    return GroupTotals(group_sums(r["g"], x, groups), probability_columns(k), groups, seed, {"classes": classes})
+
+
+def _regression_group_totals(runner: Any, group: str, *, y_true: str, y_pred: str, weight: str | None, seed: int,
+                             groups: int, median: float | None, quantile: float | None,
+                             quantile_value: float | None) -> GroupTotals:
+    """The per-group sums of a regression, the median and τ-quantile of y computed when not known."""
+    q, rel, kinds = runner.quote, runner.relation, runner.column_kinds()
+    values, per_group = regression_group_queries(q, rel, kinds, y_true=y_true, y_pred=y_pred, weight=weight,
+                                                 group=group)
+    if median is None or (quantile is not None and quantile_value is None):
+        r = runner.run(values)
+        _check_rows(r, weight, bad_y="y_true", bad_f="y_pred")
+        ys, ws = _f64(r["y"]), _f64(r["w"])
+        median = weighted_quantile(ys, 0.5, ws) if median is None else median
+        quantile_value = None if quantile is None else weighted_quantile(ys, quantile, ws)
+    if quantile is None:
+        tau, value = 0.5, median
+    else:
+        assert quantile_value is not None  # given, or computed above
+        tau, value = float(quantile), float(quantile_value)
+    r = runner.run(per_group(median, value))
+    x = np.column_stack([_f64(r[c]) for c in REGRESSION_COLUMNS])
+    return GroupTotals(group_sums(r["g"], x, groups), REGRESSION_COLUMNS, groups, seed,
+                       {"median": median, "quantile": (tau, value)})
+
+
+def _threshold_group_totals(runner: Any, group: str, *, y_true: str, y_score: str, threshold: float,
+                            weight: str | None, labels: Any, pos_label: Any, seed: int, groups: int) -> GroupTotals:
+    """The per-group confusion cells of binary scores at the threshold."""
+    c = _Cols(runner.quote, runner.column_kinds())
     y, _ = c.label(y_true)
     w_sql, _, _ = c.weight(weight)
     inner = (f"SELECT {group} AS g, {y} AS y, CASE WHEN {c.number(y_score)} >= {lit(float(threshold))} "
-             f"THEN 1 ELSE 0 END AS p, {w_sql} AS w FROM {rel}")
+             f"THEN 1 ELSE 0 END AS p, {w_sql} AS w FROM {runner.relation}")
     r = runner.run(f"SELECT g, y, p, SUM(w) AS w, COUNT(*) AS n_rows FROM ({inner}) t GROUP BY g, y, p")
     is_pos, _ = binary_target(as_1d(r["y"], "y_true"), pos_label=pos_label, counts=_f64(r["n_rows"]))
     x = np.zeros((is_pos.shape[0], 4))

@@ -380,19 +380,13 @@ def compare_models(
     >>> round(d.difference, 4), d.test, round(d.pvalue, 4)
     (0.1667, 'McNemar exact', 0.625)
     """
-    if isinstance(y_true, TaskStatistics) or (isinstance(predictions, Mapping) and any(
-            isinstance(v, TaskStatistics) for v in predictions.values())):
-        raise InvalidInputError(NEEDS_ROWS)
+    _refuse_statistics(y_true, predictions)
     level = float(check_unit_interval(confidence_level, "confidence_level", open_=True))
     n_resamples = check_n_resamples(n_resamples, level)
     correction = check_option(correction, "correction", CORRECTIONS)
     kind = check_option(kind, "kind", ("auto", "scores", "labels"))
     rng = check_random_state(random_state)
-    if not isinstance(predictions, Mapping) or len(predictions) < 2:
-        raise InvalidInputError("predictions must be a mapping of at least two model names to their predictions")
-    names = [str(k) for k in predictions]
-    if len(set(names)) < len(names):
-        raise InvalidInputError(f"model names must be distinct, got {names}")
+    names = _model_names(predictions)
     yt = as_1d(y_true, "y_true")
     preds = {name: as_1d(v, f"predictions[{name!r}]") for name, v in zip(names, predictions.values())}
     n = check_consistent_length(y_true=yt, **{f"predictions[{k!r}]": v for k, v in preds.items()})
@@ -405,41 +399,92 @@ def compare_models(
     if is_pos.all() or not is_pos.any():
         raise InvalidInputError("y_true holds a single class: no measure can tell the models apart")
     notes: list[str] = []
-    thr = None
-    models: dict[str, _Model] = {}
+    thr: float | None = None
     if kind == "labels":
-        union_labels(yt, *preds.values(), names=("y_true", *(f"predictions[{k!r}]" for k in preds)))
-        for name, pred in preds.items():
-            if not is_labels(yt, pred):
-                raise InvalidInputError(f"predictions[{name!r}] holds labels that are not in y_true; "
-                                        "pass kind='scores' for scores")
-            models[name] = _Model(is_pos, equals_label(pred, pos), None)
+        models = _label_models(yt, preds, is_pos, pos)
     else:
-        scores = {name: as_float_1d(p, f"predictions[{name!r}]") for name, p in preds.items()}
-        lo = min(float(s.min()) for s in scores.values())
-        hi = max(float(s.max()) for s in scores.values())
-        thr, _, note = _threshold_choice(threshold, lo, hi)
-        if note:
-            notes.append(note)
-        for name, s in scores.items():
-            models[name] = _Model(is_pos, s >= thr, s)
+        models, thr = _score_models(preds, is_pos, threshold, notes)
+    chosen_t = _chosen_measures(metrics, kind, models)
+    values, boot = _paired_bootstrap(models, chosen_t, n, w, n_resamples, rng)
+    rows = [_difference_row(a, b, k, models, values, boot, is_pos, w, level, frequency)
+            for a, b in itertools.combinations(names, 2) for k in chosen_t]
+    if not frequency:
+        notes.append("non-integer sample weights: ROC AUC and accuracy are tested with the paired bootstrap "
+                     "(DeLong and McNemar need row counts)")
+    diffs = _adjusted_differences(rows, correction, level)
+    comparison = ModelComparison(
+        models=tuple(names), metrics=chosen_t, values=values, differences=diffs, verdict=(),
+        correction=correction, confidence_level=level, n_resamples=int(n_resamples), n=int(n), kind=kind,
+        threshold=thr, positive_label=pos, notes=tuple(notes), positive_reason=reason,
+    )
+    return _with_verdict(comparison, len(rows))
+
+
+def _refuse_statistics(y_true: Any, predictions: Any) -> None:
+    """Refuses statistics in place of rows (a paired comparison needs each row's predictions)."""
+    if isinstance(y_true, TaskStatistics) or (isinstance(predictions, Mapping) and any(
+            isinstance(v, TaskStatistics) for v in predictions.values())):
+        raise InvalidInputError(NEEDS_ROWS)
+
+
+def _model_names(predictions: Any) -> list[str]:
+    """The models' names, checked: a mapping of at least two distinct names."""
+    if not isinstance(predictions, Mapping) or len(predictions) < 2:
+        raise InvalidInputError("predictions must be a mapping of at least two model names to their predictions")
+    names = [str(k) for k in predictions]
+    if len(set(names)) < len(names):
+        raise InvalidInputError(f"model names must be distinct, got {names}")
+    return names
+
+
+def _label_models(yt: np.ndarray, preds: dict[str, np.ndarray], is_pos: np.ndarray, pos: Any) -> dict[str, _Model]:
+    """The models of predicted labels (each checked to hold only y_true's labels)."""
+    union_labels(yt, *preds.values(), names=("y_true", *(f"predictions[{k!r}]" for k in preds)))
+    models: dict[str, _Model] = {}
+    for name, pred in preds.items():
+        if not is_labels(yt, pred):
+            raise InvalidInputError(f"predictions[{name!r}] holds labels that are not in y_true; "
+                                    "pass kind='scores' for scores")
+        models[name] = _Model(is_pos, equals_label(pred, pos), None)
+    return models
+
+
+def _score_models(preds: dict[str, np.ndarray], is_pos: np.ndarray, threshold: float | None, notes: list[str]
+                  ) -> tuple[dict[str, _Model], float]:
+    """(the models of scores predicting positive at the threshold, the threshold); the
+    threshold's note added to ``notes``."""
+    scores = {name: as_float_1d(p, f"predictions[{name!r}]") for name, p in preds.items()}
+    lo = min(float(s.min()) for s in scores.values())
+    hi = max(float(s.max()) for s in scores.values())
+    thr, _, note = _threshold_choice(threshold, lo, hi)
+    if note:
+        notes.append(note)
+    return {name: _Model(is_pos, s >= thr, s) for name, s in scores.items()}, thr
+
+
+def _chosen_measures(metrics: Sequence[str] | None, kind: str, models: dict[str, _Model]) -> tuple[str, ...]:
+    """The measures compared: ``metrics`` checked against those available for ``kind``, or the default."""
     available = list(METRICS) if kind == "labels" else list(METRICS) + list(_SCORE_MEASURES)
     probabilities = kind == "scores" and all(m.loss_rows for m in models.values())
     if probabilities:
         available += list(_PROBA_MEASURES)
     if metrics is None:
-        chosen = list(_DEFAULT_LABELING) + (["roc_auc", "pr_auc"] if kind == "scores" else [])
-    else:
-        chosen = []
-        for m in [metrics] if isinstance(metrics, str) else metrics:
-            key = str(m).strip().lower().replace("-", "_")
-            if key not in available:
-                raise InvalidInputError(f"unknown measure {m!r} for {kind}; available: {', '.join(available)}")
-            if key not in chosen:
-                chosen.append(key)
-    chosen_t = tuple(chosen)
+        return tuple(list(_DEFAULT_LABELING) + (["roc_auc", "pr_auc"] if kind == "scores" else []))
+    chosen: list[str] = []
+    for m in [metrics] if isinstance(metrics, str) else metrics:
+        key = str(m).strip().lower().replace("-", "_")
+        if key not in available:
+            raise InvalidInputError(f"unknown measure {m!r} for {kind}; available: {', '.join(available)}")
+        if key not in chosen:
+            chosen.append(key)
+    return tuple(chosen)
 
-    # --- values and the paired bootstrap
+
+def _paired_bootstrap(models: dict[str, _Model], chosen_t: tuple[str, ...], n: int, w: np.ndarray | None,
+                      n_resamples: int, rng: np.random.Generator
+                      ) -> tuple[dict[str, dict[str, float]], dict[str, dict[str, np.ndarray]]]:
+    """(each model's values, each model's bootstrap distributions) of the measures, the same
+    resampled rows for every model."""
     w0 = (np.ones(n) if w is None else w)[None]
     values = {name: {k: float(v[0]) for k, v in mod.measures(w0, chosen_t).items()} for name, mod in models.items()}
     dists: dict[str, dict[str, list[np.ndarray]]] = {name: {k: [] for k in chosen_t} for name in models}
@@ -447,50 +492,74 @@ def compare_models(
     done = 0
     while done < n_resamples:
         size = min(chunk, n_resamples - done)
-        if n <= POISSON_ROWS:  # the row bootstrap: n rows drawn with replacement
-            rw = rng.multinomial(n, np.full(n, 1.0 / n), size=size).astype(np.float64)
-        else:  # many rows: the Poisson bootstrap (independent Poisson(1) counts), much faster to draw
-            rw = rng.poisson(1.0, size=(size, n)).astype(np.float64)
-        if w is not None:
-            rw *= w
+        rw = _resample_weights(rng, n, size, w)
         for name, mod in models.items():
             for k, v in mod.measures(rw, chosen_t).items():
                 dists[name][k].append(v)
         done += size
     boot = {name: {k: np.concatenate(v) for k, v in d.items()} for name, d in dists.items()}
+    return values, boot
 
-    # --- differences and tests
+
+def _resample_weights(rng: np.random.Generator, n: int, size: int, w: np.ndarray | None) -> np.ndarray:
+    """The row weights of ``size`` bootstrap resamples of ``n`` rows (times the rows' weights)."""
+    if n <= POISSON_ROWS:  # the row bootstrap: n rows drawn with replacement
+        rw = rng.multinomial(n, np.full(n, 1.0 / n), size=size).astype(np.float64)
+    else:  # many rows: the Poisson bootstrap (independent Poisson(1) counts), much faster to draw
+        rw = rng.poisson(1.0, size=(size, n)).astype(np.float64)
+    if w is not None:
+        rw *= w
+    return rw
+
+
+def _difference_row(a: str, b: str, k: str, models: dict[str, _Model], values: dict[str, dict[str, float]],
+                    boot: dict[str, dict[str, np.ndarray]], is_pos: np.ndarray, w: np.ndarray | None, level: float,
+                    frequency: bool) -> dict[str, Any]:
+    """The difference of measure ``k`` between models ``a`` and ``b``: its values, interval and
+    test (DeLong, McNemar exact with frequency weights, else the paired bootstrap)."""
+    va, vb = values[a][k], values[b][k]
+    d = boot[b][k] - boot[a][k]
+    ci = _percentile_interval(d, level)
+    test, p = "paired bootstrap", _bootstrap_pvalue(d)
+    if k == "roc_auc" and frequency:
+        dl = _delong_pair(models[a], models[b], is_pos, w, level)
+        if dl is not None:
+            p, ci, test = dl.pvalue, dl.ci, "DeLong"
+    elif k in ("accuracy", "prediction_advantage", "error") and frequency:
+        ca = models[a].cell % 3 == 0  # tn or tp
+        cb = models[b].cell % 3 == 0
+        p, test = _mcnemar(ca, cb, w), "McNemar exact"
+    return dict(metric=k, model_a=a, model_b=b, value_a=va, value_b=vb, difference=vb - va,
+                ci=ci, pvalue=p, test=test,
+                greater_is_better=_greater_is_better(k))
+
+
+def _percentile_interval(d: np.ndarray, level: float) -> ConfidenceInterval:
+    """The percentile interval of the bootstrap differences ``d`` (their finite values)."""
     alpha = 1.0 - level
-    rows: list[dict[str, Any]] = []
-    for a, b in itertools.combinations(names, 2):
-        for k in chosen_t:
-            va, vb = values[a][k], values[b][k]
-            d = boot[b][k] - boot[a][k]
-            fin = d[np.isfinite(d)]
-            ends = tuple(np.quantile(fin, [alpha / 2, 1 - alpha / 2])) if fin.size >= 2 else (math.nan, math.nan)
-            ci = ConfidenceInterval(float(ends[0]), float(ends[1]), level, "percentile")
-            test, p = "paired bootstrap", _bootstrap_pvalue(d)
-            if k == "roc_auc" and frequency:
-                m_a, m_b = models[a], models[b]
-                assert m_a.scores is not None and m_b.scores is not None  # ROC AUC: models of scores
-                sc = np.vstack([m_a.scores, m_b.scores])
-                ip = is_pos
-                if w is not None:
-                    reps = w.astype(np.int64)
-                    sc, ip = np.repeat(sc, reps, axis=1), np.repeat(is_pos, reps)
-                if ip.sum() >= 2 and (~ip).sum() >= 2:
-                    dl = delong_of_arrays(ip, sc, confidence_level=level)
-                    p, ci, test = dl.pvalue, dl.ci, "DeLong"
-            elif k in ("accuracy", "prediction_advantage", "error") and frequency:
-                ca = models[a].cell % 3 == 0  # tn or tp
-                cb = models[b].cell % 3 == 0
-                p, test = _mcnemar(ca, cb, w), "McNemar exact"
-            rows.append(dict(metric=k, model_a=a, model_b=b, value_a=va, value_b=vb, difference=vb - va,
-                             ci=ci, pvalue=p, test=test,
-                             greater_is_better=_greater_is_better(k)))
-    if not frequency:
-        notes.append("non-integer sample weights: ROC AUC and accuracy are tested with the paired bootstrap "
-                     "(DeLong and McNemar need row counts)")
+    fin = d[np.isfinite(d)]
+    ends = tuple(np.quantile(fin, [alpha / 2, 1 - alpha / 2])) if fin.size >= 2 else (math.nan, math.nan)
+    return ConfidenceInterval(float(ends[0]), float(ends[1]), level, "percentile")
+
+
+def _delong_pair(m_a: _Model, m_b: _Model, is_pos: np.ndarray, w: np.ndarray | None, level: float) -> Any:
+    """DeLong's test of the ROC AUCs of two models of scores (frequency weights as repeated
+    rows); None with fewer than two rows of a class."""
+    assert m_a.scores is not None and m_b.scores is not None  # ROC AUC: models of scores
+    sc = np.vstack([m_a.scores, m_b.scores])
+    ip = is_pos
+    if w is not None:
+        reps = w.astype(np.int64)
+        sc, ip = np.repeat(sc, reps, axis=1), np.repeat(is_pos, reps)
+    if ip.sum() >= 2 and (~ip).sum() >= 2:
+        return delong_of_arrays(ip, sc, confidence_level=level)
+    return None
+
+
+def _adjusted_differences(rows: list[dict[str, Any]], correction: str, level: float
+                          ) -> tuple[ModelDifference, ...]:
+    """The differences with their corrected p-values and significance (corrected p ≤ α and
+    the interval excluding 0)."""
     adjusted = holm_adjust([r["pvalue"] for r in rows], correction)
     diffs = []
     for r, p_adj in zip(rows, adjusted):
@@ -498,12 +567,7 @@ def compare_models(
         excludes = math.isfinite(lo_) and (lo_ > 0 or hi_ < 0)
         sig = bool(rejects(p_adj, significance_level(level)) and excludes)
         diffs.append(ModelDifference(**r, pvalue_adjusted=float(p_adj), significant=sig))
-    comparison = ModelComparison(
-        models=tuple(names), metrics=chosen_t, values=values, differences=tuple(diffs), verdict=(),
-        correction=correction, confidence_level=level, n_resamples=int(n_resamples), n=int(n), kind=kind,
-        threshold=thr, positive_label=pos, notes=tuple(notes), positive_reason=reason,
-    )
-    return _with_verdict(comparison, len(rows))
+    return tuple(diffs)
 
 
 def _greater_is_better(name: str) -> bool:

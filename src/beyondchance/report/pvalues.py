@@ -198,7 +198,7 @@ def chance_pvalues(report: dict[str, Any], names: list[str], *, n_resamples: int
     """name -> (p-value, method) for the metrics whose test the statistics give (others left
     out); adds to ``report["notes"]`` the chance value of the average precision when it lies
     well above the prevalence (few positives).  The score measures share one set of draws."""
-    cm, tc = report.get("confusion"), report.get("counts")
+    cm = report.get("confusion")
     results: dict[str, PermutationTestResult] = {}
     out: dict[str, tuple[float | None, str]] = {}
     if report.get("total_weight") is None and cm is not None:
@@ -206,34 +206,51 @@ def chance_pvalues(report: dict[str, Any], names: list[str], *, n_resamples: int
     missing = [name for name in names if name not in results and (name in METRICS or name in ROW_TESTED)]
     from_rows: dict[str, PermutationTestResult] = {}
     if missing:
-        why: dict[str, str] = {}
-        try:
-            from_rows = _from_rows(report, missing, n_resamples=n_resamples, seed=seed, why=why)
-            results.update(from_rows)
-        except InvalidInputError as exc:
-            why = dict.fromkeys(missing, str(exc))
+        from_rows, why = _tests_of_rows(report, missing, n_resamples=n_resamples, seed=seed)
+        results.update(from_rows)
         out.update({name: (None, f"no p-value: {why.get(name, 'no permutation test of this measure')}")
                     for name in missing if name not in results})
     for name, r in results.items():
-        if not math.isfinite(r.pvalue):
-            if r.method.startswith("permutation CLT not valid"):
-                out[name] = (None, f"no p-value: the {r.method}")
-            continue
-        fetched = (report.get("row_source") is not None and report["row_source"].fetched and name in from_rows
-                   and r.method != "permutation CLT")  # a Monte Carlo test of the fetched rows
-        out[name] = (r.pvalue, describe_test(r) + (report["row_source"].described if fetched else ""))
-        pi = report.get("prevalence")
-        if name == "pr_auc" and pi and tc is not None and r.null_mean > CHANCE_NOTE_ABOVE * pi \
-                and r.method != CLT_METHOD:  # a normal approximation's mean is no random ranker's
-            report.setdefault("notes", []).append(
-                f"a random ranker's average precision on this test set is {r.null_mean:.4f} on average (its chance "
-                f"value, the mean of the permutation null), above the prevalence {pi:.4f}: with "
-                f"{int(round(tc.n_pos))} positives the constant score's value understates chance"
-            )
+        if math.isfinite(r.pvalue):
+            out[name] = _described_pvalue(report, name, r, name in from_rows)
+            _note_chance_of_average_precision(report, name, r)
+        elif r.method.startswith("permutation CLT not valid"):
+            out[name] = (None, f"no p-value: the {r.method}")
     if missing and report.get("inputs") is None and report.get("row_source") is None:
         _note_without_rows(report, missing, results)
     _note_chance_below_constant(report, out, significance_level(confidence_level))
     return out
+
+
+def _tests_of_rows(report: dict[str, Any], missing: list[str], *, n_resamples: int, seed: int
+                   ) -> tuple[dict[str, PermutationTestResult], dict[str, str]]:
+    """(the row tests of the rows ``missing``, why the others have none)."""
+    why: dict[str, str] = {}
+    try:
+        return _from_rows(report, missing, n_resamples=n_resamples, seed=seed, why=why), why
+    except InvalidInputError as exc:
+        return {}, dict.fromkeys(missing, str(exc))
+
+
+def _described_pvalue(report: dict[str, Any], name: str, r: PermutationTestResult, from_rows: bool
+                      ) -> tuple[float | None, str]:
+    """(p-value, method) of a finite test ``r``, the method naming the fetched rows of a Monte
+    Carlo test of an engine's rows."""
+    fetched = (report.get("row_source") is not None and report["row_source"].fetched and from_rows
+               and r.method != "permutation CLT")  # a Monte Carlo test of the fetched rows
+    return (r.pvalue, describe_test(r) + (report["row_source"].described if fetched else ""))
+
+
+def _note_chance_of_average_precision(report: dict[str, Any], name: str, r: PermutationTestResult) -> None:
+    """The note of the average precision's chance value when it lies well above the prevalence."""
+    pi, tc = report.get("prevalence"), report.get("counts")
+    if name == "pr_auc" and pi and tc is not None and r.null_mean > CHANCE_NOTE_ABOVE * pi \
+            and r.method != CLT_METHOD:  # a normal approximation's mean is no random ranker's
+        report.setdefault("notes", []).append(
+            f"a random ranker's average precision on this test set is {r.null_mean:.4f} on average (its chance "
+            f"value, the mean of the permutation null), above the prevalence {pi:.4f}: with "
+            f"{int(round(tc.n_pos))} positives the constant score's value understates chance"
+        )
 
 
 #: the one note of a report from statistics whose rows are gone (what to keep instead)
@@ -350,104 +367,184 @@ def _from_rows(report: dict[str, Any], names: list[str], *, n_resamples: int, se
     """The row permutation tests of :mod:`beyondchance.inference.permutation.rows` (the rows in
     memory, ``report["inputs"]``); InvalidInputError saying why there is none (``why``:
     the reasons of the rows left out when others have a test)."""
+    inp, reason = _rows_of_report(report, names, n_resamples)
+    if inp is None:
+        return _tests_without_rows(report, names, reason, n_resamples=n_resamples, seed=seed, why=why)
+    if inp.task == "regression":
+        return _regression_tests(inp, names, report.get("quantile"), n_resamples=n_resamples, seed=seed, why=why,
+                                 stats=report.get("statistics"))
+    return _classification_row_tests(report, inp, names, n_resamples=n_resamples, seed=seed, why=why)
+
+
+def _rows_of_report(report: dict[str, Any], names: list[str], n_resamples: int) -> tuple[Any, str]:
+    """(the rows of the test — in memory, or an engine's fetched within ``ROW_BUDGET`` — or
+    None, the reason a row has no test when they are None)."""
     inp = report.get("inputs")
     reason = _NEEDS_ROWS
     if inp is None and report.get("row_source") is not None:  # an engine's rows, fetched within ROW_BUDGET
         cost = _fetch_cost(report["row_source"], names)
         if cost is not None:
             inp, reason = report["row_source"].fetch(cost, n_resamples)
+    return inp, reason
+
+
+def _tests_without_rows(report: dict[str, Any], names: list[str], reason: str, *, n_resamples: int, seed: int,
+                        why: dict[str, str]) -> dict[str, PermutationTestResult]:
+    """The tests of ``names`` when the rows are not at hand: a regression's from its statistics,
+    else the permutation CLTs of the cells and sums; InvalidInputError when none applies."""
     stats = report.get("statistics")
-    if inp is None and stats is not None and stats.task == "regression" and ("mse" in names or "r2" in names):
-        t = None  # the squared error's permutation CLT from the engine's statistics
-        if report.get("total_weight") is None and stats.prediction_moments is not None:
-            t = squared_loss_test_of_moments(int(report["n"]), stats.moments, stats.prediction_moments,
-                                             stats.loss_sums.risk("squared") * stats.loss_sums.weight)
-        elif stats.squared_error_sums is not None:  # weighted
-            t = stats.squared_error_sums.test()
+    if stats is not None and stats.task == "regression":
+        out = _regression_tests_of_statistics(report, stats, names, reason, why)
+        if out is not None:
+            return out
+    return _clt_tests_without_rows(report, names, reason, n_resamples=n_resamples, seed=seed, why=why)
+
+
+def _squared_error_test_of_statistics(report: dict[str, Any], stats: Any) -> PermutationTestResult | None:
+    """The squared error's permutation CLT from a regression's statistics (None without their sums)."""
+    if report.get("total_weight") is None and stats.prediction_moments is not None:
+        return squared_loss_test_of_moments(int(report["n"]), stats.moments, stats.prediction_moments,
+                                            stats.loss_sums.risk("squared") * stats.loss_sums.weight)
+    if stats.squared_error_sums is not None:  # weighted
+        return stats.squared_error_sums.test()
+    return None
+
+
+def _regression_tests_of_statistics(report: dict[str, Any], stats: Any, names: list[str], reason: str,
+                                    why: dict[str, str]) -> dict[str, PermutationTestResult] | None:
+    """The tests of a regression's rows ``names`` from its statistics (the squared error's CLT,
+    the absolute and pinball losses' from the source); None when they give none of them."""
+    if "mse" in names or "r2" in names:
+        t = _squared_error_test_of_statistics(report, stats)
         if t is not None:
             why.update(dict.fromkeys(names, reason))
             return {**{name: t for name in ("mse", "r2") if name in names},
                     **_absolute_tests_of_source(report, names, why)}
-    if inp is None and stats is not None and stats.task == "regression" and _regression_losses(
-            names, report.get("quantile")):
+    if _regression_losses(names, report.get("quantile")):
         why.update(dict.fromkeys(names, reason))
         out = _absolute_tests_of_source(report, names, why)
         if not out:
             raise InvalidInputError(why[names[0]])
         return out
-    if inp is None:
-        sums = report.get("permutation_loss_sums")
-        auc_why: dict[str, str] = {}  # why the AUC rows have no test, when the rank query is refused
-        auc = _auc_sums_of_source(report, names, auc_why)  # an engine's class probabilities beyond the budget
-        rs = report.get("row_source")
-        ap = (rs.ap_tables if rs is not None and rs.p.task == "multiclass-probabilities"
-              and any(nm in AP_NAMES for nm in names) else None)
-        if report.get("permutation_cells") is not None or report.get("score_permutation_cells") is not None:
-            out = _clt_tests(report, names, report.get("permutation_cells"), report.get("score_permutation_cells"),
-                             n_resamples=n_resamples, seed=seed, why=why, reason=reason)
-        elif (sums is not None and any(nm in LOSS_NAMES for nm in names)) or auc is not None or ap is not None:
-            out = {}
-            why.update(dict.fromkeys(names, reason if report.get("row_source") is not None else _NO_ROWS))
-        elif report.get("row_source") is not None:
-            raise InvalidInputError(reason)
-        else:
-            raise InvalidInputError(_NO_ROWS)
-        why.update(auc_why)
-        out.update(_loss_clt_tests(sums, names, out, why))  # where the cells give the losses no test
-        out.update(_auc_clt_tests(auc, names, out, why, report))
-        if ap is not None:
-            out.update(_ap_clt_tests(ap, names, out, why, n_resamples=n_resamples, seed=seed))
-        return out
-    w, n, task = inp.weight, inp.n, inp.task
-    if task == "regression":
-        return _regression_tests(inp, names, report.get("quantile"), n_resamples=n_resamples, seed=seed, why=why,
-                                 stats=stats)
-    k = inp.classes.size
-    cost = _row_cost(task, k)
-    try:
-        draws = permutation_draws(n, n_resamples, cost=cost)  # before building anything: a clear refusal
-    except InvalidInputError as exc:  # beyond the budget: the permutation CLTs
+    return None
+
+
+def _ap_tables_of_source(report: dict[str, Any], names: list[str]) -> Any:
+    """The callable giving an engine's one-vs-rest tables of class probabilities for the
+    average precision rows of ``names``, None where they do not apply."""
+    rs = report.get("row_source")
+    return (rs.ap_tables if rs is not None and rs.p.task == "multiclass-probabilities"
+            and any(nm in AP_NAMES for nm in names) else None)
+
+
+def _clt_tests_without_rows(report: dict[str, Any], names: list[str], reason: str, *, n_resamples: int, seed: int,
+                            why: dict[str, str]) -> dict[str, PermutationTestResult]:
+    """The permutation CLTs of ``names`` from the report's cells and sums (no rows at hand);
+    InvalidInputError when neither cells nor sums apply."""
+    sums = report.get("permutation_loss_sums")
+    auc_why: dict[str, str] = {}  # why the AUC rows have no test, when the rank query is refused
+    auc = _auc_sums_of_source(report, names, auc_why)  # an engine's class probabilities beyond the budget
+    ap = _ap_tables_of_source(report, names)
+    if report.get("permutation_cells") is not None or report.get("score_permutation_cells") is not None:
+        out = _clt_tests(report, names, report.get("permutation_cells"), report.get("score_permutation_cells"),
+                         n_resamples=n_resamples, seed=seed, why=why, reason=reason)
+    elif (sums is not None and any(nm in LOSS_NAMES for nm in names)) or auc is not None or ap is not None:
         out = {}
-        if w is not None:  # weighted: the cells of the labels and scores
-            out = _clt_tests(report, names, *_cells_of_inputs(inp, report), n_resamples=n_resamples, seed=seed,
-                             why=why, reason=str(exc))
-        if any(nm in LOSS_NAMES and nm not in out for nm in names):  # the losses, weighted or not
-            why.update({nm: str(exc) for nm in names if nm not in why})
-            out.update(_loss_clt_tests(_loss_sums_of_inputs(inp, report), names, out, why))
-        if task == "multiclass-probabilities" and any(nm in AUC_NAMES and nm not in out for nm in names):
-            why.update({nm: str(exc) for nm in names if nm not in why})
-            out.update(_auc_clt_tests(PermutationAUCSums.of_proba(inp.codes, inp.proba, w, inp.classes), names,
-                                      out, why, report))
-        if task == "multiclass-probabilities" and any(nm in AP_NAMES and nm not in out for nm in names):
-            why.update({nm: str(exc) for nm in names if nm not in why})
-            out.update(_ap_clt_tests(lambda: PermutationAPTables.of_proba(inp.codes, inp.proba, w, inp.classes),
-                                     names, out, why, n_resamples=n_resamples, seed=seed))
-        if not out and w is None:  # unweighted rows (class probabilities): no CLT form of their other tests
+        why.update(dict.fromkeys(names, reason if report.get("row_source") is not None else _NO_ROWS))
+    elif report.get("row_source") is not None:
+        raise InvalidInputError(reason)
+    else:
+        raise InvalidInputError(_NO_ROWS)
+    why.update(auc_why)
+    out.update(_loss_clt_tests(sums, names, out, why))  # where the cells give the losses no test
+    out.update(_auc_clt_tests(auc, names, out, why, report))
+    if ap is not None:
+        out.update(_ap_clt_tests(ap, names, out, why, n_resamples=n_resamples, seed=seed))
+    return out
+
+
+def _classification_row_tests(report: dict[str, Any], inp: Any, names: list[str], *, n_resamples: int, seed: int,
+                              why: dict[str, str]) -> dict[str, PermutationTestResult]:
+    """The Monte Carlo row permutation tests of a classification's rows in memory; beyond the
+    budget their permutation CLTs (InvalidInputError when unweighted rows have none)."""
+    cost = _row_cost(inp.task, inp.classes.size)
+    try:
+        draws = permutation_draws(inp.n, n_resamples, cost=cost)  # before building anything: a clear refusal
+    except InvalidInputError as exc:  # beyond the budget: the permutation CLTs
+        out = _clt_tests_beyond_budget(report, inp, names, str(exc), n_resamples=n_resamples, seed=seed, why=why)
+        if not out and inp.weight is None:  # unweighted rows (class probabilities): no CLT form of their other tests
             raise
         return out
     greater = {name: name not in ("log_loss", "brier") and
                (name not in METRICS or bool(get_metric(name).greater_is_better)) for name in names}
+    return row_permutation_tests(_row_statistic(report, inp, names), inp.n, greater, n_resamples=draws,
+                                 random_state=seed)
+
+
+def _clt_tests_beyond_budget(report: dict[str, Any], inp: Any, names: list[str], reason: str, *, n_resamples: int,
+                             seed: int, why: dict[str, str]) -> dict[str, PermutationTestResult]:
+    """The permutation CLTs of a classification's rows in memory too many to permute
+    (``reason``: the refusal of their draws)."""
+    w, task = inp.weight, inp.task
+    out: dict[str, PermutationTestResult] = {}
+    if w is not None:  # weighted: the cells of the labels and scores
+        out = _clt_tests(report, names, *_cells_of_inputs(inp, report), n_resamples=n_resamples, seed=seed,
+                         why=why, reason=reason)
+    if any(nm in LOSS_NAMES and nm not in out for nm in names):  # the losses, weighted or not
+        why.update({nm: reason for nm in names if nm not in why})
+        out.update(_loss_clt_tests(_loss_sums_of_inputs(inp, report), names, out, why))
+    if task == "multiclass-probabilities":
+        _add_proba_clt_tests(report, inp, names, reason, out, n_resamples=n_resamples, seed=seed, why=why)
+    return out
+
+
+def _add_proba_clt_tests(report: dict[str, Any], inp: Any, names: list[str], reason: str,
+                         out: dict[str, PermutationTestResult], *, n_resamples: int, seed: int,
+                         why: dict[str, str]) -> None:
+    """Adds to ``out`` the permutation CLTs of the AUCs and average precisions of class
+    probabilities in memory that have no test in ``out``."""
+    w = inp.weight
+    if any(nm in AUC_NAMES and nm not in out for nm in names):
+        why.update({nm: reason for nm in names if nm not in why})
+        out.update(_auc_clt_tests(PermutationAUCSums.of_proba(inp.codes, inp.proba, w, inp.classes), names,
+                                  out, why, report))
+    if any(nm in AP_NAMES and nm not in out for nm in names):
+        why.update({nm: reason for nm in names if nm not in why})
+        out.update(_ap_clt_tests(lambda: PermutationAPTables.of_proba(inp.codes, inp.proba, w, inp.classes),
+                                 names, out, why, n_resamples=n_resamples, seed=seed))
+
+
+def _row_statistic(report: dict[str, Any], inp: Any, names: list[str]) -> Any:
+    """The statistic of the row permutation tests of a classification's rows in memory: the
+    rows ``names`` of a permutation of the rows (its indices)."""
+    w, task, k = inp.weight, inp.task, inp.classes.size
     if task in ("binary-labels", "binary-scores"):
-        pos = report.get("positive_label")
-        codes, pred_codes, classes = (inp.codes, inp.pred_codes, inp.classes) if inp.given is None else inp.given
-        is_pos = codes == _index(classes, pos)
-        pred = None if pred_codes is None else pred_codes == _index(classes, pos)
-        scores = None
-        if task == "binary-scores":
-            scores = inp.scores if inp.scores.ndim == 1 else inp.scores[:, _index(inp.classes, pos)]
-            if inp.given is None:
-                pred = scores >= float(report["threshold"])
-        statistic = binary_statistic(is_pos, w, pred=pred, scores=scores, names=tuple(names))
-    elif task == "multiclass-labels":
-        statistic = multiclass_statistic(inp.codes, inp.pred_codes, k, w, tuple(names))
-    else:  # multi-class probabilities: the labeling metrics of the arg-max class and the scoring rows
-        labeling = multiclass_statistic(inp.codes, np.argmax(inp.proba, axis=1), k, w, tuple(names))
-        scoring = probabilities_statistic(inp.codes, inp.proba, w, tuple(names))
+        return _binary_row_statistic(report, inp, names)
+    if task == "multiclass-labels":
+        return multiclass_statistic(inp.codes, inp.pred_codes, k, w, tuple(names))
+    # multi-class probabilities: the labeling metrics of the arg-max class and the scoring rows
+    labeling = multiclass_statistic(inp.codes, np.argmax(inp.proba, axis=1), k, w, tuple(names))
+    scoring = probabilities_statistic(inp.codes, inp.proba, w, tuple(names))
 
-        def statistic(idx: np.ndarray) -> dict[str, np.ndarray]:
-            return {**labeling(idx), **scoring(idx)}
+    def statistic(idx: np.ndarray) -> dict[str, np.ndarray]:
+        return {**labeling(idx), **scoring(idx)}
 
-    return row_permutation_tests(statistic, n, greater, n_resamples=draws, random_state=seed)
+    return statistic
+
+
+def _binary_row_statistic(report: dict[str, Any], inp: Any, names: list[str]) -> Any:
+    """The row permutation statistic of binary labels or scores (the predictions at the
+    report's threshold when only scores are given)."""
+    pos = report.get("positive_label")
+    codes, pred_codes, classes = (inp.codes, inp.pred_codes, inp.classes) if inp.given is None else inp.given
+    is_pos = codes == _index(classes, pos)
+    pred = None if pred_codes is None else pred_codes == _index(classes, pos)
+    scores = None
+    if inp.task == "binary-scores":
+        scores = inp.scores if inp.scores.ndim == 1 else inp.scores[:, _index(inp.classes, pos)]
+        if inp.given is None:
+            pred = scores >= float(report["threshold"])
+    return binary_statistic(is_pos, inp.weight, pred=pred, scores=scores, names=tuple(names))
 
 
 def _cells_of_inputs(inp: Any, report: dict[str, Any]) -> tuple[Any, Any]:

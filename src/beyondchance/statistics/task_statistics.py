@@ -400,6 +400,11 @@ def _check(p: TaskStatistics) -> str | None:
     """Why ``p`` (read from a file) is not statistics the report can read, or None: its fields'
     types here, then how they relate (:func:`_disagreement`); each statistic's constructor has
     checked its own fields (the dataclass itself checks nothing)."""
+    return _check_task_and_rows(p) or _check_classes(p) or _check_optional_fields(p) or _disagreement(p)
+
+
+def _check_task_and_rows(p: TaskStatistics) -> str | None:
+    """Why the task, its statistics' type, the row count, weighting, source or reason of ``p`` are not valid."""
     if not isinstance(p.task, str) or p.task not in _STATS_TYPES or not isinstance(p.stats, _STATS_TYPES[p.task]):
         return f"task {p.task!r} with statistics of type {type(p.stats).__name__}"
     if isinstance(p.stats, SufficientStatistics) and p.stats.task != p.task:
@@ -409,6 +414,11 @@ def _check(p: TaskStatistics) -> str | None:
         return "n_rows, weighted, source or reason of the wrong type"
     if p.n_rows > MAX_ROWS:
         return f"n_rows {p.n_rows:,}, more than the {MAX_ROWS:,} rows a statistics file may count"
+    return None
+
+
+def _check_classes(p: TaskStatistics) -> str | None:
+    """Why the classes, true classes and row counts per class of ``p`` are not valid lists."""
     for name in ("classes", "true_classes", "counts0"):
         if not isinstance(getattr(p, name), np.ndarray) or getattr(p, name).ndim != 1:
             return f"{name} is not a list"
@@ -416,6 +426,11 @@ def _check(p: TaskStatistics) -> str | None:
         return f"more than {MAX_CLASSES:,} classes"
     if p.counts0.dtype.kind not in "iuf" or p.counts0.size not in (0, p.classes.size):
         return "counts0 does not count the classes"
+    return None
+
+
+def _check_optional_fields(p: TaskStatistics) -> str | None:
+    """Why the optional fields of ``p`` (positive label, totals, quantile, columns) are not valid."""
     if p.positive is not None and not (isinstance(p.positive, tuple) and len(p.positive) == 3 and all(
             isinstance(x, (str, int, float, bool)) for x in p.positive)):
         return "the positive label is not a (positive, negative, reason) triple"
@@ -425,7 +440,7 @@ def _check(p: TaskStatistics) -> str | None:
         return "a quantile outside (0, 1)"
     if p.columns is not None and not (isinstance(p.columns, dict) and all(isinstance(k, str) for k in p.columns)):
         return "columns that are not a mapping of names"
-    return _disagreement(p)
+    return None
 
 
 def _labels_of(a: Any) -> list:
@@ -491,6 +506,16 @@ def _stats_disagreement(p: TaskStatistics, classes: list) -> str | None:
 def _parts_disagreement(p: TaskStatistics, classes: list) -> str | None:
     """The statistics beside ``stats`` (the weighted rows' units and cells, the losses' sums,
     the predicted labels given with scores) against the task, the classes and the rows."""
+    given = _labels_of(p.given.labels) if p.given is not None else []
+    stats = p.stats if isinstance(p.stats, SufficientStatistics) else None
+    return (_parts_types_disagreement(p) or _parts_weighting_disagreement(p)
+            or _given_disagreement(p, classes, given) or _units_disagreement(p, classes)
+            or _stats_parts_types_disagreement(stats) or _cells_disagreement(p, classes, given, stats)
+            or _loss_sums_disagreement(p, classes, stats) or _squared_sums_disagreement(p, stats))
+
+
+def _parts_types_disagreement(p: TaskStatistics) -> str | None:
+    """The parts of ``p`` of a type its task does not hold."""
     scores = p.task == "binary-scores"
     kinds = {"units": (type(p.stats),) if scores else (), "score_cells": (PermutationCells,) if scores else (),
              "loss_sums": (PermutationLossSums,) if scores else (), "given": (ConfusionMatrix,) if scores else (),
@@ -499,13 +524,22 @@ def _parts_disagreement(p: TaskStatistics, classes: list) -> str | None:
         value = getattr(p, name)
         if value is not None and not isinstance(value, allowed):
             return f"{name} of type {type(value).__name__} in the statistics of a {p.task} task"
+    return None
+
+
+def _parts_weighting_disagreement(p: TaskStatistics) -> str | None:
+    """The units and cells of weighted rows against the weighting of ``p``."""
     if not p.weighted and (p.units is not None or p.cells is not None or p.score_cells is not None):
         return "units or cells of weighted rows in unweighted statistics"
     exact_scores = isinstance(p.stats, ThresholdCounts)
     if p.weighted and (p.score_cells is None if exact_scores else p.cells is None if p.task.endswith("-labels")
                        else False):
         return "weighted statistics without the cells of their weighted rows (score_cells, cells)"
-    given = _labels_of(p.given.labels) if p.given is not None else []
+    return None
+
+
+def _given_disagreement(p: TaskStatistics, classes: list, given: list) -> str | None:
+    """The predicted labels given with scores (and their row counts) against the classes and rows."""
     if p.given is not None:
         g0 = p.given_counts0
         if not set(classes) <= set(given) or not isinstance(g0, np.ndarray) or g0.shape != (len(given),) \
@@ -513,19 +547,35 @@ def _parts_disagreement(p: TaskStatistics, classes: list) -> str | None:
             return "given (the predicted labels' matrix) and given_counts0 are not over the classes and rows"
     elif p.given_counts0 is not None:
         return "given_counts0 without given"
-    if p.units is not None:
-        n_pos = float(p.counts0[classes.index(_label(p.positive[0]))]) if p.positive is not None \
-            and _label(p.positive[0]) in classes else 0.0
-        if p.units.n_pos > n_pos or p.units.n - p.units.n_pos > p.n_rows - n_pos \
-                or getattr(p.units, "bins", None) != getattr(p.stats, "bins", None) \
-                or _label(p.units.pos_label) != _label(p.stats.pos_label):
-            return "units count other rows or scores than stats and counts0"
-    stats = p.stats if isinstance(p.stats, SufficientStatistics) else None
+    return None
+
+
+def _units_disagreement(p: TaskStatistics, classes: list) -> str | None:
+    """The weighted rows' units against ``stats`` and the row counts per class."""
+    if p.units is None:
+        return None
+    n_pos = float(p.counts0[classes.index(_label(p.positive[0]))]) if p.positive is not None \
+        and _label(p.positive[0]) in classes else 0.0
+    if p.units.n_pos > n_pos or p.units.n - p.units.n_pos > p.n_rows - n_pos \
+            or getattr(p.units, "bins", None) != getattr(p.stats, "bins", None) \
+            or _label(p.units.pos_label) != _label(p.stats.pos_label):
+        return "units count other rows or scores than stats and counts0"
+    return None
+
+
+def _stats_parts_types_disagreement(stats: SufficientStatistics | None) -> str | None:
+    """The permutation test's parts of the task's ``stats`` of another type than theirs."""
     for name, kind in (("permutation_cells", PermutationCells), ("permutation_loss_sums", PermutationLossSums),
                        ("squared_error_sums", SquaredErrorSums)):
         value = getattr(stats, name, None)
         if value is not None and not isinstance(value, kind):
             return f"stats.{name} of type {type(value).__name__}"
+    return None
+
+
+def _cells_disagreement(p: TaskStatistics, classes: list, given: list, stats: SufficientStatistics | None
+                        ) -> str | None:
+    """The permutation test's cells against the rows and the classes (or the given labels)."""
     cells = {"cells": p.cells, "score_cells": p.score_cells,
              "stats.permutation_cells": getattr(stats, "permutation_cells", None)}
     for name, c in cells.items():
@@ -535,11 +585,21 @@ def _parts_disagreement(p: TaskStatistics, classes: list) -> str | None:
             else not set(_labels_of(c.classes)) <= set(classes) | set(given)
         if float(c.rows.sum()) != p.n_rows or other_classes:
             return f"{name} (of the permutation test) of other rows or classes"
+    return None
+
+
+def _loss_sums_disagreement(p: TaskStatistics, classes: list, stats: SufficientStatistics | None) -> str | None:
+    """The permutation test's loss sums against the rows and the classes."""
     sums = {"loss_sums": p.loss_sums, "stats.permutation_loss_sums": getattr(stats, "permutation_loss_sums", None)}
     for name, s in sums.items():
         if s is not None and (s.n != p.n_rows or len(s.classes) != (2 if name == "loss_sums" else len(classes))
                               or (name != "loss_sums" and _labels_of(s.classes) != classes)):
             return f"{name} (of the permutation test) of other rows or classes"
+    return None
+
+
+def _squared_sums_disagreement(p: TaskStatistics, stats: SufficientStatistics | None) -> str | None:
+    """The squared error's sums against the rows and the weight of ``stats``."""
     squared = None if stats is None else stats.squared_error_sums
     if squared is not None and stats is not None and (squared.sums["rows"] != p.n_rows
                                 or not math.isclose(squared.sums["w"], stats.n, rel_tol=1e-9)):
@@ -556,19 +616,37 @@ def _totals_disagreement(p: TaskStatistics, classes: list) -> str | None:
         return "totals (the bootstrap's sums) numbering another count of rows than n_rows"
     info = t.info or {}
     if p.task == "regression":
-        pair = info.get("quantile")
-        if t.columns != REGRESSION_COLUMNS or not (
-                isinstance(pair, tuple) and len(pair) == 2 and all(isinstance(v, float) and math.isfinite(v)
-                                                                    for v in pair) and 0 < pair[0] < 1):
-            return "totals (the bootstrap's sums) that are not those of a regression (columns, info quantile)"
-        return _totals_sums_disagreement(p, [])
+        return _regression_totals_disagreement(p, t, info)
+    labels = _totals_labels(p, classes, info)
+    if labels is None:
+        return "totals (the bootstrap's sums) of other classes"
+    return _totals_columns_disagreement(p, t, info, labels) or _totals_sums_disagreement(p, labels)
+
+
+def _regression_totals_disagreement(p: TaskStatistics, t: GroupTotals, info: dict) -> str | None:
+    """A regression's bootstrap sums against its columns, quantile and other statistics."""
+    pair = info.get("quantile")
+    if t.columns != REGRESSION_COLUMNS or not (
+            isinstance(pair, tuple) and len(pair) == 2 and all(isinstance(v, float) and math.isfinite(v)
+                                                                for v in pair) and 0 < pair[0] < 1):
+        return "totals (the bootstrap's sums) that are not those of a regression (columns, info quantile)"
+    return _totals_sums_disagreement(p, [])
+
+
+def _totals_labels(p: TaskStatistics, classes: list, info: dict) -> list | None:
+    """The classes of a classification's bootstrap sums, None when they are not the task's."""
     labels = info.get("classes")
     labels = _labels_of(labels) if isinstance(labels, np.ndarray) and labels.ndim == 1 else None
     expected = classes if p.task != "binary-scores" else (_labels_of(p.given.labels) if p.given is not None
                                                           else None)
     if labels is None or len(set(labels)) != len(labels) or not set(classes) <= set(labels) \
             or (expected is not None and set(labels) != set(expected)):
-        return "totals (the bootstrap's sums) of other classes"
+        return None
+    return labels
+
+
+def _totals_columns_disagreement(p: TaskStatistics, t: GroupTotals, info: dict, labels: list) -> str | None:
+    """A classification's bootstrap sums against the columns of its task and its threshold."""
     k = len(labels)
     columns = probability_columns(k) if p.task == "multiclass-probabilities" else label_columns(k)
     if t.columns != columns or (p.task == "binary-scores" and k != 2 and p.given is None):
@@ -577,7 +655,7 @@ def _totals_disagreement(p: TaskStatistics, classes: list) -> str | None:
     if p.task == "binary-scores" and p.given is None and not (
             isinstance(threshold, (int, float)) and not isinstance(threshold, bool) and math.isfinite(threshold)):
         return "totals (the bootstrap's sums) without the threshold they were counted at"
-    return _totals_sums_disagreement(p, labels)
+    return None
 
 
 #: the columns of the bootstrap's sums that sum non-negative quantities (weights, counts, losses,
