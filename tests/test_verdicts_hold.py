@@ -246,3 +246,17 @@ def test_closed_form_intervals_cover_exactly_at_fifteen_positives(name: str) -> 
         covered += weight * float(p_tp[tps] @ inside @ p_tn[tns])
         total += weight * float(p_tp[tps].sum() * p_tn[tns].sum())
     assert 0.94 <= covered / total <= 0.97, covered / total
+
+
+def test_a_chosen_subset_of_rows_with_few_positives_is_declined_without_error() -> None:
+    """The rows declined for too few positives are those of the whole task; a report of a
+    chosen subset (``metrics=``) declines its own and does not look up the others (a
+    KeyError of 'balanced_accuracy' before), in ``evaluate`` and in ``compare``."""
+    y = np.zeros(100, dtype=int)
+    y[:5] = 1
+    p = np.random.default_rng(0).random(100)
+    r = quiet(bc.evaluate, y, p, metrics=["precision", "f1"], n_resamples=100, random_state=0)
+    assert list(r.metrics) == ["precision", "f1"] and r.metrics["f1"].word == "too few"
+    c = quiet(bc.compare, {"ref": (y, p), "new": (y[::-1].copy(), p)}, metrics=["precision", "f1", "roc_auc"],
+              n_resamples=50)
+    assert c is not None

@@ -282,7 +282,8 @@ def _words(rows: dict[str, MetricResult], alpha: float, declined: Sequence[str] 
     word of the row that makes its comparison, so the two never disagree."""
     words = {name: word_of(r.value, r.baseline, r.ideal, r.ci, greater_is_better=r.greater_is_better,
                            pvalue=r.pvalue, alpha=alpha) for name, r in rows.items()}
-    words.update({name: "too few" for name in declined if words[name] in ("better", "unclear", "worse", "equal")})
+    words.update({name: "too few" for name in declined  # declined: of every row of the task, chosen or not
+                  if name in words and words[name] in ("better", "unclear", "worse", "equal")})
     for name, same in SAME_COMPARISON.items():
         if name in words and same in words and words[same] in ("better", "unclear", "worse", "equal", "too few"):
             words[name] = words[same]
