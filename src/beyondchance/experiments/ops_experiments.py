@@ -446,8 +446,8 @@ def _experiment_figures(ctx: ExperimentContext, tasks: list[tuple[str, int, bool
 
 
 def _loan_default_comparison(primary: pd.DataFrame) -> pd.DataFrame:
-    """The paper's Loan Default rows beside our closest analogue (credit_data: loan status,
-    low-income subgroup, 30% set) — different data, so the difference is context only."""
+    """The paper's Loan Default rows beside our closest analogue, credit_data (context only: different data)."""
+    # credit_data: loan status, low-income subgroup, 30% set
     rows = []
     ours = primary[primary["dataset"] == "modeldata_credit_data"].set_index("set")
     for (ds, role_paper), role in zip([("loan_default", "general"), ("loan_default", "low_income"),
