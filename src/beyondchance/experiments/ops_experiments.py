@@ -367,72 +367,87 @@ def _claims(reps: pd.DataFrame, shift: pd.DataFrame, invariance_dev: float) -> t
     return claims, notes
 
 
-@register("ops-experiments", "OPS paper section 4 on offline substitute data (Tables 5-9, Figs. 4-7)",
-          _PAPER + ", section 4, Tables 4-9, Figs. 4-7")
-def run_experiments(ctx: ExperimentContext) -> ExperimentResult:
-    """The section-4 protocol on modeldata_credit_data, islr_default and islr_caravan."""
-    n_rep = 1 if ctx.quick else 10
-    tasks = [(name, ctx.seed + r, r == 0) for r in range(n_rep) for name in OPS_DATASETS]
-    runs = ctx.map(_task, tasks, description="section-4 protocol runs")
-    meta = pd.DataFrame([
+def _run_meta(tasks: list[tuple[str, int, bool]], runs: list[dict[str, Any]]) -> pd.DataFrame:
+    """One row per protocol run: data set, seed, model, threshold, validation F1 and set sizes."""
+    return pd.DataFrame([
         {"dataset": t[0], "seed": t[1], "model": run["model"], "threshold": run["threshold"],
          "validation_f1": run["validation_f1"], "train_positives": run["train_positives"],
          **{f"n_{k}": v for k, v in run["sizes"].items()}}
         for t, run in zip(tasks, runs)])
-    nominal = pd.DataFrame([row for run in runs for row in run["rows"]])
 
-    # the same classifier at other prevalences (general set of repetition 0, re-weighted)
+
+def _kept_scores(tasks: list[tuple[str, int, bool]], runs: list[dict[str, Any]], name: str) -> Any:
+    """The test-set scores that the first run of data set ``name`` kept."""
+    return next(run["scores"] for t, run in zip(tasks, runs) if t[0] == name and run["scores"] is not None)
+
+
+def _shift_frames(tasks: list[tuple[str, int, bool]], runs: list[dict[str, Any]], meta: pd.DataFrame,
+                  seed: int) -> list[pd.DataFrame]:
+    """The same classifier at other prevalences: the general set of repetition 0, re-weighted, per data set."""
     shift_frames = []
     for name in OPS_DATASETS:
-        scores = next(run["scores"] for t, run in zip(tasks, runs) if t[0] == name and run["scores"] is not None)
-        thr = float(meta[(meta["dataset"] == name) & (meta["seed"] == ctx.seed)]["threshold"].iloc[0])
+        scores = _kept_scores(tasks, runs, name)
+        thr = float(meta[(meta["dataset"] == name) & (meta["seed"] == seed)]["threshold"].iloc[0])
         y, s = scores["general"]
         frame = prevalence_shift(y, s, thr, [float(y.mean()), *_SHIFT_PREVALENCES])
         frame.insert(0, "dataset", name)
         shift_frames.append(frame)
+    return shift_frames
 
-    # every scoring-metric OPS in a few batched calls (one pass over the DBT curves each)
-    n_nominal, n_shift = len(nominal), sum(len(f) for f in shift_frames)
-    n_dbt = QUICK_EXPERIMENT_MC_SAMPLES if ctx.quick else default_mc_samples(False)
-    stacked = _score_rows(pd.concat([nominal, *shift_frames], ignore_index=True), quick=ctx.quick, seed=ctx.seed,
-                          mc_samples=n_dbt)
-    reps = stacked.iloc[:n_nominal].reset_index(drop=True)
-    shift = stacked.iloc[n_nominal:n_nominal + n_shift].drop(columns=["set", "seed"]).reset_index(drop=True)
+
+def _all_curves(tasks: list[tuple[str, int, bool]], runs: list[dict[str, Any]], n_dbt: int,
+                seed: int) -> pd.DataFrame:
+    """The OPRC and OPS-lift curves of every set of every run that kept its scores."""
     curve_frames = []
     for t, run in zip(tasks, runs):
         if run["scores"] is None:
             continue
         for role in _SET_ROLES:
-            frame = ops_curves(*run["scores"][role], mc_samples=n_dbt, seed=ctx.seed)
+            frame = ops_curves(*run["scores"][role], mc_samples=n_dbt, seed=seed)
             frame.insert(0, "set", role)
             frame.insert(0, "dataset", t[0])
             curve_frames.append(frame)
-    curves = pd.concat(curve_frames, ignore_index=True)
-    primary = reps[reps["seed"] == ctx.seed].reset_index(drop=True)
+    return pd.concat(curve_frames, ignore_index=True)
 
-    key = ["dataset", "set"]
+
+def _test_sets(primary: pd.DataFrame, key: list[str]) -> pd.DataFrame:
+    """The test sets of repetition 0: size, positives, prevalence and how each was drawn."""
     sets = primary[key + ["n", "positives", "prevalence"]].copy()
     sets["definition"] = [
         {"general": "random sample", "resampled_30": "class-wise sample, 30% positive"}.get(
             role, OPS_DATASETS[name].subgroup_rule) for name, role in zip(sets["dataset"], sets["set"])]
+    return sets
+
+
+def _repetition_summary(reps: pd.DataFrame, key: list[str]) -> pd.DataFrame:
+    """Mean and sd over the repetitions of every column, per data set and set."""
     summary = reps.drop(columns=["seed"]).groupby(key, sort=False).agg(["mean", "std"])
     summary.columns = [f"{a}_{b}" for a, b in summary.columns]
-    summary = summary.reset_index()
+    return summary.reset_index()
 
-    invariance_dev = float(np.max(np.abs(np.concatenate([
+
+def _invariance_deviation(reps: pd.DataFrame) -> float:
+    """The largest |OPS(AUC) − OPS(NAUC)| and |OPS(lift@K) − OPS(precision@K)| over all rows."""
+    return float(np.max(np.abs(np.concatenate([
         (reps["ops_lift_auc"] - reps["ops_lift_nauc"]).to_numpy(),
         (reps["ops_lift_k"] - reps["ops_precision_k"]).to_numpy()]))))
-    claims, notes = _claims(reps, shift, invariance_dev)
 
+
+def _experiment_figures(ctx: ExperimentContext, tasks: list[tuple[str, int, bool]], runs: list[dict[str, Any]],
+                        curves: pd.DataFrame) -> dict[str, Any]:
+    """The PRC / OPRC and lift / OPS-lift figures of every data set."""
     figures = {}
     for name in ctx.track(list(OPS_DATASETS), "figures"):
-        scores = next(run["scores"] for t, run in zip(tasks, runs) if t[0] == name and run["scores"] is not None)
+        scores = _kept_scores(tasks, runs, name)
         part = curves[curves["dataset"] == name]
         figures[f"prc_oprc_{name}"] = _plot_pair(name, scores, part, "pr")
         figures[f"lift_opslift_{name}"] = _plot_pair(name, scores, part, "lift")
+    return figures
 
-    # the paper's Loan Default rows beside our closest analogue (credit_data: loan status,
-    # low-income subgroup, 30% set) — different data, so the difference is context only
+
+def _loan_default_comparison(primary: pd.DataFrame) -> pd.DataFrame:
+    """The paper's Loan Default rows beside our closest analogue, credit_data (context only: different data)."""
+    # credit_data: loan status, low-income subgroup, 30% set
     rows = []
     ours = primary[primary["dataset"] == "modeldata_credit_data"].set_index("set")
     for (ds, role_paper), role in zip([("loan_default", "general"), ("loan_default", "low_income"),
@@ -444,10 +459,12 @@ def run_experiments(ctx: ExperimentContext) -> ExperimentResult:
                     "ops_lift_k"]:
             rows.append({"quantity": f"{col} — paper Loan Default {role_paper} vs ours credit_data {role}",
                          "paper": printed[col], "ours": float(ours.loc[role, col])})
-    comparison = comparison_table(rows)
+    return comparison_table(rows)
 
-    model_name = runs[0]["model"]
-    notes = [
+
+def _experiment_notes(model_name: str, n_dbt: int, seed: int, n_rep: int, claim_notes: list[str]) -> list[str]:
+    """The summary's notes: substitute data, model, K, estimators, repetitions, then the claims' notes."""
+    return [
         "The paper's data — Heart Disease (2015 BRFSS, Kaggle) and Loan Default (Kaggle) — are not available "
         "offline. Substitutes (bundled R data sets): modeldata_credit_data (loan status, 28% bad; the analogue of "
         "Loan Default, with a low-income subgroup like the paper's), islr_default (credit default, 3.3%) and "
@@ -464,15 +481,45 @@ def run_experiments(ctx: ExperimentContext) -> ExperimentResult:
         "AUC(PRC) is average precision (step-wise Σ Δrecall × precision); the lift AUC is the exact area under "
         "eq. 9's interpolated curve, for which NAUC ≤ 1 (lift_auc_step: the step-wise sum Σ Δq × lift, the "
         "estimator that reproduces the paper's Tables 8-9, see ops-tables-paper). The DBT reference curves use "
-        f"the same estimators: {n_dbt:,} curves of depth 10 per OPS (seed {ctx.seed}); "
+        f"the same estimators: {n_dbt:,} curves of depth 10 per OPS (seed {seed}); "
         "se_ops_* are the Monte Carlo standard errors.",
-        f"Repetitions: {n_rep} (seeds {ctx.seed}..{ctx.seed + n_rep - 1}); the tables show repetition 0 (seed "
-        f"{ctx.seed}), all_repetitions / repetition_summary every repetition, mean and sd.",
+        f"Repetitions: {n_rep} (seeds {seed}..{seed + n_rep - 1}); the tables show repetition 0 (seed "
+        f"{seed}), all_repetitions / repetition_summary every repetition, mean and sd.",
         "prevalence_shift: the general set's scores re-weighted class-wise to other prevalences — the classifier "
         "(α, β at the threshold, the ROC curve) is unchanged and only π moves, which is what a class-wise resampled "
         "set such as the paper's Hospital / Risky sets measures up to sampling noise.",
-        *notes,
+        *claim_notes,
     ]
+
+
+@register("ops-experiments", "OPS paper section 4 on offline substitute data (Tables 5-9, Figs. 4-7)",
+          _PAPER + ", section 4, Tables 4-9, Figs. 4-7")
+def run_experiments(ctx: ExperimentContext) -> ExperimentResult:
+    """The section-4 protocol on modeldata_credit_data, islr_default and islr_caravan."""
+    n_rep = 1 if ctx.quick else 10
+    tasks = [(name, ctx.seed + r, r == 0) for r in range(n_rep) for name in OPS_DATASETS]
+    runs = ctx.map(_task, tasks, description="section-4 protocol runs")
+    meta = _run_meta(tasks, runs)
+    nominal = pd.DataFrame([row for run in runs for row in run["rows"]])
+    shift_frames = _shift_frames(tasks, runs, meta, ctx.seed)
+
+    # every scoring-metric OPS in a few batched calls (one pass over the DBT curves each)
+    n_nominal, n_shift = len(nominal), sum(len(f) for f in shift_frames)
+    n_dbt = QUICK_EXPERIMENT_MC_SAMPLES if ctx.quick else default_mc_samples(False)
+    stacked = _score_rows(pd.concat([nominal, *shift_frames], ignore_index=True), quick=ctx.quick, seed=ctx.seed,
+                          mc_samples=n_dbt)
+    reps = stacked.iloc[:n_nominal].reset_index(drop=True)
+    shift = stacked.iloc[n_nominal:n_nominal + n_shift].drop(columns=["set", "seed"]).reset_index(drop=True)
+    curves = _all_curves(tasks, runs, n_dbt, ctx.seed)
+    primary = reps[reps["seed"] == ctx.seed].reset_index(drop=True)
+
+    key = ["dataset", "set"]
+    sets = _test_sets(primary, key)
+    summary = _repetition_summary(reps, key)
+    claims, notes = _claims(reps, shift, _invariance_deviation(reps))
+    figures = _experiment_figures(ctx, tasks, runs, curves)
+    comparison = _loan_default_comparison(primary)
+    notes = _experiment_notes(runs[0]["model"], n_dbt, ctx.seed, n_rep, notes)
     return ExperimentResult(
         "ops-experiments", "OPS paper section 4 on substitute data",
         tables={

@@ -209,16 +209,8 @@ def _haberman_cv(item: tuple[str, int, int, int, int]) -> dict[str, Any]:
     return out
 
 
-@register("pa-haberman", "Prediction Advantage: Haberman results of the appendix, and our own",
-          f"{PA_PAPER}, Appendix A")
-def run_haberman(ctx: ExperimentContext) -> ExperimentResult:
-    from ..datasets import load_keel
-
-    data = load_keel("haberman")
-    bmp = bayes_marginal_prediction(data.y, loss="zero_one")
-    trivial_error = bmp.risk  # 81/306
-
-    # --- the appendix: reported errors → PA -----------------------------------------
+def _appendix_reports(trivial_error: float) -> pd.DataFrame:
+    """Appendix A's reported Haberman errors converted to PA, beside the PA the paper prints."""
     rows = []
     for r in HABERMAN_REPORTS:
         pa = 1.0 - r["error"] / trivial_error
@@ -232,16 +224,12 @@ def run_haberman(ctx: ExperimentContext) -> ExperimentResult:
             "paper_says": "negative" if r["pa"] is None else f"{r['pa']}",
             "pa_paper_rounded_ours": round(pa, digits) if digits is not None else np.nan,
         })
-    reports = pd.DataFrame(rows)
+    return pd.DataFrame(rows)
 
-    # --- our classifiers, repeated stratified k-fold CV -------------------------------
-    reps = 2 if ctx.quick else 10
-    folds = 5 if ctx.quick else 10
-    n_trees = 50 if ctx.quick else 200
-    items = [(name, rep, folds, ctx.seed, n_trees) for name in HABERMAN_CLASSIFIERS for rep in range(reps)]
-    runs = ctx.map(_haberman_cv, items, description="cross-validating on Haberman")
-    per_rep = pd.DataFrame([{k: v for k, v in r.items() if k != "pred"} for r in runs])
-    n_boot = 500 if ctx.quick else 2000
+
+def _classifier_summary(ctx: ExperimentContext, y: np.ndarray, runs: list[dict[str, Any]],
+                        per_rep: pd.DataFrame, n_boot: int) -> pd.DataFrame:
+    """Per classifier: mean and sd of each measure over the repetitions, and a PA bootstrap CI of the first."""
     summary_rows = []
     for name in HABERMAN_CLASSIFIERS:
         sub = per_rep[per_rep.classifier == name]
@@ -251,35 +239,34 @@ def run_haberman(ctx: ExperimentContext) -> ExperimentResult:
             row[f"{m}_mean"] = float(sub[m].mean())
             row[f"{m}_std"] = float(sub[m].std(ddof=1)) if len(sub) > 1 else np.nan
         if np.unique(first["pred"]).size > 1 or name.startswith("majority"):
-            ci = bootstrap_ci("prediction_advantage", data.y, first["pred"], n_resamples=n_boot,
+            ci = bootstrap_ci("prediction_advantage", y, first["pred"], n_resamples=n_boot,
                               method="bca" if np.unique(first["pred"]).size > 1 else "percentile",
                               random_state=ctx.seed, pos_label=1)
             row.update(pa_rep0=ci.estimate, pa_ci_low=ci.low, pa_ci_high=ci.high)
         summary_rows.append(row)
-    classifiers = pd.DataFrame(summary_rows)
+    return pd.DataFrame(summary_rows)
 
-    # --- claims -------------------------------------------------------------------------
-    printed = reports.dropna(subset=["pa_paper"])
-    claims = {
+
+def _haberman_claims(y: np.ndarray, trivial_error: float, reports: pd.DataFrame, printed: pd.DataFrame,
+                     per_rep: pd.DataFrame) -> dict[str, bool]:
+    """The appendix's claims about Haberman, checked on our numbers."""
+    return {
         "The trivial (majority) error on Haberman is 26.47% (81 of 306)": bool(
-            round(trivial_error, 4) == HABERMAN_MINORITY_SHARE and int(data.y.sum()) == 81 and data.y.size == 306),
+            round(trivial_error, 4) == HABERMAN_MINORITY_SHARE and int(y.sum()) == 81 and y.size == 306),
         "Each PA printed in Appendix A follows from the reported error (to the printed digits)": bool(
             np.all(printed["pa_paper_rounded_ours"] == printed["pa_paper"])),
         "Every result reported in Appendix A has a negative PA": bool((reports["pa_ours"] < 0).all()),
         "The majority-class predictor (the BMP itself) scores PA = 0 in every repetition": bool(
             np.allclose(per_rep.loc[per_rep.classifier == HABERMAN_CLASSIFIERS[0], "prediction_advantage"], 0.0)),
     }
-    comparison = comparison_table(
-        [{"quantity": "trivial 0/1 error (minority share)", "paper": HABERMAN_MINORITY_SHARE, "ours": trivial_error,
-          "tolerance": 5e-5}]
-        + [{"quantity": f"PA of error {r.error} {r.reference}", "paper": r.pa_paper, "ours": r.pa_ours,
-            "tolerance": 0.5 * 10.0 ** -len(str(r.pa_paper).split(".")[1])} for r in printed.itertuples()]
-    )
 
+
+def _haberman_notes(classifiers: pd.DataFrame, reps: int, folds: int, n_trees: int, n_boot: int) -> list[str]:
+    """The summary's notes: the cross-validation set-up and what it found."""
     below = classifiers[classifiers["prediction_advantage_mean"] <= 0]["classifier"].tolist()
     ci_zero = classifiers[(classifiers["pa_ci_low"] <= 0)]["classifier"].tolist()
     best = classifiers.sort_values("prediction_advantage_mean", ascending=False).iloc[0]
-    notes = [
+    return [
         f"Our cross-validation: {reps} × stratified {folds}-fold CV of {len(HABERMAN_CLASSIFIERS)} "
         f"scikit-learn classifiers (default settings, {n_trees} trees in the forest; standard scaling for "
         "logistic regression, k-NN and the SVM); PA with the "
@@ -294,6 +281,9 @@ def run_haberman(ctx: ExperimentContext) -> ExperimentResult:
         "\"[12]\" and \"[15]\" report errors above 0.30, converted at 0.30 (an upper bound on their PA).",
     ]
 
+
+def _haberman_figure(reports: pd.DataFrame, classifiers: pd.DataFrame, reps: int) -> Any:
+    """The figure: the appendix's errors as PA, and our classifiers' PA with intervals."""
     from matplotlib.figure import Figure
 
     fig = Figure(figsize=(11, 4.6))
@@ -320,6 +310,42 @@ def run_haberman(ctx: ExperimentContext) -> ExperimentResult:
     ax2.set_title("Our classifiers, cross-validated on Haberman")
     ax2.legend(fontsize=7, loc="upper left")
     fig.tight_layout()
+    return fig
+
+
+@register("pa-haberman", "Prediction Advantage: Haberman results of the appendix, and our own",
+          f"{PA_PAPER}, Appendix A")
+def run_haberman(ctx: ExperimentContext) -> ExperimentResult:
+    from ..datasets import load_keel
+
+    data = load_keel("haberman")
+    bmp = bayes_marginal_prediction(data.y, loss="zero_one")
+    trivial_error = bmp.risk  # 81/306
+
+    # --- the appendix: reported errors → PA -----------------------------------------
+    reports = _appendix_reports(trivial_error)
+
+    # --- our classifiers, repeated stratified k-fold CV -------------------------------
+    reps = 2 if ctx.quick else 10
+    folds = 5 if ctx.quick else 10
+    n_trees = 50 if ctx.quick else 200
+    items = [(name, rep, folds, ctx.seed, n_trees) for name in HABERMAN_CLASSIFIERS for rep in range(reps)]
+    runs = ctx.map(_haberman_cv, items, description="cross-validating on Haberman")
+    per_rep = pd.DataFrame([{k: v for k, v in r.items() if k != "pred"} for r in runs])
+    n_boot = 500 if ctx.quick else 2000
+    classifiers = _classifier_summary(ctx, data.y, runs, per_rep, n_boot)
+
+    # --- claims -------------------------------------------------------------------------
+    printed = reports.dropna(subset=["pa_paper"])
+    claims = _haberman_claims(data.y, trivial_error, reports, printed, per_rep)
+    comparison = comparison_table(
+        [{"quantity": "trivial 0/1 error (minority share)", "paper": HABERMAN_MINORITY_SHARE, "ours": trivial_error,
+          "tolerance": 5e-5}]
+        + [{"quantity": f"PA of error {r.error} {r.reference}", "paper": r.pa_paper, "ours": r.pa_ours,
+            "tolerance": 0.5 * 10.0 ** -len(str(r.pa_paper).split(".")[1])} for r in printed.itertuples()]
+    )
+    notes = _haberman_notes(classifiers, reps, folds, n_trees, n_boot)
+    fig = _haberman_figure(reports, classifiers, reps)
 
     return ExperimentResult(
         "pa-haberman", "Prediction Advantage: Haberman results of the appendix, and our own",

@@ -301,14 +301,9 @@ def run_tables_noise_once(ctx: ExperimentContext) -> ExperimentResult:
     return _run_tables(ctx, noise_once=True)
 
 
-def _run_tables(ctx: ExperimentContext, *, noise_once: bool) -> ExperimentResult:
-    from scipy.stats import ttest_rel
-
-    datasets: tuple[str, ...]
-    if ctx.quick:
-        datasets, splits, gammas, taus = ("heart", "bands", "wdbc"), 3, GAMMAS[1:5:2], TAUS
-    else:
-        datasets, splits, gammas, taus = TABLE_DATASETS, 30, GAMMAS, TAUS
+def _split_items(ctx: ExperimentContext, datasets: tuple[str, ...], splits: int, gammas: Any, taus: Any,
+                 noise_once: bool) -> list[tuple]:
+    """The work items of every data set, noise level and split, the largest data sets first."""
     items = []
     for name in datasets:
         for j, noise in enumerate(NOISE_LEVELS):
@@ -319,67 +314,86 @@ def _run_tables(ctx: ExperimentContext, *, noise_once: bool) -> ExperimentResult
                 items.append((name, noise, split, seed, noise_seed, gammas, taus, KLR_C))
     # the largest data sets first, so that the workers finish together
     items.sort(key=lambda it: -_load(it[0])[1].size)
-    results = ctx.map(evaluate_split, items, description="fitting KLR on random splits")
-    per_split = pd.DataFrame([row for rows in results for row in rows])
-    per_split = per_split.sort_values(["id", "noise", "split", "method"]).reset_index(drop=True)
+    return items
 
-    # --- Tables 3–8 -----------------------------------------------------------------------
-    cells, table_frames, rank_rows = [], {}, []
+
+def _tau_test(values: np.ndarray, tau_values: np.ndarray) -> tuple[float, bool]:
+    """The paired t-test p of τ-interval against one method's split values, and the table's dot."""
+    from scipy.stats import ttest_rel
+
+    dot = False
+    pvalue = np.nan
+    if values.size > 1 and np.any(values != tau_values):
+        with warnings.catch_warnings():  # near-identical columns: scipy warns, p is still defined
+            warnings.simplefilter("ignore", RuntimeWarning)
+            pvalue = float(ttest_rel(tau_values, values).pvalue)
+        dot = bool(pvalue < 0.1 and tau_values.mean() > values.mean())
+    return pvalue, dot
+
+
+def _one_table(table: Any, measure: str, noise: float, per_split: pd.DataFrame,
+               cells: list[dict]) -> tuple[pd.DataFrame, list[dict]]:
+    """One of Tables 3–8 (ours beside the paper's, then average ranks) and its rank rows; appends its cells."""
+    sub = per_split[per_split.noise == noise]
+    wide = sub.pivot_table(index=["id", "dataset"], columns="method", values=f"test_{measure}", aggfunc=list)
+    mean = sub.pivot_table(index="id", columns="method", values=f"test_{measure}", aggfunc="mean")[
+        list(TABLE_METHODS)]
+    std = sub.pivot_table(index="id", columns="method", values=f"test_{measure}", aggfunc="std")[
+        list(TABLE_METHODS)]
+    paper = pure_table(table)
+    rows_fmt = []
+    for (ident, dataset), row in wide.iterrows():
+        tau_values = np.asarray(row["tau-interval"])
+        formatted_ours = {"ID": str(ident), "data set": f"{TABLE2[ident]['name']} (ours)"}
+        formatted_paper = {"ID": str(ident), "data set": f"{TABLE2[ident]['name']} (paper)"}
+        for method in TABLE_METHODS:
+            values = np.asarray(row[method])
+            pvalue, dot = (np.nan, False) if method == "tau-interval" else _tau_test(values, tau_values)
+            pp = paper[(paper.id == ident) & (paper.method == method)].iloc[0]
+            cells.append({"table": table, "measure": measure, "noise": noise, "id": ident, "dataset": dataset,
+                          "method": method, "mean": mean.loc[ident, method], "std": std.loc[ident, method],
+                          "splits": values.size, "t_test_p": pvalue, "dot": dot,
+                          "paper_mean": pp["mean"], "paper_std": pp["std"], "paper_dot": bool(pp["dot"]),
+                          "difference": mean.loc[ident, method] - pp["mean"]})
+            formatted_ours[method] = _fmt(mean.loc[ident, method], std.loc[ident, method], dot)
+            formatted_paper[method] = _fmt(pp["mean"], pp["std"], bool(pp["dot"]))
+        rows_fmt += [formatted_ours, formatted_paper]
+    ours_rank = average_ranks(mean)
+    paper_means = paper.pivot_table(index="id", columns="method", values="mean")[list(TABLE_METHODS)]
+    paper_same = average_ranks(paper_means.loc[mean.index])
+    rows_fmt.append({"ID": "", "data set": f"average rank (ours, {len(mean)} data sets)",
+                     **{m: f"{ours_rank[m]:.2f}" for m in TABLE_METHODS}})
+    rows_fmt.append({"ID": "", "data set": f"average rank (paper's means, same {len(mean)} data sets)",
+                     **{m: f"{paper_same[m]:.2f}" for m in TABLE_METHODS}})
+    rows_fmt.append({"ID": "", "data set": "average rank (paper, printed, 20 data sets)",
+                     **{m: f"{PAPER_RANKS[table][m]:.2f}" for m in TABLE_METHODS}})
+    rank_rows = [{"table": table, "measure": measure, "noise": noise, "method": m,
+                  "rank_ours": ours_rank[m], "rank_paper_same_datasets": paper_same[m],
+                  "rank_paper_printed": PAPER_RANKS[table][m]} for m in TABLE_METHODS]
+    return pd.DataFrame(rows_fmt), rank_rows
+
+
+def _paper_tables(per_split: pd.DataFrame) -> tuple[dict[str, pd.DataFrame], pd.DataFrame, pd.DataFrame]:
+    """Tables 3–8 (formatted), their cells beside the paper's, and the average ranks."""
+    cells: list[dict] = []
+    table_frames, rank_rows = {}, []
     for table, (measure, noise) in TABLES.items():
-        sub = per_split[per_split.noise == noise]
-        wide = sub.pivot_table(index=["id", "dataset"], columns="method", values=f"test_{measure}", aggfunc=list)
-        mean = sub.pivot_table(index="id", columns="method", values=f"test_{measure}", aggfunc="mean")[
-            list(TABLE_METHODS)]
-        std = sub.pivot_table(index="id", columns="method", values=f"test_{measure}", aggfunc="std")[
-            list(TABLE_METHODS)]
-        paper = pure_table(table)
-        rows_fmt = []
-        for (ident, dataset), row in wide.iterrows():
-            tau_values = np.asarray(row["tau-interval"])
-            formatted_ours = {"ID": str(ident), "data set": f"{TABLE2[ident]['name']} (ours)"}
-            formatted_paper = {"ID": str(ident), "data set": f"{TABLE2[ident]['name']} (paper)"}
-            for method in TABLE_METHODS:
-                values = np.asarray(row[method])
-                dot = False
-                pvalue = np.nan
-                if method != "tau-interval" and values.size > 1 and np.any(values != tau_values):
-                    with warnings.catch_warnings():  # near-identical columns: scipy warns, p is still defined
-                        warnings.simplefilter("ignore", RuntimeWarning)
-                        pvalue = float(ttest_rel(tau_values, values).pvalue)
-                    dot = bool(pvalue < 0.1 and tau_values.mean() > values.mean())
-                pp = paper[(paper.id == ident) & (paper.method == method)].iloc[0]
-                cells.append({"table": table, "measure": measure, "noise": noise, "id": ident, "dataset": dataset,
-                              "method": method, "mean": mean.loc[ident, method], "std": std.loc[ident, method],
-                              "splits": values.size, "t_test_p": pvalue, "dot": dot,
-                              "paper_mean": pp["mean"], "paper_std": pp["std"], "paper_dot": bool(pp["dot"]),
-                              "difference": mean.loc[ident, method] - pp["mean"]})
-                formatted_ours[method] = _fmt(mean.loc[ident, method], std.loc[ident, method], dot)
-                formatted_paper[method] = _fmt(pp["mean"], pp["std"], bool(pp["dot"]))
-            rows_fmt += [formatted_ours, formatted_paper]
-        ours_rank = average_ranks(mean)
-        paper_means = paper.pivot_table(index="id", columns="method", values="mean")[list(TABLE_METHODS)]
-        paper_same = average_ranks(paper_means.loc[mean.index])
-        rows_fmt.append({"ID": "", "data set": f"average rank (ours, {len(mean)} data sets)",
-                         **{m: f"{ours_rank[m]:.2f}" for m in TABLE_METHODS}})
-        rows_fmt.append({"ID": "", "data set": f"average rank (paper's means, same {len(mean)} data sets)",
-                         **{m: f"{paper_same[m]:.2f}" for m in TABLE_METHODS}})
-        rows_fmt.append({"ID": "", "data set": "average rank (paper, printed, 20 data sets)",
-                         **{m: f"{PAPER_RANKS[table][m]:.2f}" for m in TABLE_METHODS}})
-        table_frames[f"table{table}_{measure}_noise{round(noise * 100)}"] = pd.DataFrame(rows_fmt)
-        for m in TABLE_METHODS:
-            rank_rows.append({"table": table, "measure": measure, "noise": noise, "method": m,
-                              "rank_ours": ours_rank[m], "rank_paper_same_datasets": paper_same[m],
-                              "rank_paper_printed": PAPER_RANKS[table][m]})
-    cells_df = pd.DataFrame(cells)
-    ranks = pd.DataFrame(rank_rows)
+        frame, rows = _one_table(table, measure, noise, per_split, cells)
+        table_frames[f"table{table}_{measure}_noise{round(noise * 100)}"] = frame
+        rank_rows += rows
+    return table_frames, pd.DataFrame(cells), pd.DataFrame(rank_rows)
 
-    # --- Fig. 4: bias gap -------------------------------------------------------------------
+
+def _fig4_bias(per_split: pd.DataFrame) -> pd.DataFrame:
+    """Fig. 4's data: the mean bias of KLR and τ-interval per data set and noise level, and their gap."""
     bias = per_split.pivot_table(index=["noise", "id", "dataset"], columns="method", values="test_bias",
                                  aggfunc="mean").reset_index()
     bias["bias_gap_KLR_minus_tau"] = bias["KLR"] - bias["tau-interval"]
-    fig4 = bias[["noise", "id", "dataset", "KLR", "tau-interval", "bias_gap_KLR_minus_tau"]]
+    return bias[["noise", "id", "dataset", "KLR", "tau-interval", "bias_gap_KLR_minus_tau"]]
 
-    # --- Fig. 5: wins − losses -----------------------------------------------------------------
+
+def _fig5_wins_losses(per_split: pd.DataFrame) -> pd.DataFrame:
+    """Fig. 5's data: each method's significant wins − losses and its position, per measure and noise level."""
     wl_rows = []
     for measure in ("accuracy", "pure_accuracy"):
         for noise in NOISE_LEVELS:
@@ -393,9 +407,11 @@ def _run_tables(ctx: ExperimentContext, *, noise_once: bool) -> ExperimentResult
             for m in TABLE_METHODS:
                 wl_rows.append({"measure": measure, "noise": noise, "method": m, "wins_minus_losses": int(score[m]),
                                 "position": int(order[m])})
-    fig5 = pd.DataFrame(wl_rows)
+    return pd.DataFrame(wl_rows)
 
-    # --- claims and the comparison ------------------------------------------------------------
+
+def _table_claims(ranks: pd.DataFrame, fig4: pd.DataFrame, fig5: pd.DataFrame) -> dict[str, bool]:
+    """The paper's claims about Tables 3–8 and Figs. 4–5, checked on our numbers."""
     claims: dict[str, bool] = {}
     for table, (measure, noise) in TABLES.items():
         r = ranks[ranks.table == table].set_index("method")["rank_ours"]
@@ -412,16 +428,12 @@ def _run_tables(ctx: ExperimentContext, *, noise_once: bool) -> ExperimentResult
         claims[f"Fig. 5, {measure}, {noise:.0%} noise: τ-interval's wins − losses bar is "
                f"{'the highest' if position == 1 else 'among the two highest'} (ours: position {row.position})"] = bool(
             row.position <= position)
-    comparison = comparison_table(
-        {"quantity": f"Table {r.table} ({r.measure}, {r.noise:.0%}) average rank of {r.method} "
-                     f"(paper: its means on our {len(datasets)} data sets)",
-         "paper": r.rank_paper_same_datasets, "ours": r.rank_ours}
-        for r in ranks.itertuples()
-    )
-    agreement = cells_df.assign(abs_difference=cells_df["difference"].abs()).groupby("table").agg(
-        mean_abs_difference=("abs_difference", "mean"), ours_dots=("dot", "sum"), paper_dots=("paper_dot", "sum"),
-        cells=("dot", "size")).reset_index()
+    return claims
 
+
+def _table_notes(ctx: ExperimentContext, noise_once: bool, datasets: tuple[str, ...], splits: int,
+                 gammas: Any) -> list[str]:
+    """The summary's notes: the noise variant, the missing data sets, quick mode and Wilt."""
     missing = ", ".join(f"{name} (id {i})" for name, i in UNAVAILABLE_KEEL.items())
     notes = [
         ("Label noise drawn ONCE per data set and noise level (the same flipped labels in all "
@@ -436,21 +448,50 @@ def _run_tables(ctx: ExperimentContext, *, noise_once: bool) -> ExperimentResult
     if ctx.quick:
         notes.insert(0, f"QUICK MODE: only {', '.join(datasets)}, {splits} splits and γ ∈ "
                         f"{{{', '.join(f'{g:g}' for g in gammas)}}} — not comparable with the paper's tables.")
-
-    figures = {"figure4_bias_gap": _figure4(fig4), "figure5_wins_losses": _figure5(fig5)}
-    tables_extra = {"wilt_majority_sd": _wilt_check(ctx, splits)} if noise_once else {}
     if noise_once:
         notes.append("Wilt is not bundled, but the paper's KLR predicts its majority class in every split, and "
                      "that classifier's accuracy depends on the labels only: `wilt_majority_sd` gives its "
                      "standard deviation over the splits with Wilt's class counts (261 / 4,578) under both noise "
                      "variants, beside the paper's printed 0.919 ± 0.000 and 0.902 ± 0.000.")
+    return notes
+
+
+def _run_tables(ctx: ExperimentContext, *, noise_once: bool) -> ExperimentResult:
+    datasets: tuple[str, ...]
+    if ctx.quick:
+        datasets, splits, gammas, taus = ("heart", "bands", "wdbc"), 3, GAMMAS[1:5:2], TAUS
+    else:
+        datasets, splits, gammas, taus = TABLE_DATASETS, 30, GAMMAS, TAUS
+    items = _split_items(ctx, datasets, splits, gammas, taus, noise_once)
+    results = ctx.map(evaluate_split, items, description="fitting KLR on random splits")
+    per_split = pd.DataFrame([row for rows in results for row in rows])
+    per_split = per_split.sort_values(["id", "noise", "split", "method"]).reset_index(drop=True)
+
+    table_frames, cells_df, ranks = _paper_tables(per_split)  # Tables 3–8
+    fig4 = _fig4_bias(per_split)  # Fig. 4: bias gap
+    fig5 = _fig5_wins_losses(per_split)  # Fig. 5: wins − losses
+
+    # --- claims and the comparison ------------------------------------------------------------
+    claims = _table_claims(ranks, fig4, fig5)
+    comparison = comparison_table(
+        {"quantity": f"Table {r.table} ({r.measure}, {r.noise:.0%}) average rank of {r.method} "
+                     f"(paper: its means on our {len(datasets)} data sets)",
+         "paper": r.rank_paper_same_datasets, "ours": r.rank_ours}
+        for r in ranks.itertuples()
+    )
+    agreement = cells_df.assign(abs_difference=cells_df["difference"].abs()).groupby("table").agg(
+        mean_abs_difference=("abs_difference", "mean"), ours_dots=("dot", "sum"), paper_dots=("paper_dot", "sum"),
+        cells=("dot", "size")).reset_index()
+
+    notes = _table_notes(ctx, noise_once, datasets, splits, gammas)
+    figures = {"figure4_bias_gap": _figure4(fig4), "figure5_wins_losses": _figure5(fig5)}
+    tables_extra = {"wilt_majority_sd": _wilt_check(ctx, splits)} if noise_once else {}
     tables = {**table_frames, **tables_extra, "average_ranks": ranks, "agreement": agreement, "cells": cells_df,
               "figure4_bias": fig4, "figure5_wins_losses": fig5, "per_split": per_split}
     return ExperimentResult(
         "pure-tables-noise-once" if noise_once else "pure-tables", _TITLE,
         tables=tables, figures=figures, comparison=comparison, claims=claims, notes=notes,
     )
-
 
 def _figure4(fig4: pd.DataFrame) -> Any:
     from matplotlib.figure import Figure

@@ -641,6 +641,105 @@ def _cumulative_class_counts(codes: np.ndarray, ws: np.ndarray, k: int, idx: np.
     return out
 
 
+def _coverage_label_losses(
+    lo: Loss, y_true: Any, y_pred: Any, conf: np.ndarray, labels: Any
+) -> tuple[np.ndarray, int, np.ndarray | None, bool, np.ndarray]:
+    """Class codes of y_true, class count, loss table, 0/1 flag and per-sample losses of a label loss."""
+    yt = as_1d(y_true, "y_true")
+    yp = as_1d(y_pred, "y_pred")
+    check_consistent_length(y_true=yt, y_pred=yp, confidence=conf)
+    extra = lo.extra_labels()
+    if labels is None and extra is not None:
+        labels = union_labels(yt, yp, extra, names=("y_true", "y_pred", "the loss's labels"))
+    ct, cp, classes = encode_labels(yt, yp, labels=labels)
+    k = classes.shape[0]
+    zero_one = isinstance(lo, ZeroOneLoss)
+    table = None if zero_one else lo.loss_matrix(classes)
+    if table is None:
+        losses = (ct != cp).astype(np.float64)
+    else:
+        losses = table[cp, ct]
+    return ct, k, table, zero_one, losses
+
+
+def _coverage_proba_losses(
+    lo: Loss, y_true: Any, y_pred: Any, conf: np.ndarray, labels: Any, normalize: bool
+) -> tuple[np.ndarray, int, np.ndarray]:
+    """Class codes of y_true, class count and per-sample losses of a probability loss."""
+    yt = as_1d(y_true, "y_true")
+    ct, _, classes = encode_labels(yt, labels=labels)
+    k = classes.shape[0]
+    if k < 2:
+        raise InvalidInputError(
+            "the PA-coverage curve of a probability loss needs at least two classes "
+            "(pass labels= to name them)"
+        )
+    proba = _read_proba(y_pred, k, normalize, classes, labels is not None)
+    check_consistent_length(y_true=yt, y_pred=proba, confidence=conf)
+    return ct, k, lo.sample_losses_proba(proba, ct)
+
+
+def _coverage_real_losses(
+    lo: Loss, y_true: Any, y_pred: Any, conf: np.ndarray, labels: Any
+) -> tuple[np.ndarray, np.ndarray]:
+    """The single-output targets and per-sample losses of a real-valued loss."""
+    if labels is not None:
+        raise InvalidInputError(f"labels= applies to classification losses, not to {lo.name!r}")
+    y = _as_targets(y_true, "y_true")
+    f = _as_targets(y_pred, "y_pred")
+    if y.shape[1] != 1 or f.shape != y.shape:
+        raise InvalidInputError(
+            f"the PA-coverage curve takes one output; y_true has shape {y.shape}, y_pred {f.shape}"
+        )
+    y, f = y[:, 0], f[:, 0]
+    check_consistent_length(y_true=y, y_pred=f, confidence=conf)
+    return y, _losses(lo, f, y)
+
+
+def _coverage_label_baseline(
+    counts: np.ndarray, wj: np.ndarray, table: np.ndarray | None, zero_one: bool
+) -> np.ndarray:
+    """BMP risk of each covered subset for a label loss, from its class weights."""
+    if zero_one:
+        return (wj - counts.max(axis=1)) / wj
+    assert table is not None
+    return (counts @ table.T).min(axis=1) / wj  # min_i Σ_t L[i, t] N_t
+
+
+def _coverage_proba_baseline(lo: Loss, method: str, counts: np.ndarray, wj: np.ndarray) -> np.ndarray:
+    """BMP risk of each covered subset for a probability loss, from its class weights."""
+    p = counts / wj[:, None]
+    if method == "closed_form":
+        return np.asarray(lo.bmp_risk_proba(p), dtype=np.float64)
+    # one simplex solve per point (O(k²) each; no pass over the data)
+    return np.array([_solve_simplex(lo, row)[1] for row in p])
+
+
+def _coverage_real_baseline(
+    lo: Loss, method: str, ys: np.ndarray, ws: np.ndarray, idx: np.ndarray, wj: np.ndarray
+) -> np.ndarray:
+    """BMP risk of each covered subset for a real-valued loss (zero where the subset has one target value)."""
+    pos_w = ws > 0
+    running_min = np.minimum.accumulate(np.where(pos_w, ys, np.inf))[idx]
+    running_max = np.maximum.accumulate(np.where(pos_w, ys, -np.inf))[idx]
+    single = running_min == running_max
+    if method == "closed_form" and isinstance(lo, SquaredLoss):
+        # shift by a target inside every covered subset (the first of positive
+        # weight), not by the overall mean: the rounding error of s2 - s1² is then
+        # relative to the subset's own spread, whatever its distance from the rest
+        z = ys - ys[np.argmax(pos_w)]
+        m1 = np.cumsum(ws * z)[idx] / wj
+        m2 = np.cumsum(ws * z * z)[idx] / wj
+        base = np.maximum(m2 - m1**2, 0.0)
+        scale = np.maximum(-running_min, running_max)  # max |y| of each covered subset
+        base = np.where(baseline_risk_is_zero(base, lo, scale), 0.0, base)
+    else:
+        base = np.array([
+            _bmp_real_outputs(lo, ys[: e + 1, None], ws[: e + 1], method)[1][0] for e in idx
+        ])
+    return np.where(single, 0.0, base)
+
+
 def pa_coverage_curve(
     y_true: Any,
     y_pred: Any,
@@ -716,45 +815,17 @@ def pa_coverage_curve(
     conf = as_float_1d(confidence, "confidence")
     method = _resolve_method(lo, "auto")
 
+    ct: np.ndarray | None = None
+    y: np.ndarray | None = None
+    table: np.ndarray | None = None
+    zero_one = False
+    k = 0
     if lo.prediction == "label":
-        yt = as_1d(y_true, "y_true")
-        yp = as_1d(y_pred, "y_pred")
-        check_consistent_length(y_true=yt, y_pred=yp, confidence=conf)
-        extra = lo.extra_labels()
-        if labels is None and extra is not None:
-            labels = union_labels(yt, yp, extra, names=("y_true", "y_pred", "the loss's labels"))
-        ct, cp, classes = encode_labels(yt, yp, labels=labels)
-        k = classes.shape[0]
-        zero_one = isinstance(lo, ZeroOneLoss)
-        table = None if zero_one else lo.loss_matrix(classes)
-        if table is None:
-            losses = (ct != cp).astype(np.float64)
-        else:
-            losses = table[cp, ct]
+        ct, k, table, zero_one, losses = _coverage_label_losses(lo, y_true, y_pred, conf, labels)
     elif lo.prediction == "probability":
-        yt = as_1d(y_true, "y_true")
-        ct, _, classes = encode_labels(yt, labels=labels)
-        k = classes.shape[0]
-        if k < 2:
-            raise InvalidInputError(
-                "the PA-coverage curve of a probability loss needs at least two classes "
-                "(pass labels= to name them)"
-            )
-        proba = _read_proba(y_pred, k, normalize, classes, labels is not None)
-        check_consistent_length(y_true=yt, y_pred=proba, confidence=conf)
-        losses = lo.sample_losses_proba(proba, ct)
+        ct, k, losses = _coverage_proba_losses(lo, y_true, y_pred, conf, labels, normalize)
     else:
-        if labels is not None:
-            raise InvalidInputError(f"labels= applies to classification losses, not to {lo.name!r}")
-        y = _as_targets(y_true, "y_true")
-        f = _as_targets(y_pred, "y_pred")
-        if y.shape[1] != 1 or f.shape != y.shape:
-            raise InvalidInputError(
-                f"the PA-coverage curve takes one output; y_true has shape {y.shape}, y_pred {f.shape}"
-            )
-        y, f = y[:, 0], f[:, 0]
-        check_consistent_length(y_true=y, y_pred=f, confidence=conf)
-        losses = _losses(lo, f, y)
+        y, losses = _coverage_real_losses(lo, y_true, y_pred, conf, labels)
 
     n = conf.shape[0]
     w = check_sample_weight(sample_weight, n)
@@ -772,40 +843,16 @@ def pa_coverage_curve(
     risk = np.cumsum(ws * losses[order])[idx] / wj
 
     if lo.prediction == "label":
+        assert ct is not None
         counts = _cumulative_class_counts(ct[order], ws, k, idx)
-        if zero_one:
-            base = (wj - counts.max(axis=1)) / wj
-        else:
-            assert table is not None
-            base = (counts @ table.T).min(axis=1) / wj  # min_i Σ_t L[i, t] N_t
+        base = _coverage_label_baseline(counts, wj, table, zero_one)
     elif lo.prediction == "probability":
+        assert ct is not None
         counts = _cumulative_class_counts(ct[order], ws, k, idx)
-        p = counts / wj[:, None]
-        if method == "closed_form":
-            base = np.asarray(lo.bmp_risk_proba(p), dtype=np.float64)
-        else:  # one simplex solve per point (O(k²) each; no pass over the data)
-            base = np.array([_solve_simplex(lo, row)[1] for row in p])
+        base = _coverage_proba_baseline(lo, method, counts, wj)
     else:
-        ys = y[order]
-        pos_w = ws > 0
-        running_min = np.minimum.accumulate(np.where(pos_w, ys, np.inf))[idx]
-        running_max = np.maximum.accumulate(np.where(pos_w, ys, -np.inf))[idx]
-        single = running_min == running_max
-        if method == "closed_form" and isinstance(lo, SquaredLoss):
-            # shift by a target inside every covered subset (the first of positive
-            # weight), not by the overall mean: the rounding error of s2 - s1² is then
-            # relative to the subset's own spread, whatever its distance from the rest
-            z = ys - ys[np.argmax(pos_w)]
-            m1 = np.cumsum(ws * z)[idx] / wj
-            m2 = np.cumsum(ws * z * z)[idx] / wj
-            base = np.maximum(m2 - m1**2, 0.0)
-            scale = np.maximum(-running_min, running_max)  # max |y| of each covered subset
-            base = np.where(baseline_risk_is_zero(base, lo, scale), 0.0, base)
-        else:
-            base = np.array([
-                _bmp_real_outputs(lo, ys[: e + 1, None], ws[: e + 1], method)[1][0] for e in idx
-            ])
-        base = np.where(single, 0.0, base)
+        assert y is not None
+        base = _coverage_real_baseline(lo, method, y[order], ws, idx, wj)
 
     with np.errstate(divide="ignore", invalid="ignore"):
         pa = np.where(base > 0, 1.0 - risk / base, np.nan)

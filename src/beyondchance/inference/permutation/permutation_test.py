@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Callable
 from typing import Any, Literal
 
 import numpy as np
@@ -598,24 +599,12 @@ def permutation_test_of_scores(
                                        mid_p=mid_p)[str(measure)]
 
 
-def permutation_tests_of_scores(
-    measures: tuple[str, ...], tc: ThresholdCounts, *, method: str = "auto", n_resamples: int = 10_000,
-    max_exact: int = 200_000, random_state: Any = 0, max_bins: int | None = None, mid_p: bool = True,
-    cells: ScoreCells | None = None,
-) -> dict[str, PermutationTestResult]:
-    """:func:`permutation_test_of_scores` of several measures from the same enumeration or
-    the same Monte Carlo draws (each result equals its own call with the same seed); a loss
-    that binned scores cannot test is left out when other measures are asked for.
-    ``cells``: the unweighted ``ScoreCells.from_counts(tc, max_bins=max_bins)`` when the
-    caller has them (the report's bootstrap pools)."""
-    n, P = int(round(tc.n)), int(round(tc.n_pos))
-    if P == 0 or P == n:
-        raise InvalidInputError("y_true holds a single class: every permutation gives the same value")
-    if cells is None:
-        cells = ScoreCells.from_counts(tc, max_bins=max(tc.thresholds.size, 1) if max_bins is None else max_bins)
+def _score_loss_terms(
+    measures: tuple[str, ...], tc: ThresholdCounts, cells: ScoreCells
+) -> tuple[dict[str, Any], list[str]]:
+    """The per-cell loss terms of the losses asked for, and the names of the measures that can be tested."""
     terms: dict[str, Any] = {}
     names = []
-    counts = np.rint(cells.pos_units + cells.neg_units).astype(np.int64)
     for name in measures:
         if name in _LOSSES:
             lo, hi = float(tc.thresholds[-1]), float(tc.thresholds[0])
@@ -631,31 +620,33 @@ def permutation_tests_of_scores(
                     raise InvalidInputError(f"the permutation test of {name} on binned scores needs the bins' edges")
                 terms[name] = bin_loss_terms(tc.thresholds, cells.starts, name)
         names.append(name)
-    pos_obs = np.rint(cells.pos_units).astype(np.int64)
+    return terms, names
 
-    def null(xs: np.ndarray) -> dict[str, np.ndarray]:
-        """The measures for each row of positives per cell ``xs`` (B, K), all from one curve."""
-        neg = counts[None, :] - xs
-        pl = {k: xs * t[0][None] for k, t in terms.items()}
-        nl = {k: neg * t[1][None] for k, t in terms.items()}
-        out = cells.measures(xs.astype(np.float64), neg.astype(np.float64), pl, nl, tuple(names))
-        return {name: out[name] for name in names}
 
-    observed = {name: float(v[0]) for name, v in null(pos_obs[None]).items()}
-    arrangements = _special.comb(n, P)  # a float (inf when huge): no big-integer arithmetic
-    if method == "exact" or (method == "auto" and arrangements <= max_exact):
-        if arrangements > max_exact:
-            raise InvalidInputError(f"exact enumeration needs C({n}, {P}) = {arrangements:.4g} arrangements, above "
-                                    f"max_exact={max_exact}; use method='monte-carlo'")
-        xs = _compositions(counts, P, max_exact)
-        prob = np.exp((_log_comb(counts[None], xs)).sum(axis=1) - _log_comb(n, P))
-        out = {}
-        for name, values in null(xs).items():
-            greater = name not in _LOSSES
-            p, mid = _exact_pvalues(values, prob, observed[name], greater)
-            out[name] = _result(name, observed[name], mid if mid_p else p, "exact mid-p" if mid_p else "exact", 0.0,
-                                None, values, prob, greater, conservative=p)
-        return out
+def _exact_score_tests(
+    null: Callable[[np.ndarray], dict[str, np.ndarray]], observed: dict[str, float], counts: np.ndarray,
+    n: int, P: int, arrangements: float, max_exact: int, mid_p: bool,
+) -> dict[str, PermutationTestResult]:
+    """The exact score tests: every arrangement of the positives over the cells, with its probability."""
+    if arrangements > max_exact:
+        raise InvalidInputError(f"exact enumeration needs C({n}, {P}) = {arrangements:.4g} arrangements, above "
+                                f"max_exact={max_exact}; use method='monte-carlo'")
+    xs = _compositions(counts, P, max_exact)
+    prob = np.exp((_log_comb(counts[None], xs)).sum(axis=1) - _log_comb(n, P))
+    out = {}
+    for name, values in null(xs).items():
+        greater = name not in _LOSSES
+        p, mid = _exact_pvalues(values, prob, observed[name], greater)
+        out[name] = _result(name, observed[name], mid if mid_p else p, "exact mid-p" if mid_p else "exact", 0.0,
+                            None, values, prob, greater, conservative=p)
+    return out
+
+
+def _monte_carlo_score_tests(
+    null: Callable[[np.ndarray], dict[str, np.ndarray]], observed: dict[str, float], names: list[str],
+    counts: np.ndarray, n: int, P: int, n_resamples: int, random_state: Any,
+) -> dict[str, PermutationTestResult]:
+    """The Monte Carlo score tests: the measures of random draws of positives per cell."""
     rng = check_random_state(random_state)
     n_resamples = check_positive_int(n_resamples, "n_resamples")
     vals: dict[str, list[np.ndarray]] = {name: [] for name in names}
@@ -671,3 +662,37 @@ def permutation_tests_of_scores(
             vals[name].append(v)
     return {name: _monte_carlo(name, observed[name], np.concatenate(v), name not in _LOSSES)
             for name, v in vals.items()}
+
+
+def permutation_tests_of_scores(
+    measures: tuple[str, ...], tc: ThresholdCounts, *, method: str = "auto", n_resamples: int = 10_000,
+    max_exact: int = 200_000, random_state: Any = 0, max_bins: int | None = None, mid_p: bool = True,
+    cells: ScoreCells | None = None,
+) -> dict[str, PermutationTestResult]:
+    """:func:`permutation_test_of_scores` of several measures from the same enumeration or
+    the same Monte Carlo draws (each result equals its own call with the same seed); a loss
+    that binned scores cannot test is left out when other measures are asked for.
+    ``cells``: the unweighted ``ScoreCells.from_counts(tc, max_bins=max_bins)`` when the
+    caller has them (the report's bootstrap pools)."""
+    n, P = int(round(tc.n)), int(round(tc.n_pos))
+    if P == 0 or P == n:
+        raise InvalidInputError("y_true holds a single class: every permutation gives the same value")
+    if cells is None:
+        cells = ScoreCells.from_counts(tc, max_bins=max(tc.thresholds.size, 1) if max_bins is None else max_bins)
+    counts = np.rint(cells.pos_units + cells.neg_units).astype(np.int64)
+    terms, names = _score_loss_terms(measures, tc, cells)
+    pos_obs = np.rint(cells.pos_units).astype(np.int64)
+
+    def null(xs: np.ndarray) -> dict[str, np.ndarray]:
+        """The measures for each row of positives per cell ``xs`` (B, K), all from one curve."""
+        neg = counts[None, :] - xs
+        pl = {k: xs * t[0][None] for k, t in terms.items()}
+        nl = {k: neg * t[1][None] for k, t in terms.items()}
+        out = cells.measures(xs.astype(np.float64), neg.astype(np.float64), pl, nl, tuple(names))
+        return {name: out[name] for name in names}
+
+    observed = {name: float(v[0]) for name, v in null(pos_obs[None]).items()}
+    arrangements = _special.comb(n, P)  # a float (inf when huge): no big-integer arithmetic
+    if method == "exact" or (method == "auto" and arrangements <= max_exact):
+        return _exact_score_tests(null, observed, counts, n, P, arrangements, max_exact, mid_p)
+    return _monte_carlo_score_tests(null, observed, names, counts, n, P, n_resamples, random_state)
